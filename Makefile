@@ -1,0 +1,98 @@
+# make        builds gen/uarchgen and regenerates out/ from uarch.db
+# make check  runs every test; the last line is "N passed, N failed"
+# make help   lists every target
+
+CC      ?= cc
+NASM    ?= nasm
+CFLAGS  ?= -O2 -g
+V       ?= 0
+Q        = $(if $(filter 1,$(V)),,@)
+
+LUA_CFLAGS  := $(shell pkg-config --cflags lua5.4 2>/dev/null)
+LUA_LIBS    := $(or $(shell pkg-config --libs lua5.4 2>/dev/null),-llua5.4)
+GEN_CFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(LUA_CFLAGS)
+# The flags a kernel builds out/ with; copy_rule.c must stay warning-free under them.
+KERNEL_CFLAGS := -std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding \
+                 -mgeneral-regs-only -mno-red-zone -O2
+
+GEN        := gen/uarchgen
+GEN_SRCS   := $(wildcard gen/*.c)
+GEN_HDRS   := $(wildcard gen/*.h)
+TEMPLATES  := $(shell find templates -name '*.tpl' 2>/dev/null | LC_ALL=C sort)
+B          := build
+
+.PHONY: all deps check dump query debt clean help check-gen check-out
+all: $(GEN) out/MANIFEST
+
+help:
+	@echo "make              build gen/uarchgen and regenerate out/"
+	@echo "make deps         install the Debian packages the project needs (root)"
+	@echo "make check        run every test"
+	@echo "make dump         print uarch.db as canonical SQL"
+	@echo "make query        list every rule: measured or extrapolated, and its evidence"
+	@echo "make debt         list the unmeasured entries"
+	@echo "make mutate       run the mutation tests on the generated routines"
+	@echo "make clean        remove build outputs (not out/)"
+
+DEBIAN_PACKAGES := gcc make pkg-config nasm lua5.4 liblua5.4-dev libsqlite3-dev sqlite3 \
+                   binutils diffutils
+deps:
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)
+	@# Lets git diff show uarch.db as SQL text (see .gitattributes).
+	-git config diff.uarchdb.textconv "gen/uarchgen dump --db"
+
+$(GEN): $(GEN_SRCS) $(GEN_HDRS)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) $(GEN_SRCS) -o $@.tmp $(LUA_LIBS) -lsqlite3 && mv $@.tmp $@
+
+# One rule writes every out/ file (atomically); MANIFEST stands for them all.
+out/MANIFEST: $(GEN) uarch.db $(TEMPLATES)
+	$(Q)$(GEN) gen
+	$(Q)touch $@
+
+dump: $(GEN)
+	$(Q)$(GEN) dump
+query: $(GEN)
+	$(Q)$(GEN) query
+debt: $(GEN)
+	$(Q)$(GEN) debt
+
+# ---- building the generated code and the tests ----
+
+$(B)/copy.o: out/x86_64/copy.asm out/MANIFEST
+	@mkdir -p $(B)
+	@echo "  NASM    $<"
+	$(Q)$(NASM) -f elf64 -w+all -Werror $< -o $@
+
+$(B)/copy_rule.o: out/copy_rule.c out/copy_rule.h out/MANIFEST
+	@mkdir -p $(B)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(B)/rule_tests.o: out/tests/rule_tests.c out/tests/rule_tests.h out/copy_rule.h out/MANIFEST
+	@mkdir -p $(B)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(B)/run_rule_tests: tests/run_rule_tests.c $(B)/rule_tests.o $(B)/copy_rule.o $(B)/copy.o
+	@echo "  LD      $@"
+	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -no-pie $(CFLAGS) $^ -o $@
+
+$(B)/test_template: tests/test_template.c gen/template.c gen/util.c gen/template.h gen/util.h
+	@mkdir -p $(B)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) -Igen tests/test_template.c gen/template.c gen/util.c -o $@ $(LUA_LIBS)
+
+TEST_BINS := $(B)/run_rule_tests $(B)/test_template
+
+check: all $(TEST_BINS)
+	$(Q)tests/run_all.sh
+
+check-out: $(GEN)
+	$(Q)$(GEN) check
+
+clean:
+	rm -rf $(B) $(GEN) $(GEN).tmp
+
+include tests/mutate.mk

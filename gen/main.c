@@ -1,0 +1,148 @@
+/* uarchgen: reads uarch.db and renders the templates into out/. */
+#include "model.h"
+#include "output.h"
+#include "render.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: uarchgen [COMMAND] [OPTIONS]\n"
+	"\n"
+	"Generates copy routines, the CPUID rule table and their tests from uarch.db.\n"
+	"\n"
+	"commands:\n"
+	"  gen      write the output directory (the default command)\n"
+	"  check    regenerate in memory and fail, with a diff, if the output directory differs\n"
+	"  query    list every entry: CPUID ranges, rule, measured or extrapolated, evidence\n"
+	"  debt     list the unmeasured entries and the measurement that would close each\n"
+	"  dump     print the database as canonical SQL text\n"
+	"  help     print this text (so does --help after any command)\n"
+	"\n"
+	"options:\n"
+	"  --db PATH          the database (default uarch.db)\n"
+	"  --templates DIR    the templates (default templates)\n"
+	"  --out DIR          the output directory (default out; required with --target)\n"
+	"  --prefix P         prefix of every exported symbol (default uc_)\n"
+	"  --target NAME      specialise the routines to entry NAME: the rule becomes immediates\n"
+	"  --memcpy-symbol    also export the forward copy as a strong memcpy\n"
+	"  -q, --quiet        gen: do not list the files written\n"
+	"\n"
+	"exit status: 0 success, 1 bad data, stale output or I/O error, 2 usage error\n";
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fputs("uarchgen: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\ntry: uarchgen --help\n", stderr);
+	return EXIT_USAGE;
+}
+
+static int prefix_ok(const char *p)
+{
+	if (!*p || !((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_'))
+		return 0;
+	for (; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = {.db_path = "uarch.db", .templates_dir = "templates", .out_dir = NULL, .prefix = "uc_"};
+	const char *command = "gen";
+	int quiet = 0, i = 1;
+	if (argc > 1 && argv[1][0] != '-')
+		command = argv[i++];
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		const char **slot = NULL;
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (strcmp(a, "--db") == 0) {
+			slot = &o.db_path;
+		} else if (strcmp(a, "--templates") == 0) {
+			slot = &o.templates_dir;
+		} else if (strcmp(a, "--out") == 0) {
+			slot = &o.out_dir;
+		} else if (strcmp(a, "--prefix") == 0) {
+			slot = &o.prefix;
+		} else if (strcmp(a, "--target") == 0) {
+			slot = &o.target;
+		} else if (strcmp(a, "--memcpy-symbol") == 0) {
+			o.memcpy_symbol = 1;
+		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+			quiet = 1;
+		} else {
+			return bad_usage("unknown option '%s'", a);
+		}
+		if (slot) {
+			if (i + 1 >= argc)
+				return bad_usage("%s needs a value", a);
+			*slot = argv[++i];
+		}
+	}
+	if (strcmp(command, "help") == 0) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (strcmp(command, "gen") && strcmp(command, "check") && strcmp(command, "query") &&
+	    strcmp(command, "debt") && strcmp(command, "dump"))
+		return bad_usage("unknown command '%s'", command);
+	if (!prefix_ok(o.prefix))
+		return bad_usage("--prefix '%s' is not a symbol prefix ([A-Za-z_][A-Za-z0-9_]*)", o.prefix);
+	if (o.target && !o.out_dir)
+		return bad_usage("--target %s needs --out DIR: out/ holds the routines for every core", o.target);
+	if (!o.out_dir)
+		o.out_dir = "out";
+
+	struct model m;
+	if (model_load(&m, o.db_path))
+		return EXIT_FAIL;
+	if (o.target && !model_uarch(&m, o.target)) {
+		err("--target %s: %s has no such entry (see: uarchgen query)", o.target, o.db_path);
+		return EXIT_FAIL;
+	}
+
+	if (strcmp(command, "dump") == 0) {
+		fputs(m.dump, stdout);
+		return 0;
+	}
+	if (strcmp(command, "query") == 0 || strcmp(command, "debt") == 0) {
+		struct buf text = {0};
+		char *tpl = xasprintf("%s/%s", o.templates_dir,
+				      strcmp(command, "query") == 0 ? "report/query.txt.tpl" : "out/DEBT.md.tpl");
+		int rc = render_one(&m, &o, tpl, &text);
+		free(tpl);
+		if (!rc)
+			fputs(text.data ? text.data : "", stdout);
+		buf_free(&text);
+		return rc;
+	}
+
+	struct fileset fs;
+	if (render_all(&m, &o, &fs)) {
+		err("nothing was written to %s/", o.out_dir);
+		return EXIT_FAIL;
+	}
+	int rc;
+	if (strcmp(command, "check") == 0) {
+		int differences = output_check(&fs, o.out_dir);
+		if (differences) {
+			err("%s/ does not match %s and the templates (%d difference%s).", o.out_dir, o.db_path,
+			    differences, differences == 1 ? "" : "s");
+			err("fix: make    (or: gen/uarchgen gen --db %s --out %s)", o.db_path, o.out_dir);
+			rc = EXIT_FAIL;
+		} else {
+			rc = 0;
+		}
+	} else {
+		rc = output_write(&fs, o.out_dir, !quiet);
+	}
+	fileset_free(&fs);
+	return rc;
+}

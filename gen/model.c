@@ -1,0 +1,471 @@
+/* Loads uarch.db and checks every row against the rules the brief states,
+ * independently of the schema's CHECK constraints: a database written by an
+ * older schema, or with checks switched off, must not slip bad rows through. */
+#include "model.h"
+
+#include "dump.h"
+#include "sha256.h"
+#include "util.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct loader {
+	sqlite3 *db;
+	const char *path;
+	int errors;
+};
+
+static void row_error(struct loader *l, const char *table, const char *row, const char *column,
+		      const char *what)
+{
+	err("%s: table %s, row %s, column %s: %s", l->path, table, row, column, what);
+	l->errors++;
+}
+
+/* Reads column i as text; NULL stays NULL where nullable, else it is an error. */
+static char *col_text(struct loader *l, sqlite3_stmt *st, int i, const char *table, const char *row,
+		      int nullable)
+{
+	const char *column = sqlite3_column_name(st, i);
+	int type = sqlite3_column_type(st, i);
+	if (type == SQLITE_NULL) {
+		if (!nullable)
+			row_error(l, table, row, column, "must not be NULL");
+		return NULL;
+	}
+	if (type != SQLITE_TEXT) {
+		row_error(l, table, row, column, "expected text");
+		return NULL;
+	}
+	return xstrdup((const char *)sqlite3_column_text(st, i));
+}
+
+static int col_int(struct loader *l, sqlite3_stmt *st, int i, const char *table, const char *row,
+		   int *has)
+{
+	const char *column = sqlite3_column_name(st, i);
+	int type = sqlite3_column_type(st, i);
+	*has = type != SQLITE_NULL;
+	if (type == SQLITE_NULL)
+		return 0;
+	if (type != SQLITE_INTEGER) {
+		row_error(l, table, row, column, "expected an integer");
+		*has = 0;
+		return 0;
+	}
+	sqlite3_int64 v = sqlite3_column_int64(st, i);
+	if (v < -1000000 || v > 1000000) {
+		row_error(l, table, row, column, "integer out of any sane range");
+		*has = 0;
+		return 0;
+	}
+	return (int)v;
+}
+
+static sqlite3_stmt *prepare(struct loader *l, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		err("%s: %s (while running: %s)", l->path, sqlite3_errmsg(l->db), sql);
+		l->errors++;
+		return NULL;
+	}
+	return st;
+}
+
+/* "(name='zen2')": how an error names a row, by its key. */
+static char *row_key(sqlite3_stmt *st, int nkeys)
+{
+	struct buf b = {0};
+	buf_adds(&b, "(");
+	for (int i = 0; i < nkeys; i++) {
+		const char *v = (const char *)sqlite3_column_text(st, i);
+		if (sqlite3_column_type(st, i) == SQLITE_TEXT)
+			buf_printf(&b, "%s%s='%s'", i ? ", " : "", sqlite3_column_name(st, i), v);
+		else
+			buf_printf(&b, "%s%s=%s", i ? ", " : "", sqlite3_column_name(st, i), v ? v : "NULL");
+	}
+	buf_adds(&b, ")");
+	return b.data;
+}
+
+static int name_ok(const char *s)
+{
+	if (!s || !*s || strlen(s) > 31 || *s < 'a' || *s > 'z')
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	return 1;
+}
+
+static void load_uarchs(struct loader *l, struct model *m)
+{
+	sqlite3_stmt *st = prepare(l, "SELECT name, vendor, example, cpuid_limit FROM uarch ORDER BY name");
+	if (!st)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char *row = row_key(st, 1);
+		struct uarch u = {0};
+		u.name = col_text(l, st, 0, "uarch", row, 0);
+		u.vendor = col_text(l, st, 1, "uarch", row, 0);
+		u.example = col_text(l, st, 2, "uarch", row, 0);
+		u.cpuid_limit = col_text(l, st, 3, "uarch", row, 1);
+		if (u.name && !name_ok(u.name))
+			row_error(l, "uarch", row, "name", "must be 1-31 of [a-z0-9_], starting with a letter");
+		if (u.vendor && strlen(u.vendor) != 12)
+			row_error(l, "uarch", row, "vendor", "a CPUID vendor string is 12 characters");
+		if (u.example && !*u.example)
+			row_error(l, "uarch", row, "example", "must name an example part");
+		free(row);
+		m->uarchs = xrealloc(m->uarchs, (m->n_uarchs + 1) * sizeof *m->uarchs);
+		m->uarchs[m->n_uarchs++] = u;
+	}
+	sqlite3_finalize(st);
+}
+
+static void load_flavors(struct loader *l, struct model *m)
+{
+	sqlite3_stmt *st = prepare(l, "SELECT name, what FROM flavor ORDER BY name");
+	if (!st)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char *row = row_key(st, 1);
+		struct flavor f = {0};
+		f.name = col_text(l, st, 0, "flavor", row, 0);
+		f.what = col_text(l, st, 1, "flavor", row, 0);
+		if (f.name && !name_ok(f.name))
+			row_error(l, "flavor", row, "name", "must be 1-31 of [a-z0-9_], starting with a letter");
+		free(row);
+		m->flavors = xrealloc(m->flavors, (m->n_flavors + 1) * sizeof *m->flavors);
+		m->flavors[m->n_flavors++] = f;
+	}
+	sqlite3_finalize(st);
+}
+
+static int has_flavor(const struct model *m, const char *name)
+{
+	for (size_t i = 0; i < m->n_flavors; i++)
+		if (m->flavors[i].name && strcmp(m->flavors[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+static void load_ranges(struct loader *l, struct model *m)
+{
+	sqlite3_stmt *st = prepare(l, "SELECT uarch, family, model_lo, model_hi, source FROM cpuid_range "
+				      "ORDER BY family, model_lo, uarch");
+	if (!st)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char *row = row_key(st, 3);
+		struct cpuid_range r = {0};
+		int has_f, has_lo, has_hi;
+		r.uarch = col_text(l, st, 0, "cpuid_range", row, 0);
+		r.family = col_int(l, st, 1, "cpuid_range", row, &has_f);
+		r.model_lo = col_int(l, st, 2, "cpuid_range", row, &has_lo);
+		r.model_hi = col_int(l, st, 3, "cpuid_range", row, &has_hi);
+		r.source = col_text(l, st, 4, "cpuid_range", row, 0);
+		if (r.uarch && !model_uarch(m, r.uarch))
+			row_error(l, "cpuid_range", row, "uarch", "names no row of table uarch");
+		/* Display family 0..0x10E: base 0..15 plus an 8-bit extended family. */
+		if (!has_f || r.family < 0 || r.family > 270)
+			row_error(l, "cpuid_range", row, "family", "must be a display family in 0..270");
+		if (!has_lo || r.model_lo < 0 || r.model_lo > 255)
+			row_error(l, "cpuid_range", row, "model_lo", "must be a model in 0..255");
+		if (!has_hi || r.model_hi < r.model_lo || r.model_hi > 255)
+			row_error(l, "cpuid_range", row, "model_hi", "must be a model in model_lo..255");
+		if (r.source && !*r.source)
+			row_error(l, "cpuid_range", row, "source", "must cite where the range comes from");
+		free(row);
+		m->ranges = xrealloc(m->ranges, (m->n_ranges + 1) * sizeof *m->ranges);
+		m->ranges[m->n_ranges++] = r;
+	}
+	sqlite3_finalize(st);
+}
+
+static void check_overlaps(struct loader *l, struct model *m)
+{
+	for (size_t i = 0; i < m->n_ranges; i++) {
+		const struct cpuid_range *a = &m->ranges[i];
+		const struct uarch *ua = a->uarch ? model_uarch(m, a->uarch) : NULL;
+		for (size_t j = i + 1; j < m->n_ranges; j++) {
+			const struct cpuid_range *b = &m->ranges[j];
+			const struct uarch *ub = b->uarch ? model_uarch(m, b->uarch) : NULL;
+			if (!ua || !ub || strcmp(ua->vendor, ub->vendor) != 0 || a->family != b->family)
+				continue;
+			if (b->model_lo > a->model_hi || a->model_lo > b->model_hi)
+				continue;
+			char *row = xasprintf("(family=%d, model_lo=%d, uarch='%s')", b->family,
+					      b->model_lo, b->uarch);
+			char *what = xasprintf("models 0x%02x-0x%02x overlap row (family=%d, model_lo=%d, "
+					       "uarch='%s'), models 0x%02x-0x%02x, of the same vendor",
+					       b->model_lo, b->model_hi, a->family, a->model_lo, a->uarch,
+					       a->model_lo, a->model_hi);
+			row_error(l, "cpuid_range", row, "model_lo", what);
+			free(row);
+			free(what);
+		}
+	}
+	for (size_t i = 0; i < m->n_uarchs; i++) {
+		int found = 0;
+		for (size_t j = 0; j < m->n_ranges && !found; j++)
+			found = m->ranges[j].uarch && m->uarchs[i].name &&
+				strcmp(m->ranges[j].uarch, m->uarchs[i].name) == 0;
+		if (!found && m->uarchs[i].name) {
+			char *row = xasprintf("(name='%s')", m->uarchs[i].name);
+			row_error(l, "uarch", row, "name", "no cpuid_range row selects this entry");
+			free(row);
+		}
+	}
+}
+
+static int is_url(const char *s)
+{
+	return strncmp(s, "https://", 8) == 0 || strncmp(s, "http://", 7) == 0;
+}
+
+static void check_evidence(struct loader *l, const struct model *m, const char *row, const char *ev)
+{
+	if (is_url(ev))
+		return;
+	if (strncmp(ev, "evidence/", 9) != 0 || strstr(ev, "..")) {
+		row_error(l, "rule", row, "evidence", "must be a URL or a path under evidence/");
+		return;
+	}
+	char *path = xasprintf("%s/%s", m->db_dir, ev);
+	struct stat sb;
+	if (stat(path, &sb) != 0) {
+		char *what = xasprintf("'%s' does not exist next to the database", ev);
+		row_error(l, "rule", row, "evidence", what);
+		free(what);
+	}
+	free(path);
+}
+
+static void load_rules(struct loader *l, struct model *m)
+{
+	sqlite3_stmt *st = prepare(l, "SELECT uarch, flavor, window, align_dst, evidence, method, "
+				      "measured_on, cpu_signature FROM rule ORDER BY uarch, flavor");
+	if (!st)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char *row = row_key(st, 2);
+		struct rule r = {0};
+		r.uarch = col_text(l, st, 0, "rule", row, 0);
+		r.flavor = col_text(l, st, 1, "rule", row, 0);
+		r.window = col_int(l, st, 2, "rule", row, &r.has_window);
+		r.align_dst = col_int(l, st, 3, "rule", row, &r.has_align);
+		r.evidence = col_text(l, st, 4, "rule", row, 1);
+		r.method = col_text(l, st, 5, "rule", row, 1);
+		r.measured_on = col_text(l, st, 6, "rule", row, 1);
+		r.cpu_signature = col_text(l, st, 7, "rule", row, 1);
+		if (r.uarch && !model_uarch(m, r.uarch))
+			row_error(l, "rule", row, "uarch", "names no row of table uarch");
+		if (r.flavor && !has_flavor(m, r.flavor))
+			row_error(l, "rule", row, "flavor", "unknown flavor: not a row of table flavor");
+		if (r.has_window && (r.window < 0 || r.window > 4096)) {
+			char *what = xasprintf("%d is outside 0..4096", r.window);
+			row_error(l, "rule", row, "window", what);
+			free(what);
+		}
+		if (r.has_align && r.align_dst != 0 && r.align_dst != 8 && r.align_dst != 16 &&
+		    r.align_dst != 32 && r.align_dst != 64) {
+			char *what = xasprintf("%d is not one of 0, 8, 16, 32, 64", r.align_dst);
+			row_error(l, "rule", row, "align_dst", what);
+			free(what);
+		}
+		if (r.has_window || r.has_align) {
+			if (!r.evidence || !*r.evidence)
+				row_error(l, "rule", row, "evidence", "a measured rule needs evidence");
+			else
+				check_evidence(l, m, row, r.evidence);
+			if (!r.method || !*r.method)
+				row_error(l, "rule", row, "method", "a measured rule says how it was measured");
+			if (!r.measured_on || !*r.measured_on)
+				row_error(l, "rule", row, "measured_on", "a measured rule says when it was measured");
+		}
+		free(row);
+		m->rules = xrealloc(m->rules, (m->n_rules + 1) * sizeof *m->rules);
+		m->rules[m->n_rules++] = r;
+	}
+	sqlite3_finalize(st);
+}
+
+static const struct rule *find_rule(const struct model *m, const char *uarch, const char *flavor)
+{
+	for (size_t i = 0; i < m->n_rules; i++)
+		if (m->rules[i].uarch && m->rules[i].flavor && strcmp(m->rules[i].uarch, uarch) == 0 &&
+		    strcmp(m->rules[i].flavor, flavor) == 0)
+			return &m->rules[i];
+	return NULL;
+}
+
+static void load_defaults(struct loader *l, struct model *m)
+{
+	sqlite3_stmt *st = prepare(l, "SELECT vendor, flavor, uarch FROM vendor_default ORDER BY vendor, flavor");
+	if (!st)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char *row = row_key(st, 2);
+		struct vendor_default d = {0};
+		d.vendor = col_text(l, st, 0, "vendor_default", row, 0);
+		d.flavor = col_text(l, st, 1, "vendor_default", row, 0);
+		d.uarch = col_text(l, st, 2, "vendor_default", row, 0);
+		const struct uarch *u = d.uarch ? model_uarch(m, d.uarch) : NULL;
+		if (d.flavor && !has_flavor(m, d.flavor))
+			row_error(l, "vendor_default", row, "flavor", "unknown flavor: not a row of table flavor");
+		if (d.uarch && !u)
+			row_error(l, "vendor_default", row, "uarch", "names no row of table uarch");
+		else if (u && d.vendor && strcmp(u->vendor, d.vendor) != 0)
+			row_error(l, "vendor_default", row, "uarch", "names an entry of another vendor");
+		else if (u && d.flavor) {
+			const struct rule *r = find_rule(m, d.uarch, d.flavor);
+			if (!r || !r->has_window)
+				row_error(l, "vendor_default", row, "uarch",
+					  "names an entry whose rule is unmeasured: a default must be measured");
+		}
+		free(row);
+		m->defaults = xrealloc(m->defaults, (m->n_defaults + 1) * sizeof *m->defaults);
+		m->defaults[m->n_defaults++] = d;
+	}
+	sqlite3_finalize(st);
+}
+
+static int vendor_rank(const struct model *m, const struct uarch *u)
+{
+	/* Entries sort by vendor, then by their first CPUID range: roughly by age. */
+	for (size_t i = 0; i < m->n_ranges; i++)
+		if (m->ranges[i].uarch && strcmp(m->ranges[i].uarch, u->name) == 0)
+			return m->ranges[i].family * 256 + m->ranges[i].model_lo;
+	return 1 << 30;
+}
+
+static const struct model *sort_model;
+
+static int cmp_uarch(const void *pa, const void *pb)
+{
+	const struct uarch *a = pa, *b = pb;
+	int c = strcmp(a->vendor, b->vendor);
+	if (c)
+		return c;
+	int ra = vendor_rank(sort_model, a), rb = vendor_rank(sort_model, b);
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+int model_load(struct model *m, const char *path)
+{
+	struct loader l = {.path = path};
+	memset(m, 0, sizeof *m);
+	struct stat sb;
+	if (stat(path, &sb) != 0) {
+		err("%s: cannot open the database: no such file", path);
+		return EXIT_FAIL;
+	}
+	if (sqlite3_open_v2(path, &l.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		err("%s: cannot open the database: %s", path, sqlite3_errmsg(l.db));
+		sqlite3_close(l.db);
+		return EXIT_FAIL;
+	}
+	const char *slash = strrchr(path, '/');
+	m->db_dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
+
+	sqlite3_stmt *st = prepare(&l, "PRAGMA user_version");
+	int version = -1;
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (version != UARCH_SCHEMA_VERSION) {
+		if (!l.errors)
+			err("%s: schema version %d, but this uarchgen reads version %d", path, version,
+			    UARCH_SCHEMA_VERSION);
+		sqlite3_close(l.db);
+		return EXIT_FAIL;
+	}
+
+	load_uarchs(&l, m);
+	load_flavors(&l, m);
+	load_ranges(&l, m);
+	check_overlaps(&l, m);
+	load_rules(&l, m);
+	load_defaults(&l, m);
+	if (!l.errors) {
+		m->dump = dump_database(l.db, &l.errors);
+		if (m->dump)
+			sha256_hex(m->dump, strlen(m->dump), m->hash);
+	}
+	sqlite3_close(l.db);
+	if (l.errors) {
+		err("%s: %d problem%s; nothing was written", path, l.errors, l.errors == 1 ? "" : "s");
+		return EXIT_FAIL;
+	}
+	sort_model = m;
+	qsort(m->uarchs, m->n_uarchs, sizeof *m->uarchs, cmp_uarch);
+	return 0;
+}
+
+const struct uarch *model_uarch(const struct model *m, const char *name)
+{
+	for (size_t i = 0; i < m->n_uarchs; i++)
+		if (m->uarchs[i].name && strcmp(m->uarchs[i].name, name) == 0)
+			return &m->uarchs[i];
+	return NULL;
+}
+
+const struct vendor_default *model_default(const struct model *m, const char *vendor, const char *flavor)
+{
+	for (size_t i = 0; i < m->n_defaults; i++)
+		if (strcmp(m->defaults[i].vendor, vendor) == 0 && strcmp(m->defaults[i].flavor, flavor) == 0)
+			return &m->defaults[i];
+	return NULL;
+}
+
+/* Each field falls back separately: an entry whose window was measured but
+ * not its alignment takes the alignment of its vendor's default. */
+struct resolved_rule model_resolve(const struct model *m, const char *uarch, const char *flavor)
+{
+	struct resolved_rule rr = {0};
+	const struct uarch *u = model_uarch(m, uarch);
+	const struct rule *own = find_rule(m, uarch, flavor);
+	const struct vendor_default *d = u ? model_default(m, u->vendor, flavor) : NULL;
+	const struct rule *def = d ? find_rule(m, d->uarch, flavor) : NULL;
+	rr.stored = own;
+	if (own && own->has_window) {
+		rr.window = own->window, rr.window_from = own->uarch, rr.measured = 1;
+	} else if (def && def->has_window) {
+		rr.window = def->window, rr.window_from = def->uarch;
+	}
+	if (own && own->has_align)
+		rr.align_dst = own->align_dst, rr.align_from = own->uarch;
+	else if (def && def->has_align)
+		rr.align_dst = def->align_dst, rr.align_from = def->uarch;
+	return rr;
+}
+
+const struct uarch *model_lookup(const struct model *m, const char *vendor, int family, int model,
+				 const char *flavor, struct resolved_rule *out)
+{
+	for (size_t i = 0; i < m->n_ranges; i++) {
+		const struct cpuid_range *r = &m->ranges[i];
+		const struct uarch *u = model_uarch(m, r->uarch);
+		if (strcmp(u->vendor, vendor) == 0 && r->family == family && model >= r->model_lo &&
+		    model <= r->model_hi) {
+			*out = model_resolve(m, u->name, flavor);
+			return u;
+		}
+	}
+	memset(out, 0, sizeof *out);
+	const struct vendor_default *d = model_default(m, vendor, flavor);
+	if (d) {
+		struct resolved_rule def = model_resolve(m, d->uarch, flavor);
+		out->window = def.window, out->window_from = def.window_from;
+		out->align_dst = def.align_dst, out->align_from = def.align_from;
+	}
+	return NULL;
+}

@@ -1,0 +1,29 @@
+/* Small helpers shared by uarchgen's modules: errors, memory, growable text. */
+#ifndef UARCHGEN_UTIL_H
+#define UARCHGEN_UTIL_H
+
+#include <stddef.h>
+
+/* Exit statuses: 0 success, 1 failure (bad data, drift, I/O), 2 usage. */
+enum { EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+struct buf {
+	char *data;
+	size_t len, cap;
+};
+
+void buf_add(struct buf *b, const char *s, size_t n);
+void buf_adds(struct buf *b, const char *s);
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_free(struct buf *b);
+
+/* Reads a whole file; NULL (errno set) when it cannot. */
+char *read_file(const char *path, size_t *len);
+
+#endif

@@ -1,0 +1,50 @@
+<!--
+${banner("  ")}
+-->
+# Unmeasured debt
+
+Each rule below was never measured on its own core. The core takes the rule
+of its vendor's default entry instead: an extrapolation, not a measurement.
+`gen/uarchgen debt` prints this list; `gen/uarchgen query` shows every entry.
+
+@ local function models(e)
+@   local parts = {}
+@   for _, r in ipairs(e.ranges) do
+@     if r.model_lo == r.model_hi then
+@       parts[#parts + 1] = string.format("0x%02x", r.model_lo)
+@     else
+@       parts[#parts + 1] = string.format("0x%02x-0x%02x", r.model_lo, r.model_hi)
+@     end
+@   end
+@   return string.format("family 0x%02x, models %s", e.ranges[1].family, table.concat(parts, ", "))
+@ end
+@ local n = 0
+@ for _, f in ipairs(db.flavors) do
+## Flavor `${f.name}`
+
+| entry | vendor | CPUID | takes now | closed by a probe run on |
+|---|---|---|---|---|
+@   for _, e in ipairs(db.entries) do
+@     local r = e.rules[f.name]
+@     if not r.measured then
+@       n = n + 1
+@       local takes = r.window_from and string.format("window %d from %s", r.window, r.window_from) or "window 0 (no default)"
+| ${e.name} | ${e.vendor} | ${models(e)} | ${takes} | ${e.example}: `make probe NAME=${e.name}` |
+@     end
+@   end
+
+@ end
+@ local limited = {}
+@ for _, e in ipairs(db.entries) do if e.cpuid_limit then limited[#limited + 1] = e end end
+@ if #limited > 0 then
+## Cores that CPUID cannot tell apart
+
+A measurement of these entries covers the core type the probe ran on; the
+other core type of the same part keeps the same rule unmeasured.
+
+@   for _, e in ipairs(limited) do
+- **${e.name}**: ${e.cpuid_limit}.
+@   end
+
+@ end
+${n} unmeasured rule${n == 1 and "" or "s"}.

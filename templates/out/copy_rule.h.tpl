@@ -1,0 +1,70 @@
+${banner("/*", "*/")}
+@ local P = opts.prefix
+@ local G = string.upper(P)
+/*
+ * Which copy each x86-64 core gets, chosen from CPUID. Freestanding C99:
+ * no libc, only <stddef.h> and <stdint.h>.
+ */
+#ifndef ${G}COPY_RULE_H
+#define ${G}COPY_RULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every out/ file of one uarchgen run carries the same stamp. copy_rule.c
+ * refuses to build against a header of another run, and refers to a symbol
+ * that only the copy.asm of its own run defines. */
+#define ${G}COPY_RULE_STAMP 0x${gen.stamp}UL
+@ if opts.target then
+#define ${G}COPY_RULE_TARGET "${opts.target}"
+@ end
+
+struct ${P}rule {
+	/* A copy of n >= 64 bytes goes highest first when
+	 * 0 < (dst - src) mod 4096 < window; 0 never, 32 on Zen 2. */
+	unsigned int window;
+	/* Forward copies of n >= 64 bytes first align dst to this many bytes;
+	 * 0: no alignment head. */
+	unsigned int align_dst;
+	/* 1 when this rule was measured on the core's own entry; 0 when it is
+	 * extrapolated from another entry (or is the unknown-vendor default). */
+	int measured;
+	/* The entry CPUID selected ("zen3"); "" when no entry matched. */
+	const char *entry;
+	/* The entry whose measurement gave window ("zen2"); "" when none did
+	 * and window is the default 0. */
+	const char *source;
+};
+
+/* The two CPUID words the rule depends on. Tests fill them from recorded
+ * leaves, so no particular CPU is needed to check the lookup. */
+struct ${P}cpuid {
+	uint32_t vendor[3]; /* leaf 0: ebx, edx, ecx */
+	uint32_t signature; /* leaf 1: eax */
+};
+
+/* The rule for a display family and model (as Linux computes them). Never
+ * NULL: an unknown vendor gets window 0. vendor is the 12-byte CPUID string. */
+const struct ${P}rule *${P}rule_lookup(const char vendor[12], unsigned int family, unsigned int model);
+
+/* The rule for recorded CPUID words. */
+const struct ${P}rule *${P}rule_from_cpuid(const struct ${P}cpuid *id);
+
+/* Reads CPUID on this CPU, installs the rule for the copy routines and
+ * returns it. Call once, before other CPUs copy. */
+const struct ${P}rule *${P}rule_init(void);
+
+/* Makes the copy routines follow rule. */
+void ${P}rule_install(const struct ${P}rule *rule);
+
+/* Writes the log line, "memcpy: highest first Rule { window: 32 } (zen2,
+ * measured)", NUL-terminated and cut to size. Returns its full length. */
+size_t ${P}rule_describe(char *buf, size_t size, const struct ${P}rule *rule);
+
+/* The routines in x86_64/copy.asm. dst and src are disjoint or identical. */
+void *${P}memcpy(void *dst, const void *src, size_t n);
+void *${P}copy_forward(void *dst, const void *src, size_t n);
+void *${P}copy_down(void *dst, const void *src, size_t n); /* n >= 8 */
+int ${P}copy_goes_down(const void *dst, const void *src, size_t n);
+
+#endif

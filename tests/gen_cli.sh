@@ -1,0 +1,165 @@
+#!/bin/sh
+# uarchgen as a user runs it: determinism, check, bad input, options, guards.
+# Prints "N passed, N failed" last; exits nonzero on any failure.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+GEN=$ROOT/gen/uarchgen
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+cd "$ROOT" || exit 2
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check() { # check NAME COMMAND...: passes when the command succeeds
+	name=$1; shift
+	if "$@" >"$T/log" 2>&1; then ok; else bad "$name"; sed 's/^/    /' "$T/log" | head -20; fi
+}
+
+# ---- determinism and check ----
+"$GEN" gen -q --out "$T/a" && "$GEN" gen -q --out "$T/b"
+check "two runs give identical bytes" diff -r "$T/a" "$T/b"
+check "checked-in out/ matches the database" "$GEN" check
+check "out/ matches a fresh run" diff -r "$T/a" out
+check "MANIFEST verifies the files" sh -c "cd '$T/a' && sha256sum --quiet -c MANIFEST"
+
+cp -r out "$T/drift"
+printf '; hand edit\n' >>"$T/drift/x86_64/copy.asm"
+"$GEN" check --out "$T/drift" >"$T/drift.out" 2>"$T/drift.err"
+rc=$?
+check "check fails on a hand edit" test $rc -eq 1
+check "check prints the diff" grep -q '^-; hand edit' "$T/drift.out"
+check "check names the fix" grep -q 'fix: make' "$T/drift.err"
+cp -r out "$T/extra"
+echo x >"$T/extra/stray.c"
+check "check fails on a file it does not generate" sh -c "! '$GEN' check --out '$T/extra' >/dev/null 2>&1"
+
+# ---- bad input: a clear error, exit 1, nothing written ----
+ln -s "$ROOT/evidence" "$T/evidence"
+bad_case() { # bad_case NAME SQL EXPECTED...
+	name=$1 sql=$2; shift 2
+	cp uarch.db "$T/bad.db"
+	sqlite3 "$T/bad.db" "PRAGMA ignore_check_constraints = 1; PRAGMA foreign_keys = 0; $sql"
+	rm -rf "$T/victim" && cp -r out "$T/victim"
+	"$GEN" gen -q --db "$T/bad.db" --out "$T/victim" >/dev/null 2>"$T/err"
+	rc=$?
+	if [ $rc -ne 1 ]; then bad "$name: exit $rc, want 1"; return; fi
+	for want in "$@"; do
+		if ! grep -qF -- "$want" "$T/err"; then bad "$name: no '$want' in: $(cat "$T/err")"; return; fi
+	done
+	if ! diff -r out "$T/victim" >/dev/null; then bad "$name: out/ changed"; return; fi
+	ok
+}
+bad_case "overlapping CPUID ranges" \
+	"INSERT INTO cpuid_range VALUES ('zen3', 23, 64, 70, 'test');" \
+	"table cpuid_range" "row (family=23, model_lo=64, uarch='zen3')" "column model_lo" "overlap"
+bad_case "window 4097" "UPDATE rule SET window = 4097 WHERE uarch = 'zen2';" \
+	"table rule, row (uarch='zen2', flavor='kernel'), column window: 4097 is outside 0..4096"
+bad_case "window -1" "UPDATE rule SET window = -1 WHERE uarch = 'tigerlake';" \
+	"table rule, row (uarch='tigerlake', flavor='kernel'), column window: -1 is outside 0..4096"
+bad_case "window as text" "UPDATE rule SET window = 'wide' WHERE uarch = 'zen2';" \
+	"table rule, row (uarch='zen2', flavor='kernel'), column window: expected an integer"
+bad_case "a measured rule with no evidence" "UPDATE rule SET evidence = NULL WHERE uarch = 'zen2';" \
+	"table rule, row (uarch='zen2', flavor='kernel'), column evidence: a measured rule needs evidence"
+bad_case "evidence that does not exist" \
+	"UPDATE rule SET evidence = 'evidence/nowhere/summary.md' WHERE uarch = 'zen2';" \
+	"column evidence: 'evidence/nowhere/summary.md' does not exist"
+bad_case "a vendor default naming an unmeasured entry" \
+	"UPDATE vendor_default SET uarch = 'zen3' WHERE vendor = 'AuthenticAMD';" \
+	"table vendor_default, row (vendor='AuthenticAMD', flavor='kernel'), column uarch" "unmeasured"
+bad_case "an unknown flavor" "INSERT INTO rule (uarch, flavor) VALUES ('zen3', 'avx');" \
+	"table rule, row (uarch='zen3', flavor='avx'), column flavor: unknown flavor"
+bad_case "align_dst 12" "UPDATE rule SET align_dst = 12 WHERE uarch = 'zen2';" \
+	"column align_dst: 12 is not one of"
+bad_case "an entry no range selects" "DELETE FROM cpuid_range WHERE uarch = 'zen6';" \
+	"table uarch, row (name='zen6'), column name: no cpuid_range row selects this entry"
+bad_case "a newer schema" "PRAGMA user_version = 99;" "schema version 99"
+
+rm -rf "$T/victim" && cp -r out "$T/victim"
+"$GEN" gen -q --db "$T/missing.db" --out "$T/victim" >/dev/null 2>"$T/err"
+rc=$?
+check "a missing database exits 1" test $rc -eq 1
+check "a missing database is named" grep -qF "$T/missing.db: cannot open the database" "$T/err"
+check "a missing database writes nothing" diff -r out "$T/victim"
+
+cp -r templates "$T/tpl"
+echo "@ error('deliberate failure')" >>"$T/tpl/out/x86_64/copy.asm.tpl"
+line=$(wc -l <"$T/tpl/out/x86_64/copy.asm.tpl")
+"$GEN" gen -q --templates "$T/tpl" --out "$T/victim" >/dev/null 2>"$T/err"
+rc=$?
+check "a template raising a Lua error exits 1" test $rc -eq 1
+check "the error names the template file and line" \
+	grep -qF "$T/tpl/out/x86_64/copy.asm.tpl:$line: deliberate failure" "$T/err"
+check "a template error writes nothing" diff -r out "$T/victim"
+cp -r templates "$T/tpl2"
+sed -i '1d' "$T/tpl2/out/copy_rule.h.tpl"
+check "a template without its banner is refused" \
+	sh -c "'$GEN' gen -q --templates '$T/tpl2' --out '$T/victim' 2>&1 | grep -q 'does not start with'"
+check "...and writes nothing" diff -r out "$T/victim"
+
+# ---- commands and usage ----
+for cmd in gen check query debt dump help; do
+	check "uarchgen $cmd --help" sh -c "'$GEN' $cmd --help | grep -q '^usage: uarchgen'"
+done
+check "unknown option exits 2" sh -c "'$GEN' --frobnicate 2>/dev/null; test \$? -eq 2"
+check "unknown command exits 2" sh -c "'$GEN' frobnicate 2>/dev/null; test \$? -eq 2"
+check "errors go to stderr" sh -c "'$GEN' --frobnicate 2>/dev/null | grep -q . && exit 1 || exit 0"
+
+"$GEN" query >"$T/query"
+check "query: zen2 measured at window 32" grep -Eq '^zen2 +AuthenticAMD kernel +32 .*measured' "$T/query"
+check "query: tigerlake measured at window 0" grep -Eq '^tigerlake +GenuineIntel kernel +0 .*measured' "$T/query"
+check "query: every other entry is extrapolated, naming its source" sh -c \
+	"grep -Ev '^(entry|zen2|tigerlake|\(other\)|\(unknown\)) ' '$T/query' | grep -v 'extrapolated from' | grep -q . && exit 1 || exit 0"
+"$GEN" debt >"$T/debt"
+check "debt lists zen3" grep -q '^| zen3 |' "$T/debt"
+check "debt does not list zen2" sh -c "! grep -q '^| zen2 |' '$T/debt'"
+check "debt is out/DEBT.md" cmp "$T/debt" out/DEBT.md
+
+"$GEN" dump >"$T/dump.sql"
+sqlite3 "$T/rebuilt.db" <"$T/dump.sql"
+"$GEN" dump --db "$T/rebuilt.db" >"$T/dump2.sql"
+check "dump round-trips to the same canonical text" cmp "$T/dump.sql" "$T/dump2.sql"
+
+# ---- options: --target, --prefix, --memcpy-symbol ----
+check "--target needs --out" sh -c "'$GEN' gen --target zen2 2>/dev/null; test \$? -eq 2"
+check "--target of no entry exits 1" sh -c "'$GEN' gen --target zen9 --out '$T/tx' 2>/dev/null; test \$? -eq 1"
+"$GEN" gen -q --target zen2 --out "$T/zen2"
+check "--target zen2 holds the window as an immediate" grep -q 'cmp     ecx, 32 ' "$T/zen2/x86_64/copy.asm"
+check "--target zen2 reads no rule state" sh -c "! grep -q 'uc_copy_window' '$T/zen2/x86_64/copy.asm'"
+build_suite() { # build_suite DIR: the generated tests against DIR's routines
+	nasm -f elf64 "$1/x86_64/copy.asm" -o "$1/copy.o" &&
+		cc -std=c99 -O2 -ffreestanding -c "$1/copy_rule.c" -o "$1/copy_rule.o" &&
+		cc -std=c99 -O2 -ffreestanding -c "$1/tests/rule_tests.c" -o "$1/rule_tests.o" &&
+		mkdir -p "$1/harness/tests" && cp tests/run_rule_tests.c "$1/harness/tests/" &&
+		ln -sfn "$1" "$1/harness/out" &&
+		cc -O2 "$1/harness/tests/run_rule_tests.c" "$1/rule_tests.o" "$1/copy_rule.o" "$1/copy.o" -o "$1/run"
+}
+check "--target zen2 builds" build_suite "$T/zen2"
+check "--target zen2 passes its generated tests" "$T/zen2/run" zen2
+"$GEN" gen -q --target tigerlake --out "$T/tgl"
+check "--target tigerlake never goes down" sh -c "! grep -q 'jb      \.down' '$T/tgl/x86_64/copy.asm'"
+check "--target tigerlake builds" build_suite "$T/tgl"
+check "--target tigerlake passes its generated tests" "$T/tgl/run" tigerlake
+
+"$GEN" gen -q --prefix kc_ --memcpy-symbol --out "$T/kc"
+nasm -f elf64 "$T/kc/x86_64/copy.asm" -o "$T/kc/copy.o"
+nm "$T/kc/copy.o" >"$T/kc.nm"
+check "--prefix kc_ exports kc_memcpy" grep -q ' T kc_memcpy$' "$T/kc.nm"
+check "--prefix kc_ leaves no uc_ symbol" sh -c "! grep -q 'uc_' '$T/kc.nm'"
+check "--memcpy-symbol exports a strong memcpy" grep -q ' T memcpy$' "$T/kc.nm"
+check "--prefix reaches the C files" grep -q 'kc_rule_init' "$T/kc/copy_rule.h"
+check "a bad --prefix exits 2" sh -c "'$GEN' gen --prefix '1x' --out '$T/p' 2>/dev/null; test \$? -eq 2"
+
+# ---- the guard against mixing out/ files of two runs ----
+cp "$T/zen2/copy_rule.h" "$T/a/copy_rule.h"
+check "a header of another run fails the build (#error)" sh -c \
+	"! cc -std=c99 -ffreestanding -c '$T/a/copy_rule.c' -o '$T/mixed.o' 2>'$T/mixed.err' && grep -q 'different uarchgen runs' '$T/mixed.err'"
+cp "$T/b/copy_rule.h" "$T/a/copy_rule.h"
+nasm -f elf64 "$T/a/x86_64/copy.asm" -o "$T/a.o"
+cc -std=c99 -ffreestanding -c "$T/zen2/copy_rule.c" -o "$T/zen2_rule.o"
+check "a copy.asm of another run fails the link" sh -c \
+	"! cc -nostdlib -static -e uc_rule_init '$T/zen2_rule.o' '$T/a.o' -o '$T/mixed' 2>'$T/link.err' && \
+	 grep -q 'undefined reference to .uc_out_stamp_' '$T/link.err'"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,38 @@
+#!/bin/sh
+# make check: runs every test program, shows each one's summary, and ends
+# with the total as "N passed, N failed". Run from the repository root.
+set -u
+total_pass=0
+total_fail=0
+status=0
+T=$(mktemp)
+trap 'rm -f "$T"' EXIT INT TERM
+run() { # run NAME COMMAND...
+	name=$1; shift
+	printf '%-22s ' "$name"
+	"$@" >"$T" 2>&1
+	rc=$?
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$T" | tail -1)
+	if [ -z "$line" ]; then
+		# A program without a summary is one test: it passes by its exit status.
+		if [ $rc -eq 0 ]; then line="1 passed, 0 failed"; else line="0 passed, 1 failed"; fi
+	fi
+	p=${line%% passed*}
+	f=${line#*passed, }
+	f=${f%% failed*}
+	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+	echo "$line"
+	if [ $rc -ne 0 ] || [ "$f" -ne 0 ]; then
+		grep -E '^(FAIL|SURVIVED|BROKEN)|rror' "$T" | head -20 | sed 's/^/    /'
+		status=1
+	fi
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+}
+run "out/ is current" gen/uarchgen check
+run "template engine" build/test_template
+run "uarchgen commands" tests/gen_cli.sh
+run "generated tests" build/run_rule_tests
+run "mutation tests" tests/mutate.sh
+echo "$total_pass passed, $total_fail failed"
+exit $status
