@@ -32,10 +32,12 @@ help:
 	@echo "make query        list every rule: measured or extrapolated, and its evidence"
 	@echo "make debt         list the unmeasured entries"
 	@echo "make mutate       run the mutation tests on the generated routines"
+	@echo "make probe        measure this CPU, record its rule and evidence, regenerate (NAME=entry)"
+	@echo "make bench        compare the copies side by side on this CPU"
 	@echo "make clean        remove build outputs (not out/)"
 
 DEBIAN_PACKAGES := gcc make pkg-config nasm lua5.4 liblua5.4-dev libsqlite3-dev sqlite3 \
-                   binutils diffutils
+                   binutils diffutils gnuplot-nox
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)
@@ -84,7 +86,27 @@ $(B)/test_template: tests/test_template.c gen/template.c gen/util.c gen/template
 	@echo "  CC      $@"
 	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) -Igen tests/test_template.c gen/template.c gen/util.c -o $@ $(LUA_LIBS)
 
-TEST_BINS := $(B)/run_rule_tests $(B)/test_template
+TEST_BINS := $(B)/run_rule_tests $(B)/test_template $(B)/test_derive $(B)/probe
+
+# ---- the probe: measures this machine's core ----
+
+PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
+PROBE_LIB    := probe/derive.c probe/table.c
+PROBE_SRCS   := $(wildcard probe/*.c)
+
+$(B)/probe: $(PROBE_SRCS) $(wildcard probe/*.h) $(B)/copy.o $(B)/copy_rule.o
+	@echo "  CC      $@"
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) $(PROBE_SRCS) $(B)/copy.o $(B)/copy_rule.o -o $@ -lsqlite3
+
+$(B)/test_derive: tests/test_derive.c $(PROBE_LIB) probe/derive.h probe/table.h
+	@echo "  CC      $@"
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iprobe tests/test_derive.c $(PROBE_LIB) -o $@
+
+# make probe [NAME=entry] [PROBE_ARGS=--dry-run]: measure, record, regenerate.
+.PHONY: probe
+probe: all $(B)/probe
+	$(B)/probe $(if $(NAME),--name $(NAME)) $(PROBE_ARGS)
+	$(if $(findstring --dry-run,$(PROBE_ARGS)),,$(MAKE) all)
 
 check: all $(TEST_BINS)
 	$(Q)tests/run_all.sh

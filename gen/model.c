@@ -250,7 +250,7 @@ static void check_evidence(struct loader *l, const struct model *m, const char *
 static void load_rules(struct loader *l, struct model *m)
 {
 	sqlite3_stmt *st = prepare(l, "SELECT uarch, flavor, window, align_dst, evidence, method, "
-				      "measured_on, cpu_signature FROM rule ORDER BY uarch, flavor");
+				      "measured_on, cpu_signature, hypervisor FROM rule ORDER BY uarch, flavor");
 	if (!st)
 		return;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -264,6 +264,7 @@ static void load_rules(struct loader *l, struct model *m)
 		r.method = col_text(l, st, 5, "rule", row, 1);
 		r.measured_on = col_text(l, st, 6, "rule", row, 1);
 		r.cpu_signature = col_text(l, st, 7, "rule", row, 1);
+		r.hypervisor = col_text(l, st, 8, "rule", row, 1);
 		if (r.uarch && !model_uarch(m, r.uarch))
 			row_error(l, "rule", row, "uarch", "names no row of table uarch");
 		if (r.flavor && !has_flavor(m, r.flavor))

@@ -24,7 +24,7 @@ struct flavor {
 struct rule {
 	char *uarch, *flavor;
 	int has_window, window, has_align, align_dst;
-	char *evidence, *method, *measured_on, *cpu_signature;
+	char *evidence, *method, *measured_on, *cpu_signature, *hypervisor;
 };
 
 struct vendor_default {

@@ -57,6 +57,7 @@ static void push_resolved(lua_State *L, const struct resolved_rule *rr)
 		set_str(L, "method", rr->stored->method);
 		set_str(L, "measured_on", rr->stored->measured_on);
 		set_str(L, "cpu_signature", rr->stored->cpu_signature);
+		set_str(L, "hypervisor", rr->stored->hypervisor);
 		set_bool(L, "align_measured", rr->stored->has_align);
 	}
 }

@@ -33,6 +33,8 @@ run "out/ is current" gen/uarchgen check
 run "template engine" build/test_template
 run "uarchgen commands" tests/gen_cli.sh
 run "generated tests" build/run_rule_tests
+run "probe derivation" build/test_derive
+run "probe commands" tests/probe_cli.sh
 run "mutation tests" tests/mutate.sh
 echo "$total_pass passed, $total_fail failed"
 exit $status

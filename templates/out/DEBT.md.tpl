@@ -34,6 +34,27 @@ of its vendor's default entry instead: an extrapolation, not a measurement.
 @   end
 
 @ end
+@ local guests = {}
+@ for _, f in ipairs(db.flavors) do
+@   for _, e in ipairs(db.entries) do
+@     local r = e.rules[f.name]
+@     if r.measured and r.hypervisor then guests[#guests + 1] = { e = e, f = f.name, r = r } end
+@   end
+@ end
+@ if #guests > 0 then
+## Measured only inside a virtual machine
+
+These rules were measured, but under a hypervisor, which chooses the CPUID
+family and model the guest sees and adds its own costs. A run on bare metal
+of the same core closes each.
+
+| entry | flavor | hypervisor | measured on | evidence |
+|---|---|---|---|---|
+@   for _, g in ipairs(guests) do
+| ${g.e.name} | ${g.f} | ${g.r.hypervisor} | ${g.r.cpu_signature} | ${g.r.evidence} |
+@   end
+
+@ end
 @ local limited = {}
 @ for _, e in ipairs(db.entries) do if e.cpuid_limit then limited[#limited + 1] = e end end
 @ if #limited > 0 then

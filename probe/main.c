@@ -1,0 +1,247 @@
+/* probe: measures the core it runs on and records its copy rule in uarch.db. */
+#include "cpu.h"
+#include "derive.h"
+#include "measure.h"
+#include "record.h"
+
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char usage[] =
+	"usage: probe [--name NAME] [--db PATH] [--dry-run] [--quick]\n"
+	"       probe --derive FILE.csv\n"
+	"\n"
+	"Measures this CPU: times the generated forward copy (rep movsb) against the\n"
+	"generated descending copy at every length and distance of the plan, derives\n"
+	"the rule (window, align_dst), and records it, the raw timings and an evidence\n"
+	"folder (CSV, summary, plot) in one step. Run make afterwards to regenerate out/.\n"
+	"\n"
+	"  --name NAME      the entry to record into; needed when no CPUID range of the\n"
+	"                   database holds this CPU (a new entry is created)\n"
+	"  --db PATH        the database (default uarch.db); evidence goes next to it\n"
+	"  --dry-run        measure and print, write nothing\n"
+	"  --quick          a small plan that runs in seconds (for tests; not a measurement)\n"
+	"  --derive FILE    derive the rule from a recorded measurements.csv, time nothing\n"
+	"\n"
+	"exit status: 0 recorded (or printed), 1 failed or interrupted (nothing written),\n"
+	"2 usage error or a CPU the database cannot place\n";
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int show_progress;
+
+static void progress(int pass, size_t done, size_t total, const struct point *now)
+{
+	if (!show_progress)
+		return;
+	int width = 30, filled = (int)(width * done / total);
+	fprintf(stderr, "\r  pass %d [%.*s%*s] %3zu%%  %-18s %6u B  d=%-4u", pass + 1, filled,
+		"##############################", width - filled, "", 100 * done / total, strategy_name[now->strategy],
+		now->length, now->distance);
+	if (done == total)
+		fputc('\n', stderr);
+	fflush(stderr);
+}
+
+static int on_path(const char *tool)
+{
+	const char *path = getenv("PATH");
+	char dir[1024], full[1100];
+	while (path && *path) {
+		size_t n = strcspn(path, ":");
+		snprintf(dir, sizeof dir, "%.*s", (int)(n < 1000 ? n : 1000), path);
+		snprintf(full, sizeof full, "%s/%s", dir[0] ? dir : ".", tool);
+		if (access(full, X_OK) == 0)
+			return 1;
+		path += n + (path[n] == ':');
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int derive_only(const char *csv)
+{
+	struct table t = {0};
+	struct derived_rule r;
+	if (table_read_csv(&t, csv))
+		return 1;
+	if (derive_rule(&t, DERIVE_MARGIN, &r)) {
+		fprintf(stderr, "probe: %s: %s\n", csv, r.note);
+		table_free(&t);
+		return 1;
+	}
+	printf("window %d\nalign_dst %d\n%s\n", r.window, r.align_dst, r.note);
+	table_free(&t);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = NULL, *db = "uarch.db", *derive = NULL;
+	int dry_run = 0, quick = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (strcmp(a, "--dry-run") == 0) {
+			dry_run = 1;
+		} else if (strcmp(a, "--quick") == 0) {
+			quick = 1;
+		} else if ((strcmp(a, "--name") == 0 || strcmp(a, "--db") == 0 || strcmp(a, "--derive") == 0) &&
+			   i + 1 < argc) {
+			const char *v = argv[++i];
+			if (a[2] == 'n')
+				name = v;
+			else if (a[3] == 'b')
+				db = v;
+			else
+				derive = v;
+		} else {
+			fprintf(stderr, "probe: unknown or incomplete option '%s' (try --help)\n", a);
+			return 2;
+		}
+	}
+	if (derive)
+		return derive_only(derive);
+
+	struct cpu_info cpu;
+	char sig[96];
+	cpu_identify(&cpu);
+	cpu_signature_text(&cpu, sig, sizeof sig);
+	printf("cpu: %s\n     %s\n     ERMS %s, FSRM %s, AVX2 %s, AVX-512F %s%s%s\n", cpu.brand, sig,
+	       cpu.erms ? "yes" : "no", cpu.fsrm ? "yes" : "no", cpu.avx2 ? "yes" : "no", cpu.avx512f ? "yes" : "no",
+	       cpu.guest ? "; hypervisor guest: " : "; bare metal", cpu.guest ? cpu.hypervisor : "");
+
+	struct entry_choice entry;
+	int rc = record_choose_entry(db, &cpu, name, &entry);
+	if (rc)
+		return rc;
+	printf("entry: %s%s\n", entry.name, entry.is_new ? " (new)" : "");
+	fflush(stdout);
+	if (!dry_run && !on_path("gnuplot")) {
+		fprintf(stderr, "probe: gnuplot is missing, and the evidence needs its plot (make deps)\n");
+		return 1;
+	}
+
+	/* Stay on one CPU: a migration mid-sample would time two cores. */
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	int here = sched_getcpu();
+	CPU_SET(here >= 0 ? here : 0, &one);
+	sched_setaffinity(0, sizeof one, &one);
+
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	show_progress = isatty(2);
+
+	struct plan plan;
+	if (quick)
+		plan_quick(&plan);
+	else
+		plan_full(&plan);
+	struct measurement m;
+	measurement_init(&m, &plan);
+	struct run_facts run = {0};
+	run.cpu = &cpu;
+	run.flavor = "kernel";
+	run.samples = plan.samples;
+	run.margin = DERIVE_MARGIN;
+	int stable = 0;
+	while (m.passes < plan.max_passes && !stable) {
+		if (!show_progress)
+			fprintf(stderr, "  pass %d: %zu points\n", m.passes + 1, m.n);
+		if (measure_pass(&m, &plan, &stop, progress)) {
+			if (show_progress)
+				fputc('\n', stderr);
+			fprintf(stderr, "probe: interrupted; nothing was written\n");
+			measurement_free(&m);
+			return 1;
+		}
+		struct table t;
+		struct derived_rule r;
+		measurement_table(&m, m.passes - 1, &t);
+		if (derive_rule(&t, DERIVE_MARGIN, &r)) {
+			fprintf(stderr, "probe: %s\n", r.note);
+			return 1;
+		}
+		table_free(&t);
+		run.pass_window[m.passes - 1] = r.window;
+		run.pass_align[m.passes - 1] = r.align_dst;
+		printf("pass %d: window %d, align_dst %d\n", m.passes, r.window, r.align_dst);
+		if (m.passes >= plan.stable_passes) {
+			stable = 1;
+			for (int k = m.passes - plan.stable_passes; k < m.passes; k++)
+				stable = stable && run.pass_window[k] == r.window && run.pass_align[k] == r.align_dst;
+		}
+	}
+	run.passes = m.passes;
+	run.overhead = m.overhead;
+
+	struct table final;
+	struct derived_rule rule;
+	measurement_table(&m, -1, &final);
+	if (derive_rule(&final, DERIVE_MARGIN, &rule)) {
+		fprintf(stderr, "probe: %s\n", rule.note);
+		return 1;
+	}
+	double *spreads = malloc(final.n * sizeof *spreads);
+	for (size_t i = 0; i < final.n; i++)
+		spreads[i] = final.rows[i].spread;
+	qsort(spreads, final.n, sizeof *spreads, cmp_double);
+	run.median_spread = spreads[final.n / 2];
+	run.worst_spread = spreads[final.n - 1];
+	free(spreads);
+	run.table = &final;
+	run.rule = &rule;
+	time_t now = time(NULL);
+	strftime(run.date, sizeof run.date, "%Y-%m-%d", gmtime(&now));
+
+	printf("rule: window %d, align_dst %d\n      %s\n", rule.window, rule.align_dst, rule.note);
+	printf("spread across %d passes: median %.1f%%, worst %.1f%%\n", run.passes, run.median_spread * 100,
+	       run.worst_spread * 100);
+	if (!stable) {
+		fprintf(stderr,
+			"probe: the rule did not repeat in %d passes in a row within %d passes; nothing was "
+			"recorded (a quieter machine, or fewer other loads, may settle it)\n",
+			plan.stable_passes, plan.max_passes);
+		return 1;
+	}
+	if (dry_run) {
+		char *summary = record_summary(&entry, &run, NULL);
+		printf("\n%s", summary);
+		free(summary);
+		printf("\n--dry-run: nothing was written\n");
+		return 0;
+	}
+	if (stop) {
+		fprintf(stderr, "probe: interrupted; nothing was written\n");
+		return 1;
+	}
+	rc = record_run(db, &entry, &run);
+	table_free(&final);
+	measurement_free(&m);
+	if (rc)
+		return 1;
+	printf("next: make    (regenerates out/ from the new rule), then make check\n");
+	return 0;
+}

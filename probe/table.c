@@ -1,0 +1,108 @@
+#include "table.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const strategy_name[N_STRATEGIES] = {"forward", "down", "forward_misaligned"};
+
+void table_add(struct table *t, struct row r)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 1024;
+		t->rows = realloc(t->rows, t->cap * sizeof *t->rows);
+		if (!t->rows) {
+			fprintf(stderr, "probe: out of memory\n");
+			exit(1);
+		}
+	}
+	t->rows[t->n++] = r;
+}
+
+void table_free(struct table *t)
+{
+	free(t->rows);
+	memset(t, 0, sizeof *t);
+}
+
+const struct row *table_find(const struct table *t, enum strategy s, unsigned int length, unsigned int distance,
+			     unsigned int misalign)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct row *r = &t->rows[i];
+		if (r->strategy == s && r->length == length && r->distance == distance &&
+		    (misalign == ANY_MISALIGN || r->misalign == misalign))
+			return r;
+	}
+	return NULL;
+}
+
+static const char header[] = "strategy,length,distance,misalign,ticks,spread";
+
+int table_write_csv(const struct table *t, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "%s\n", header);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct row *r = &t->rows[i];
+		fprintf(f, "%s,%u,%u,%u,%.2f,%.4f\n", strategy_name[r->strategy], r->length, r->distance, r->misalign,
+			r->ticks, r->spread);
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+int table_read_csv(struct table *t, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "probe: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	char line[256];
+	int lineno = 0, rc = 0;
+	while (!rc && fgets(line, sizeof line, f)) {
+		lineno++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (lineno == 1) {
+			if (strcmp(line, header) != 0) {
+				fprintf(stderr, "probe: %s:1: the header must be '%s'\n", path, header);
+				rc = -1;
+			}
+			continue;
+		}
+		if (!line[0] || line[0] == '#')
+			continue;
+		char name[32];
+		struct row r = {0};
+		int used = 0;
+		if (sscanf(line, "%31[^,],%u,%u,%u,%lf,%lf%n", name, &r.length, &r.distance, &r.misalign, &r.ticks,
+			   &r.spread, &used) != 6 ||
+		    line[used] != '\0') {
+			fprintf(stderr, "probe: %s:%d: expected %s\n", path, lineno, header);
+			rc = -1;
+			break;
+		}
+		int s;
+		for (s = 0; s < N_STRATEGIES && strcmp(name, strategy_name[s]) != 0; s++)
+			;
+		if (s == N_STRATEGIES || r.length == 0 || r.distance > 4095 || r.misalign > 63 || r.ticks < 0 ||
+		    r.spread < 0) {
+			fprintf(stderr, "probe: %s:%d: a value is out of range (strategy, length > 0, distance 0..4095, "
+					"misalign 0..63, ticks >= 0, spread >= 0)\n",
+				path, lineno);
+			rc = -1;
+			break;
+		}
+		r.strategy = (enum strategy)s;
+		table_add(t, r);
+	}
+	fclose(f);
+	if (!rc && t->n == 0) {
+		fprintf(stderr, "probe: %s: no measurements\n", path);
+		rc = -1;
+	}
+	return rc;
+}

@@ -1,0 +1,40 @@
+/* The probe's measurements: one row per strategy, length, distance and
+ * misalignment, as the evidence CSV and the measurement table hold them. */
+#ifndef PROBE_TABLE_H
+#define PROBE_TABLE_H
+
+#include <stddef.h>
+
+enum strategy { FORWARD, DOWN, FORWARD_MISALIGNED, N_STRATEGIES };
+
+extern const char *const strategy_name[N_STRATEGIES];
+
+struct row {
+	enum strategy strategy;
+	unsigned int length, distance, misalign;
+	double ticks;  /* per copy, loop overhead subtracted */
+	double spread; /* (max - min) / min of the passes' minima */
+};
+
+struct table {
+	struct row *rows;
+	size_t n, cap;
+};
+
+void table_add(struct table *t, struct row r);
+void table_free(struct table *t);
+
+/* Matches any misalignment in table_find: forward and down rows are keyed
+ * by distance, their misalignment follows from it. */
+#define ANY_MISALIGN 0xffffffffu
+
+/* The row for these keys, or NULL. */
+const struct row *table_find(const struct table *t, enum strategy s, unsigned int length, unsigned int distance,
+			     unsigned int misalign);
+
+/* CSV with the header "strategy,length,distance,misalign,ticks,spread". */
+int table_write_csv(const struct table *t, const char *path);
+/* Reads such a CSV. Nonzero, after printing file:line and the problem, on bad input. */
+int table_read_csv(struct table *t, const char *path);
+
+#endif

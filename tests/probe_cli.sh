@@ -1,0 +1,118 @@
+#!/bin/sh
+# The probe as a user runs it, on copies of uarch.db: recording into the
+# entry CPUID selects and into a new one, --dry-run, refusals, and an
+# interrupted run that must leave the database and evidence untouched.
+# Timings here use --quick: these tests check what is written, not its values.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PROBE=$ROOT/build/probe
+GEN=$ROOT/gen/uarchgen
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+cd "$ROOT" || exit 2
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check() {
+	name=$1; shift
+	if "$@" >"$T/log" 2>&1; then ok; else bad "$name"; sed 's/^/    /' "$T/log" | head -20; fi
+}
+fresh() { # fresh DIR: a copy of the database with an empty evidence folder beside it
+	rm -rf "$1" && mkdir -p "$1/evidence" && cp uarch.db "$1/uarch.db" &&
+		for e in evidence/*/; do [ -d "$e" ] && ln -s "$ROOT/$e" "$1/evidence/"; done
+	return 0
+}
+
+check "probe --help" sh -c "'$PROBE' --help | grep -q '^usage: probe'"
+check "an unknown option exits 2" sh -c "'$PROBE' --frobnicate 2>/dev/null; test \$? -eq 2"
+
+fresh "$T/dry"
+"$PROBE" --quick --dry-run --db "$T/dry/uarch.db" >"$T/dry.out" 2>&1
+rc=$?
+entry=$(sed -n 's/^entry: \([a-z0-9_]*\).*/\1/p' "$T/dry.out")
+if [ $rc -eq 2 ] && grep -q 'name a new one with --name' "$T/dry.out"; then
+	entry=""
+	ok
+elif [ $rc -eq 0 ]; then
+	check "--dry-run writes nothing to the database" cmp uarch.db "$T/dry/uarch.db"
+	check "--dry-run writes no evidence" sh -c "! find '$T/dry/evidence' -mindepth 1 -not -type l | grep -q ."
+	check "--dry-run prints the rule" grep -q '^rule: window' "$T/dry.out"
+else
+	bad "--dry-run exited $rc"
+	cat "$T/dry.out"
+fi
+family=$(sed -n 's/.* family 0x\([0-9a-f]*\) model.*/\1/p' "$T/dry.out" | head -1)
+model=$(sed -n 's/.* model 0x\([0-9a-f]*\) stepping.*/\1/p' "$T/dry.out" | head -1)
+
+# ---- recording into the entry CPUID selects ----
+if [ -n "$entry" ]; then
+	fresh "$T/rec"
+	check "--name contradicting CPUID exits 2" sh -c \
+		"'$PROBE' --quick --name not_$entry --db '$T/rec/uarch.db' 2>&1 | grep -q 'contradicts'"
+	check "a probe run records" "$PROBE" --quick --db "$T/rec/uarch.db"
+	ev=$(sqlite3 "$T/rec/uarch.db" "SELECT evidence FROM rule WHERE uarch = '$entry' AND flavor = 'kernel'")
+	dir=$T/rec/$(dirname "$ev")
+	check "the rule links its evidence folder" test -f "$T/rec/$ev"
+	for f in measurements.csv summary.md distance.png plot.gp; do
+		check "the evidence holds $f" test -s "$dir/$f"
+	done
+	check "the plot is a PNG" sh -c "head -c 8 '$dir/distance.png' | od -c | grep -q 'P   N   G'"
+	run_id=$(basename "$dir")
+	rows=$(sqlite3 "$T/rec/uarch.db" "SELECT count(*) FROM measurement WHERE run = '$run_id'")
+	check "the raw rows are in the database" test "$rows" -gt 100
+	check "the rows match the CSV" test "$rows" -eq "$(($(wc -l <"$dir/measurements.csv") - 1))"
+	check "the entry is now measured" test "$(sqlite3 "$T/rec/uarch.db" \
+		"SELECT count(*) FROM measured_rule WHERE uarch = '$entry'")" -eq 1
+	check "the database still generates" "$GEN" gen -q --db "$T/rec/uarch.db" --out "$T/rec/out"
+	check "query shows the entry measured" sh -c "'$GEN' query --db '$T/rec/uarch.db' | grep -Eq '^$entry .* measured 20'"
+	check "a second run gets its own evidence folder" "$PROBE" --quick --db "$T/rec/uarch.db"
+	check "...and the first one stays" test -f "$T/rec/$ev"
+fi
+
+# ---- a CPU no entry holds gets a new one ----
+if [ -n "$family" ] && [ -n "$model" ]; then
+	fresh "$T/new"
+	sqlite3 "$T/new/uarch.db" "
+		DELETE FROM cpuid_range WHERE family = $((0x$family)) AND $((0x$model)) BETWEEN model_lo AND model_hi
+			AND uarch NOT IN (SELECT uarch FROM vendor_default);
+		DELETE FROM rule WHERE uarch NOT IN (SELECT uarch FROM cpuid_range);
+		DELETE FROM uarch WHERE name NOT IN (SELECT uarch FROM cpuid_range);"
+	if "$PROBE" --quick --dry-run --db "$T/new/uarch.db" >/dev/null 2>&1; then
+		echo "note: this CPU's entry is a vendor default; the new-entry cases are skipped"
+	else
+		cp "$T/new/uarch.db" "$T/new/before.db"
+		check "a CPU no entry holds needs --name" sh -c \
+			"'$PROBE' --quick --db '$T/new/uarch.db' 2>&1 | grep -q 'name a new one with --name'; test \$? -eq 0"
+		check "...and writes nothing" cmp "$T/new/uarch.db" "$T/new/before.db"
+		check "--name creates the entry" "$PROBE" --quick --name probe_test_core --db "$T/new/uarch.db"
+		check "the new entry has this CPU's range" test "$(sqlite3 "$T/new/uarch.db" \
+			"SELECT count(*) FROM cpuid_range WHERE uarch = 'probe_test_core' AND family = $((0x$family)) \
+			 AND model_lo = $((0x$model)) AND model_hi = $((0x$model))")" -eq 1
+		check "the new entry generates" "$GEN" gen -q --db "$T/new/uarch.db" --out "$T/new/out"
+		check "the new entry is in the rule table" grep -q '"probe_test_core"' "$T/new/out/copy_rule.c"
+	fi
+fi
+
+# ---- interrupted runs and missing tools leave everything as it was ----
+for sig in INT TERM; do
+	fresh "$T/int"
+	"$PROBE" --db "$T/int/uarch.db" >"$T/int.out" 2>&1 &
+	pid=$!
+	sleep 1
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	check "SIG$sig exits 1" test $rc -eq 1
+	check "SIG$sig says nothing was written" grep -q 'interrupted; nothing was written' "$T/int.out"
+	check "SIG$sig leaves uarch.db unchanged" cmp uarch.db "$T/int/uarch.db"
+	check "SIG$sig leaves no evidence" sh -c "! find '$T/int/evidence' -mindepth 1 -not -type l | grep -q ."
+done
+fresh "$T/tool"
+check "a missing gnuplot is named before measuring" sh -c \
+	"PATH=/nonexistent '$PROBE' --quick --db '$T/tool/uarch.db' 2>&1 | grep -q 'gnuplot is missing'"
+check "...and nothing is written" cmp uarch.db "$T/tool/uarch.db"
+check "a missing database is named" sh -c "'$PROBE' --quick --db '$T/none.db' 2>&1 | grep -q 'cannot open the database'"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
