@@ -86,7 +86,7 @@ $(B)/test_template: tests/test_template.c gen/template.c gen/util.c gen/template
 	@echo "  CC      $@"
 	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) -Igen tests/test_template.c gen/template.c gen/util.c -o $@ $(LUA_LIBS)
 
-TEST_BINS := $(B)/run_rule_tests $(B)/test_template $(B)/test_derive $(B)/probe
+TEST_BINS := $(B)/run_rule_tests $(B)/test_template $(B)/test_derive $(B)/probe $(B)/bench
 
 # ---- the probe: measures this machine's core ----
 
@@ -101,6 +101,15 @@ $(B)/probe: $(PROBE_SRCS) $(wildcard probe/*.h) $(B)/copy.o $(B)/copy_rule.o
 $(B)/test_derive: tests/test_derive.c $(PROBE_LIB) probe/derive.h probe/table.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iprobe tests/test_derive.c $(PROBE_LIB) -o $@
+
+$(B)/bench: bench/bench.c probe/timer.h $(B)/copy.o $(B)/copy_rule.o
+	@echo "  CC      $@"
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) bench/bench.c $(B)/copy.o $(B)/copy_rule.o -o $@
+
+# make bench: the copies side by side; reports ratios, asserts nothing.
+.PHONY: bench
+bench: all $(B)/bench
+	$(B)/bench --out $(B)/bench-results
 
 # make probe [NAME=entry] [PROBE_ARGS=--dry-run]: measure, record, regenerate.
 .PHONY: probe

@@ -1,6 +1,7 @@
 #include "measure.h"
 
 #include "../out/copy_rule.h"
+#include "timer.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -80,8 +81,6 @@ void measurement_free(struct measurement *m)
 	memset(m, 0, sizeof *m);
 }
 
-typedef void *(*copy_fn)(void *dst, const void *src, size_t n);
-
 /* The timing loop's own cost is measured by timing this instead of a copy. */
 __attribute__((noinline)) static void *empty_copy(void *dst, const void *src, size_t n)
 {
@@ -91,56 +90,29 @@ __attribute__((noinline)) static void *empty_copy(void *dst, const void *src, si
 	return dst;
 }
 
-/* lfence before rdtsc waits for earlier instructions to complete; lfence
- * after keeps later ones from starting before the read (Intel SDM vol. 2B,
- * RDTSC; AMD makes lfence dispatch-serialising on the kernels that run this). */
-static inline uint64_t tsc(void)
-{
-	uint32_t lo, hi;
-	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi)::"memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-/* Enough copies per sample that one sample spans tens of thousands of ticks. */
-static unsigned int reps_for(size_t n)
-{
-	unsigned int reps = (unsigned int)(60000 / (n / 16 + 8));
-	return reps < 4 ? 4 : reps;
-}
-
-static double best_of(copy_fn fn, void *dst, const void *src, size_t n, int samples)
-{
-	unsigned int reps = reps_for(n);
-	double best = 1e300;
-	fn(dst, src, n); /* warm the caches and the branch predictors */
-	for (int s = 0; s < samples; s++) {
-		uint64_t t0 = tsc();
-		for (unsigned int r = 0; r < reps; r++)
-			fn(dst, src, n);
-		uint64_t t1 = tsc();
-		double per = (double)(t1 - t0) / reps;
-		if (per < best)
-			best = per;
-	}
-	return best;
-}
-
 /* Source page-aligned at the start; the destination (distance mod 4096)
  * above it and past its end, so the two never overlap. */
 #define ARENA (4u * 65536u)
 
 int measure_pass(struct measurement *m, const struct plan *p, volatile sig_atomic_t *stop, progress_fn progress)
 {
-	static unsigned char *arena;
-	if (!arena) {
-		arena = mmap(NULL, ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (arena == MAP_FAILED) {
-			perror("probe: mmap");
-			exit(1);
-		}
-		for (size_t i = 0; i < ARENA; i++)
-			arena[i] = (unsigned char)(i * 131);
+	/* A fresh arena each pass: the physical pages behind it change, so the
+	 * passes sample different placements, and a placement that happens to
+	 * conflict in the caches shows up as spread instead of as the rule
+	 * (one run here saw rep movsb at 8 KiB take 10x longer at d = 1..1023,
+	 * and no other run did). The previous pass's arena is released only
+	 * once the new one is backed, so the new pages cannot be the old ones. */
+	static unsigned char *previous;
+	unsigned char *arena = mmap(NULL, ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (arena == MAP_FAILED) {
+		perror("probe: mmap");
+		exit(1);
 	}
+	for (size_t i = 0; i < ARENA; i++)
+		arena[i] = (unsigned char)(i * 131);
+	if (previous)
+		munmap(previous, ARENA);
+	previous = arena;
 	/* Forward copies time rep movsb alone: no alignment head. */
 	static const struct uc_rule plain = {0, 0, 0, "", ""};
 	uc_rule_install(&plain);
