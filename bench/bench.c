@@ -68,13 +68,14 @@ static int plot(const char *dir)
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "set terminal pngcairo size 1500,900 font ',9'\n"
+	fprintf(f, "set terminal pngcairo size 1500,900 font ',9' noenhanced\n"
 		   "set output 'bench.png'\n"
 		   "set datafile separator ','\n"
 		   "set style data histograms\n"
 		   "set style histogram clustered gap 1\n"
 		   "set style fill solid 0.8 border -1\n"
 		   "set logscale y\n"
+		   "set yrange [0.1:*]\n"
 		   "set grid ytics\n"
 		   "set ylabel 'time / rep movsb at d = 0'\n"
 		   "set multiplot layout 2,3 title 'copies side by side: ratio to rep movsb at d = 0, same n (lower is faster)'\n");

@@ -198,7 +198,7 @@ static char *plot_script(const struct run_facts *run, const char *title)
 	size_t len = 0;
 	add(&s, &len,
 	    "# Draws distance.png from measurements.csv: gnuplot plot.gp\n"
-	    "set terminal pngcairo size 1500,950 font ',9'\n"
+	    "set terminal pngcairo size 1500,950 font ',9' noenhanced\n"
 	    "set output 'distance.png'\n"
 	    "set datafile separator ','\n"
 	    "set logscale y\n"

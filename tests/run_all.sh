@@ -35,6 +35,7 @@ run "uarchgen commands" tests/gen_cli.sh
 run "generated tests" build/run_rule_tests
 run "probe derivation" build/test_derive
 run "probe commands" tests/probe_cli.sh
+run "bench runs" sh -c 'd=$(mktemp -d) && build/bench --samples 1 --out "$d" && test -s "$d/bench.png"; rc=$?; rm -rf "$d"; exit $rc'
 run "mutation tests" tests/mutate.sh
 echo "$total_pass passed, $total_fail failed"
 exit $status
