@@ -32,12 +32,13 @@ help:
 	@echo "make query        list every rule: measured or extrapolated, and its evidence"
 	@echo "make debt         list the unmeasured entries"
 	@echo "make mutate       run the mutation tests on the generated routines"
+	@echo "make fuzz         run the fuzzer for ten million cases (FUZZ_RUNS=N)"
 	@echo "make probe        measure this CPU, record its rule and evidence, regenerate (NAME=entry)"
 	@echo "make bench        compare the copies side by side on this CPU"
 	@echo "make clean        remove build outputs (not out/)"
 
 DEBIAN_PACKAGES := gcc make pkg-config nasm lua5.4 liblua5.4-dev libsqlite3-dev sqlite3 \
-                   binutils diffutils gnuplot-nox
+                   binutils diffutils gnuplot-nox clang libclang-rt-14-dev
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)
@@ -86,7 +87,29 @@ $(B)/test_template: tests/test_template.c gen/template.c gen/util.c gen/template
 	@echo "  CC      $@"
 	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) -Igen tests/test_template.c gen/template.c gen/util.c -o $@ $(LUA_LIBS)
 
-TEST_BINS := $(B)/run_rule_tests $(B)/test_template $(B)/test_derive $(B)/probe $(B)/bench
+$(B)/abi_%.o: tests/abi/%.asm
+	@mkdir -p $(B)
+	@echo "  NASM    $<"
+	$(Q)$(NASM) -f elf64 -w+all -Werror $< -o $@
+
+$(B)/abi_harness: tests/abi_harness.c $(B)/abi_trampoline.o $(B)/abi_broken.o $(B)/copy_rule.o $(B)/copy.o out/tests/routines.h
+	@echo "  LD      $@"
+	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -no-pie $(CFLAGS) $(filter %.c %.o,$^) -o $@
+
+# ---- the fuzzer (clang's libFuzzer) ----
+
+FUZZ_RUNS ?= 10000000
+$(B)/fuzz_copy: tests/fuzz/fuzz_copy.c $(B)/copy.o $(B)/copy_rule.o
+	@echo "  CLANG   $@"
+	$(Q)clang -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -fsanitize=fuzzer $^ -o $@
+
+# make fuzz [FUZZ_RUNS=N]: N cases (ten million by default), corpus in build/.
+.PHONY: fuzz
+fuzz: all $(B)/fuzz_copy
+	@mkdir -p $(B)/fuzz-corpus
+	$(B)/fuzz_copy -runs=$(FUZZ_RUNS) -max_len=16 -print_final_stats=1 $(B)/fuzz-corpus
+
+TEST_BINS := $(B)/fuzz_copy $(B)/abi_harness $(B)/run_rule_tests $(B)/test_template $(B)/test_derive $(B)/probe $(B)/bench
 
 # ---- the probe: measures this machine's core ----
 

@@ -63,6 +63,50 @@ static void push_resolved(lua_State *L, const struct resolved_rule *rr)
 }
 
 static const struct model *lua_model;
+static const char *lua_templates_dir;
+
+/* import(name): the value of templates/lib/<name>.lua, read-only, loaded once
+ * per run. Lists that several templates share live there, written once. */
+static int l_import(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1);
+	for (const char *c = name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
+			return luaL_error(L, "import('%s'): a module name is [a-z0-9_]", name);
+	lua_getfield(L, LUA_REGISTRYINDEX, "uarchgen.imports");
+	if (lua_getfield(L, -1, name) != LUA_TNIL)
+		return 1;
+	lua_pop(L, 1);
+	char *path = xasprintf("%s/lib/%s.lua", lua_templates_dir, name);
+	size_t len;
+	char *text = read_file(path, &len);
+	if (!text) {
+		lua_pushfstring(L, "import('%s'): cannot read %s", name, path);
+		free(path);
+		return lua_error(L);
+	}
+	char *chunk = xasprintf("@%s", path);
+	int rc = luaL_loadbuffer(L, text, len, chunk);
+	free(chunk);
+	free(text);
+	free(path);
+	if (rc != LUA_OK)
+		return lua_error(L);
+	/* A module sees the globals read-only, like a template. */
+	lua_newtable(L);
+	lua_newtable(L);
+	lua_pushglobaltable(L);
+	lua_setfield(L, -2, "__index");
+	lua_setmetatable(L, -2);
+	lua_setupvalue(L, -2, 1);
+	lua_call(L, 0, 1);
+	lua_getglobal(L, "freeze");
+	lua_insert(L, -2);
+	lua_call(L, 1, 1);
+	lua_pushvalue(L, -1);
+	lua_setfield(L, -3, name);
+	return 1;
+}
 
 /* lookup(vendor, family, model, flavor): what the database gives a CPU, for
  * the generated tests' expected values. Computed here, in the generator, not
@@ -185,6 +229,11 @@ static lua_State *setup(const struct model *m, const struct options *o)
 
 	lua_pushcfunction(L, l_lookup);
 	lua_setglobal(L, "lookup");
+	lua_templates_dir = o->templates_dir;
+	lua_newtable(L);
+	lua_setfield(L, LUA_REGISTRYINDEX, "uarchgen.imports");
+	lua_pushcfunction(L, l_import);
+	lua_setglobal(L, "import");
 	if (luaL_loadbuffer(L, banner_lua, sizeof banner_lua - 1, "=banner") || lua_pcall(L, 0, 0, 0)) {
 		err("internal error: %s", lua_tostring(L, -1));
 		lua_close(L);

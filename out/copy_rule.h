@@ -58,10 +58,14 @@ void uc_rule_install(const struct uc_rule *rule);
  * measured)", NUL-terminated and cut to size. Returns its full length. */
 size_t uc_rule_describe(char *buf, size_t size, const struct uc_rule *rule);
 
-/* The routines in x86_64/copy.asm. dst and src are disjoint or identical. */
+/* The routines in x86_64/copy.asm. */
+/* uc_memcpy: the rule's forward or descending copy; dst and src disjoint or identical; returns dst. */
 void *uc_memcpy(void *dst, const void *src, size_t n);
+/* uc_copy_forward: the forward path alone (rep movsb, with the rule's alignment head); returns dst. */
 void *uc_copy_forward(void *dst, const void *src, size_t n);
-void *uc_copy_down(void *dst, const void *src, size_t n); /* n >= 8 */
+/* uc_copy_down: the descending path alone, for n >= 8; returns dst. */
+void *uc_copy_down(void *dst, const void *src, size_t n);
+/* uc_copy_goes_down: 1 when memcpy would copy highest first, else 0. */
 int uc_copy_goes_down(const void *dst, const void *src, size_t n);
 
 #endif

@@ -61,10 +61,10 @@ void ${P}rule_install(const struct ${P}rule *rule);
  * measured)", NUL-terminated and cut to size. Returns its full length. */
 size_t ${P}rule_describe(char *buf, size_t size, const struct ${P}rule *rule);
 
-/* The routines in x86_64/copy.asm. dst and src are disjoint or identical. */
-void *${P}memcpy(void *dst, const void *src, size_t n);
-void *${P}copy_forward(void *dst, const void *src, size_t n);
-void *${P}copy_down(void *dst, const void *src, size_t n); /* n >= 8 */
-int ${P}copy_goes_down(const void *dst, const void *src, size_t n);
+/* The routines in x86_64/copy.asm. */
+@ for _, r in ipairs(import("routines")) do
+/* ${P}${r.name}: ${r.doc}. */
+${string.format(r.proto, P .. r.name)};
+@ end
 
 #endif

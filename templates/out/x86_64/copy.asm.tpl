@@ -1,6 +1,14 @@
 ${banner(";")}
 @ local P = opts.prefix
 @ local T = opts.target and target_rule(opts.target, "kernel")
+@ -- Every exported routine goes through export(), checked against the one list.
+@ local listed, exported = {}, {}
+@ for _, r in ipairs(import("routines")) do listed[r.name] = true end
+@ local function export(name)
+@   if not listed[name] then error("routine " .. name .. " is not in templates/lib/routines.lua", 2) end
+@   exported[name] = true
+@   return string.format("global  %s%s:function (%s%s.end - %s%s)", P, name, P, name, P, name)
+@ end
 ;
 ; Kernel-flavor copy routines: NASM, elf64, System V calling convention.
 @ if T then
@@ -115,7 +123,7 @@ ${banner(";")}
 
 ; void *${P}memcpy(void *dst, const void *src, size_t n): dst and src are
 ; disjoint or identical. Returns dst.
-        global  ${P}memcpy:function (${P}memcpy.end - ${P}memcpy)
+        ${export("memcpy")}
 @ if opts.memcpy_symbol then
         ; A strong memcpy, to override compiler_builtins' weak one.
         global  memcpy:function (${P}memcpy.end - ${P}memcpy)
@@ -133,7 +141,7 @@ ${P}memcpy:
 
 ; void *${P}copy_forward(void *dst, const void *src, size_t n): the forward
 ; path alone, whatever the rule. Returns dst.
-        global  ${P}copy_forward:function (${P}copy_forward.end - ${P}copy_forward)
+        ${export("copy_forward")}
 ${P}copy_forward:
         mov     rax, rdi
         FORWARD_COPY
@@ -142,7 +150,7 @@ ${P}copy_forward:
 
 ; void *${P}copy_down(void *dst, const void *src, size_t n): the descending
 ; copy alone, for n >= 8. Returns dst.
-        global  ${P}copy_down:function (${P}copy_down.end - ${P}copy_down)
+        ${export("copy_down")}
 ${P}copy_down:
         mov     rax, rdi
         COPY_DOWN_BODY
@@ -152,7 +160,7 @@ ${P}copy_down:
 ; int ${P}copy_goes_down(const void *dst, const void *src, size_t n): 1 when
 ; ${P}memcpy would copy highest first, else 0. The same predicate, expanded
 ; from the same macro, so tests and logs see what memcpy does.
-        global  ${P}copy_goes_down:function (${P}copy_goes_down.end - ${P}copy_goes_down)
+        ${export("copy_goes_down")}
 ${P}copy_goes_down:
         GOES_DOWN .yes
         xor     eax, eax
@@ -180,3 +188,6 @@ ${P}copy_align_dst: dq 0
 ${P}out_stamp_${gen.stamp}: db 1
 
         section .note.GNU-stack noalloc noexec nowrite progbits
+@ for _, r in ipairs(import("routines")) do
+@   if not exported[r.name] then error("templates/lib/routines.lua lists " .. r.name .. ", which copy.asm does not export") end
+@ end

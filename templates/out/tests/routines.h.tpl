@@ -1,0 +1,21 @@
+${banner("/*", "*/")}
+@ local P = opts.prefix
+@ local G = string.upper(P)
+/*
+ * Every routine x86_64/copy.asm exports, as an X-macro: X(symbol, name,
+ * kind, min_n). Test harnesses expand it, so they cover each routine the
+ * templates emit and a new one cannot be missed.
+ */
+#ifndef ${G}ROUTINES_H
+#define ${G}ROUTINES_H
+
+#define ${G}KIND_COPY 1      /* (void *dst, const void *src, size_t n) */
+#define ${G}KIND_PREDICATE 2 /* (const void *dst, const void *src, size_t n) */
+
+#define ${G}ROUTINES(X) \
+@ for _, r in ipairs(import("routines")) do
+	X(${P}${r.name}, "${r.name}", ${G}KIND_${string.upper(r.kind)}, ${r.min_n}) \
+@ end
+	/* end */
+
+#endif

@@ -1,0 +1,145 @@
+/* The ABI harness: every routine of out/tests/routines.h, called through
+ * tests/abi/trampoline.asm with random callee-saved registers and a filled
+ * red zone, on both the forward and the descending path. Any register not
+ * restored, DF left set, rsp moved, or write below rsp is reported by name.
+ * A self-test first proves the harness catches each kind of breakage. */
+#include "../out/copy_rule.h"
+#include "../out/tests/routines.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct abi_state {
+	uint64_t in[6], out[6];
+	uint64_t rflags, rsp_in, rsp_out, red_bad, ret;
+};
+
+uint64_t abi_call(const void *fn, const uint64_t args[4], struct abi_state *st);
+
+void *abi_clean(void *, const void *, size_t);
+void *abi_clobbers_rbx(void *, const void *, size_t);
+void *abi_clobbers_r15(void *, const void *, size_t);
+void *abi_leaves_df_set(void *, const void *, size_t);
+void *abi_writes_red_zone(void *, const void *, size_t);
+void *abi_moves_rsp(void *, const void *, size_t);
+
+static const char *const reg_names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static uint64_t next_random(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Calls fn once; writes what broke into why (empty when nothing did). */
+static void check_call(const void *fn, const uint64_t args[4], char *why, size_t size)
+{
+	struct abi_state st;
+	memset(&st, 0, sizeof st);
+	for (int i = 0; i < 6; i++)
+		st.in[i] = next_random();
+	abi_call(fn, args, &st);
+	why[0] = '\0';
+	size_t len = 0;
+	for (int i = 0; i < 6; i++)
+		if (st.out[i] != st.in[i])
+			len += (size_t)snprintf(why + len, size - len, "%s not restored; ", reg_names[i]);
+	if (st.rflags & (1u << 10))
+		len += (size_t)snprintf(why + len, size - len, "DF left set; ");
+	if (st.rsp_out != st.rsp_in)
+		len += (size_t)snprintf(why + len, size - len, "rsp moved by %lld; ",
+					(long long)(st.rsp_out - st.rsp_in));
+	if (st.red_bad)
+		snprintf(why + len, size - len, "%llu qwords below rsp written; ", (unsigned long long)st.red_bad);
+}
+
+static int passed, failed;
+
+static void self_test(const char *name, const void *fn, const char *want)
+{
+	uint64_t args[4] = {0, 0, 0, 0};
+	char why[256];
+	check_call(fn, args, why, sizeof why);
+	int ok = want ? strstr(why, want) != NULL : why[0] == '\0';
+	if (ok) {
+		passed++;
+	} else {
+		failed++;
+		printf("FAIL self-test %s: harness reported '%s', want %s%s\n", name, why, want ? "a report of " : "none",
+		       want ? want : "");
+	}
+}
+
+struct routine {
+	const void *fn;
+	const char *name;
+	int kind;
+	size_t min_n;
+};
+
+#define ROUTINE(sym, name, kind, min_n) {(const void *)sym, name, kind, min_n},
+static const struct routine routines[] = {UC_ROUTINES(ROUTINE)};
+
+int main(int argc, char **argv)
+{
+	if (argc > 1) {
+		printf("usage: %s\nCalls every generated routine through the ABI trampoline; prints N passed, N failed.\n",
+		       argv[0]);
+		return strcmp(argv[1], "--help") == 0 ? 0 : 2;
+	}
+	self_test("clean routine", (const void *)abi_clean, NULL);
+	self_test("clobbered rbx", (const void *)abi_clobbers_rbx, "rbx not restored");
+	self_test("clobbered r15", (const void *)abi_clobbers_r15, "r15 not restored");
+	self_test("std left set", (const void *)abi_leaves_df_set, "DF left set");
+	self_test("red-zone write", (const void *)abi_writes_red_zone, "below rsp written");
+	self_test("moved rsp", (const void *)abi_moves_rsp, "rsp moved");
+
+	static unsigned char arena[3 * 65536 + 8192] __attribute__((aligned(4096)));
+	static const size_t lengths[] = {0, 7, 8, 63, 64, 65, 300, 4096, 65536};
+	static const unsigned int distances[] = {0, 1, 16, 31, 32, 2048, 4095};
+	static const struct uc_rule rules[] = {
+		{0, 0, 0, "", ""}, {32, 0, 0, "", ""}, {4096, 0, 0, "", ""}, {32, 32, 0, "", ""}, {0, 64, 0, "", ""},
+	};
+	for (size_t r = 0; r < sizeof routines / sizeof *routines; r++) {
+		const struct routine *rt = &routines[r];
+		char first[512] = "";
+		unsigned long calls = 0, bad = 0;
+		for (size_t k = 0; k < sizeof rules / sizeof *rules; k++) {
+			uc_rule_install(&rules[k]);
+			for (size_t l = 0; l < sizeof lengths / sizeof *lengths; l++) {
+				if (lengths[l] < rt->min_n)
+					continue;
+				for (size_t d = 0; d < sizeof distances / sizeof *distances; d++) {
+					size_t gap = distances[d];
+					while (gap < lengths[l] && distances[d] != 0)
+						gap += 4096;
+					if (distances[d] == 0 && lengths[l] > 0)
+						gap = 65536 + 4096; /* far, at distance 0 mod 4096 */
+					uint64_t args[4] = {(uint64_t)(uintptr_t)(arena + 64 + gap), (uint64_t)(uintptr_t)(arena + 64),
+							    lengths[l], next_random()};
+					char why[256];
+					check_call(rt->fn, args, why, sizeof why);
+					calls++;
+					if (why[0] && !bad++)
+						snprintf(first, sizeof first, "n=%zu d=%u window=%u align=%u: %s", lengths[l],
+							 distances[d], rules[k].window, rules[k].align_dst, why);
+				}
+			}
+		}
+		if (bad) {
+			failed++;
+			printf("FAIL %s: %lu of %lu calls broke the ABI; first: %s\n", rt->name, bad, calls, first);
+		} else {
+			passed++;
+		}
+	}
+	uc_rule_install(&rules[0]);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

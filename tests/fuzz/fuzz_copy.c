@@ -1,0 +1,111 @@
+/* libFuzzer harness: random lengths (0..70000), distances, misalignments,
+ * rules (window, align_dst) and layouts, through the generated copies,
+ * against the reference "dst now holds what src held", with sentinel guard
+ * zones around dst and src, and PROT_NONE pages against the tight layout.
+ * Build and run: make fuzz (ten million cases) or make check (a short pass). */
+#include "../../out/copy_rule.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MAX_N 70000u
+#define GUARD 256u
+#define REGION (48u * 4096u) /* >= 2 * MAX_N + 4096 + 2 * GUARD + 64 */
+
+static unsigned char *region;     /* between two PROT_NONE pages */
+static unsigned char background[REGION];
+
+static void setup(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *map = mmap(NULL, REGION + 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED || mprotect(map, page, PROT_NONE) || mprotect(map + page + REGION, page, PROT_NONE)) {
+		perror("fuzz_copy: mmap");
+		abort();
+	}
+	region = map + page;
+	for (size_t i = 0; i < REGION; i++) {
+		uint32_t x = (uint32_t)i * 2654435761u;
+		background[i] = (unsigned char)((x >> 24) ^ (x >> 11));
+	}
+	memcpy(region, background, REGION);
+}
+
+static void diverged(const char *what, size_t n, size_t src, size_t dst, unsigned int window, unsigned int align,
+		     const char *routine)
+{
+	fprintf(stderr, "DIVERGED: %s: %s n=%zu src=+%zu dst=+%zu d=%zu window=%u align_dst=%u\n", routine, what, n, src,
+		dst, (dst - src) % 4096, window, align);
+	abort();
+}
+
+/* Whether region[from, to) still holds the background. */
+static int untouched(size_t from, size_t to)
+{
+	return memcmp(region + from, background + from, to - from) == 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t b[16] = {0};
+	memcpy(b, data, size < sizeof b ? size : sizeof b);
+	if (!region)
+		setup();
+
+	/* Mostly short copies, where the paths branch; sometimes up to 70000 bytes. */
+	size_t n;
+	if (b[0] < 200)
+		n = b[1] | (size_t)(b[2] & 1) << 8;
+	else if (b[0] < 240)
+		n = (b[1] | (size_t)b[2] << 8) % 8193;
+	else
+		n = (b[1] | (size_t)b[2] << 8 | (size_t)b[3] << 16) % (MAX_N + 1);
+	unsigned int dist = (b[4] | (unsigned int)b[5] << 8) % 4096;
+	unsigned int src_mis = b[6] % 64;
+	static const unsigned int windows[] = {0, 32, 4096};
+	unsigned int window = b[7] % 4 == 3 ? (b[8] | (unsigned int)b[9] << 8) % 4097 : windows[b[7] % 4];
+	static const unsigned int aligns[] = {0, 8, 16, 32, 64};
+	unsigned int align = aligns[b[10] % 5];
+	int layout = b[11] % 3; /* 0 disjoint, 1 dst == src, 2 tight against the guard pages */
+	int which = b[12] % 3;
+	if (which == 2 && n < 8)
+		which = 0;
+	static const char *const names[] = {"uc_memcpy", "uc_copy_forward", "uc_copy_down"};
+	void *(*const fns[])(void *, const void *, size_t) = {uc_memcpy, uc_copy_forward, uc_copy_down};
+
+	size_t src, dst;
+	if (layout == 1) {
+		src = dst = GUARD + 64 + src_mis;
+	} else if (layout == 2) {
+		src = 0;              /* a read below src faults */
+		dst = REGION - n;     /* a write past dst + n faults */
+	} else {
+		size_t gap = dist;
+		while (gap < n)
+			gap += 4096;
+		src = GUARD + 64 + src_mis;
+		dst = src + gap;
+	}
+	struct uc_rule rule = {window, align, 0, "", ""};
+	uc_rule_install(&rule);
+	void *ret = fns[which](region + dst, region + src, n);
+
+	if (ret != region + dst)
+		diverged("did not return dst", n, src, dst, window, align, names[which]);
+	if (memcmp(region + dst, background + src, n) != 0)
+		diverged("dst differs from the reference", n, src, dst, window, align, names[which]);
+	size_t lo = dst > GUARD ? dst - GUARD : 0, hi = dst + n + GUARD < REGION ? dst + n + GUARD : REGION;
+	if (!untouched(lo, dst) || !untouched(dst + n, hi))
+		diverged("wrote in a guard zone around dst", n, src, dst, window, align, names[which]);
+	if (layout != 1) {
+		size_t slo = src > GUARD ? src - GUARD : 0;
+		if (!untouched(slo, src + n < lo ? src + n : (src + n < dst ? src + n : dst)))
+			diverged("wrote into src or below it", n, src, dst, window, align, names[which]);
+	}
+	memcpy(region + dst, background + dst, n);
+	return 0;
+}

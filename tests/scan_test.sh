@@ -1,0 +1,45 @@
+#!/bin/sh
+# The instruction scan on the generated kernel-flavor objects, and its
+# negative controls: each forbidden instruction, assembled on its own, must
+# be caught with its reason; a clean routine must pass.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SCAN=$ROOT/tests/scan_kernel_objects.sh
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+if "$SCAN" "$ROOT/build/copy.o" >"$T/out" 2>&1; then ok; else bad "out/x86_64/copy.asm:"; cat "$T/out"; fi
+if "$SCAN" --allow-call "$ROOT/build/copy_rule.o" >"$T/out" 2>&1; then ok; else bad "out/copy_rule.c:"; cat "$T/out"; fi
+
+caught() { # caught NAME REASON INSTRUCTION...: the scan must flag this code
+	name=$1 reason=$2
+	shift 2
+	{ echo "bits 64"; echo "section .text"; echo "f:"; for i in "$@"; do echo "  $i"; done; echo "  ret"; } >"$T/$name.asm"
+	nasm -f elf64 "$T/$name.asm" -o "$T/$name.o" || { bad "$name: does not assemble"; return; }
+	if "$SCAN" "$T/$name.o" >"$T/out" 2>&1; then
+		bad "$name: the scan passed it"
+	elif grep -q ": $reason\$" "$T/out"; then
+		ok
+	else
+		bad "$name: flagged, but not as '$reason': $(cat "$T/out")"
+	fi
+}
+caught xmm "vector register" "movdqu xmm0, [rsi]"
+caught ymm "vector register" "vmovdqu ymm1, [rsi]"
+caught zmm "vector register" "vmovdqu64 zmm2, [rsi]"
+caught std "writes DF" "std"
+caught cld "writes DF" "cld"
+caught call "call" "call f"
+caught below_rsp "memory below rsp" "mov [rsp - 8], rax"
+caught below_rsp_indexed "memory below rsp" "mov rax, [rsp + rcx * 8 - 136]"
+
+{ echo "bits 64"; echo "section .text"; echo "f:"; echo "  mov rax, [rsp + 8]"; echo "  rep movsb"; echo "  ret"; } >"$T/clean.asm"
+nasm -f elf64 "$T/clean.asm" -o "$T/clean.o"
+if "$SCAN" "$T/clean.o" >"$T/out" 2>&1; then ok; else bad "a clean routine was flagged: $(cat "$T/out")"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
