@@ -109,7 +109,11 @@ fuzz: all $(B)/fuzz_copy
 	@mkdir -p $(B)/fuzz-corpus
 	$(B)/fuzz_copy -runs=$(FUZZ_RUNS) -max_len=16 -print_final_stats=1 $(B)/fuzz-corpus
 
-TEST_BINS := $(B)/fuzz_copy $(B)/abi_harness $(B)/run_rule_tests $(B)/test_template $(B)/test_derive $(B)/probe $(B)/bench
+$(B)/fault_tests: tests/fault_tests.c $(B)/copy_rule.o $(B)/copy.o
+	@echo "  LD      $@"
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie $(CFLAGS) $^ -o $@
+
+TEST_BINS := $(B)/fault_tests $(B)/fuzz_copy $(B)/abi_harness $(B)/run_rule_tests $(B)/test_template $(B)/test_derive $(B)/probe $(B)/bench
 
 # ---- the probe: measures this machine's core ----
 

@@ -27,7 +27,8 @@ static const char usage[] =
 	"  --out DIR          the output directory (default out; required with --target)\n"
 	"  --prefix P         prefix of every exported symbol (default uc_)\n"
 	"  --target NAME      specialise the routines to entry NAME: the rule becomes immediates\n"
-	"  --memcpy-symbol    also export the forward copy as a strong memcpy\n"
+	"  --memcpy-symbol    also export the rule's copy (uc_memcpy) as a strong memcpy\n"
+	"  --smap             put stac/clac around the user copies' accesses (needs CPUID SMAP)\n"
 	"  -q, --quiet        gen: do not list the files written\n"
 	"\n"
 	"exit status: 0 success, 1 bad data, stale output or I/O error, 2 usage error\n";
@@ -75,6 +76,8 @@ int main(int argc, char **argv)
 			slot = &o.target;
 		} else if (strcmp(a, "--memcpy-symbol") == 0) {
 			o.memcpy_symbol = 1;
+		} else if (strcmp(a, "--smap") == 0) {
+			o.smap = 1;
 		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
 			quiet = 1;
 		} else {

@@ -205,8 +205,8 @@ static lua_State *setup(const struct model *m, const struct options *o)
 
 	/* The stamp changes with the database, the generator and the options, so
 	 * out/ files from two different runs cannot be mixed unnoticed. */
-	char *seed = xasprintf("%s %s prefix=%s target=%s memcpy=%d", UARCHGEN_VERSION, m->hash, o->prefix,
-			       o->target ? o->target : "", o->memcpy_symbol);
+	char *seed = xasprintf("%s %s prefix=%s target=%s memcpy=%d smap=%d", UARCHGEN_VERSION, m->hash, o->prefix,
+			       o->target ? o->target : "", o->memcpy_symbol, o->smap);
 	char stamp[65];
 	sha256_hex(seed, strlen(seed), stamp);
 	free(seed);
@@ -224,6 +224,7 @@ static lua_State *setup(const struct model *m, const struct options *o)
 	set_str(L, "prefix", o->prefix);
 	set_str(L, "target", o->target);
 	set_bool(L, "memcpy_symbol", o->memcpy_symbol);
+	set_bool(L, "smap", o->smap);
 	lua_call(L, 1, 1);
 	lua_setglobal(L, "opts");
 

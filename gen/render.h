@@ -13,6 +13,7 @@ struct options {
 	const char *prefix;   /* exported symbol prefix */
 	const char *target;   /* entry to specialise for, or NULL */
 	int memcpy_symbol;    /* also export the copy as a strong memcpy */
+	int smap;             /* stac/clac around the user accesses */
 };
 
 struct out_file {

@@ -3,12 +3,12 @@
 /* Do not edit: change the database or the template and run make. */
 #include "copy_rule.h"
 
-#if UC_COPY_RULE_STAMP != 0x90e0740dUL
+#if UC_COPY_RULE_STAMP != 0xaa46fa23UL
 #error "copy_rule.h and copy_rule.c come from different uarchgen runs: vendor out/ as a whole"
 #endif
 
 /* Defined by the x86_64/copy.asm of the same run (see the stamp above). */
-extern const unsigned char uc_out_stamp_90e0740d;
+extern const unsigned char uc_out_stamp_aa46fa23;
 
 #define ANY_FAMILY 0xffffu
 
@@ -173,7 +173,7 @@ extern uint64_t uc_copy_align_dst;
 
 void uc_rule_install(const struct uc_rule *rule)
 {
-	(void)*(const volatile unsigned char *)&uc_out_stamp_90e0740d;
+	(void)*(const volatile unsigned char *)&uc_out_stamp_aa46fa23;
 	*(volatile uint64_t *)&uc_copy_window = rule->window;
 	*(volatile uint64_t *)&uc_copy_align_dst = rule->align_dst;
 }

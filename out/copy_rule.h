@@ -14,7 +14,7 @@
 /* Every out/ file of one uarchgen run carries the same stamp. copy_rule.c
  * refuses to build against a header of another run, and refers to a symbol
  * that only the copy.asm of its own run defines. */
-#define UC_COPY_RULE_STAMP 0x90e0740dUL
+#define UC_COPY_RULE_STAMP 0xaa46fa23UL
 
 struct uc_rule {
 	/* A copy of n >= 64 bytes goes highest first when
@@ -58,6 +58,13 @@ void uc_rule_install(const struct uc_rule *rule);
  * measured)", NUL-terminated and cut to size. Returns its full length. */
 size_t uc_rule_describe(char *buf, size_t size, const struct uc_rule *rule);
 
+/* The user-access ranges of copy_to_user, copy_from_user and clear_user, as
+ * [begin, end) address pairs, for the kernel's exception table: a fault at a
+ * user address with rip in a range is served (return, and the instruction
+ * reruns) or sent to uc_user_fault_exit. */
+extern const uintptr_t uc_user_access_ranges[];
+extern const uint64_t uc_user_access_range_count;
+
 /* The routines in x86_64/copy.asm. */
 /* uc_memcpy: the rule's forward or descending copy; dst and src disjoint or identical; returns dst. */
 void *uc_memcpy(void *dst, const void *src, size_t n);
@@ -67,5 +74,13 @@ void *uc_copy_forward(void *dst, const void *src, size_t n);
 void *uc_copy_down(void *dst, const void *src, size_t n);
 /* uc_copy_goes_down: 1 when memcpy would copy highest first, else 0. */
 int uc_copy_goes_down(const void *dst, const void *src, size_t n);
+/* uc_copy_to_user: memcpy's rule and bodies inside an access range; 0, or nonzero after an unserved fault (some or none of the bytes copied). */
+int uc_copy_to_user(void *user_dst, const void *src, size_t n);
+/* uc_copy_from_user: memcpy's rule and bodies inside an access range; 0, or nonzero after an unserved fault (some or none of the bytes copied). */
+int uc_copy_from_user(void *dst, const void *user_src, size_t n);
+/* uc_clear_user: zeroes n user bytes (rep stosb: stores only, so no distance can stall it); 0, or nonzero after an unserved fault. */
+int uc_clear_user(void *user_dst, size_t n);
+/* uc_user_fault_exit: where the kernel's fault handler sends rip for a fault it does not serve; returns 1 (closing SMAP first). */
+int uc_user_fault_exit(void);
 
 #endif

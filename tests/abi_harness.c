@@ -123,6 +123,10 @@ int main(int argc, char **argv)
 						gap = 65536 + 4096; /* far, at distance 0 mod 4096 */
 					uint64_t args[4] = {(uint64_t)(uintptr_t)(arena + 64 + gap), (uint64_t)(uintptr_t)(arena + 64),
 							    lengths[l], next_random()};
+					if (rt->kind == UC_KIND_CLEAR_USER)
+						args[1] = lengths[l], args[2] = next_random();
+					else if (rt->kind == UC_KIND_FAULT_EXIT)
+						args[0] = args[1] = args[2] = next_random();
 					char why[256];
 					check_call(rt->fn, args, why, sizeof why);
 					calls++;

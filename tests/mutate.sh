@@ -1,7 +1,7 @@
 #!/bin/sh
 # Mutation testing: applies each defect of tests/mutations.txt to the
-# generated assembly, links the generated tests and the ABI harness against
-# the mutant, and counts the mutant killed when either fails. Prints "mutants killed: K of N"
+# generated assembly, links the generated tests, the ABI harness and the
+# fault tests against the mutant, and counts the mutant killed when any fails. Prints "mutants killed: K of N"
 # and, for the summary, "K passed, N-K failed".
 # usage: tests/mutate.sh [-v]   (run from the repository root after make)
 set -u
@@ -34,13 +34,15 @@ while IFS='|' read -r name script; do
 	if ! nasm -f elf64 "$T/mutant.asm" -o "$T/mutant.o" 2>"$T/nasm.err" ||
 		! cc -no-pie tests/run_rule_tests.c $B/rule_tests.o $B/copy_rule.o "$T/mutant.o" -o "$T/run" 2>"$T/cc.err" ||
 		! cc -no-pie tests/abi_harness.c $B/abi_trampoline.o $B/abi_broken.o $B/copy_rule.o "$T/mutant.o" \
-			-o "$T/abi" 2>>"$T/cc.err"; then
+			-o "$T/abi" 2>>"$T/cc.err" ||
+		! cc -no-pie -D_GNU_SOURCE tests/fault_tests.c $B/copy_rule.o "$T/mutant.o" -o "$T/faults" 2>>"$T/cc.err"; then
 		echo "BROKEN  $name: the mutant does not build"
 		cat "$T/nasm.err" "$T/cc.err" | head -5
 		broken=$((broken + 1))
 		continue
 	fi
-	if timeout 60 "$T/run" >"$T/out" 2>&1 && timeout 60 "$T/abi" >>"$T/out" 2>&1; then
+	if timeout 60 "$T/run" >"$T/out" 2>&1 && timeout 60 "$T/abi" >>"$T/out" 2>&1 &&
+		timeout 60 "$T/faults" >>"$T/out" 2>&1; then
 		echo "SURVIVED $name: the tests pass against it; a test is missing"
 	else
 		killed=$((killed + 1))

@@ -34,6 +34,7 @@ run "template engine" build/test_template
 run "uarchgen commands" tests/gen_cli.sh
 run "generated tests" build/run_rule_tests
 run "ABI harness" build/abi_harness
+run "user-copy faults" build/fault_tests
 run "instruction scan" tests/scan_test.sh
 run "fuzzer, short pass" sh -c 'd=$(mktemp -d) && cd "$d" && '"$PWD"'/build/fuzz_copy -runs=300000 -max_len=16 -seed=1; rc=$?; rm -rf "$d"; exit $rc'
 run "probe derivation" build/test_derive

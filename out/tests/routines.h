@@ -11,12 +11,20 @@
 
 #define UC_KIND_COPY 1      /* (void *dst, const void *src, size_t n) */
 #define UC_KIND_PREDICATE 2 /* (const void *dst, const void *src, size_t n) */
+#define UC_KIND_TO_USER 3   /* (void *user_dst, const void *src, size_t n) */
+#define UC_KIND_FROM_USER 4 /* (void *dst, const void *user_src, size_t n) */
+#define UC_KIND_CLEAR_USER 5 /* (void *user_dst, size_t n) */
+#define UC_KIND_FAULT_EXIT 6 /* (void) */
 
 #define UC_ROUTINES(X) \
 	X(uc_memcpy, "memcpy", UC_KIND_COPY, 0) \
 	X(uc_copy_forward, "copy_forward", UC_KIND_COPY, 0) \
 	X(uc_copy_down, "copy_down", UC_KIND_COPY, 8) \
 	X(uc_copy_goes_down, "copy_goes_down", UC_KIND_PREDICATE, 0) \
+	X(uc_copy_to_user, "copy_to_user", UC_KIND_TO_USER, 0) \
+	X(uc_copy_from_user, "copy_from_user", UC_KIND_FROM_USER, 0) \
+	X(uc_clear_user, "clear_user", UC_KIND_CLEAR_USER, 0) \
+	X(uc_user_fault_exit, "user_fault_exit", UC_KIND_FAULT_EXIT, 0) \
 	/* end */
 
 #endif

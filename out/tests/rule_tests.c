@@ -140,45 +140,46 @@ static void check_copy(struct uc_test_ctx *t, struct detail *d, const char *name
 
 static const size_t long_lengths[] = {4096, 8192, 65536};
 
-static void sweep_lengths(struct uc_test_ctx *t, struct detail *d, unsigned int dist)
+static void sweep_lengths(struct uc_test_ctx *t, struct detail *d, const char *name, copy_fn fn, unsigned int dist)
 {
 	size_t n, k;
 	for (n = 0; n <= 300; n++)
-		check_copy(t, d, "memcpy", uc_memcpy, n, dist, (unsigned int)(n * 7 % 64), 0);
+		check_copy(t, d, name, fn, n, dist, (unsigned int)(n * 7 % 64), 0);
 	for (k = 0; k < 3; k++)
-		check_copy(t, d, "memcpy", uc_memcpy, long_lengths[k], dist, (unsigned int)k, 0);
+		check_copy(t, d, name, fn, long_lengths[k], dist, (unsigned int)k, 0);
 }
 
-static void sweep_misalignments(struct uc_test_ctx *t, struct detail *d, unsigned int dist)
+static void sweep_misalignments(struct uc_test_ctx *t, struct detail *d, const char *name, copy_fn fn,
+				unsigned int dist)
 {
 	static const size_t lengths[] = {64, 300, 4096};
 	unsigned int m;
 	size_t k;
 	for (m = 0; m < 64; m++)
 		for (k = 0; k < 3; k++)
-			check_copy(t, d, "memcpy", uc_memcpy, lengths[k], dist, m, 0);
+			check_copy(t, d, name, fn, lengths[k], dist, m, 0);
 }
 
-static void sweep_distances(struct uc_test_ctx *t, struct detail *d)
+static void sweep_distances(struct uc_test_ctx *t, struct detail *d, const char *name, copy_fn fn)
 {
 	static const size_t lengths[] = {64, 1000};
 	unsigned int dist;
 	size_t k;
 	for (k = 0; k < 2; k++) {
 		for (dist = 0; dist < 1024; dist++)
-			check_copy(t, d, "memcpy", uc_memcpy, lengths[k], dist, dist % 8, 0);
+			check_copy(t, d, name, fn, lengths[k], dist, dist % 8, 0);
 		for (dist = 4032; dist < 4096; dist++)
-			check_copy(t, d, "memcpy", uc_memcpy, lengths[k], dist, dist % 8, 0);
+			check_copy(t, d, name, fn, lengths[k], dist, dist % 8, 0);
 	}
 }
 
-static void sweep_same(struct uc_test_ctx *t, struct detail *d)
+static void sweep_same(struct uc_test_ctx *t, struct detail *d, const char *name, copy_fn fn)
 {
 	size_t n, k;
 	for (n = 0; n <= 300; n++)
-		check_copy(t, d, "memcpy", uc_memcpy, n, 0, (unsigned int)(n % 64), 1);
+		check_copy(t, d, name, fn, n, 0, (unsigned int)(n % 64), 1);
 	for (k = 0; k < 3; k++)
-		check_copy(t, d, "memcpy", uc_memcpy, long_lengths[k], 0, 3, 1);
+		check_copy(t, d, name, fn, long_lengths[k], 0, 3, 1);
 }
 
 /* ---- the rule's predicate ---- */
@@ -309,19 +310,19 @@ static void run_entry(struct uc_test_ctx *t, const char *group, const struct loo
 	uc_rule_install(rule);
 	check_edges(t, &d, own->want.window);
 	finish(t, group, "predicate edges", &d);
-	sweep_lengths(t, &d, 1);
-	sweep_lengths(t, &d, 2048);
+	sweep_lengths(t, &d, "memcpy", uc_memcpy, 1);
+	sweep_lengths(t, &d, "memcpy", uc_memcpy, 2048);
 	if (own->want.window > 1)
-		sweep_lengths(t, &d, own->want.window - 1);
+		sweep_lengths(t, &d, "memcpy", uc_memcpy, own->want.window - 1);
 	if (own->want.window > 0 && own->want.window < 4096)
-		sweep_lengths(t, &d, own->want.window);
+		sweep_lengths(t, &d, "memcpy", uc_memcpy, own->want.window);
 	finish(t, group, "every length", &d);
-	sweep_misalignments(t, &d, 1);
-	sweep_misalignments(t, &d, 2048);
+	sweep_misalignments(t, &d, "memcpy", uc_memcpy, 1);
+	sweep_misalignments(t, &d, "memcpy", uc_memcpy, 2048);
 	finish(t, group, "every dst misalignment", &d);
-	sweep_distances(t, &d);
+	sweep_distances(t, &d, "memcpy", uc_memcpy);
 	finish(t, group, "every distance", &d);
-	sweep_same(t, &d);
+	sweep_same(t, &d, "memcpy", uc_memcpy);
 	finish(t, group, "dst == src", &d);
 }
 
@@ -768,11 +769,74 @@ static void group_align_head(struct uc_test_ctx *t)
 			check_copy(t, &d, "memcpy", uc_memcpy, 64, 2048, m, 0);
 			check_copy(t, &d, "memcpy", uc_memcpy, 4096, 2048, m, 0);
 		}
-		sweep_same(t, &d);
+		sweep_same(t, &d, "memcpy", uc_memcpy);
 	}
 	finish(t, "align_head", "every alignment, length and misalignment", &d);
 	rule.align_dst = 0;
 	uc_rule_install(&rule);
+}
+
+/* The user copies without faults: the same sweeps, through memcpy's rule
+ * and bodies, with 0 returned; clear_user zeroes exactly [dst, dst + n). */
+static void *to_user(void *dst, const void *src, size_t n)
+{
+	return uc_copy_to_user(dst, src, n) == 0 ? dst : (void *)0;
+}
+
+static void *from_user(void *dst, const void *src, size_t n)
+{
+	return uc_copy_from_user(dst, src, n) == 0 ? dst : (void *)0;
+}
+
+static void check_clear(struct uc_test_ctx *t, struct detail *d, size_t n, unsigned int dst_mis)
+{
+	struct layout l = place(n, 2048, dst_mis, 0);
+	volatile unsigned char *w = t->work, *e = t->expect;
+	struct detail *why;
+	size_t i;
+	int ret;
+	for (i = 0; i < l.end; i++)
+		w[i] = e[i] = background(i);
+	for (i = 0; i < n; i++)
+		e[l.dst + i] = 0;
+	ret = uc_clear_user(t->work + l.dst, n);
+	for (i = 0; i < l.end && w[i] == e[i]; i++)
+		;
+	if ((ret == 0 && i == l.end) || (why = fail(d)) == NULL)
+		return;
+	say(why, "clear_user n=");
+	say_uint(why, n);
+	say(why, ret ? ": returned nonzero" : ": wrong byte at offset ");
+	if (!ret)
+		say_uint(why, i);
+}
+
+static void group_user_copies(struct uc_test_ctx *t)
+{
+	static const unsigned int windows[] = {0, 32, 4096};
+	struct detail d = {{0}, 0, 0};
+	struct uc_rule rule = {0, 0, 0, "", ""};
+	size_t k, n;
+	for (k = 0; k < sizeof windows / sizeof windows[0]; k++) {
+		rule.window = windows[k];
+		uc_rule_install(&rule);
+		sweep_lengths(t, &d, "copy_to_user", to_user, 1);
+		sweep_lengths(t, &d, "copy_to_user", to_user, 2048);
+		sweep_distances(t, &d, "copy_to_user", to_user);
+		sweep_same(t, &d, "copy_to_user", to_user);
+		sweep_lengths(t, &d, "copy_from_user", from_user, 1);
+		sweep_lengths(t, &d, "copy_from_user", from_user, 2048);
+		sweep_distances(t, &d, "copy_from_user", from_user);
+		sweep_same(t, &d, "copy_from_user", from_user);
+	}
+	rule.window = 0;
+	uc_rule_install(&rule);
+	finish(t, "user_copies", "copy_to_user and copy_from_user under each window", &d);
+	for (n = 0; n <= 300; n++)
+		check_clear(t, &d, n, (unsigned int)(n % 64));
+	for (k = 0; k < 3; k++)
+		check_clear(t, &d, long_lengths[k], 5);
+	finish(t, "user_copies", "clear_user", &d);
 }
 
 struct group {
@@ -783,6 +847,7 @@ struct group {
 static const struct group groups[] = {
 	{"copy_down", group_copy_down},
 	{"copy_forward", group_copy_forward},
+	{"user_copies", group_user_copies},
 	{"align_head", group_align_head},
 	{"fallback", group_fallback},
 	{"zen1", group_zen1},

@@ -134,6 +134,77 @@ uc_copy_goes_down:
         ret
 .end:
 
+; int uc_copy_to_user(void *user_dst, const void *src, size_t n)
+; int uc_copy_from_user(void *dst, const void *user_src, size_t n)
+;
+; memcpy's rule and memcpy's bodies (the same macros), expanded between the
+; labels uc_<routine>_access and uc_<routine>_access_end: every instruction
+; that touches user memory lies in [access, access_end). A kernel's
+; page-fault handler, on a fault at a user address with rip in such a range,
+; either serves the fault and returns, so the faulting instruction reruns
+; (rep movsb resumes from rcx, rsi and rdi; each mov of the descending body
+; stands alone), or sets rip to uc_user_fault_exit, which returns 1. Nothing
+; is pushed inside a range, so rsp at the fault is rsp at entry. After a
+; failure some or none of the bytes were copied: a descending copy may have
+; written the top of the destination already (toyos pull request 1244).
+        global  uc_copy_to_user:function (uc_copy_to_user.end - uc_copy_to_user)
+        global  uc_copy_to_user_access, uc_copy_to_user_access_end
+uc_copy_to_user:
+        ; (no SMAP: built without --smap)
+uc_copy_to_user_access:
+        GOES_DOWN .down
+        FORWARD_COPY
+        jmp     .done
+.down:
+        COPY_DOWN_BODY
+.done:
+uc_copy_to_user_access_end:
+        ; (no SMAP)
+        xor     eax, eax
+        ret
+uc_copy_to_user.end:
+
+        global  uc_copy_from_user:function (uc_copy_from_user.end - uc_copy_from_user)
+        global  uc_copy_from_user_access, uc_copy_from_user_access_end
+uc_copy_from_user:
+        ; (no SMAP: built without --smap)
+uc_copy_from_user_access:
+        GOES_DOWN .down
+        FORWARD_COPY
+        jmp     .done
+.down:
+        COPY_DOWN_BODY
+.done:
+uc_copy_from_user_access_end:
+        ; (no SMAP)
+        xor     eax, eax
+        ret
+uc_copy_from_user.end:
+
+; int uc_clear_user(void *user_dst, size_t n): rep stosb has no loads, so no
+; distance can make it wait; it needs no rule.
+        global  uc_clear_user:function (uc_clear_user.end - uc_clear_user)
+        global  uc_clear_user_access, uc_clear_user_access_end
+uc_clear_user:
+        ; (no SMAP: built without --smap)
+uc_clear_user_access:
+        mov     rcx, rsi
+        xor     eax, eax
+        rep stosb
+uc_clear_user_access_end:
+        ; (no SMAP)
+        ret
+uc_clear_user.end:
+
+; The shared fault exit: where a kernel sends rip after a fault in an access
+; range that it does not serve. Returns 1 from the interrupted routine.
+        global  uc_user_fault_exit:function (uc_user_fault_exit.end - uc_user_fault_exit)
+uc_user_fault_exit:
+        ; (no SMAP)
+        mov     eax, 1
+        ret
+uc_user_fault_exit.end:
+
         section .data
         align   8
 ; The installed rule. Zero until uc_rule_init(): every copy forward, no
@@ -144,9 +215,20 @@ uc_copy_window:    dq 0
 uc_copy_align_dst: dq 0
 
         section .rodata
+        align   8
+; The access ranges for a kernel's exception table: [begin, end) pairs.
+        global  uc_user_access_ranges:data (uc_user_access_ranges.end - uc_user_access_ranges)
+        global  uc_user_access_range_count:data 8
+uc_user_access_ranges:
+        dq      uc_copy_to_user_access, uc_copy_to_user_access_end
+        dq      uc_copy_from_user_access, uc_copy_from_user_access_end
+        dq      uc_clear_user_access, uc_clear_user_access_end
+uc_user_access_ranges.end:
+uc_user_access_range_count: dq 3
+
 ; copy_rule.c refers to this symbol: linking it with a copy.asm from another
 ; uarchgen run fails instead of mixing two rules.
-        global  uc_out_stamp_90e0740d:data 1
-uc_out_stamp_90e0740d: db 1
+        global  uc_out_stamp_aa46fa23:data 1
+uc_out_stamp_aa46fa23: db 1
 
         section .note.GNU-stack noalloc noexec nowrite progbits

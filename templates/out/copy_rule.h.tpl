@@ -61,6 +61,13 @@ void ${P}rule_install(const struct ${P}rule *rule);
  * measured)", NUL-terminated and cut to size. Returns its full length. */
 size_t ${P}rule_describe(char *buf, size_t size, const struct ${P}rule *rule);
 
+/* The user-access ranges of copy_to_user, copy_from_user and clear_user, as
+ * [begin, end) address pairs, for the kernel's exception table: a fault at a
+ * user address with rip in a range is served (return, and the instruction
+ * reruns) or sent to ${P}user_fault_exit. */
+extern const uintptr_t ${P}user_access_ranges[];
+extern const uint64_t ${P}user_access_range_count;
+
 /* The routines in x86_64/copy.asm. */
 @ for _, r in ipairs(import("routines")) do
 /* ${P}${r.name}: ${r.doc}. */

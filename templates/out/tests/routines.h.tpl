@@ -11,6 +11,10 @@ ${banner("/*", "*/")}
 
 #define ${G}KIND_COPY 1      /* (void *dst, const void *src, size_t n) */
 #define ${G}KIND_PREDICATE 2 /* (const void *dst, const void *src, size_t n) */
+#define ${G}KIND_TO_USER 3   /* (void *user_dst, const void *src, size_t n) */
+#define ${G}KIND_FROM_USER 4 /* (void *dst, const void *user_src, size_t n) */
+#define ${G}KIND_CLEAR_USER 5 /* (void *user_dst, size_t n) */
+#define ${G}KIND_FAULT_EXIT 6 /* (void) */
 
 #define ${G}ROUTINES(X) \
 @ for _, r in ipairs(import("routines")) do

@@ -170,6 +170,68 @@ ${P}copy_goes_down:
         ret
 .end:
 
+; int ${P}copy_to_user(void *user_dst, const void *src, size_t n)
+; int ${P}copy_from_user(void *dst, const void *user_src, size_t n)
+;
+; memcpy's rule and memcpy's bodies (the same macros), expanded between the
+; labels ${P}<routine>_access and ${P}<routine>_access_end: every instruction
+; that touches user memory lies in [access, access_end). A kernel's
+; page-fault handler, on a fault at a user address with rip in such a range,
+; either serves the fault and returns, so the faulting instruction reruns
+; (rep movsb resumes from rcx, rsi and rdi; each mov of the descending body
+; stands alone), or sets rip to ${P}user_fault_exit, which returns 1. Nothing
+; is pushed inside a range, so rsp at the fault is rsp at entry. After a
+; failure some or none of the bytes were copied: a descending copy may have
+; written the top of the destination already (toyos pull request 1244).
+@ if opts.smap then
+; SMAP: stac opens user access before the range, clac closes it after the
+; range and in the fault exit.
+@ end
+@ local stac = opts.smap and "        stac" or "        ; (no SMAP: built without --smap)"
+@ local clac = opts.smap and "        clac" or "        ; (no SMAP)"
+@ for _, name in ipairs({ "copy_to_user", "copy_from_user" }) do
+        ${export(name)}
+        global  ${P}${name}_access, ${P}${name}_access_end
+${P}${name}:
+${stac}
+${P}${name}_access:
+        GOES_DOWN .down
+        FORWARD_COPY
+        jmp     .done
+.down:
+        COPY_DOWN_BODY
+.done:
+${P}${name}_access_end:
+${clac}
+        xor     eax, eax
+        ret
+${P}${name}.end:
+
+@ end
+; int ${P}clear_user(void *user_dst, size_t n): rep stosb has no loads, so no
+; distance can make it wait; it needs no rule.
+        ${export("clear_user")}
+        global  ${P}clear_user_access, ${P}clear_user_access_end
+${P}clear_user:
+${stac}
+${P}clear_user_access:
+        mov     rcx, rsi
+        xor     eax, eax
+        rep stosb
+${P}clear_user_access_end:
+${clac}
+        ret
+${P}clear_user.end:
+
+; The shared fault exit: where a kernel sends rip after a fault in an access
+; range that it does not serve. Returns 1 from the interrupted routine.
+        ${export("user_fault_exit")}
+${P}user_fault_exit:
+${clac}
+        mov     eax, 1
+        ret
+${P}user_fault_exit.end:
+
 @ if not T then
         section .data
         align   8
@@ -182,6 +244,17 @@ ${P}copy_align_dst: dq 0
 
 @ end
         section .rodata
+        align   8
+; The access ranges for a kernel's exception table: [begin, end) pairs.
+        global  ${P}user_access_ranges:data (${P}user_access_ranges.end - ${P}user_access_ranges)
+        global  ${P}user_access_range_count:data 8
+${P}user_access_ranges:
+@ for _, name in ipairs({ "copy_to_user", "copy_from_user", "clear_user" }) do
+        dq      ${P}${name}_access, ${P}${name}_access_end
+@ end
+${P}user_access_ranges.end:
+${P}user_access_range_count: dq 3
+
 ; copy_rule.c refers to this symbol: linking it with a copy.asm from another
 ; uarchgen run fails instead of mixing two rules.
         global  ${P}out_stamp_${gen.stamp}:data 1
