@@ -32,13 +32,14 @@ help:
 	@echo "make query        list every rule: measured or extrapolated, and its evidence"
 	@echo "make debt         list the unmeasured entries"
 	@echo "make mutate       run the mutation tests on the generated routines"
+	@echo "make check-kernel boot the test kernel under QEMU on AMD and Intel CPU models"
 	@echo "make fuzz         run the fuzzer for ten million cases (FUZZ_RUNS=N)"
 	@echo "make probe        measure this CPU, record its rule and evidence, regenerate (NAME=entry)"
 	@echo "make bench        compare the copies side by side on this CPU"
 	@echo "make clean        remove build outputs (not out/)"
 
 DEBIAN_PACKAGES := gcc make pkg-config nasm lua5.4 liblua5.4-dev libsqlite3-dev sqlite3 \
-                   binutils diffutils gnuplot-nox clang libclang-rt-14-dev
+                   binutils diffutils gnuplot-nox clang libclang-rt-14-dev qemu-system-x86
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)
@@ -101,7 +102,7 @@ $(B)/abi_harness: tests/abi_harness.c $(B)/abi_trampoline.o $(B)/abi_broken.o $(
 FUZZ_RUNS ?= 10000000
 $(B)/fuzz_copy: tests/fuzz/fuzz_copy.c $(B)/copy.o $(B)/copy_rule.o
 	@echo "  CLANG   $@"
-	$(Q)clang -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -fsanitize=fuzzer $^ -o $@
+	$(Q)clang -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -fsanitize=fuzzer -no-pie $^ -o $@
 
 # make fuzz [FUZZ_RUNS=N]: N cases (ten million by default), corpus in build/.
 .PHONY: fuzz
@@ -146,6 +147,11 @@ probe: all $(B)/probe
 
 check: all $(TEST_BINS)
 	$(Q)tests/run_all.sh
+
+# make check-kernel: the test kernel, vendoring out/, booted under QEMU (also in make check).
+.PHONY: check-kernel
+check-kernel: all
+	$(Q)tests/kernel/run.sh
 
 check-out: $(GEN)
 	$(Q)$(GEN) check

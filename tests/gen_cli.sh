@@ -134,7 +134,7 @@ build_suite() { # build_suite DIR: the generated tests against DIR's routines
 		cc -std=c99 -O2 -ffreestanding -c "$1/tests/rule_tests.c" -o "$1/rule_tests.o" &&
 		mkdir -p "$1/harness/tests" && cp tests/run_rule_tests.c "$1/harness/tests/" &&
 		ln -sfn "$1" "$1/harness/out" &&
-		cc -O2 "$1/harness/tests/run_rule_tests.c" "$1/rule_tests.o" "$1/copy_rule.o" "$1/copy.o" -o "$1/run"
+		cc -O2 -no-pie "$1/harness/tests/run_rule_tests.c" "$1/rule_tests.o" "$1/copy_rule.o" "$1/copy.o" -o "$1/run"
 }
 check "--target zen2 builds" build_suite "$T/zen2"
 check "--target zen2 passes its generated tests" "$T/zen2/run" zen2
@@ -150,6 +150,12 @@ check "--prefix kc_ exports kc_memcpy" grep -q ' T kc_memcpy$' "$T/kc.nm"
 check "--prefix kc_ leaves no uc_ symbol" sh -c "! grep -q 'uc_' '$T/kc.nm'"
 check "--memcpy-symbol exports a strong memcpy" grep -q ' T memcpy$' "$T/kc.nm"
 check "--prefix reaches the C files" grep -q 'kc_rule_init' "$T/kc/copy_rule.h"
+"$GEN" gen -q --smap --out "$T/smap"
+check "--smap opens user access with stac" test "$(grep -c '^        stac$' "$T/smap/x86_64/copy.asm")" -eq 3
+check "--smap closes it with clac, in the fault exit too" test "$(grep -c '^        clac$' "$T/smap/x86_64/copy.asm")" -eq 4
+check "no stac or clac without --smap" sh -c "! grep -Eq '^ +(stac|clac)$' out/x86_64/copy.asm"
+check "--smap assembles and passes the scan" sh -c \
+	"nasm -f elf64 '$T/smap/x86_64/copy.asm' -o '$T/smap.o' && tests/scan_kernel_objects.sh '$T/smap.o'"
 check "a bad --prefix exits 2" sh -c "'$GEN' gen --prefix '1x' --out '$T/p' 2>/dev/null; test \$? -eq 2"
 
 # ---- the guard against mixing out/ files of two runs ----

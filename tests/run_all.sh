@@ -36,6 +36,8 @@ run "generated tests" build/run_rule_tests
 run "ABI harness" build/abi_harness
 run "user-copy faults" build/fault_tests
 run "instruction scan" tests/scan_test.sh
+run "freestanding link" tests/freestanding_link.sh
+run "kernel under QEMU" tests/kernel/run.sh
 run "fuzzer, short pass" sh -c 'd=$(mktemp -d) && cd "$d" && '"$PWD"'/build/fuzz_copy -runs=300000 -max_len=16 -seed=1; rc=$?; rm -rf "$d"; exit $rc'
 run "probe derivation" build/test_derive
 run "probe commands" tests/probe_cli.sh

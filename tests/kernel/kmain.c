@@ -1,0 +1,142 @@
+/* A minimal x86-64 kernel that uses out/ as a kernel would: vendored by
+ * copying (build/kernel/vendor/), the rule installed from CPUID at boot and
+ * logged, then the generated tests run in ring 0. It reports on COM1 and
+ * leaves QEMU through isa-debug-exit: status 1 when every test passed. */
+#include "vendor/copy_rule.h"
+#include "vendor/tests/rule_tests.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+static inline void outb(uint16_t port, uint8_t v)
+{
+	__asm__ __volatile__("outb %0, %1" ::"a"(v), "Nd"(port));
+}
+
+static inline uint8_t inb(uint16_t port)
+{
+	uint8_t v;
+	__asm__ __volatile__("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline void outl(uint16_t port, uint32_t v)
+{
+	__asm__ __volatile__("outl %0, %1" ::"a"(v), "Nd"(port));
+}
+
+#define COM1 0x3f8
+
+static void serial_init(void)
+{
+	outb(COM1 + 1, 0x00); /* no interrupts */
+	outb(COM1 + 3, 0x80); /* divisor follows */
+	outb(COM1 + 0, 0x01); /* 115200 baud */
+	outb(COM1 + 1, 0x00);
+	outb(COM1 + 3, 0x03); /* 8N1 */
+	outb(COM1 + 2, 0xc7);
+}
+
+static void put(const char *s)
+{
+	for (; *s; s++) {
+		while (!(inb(COM1 + 5) & 0x20))
+			;
+		outb(COM1, (uint8_t)*s);
+	}
+}
+
+static void put_uint(unsigned long v, int base)
+{
+	char digits[24];
+	char one[2] = {0, 0};
+	int n = 0;
+	do
+		digits[n++] = "0123456789abcdef"[v % (unsigned long)base];
+	while ((v /= (unsigned long)base) != 0);
+	if (base == 16)
+		put(n < 2 ? "0x0" : "0x");
+	while (n > 0) {
+		one[0] = digits[--n];
+		put(one);
+	}
+}
+
+/* What a kernel provides: the compiler may call these for its own copies. */
+void *memcpy(void *dst, const void *src, size_t n)
+{
+	return uc_memcpy(dst, src, n);
+}
+
+void *memset(void *dst, int c, size_t n)
+{
+	volatile unsigned char *d = dst;
+	while (n--)
+		*d++ = (unsigned char)c;
+	return dst;
+}
+
+static void report(void *cookie, const char *group, const char *test, int ok, const char *detail)
+{
+	(void)cookie;
+	if (ok)
+		return;
+	put("FAIL ");
+	put(group);
+	put(": ");
+	put(test);
+	put(": ");
+	put(detail);
+	put("\n");
+}
+
+static unsigned char work[UC_TEST_ARENA] __attribute__((aligned(4096)));
+static unsigned char expect[UC_TEST_ARENA] __attribute__((aligned(4096)));
+
+static void put_cpuid(void)
+{
+	uint32_t a, b, c, d;
+	char vendor[13];
+	__asm__ __volatile__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
+	for (int i = 0; i < 4; i++) {
+		vendor[i] = (char)(b >> (8 * i));
+		vendor[4 + i] = (char)(d >> (8 * i));
+		vendor[8 + i] = (char)(c >> (8 * i));
+	}
+	vendor[12] = '\0';
+	__asm__ __volatile__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
+	unsigned int family = (a >> 8) & 0xf, model = (a >> 4) & 0xf;
+	if (family == 0xf)
+		family += (a >> 20) & 0xff;
+	if (family >= 6)
+		model += ((a >> 16) & 0xf) << 4;
+	put("cpuid: ");
+	put(vendor);
+	put(" family ");
+	put_uint(family, 16);
+	put(" model ");
+	put_uint(model, 16);
+	put("\n");
+}
+
+void kmain(void)
+{
+	char line[128];
+	serial_init();
+	put_cpuid();
+	const struct uc_rule *rule = uc_rule_init();
+	uc_rule_describe(line, sizeof line, rule);
+	put(line);
+	put("\n");
+
+	struct uc_test_ctx t = {work, expect, report, 0, 0, 0};
+	uc_rule_tests_run(&t, NULL);
+	put("ring 0: ");
+	put_uint(t.passed, 10);
+	put(" passed, ");
+	put_uint(t.failed, 10);
+	put(" failed\n");
+	outl(0xf4, t.failed ? 1 : 0); /* QEMU exits with (value << 1) | 1 */
+	for (;;)
+		__asm__ __volatile__("cli; hlt");
+}
