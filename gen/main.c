@@ -1,4 +1,5 @@
 /* uarchgen: reads uarch.db and renders the templates into out/. */
+#include "dump.h"
 #include "model.h"
 #include "output.h"
 #include "render.h"
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage[] =
 	"usage: uarchgen [COMMAND] [OPTIONS]\n"
@@ -32,6 +34,25 @@ static const char usage[] =
 	"  -q, --quiet        gen: do not list the files written\n"
 	"\n"
 	"exit status: 0 success, 1 bad data, stale output or I/O error, 2 usage error\n";
+
+/* The dump reads any database, valid or not, of any schema version: it is
+ * how git shows a change to uarch.db (the textconv driver), old ones too. */
+static int dump_command(const char *path)
+{
+	sqlite3 *db;
+	int errors = 0;
+	if (access(path, R_OK) != 0 || sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		err("%s: cannot open the database", path);
+		return EXIT_FAIL;
+	}
+	char *text = dump_database(db, &errors);
+	sqlite3_close(db);
+	if (!text)
+		return EXIT_FAIL;
+	fputs(text, stdout);
+	free(text);
+	return 0;
+}
 
 static int bad_usage(const char *fmt, const char *arg)
 {
@@ -103,6 +124,9 @@ int main(int argc, char **argv)
 	if (!o.out_dir)
 		o.out_dir = "out";
 
+	if (strcmp(command, "dump") == 0)
+		return dump_command(o.db_path);
+
 	struct model m;
 	if (model_load(&m, o.db_path))
 		return EXIT_FAIL;
@@ -111,10 +135,6 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 
-	if (strcmp(command, "dump") == 0) {
-		fputs(m.dump, stdout);
-		return 0;
-	}
 	if (strcmp(command, "query") == 0 || strcmp(command, "debt") == 0) {
 		struct buf text = {0};
 		char *tpl = xasprintf("%s/%s", o.templates_dir,

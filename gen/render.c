@@ -92,12 +92,7 @@ static int l_import(lua_State *L)
 	free(path);
 	if (rc != LUA_OK)
 		return lua_error(L);
-	/* A module sees the globals read-only, like a template. */
-	lua_newtable(L);
-	lua_newtable(L);
-	lua_pushglobaltable(L);
-	lua_setfield(L, -2, "__index");
-	lua_setmetatable(L, -2);
+	template_push_env(L); /* a module, like a template, writes no global */
 	lua_setupvalue(L, -2, 1);
 	lua_call(L, 0, 1);
 	lua_getglobal(L, "freeze");

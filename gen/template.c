@@ -54,6 +54,15 @@ lua_State *template_state(void)
 	return L;
 }
 
+void template_push_env(lua_State *L)
+{
+	lua_newtable(L);
+	lua_newtable(L);
+	lua_pushglobaltable(L);
+	lua_setfield(L, -2, "__index");
+	lua_setmetatable(L, -2);
+}
+
 /* Appends s as a Lua short string literal: no raw newline may enter the
  * compiled line, or line numbers would drift. */
 static void add_quoted(struct buf *b, const char *s, size_t n)
@@ -217,12 +226,7 @@ int template_render(lua_State *L, const char *name, const char *text, struct buf
 	free(chunkname);
 	free(lua);
 	if (rc == LUA_OK) {
-		/* Each template writes its own globals into a fresh table that reads through to _G. */
-		lua_newtable(L);
-		lua_newtable(L);
-		lua_pushglobaltable(L);
-		lua_setfield(L, -2, "__index");
-		lua_setmetatable(L, -2);
+		template_push_env(L);
 		lua_setupvalue(L, -2, 1);
 		lua_pushlightuserdata(L, out);
 		lua_pushcclosure(L, emit, 1);

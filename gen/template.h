@@ -17,6 +17,10 @@
  * no file or process access, and the helpers templates use (freeze). */
 lua_State *template_state(void);
 
+/* Pushes a fresh environment table whose reads fall through to the globals:
+ * what a template or a library module writes stays its own. */
+void template_push_env(lua_State *L);
+
 /* Turns template text into Lua source. NULL and *error ("name:line: what")
  * when a hole is not closed. */
 char *template_compile(const char *name, const char *text, char **error);

@@ -5,12 +5,7 @@
 # else may be left undefined. A negative control proves the check fails.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$ROOT/tests/lib.sh"
 KFLAGS="-std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding -nostdlib -mno-red-zone -mgeneral-regs-only \
 -mcmodel=kernel -fno-pic -fno-pie -fno-stack-protector -O2"
 ALLOWED="memset memcpy"
@@ -40,5 +35,4 @@ cc $KFLAGS -Wno-error -c "$T/needs_libc.c" -o "$T/needs_libc.o"
 if ld -nostdlib -static -e uc_rule_init -Ttext=0xffffffff81000000 "$T/copy_rule.o" "$T/copy.o" "$T/needs_libc.o" \
 	-o "$T/bad.elf" 2>/dev/null; then bad "the link check accepted an undefined printf"; else ok; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -7,17 +7,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PROBE=$ROOT/build/probe
 GEN=$ROOT/gen/uarchgen
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
-cd "$ROOT" || exit 2
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-check() {
-	name=$1; shift
-	if "$@" >"$T/log" 2>&1; then ok; else bad "$name"; sed 's/^/    /' "$T/log" | head -20; fi
-}
+. "$ROOT/tests/lib.sh"
 fresh() { # fresh DIR: a copy of the database with an empty evidence folder beside it
 	rm -rf "$1" && mkdir -p "$1/evidence" && cp uarch.db "$1/uarch.db" &&
 		for e in evidence/*/; do [ -d "$e" ] && ln -s "$ROOT/$e" "$1/evidence/"; done
@@ -114,5 +104,4 @@ check "a missing gnuplot is named before measuring" sh -c \
 check "...and nothing is written" cmp uarch.db "$T/tool/uarch.db"
 check "a missing database is named" sh -c "'$PROBE' --quick --db '$T/none.db' 2>&1 | grep -q 'cannot open the database'"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

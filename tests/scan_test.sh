@@ -5,12 +5,7 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SCAN=$ROOT/tests/scan_kernel_objects.sh
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$ROOT/tests/lib.sh"
 
 if "$SCAN" "$ROOT/build/copy.o" >"$T/out" 2>&1; then ok; else bad "out/x86_64/copy.asm:"; cat "$T/out"; fi
 if "$SCAN" --allow-call "$ROOT/build/copy_rule.o" >"$T/out" 2>&1; then ok; else bad "out/copy_rule.c:"; cat "$T/out"; fi
@@ -41,5 +36,4 @@ caught below_rsp_indexed "memory below rsp" "mov rax, [rsp + rcx * 8 - 136]"
 nasm -f elf64 "$T/clean.asm" -o "$T/clean.o"
 if "$SCAN" "$T/clean.o" >"$T/out" 2>&1; then ok; else bad "a clean routine was flagged: $(cat "$T/out")"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -10,15 +10,11 @@ if [ "${1:-}" = "--help" ]; then
 	exit 0
 fi
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT" || exit 2
+. "$ROOT/tests/lib.sh"
 CPUS=${*:-EPYC EPYC-Rome Skylake-Client qemu64}
 B=build/kernel
 QEMU=${QEMU:-qemu-system-x86_64}
 command -v "$QEMU" >/dev/null || { echo "check-kernel: $QEMU is missing (make deps installs qemu-system-x86)" >&2; exit 2; }
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
 rm -rf "$B" && mkdir -p "$B/vendor"
 cp -r out/. "$B/vendor/" # vendoring: copy the files, nothing else
@@ -109,5 +105,4 @@ for cpu in $CPUS; do
 		bad "$cpu: $cpuid: logged '$rule', uarchgen query gives window $window $want_tail"
 	fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

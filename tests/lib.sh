@@ -1,0 +1,18 @@
+# Shared by the shell tests. Source it after setting ROOT: it makes a scratch
+# folder $T (removed on exit), moves to ROOT, and counts results.
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+cd "$ROOT" || exit 2
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check() { # check NAME COMMAND...: passes when the command succeeds
+	name=$1
+	shift
+	if "$@" >"$T/log" 2>&1; then ok; else bad "$name"; sed 's/^/    /' "$T/log" | head -20; fi
+}
+summary() { # the closing line every test program prints; fails if anything did
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}
