@@ -151,20 +151,25 @@ const struct uc_rule *uc_rule_lookup(const char vendor[12], unsigned int family,
 	return &unknown_vendor;
 }
 
+/* Display family and model as Linux's x86_family() and x86_model()
+ * (arch/x86/lib/cpu.c) compute them from leaf 1 EAX. */
+void uc_cpuid_family_model(uint32_t signature, unsigned int *family, unsigned int *model)
+{
+	*family = (signature >> 8) & 0xf;
+	if (*family == 0xf)
+		*family += (signature >> 20) & 0xff;
+	*model = (signature >> 4) & 0xf;
+	if (*family >= 0x6)
+		*model += ((signature >> 16) & 0xf) << 4;
+}
+
 const struct uc_rule *uc_rule_from_cpuid(const struct uc_cpuid *id)
 {
 	char vendor[12];
 	unsigned int i, family, model;
 	for (i = 0; i < 12; i++)
 		vendor[i] = (char)(id->vendor[i / 4] >> (8 * (i % 4)));
-	/* Display family and model as Linux's x86_family() and x86_model()
-	 * (arch/x86/lib/cpu.c) compute them from leaf 1 EAX. */
-	family = (id->signature >> 8) & 0xf;
-	if (family == 0xf)
-		family += (id->signature >> 20) & 0xff;
-	model = (id->signature >> 4) & 0xf;
-	if (family >= 0x6)
-		model += ((id->signature >> 16) & 0xf) << 4;
+	uc_cpuid_family_model(id->signature, &family, &model);
 	return uc_rule_lookup(vendor, family, model);
 }
 

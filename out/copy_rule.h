@@ -44,6 +44,9 @@ struct uc_cpuid {
  * NULL: an unknown vendor gets window 0. vendor is the 12-byte CPUID string. */
 const struct uc_rule *uc_rule_lookup(const char vendor[12], unsigned int family, unsigned int model);
 
+/* The display family and model of a leaf 1 EAX signature, as Linux computes them. */
+void uc_cpuid_family_model(uint32_t signature, unsigned int *family, unsigned int *model);
+
 /* The rule for recorded CPUID words. */
 const struct uc_rule *uc_rule_from_cpuid(const struct uc_cpuid *id);
 

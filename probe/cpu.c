@@ -1,5 +1,7 @@
 #include "cpu.h"
 
+#include "../out/copy_rule.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -28,13 +30,7 @@ void cpu_identify(struct cpu_info *c)
 		c->signature = r[0];
 		c->guest = (r[2] >> 31) & 1;
 	}
-	/* Display family and model as Linux's x86_family()/x86_model() compute them. */
-	c->family = (c->signature >> 8) & 0xf;
-	if (c->family == 0xf)
-		c->family += (c->signature >> 20) & 0xff;
-	c->model = (c->signature >> 4) & 0xf;
-	if (c->family >= 6)
-		c->model += ((c->signature >> 16) & 0xf) << 4;
+	uc_cpuid_family_model(c->signature, &c->family, &c->model);
 	c->stepping = c->signature & 0xf;
 	if (max_leaf >= 7) {
 		cpuid(7, 0, r);

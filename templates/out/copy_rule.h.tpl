@@ -47,6 +47,9 @@ struct ${P}cpuid {
  * NULL: an unknown vendor gets window 0. vendor is the 12-byte CPUID string. */
 const struct ${P}rule *${P}rule_lookup(const char vendor[12], unsigned int family, unsigned int model);
 
+/* The display family and model of a leaf 1 EAX signature, as Linux computes them. */
+void ${P}cpuid_family_model(uint32_t signature, unsigned int *family, unsigned int *model);
+
 /* The rule for recorded CPUID words. */
 const struct ${P}rule *${P}rule_from_cpuid(const struct ${P}cpuid *id);
 

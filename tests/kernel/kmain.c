@@ -105,11 +105,8 @@ static void put_cpuid(void)
 	}
 	vendor[12] = '\0';
 	__asm__ __volatile__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
-	unsigned int family = (a >> 8) & 0xf, model = (a >> 4) & 0xf;
-	if (family == 0xf)
-		family += (a >> 20) & 0xff;
-	if (family >= 6)
-		model += ((a >> 16) & 0xf) << 4;
+	unsigned int family, model;
+	uc_cpuid_family_model(a, &family, &model);
 	put("cpuid: ");
 	put(vendor);
 	put(" family ");
