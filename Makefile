@@ -104,11 +104,11 @@ $(B)/fuzz_copy: tests/fuzz/fuzz_copy.c $(B)/copy.o $(B)/copy_rule.o
 	@echo "  CLANG   $@"
 	$(Q)clang -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -fsanitize=fuzzer -no-pie $^ -o $@
 
-# make fuzz [FUZZ_RUNS=N]: N cases (ten million by default), corpus in build/.
+# make fuzz [FUZZ_RUNS=N]: N cases (ten million by default, 20 minutes at most), corpus in build/.
 .PHONY: fuzz
 fuzz: all $(B)/fuzz_copy
 	@mkdir -p $(B)/fuzz-corpus
-	$(B)/fuzz_copy -runs=$(FUZZ_RUNS) -max_len=16 -print_final_stats=1 $(B)/fuzz-corpus
+	$(B)/fuzz_copy -runs=$(FUZZ_RUNS) -max_total_time=1200 -max_len=16 -print_final_stats=1 $(B)/fuzz-corpus
 
 $(B)/fault_tests: tests/fault_tests.c $(B)/copy_rule.o $(B)/copy.o
 	@echo "  LD      $@"

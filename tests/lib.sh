@@ -1,5 +1,10 @@
-# Shared by the shell tests. Source it after setting ROOT: it makes a scratch
-# folder $T (removed on exit), moves to ROOT, and counts results.
+# Shared by the shell tests. Source it after setting ROOT: it answers --help
+# with the script's opening comment, makes a scratch folder $T (removed on
+# exit), moves to ROOT, and counts results.
+if [ "${1:-}" = "--help" ]; then
+	sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p'
+	exit 0
+fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT INT TERM
 cd "$ROOT" || exit 2

@@ -51,8 +51,12 @@ static void expect_error(const char *what, const char *tpl, const char *want_pre
 	lua_close(L);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1) {
+		printf("usage: %s\nUnit tests of the template engine; prints N passed, N failed.\n", argv[0]);
+		return strcmp(argv[1], "--help") == 0 ? 0 : 2;
+	}
 	expect_output("plain text", "mov rax, rdi\nret\n", "mov rax, rdi\nret\n");
 	expect_output("no trailing newline", "a\nb", "a\nb");
 	expect_output("expression hole", "x = ${1 + 2};\n", "x = 3;\n");
