@@ -10,7 +10,9 @@ typedef void *(*copy_fn)(void *dst, const void *src, size_t n);
 
 /* lfence before rdtsc waits for earlier instructions to complete; lfence
  * after keeps later ones from starting before the read (Intel SDM vol. 2B,
- * RDTSC; AMD makes lfence dispatch-serialising on the kernels that run this). */
+ * RDTSC). On AMD, lfence is dispatch-serialising once the kernel sets
+ * MSR C001_1029[1], which Linux does (X86_FEATURE_LFENCE_RDTSC,
+ * arch/x86/kernel/cpu/amd.c). */
 static inline uint64_t tsc(void)
 {
 	uint32_t lo, hi;

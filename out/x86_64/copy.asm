@@ -65,8 +65,9 @@
 %endmacro
 
 ; The forward path: one rep movsb. With align_dst, a copy of 64 bytes or more
-; first moves the head that brings dst to that alignment: Intel's fast-string
-; microcode doubles rep movsb throughput to a 32-byte-aligned destination, and
+; first moves the head that brings dst to that alignment: on Intel cores with
+; fast-string microcode rep movsb runs twice as fast to a 32-byte-aligned
+; destination (David Laight, LKML, 2025-03-16, in the thread below), and
 ; aligning copy_user_generic's destination to 8 bytes for copies of 64 bytes
 ; or more measured consistently faster on an EPYC 7742 (LKML, "x86: add back
 ; the alignment of the destination to 8 bytes in copy_user_generic()",
