@@ -87,6 +87,18 @@ check "a template without its banner is refused" \
 	sh -c "'$GEN' gen -q --templates '$T/tpl2' --out '$T/victim' 2>&1 | grep -q 'does not start with'"
 check "...and writes nothing" diff -r out "$T/victim"
 
+# The routine list and copy.asm must agree, both ways.
+cp -r templates "$T/tpl3"
+sed -i 's/^}$/  { name = "copy_sideways", kind = "copy", min_n = 0, proto = "void *%s(void)", doc = "x" },\n}/' \
+	"$T/tpl3/lib/routines.lua"
+check "a listed routine copy.asm does not export is refused" sh -c \
+	"'$GEN' gen -q --templates '$T/tpl3' --out '$T/victim' 2>&1 | grep -q 'lists copy_sideways, which copy.asm does not export'"
+cp -r templates "$T/tpl4"
+sed -i '/name = "copy_goes_down"/,/doc = /d' "$T/tpl4/lib/routines.lua"
+check "an exported routine the list lacks is refused" sh -c \
+	"'$GEN' gen -q --templates '$T/tpl4' --out '$T/victim' 2>&1 | grep -q 'copy_goes_down is not in templates/lib/routines.lua'"
+check "...and neither writes anything" diff -r out "$T/victim"
+
 # ---- commands and usage ----
 for cmd in gen check query debt dump help; do
 	check "uarchgen $cmd --help" sh -c "'$GEN' $cmd --help | grep -q '^usage: uarchgen'"
