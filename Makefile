@@ -32,7 +32,7 @@ help:
 	@echo "make query        list every rule: measured or extrapolated, and its evidence"
 	@echo "make debt         list the unmeasured entries"
 	@echo "make mutate       run the mutation tests on the generated routines"
-	@echo "make check-kernel boot the test kernel under QEMU on AMD and Intel CPU models"
+	@echo "make check-kernel boot the test kernel (GAS output only) under QEMU on AMD and Intel CPU models"
 	@echo "make fuzz         run the fuzzer for ten million cases (FUZZ_RUNS=N)"
 	@echo "make probe        measure this CPU, record its rule and evidence, regenerate (NAME=entry)"
 	@echo "make bench        compare the copies side by side on this CPU"
@@ -51,6 +51,8 @@ $(GEN): $(GEN_SRCS) $(GEN_HDRS)
 	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) $(GEN_SRCS) -o $@.tmp $(LUA_LIBS) -lsqlite3 && mv $@.tmp $@
 
 # One rule writes every out/ file (atomically); MANIFEST stands for them all.
+# Files of out/ that the generator no longer writes (a flavor removed, a file
+# renamed) make `uarchgen check` fail until they are deleted.
 out/MANIFEST: $(GEN) uarch.db $(TEMPLATES)
 	$(Q)$(GEN) gen
 	$(Q)touch $@
@@ -62,26 +64,37 @@ query: $(GEN)
 debt: $(GEN)
 	$(Q)$(GEN) debt
 
-# ---- building the generated code and the tests ----
+# ---- building the generated code and the tests, once per flavor ----
+# Each out/<flavor>/ is one vendorable unit; build/<flavor>/ holds its objects
+# and test programs. The flavors are the directories make finds in out/.
 
-$(B)/copy.o: out/x86_64/copy.asm out/MANIFEST
-	@mkdir -p $(B)
+FLAVORS := $(patsubst out/%/copy_rule.h,%,$(wildcard out/*/copy_rule.h))
+TEST_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie -Iout/$*
+
+$(B)/%/copy.o: out/%/x86_64/copy.asm out/MANIFEST
+	@mkdir -p $(@D)
 	@echo "  NASM    $<"
 	$(Q)$(NASM) -f elf64 -w+all -Werror $< -o $@
 
-$(B)/copy_rule.o: out/copy_rule.c out/copy_rule.h out/MANIFEST
-	@mkdir -p $(B)
+# The GAS form of the same routines: identical bytes (tests/syntax_identity.sh).
+$(B)/%/copy_gas.o: out/%/x86_64/copy.S out/MANIFEST
+	@mkdir -p $(@D)
+	@echo "  AS      $<"
+	$(Q)$(CC) -c $< -o $@
+
+$(B)/%/copy_rule.o: out/%/copy_rule.c out/%/copy_rule.h out/MANIFEST
+	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
-$(B)/rule_tests.o: out/tests/rule_tests.c out/tests/rule_tests.h out/copy_rule.h out/MANIFEST
-	@mkdir -p $(B)
+$(B)/%/rule_tests.o: out/%/tests/rule_tests.c out/%/tests/rule_tests.h out/%/copy_rule.h out/MANIFEST
+	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
-$(B)/run_rule_tests: tests/run_rule_tests.c $(B)/rule_tests.o $(B)/copy_rule.o $(B)/copy.o
+$(B)/%/run_rule_tests: tests/run_rule_tests.c $(B)/%/rule_tests.o $(B)/%/copy_rule.o $(B)/%/copy.o
 	@echo "  LD      $@"
-	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -no-pie $(CFLAGS) $^ -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(CFLAGS) $^ -o $@
 
 $(B)/test_template: tests/test_template.c gen/template.c gen/util.c gen/template.h gen/util.h
 	@mkdir -p $(B)
@@ -93,56 +106,74 @@ $(B)/abi_%.o: tests/abi/%.asm
 	@echo "  NASM    $<"
 	$(Q)$(NASM) -f elf64 -w+all -Werror $< -o $@
 
-$(B)/abi_harness: tests/abi_harness.c $(B)/abi_trampoline.o $(B)/abi_broken.o $(B)/copy_rule.o $(B)/copy.o out/tests/routines.h
+$(B)/%/abi_harness: tests/abi_harness.c $(B)/abi_trampoline.o $(B)/abi_broken.o $(B)/%/copy_rule.o $(B)/%/copy.o out/%/tests/routines.h
 	@echo "  LD      $@"
-	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror -no-pie $(CFLAGS) $(filter %.c %.o,$^) -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(CFLAGS) $(filter %.c %.o,$^) -o $@
 
 # ---- the fuzzer (clang's libFuzzer) ----
 
 FUZZ_RUNS ?= 10000000
-$(B)/fuzz_copy: tests/fuzz/fuzz_copy.c $(B)/copy.o $(B)/copy_rule.o
+$(B)/%/fuzz_copy: tests/fuzz/fuzz_copy.c $(B)/%/copy.o $(B)/%/copy_rule.o
 	@echo "  CLANG   $@"
-	$(Q)clang -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -fsanitize=fuzzer -no-pie $^ -o $@
+	$(Q)clang -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -fsanitize=fuzzer -no-pie -Iout/$* $^ -o $@
 
-# make fuzz [FUZZ_RUNS=N]: N cases (ten million by default, 20 minutes at most), corpus in build/.
+# make fuzz [FUZZ_RUNS=N]: N cases per flavor (ten million by default, 20 minutes at most), corpus in build/.
 .PHONY: fuzz
-fuzz: all $(B)/fuzz_copy
-	@mkdir -p $(B)/fuzz-corpus
-	$(B)/fuzz_copy -runs=$(FUZZ_RUNS) -max_total_time=1200 -max_len=16 -print_final_stats=1 $(B)/fuzz-corpus
+fuzz: all $(FLAVORS:%=$(B)/%/fuzz_copy)
+	$(Q)for f in $(FLAVORS); do mkdir -p $(B)/$$f/fuzz-corpus && \
+		$(B)/$$f/fuzz_copy -runs=$(FUZZ_RUNS) -max_total_time=1200 -max_len=16 -print_final_stats=1 \
+		$(B)/$$f/fuzz-corpus || exit 1; done
 
-$(B)/fault_tests: tests/fault_tests.c $(B)/copy_rule.o $(B)/copy.o
+$(B)/%/fault_tests: tests/fault_tests.c $(B)/%/copy_rule.o $(B)/%/copy.o out/%/tests/routines.h
 	@echo "  LD      $@"
-	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie $(CFLAGS) $^ -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(CFLAGS) $(filter %.c %.o,$^) -o $@
 
-TEST_BINS := $(B)/fault_tests $(B)/fuzz_copy $(B)/abi_harness $(B)/run_rule_tests $(B)/test_template $(B)/test_derive $(B)/probe $(B)/bench
+# The same fault tests against routines generated with Linux's user-copy
+# contract (--user-copy-result=remaining), into build/<flavor>-remaining/.
+$(B)/%-remaining/out/MANIFEST: $(GEN) uarch.db $(TEMPLATES)
+	@mkdir -p $(@D)
+	$(Q)$(GEN) gen -q --user-copy-result remaining --out $(@D)
+
+$(B)/%/fault_tests_remaining: tests/fault_tests.c $(B)/%-remaining/out/MANIFEST
+	@echo "  LD      $@"
+	$(Q)$(NASM) -f elf64 -w+all -Werror $(B)/$*-remaining/out/$*/x86_64/copy.asm -o $(B)/$*/copy_remaining.o
+	$(Q)$(CC) $(KERNEL_CFLAGS) -c $(B)/$*-remaining/out/$*/copy_rule.c -o $(B)/$*/copy_rule_remaining.o
+	$(Q)$(CC) $(subst -Iout/$*,-I$(B)/$*-remaining/out/$*,$(TEST_CFLAGS)) $(CFLAGS) tests/fault_tests.c \
+		$(B)/$*/copy_rule_remaining.o $(B)/$*/copy_remaining.o -o $@
+
+PER_FLAVOR_BINS := fault_tests fault_tests_remaining fuzz_copy abi_harness run_rule_tests probe bench copy_gas.o
+TEST_BINS := $(B)/test_template $(B)/test_derive \
+             $(foreach f,$(FLAVORS),$(PER_FLAVOR_BINS:%=$(B)/$(f)/%))
 
 # ---- the probe: measures this machine's core ----
 
 PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
 PROBE_LIB    := probe/derive.c probe/table.c
-PROBE_SRCS   := $(wildcard probe/*.c)
+# The probe picks its entry with the generator's own lookup; these need SQLite, not Lua.
+PROBE_SRCS   := $(wildcard probe/*.c) gen/model.c gen/resolve.c gen/rows.c gen/dump.c gen/sha256.c gen/util.c
 
-$(B)/probe: $(PROBE_SRCS) $(wildcard probe/*.h) $(B)/copy.o $(B)/copy_rule.o
+$(B)/%/probe: $(PROBE_SRCS) $(wildcard probe/*.h $(PROBE_SRCS:.c=.h)) $(B)/%/copy.o $(B)/%/copy_rule.o
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) $(PROBE_SRCS) $(B)/copy.o $(B)/copy_rule.o -o $@ -lsqlite3
+	$(Q)$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) $(PROBE_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lsqlite3
 
 $(B)/test_derive: tests/test_derive.c $(PROBE_LIB) probe/derive.h probe/table.h
+	@mkdir -p $(B)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iprobe tests/test_derive.c $(PROBE_LIB) -o $@
 
-$(B)/bench: bench/bench.c probe/timer.h $(B)/copy.o $(B)/copy_rule.o
+$(B)/%/bench: bench/bench.c probe/plot.c probe/plot.h probe/timer.h $(B)/%/copy.o $(B)/%/copy_rule.o
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) bench/bench.c $(B)/copy.o $(B)/copy_rule.o -o $@
+	$(Q)$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) bench/bench.c probe/plot.c $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@
 
-# make bench: the copies side by side; reports ratios, asserts nothing.
+# make bench: the copies side by side, per flavor; reports ratios, asserts nothing.
 .PHONY: bench
-bench: all $(B)/bench
-	$(B)/bench --out $(B)/bench-results
+bench: all $(FLAVORS:%=$(B)/%/bench)
+	$(Q)for f in $(FLAVORS); do $(B)/$$f/bench --out $(B)/$$f/bench-results || exit 1; done
 
-# make probe [NAME=entry] [PROBE_ARGS=--dry-run]: measure, record, regenerate.
+# make probe [NAME=entry] [PROBE_ARGS=--dry-run]: measure each flavor, record, regenerate.
 .PHONY: probe
-probe: all $(B)/probe
-	$(B)/probe $(if $(NAME),--name $(NAME)) $(PROBE_ARGS)
+probe: all $(FLAVORS:%=$(B)/%/probe)
+	$(Q)for f in $(FLAVORS); do $(B)/$$f/probe $(if $(NAME),--name $(NAME)) $(PROBE_ARGS) || exit 1; done
 	$(if $(findstring --dry-run,$(PROBE_ARGS)),,$(MAKE) all)
 
 check: all $(TEST_BINS)
@@ -151,12 +182,15 @@ check: all $(TEST_BINS)
 # make check-kernel: the test kernel, vendoring out/, booted under QEMU (also in make check).
 .PHONY: check-kernel
 check-kernel: all
-	$(Q)tests/kernel/run.sh
+	$(Q)for f in $(FLAVORS); do tests/kernel/run.sh $$f || exit 1; done
 
 check-out: $(GEN)
 	$(Q)$(GEN) check
 
 clean:
 	rm -rf $(B) $(GEN) $(GEN).tmp
+
+# Intermediate objects are kept: the tests and the mutation runs link them.
+.SECONDARY:
 
 include tests/mutate.mk

@@ -5,7 +5,8 @@
  * descending copy and the C library's memcpy, and prints each as a ratio to
  * rep movsb at distance 0 for the same length. It reports; it asserts
  * nothing about speed. */
-#include "../out/copy_rule.h"
+#include "copy_rule.h"
+#include "../probe/plot.h"
 #include "../probe/timer.h"
 
 #include <errno.h>
@@ -14,7 +15,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static const size_t lengths[] = {64, 256, 1024, 8192, 65536};
@@ -63,14 +63,14 @@ static const char usage[] =
 
 static int plot(const char *dir)
 {
-	char path[1200];
-	snprintf(path, sizeof path, "%s/bench.gp", dir);
-	FILE *f = fopen(path, "w");
-	if (!f)
+	char *body = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&body, &size);
+	if (!f) {
+		perror("bench: open_memstream");
 		return -1;
-	fprintf(f, "set terminal pngcairo size 1500,900 font ',9' noenhanced\n"
-		   "set output 'bench.png'\n"
-		   "set datafile separator ','\n"
+	}
+	fprintf(f, "set datafile separator ','\n"
 		   "set style data histograms\n"
 		   "set style histogram clustered gap 1\n"
 		   "set style fill solid 0.8 border -1\n"
@@ -87,19 +87,9 @@ static int plot(const char *dir)
 		fprintf(f, "\n");
 	}
 	fprintf(f, "unset multiplot\n");
-	if (fclose(f))
-		return -1;
-	pid_t pid = fork();
-	if (pid == 0) {
-		if (chdir(dir) != 0)
-			_exit(127);
-		execlp("gnuplot", "gnuplot", "bench.gp", (char *)NULL);
-		_exit(127);
-	}
-	int status;
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return -1;
-	return 0;
+	int rc = fclose(f) ? -1 : plot_png("bench", dir, "bench.gp", "bench.png", 1500, 900, body);
+	free(body);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -122,6 +112,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench: unknown or incomplete option '%s' (try --help)\n", argv[i]);
 			return 2;
 		}
+	}
+	if (!plot_available()) {
+		fprintf(stderr, "bench: gnuplot is missing, and bench.png needs it (make deps)\n");
+		return 1;
 	}
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "bench: %s: %s\n", dir, strerror(errno));
@@ -186,10 +180,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	if (plot(dir)) {
-		fprintf(stderr, "bench: gnuplot could not draw %s/bench.png (make deps installs it)\n", dir);
+	if (plot(dir))
 		return 1;
-	}
 	printf("wrote %s/bench.csv and %s/bench.png\n", dir, dir);
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include "model.h"
 #include "output.h"
 #include "render.h"
+#include "resolve_print.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -21,6 +22,10 @@ static const char usage[] =
 	"  query    list every entry: CPUID ranges, rule, measured or extrapolated, evidence\n"
 	"  debt     list the unmeasured entries and the measurement that would close each\n"
 	"  dump     print the database as canonical SQL text\n"
+	"  lookup VENDOR FAMILY MODEL\n"
+	"           print the rule a CPU gets, one line per flavor (--flavor F: that one):\n"
+	"           flavor=F entry=E window=W align_dst=A status=S source=E2 (FAMILY, MODEL: 0x.. or decimal)\n"
+	"  flavors  print each flavor: name, isa, red_zone\n"
 	"  help     print this text (so does --help after any command)\n"
 	"\n"
 	"options:\n"
@@ -31,6 +36,11 @@ static const char usage[] =
 	"  --target NAME      specialise the routines to entry NAME: the rule becomes immediates\n"
 	"  --memcpy-symbol    also export the rule's copy (uc_memcpy) as a strong memcpy\n"
 	"  --smap             put stac/clac around the user copies' accesses (needs CPUID SMAP)\n"
+	"  --user-copy-result status|remaining\n"
+	"                     what copy_to_user, copy_from_user and clear_user return: status (the\n"
+	"                     default) 0, or 1 after an unserved fault; remaining (Linux's contract)\n"
+	"                     the number of bytes not copied\n"
+	"  --flavor F         lookup: only flavor F\n"
 	"  -q, --quiet        gen: do not list the files written\n"
 	"\n"
 	"exit status: 0 success, 1 bad data, stale output or I/O error, 2 usage error\n";
@@ -74,9 +84,10 @@ static int prefix_ok(const char *p)
 
 int main(int argc, char **argv)
 {
-	struct options o = {.db_path = "uarch.db", .templates_dir = "templates", .out_dir = NULL, .prefix = "uc_"};
-	const char *command = "gen";
-	int quiet = 0, i = 1;
+	struct options o = {.db_path = "uarch.db", .templates_dir = "templates", .out_dir = NULL, .prefix = "uc_",
+			    .user_copy_result = "status"};
+	const char *command = "gen", *flavor = NULL, *positional[3];
+	int quiet = 0, i = 1, n_positional = 0;
 	if (argc > 1 && argv[1][0] != '-')
 		command = argv[i++];
 	for (; i < argc; i++) {
@@ -99,6 +110,12 @@ int main(int argc, char **argv)
 			o.memcpy_symbol = 1;
 		} else if (strcmp(a, "--smap") == 0) {
 			o.smap = 1;
+		} else if (strcmp(a, "--user-copy-result") == 0) {
+			slot = &o.user_copy_result;
+		} else if (strcmp(a, "--flavor") == 0) {
+			slot = &flavor;
+		} else if (a[0] != '-' && strcmp(command, "lookup") == 0 && n_positional < 3) {
+			positional[n_positional++] = a;
 		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
 			quiet = 1;
 		} else {
@@ -115,8 +132,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(command, "gen") && strcmp(command, "check") && strcmp(command, "query") &&
-	    strcmp(command, "debt") && strcmp(command, "dump"))
+	    strcmp(command, "debt") && strcmp(command, "dump") && strcmp(command, "lookup") &&
+	    strcmp(command, "flavors"))
 		return bad_usage("unknown command '%s'", command);
+	if (strcmp(command, "lookup") == 0 && n_positional != 3)
+		return bad_usage("%s: lookup needs VENDOR FAMILY MODEL", "lookup");
+	if (strcmp(o.user_copy_result, "status") && strcmp(o.user_copy_result, "remaining"))
+		return bad_usage("--user-copy-result '%s': say status or remaining", o.user_copy_result);
 	if (!prefix_ok(o.prefix))
 		return bad_usage("--prefix '%s' is not a symbol prefix ([A-Za-z_][A-Za-z0-9_]*)", o.prefix);
 	if (o.target && !o.out_dir)
@@ -135,11 +157,15 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 
+	if (strcmp(command, "lookup") == 0)
+		return print_lookup(&m, positional[0], positional[1], positional[2], flavor);
+	if (strcmp(command, "flavors") == 0)
+		return print_flavors(&m);
 	if (strcmp(command, "query") == 0 || strcmp(command, "debt") == 0) {
 		struct buf text = {0};
 		char *tpl = xasprintf("%s/%s", o.templates_dir,
 				      strcmp(command, "query") == 0 ? "report/query.txt.tpl" : "out/DEBT.md.tpl");
-		int rc = render_one(&m, &o, tpl, &text);
+		int rc = render_one(&m, &o, NULL, tpl, &text);
 		free(tpl);
 		if (!rc)
 			fputs(text.data ? text.data : "", stdout);

@@ -4,6 +4,7 @@
 #include "model.h"
 
 #include "dump.h"
+#include "rows.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -12,96 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-struct loader {
-	sqlite3 *db;
-	const char *path;
-	int errors;
-};
-
-static void row_error(struct loader *l, const char *table, const char *row, const char *column,
-		      const char *what)
-{
-	err("%s: table %s, row %s, column %s: %s", l->path, table, row, column, what);
-	l->errors++;
-}
-
-/* Reads column i as text; NULL stays NULL where nullable, else it is an error. */
-static char *col_text(struct loader *l, sqlite3_stmt *st, int i, const char *table, const char *row,
-		      int nullable)
-{
-	const char *column = sqlite3_column_name(st, i);
-	int type = sqlite3_column_type(st, i);
-	if (type == SQLITE_NULL) {
-		if (!nullable)
-			row_error(l, table, row, column, "must not be NULL");
-		return NULL;
-	}
-	if (type != SQLITE_TEXT) {
-		row_error(l, table, row, column, "expected text");
-		return NULL;
-	}
-	return xstrdup((const char *)sqlite3_column_text(st, i));
-}
-
-static int col_int(struct loader *l, sqlite3_stmt *st, int i, const char *table, const char *row,
-		   int *has)
-{
-	const char *column = sqlite3_column_name(st, i);
-	int type = sqlite3_column_type(st, i);
-	*has = type != SQLITE_NULL;
-	if (type == SQLITE_NULL)
-		return 0;
-	if (type != SQLITE_INTEGER) {
-		row_error(l, table, row, column, "expected an integer");
-		*has = 0;
-		return 0;
-	}
-	sqlite3_int64 v = sqlite3_column_int64(st, i);
-	if (v < -1000000 || v > 1000000) {
-		row_error(l, table, row, column, "integer out of any sane range");
-		*has = 0;
-		return 0;
-	}
-	return (int)v;
-}
-
-static sqlite3_stmt *prepare(struct loader *l, const char *sql)
-{
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		err("%s: %s (while running: %s)", l->path, sqlite3_errmsg(l->db), sql);
-		l->errors++;
-		return NULL;
-	}
-	return st;
-}
-
-/* "(name='zen2')": how an error names a row, by its key. */
-static char *row_key(sqlite3_stmt *st, int nkeys)
-{
-	struct buf b = {0};
-	buf_adds(&b, "(");
-	for (int i = 0; i < nkeys; i++) {
-		const char *v = (const char *)sqlite3_column_text(st, i);
-		if (sqlite3_column_type(st, i) == SQLITE_TEXT)
-			buf_printf(&b, "%s%s='%s'", i ? ", " : "", sqlite3_column_name(st, i), v);
-		else
-			buf_printf(&b, "%s%s=%s", i ? ", " : "", sqlite3_column_name(st, i), v ? v : "NULL");
-	}
-	buf_adds(&b, ")");
-	return b.data;
-}
-
-static int name_ok(const char *s)
-{
-	if (!s || !*s || strlen(s) > 31 || *s < 'a' || *s > 'z')
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
-			return 0;
-	return 1;
-}
 
 static void load_uarchs(struct loader *l, struct model *m)
 {
@@ -130,21 +41,68 @@ static void load_uarchs(struct loader *l, struct model *m)
 
 static void load_flavors(struct loader *l, struct model *m)
 {
-	sqlite3_stmt *st = prepare(l, "SELECT name, what FROM flavor ORDER BY name");
+	sqlite3_stmt *st = prepare(l, "SELECT name, what, isa, red_zone FROM flavor ORDER BY name");
 	if (!st)
 		return;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		char *row = row_key(st, 1);
 		struct flavor f = {0};
+		int has_red_zone;
 		f.name = col_text(l, st, 0, "flavor", row, 0);
 		f.what = col_text(l, st, 1, "flavor", row, 0);
+		f.isa = col_text(l, st, 2, "flavor", row, 0);
+		f.red_zone = col_int(l, st, 3, "flavor", row, &has_red_zone);
 		if (f.name && !name_ok(f.name))
 			row_error(l, "flavor", row, "name", "must be 1-31 of [a-z0-9_], starting with a letter");
+		if (f.what && !*f.what)
+			row_error(l, "flavor", row, "what", "must say what the flavor is for");
+		if (f.isa && strcmp(f.isa, "gpr") && strcmp(f.isa, "avx2") && strcmp(f.isa, "avx512"))
+			row_error(l, "flavor", row, "isa", "must be one of gpr, avx2, avx512");
+		if (!has_red_zone || (f.red_zone != 0 && f.red_zone != 1))
+			row_error(l, "flavor", row, "red_zone", "must be 0 or 1");
 		free(row);
 		m->flavors = xrealloc(m->flavors, (m->n_flavors + 1) * sizeof *m->flavors);
 		m->flavors[m->n_flavors++] = f;
 	}
 	sqlite3_finalize(st);
+}
+
+/* A flavor's routines, by name; templates/lib/routines.lua says what each
+ * one is, and the generator refuses a name it does not hold. */
+static void load_flavor_routines(struct loader *l, struct model *m)
+{
+	sqlite3_stmt *st = prepare(l, "SELECT flavor, routine FROM flavor_routine ORDER BY flavor, routine");
+	if (!st)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char *row = row_key(st, 2);
+		char *flavor = col_text(l, st, 0, "flavor_routine", row, 0);
+		char *routine = col_text(l, st, 1, "flavor_routine", row, 0);
+		struct flavor *f = NULL;
+		for (size_t i = 0; flavor && i < m->n_flavors; i++)
+			if (m->flavors[i].name && strcmp(m->flavors[i].name, flavor) == 0)
+				f = &m->flavors[i];
+		if (flavor && !f)
+			row_error(l, "flavor_routine", row, "flavor", "unknown flavor: not a row of table flavor");
+		if (routine && !name_ok(routine))
+			row_error(l, "flavor_routine", row, "routine", "must be 1-31 of [a-z0-9_], starting with a letter");
+		if (f && routine && name_ok(routine)) {
+			f->routines = xrealloc(f->routines, (f->n_routines + 1) * sizeof *f->routines);
+			f->routines[f->n_routines++] = routine;
+		} else {
+			free(routine);
+		}
+		free(flavor);
+		free(row);
+	}
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < m->n_flavors; i++) {
+		if (m->flavors[i].name && m->flavors[i].n_routines == 0) {
+			char *row = xasprintf("(name='%s')", m->flavors[i].name);
+			row_error(l, "flavor", row, "name", "no flavor_routine row gives this flavor a routine");
+			free(row);
+		}
+	}
 }
 
 static int has_flavor(const struct model *m, const char *name)
@@ -297,15 +255,6 @@ static void load_rules(struct loader *l, struct model *m)
 	sqlite3_finalize(st);
 }
 
-static const struct rule *find_rule(const struct model *m, const char *uarch, const char *flavor)
-{
-	for (size_t i = 0; i < m->n_rules; i++)
-		if (m->rules[i].uarch && m->rules[i].flavor && strcmp(m->rules[i].uarch, uarch) == 0 &&
-		    strcmp(m->rules[i].flavor, flavor) == 0)
-			return &m->rules[i];
-	return NULL;
-}
-
 static void load_defaults(struct loader *l, struct model *m)
 {
 	sqlite3_stmt *st = prepare(l, "SELECT vendor, flavor, uarch FROM vendor_default ORDER BY vendor, flavor");
@@ -325,7 +274,7 @@ static void load_defaults(struct loader *l, struct model *m)
 		else if (u && d.vendor && strcmp(u->vendor, d.vendor) != 0)
 			row_error(l, "vendor_default", row, "uarch", "names an entry of another vendor");
 		else if (u && d.flavor) {
-			const struct rule *r = find_rule(m, d.uarch, d.flavor);
+			const struct rule *r = model_rule(m, d.uarch, d.flavor);
 			if (!r || !r->has_window)
 				row_error(l, "vendor_default", row, "uarch",
 					  "names an entry whose rule is unmeasured: a default must be measured");
@@ -392,6 +341,7 @@ int model_load(struct model *m, const char *path)
 
 	load_uarchs(&l, m);
 	load_flavors(&l, m);
+	load_flavor_routines(&l, m);
 	load_ranges(&l, m);
 	check_overlaps(&l, m);
 	load_rules(&l, m);
@@ -409,64 +359,4 @@ int model_load(struct model *m, const char *path)
 	sort_model = m;
 	qsort(m->uarchs, m->n_uarchs, sizeof *m->uarchs, cmp_uarch);
 	return 0;
-}
-
-const struct uarch *model_uarch(const struct model *m, const char *name)
-{
-	for (size_t i = 0; i < m->n_uarchs; i++)
-		if (m->uarchs[i].name && strcmp(m->uarchs[i].name, name) == 0)
-			return &m->uarchs[i];
-	return NULL;
-}
-
-const struct vendor_default *model_default(const struct model *m, const char *vendor, const char *flavor)
-{
-	for (size_t i = 0; i < m->n_defaults; i++)
-		if (strcmp(m->defaults[i].vendor, vendor) == 0 && strcmp(m->defaults[i].flavor, flavor) == 0)
-			return &m->defaults[i];
-	return NULL;
-}
-
-/* Each field falls back separately: an entry whose window was measured but
- * not its alignment takes the alignment of its vendor's default. */
-struct resolved_rule model_resolve(const struct model *m, const char *uarch, const char *flavor)
-{
-	struct resolved_rule rr = {0};
-	const struct uarch *u = model_uarch(m, uarch);
-	const struct rule *own = find_rule(m, uarch, flavor);
-	const struct vendor_default *d = u ? model_default(m, u->vendor, flavor) : NULL;
-	const struct rule *def = d ? find_rule(m, d->uarch, flavor) : NULL;
-	rr.stored = own;
-	if (own && own->has_window) {
-		rr.window = own->window, rr.window_from = own->uarch, rr.measured = 1;
-	} else if (def && def->has_window) {
-		rr.window = def->window, rr.window_from = def->uarch;
-	}
-	if (own && own->has_align)
-		rr.align_dst = own->align_dst, rr.align_from = own->uarch;
-	else if (def && def->has_align)
-		rr.align_dst = def->align_dst, rr.align_from = def->uarch;
-	return rr;
-}
-
-const struct uarch *model_lookup(const struct model *m, const char *vendor, int family, int model,
-				 const char *flavor, struct resolved_rule *out)
-{
-	for (size_t i = 0; i < m->n_ranges; i++) {
-		const struct cpuid_range *r = &m->ranges[i];
-		const struct uarch *u = model_uarch(m, r->uarch);
-		if (strcmp(u->vendor, vendor) == 0 && r->family == family && model >= r->model_lo &&
-		    model <= r->model_hi) {
-			*out = model_resolve(m, u->name, flavor);
-			return u;
-		}
-	}
-	memset(out, 0, sizeof *out);
-	const struct vendor_default *d = model_default(m, vendor, flavor);
-	if (d) {
-		struct resolved_rule def = model_resolve(m, d->uarch, flavor);
-		out->window = def.window, out->window_from = def.window_from;
-		out->align_dst = def.align_dst, out->align_from = def.align_from;
-	}
-	return NULL;
 }

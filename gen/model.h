@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 /* The schema this uarchgen reads (PRAGMA user_version). */
-#define UARCH_SCHEMA_VERSION 1
+#define UARCH_SCHEMA_VERSION 2
 
 struct uarch {
 	char *name, *vendor, *example, *cpuid_limit;
@@ -16,8 +16,13 @@ struct cpuid_range {
 	int family, model_lo, model_hi;
 };
 
+/* A flavor: a set of routines and the limits they are written to. */
 struct flavor {
 	char *name, *what;
+	char *isa;        /* the widest registers the routines may touch: gpr, avx2, avx512 */
+	int red_zone;     /* 1: the routines may use the 128 bytes below rsp */
+	char **routines;  /* names from templates/lib/routines.lua, sorted */
+	size_t n_routines;
 };
 
 /* One (entry, flavor) rule as stored: has_* is 0 where the column is NULL. */
@@ -59,6 +64,9 @@ struct model {
 /* Opens path read-only, loads and validates every table. On failure prints
  * what is wrong (table, row, column) and returns nonzero. */
 int model_load(struct model *m, const char *path);
+
+/* The entry's own stored rule for flavor, or NULL. */
+const struct rule *model_rule(const struct model *m, const char *uarch, const char *flavor);
 
 const struct uarch *model_uarch(const struct model *m, const char *name);
 struct resolved_rule model_resolve(const struct model *m, const char *uarch, const char *flavor);

@@ -7,15 +7,23 @@
 
 /* Helpers every template may use. freeze() makes query results read-only, so
  * that a template can only read the database, never edit what another
- * template will see. */
+ * template will see, and makes reading a field that does not exist an error,
+ * so that a typo fails in every branch, not only in the one that runs. A
+ * field that exists but is NULL is listed in t._nil. */
 static const char prelude[] =
-	"local setmetatable, pairs, next, error, tostring, type = setmetatable, pairs, next, error, tostring, type\n"
+	"local setmetatable, pairs, next, error, tostring, type, rawget = setmetatable, pairs, next, error, tostring, type, rawget\n"
 	"function freeze(t)\n"
 	"  if type(t) ~= 'table' then return t end\n"
-	"  local inner = {}\n"
-	"  for k, v in pairs(t) do inner[k] = freeze(v) end\n"
+	"  local inner, known_nil = {}, rawget(t, '_nil') or {}\n"
+	"  for k, v in pairs(t) do if k ~= '_nil' then inner[k] = freeze(v) end end\n"
 	"  return setmetatable({}, {\n"
-	"    __index = inner,\n"
+	"    __index = function(_, k)\n"
+	"      local v = inner[k]\n"
+	"      if v == nil and type(k) == 'string' and not known_nil[k] then\n"
+	"        error('no field \\'' .. k .. '\\' here (a typo?)', 2)\n"
+	"      end\n"
+	"      return v\n"
+	"    end,\n"
 	"    __newindex = function(_, k) error('query results are read-only (tried to set ' .. tostring(k) .. ')', 2) end,\n"
 	"    __len = function() return #inner end,\n"
 	"    __pairs = function() return next, inner, nil end,\n"

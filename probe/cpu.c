@@ -1,6 +1,6 @@
 #include "cpu.h"
 
-#include "../out/copy_rule.h"
+#include "copy_rule.h"
 
 #include <stdio.h>
 #include <string.h>

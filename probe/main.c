@@ -1,7 +1,9 @@
 /* probe: measures the core it runs on and records its copy rule in uarch.db. */
 #include "cpu.h"
 #include "derive.h"
+#include "evidence.h"
 #include "measure.h"
+#include "plot.h"
 #include "record.h"
 
 #include <sched.h>
@@ -52,21 +54,6 @@ static void progress(int pass, size_t done, size_t total, const struct point *no
 	if (done == total)
 		fputc('\n', stderr);
 	fflush(stderr);
-}
-
-static int on_path(const char *tool)
-{
-	const char *path = getenv("PATH");
-	char dir[1024], full[1100];
-	while (path && *path) {
-		size_t n = strcspn(path, ":");
-		snprintf(dir, sizeof dir, "%.*s", (int)(n < 1000 ? n : 1000), path);
-		snprintf(full, sizeof full, "%s/%s", dir[0] ? dir : ".", tool);
-		if (access(full, X_OK) == 0)
-			return 1;
-		path += n + (path[n] == ':');
-	}
-	return 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -135,7 +122,7 @@ int main(int argc, char **argv)
 		return rc;
 	printf("entry: %s%s\n", entry.name, entry.is_new ? " (new)" : "");
 	fflush(stdout);
-	if (!dry_run && !on_path("gnuplot")) {
+	if (!dry_run && !plot_available()) {
 		fprintf(stderr, "probe: gnuplot is missing, and the evidence needs its plot (make deps)\n");
 		return 1;
 	}
@@ -227,7 +214,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (dry_run) {
-		char *summary = record_summary(&entry, &run, NULL);
+		char *summary = evidence_summary(&entry, &run, NULL);
 		printf("\n%s", summary);
 		free(summary);
 		printf("\n--dry-run: nothing was written\n");

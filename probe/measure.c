@@ -1,6 +1,6 @@
 #include "measure.h"
 
-#include "../out/copy_rule.h"
+#include "copy_rule.h"
 #include "timer.h"
 
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * red zone, on both the forward and the descending path. Any register not
  * restored, DF left set, rsp moved, or write below rsp is reported by name.
  * A self-test first proves the harness catches each kind of breakage. */
-#include "../out/copy_rule.h"
-#include "../out/tests/routines.h"
+#include "copy_rule.h"
+#include "tests/routines.h"
 
 #include <stdint.h>
 #include <stdio.h>

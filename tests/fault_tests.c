@@ -4,7 +4,7 @@
  * either serves the fault (unprotects the page and returns, so the faulting
  * instruction reruns) or sends rip to uc_user_fault_exit. Any other fault is
  * an oops: it is not swallowed. */
-#include "../out/copy_rule.h"
+#include "copy_rule.h"
 
 #include <setjmp.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
 #!/bin/sh
-# out/, vendored by copying, compiles with a kernel's flags and links into a
+# out/FLAVOR/, vendored by copying, compiles with a kernel's flags and links into a
 # freestanding ELF with nothing undefined. The generated tests may also need
 # memset (clang emits it for zeroed locals), which README documents; nothing
 # else may be left undefined. A negative control proves the check fails.
@@ -10,7 +10,8 @@ KFLAGS="-std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding -nostdlib -mno-r
 -mcmodel=kernel -fno-pic -fno-pie -fno-stack-protector -O2"
 ALLOWED="memset memcpy"
 
-mkdir -p "$T/vendor" && cp -r "$ROOT/out/." "$T/vendor/"
+FLAVOR=${1:?usage: tests/freestanding_link.sh FLAVOR}
+mkdir -p "$T/vendor" && cp -r "$ROOT/out/$FLAVOR/." "$T/vendor/"
 cd "$T/vendor" || exit 2
 # shellcheck disable=SC2086
 if cc $KFLAGS -c copy_rule.c -o "$T/copy_rule.o" && cc $KFLAGS -c tests/rule_tests.c -o "$T/rule_tests.o" &&

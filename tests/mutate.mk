@@ -1,4 +1,4 @@
-# make mutate: the mutation tests of tests/mutations.txt (also run by make check).
+# make mutate: the mutation tests of tests/mutations.txt, per flavor (also run by make check).
 .PHONY: mutate
-mutate: all $(B)/run_rule_tests $(B)/abi_harness $(B)/fault_tests
-	$(Q)tests/mutate.sh -v
+mutate: all $(foreach f,$(FLAVORS),$(B)/$(f)/run_rule_tests $(B)/$(f)/abi_harness $(B)/$(f)/fault_tests)
+	$(Q)for f in $(FLAVORS); do tests/mutate.sh -v $$f || exit 1; done

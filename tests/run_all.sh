@@ -9,7 +9,7 @@ T=$(mktemp)
 trap 'rm -f "$T"' EXIT INT TERM
 run() { # run NAME COMMAND...
 	name=$1; shift
-	printf '%-22s ' "$name"
+	printf '%-26s ' "$name"
 	"$@" >"$T" 2>&1
 	rc=$?
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$T" | tail -1)
@@ -32,16 +32,25 @@ run() { # run NAME COMMAND...
 run "out/ is current" gen/uarchgen check
 run "template engine" build/test_template
 run "uarchgen commands" tests/gen_cli.sh
-run "generated tests" build/run_rule_tests
-run "ABI harness" build/abi_harness
-run "user-copy faults" build/fault_tests
-run "instruction scan" tests/scan_test.sh
-run "freestanding link" tests/freestanding_link.sh
-run "kernel under QEMU" tests/kernel/run.sh
-run "fuzzer, short pass" sh -c 'd=$(mktemp -d) && cd "$d" && '"$PWD"'/build/fuzz_copy -runs=300000 -max_len=16 -seed=1; rc=$?; rm -rf "$d"; exit $rc'
+run "syntax identity" tests/syntax_identity.sh
+run "two flavors" tests/two_flavors.sh
+run "lookup fixtures" tests/lookup_fixtures.sh
+for f in $(gen/uarchgen flavors | cut -d' ' -f1); do
+	B=build/$f
+	run "$f: generated tests" $B/run_rule_tests
+	run "$f: ABI harness" $B/abi_harness
+	run "$f: instruction scan" tests/scan_test.sh "$f"
+	run "$f: freestanding" tests/freestanding_link.sh "$f"
+	if grep -q 'KIND_TO_USER, ' "out/$f/tests/routines.h"; then
+		run "$f: user faults" $B/fault_tests
+		run "$f: faults, remaining" $B/fault_tests_remaining
+		run "$f: QEMU, GAS only" tests/kernel/run.sh "$f"
+	fi
+	run "$f: fuzzer, short" sh -c 'd=$(mktemp -d) && cd "$d" && '"$PWD/$B"'/fuzz_copy -runs=300000 -max_len=16 -seed=1; rc=$?; rm -rf "$d"; exit $rc'
+	run "$f: probe commands" tests/probe_cli.sh "$f"
+	run "$f: bench runs" sh -c 'd=$(mktemp -d) && '"$B"'/bench --samples 1 --out "$d" && test -s "$d/bench.png"; rc=$?; rm -rf "$d"; exit $rc'
+	run "$f: mutation tests" tests/mutate.sh "$f"
+done
 run "probe derivation" build/test_derive
-run "probe commands" tests/probe_cli.sh
-run "bench runs" sh -c 'd=$(mktemp -d) && build/bench --samples 1 --out "$d" && test -s "$d/bench.png"; rc=$?; rm -rf "$d"; exit $rc'
-run "mutation tests" tests/mutate.sh
 echo "$total_pass passed, $total_fail failed"
 exit $status

@@ -1,6 +1,6 @@
 /* Runs the generated tests (out/tests/rule_tests.c) in user space against
  * the routines linked with it, and prints "N passed, N failed". */
-#include "../out/tests/rule_tests.h"
+#include "tests/rule_tests.h"
 
 #include <stdio.h>
 #include <stdlib.h>

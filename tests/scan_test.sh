@@ -1,14 +1,21 @@
 #!/bin/sh
-# The instruction scan on the generated kernel-flavor objects, and its
-# negative controls: each forbidden instruction, assembled on its own, must
-# be caught with its reason; a clean routine must pass.
+# The instruction scan on a flavor's generated objects, under the flavor's
+# ISA and red-zone limits (uarchgen flavors), and its negative controls: each
+# instruction forbidden to a general-register flavor without a red zone,
+# assembled on its own, must be caught with its reason; a clean routine must
+# pass. usage: tests/scan_test.sh FLAVOR
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SCAN=$ROOT/tests/scan_kernel_objects.sh
+SCAN=$ROOT/tests/scan_objects.sh
 . "$ROOT/tests/lib.sh"
+FLAVOR=${1:?usage: tests/scan_test.sh FLAVOR}
+limits=$(gen/uarchgen flavors | awk -v f="$FLAVOR" '$1 == f { print "--isa", $2, "--red-zone", $3 }')
+[ -n "$limits" ] || { echo "scan_test.sh: no flavor $FLAVOR" >&2; exit 2; }
 
-if "$SCAN" "$ROOT/build/copy.o" >"$T/out" 2>&1; then ok; else bad "out/x86_64/copy.asm:"; cat "$T/out"; fi
-if "$SCAN" --allow-call "$ROOT/build/copy_rule.o" >"$T/out" 2>&1; then ok; else bad "out/copy_rule.c:"; cat "$T/out"; fi
+# shellcheck disable=SC2086
+if "$SCAN" $limits "$ROOT/build/$FLAVOR/copy.o" >"$T/out" 2>&1; then ok; else bad "out/$FLAVOR/x86_64/copy.asm:"; cat "$T/out"; fi
+# shellcheck disable=SC2086
+if "$SCAN" $limits --allow-call "$ROOT/build/$FLAVOR/copy_rule.o" >"$T/out" 2>&1; then ok; else bad "out/$FLAVOR/copy_rule.c:"; cat "$T/out"; fi
 
 caught() { # caught NAME REASON INSTRUCTION...: the scan must flag this code
 	name=$1 reason=$2

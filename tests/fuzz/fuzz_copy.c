@@ -3,7 +3,7 @@
  * against the reference "dst now holds what src held", with sentinel guard
  * zones around dst and src, and PROT_NONE pages against the tight layout.
  * Build and run: make fuzz (ten million cases) or make check (a short pass). */
-#include "../../out/copy_rule.h"
+#include "copy_rule.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -95,18 +95,14 @@ static unsigned char expect[UC_TEST_ARENA] __attribute__((aligned(4096)));
 
 static void put_cpuid(void)
 {
-	uint32_t a, b, c, d;
+	struct uc_cpuid id;
 	char vendor[13];
-	__asm__ __volatile__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
-	for (int i = 0; i < 4; i++) {
-		vendor[i] = (char)(b >> (8 * i));
-		vendor[4 + i] = (char)(d >> (8 * i));
-		vendor[8 + i] = (char)(c >> (8 * i));
-	}
-	vendor[12] = '\0';
-	__asm__ __volatile__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
 	unsigned int family, model;
-	uc_cpuid_family_model(a, &family, &model);
+	uc_cpuid_read(&id);
+	for (int i = 0; i < 12; i++)
+		vendor[i] = (char)(id.vendor[i / 4] >> (8 * (i % 4)));
+	vendor[12] = '\0';
+	uc_cpuid_family_model(id.signature, &family, &model);
 	put("cpuid: ");
 	put(vendor);
 	put(" family ");

@@ -1,72 +1,44 @@
 #!/bin/sh
-# make check-kernel: builds tests/kernel/ against a copy of out/ (as a user
-# vendors it), boots it under QEMU (TCG) on CPU models of both vendors, and
-# checks that each boot's logged rule is what `uarchgen query` gives for
-# the CPUID that QEMU presented, and that the generated tests pass in ring 0.
-# usage: tests/kernel/run.sh [CPU_MODEL...]   (from the repository root)
+# make check-kernel: builds tests/kernel/ against a copy of out/FLAVOR/ (as
+# a user vendors it) with the C compiler alone, from the GAS form of the
+# routines (no nasm in this build), boots it under QEMU (TCG) on CPU models of
+# both vendors, and checks that each boot's logged rule is what
+# `uarchgen lookup` gives for the CPUID that QEMU presented, and that the
+# generated tests pass in ring 0.
+# usage: tests/kernel/run.sh FLAVOR [CPU_MODEL...]   (from the repository root)
 set -u
 if [ "${1:-}" = "--help" ]; then
-	sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 fi
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tests/lib.sh"
+FLAVOR=${1:?usage: tests/kernel/run.sh FLAVOR [CPU_MODEL...]}
+shift
 CPUS=${*:-EPYC EPYC-Rome Skylake-Client qemu64}
-B=build/kernel
+B=build/test-kernel/$FLAVOR
 QEMU=${QEMU:-qemu-system-x86_64}
 command -v "$QEMU" >/dev/null || { echo "check-kernel: $QEMU is missing (make deps installs qemu-system-x86)" >&2; exit 2; }
 
 rm -rf "$B" && mkdir -p "$B/vendor"
-cp -r out/. "$B/vendor/" # vendoring: copy the files, nothing else
+cp -r "out/$FLAVOR/." "$B/vendor/" # vendoring: copy the files, nothing else
 KFLAGS="-std=c99 -Wall -Wextra -Werror -ffreestanding -nostdlib -mno-red-zone -mgeneral-regs-only -mcmodel=kernel \
 -fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables -O2"
+# A build that cannot reach nasm: PATH holds only the tools it names.
+mkdir -p "$B/bin" && for tool in cc as ld objcopy; do ln -s "$(command -v $tool)" "$B/bin/$tool"; done
 # shellcheck disable=SC2086
-if ! { cc $KFLAGS -I"$B" -c tests/kernel/kmain.c -o "$B/kmain.o" &&
-	cc $KFLAGS -c "$B/vendor/copy_rule.c" -o "$B/copy_rule.o" &&
-	cc $KFLAGS -c "$B/vendor/tests/rule_tests.c" -o "$B/rule_tests.o" &&
-	nasm -f elf64 "$B/vendor/x86_64/copy.asm" -o "$B/copy.o" &&
-	nasm -f elf64 tests/kernel/boot.asm -o "$B/boot.o" &&
-	ld -nostdlib -static --no-warn-rwx-segments -T tests/kernel/kernel.ld -o "$B/kernel.elf" "$B/boot.o" "$B/kmain.o" \
-		"$B/copy_rule.o" "$B/rule_tests.o" "$B/copy.o" &&
-	objcopy -O elf32-i386 "$B/kernel.elf" "$B/kernel32.elf"; }; then
-	echo "check-kernel: the kernel does not build" >&2
+if ! PATH=$ROOT/$B/bin /bin/sh -c "cc $KFLAGS -I$B -c tests/kernel/kmain.c -o $B/kmain.o &&
+	cc $KFLAGS -c $B/vendor/copy_rule.c -o $B/copy_rule.o &&
+	cc $KFLAGS -c $B/vendor/tests/rule_tests.c -o $B/rule_tests.o &&
+	cc -c $B/vendor/x86_64/copy.S -o $B/copy.o &&
+	cc -c tests/kernel/boot.S -o $B/boot.o &&
+	ld -nostdlib -static --no-warn-rwx-segments -T tests/kernel/kernel.ld -o $B/kernel.elf $B/boot.o $B/kmain.o \
+		$B/copy_rule.o $B/rule_tests.o $B/copy.o &&
+	objcopy -O elf32-i386 $B/kernel.elf $B/kernel32.elf"; then
+	echo "check-kernel: the kernel does not build from the GAS output" >&2
 	exit 1
 fi
 # QEMU's Multiboot loader takes 32-bit ELF only; the 64-bit code rides inside unchanged.
-
-gen/uarchgen query >"$B/query.txt" || exit 1
-
-# expected VENDOR FAMILY MODEL: "entry window status" as uarchgen query lists them.
-expected() {
-	awk -v vendor="$1" -v family="$2" -v model="$3" '
-		function hex(s,   v, i) {
-			v = 0
-			for (i = 1; i <= length(s); i++)
-				v = v * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
-			return v
-		}
-		NR == 1 { next }
-		$3 == "kernel" && $2 == vendor && $1 !~ /^\(/ {
-			n = split($NF, ranges, ",")
-			for (i = 1; i <= n; i++) {
-				split(ranges[i], fm, "/")
-				split(fm[2], lh, "-")
-				lo = hex(lh[1]); hi = (2 in lh) ? hex(lh[2]) : lo
-				if (hex(fm[1]) == family && model >= lo && model <= hi) {
-					status = ($6 == "measured") ? "measured" : "extrapolated from " $8
-					print $1, $4, status
-					found = 1
-					exit
-				}
-			}
-		}
-		$1 == "(other)" && $2 == vendor && $3 == "kernel" && !found { other = "none " $4 " extrapolated from " $8 }
-		END {
-			if (found) exit
-			if (other != "") print other
-			else print "none 0 unknown"
-		}' "$B/query.txt"
-}
 
 for cpu in $CPUS; do
 	log=$B/boot-$cpu.log
@@ -87,22 +59,21 @@ for cpu in $CPUS; do
 	# shellcheck disable=SC2086
 	set -- $cpuid
 	vendor=$1 family=$(($3)) model=$(($5))
-	want=$(expected "$vendor" "$family" "$model")
-	entry=${want%% *}
-	rest=${want#* }
-	window=${rest%% *}
-	status=${rest#* }
-	[ "$entry" = none ] && entry="no entry for this CPU"
-	case "$status" in
+	# What the generator's own lookup gives this CPU: key=value fields.
+	want=$(gen/uarchgen lookup "$vendor" "$family" "$model" --flavor "$FLAVOR") || exit 1
+	field() { echo "$want" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	entry=$(field entry) window=$(field window) source=$(field source)
+	case "$(field status)" in
 	measured) want_tail="($entry, measured)" ;;
-	unknown) want_tail="($entry, unknown vendor: default)" ;;
-	*) want_tail="($entry, $status)" ;;
+	extrapolated) want_tail="($entry, extrapolated from $source)" ;;
+	*) want_tail="($entry, unknown vendor: default)" ;;
 	esac
+	want_tail=$(echo "$want_tail" | sed 's/^(-,/(no entry for this CPU,/')
 	if echo "$rule" | grep -qF "Rule { window: $window" && echo "$rule" | grep -qF "$want_tail"; then
 		ok
-		echo "$cpu: $cpuid: $rule [query: $want] ${seconds}s"
+		echo "$cpu: $cpuid: $rule [lookup: $want] ${seconds}s"
 	else
-		bad "$cpu: $cpuid: logged '$rule', uarchgen query gives window $window $want_tail"
+		bad "$cpu: $cpuid: logged '$rule', uarchgen lookup gives window $window $want_tail"
 	fi
 done
 summary

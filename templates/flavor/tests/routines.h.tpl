@@ -2,7 +2,7 @@ ${banner("/*", "*/")}
 @ local P = opts.prefix
 @ local G = string.upper(P)
 /*
- * Every routine x86_64/copy.asm exports, as an X-macro: X(symbol, name,
+ * Every routine the flavor lists (x86_64/copy.asm exports), as an X-macro: X(symbol, name,
  * kind, min_n). Test harnesses expand it, so they cover each routine the
  * templates emit and a new one cannot be missed.
  */
@@ -17,7 +17,7 @@ ${banner("/*", "*/")}
 #define ${G}KIND_FAULT_EXIT 6 /* (void) */
 
 #define ${G}ROUTINES(X) \
-@ for _, r in ipairs(import("routines")) do
+@ for _, r in ipairs(flavor.routines) do
 	X(${P}${r.name}, "${r.name}", ${G}KIND_${string.upper(r.kind)}, ${r.min_n}) \
 @ end
 	/* end */

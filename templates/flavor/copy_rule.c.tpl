@@ -41,13 +41,13 @@ static const struct cpu_match rules[] = {
 @   return a.r.model_lo < b.r.model_lo
 @ end)
 @ for _, x in ipairs(ranges) do
-@   local rule = x.e.rules.kernel
+@   local rule = x.e.rules[flavor.name]
 	/* ${x.e.name}: ${x.r.source}. Rule ${status(rule)}. */
 	{ "${x.e.vendor}", 0x${string.format("%02x", x.r.family)}, 0x${string.format("%02x", x.r.model_lo)}, 0x${string.format("%02x", x.r.model_hi)}, ${rule_literal(rule, x.e.name)} },
 @ end
 	/* Vendor defaults: every other core of the vendor takes this measured entry's rule, unmeasured. */
 @ for _, d in ipairs(db.defaults) do
-@   if d.flavor == "kernel" then
+@   if d.flavor == flavor.name then
 	{ "${d.vendor}", ANY_FAMILY, 0x00, 0xff, ${rule_literal({ window = d.window, align_dst = d.align_dst, measured = false, window_from = d.entry }, "")} },
 @   end
 @ end
@@ -98,6 +98,25 @@ const struct ${P}rule *${P}rule_from_cpuid(const struct ${P}cpuid *id)
 	return ${P}rule_lookup(vendor, family, model);
 }
 
+void ${P}cpuid_leaf(uint32_t leaf, uint32_t subleaf, uint32_t r[4])
+{
+	__asm__ __volatile__("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(subleaf));
+}
+
+void ${P}cpuid_read(struct ${P}cpuid *id)
+{
+	uint32_t r[4];
+	${P}cpuid_leaf(0, 0, r);
+	id->vendor[0] = r[1];
+	id->vendor[1] = r[3];
+	id->vendor[2] = r[2];
+	id->signature = 0;
+	if (r[0] >= 1) {
+		${P}cpuid_leaf(1, 0, r);
+		id->signature = r[0];
+	}
+}
+
 @ if opts.target then
 /* Built for ${opts.target} alone: copy.asm holds the rule as immediates. */
 void ${P}rule_install(const struct ${P}rule *rule)
@@ -108,7 +127,7 @@ void ${P}rule_install(const struct ${P}rule *rule)
 
 const struct ${P}rule *${P}rule_init(void)
 {
-	static const struct ${P}rule target = ${rule_literal(target_rule(opts.target, "kernel"), opts.target)};
+	static const struct ${P}rule target = ${rule_literal(target_rule(opts.target, flavor.name), opts.target)};
 	${P}rule_install(&target);
 	return &target;
 }
@@ -123,25 +142,11 @@ void ${P}rule_install(const struct ${P}rule *rule)
 	*(volatile uint64_t *)&${P}copy_align_dst = rule->align_dst;
 }
 
-static void cpuid(uint32_t leaf, uint32_t r[4])
-{
-	__asm__ __volatile__("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(0));
-}
-
 const struct ${P}rule *${P}rule_init(void)
 {
-	uint32_t r[4];
 	struct ${P}cpuid id;
 	const struct ${P}rule *rule;
-	cpuid(0, r);
-	id.vendor[0] = r[1];
-	id.vendor[1] = r[3];
-	id.vendor[2] = r[2];
-	id.signature = 0;
-	if (r[0] >= 1) {
-		cpuid(1, r);
-		id.signature = r[0];
-	}
+	${P}cpuid_read(&id);
 	rule = ${P}rule_from_cpuid(&id);
 	${P}rule_install(rule);
 	return rule;

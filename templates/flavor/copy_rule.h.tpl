@@ -1,6 +1,8 @@
 ${banner("/*", "*/")}
 @ local P = opts.prefix
 @ local G = string.upper(P)
+@ local has_access = false
+@ for _, r in ipairs(flavor.routines) do has_access = has_access or r.access end
 /*
  * Which copy each x86-64 core gets, chosen from CPUID. Freestanding C99:
  * no libc, only <stddef.h> and <stdint.h>.
@@ -15,6 +17,11 @@ ${banner("/*", "*/")}
  * refuses to build against a header of another run, and refers to a symbol
  * that only the copy.asm of its own run defines. */
 #define ${G}COPY_RULE_STAMP 0x${gen.stamp}UL
+
+/* The flavor these files were generated for, and its limits. */
+#define ${G}FLAVOR "${flavor.name}"
+#define ${G}FLAVOR_ISA "${flavor.isa}"
+#define ${G}FLAVOR_RED_ZONE ${flavor.red_zone and 1 or 0}
 @ if opts.target then
 #define ${G}COPY_RULE_TARGET "${opts.target}"
 @ end
@@ -43,6 +50,14 @@ struct ${P}cpuid {
 	uint32_t signature; /* leaf 1: eax */
 };
 
+/* Executes CPUID: r = { eax, ebx, ecx, edx } of leaf, subleaf. The one CPUID
+ * wrapper of the project: the rule, the probe and the test kernel read
+ * through it. */
+void ${P}cpuid_leaf(uint32_t leaf, uint32_t subleaf, uint32_t r[4]);
+
+/* Reads the two words the rule depends on from this CPU. */
+void ${P}cpuid_read(struct ${P}cpuid *id);
+
 /* The rule for a display family and model (as Linux computes them). Never
  * NULL: an unknown vendor gets window 0. vendor is the 12-byte CPUID string. */
 const struct ${P}rule *${P}rule_lookup(const char vendor[12], unsigned int family, unsigned int model);
@@ -64,17 +79,36 @@ void ${P}rule_install(const struct ${P}rule *rule);
  * measured)", NUL-terminated and cut to size. Returns its full length. */
 size_t ${P}rule_describe(char *buf, size_t size, const struct ${P}rule *rule);
 
-/* The user-access ranges of copy_to_user, copy_from_user and clear_user, as
- * [begin, end) address pairs, for the kernel's exception table: a fault at a
- * user address with rip in a range is served (return, and the instruction
- * reruns) or sent to ${P}user_fault_exit. */
+@ if has_access then
+/* The user-access ranges of the user copies, as [begin, end) address pairs,
+ * for the kernel's exception table: a fault at a user address with rip in a
+ * range is served (return, and the instruction reruns) or sent to
+ * ${P}user_fault_exit. */
 extern const uintptr_t ${P}user_access_ranges[];
 extern const uint64_t ${P}user_access_range_count;
 
-/* The routines in x86_64/copy.asm. */
-@ for _, r in ipairs(import("routines")) do
+@ end
+
+@ local result = opts.user_copy_result == "remaining" and "size_t" or "int"
+@ if has_access then
+@   if opts.user_copy_result == "remaining" then
+/* The user copies' result (--user-copy-result=remaining, Linux's contract):
+ * the number of bytes not copied, 0 on success. On the forward path the
+ * count is exact: every byte before it was copied. A fault on the descending
+ * path reports n, although bytes at the top of the destination may have been
+ * written. */
+#define ${G}USER_COPY_RESULT_REMAINING 1
+@   else
+/* The user copies' result: 0 on success, 1 after a fault the kernel did not
+ * serve; then some or none of the bytes were copied. */
+#define ${G}USER_COPY_RESULT_REMAINING 0
+@   end
+
+@ end
+/* The routines in x86_64/copy.asm (NASM) and x86_64/copy.S (GAS), one program. */
+@ for _, r in ipairs(flavor.routines) do
 /* ${P}${r.name}: ${r.doc}. */
-${string.format(r.proto, P .. r.name)};
+${string.format(r.proto, P .. r.name):gsub("RESULT", result)};
 @ end
 
 #endif

@@ -1,0 +1,32 @@
+/* The evidence folder of a probe run, evidence/<run id>/ next to the
+ * database: measurements.csv, summary.md, plot.gp and distance.png. It is
+ * written hidden and appears whole, so a rule never links a partial one. */
+#ifndef PROBE_EVIDENCE_H
+#define PROBE_EVIDENCE_H
+
+#include "run.h"
+
+struct evidence_folder {
+	char tmp[1200];   /* hidden, written first: evidence/.probe-XXXXXX */
+	char final[1200]; /* evidence/<run id> */
+	char run_id[128]; /* <entry>-<date>, then -2, -3, ... for a later run that day */
+	char link[256];   /* the rule's evidence column: evidence/<run id>/summary.md */
+};
+
+/* Names the run and makes its hidden folder. Nonzero after printing why. */
+int evidence_prepare(struct evidence_folder *f, const char *db_path, const char *entry, const char *date);
+
+/* Fills the hidden folder. Nonzero after printing why. */
+int evidence_write(const struct evidence_folder *f, const struct entry_choice *entry, const struct run_facts *run);
+
+/* Gives the hidden folder its final name. Nonzero after printing why. */
+int evidence_publish(const struct evidence_folder *f);
+
+/* Removes a folder evidence_write wrote into, with what it holds. */
+void evidence_remove(const char *dir);
+
+/* The summary's text (malloc'd), also printed by --dry-run; run_id is NULL
+ * when there is no folder to link. */
+char *evidence_summary(const struct entry_choice *entry, const struct run_facts *run, const char *run_id);
+
+#endif

@@ -1,0 +1,142 @@
+-- The syntax back-ends. A routine file is written once, in the neutral
+-- assembly below, and rendered as NASM (elf64) and as GAS in Intel syntax
+-- (.intel_syntax noprefix), which gcc -c, clang -c and Rust's global_asm!
+-- accept. The two renderings must assemble to the same bytes; the identity
+-- test (tests/syntax_identity.sh) proves it for every generated file.
+--
+-- The neutral assembly is Intel syntax, one statement a line:
+--   ; text                    a comment, alone or after a statement
+--   name:                     a label; .Lname is local to the file and, for
+--                             NASM, to the last label not starting with '.'
+--   intel64                   64-bit code, memory operands RIP-relative
+--   section NAME              .text, .data, .rodata or .note.GNU-stack
+--   func NAME / endfunc       an exported function; endfunc ends every
+--                             function opened since the last one
+--   object NAME / endobject   an exported data object, the same way
+--   global NAME[, NAME]       an exported label without type
+--   align N                   pad with zero bytes to an N-byte boundary
+--   dq X[, X] / db N          data: quadwords (numbers or symbols), bytes
+--   anything else             an instruction: mnemonic, then operands, with
+--                             [rel SYMBOL] for a RIP-relative operand
+-- Anything the back-ends do not know is an error naming the line, so a
+-- template cannot write one syntax's idiom by accident.
+local M = {}
+
+-- Each back-end and the file it writes: name.asm.tpl renders to name.asm and name.S.
+M.outputs = {
+  { syntax = "nasm", suffix = ".asm" },
+  { syntax = "gas", suffix = ".S" },
+}
+
+local SECTIONS = {
+  [".text"] = { nasm = "section .text", gas = ".text" },
+  [".data"] = { nasm = "section .data", gas = ".data" },
+  [".rodata"] = { nasm = "section .rodata", gas = ".section .rodata" },
+  [".note.GNU-stack"] = { nasm = "section .note.GNU-stack noalloc noexec nowrite progbits",
+                          gas = '.section .note.GNU-stack,"",@progbits' },
+}
+
+local function comment(syntax, text)
+  if syntax == "nasm" then return ";" .. text end
+  -- A comment must not end early: "*/" inside it would close it.
+  return "/*" .. text:gsub("%*/", "* /") .. " */"
+end
+
+local function is_symbol(s) return s:match("^[%a_][%w_.]*$") ~= nil end
+
+local function split_args(s)
+  local list = {}
+  for a in s:gmatch("[^,]+") do list[#list + 1] = a:match("^%s*(.-)%s*$") end
+  return list
+end
+
+-- Renders one statement (no comment) for syntax; `open` holds the names the
+-- pending endfunc/endobject closes.
+local function statement(syntax, indent, body, where, state)
+  local nasm = syntax == "nasm"
+  if body:match("^[%w_.]+:$") then return body end
+  local op, rest = body:match("^(%S+)%s*(.*)$")
+  local function say(n, g) return indent .. (nasm and n or g) end
+  if op == "intel64" and rest == "" then
+    return nasm and "        bits    64\n        default rel" or "        .intel_syntax noprefix"
+  elseif op == "section" then
+    local s = SECTIONS[rest] or error(where .. "unknown section '" .. rest .. "'", 0)
+    return say(s[syntax], s[syntax])
+  elseif (op == "func" or op == "object") and is_symbol(rest) then
+    state.open[#state.open + 1] = rest
+    state.exported[rest] = op
+    if nasm then
+      return string.format("%sglobal  %s:%s (%s.end - %s)", indent, rest, op == "func" and "function" or "data", rest, rest)
+    end
+    return string.format("%s.globl  %s\n%s.type   %s, @%s", indent, rest, indent, rest, op == "func" and "function" or "object")
+  elseif (op == "endfunc" or op == "endobject") and rest == "" then
+    local lines = {}
+    for _, name in ipairs(state.open) do
+      lines[#lines + 1] = nasm and (name .. ".end:") or string.format("%s.size   %s, . - %s", indent, name, name)
+    end
+    if #lines == 0 then error(where .. op .. " closes nothing", 0) end
+    state.open = {}
+    return table.concat(lines, "\n")
+  elseif op == "global" then
+    for _, a in ipairs(split_args(rest)) do
+      if not is_symbol(a) then error(where .. "global: '" .. a .. "' is not a symbol", 0) end
+    end
+    return say("global  " .. rest, ".globl  " .. rest)
+  elseif op == "align" and rest:match("^%d+$") then
+    return say("align   " .. rest .. ", db 0", ".balign " .. rest .. ", 0")
+  elseif op == "dq" then
+    local args = split_args(rest)
+    if nasm then
+      -- Relocations name the symbol, as GAS writes them, not its section.
+      for i, a in ipairs(args) do if is_symbol(a) then args[i] = a .. " wrt ..sym" end end
+    end
+    return say("dq      " .. table.concat(args, ", "), ".quad   " .. rest)
+  elseif op == "db" and rest:match("^%d+$") then
+    return say("db      " .. rest, ".byte   " .. rest)
+  elseif op:match("^[a-z][a-z0-9]*$") and not rest:find("[%%$`\"']") then
+    if nasm then return indent .. body end
+    local g = body:gsub("%[rel ", "[rip + "):gsub("(%a+word) %[", "%1 ptr ["):gsub("byte %[", "byte ptr [")
+    return indent .. g
+  end
+  error(where .. "not neutral assembly: '" .. body .. "'", 0)
+end
+
+-- The text of one syntax. name is the template's name, for errors; every
+-- routine of `routines` must be exported with func, and every exported
+-- function that starts with prefix must be one of them.
+function M.render(text, syntax, name, prefix, routines)
+  local out, state = {}, { open = {}, exported = {} }
+  local n = 0
+  for line in (text .. (text:sub(-1) == "\n" and "" or "\n")):gmatch("(.-)\n") do
+    n = n + 1
+    local where = name .. ": output line " .. n .. ": "
+    local code, note = line:match("^(.-);(.*)$")
+    if not code then code = line end
+    local indent, body = code:match("^(%s*)(.-)%s*$")
+    local rendered = body ~= "" and statement(syntax, indent, body, where, state) or ""
+    if note and body == "" then
+      rendered = code .. comment(syntax, note)
+    elseif note then
+      -- A comment after a statement keeps its column where it can.
+      local last = rendered:match("[^\n]*$")
+      rendered = rendered .. string.rep(" ", math.max(1, #code - #last)) .. comment(syntax, note)
+    end
+    out[#out + 1] = rendered
+  end
+  if #state.open > 0 then error(name .. ": " .. state.open[1] .. " is never closed (endfunc/endobject)", 0) end
+  for _, r in ipairs(routines) do
+    if state.exported[prefix .. r.name] ~= "func" then
+      error(name .. ": the flavor lists routine " .. r.name .. ", which this file does not export", 0)
+    end
+  end
+  local listed = {}
+  for _, r in ipairs(routines) do listed[prefix .. r.name] = true end
+  for sym, kind in pairs(state.exported) do
+    if kind == "func" and sym:sub(1, #prefix) == prefix and not listed[sym] then
+      error(name .. ": exports " .. sym .. ", which is not in the flavor's routine list", 0)
+    end
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+return M
