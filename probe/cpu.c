@@ -5,11 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
-{
-	__asm__ __volatile__("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(sub));
-}
-
 static void words(char *out, uint32_t a, uint32_t b, uint32_t c)
 {
 	memcpy(out, &a, 4);
@@ -22,28 +17,28 @@ void cpu_identify(struct cpu_info *c)
 {
 	uint32_t r[4];
 	memset(c, 0, sizeof *c);
-	cpuid(0, 0, r);
+	uc_cpuid_leaf(0, 0, r);
 	uint32_t max_leaf = r[0];
 	words(c->vendor, r[1], r[3], r[2]);
 	if (max_leaf >= 1) {
-		cpuid(1, 0, r);
+		uc_cpuid_leaf(1, 0, r);
 		c->signature = r[0];
 		c->guest = (r[2] >> 31) & 1;
 	}
 	uc_cpuid_family_model(c->signature, &c->family, &c->model);
 	c->stepping = c->signature & 0xf;
 	if (max_leaf >= 7) {
-		cpuid(7, 0, r);
+		uc_cpuid_leaf(7, 0, r);
 		c->erms = (r[1] >> 9) & 1;     /* Enhanced REP MOVSB/STOSB */
 		c->avx2 = (r[1] >> 5) & 1;
 		c->avx512f = (r[1] >> 16) & 1;
 		c->fsrm = (r[3] >> 4) & 1;     /* Fast Short REP MOV */
 	}
-	cpuid(0x80000000u, 0, r);
+	uc_cpuid_leaf(0x80000000u, 0, r);
 	if (r[0] >= 0x80000004u) {
 		uint32_t b[12];
 		for (uint32_t i = 0; i < 3; i++)
-			cpuid(0x80000002u + i, 0, b + 4 * i);
+			uc_cpuid_leaf(0x80000002u + i, 0, b + 4 * i);
 		memcpy(c->brand, b, 48);
 		c->brand[48] = '\0';
 		char *s = c->brand;
@@ -54,7 +49,7 @@ void cpu_identify(struct cpu_info *c)
 			c->brand[n - 1] = '\0';
 	}
 	if (c->guest) {
-		cpuid(0x40000000u, 0, r);
+		uc_cpuid_leaf(0x40000000u, 0, r);
 		words(c->hypervisor, r[1], r[2], r[3]);
 		for (int i = 0; i < 12; i++)
 			if (c->hypervisor[i] == '\0' || c->hypervisor[i] < 32 || c->hypervisor[i] > 126)

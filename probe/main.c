@@ -1,4 +1,5 @@
 /* probe: measures the core it runs on and records its copy rule in uarch.db. */
+#include "copy_rule.h"
 #include "cpu.h"
 #include "derive.h"
 #include "evidence.h"
@@ -150,7 +151,7 @@ int main(int argc, char **argv)
 	measurement_init(&m, &plan);
 	struct run_facts run = {0};
 	run.cpu = &cpu;
-	run.flavor = "kernel";
+	run.flavor = UC_FLAVOR; /* the flavor of the out/ files this probe is built against */
 	run.samples = plan.samples;
 	run.margin = DERIVE_MARGIN;
 	int stable = 0;

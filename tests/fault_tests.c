@@ -101,10 +101,10 @@ static void protect(size_t first_page, size_t pages)
 
 enum direction { TO_USER, FROM_USER, CLEAR };
 
-/* Runs one user copy; 0 or 1 as it returned, -1 after an oops. */
-static int run(enum direction dir, unsigned char *udst_or_usrc, unsigned char *k, size_t n)
+/* Runs one user copy; what it returned, or -1 after an oops. */
+static long run(enum direction dir, unsigned char *udst_or_usrc, unsigned char *k, size_t n)
 {
-	int ret;
+	long ret;
 	if (sigsetjmp(oops_exit, 1))
 		return -1;
 	armed = 1;
@@ -163,9 +163,16 @@ static void fault_case(const char *name, enum direction dir, unsigned int window
 		protect(first, last - first + 1); /* every user page faults once */
 	else
 		protect(last, 1);                 /* the copy gets some way, then a fault nobody serves */
-	int ret = run(dir, u, k, n);
+	long ret = run(dir, u, k, n);
 	mprotect(user, USER_SIZE, PROT_READ | PROT_WRITE);
 	const char *bad = NULL;
+#if UC_USER_COPY_RESULT_REMAINING
+	/* Linux's contract: the bytes not copied; exact going forward (the fault
+	 * is at the last page), all n going down. */
+	long remaining = m == SERVE ? 0 : down ? (long)n : (long)(uoff + n - last * PAGE);
+#else
+	long remaining = m == SERVE ? 0 : 1;
+#endif
 	if (ret < 0)
 		bad = "the fault was not fixed up: an oops";
 	else if (m == SERVE && ret != 0)
@@ -176,6 +183,8 @@ static void fault_case(const char *name, enum direction dir, unsigned int window
 		bad = "returned success after a fault nobody served";
 	else if (m == REFUSE && refused != 1)
 		bad = "the refused fault did not reach the fault exit once";
+	else if (ret != remaining)
+		bad = "returned the wrong result";
 	else if (dir == TO_USER)
 		bad = check_bytes(user, user_before, USER_SIZE, uoff, n, k, m == SERVE);
 	else if (dir == CLEAR)
@@ -186,9 +195,45 @@ static void fault_case(const char *name, enum direction dir, unsigned int window
 		bad = "the kernel source changed";
 	if (!bad && dir == FROM_USER && memcmp(user, user_before, USER_SIZE) != 0)
 		bad = "the user source changed";
-	snprintf(why, sizeof why, "%s (ret %d, %d served, %d refused)", bad ? bad : "", ret, served, refused);
+	snprintf(why, sizeof why, "%s (ret %ld, want %ld, %d served, %d refused)", bad ? bad : "", ret, remaining, served,
+		 refused);
 	result(name, bad == NULL, why);
 }
+
+#if UC_USER_COPY_RESULT_REMAINING
+/* The exact count: a guard page at every byte offset k of a forward copy of
+ * n bytes, with and without an alignment head, in each direction. The copy
+ * must return n - k and have copied the k bytes before the guard. */
+static void exact_count_sweep(enum direction dir, unsigned int align_dst)
+{
+	static const size_t n = 200;
+	struct uc_rule rule = {0, align_dst, 0, "", ""};
+	char name[96], why[160];
+	int bad_cases = 0;
+	uc_rule_install(&rule);
+	for (size_t k = 0; k < n; k++) {
+		reset();
+		mode = REFUSE;
+		unsigned char *u = user + 2 * PAGE - k, *kbuf = kern + PAGE + 8;
+		protect(2, 1);
+		long ret = run(dir, u, kbuf, n);
+		mprotect(user, USER_SIZE, PROT_READ | PROT_WRITE);
+		const unsigned char *got = dir == FROM_USER ? kbuf : u;
+		const unsigned char *want = dir == FROM_USER ? user_before + 2 * PAGE - k : dir == TO_USER ? kern_before + PAGE + 8 : NULL;
+		int prefix_ok = 1;
+		for (size_t i = 0; i < k; i++)
+			prefix_ok &= got[i] == (want ? want[i] : 0);
+		if (ret != (long)(n - k) || !prefix_ok) {
+			if (!bad_cases++)
+				snprintf(why, sizeof why, "guard at byte %zu of %zu: returned %ld, want %zu%s", k, n, ret, n - k,
+					 prefix_ok ? "" : "; the bytes before the guard were not all copied");
+		}
+	}
+	snprintf(name, sizeof name, "exact count, %s, align_dst %u, guard at every byte",
+		 dir == TO_USER ? "copy_to_user" : dir == FROM_USER ? "copy_from_user" : "clear_user", align_dst);
+	result(name, bad_cases == 0, why);
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -225,6 +270,14 @@ int main(int argc, char **argv)
 	fault_case("refused, clear_user", CLEAR, 0, 0, n, REFUSE, 0);
 	fault_case("served, short descending copy", TO_USER, 4096, 1, 64, SERVE, 1);
 
+#if UC_USER_COPY_RESULT_REMAINING
+	for (unsigned int a = 0; a <= 32; a += 32) {
+		exact_count_sweep(TO_USER, a);
+		exact_count_sweep(FROM_USER, a);
+		exact_count_sweep(CLEAR, a);
+	}
+#endif
+
 	/* A fault outside every access range is not the user copies' to fix. */
 	reset();
 	protect(1, 1);
@@ -244,7 +297,7 @@ int main(int argc, char **argv)
 	/* Nor is a fault on a kernel address inside a range. */
 	reset();
 	mode = REFUSE;
-	int ret = run(FROM_USER, kern_hole, kern + PAGE, 64);
+	long ret = run(FROM_USER, kern_hole, kern + PAGE, 64);
 	result("a fault on a kernel address inside a range is not swallowed", ret == -1 && refused == 0,
 	       "a kernel-address fault in copy_from_user was sent to the fault exit");
 

@@ -1,18 +1,23 @@
 #!/bin/sh
 # Mutation testing: applies each defect of tests/mutations.txt to the
-# generated assembly, links the generated tests, the ABI harness and the
-# fault tests against the mutant, and counts the mutant killed when any fails. Prints "mutants killed: K of N"
-# and, for the summary, "K passed, N-K failed".
-# usage: tests/mutate.sh [-v]   (run from the repository root after make)
+# generated source of a flavor (the NASM or the GAS form, as the line says),
+# assembles it, links the generated tests, the ABI harness and the fault
+# tests against the mutant, and counts the mutant killed when any fails.
+# Prints "mutants killed: K of N" and, for the summary, "K passed, N-K failed".
+# usage: tests/mutate.sh [-v] FLAVOR   (run from the repository root after make check)
 set -u
 if [ "${1:-}" = "--help" ]; then
-	sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 fi
-verbose=${1:-}
-B=build
-for f in out/x86_64/copy.asm $B/rule_tests.o $B/copy_rule.o tests/run_rule_tests.c $B/abi_trampoline.o \
-	$B/abi_broken.o; do
+verbose=
+[ "${1:-}" = "-v" ] && { verbose=-v; shift; }
+F=${1:?usage: tests/mutate.sh [-v] FLAVOR}
+B=build/$F
+SRC=out/$F/x86_64/copy
+CFLAGS="-no-pie -D_GNU_SOURCE -Iout/$F"
+for f in $SRC.asm $SRC.S $B/rule_tests.o $B/copy_rule.o tests/run_rule_tests.c build/abi_trampoline.o \
+	build/abi_broken.o $B/copy_rule_remaining.o; do
 	[ -e "$f" ] || { echo "mutate: $f is missing: run make check first" >&2; exit 2; }
 done
 T=$(mktemp -d)
@@ -20,34 +25,60 @@ trap 'rm -rf "$T"' EXIT INT TERM
 total=0
 killed=0
 broken=0
-while IFS='|' read -r name script; do
+while IFS='|' read -r name syntax script; do
 	case "$name" in '#'* | '') continue ;; esac
 	name=$(printf "%s" "$name" | sed "s/ *$//")
+	syntax=$(printf "%s" "$syntax" | tr -d ' ')
 	script=$(printf "%s" "$script" | sed "s/^ *//")
 	total=$((total + 1))
-	sed "$script" out/x86_64/copy.asm >"$T/mutant.asm"
-	if cmp -s out/x86_64/copy.asm "$T/mutant.asm"; then
-		echo "BROKEN  $name: the mutation no longer applies to out/x86_64/copy.asm"
+	# nasm-remaining: the NASM form generated with --user-copy-result=remaining.
+	dir=out/$F rule_o=$B/copy_rule.o
+	case $syntax in
+	nasm) src=$SRC.asm mutant=$T/mutant.asm ;;
+	gas) src=$SRC.S mutant=$T/mutant.S ;;
+	nasm-remaining)
+		dir=build/$F-remaining/out/$F rule_o=$B/copy_rule_remaining.o
+		src=$dir/x86_64/copy.asm mutant=$T/mutant.asm ;;
+	*) echo "BROKEN  $name: syntax '$syntax' is not nasm, gas or nasm-remaining"; broken=$((broken + 1)); continue ;;
+	esac
+	sed "$script" "$src" >"$mutant"
+	if cmp -s "$src" "$mutant"; then
+		echo "BROKEN  $name: the mutation no longer applies to $src"
 		broken=$((broken + 1))
 		continue
 	fi
-	if ! nasm -f elf64 "$T/mutant.asm" -o "$T/mutant.o" 2>"$T/nasm.err" ||
-		! cc -no-pie tests/run_rule_tests.c $B/rule_tests.o $B/copy_rule.o "$T/mutant.o" -o "$T/run" 2>"$T/cc.err" ||
-		! cc -no-pie tests/abi_harness.c $B/abi_trampoline.o $B/abi_broken.o $B/copy_rule.o "$T/mutant.o" \
-			-o "$T/abi" 2>>"$T/cc.err" ||
-		! cc -no-pie -D_GNU_SOURCE tests/fault_tests.c $B/copy_rule.o "$T/mutant.o" -o "$T/faults" 2>>"$T/cc.err"; then
+	if [ "$syntax" != gas ]; then
+		nasm -f elf64 "$mutant" -o "$T/mutant.o" 2>"$T/as.err"
+	else
+		cc -c "$mutant" -o "$T/mutant.o" 2>"$T/as.err"
+	fi
+	as_rc=$?
+	if [ $as_rc -eq 0 ] && [ "$syntax" = nasm-remaining ]; then
+		# Only the fault tests know the remaining contract; the others pass trivially.
+		: >"$T/run.c" && printf 'int main(void) { return 0; }\n' >"$T/run.c" && cc "$T/run.c" -o "$T/run" && cp "$T/run" "$T/abi" &&
+			cc -no-pie -D_GNU_SOURCE -I"$dir" tests/fault_tests.c "$rule_o" "$T/mutant.o" -o "$T/faults" 2>"$T/cc.err"
+		as_rc=$?
+	elif [ $as_rc -eq 0 ]; then
+		# shellcheck disable=SC2086
+		cc $CFLAGS tests/run_rule_tests.c $B/rule_tests.o $B/copy_rule.o "$T/mutant.o" -o "$T/run" 2>"$T/cc.err" &&
+			cc $CFLAGS tests/abi_harness.c build/abi_trampoline.o build/abi_broken.o $B/copy_rule.o "$T/mutant.o" \
+				-o "$T/abi" 2>>"$T/cc.err" &&
+			cc $CFLAGS tests/fault_tests.c $B/copy_rule.o "$T/mutant.o" -o "$T/faults" 2>>"$T/cc.err"
+		as_rc=$?
+	fi
+	if [ $as_rc -ne 0 ]; then
 		echo "BROKEN  $name: the mutant does not build"
-		cat "$T/nasm.err" "$T/cc.err" | head -5
+		cat "$T/as.err" "$T/cc.err" 2>/dev/null | head -5
 		broken=$((broken + 1))
 		continue
 	fi
 	if timeout 60 "$T/run" >"$T/out" 2>&1 && timeout 60 "$T/abi" >>"$T/out" 2>&1 &&
 		timeout 60 "$T/faults" >>"$T/out" 2>&1; then
-		echo "SURVIVED $name: the tests pass against it; a test is missing"
+		echo "SURVIVED $name ($syntax): the tests pass against it; a test is missing"
 	else
 		killed=$((killed + 1))
 		if [ "$verbose" = "-v" ]; then
-			echo "killed  $name: $(grep -m1 '^FAIL' "$T/out" || tail -1 "$T/out")"
+			echo "killed  $name ($syntax): $(grep -m1 '^FAIL' "$T/out" || tail -1 "$T/out")"
 		fi
 	fi
 done <tests/mutations.txt

@@ -3,9 +3,11 @@
 # entry CPUID selects and into a new one, --dry-run, refusals, and an
 # interrupted run that must leave the database and evidence untouched.
 # Timings here use --quick: these tests check what is written, not its values.
+# usage: tests/probe_cli.sh FLAVOR   (the probe built against out/FLAVOR/)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-PROBE=$ROOT/build/probe
+FLAVOR=${1:?usage: tests/probe_cli.sh FLAVOR}
+PROBE=$ROOT/build/$FLAVOR/probe
 GEN=$ROOT/gen/uarchgen
 . "$ROOT/tests/lib.sh"
 fresh() { # fresh DIR: a copy of the database with an empty evidence folder beside it
@@ -41,7 +43,7 @@ if [ -n "$entry" ]; then
 	check "--name contradicting CPUID exits 2" sh -c \
 		"'$PROBE' --quick --name not_$entry --db '$T/rec/uarch.db' 2>&1 | grep -q 'contradicts'"
 	check "a probe run records" "$PROBE" --quick --db "$T/rec/uarch.db"
-	ev=$(sqlite3 "$T/rec/uarch.db" "SELECT evidence FROM rule WHERE uarch = '$entry' AND flavor = 'kernel'")
+	ev=$(sqlite3 "$T/rec/uarch.db" "SELECT evidence FROM rule WHERE uarch = '$entry' AND flavor = '$FLAVOR'")
 	dir=$T/rec/$(dirname "$ev")
 	check "the rule links its evidence folder" test -f "$T/rec/$ev"
 	for f in measurements.csv summary.md distance.png plot.gp; do
@@ -80,7 +82,7 @@ if [ -n "$family" ] && [ -n "$model" ]; then
 			"SELECT count(*) FROM cpuid_range WHERE uarch = 'probe_test_core' AND family = $((0x$family)) \
 			 AND model_lo = $((0x$model)) AND model_hi = $((0x$model))")" -eq 1
 		check "the new entry generates" "$GEN" gen -q --db "$T/new/uarch.db" --out "$T/new/out"
-		check "the new entry is in the rule table" grep -q '"probe_test_core"' "$T/new/out/copy_rule.c"
+		check "the new entry is in the rule table" grep -q '"probe_test_core"' "$T/new/out/$FLAVOR/copy_rule.c"
 	fi
 fi
 
