@@ -35,21 +35,21 @@ run "uarchgen commands" tests/gen_cli.sh
 run "syntax identity" tests/syntax_identity.sh
 run "two flavors" tests/two_flavors.sh
 run "lookup fixtures" tests/lookup_fixtures.sh
-for f in $(gen/uarchgen flavors | cut -d' ' -f1); do
-	B=build/$f
-	run "$f: generated tests" $B/run_rule_tests
-	run "$f: ABI harness" $B/abi_harness
-	run "$f: instruction scan" tests/scan_test.sh "$f"
-	run "$f: freestanding" tests/freestanding_link.sh "$f"
-	if grep -q 'KIND_TO_USER, ' "out/$f/tests/routines.h"; then
-		run "$f: user faults" $B/fault_tests
-		run "$f: faults, remaining" $B/fault_tests_remaining
-		run "$f: QEMU, GAS only" tests/kernel/run.sh "$f"
+for flavor in $(gen/uarchgen flavors | cut -d' ' -f1); do
+	B=build/$flavor
+	run "$flavor: generated tests" $B/run_rule_tests
+	run "$flavor: ABI harness" $B/abi_harness
+	run "$flavor: instruction scan" tests/scan_test.sh "$flavor"
+	run "$flavor: freestanding" tests/freestanding_link.sh "$flavor"
+	if grep -q 'KIND_TO_USER, ' "out/$flavor/tests/routines.h"; then
+		run "$flavor: user faults" $B/fault_tests
+		run "$flavor: faults, remaining" $B/fault_tests_remaining
+		run "$flavor: QEMU, GAS only" tests/kernel/run.sh "$flavor"
 	fi
-	run "$f: fuzzer, short" sh -c 'd=$(mktemp -d) && cd "$d" && '"$PWD/$B"'/fuzz_copy -runs=300000 -max_len=16 -seed=1; rc=$?; rm -rf "$d"; exit $rc'
-	run "$f: probe commands" tests/probe_cli.sh "$f"
-	run "$f: bench runs" sh -c 'd=$(mktemp -d) && '"$B"'/bench --samples 1 --out "$d" && test -s "$d/bench.png"; rc=$?; rm -rf "$d"; exit $rc'
-	run "$f: mutation tests" tests/mutate.sh "$f"
+	run "$flavor: fuzzer, short" sh -c 'd=$(mktemp -d) && cd "$d" && '"$PWD/$B"'/fuzz_copy -runs=300000 -max_len=16 -seed=1; rc=$?; rm -rf "$d"; exit $rc'
+	run "$flavor: probe commands" tests/probe_cli.sh "$flavor"
+	run "$flavor: bench runs" sh -c 'd=$(mktemp -d) && '"$B"'/bench --samples 1 --out "$d" && test -s "$d/bench.png"; rc=$?; rm -rf "$d"; exit $rc'
+	run "$flavor: mutation tests" tests/mutate.sh "$flavor"
 done
 run "probe derivation" build/test_derive
 echo "$total_pass passed, $total_fail failed"

@@ -1,4 +1,4 @@
-/* Runs the generated tests (out/tests/rule_tests.c) in user space against
+/* Runs the generated tests (out/<flavor>/tests/rule_tests.c) in user space against
  * the routines linked with it, and prints "N passed, N failed". */
 #include "tests/rule_tests.h"
 
