@@ -89,6 +89,15 @@ check "a template without its banner is refused" \
 	sh -c "'$GEN' gen -q --templates '$T/tpl2' --out '$T/victim' 2>&1 | grep -q 'does not start with'"
 check "...and writes nothing" diff -r out "$T/victim"
 
+# A misspelt field is an error, not a silent nil, even where its value would
+# only be tested for truth.
+cp -r templates "$T/tpl5"
+echo '@ if db.entries[1].rules[flavor.name].windw then error("unreachable") end' >>"$T/tpl5/flavor/copy_rule.h.tpl"
+check "a misspelt field fails the run, naming it" sh -c \
+	"'$GEN' gen -q --templates '$T/tpl5' --out '$T/victim' 2>&1 | grep -q \"no field 'windw'\""
+check "a NULL column is a field: reading it is not an error" sh -c \
+	"grep -q 'cpuid_limit' templates/out/DEBT.md.tpl && '$GEN' gen -q --out '$T/nulls'"
+
 # The flavor's routine list, the catalogue and copy.asm must agree, every way.
 cp -r templates "$T/tpl3"
 sed -i 's/^}$/  { name = "copy_sideways", kind = "copy", min_n = 0, access = false, proto = "void *%s(void)", doc = "x" },\n}/' \
