@@ -1,5 +1,7 @@
 #include "bind.h"
 
+#include "rule_limits.h"
+
 #include "sha256.h"
 #include "template.h"
 #include "util.h"
@@ -156,6 +158,13 @@ static void push_model(lua_State *L, const struct model *m)
 	lua_newtable(L);
 	set_str(L, "hash", m->hash);
 	set_int(L, "schema_version", UARCH_SCHEMA_VERSION);
+	static const int aligns[] = {ALIGN_DST_VALUES};
+	lua_newtable(L);
+	for (size_t i = 0; i < sizeof aligns / sizeof aligns[0]; i++) {
+		lua_pushinteger(L, aligns[i]);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "align_dst_values");
 
 	lua_newtable(L);
 	for (size_t i = 0; i < m->n_flavors; i++) {

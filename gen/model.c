@@ -5,6 +5,7 @@
 
 #include "dump.h"
 #include "rows.h"
+#include "rule_limits.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -232,9 +233,12 @@ static void load_rules(struct loader *l, struct model *m)
 			row_error(l, "rule", row, "window", what);
 			free(what);
 		}
-		if (r.has_align && r.align_dst != 0 && r.align_dst != 8 && r.align_dst != 16 &&
-		    r.align_dst != 32 && r.align_dst != 64) {
-			char *what = xasprintf("%d is not one of 0, 8, 16, 32, 64", r.align_dst);
+		static const int aligns[] = {ALIGN_DST_VALUES};
+		int align_ok = !r.has_align;
+		for (size_t i = 0; i < sizeof aligns / sizeof aligns[0]; i++)
+			align_ok |= r.align_dst == aligns[i];
+		if (!align_ok) {
+			char *what = xasprintf("%d is not one of " ALIGN_DST_TEXT, r.align_dst);
 			row_error(l, "rule", row, "align_dst", what);
 			free(what);
 		}

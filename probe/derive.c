@@ -1,5 +1,7 @@
 #include "derive.h"
 
+#include "../gen/rule_limits.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,14 +117,14 @@ static double median(double *v, size_t n)
  * a coarser one's gain (Intel's 32 bytes would otherwise look like 16). */
 static void derive_align(const struct table *t, double margin, struct derived_rule *out)
 {
-	static const int candidates[] = {8, 16, 32, 64};
+	static const int candidates[] = {ALIGN_DST_VALUES}; /* candidates[0] is 0, no head */
 	unsigned int lengths[64];
 	size_t n_lengths = distinct(t, FORWARD_MISALIGNED, 1, lengths);
 	out->align_dst = 0;
 	out->align_gain = 1.0;
 	if (n_lengths == 0 || n_lengths > 64)
 		return;
-	for (size_t c = 0; c < 4; c++) {
+	for (size_t c = 1; c < sizeof candidates / sizeof candidates[0]; c++) {
 		int a = candidates[c];
 		double gain = 1e30;
 		for (size_t i = 0; i < n_lengths; i++) {

@@ -60,14 +60,14 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 	buf_printf(b, "## Method\n\n");
 	buf_printf(b,
 		   "- Routines: the generated `uc_copy_forward` (one `rep movsb`, no alignment head) against the "
-		   "generated `uc_copy_down` (8-byte stores, highest first), kernel flavor.\n"
+		   "generated `uc_copy_down` (8-byte stores, highest first), %s flavor.\n"
 		   "- Timer: `rdtsc` between `lfence`s; many copies per sample; the minimum of %d samples per pass; "
 		   "the timing loop's overhead (%.1f ticks per call) subtracted.\n"
 		   "- Source page-aligned, destination (distance mod 4096) above it and beyond its end.\n"
 		   "- A distance counts for the descending copy when it beats `rep movsb` by more than %.0f%% at every "
 		   "length. An alignment counts when the median misaligned copy is %.0f%% slower than the slowest "
 		   "aligned one at every length.\n",
-		   run->samples, run->overhead, run->margin * 100, run->margin * 100);
+		   run->flavor, run->samples, run->overhead, run->margin * 100, run->margin * 100);
 }
 
 static void summary_stability(struct buf *b, const struct run_facts *run)

@@ -760,7 +760,7 @@ static void group_align_head(struct uc_test_ctx *t)
 	struct uc_rule rule = {0, 0, 0, "", ""};
 	size_t n, k;
 	unsigned int m;
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < sizeof aligns / sizeof aligns[0]; k++) {
 		rule.align_dst = aligns[k];
 		uc_rule_install(&rule);
 		for (n = 0; n <= 300; n++)

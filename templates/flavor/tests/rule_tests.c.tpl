@@ -223,12 +223,14 @@ static void group_copy_forward(struct ${P}test_ctx *t)
  * hold, whether or not an entry measures one yet. */
 static void group_align_head(struct ${P}test_ctx *t)
 {
-	static const unsigned int aligns[] = {8, 16, 32, 64};
+@ local heads = {}
+@ for _, a in ipairs(db.align_dst_values) do if a > 0 then heads[#heads + 1] = a end end
+	static const unsigned int aligns[] = {${table.concat(heads, ", ")}};
 	struct detail d = {{0}, 0, 0};
 	struct ${P}rule rule = {0, 0, 0, "", ""};
 	size_t n, k;
 	unsigned int m;
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < sizeof aligns / sizeof aligns[0]; k++) {
 		rule.align_dst = aligns[k];
 		${P}rule_install(&rule);
 		for (n = 0; n <= 300; n++)
