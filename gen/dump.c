@@ -44,6 +44,8 @@ char *dump_database(sqlite3 *db, int *errors)
 	if (sqlite3_step(st) == SQLITE_ROW)
 		buf_printf(&out, "PRAGMA user_version = %d;\n", sqlite3_column_int(st, 0));
 	sqlite3_finalize(st);
+	/* One transaction: `dump | sqlite3 new.db` commits once, not once per row. */
+	buf_adds(&out, "BEGIN TRANSACTION;\n");
 
 	if (sqlite3_prepare_v2(db,
 			       "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' "
@@ -68,8 +70,7 @@ char *dump_database(sqlite3 *db, int *errors)
 		}
 	}
 	sqlite3_finalize(st);
-	if (!out.data)
-		buf_adds(&out, "");
+	buf_adds(&out, "COMMIT;\n");
 	return out.data;
 fail:
 	err("cannot dump the database: %s", sqlite3_errmsg(db));

@@ -139,6 +139,8 @@ check "debt is out/DEBT.md" cmp "$T/debt" out/DEBT.md
 sqlite3 "$T/rebuilt.db" <"$T/dump.sql"
 "$GEN" dump --db "$T/rebuilt.db" >"$T/dump2.sql"
 check "dump round-trips to the same canonical text" cmp "$T/dump.sql" "$T/dump2.sql"
+check "dump's rows are one transaction" sh -c "grep -c '^BEGIN TRANSACTION;\$\|^COMMIT;\$' '$T/dump.sql' | grep -qx 2 &&
+	test \"\$(grep -n '^COMMIT;' '$T/dump.sql' | cut -d: -f1)\" -eq \"\$(wc -l <'$T/dump.sql')\""
 cp uarch.db "$T/invalid.db"
 sqlite3 "$T/invalid.db" "PRAGMA ignore_check_constraints = 1; UPDATE rule SET window = 9999 WHERE uarch = 'zen2';"
 check "dump shows an invalid database too (git diff needs it)" sh -c "'$GEN' dump --db '$T/invalid.db' | grep -q \"'zen2','$F',9999\""
