@@ -203,25 +203,15 @@ static void set_global_frozen(lua_State *L, const char *name)
 	lua_setglobal(L, name);
 }
 
-int bind_call(lua_State *L, const char *module, const char *field, int nargs, int nresults)
+int bind_import(lua_State *L, const char *module)
 {
-	/* The arguments are on the stack; the function goes below them. */
 	lua_getglobal(L, "import");
 	lua_pushstring(L, module);
-	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
-		err("%s", lua_tostring(L, -1));
-		lua_pop(L, 1 + nargs);
-		return EXIT_FAIL;
-	}
-	lua_getfield(L, -1, field);
-	lua_remove(L, -2);
-	lua_insert(L, -1 - nargs);
-	if (lua_pcall(L, nargs, nresults, 0) != LUA_OK) {
-		err("%s", lua_tostring(L, -1));
-		lua_pop(L, 1);
-		return EXIT_FAIL;
-	}
-	return 0;
+	if (lua_pcall(L, 1, 1, 0) == LUA_OK)
+		return 0;
+	err("%s", lua_tostring(L, -1));
+	lua_pop(L, 1);
+	return EXIT_FAIL;
 }
 
 lua_State *bind_state(const struct model *m, const struct options *o)
@@ -299,13 +289,8 @@ static int in_catalogue(lua_State *L, int catalogue, const char *name)
  * error, named by its row. */
 static int set_routines(lua_State *L, const struct options *o, const struct flavor *f)
 {
-	lua_getglobal(L, "import");
-	lua_pushstring(L, "routines");
-	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
-		err("%s", lua_tostring(L, -1));
-		lua_pop(L, 1);
+	if (bind_import(L, "routines"))
 		return EXIT_FAIL;
-	}
 	int catalogue = lua_gettop(L), bad = 0;
 	for (size_t j = 0; j < f->n_routines; j++) {
 		if (!in_catalogue(L, catalogue, f->routines[j])) {

@@ -17,8 +17,8 @@ lua_State *bind_state(const struct model *m, const struct options *o);
  * printing why. */
 int bind_flavor(lua_State *L, const struct model *m, const struct options *o, const struct flavor *f);
 
-/* Calls import(name).field(args...) with n string arguments; leaves the
- * result on the stack. Nonzero after printing the error. */
-int bind_call(lua_State *L, const char *module, const char *field, int nargs, int nresults);
+/* Pushes import(module), templates/lib/<module>.lua. Nonzero, with nothing
+ * pushed, after printing the error. */
+int bind_import(lua_State *L, const char *module);
 
 #endif

@@ -138,14 +138,13 @@ static int add_routine_files(lua_State *L, struct fileset *fs, const char *out_p
 			     const struct buf *neutral, const char *prefix)
 {
 	char *stem = xasprintf("%.*s", (int)(strlen(out_path) - strlen(".asm")), out_path);
-	lua_getglobal(L, "import");
-	lua_pushstring(L, "asm");
-	int rc = lua_pcall(L, 1, 1, 0) != LUA_OK;
-	lua_Integer n = 0;
-	if (!rc) {
-		lua_getfield(L, -1, "outputs");
-		n = luaL_len(L, -1);
+	if (bind_import(L, "asm")) {
+		free(stem);
+		return EXIT_FAIL;
 	}
+	int rc = 0;
+	lua_getfield(L, -1, "outputs");
+	lua_Integer n = luaL_len(L, -1);
 	for (lua_Integer i = 1; !rc && i <= n; i++) {
 		lua_geti(L, -1, i);
 		lua_getfield(L, -1, "syntax");

@@ -50,8 +50,8 @@ local function split_args(s)
   return list
 end
 
--- Renders one statement (no comment) for syntax; `open` holds the names the
--- pending endfunc/endobject closes.
+-- Renders one statement (no comment) for syntax; state.open holds the names
+-- the next endfunc/endobject closes, state.exported what was exported.
 local function statement(syntax, indent, body, where, state)
   local nasm = syntax == "nasm"
   if body:match("^[%w_.]+:$") then return body end

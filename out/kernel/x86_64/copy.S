@@ -2,7 +2,7 @@
 /* and uarch.db sha256 a0b7669468cf4bc5b48aaa80ab8ebfdbc354e66ce4352067511a39af5d87d62c. */
 /* Do not edit: change the database or the template and run make. */
 /* */
-/* Copy routines of flavor kernel: general registers only, no red zone, no vector state */
+/* Copy routines of flavor kernel. */
 /* System V calling convention. */
 /* The rule is read from uc_copy_window and uc_copy_align_dst, which */
 /* uc_rule_init() (copy_rule.c) installs from CPUID before the first copy. */

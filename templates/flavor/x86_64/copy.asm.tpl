@@ -8,7 +8,7 @@ ${banner(";")}
 @ for _, r in ipairs(flavor.routines) do has[r.name] = true end
 @ local ALIGN_MIN = 64 -- the smallest copy that gets an alignment head, and that may go down
 ;
-; Copy routines of flavor ${flavor.name}: ${flavor.what}
+; Copy routines of flavor ${flavor.name}.
 ; System V calling convention.
 @ if T then
 ; Specialised to ${opts.target}: window ${T.window}, align_dst ${T.align_dst}, as immediates.
@@ -204,9 +204,10 @@ ${P}copy_goes_down:
 ;
 ; Result (--user-copy-result=remaining, Linux's contract): the number of
 ; bytes not copied. r9 holds the end of the destination from entry on and no
-; body writes it. rep movsb and rep stosb stop with rdi at the first byte not
-; stored, and every byte below it was stored: the count is exact on the
-; forward path. The descending body never moves rdi, so a fault there
+; body writes it. After a fault, rep movsb and rep stosb leave rdi at the
+; first byte not stored, every byte below it stored: the count is exact on
+; the forward path (tests/fault_tests.c checks it with a guard page at every
+; byte offset). The descending body never moves rdi, so a fault there
 ; reports n, all of it, although bytes at the top of the destination may
 ; have been written already.
 @   else
