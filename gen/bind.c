@@ -50,21 +50,52 @@ static void freeze_top(lua_State *L)
 	lua_call(L, 1, 1);
 }
 
+#define CLASS_NAME(id, name) name,
+static const char *const class_names[] = {DISTANCE_CLASSES(CLASS_NAME)};
+#undef CLASS_NAME
+#define STRATEGY_ROW(id, name, min_n, max_n) {name, min_n, max_n},
+static const struct {
+	const char *name;
+	int min_n, max_n;
+} strategies[] = {STRATEGIES(STRATEGY_ROW)};
+#undef STRATEGY_ROW
+
+static const char *const status_names[] = {"baseline", "inherited", "measured"};
+
+/* A band as Lua sees it: lo, hi (-1: no bound) and a strategy name per class. */
+static void push_band(lua_State *L, const struct band *b)
+{
+	lua_newtable(L);
+	set_int(L, "lo", b->lo);
+	set_int(L, "hi", b->hi == BAND_UNBOUNDED ? -1 : (lua_Integer)b->hi);
+	for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+		set_str(L, class_names[c], strategies[b->strategy[c]].name);
+}
+
+/* What a core gets: status, the table (bands and class bounds), and the
+ * facts of the measurement behind it (nil on the baseline). */
 static void push_resolved(lua_State *L, const struct resolved_rule *rr)
 {
-	const struct rule *s = rr->stored;
+	const struct rule *t = rr->table;
+	int measured = rr->status != RULE_BASELINE;
 	lua_newtable(L);
-	set_int(L, "window", rr->window);
-	set_int(L, "align_dst", rr->align_dst);
-	set_bool(L, "measured", rr->measured);
-	set_str(L, "window_from", rr->window_from);
-	set_str(L, "align_from", rr->align_from);
-	set_str(L, "evidence", s ? s->evidence : NULL);
-	set_str(L, "method", s ? s->method : NULL);
-	set_str(L, "measured_on", s ? s->measured_on : NULL);
-	set_str(L, "cpu_signature", s ? s->cpu_signature : NULL);
-	set_str(L, "hypervisor", s ? s->hypervisor : NULL);
-	set_bool(L, "align_measured", s && s->has_align);
+	set_str(L, "status", status_names[rr->status]);
+	set_str(L, "source", rr->source);
+	set_str(L, "reason", rr->reason);
+	set_int(L, "above_max", t->above_max);
+	set_int(L, "below_max", t->below_max);
+	set_int(L, "align_dst", t->align_dst);
+	lua_newtable(L);
+	for (int i = 0; i < t->n_bands; i++) {
+		push_band(L, &t->bands[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "bands");
+	set_str(L, "evidence", measured ? t->evidence : NULL);
+	set_str(L, "method", measured ? t->method : NULL);
+	set_str(L, "measured_on", measured ? t->measured_on : NULL);
+	set_str(L, "cpu_signature", measured ? t->cpu_signature : NULL);
+	set_str(L, "hypervisor", measured ? t->hypervisor : NULL);
 }
 
 static const struct model *lua_model;
@@ -182,19 +213,27 @@ static void push_model(lua_State *L, const struct model *m)
 	}
 	lua_setfield(L, -2, "entries");
 
+
+	/* The strategy catalogue and the distance classes, in code order. */
 	lua_newtable(L);
-	for (size_t i = 0; i < m->n_defaults; i++) {
-		const struct vendor_default *d = &m->defaults[i];
-		struct resolved_rule rr = model_resolve(m, d->uarch, d->flavor);
+	for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++) {
 		lua_newtable(L);
-		set_str(L, "vendor", d->vendor);
-		set_str(L, "flavor", d->flavor);
-		set_str(L, "entry", d->uarch);
-		set_int(L, "window", rr.window);
-		set_int(L, "align_dst", rr.align_dst);
+		set_str(L, "name", strategies[i].name);
+		set_int(L, "code", (lua_Integer)i);
+		set_int(L, "min_n", strategies[i].min_n);
+		set_int(L, "max_n", strategies[i].max_n);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
-	lua_setfield(L, -2, "defaults");
+	lua_setfield(L, -2, "strategies");
+	lua_newtable(L);
+	for (int c = 0; c < N_DISTANCE_CLASSES; c++) {
+		lua_pushstring(L, class_names[c]);
+		lua_rawseti(L, -2, c + 1);
+	}
+	lua_setfield(L, -2, "classes");
+	set_int(L, "max_bands", MAX_BANDS);
+	set_int(L, "class_bound_max", CLASS_BOUND_MAX);
+	set_str(L, "baseline", strategies[BASELINE_STRATEGY].name);
 }
 
 static void set_global_frozen(lua_State *L, const char *name)

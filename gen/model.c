@@ -5,7 +5,6 @@
 
 #include "dump.h"
 #include "rows.h"
-#include "rule_limits.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -106,14 +105,6 @@ static void load_flavor_routines(struct loader *l, struct model *m)
 	}
 }
 
-static int has_flavor(const struct model *m, const char *name)
-{
-	for (size_t i = 0; i < m->n_flavors; i++)
-		if (m->flavors[i].name && strcmp(m->flavors[i].name, name) == 0)
-			return 1;
-	return 0;
-}
-
 static void load_ranges(struct loader *l, struct model *m)
 {
 	sqlite3_stmt *st = prepare(l, "SELECT uarch, family, model_lo, model_hi, source FROM cpuid_range "
@@ -183,113 +174,6 @@ static void check_overlaps(struct loader *l, struct model *m)
 	}
 }
 
-static int is_url(const char *s)
-{
-	return strncmp(s, "https://", 8) == 0 || strncmp(s, "http://", 7) == 0;
-}
-
-static void check_evidence(struct loader *l, const struct model *m, const char *row, const char *ev)
-{
-	if (is_url(ev))
-		return;
-	if (strncmp(ev, "evidence/", 9) != 0 || strstr(ev, "..")) {
-		row_error(l, "rule", row, "evidence", "must be a URL or a path under evidence/");
-		return;
-	}
-	char *path = xasprintf("%s/%s", m->db_dir, ev);
-	struct stat sb;
-	if (stat(path, &sb) != 0) {
-		char *what = xasprintf("'%s' does not exist next to the database", ev);
-		row_error(l, "rule", row, "evidence", what);
-		free(what);
-	}
-	free(path);
-}
-
-static void load_rules(struct loader *l, struct model *m)
-{
-	sqlite3_stmt *st = prepare(l, "SELECT uarch, flavor, window, align_dst, evidence, method, "
-				      "measured_on, cpu_signature, hypervisor FROM rule ORDER BY uarch, flavor");
-	if (!st)
-		return;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		char *row = row_key(st, 2);
-		struct rule r = {0};
-		r.uarch = col_text(l, st, 0, "rule", row, 0);
-		r.flavor = col_text(l, st, 1, "rule", row, 0);
-		r.window = col_int(l, st, 2, "rule", row, &r.has_window);
-		r.align_dst = col_int(l, st, 3, "rule", row, &r.has_align);
-		r.evidence = col_text(l, st, 4, "rule", row, 1);
-		r.method = col_text(l, st, 5, "rule", row, 1);
-		r.measured_on = col_text(l, st, 6, "rule", row, 1);
-		r.cpu_signature = col_text(l, st, 7, "rule", row, 1);
-		r.hypervisor = col_text(l, st, 8, "rule", row, 1);
-		if (r.uarch && !model_uarch(m, r.uarch))
-			row_error(l, "rule", row, "uarch", "names no row of table uarch");
-		if (r.flavor && !has_flavor(m, r.flavor))
-			row_error(l, "rule", row, "flavor", "unknown flavor: not a row of table flavor");
-		if (r.has_window && (r.window < 0 || r.window > 4096)) {
-			char *what = xasprintf("%d is outside 0..4096", r.window);
-			row_error(l, "rule", row, "window", what);
-			free(what);
-		}
-		static const int aligns[] = {ALIGN_DST_VALUES};
-		int align_ok = !r.has_align;
-		for (size_t i = 0; i < sizeof aligns / sizeof aligns[0]; i++)
-			align_ok |= r.align_dst == aligns[i];
-		if (!align_ok) {
-			char *what = xasprintf("%d is not one of " ALIGN_DST_TEXT, r.align_dst);
-			row_error(l, "rule", row, "align_dst", what);
-			free(what);
-		}
-		if (r.has_window || r.has_align) {
-			if (!r.evidence || !*r.evidence)
-				row_error(l, "rule", row, "evidence", "a measured rule needs evidence");
-			else
-				check_evidence(l, m, row, r.evidence);
-			if (!r.method || !*r.method)
-				row_error(l, "rule", row, "method", "a measured rule says how it was measured");
-			if (!r.measured_on || !*r.measured_on)
-				row_error(l, "rule", row, "measured_on", "a measured rule says when it was measured");
-		}
-		free(row);
-		m->rules = xrealloc(m->rules, (m->n_rules + 1) * sizeof *m->rules);
-		m->rules[m->n_rules++] = r;
-	}
-	sqlite3_finalize(st);
-}
-
-static void load_defaults(struct loader *l, struct model *m)
-{
-	sqlite3_stmt *st = prepare(l, "SELECT vendor, flavor, uarch FROM vendor_default ORDER BY vendor, flavor");
-	if (!st)
-		return;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		char *row = row_key(st, 2);
-		struct vendor_default d = {0};
-		d.vendor = col_text(l, st, 0, "vendor_default", row, 0);
-		d.flavor = col_text(l, st, 1, "vendor_default", row, 0);
-		d.uarch = col_text(l, st, 2, "vendor_default", row, 0);
-		const struct uarch *u = d.uarch ? model_uarch(m, d.uarch) : NULL;
-		if (d.flavor && !has_flavor(m, d.flavor))
-			row_error(l, "vendor_default", row, "flavor", "unknown flavor: not a row of table flavor");
-		if (d.uarch && !u)
-			row_error(l, "vendor_default", row, "uarch", "names no row of table uarch");
-		else if (u && d.vendor && strcmp(u->vendor, d.vendor) != 0)
-			row_error(l, "vendor_default", row, "uarch", "names an entry of another vendor");
-		else if (u && d.flavor) {
-			const struct rule *r = model_rule(m, d.uarch, d.flavor);
-			if (!r || !r->has_window)
-				row_error(l, "vendor_default", row, "uarch",
-					  "names an entry whose rule is unmeasured: a default must be measured");
-		}
-		free(row);
-		m->defaults = xrealloc(m->defaults, (m->n_defaults + 1) * sizeof *m->defaults);
-		m->defaults[m->n_defaults++] = d;
-	}
-	sqlite3_finalize(st);
-}
-
 static int vendor_rank(const struct model *m, const struct uarch *u)
 {
 	/* Entries sort by vendor, then by their first CPUID range: roughly by age. */
@@ -349,7 +233,6 @@ int model_load(struct model *m, const char *path)
 	load_ranges(&l, m);
 	check_overlaps(&l, m);
 	load_rules(&l, m);
-	load_defaults(&l, m);
 	if (!l.errors) {
 		m->dump = dump_database(l.db, &l.errors);
 		if (m->dump)

@@ -2,10 +2,12 @@
 #ifndef UARCHGEN_MODEL_H
 #define UARCHGEN_MODEL_H
 
+#include "rule_limits.h"
+
 #include <stddef.h>
 
 /* The schema this uarchgen reads (PRAGMA user_version). */
-#define UARCH_SCHEMA_VERSION 2
+#define UARCH_SCHEMA_VERSION 3
 
 struct uarch {
 	char *name, *vendor, *example, *cpuid_limit;
@@ -25,25 +27,41 @@ struct flavor {
 	size_t n_routines;
 };
 
-/* One (entry, flavor) rule as stored: has_* is 0 where the column is NULL. */
+/* A length band of a rule's table: lengths lo..hi (hi BAND_UNBOUNDED for
+ * the last band) and the strategy of each distance class, codes of
+ * rule_limits.h. */
+#define BAND_UNBOUNDED 0xffffffffu
+struct band {
+	unsigned int lo, hi;
+	int strategy[N_DISTANCE_CLASSES];
+};
+
+/* One (entry, flavor) measured rule, with its decision table. */
 struct rule {
 	char *uarch, *flavor;
-	int has_window, window, has_align, align_dst;
+	int above_max, below_max, align_dst;
 	char *evidence, *method, *measured_on, *cpu_signature, *hypervisor;
+	struct band bands[MAX_BANDS];
+	int n_bands;
 };
 
-struct vendor_default {
-	char *vendor, *flavor, *uarch;
+/* An unmeasured (entry, flavor) that takes a measured entry's rule. */
+struct inherit {
+	char *uarch, *flavor, *from, *reason;
 };
 
-/* A rule after vendor fallback: what a core of this entry gets. */
+enum rule_status { RULE_BASELINE, RULE_INHERITED, RULE_MEASURED };
+
+/* What a core of an entry gets. */
 struct resolved_rule {
-	int window, align_dst;
-	int measured;              /* the entry's own window was measured */
-	const char *window_from;   /* entry whose measurement gave window; NULL: none */
-	const char *align_from;    /* entry whose measurement gave align_dst; NULL: none */
-	const struct rule *stored; /* the entry's own row, or NULL */
+	enum rule_status status;
+	const struct rule *table;  /* the table it runs: its own, the inherited one, or the baseline */
+	const char *source;        /* the entry whose measurement gave the table; NULL for the baseline */
+	const char *reason;        /* why it inherits; NULL unless inherited */
 };
+
+/* The baseline: one band, every class forward. */
+extern const struct rule baseline_rule;
 
 struct model {
 	struct uarch *uarchs;
@@ -54,8 +72,8 @@ struct model {
 	size_t n_flavors;
 	struct rule *rules;
 	size_t n_rules;
-	struct vendor_default *defaults;
-	size_t n_defaults;
+	struct inherit *inherits;
+	size_t n_inherits;
 	char *dump;    /* canonical SQL dump */
 	char hash[65]; /* sha256 of dump */
 	char *db_dir;  /* directory that evidence paths are relative to */
@@ -70,9 +88,14 @@ const struct rule *model_rule(const struct model *m, const char *uarch, const ch
 
 const struct uarch *model_uarch(const struct model *m, const char *name);
 struct resolved_rule model_resolve(const struct model *m, const char *uarch, const char *flavor);
-const struct vendor_default *model_default(const struct model *m, const char *vendor, const char *flavor);
 
-/* What a CPU with this signature gets: the matching entry (or NULL) and its rule. */
+struct loader;
+/* Loads tables rule, rule_band and inherit (rule_load.c), after the
+ * entries and flavors. */
+void load_rules(struct loader *l, struct model *m);
+
+/* What a CPU with this signature gets: the matching entry (or NULL) and its
+ * rule; the baseline when no entry matches. */
 const struct uarch *model_lookup(const struct model *m, const char *vendor, int family, int model,
 				 const char *flavor, struct resolved_rule *out);
 

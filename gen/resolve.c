@@ -1,4 +1,8 @@
-/* What a core gets: an entry's own rule, or its vendor's default. */
+/* What a core gets: its entry's own measured rule, a measured rule it
+ * inherits through a row that says why, or the baseline. Nothing else: a
+ * guess can cost a core 4x (a window inherited by a newer core sent copies
+ * down where the descending copy loses), so a core without evidence copies
+ * forward. */
 #include "model.h"
 
 #include <string.h>
@@ -20,33 +24,26 @@ const struct uarch *model_uarch(const struct model *m, const char *name)
 	return NULL;
 }
 
-const struct vendor_default *model_default(const struct model *m, const char *vendor, const char *flavor)
+static const struct inherit *model_inherit(const struct model *m, const char *uarch, const char *flavor)
 {
-	for (size_t i = 0; i < m->n_defaults; i++)
-		if (strcmp(m->defaults[i].vendor, vendor) == 0 && strcmp(m->defaults[i].flavor, flavor) == 0)
-			return &m->defaults[i];
+	for (size_t i = 0; i < m->n_inherits; i++)
+		if (m->inherits[i].uarch && m->inherits[i].flavor && strcmp(m->inherits[i].uarch, uarch) == 0 &&
+		    strcmp(m->inherits[i].flavor, flavor) == 0)
+			return &m->inherits[i];
 	return NULL;
 }
 
-/* Each field falls back separately: an entry whose window was measured but
- * not its alignment takes the alignment of its vendor's default. */
 struct resolved_rule model_resolve(const struct model *m, const char *uarch, const char *flavor)
 {
-	struct resolved_rule rr = {0};
-	const struct uarch *u = model_uarch(m, uarch);
+	struct resolved_rule rr = {RULE_BASELINE, &baseline_rule, NULL, NULL};
 	const struct rule *own = model_rule(m, uarch, flavor);
-	const struct vendor_default *d = u ? model_default(m, u->vendor, flavor) : NULL;
-	const struct rule *def = d ? model_rule(m, d->uarch, flavor) : NULL;
-	rr.stored = own;
-	if (own && own->has_window) {
-		rr.window = own->window, rr.window_from = own->uarch, rr.measured = 1;
-	} else if (def && def->has_window) {
-		rr.window = def->window, rr.window_from = def->uarch;
+	const struct inherit *in = own ? NULL : model_inherit(m, uarch, flavor);
+	const struct rule *from = in ? model_rule(m, in->from, flavor) : NULL;
+	if (own) {
+		rr.status = RULE_MEASURED, rr.table = own, rr.source = own->uarch;
+	} else if (from) {
+		rr.status = RULE_INHERITED, rr.table = from, rr.source = from->uarch, rr.reason = in->reason;
 	}
-	if (own && own->has_align)
-		rr.align_dst = own->align_dst, rr.align_from = own->uarch;
-	else if (def && def->has_align)
-		rr.align_dst = def->align_dst, rr.align_from = def->uarch;
 	return rr;
 }
 
@@ -62,12 +59,6 @@ const struct uarch *model_lookup(const struct model *m, const char *vendor, int 
 			return u;
 		}
 	}
-	memset(out, 0, sizeof *out);
-	const struct vendor_default *d = model_default(m, vendor, flavor);
-	if (d) {
-		struct resolved_rule def = model_resolve(m, d->uarch, flavor);
-		out->window = def.window, out->window_from = def.window_from;
-		out->align_dst = def.align_dst, out->align_from = def.align_from;
-	}
+	*out = (struct resolved_rule){RULE_BASELINE, &baseline_rule, NULL, NULL};
 	return NULL;
 }

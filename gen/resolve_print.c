@@ -20,11 +20,24 @@ static int parse_number(const char *what, const char *s, long max, int *out)
 	return 0;
 }
 
-static const char *status_of(const struct resolved_rule *rr)
+static const char *const status_names[] = {"baseline", "inherited", "measured"};
+#define STRATEGY_NAME(id, name, min_n, max_n) name,
+static const char *const strategy_names[] = {STRATEGIES(STRATEGY_NAME)};
+#undef STRATEGY_NAME
+
+/* "0..63:forward,forward,forward,forward;64..:forward,down,forward,forward":
+ * each band's lengths, then its strategy for the classes zero, above, below
+ * and elsewhere. */
+static void print_table(const struct rule *t)
 {
-	if (rr->measured)
-		return "measured";
-	return rr->window_from ? "extrapolated" : "default";
+	for (int i = 0; i < t->n_bands; i++) {
+		const struct band *b = &t->bands[i];
+		printf("%s%u..", i ? ";" : "", b->lo);
+		if (b->hi != BAND_UNBOUNDED)
+			printf("%u", b->hi);
+		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+			printf("%c%s", c ? ',' : ':', strategy_names[b->strategy[c]]);
+	}
 }
 
 int print_lookup(const struct model *m, const char *vendor, const char *family, const char *model,
@@ -45,8 +58,11 @@ int print_lookup(const struct model *m, const char *vendor, const char *family, 
 		found = 1;
 		struct resolved_rule rr;
 		const struct uarch *u = model_lookup(m, vendor, fam, mod, f, &rr);
-		printf("flavor=%s entry=%s window=%d align_dst=%d status=%s source=%s\n", f, u ? u->name : "-",
-		       rr.window, rr.align_dst, status_of(&rr), rr.window_from ? rr.window_from : "-");
+		printf("flavor=%s entry=%s status=%s source=%s above_max=%d below_max=%d align_dst=%d table=", f,
+		       u ? u->name : "-", status_names[rr.status], rr.source ? rr.source : "-", rr.table->above_max,
+		       rr.table->below_max, rr.table->align_dst);
+		print_table(rr.table);
+		putchar('\n');
 	}
 	if (!found) {
 		err("lookup: --flavor %s: the database has no such flavor (see: uarchgen flavors)", flavor);

@@ -1,10 +1,69 @@
 #include "derive.h"
 
-#include "../gen/rule_limits.h"
-
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define NS N_COPY_STRATEGIES
+#define NC N_DISTANCE_CLASSES
+
+#define STRATEGY_LIMITS(id, name, min_n, max_n) {min_n, max_n},
+static const struct {
+	int min_n, max_n;
+} limits[NS] = {STRATEGIES(STRATEGY_LIMITS)};
+#undef STRATEGY_LIMITS
+#define CLASS_NAME(id, name) name,
+static const char *const class_name[NC] = {DISTANCE_CLASSES(CLASS_NAME)};
+#undef CLASS_NAME
+
+/* The coarse middle the probe measures, far from any distance that stalls:
+ * what the elsewhere class is judged on. */
+#define REF_LO 161
+#define REF_HI 3935
+
+/* The measurements as a grid of points (length, distance), one time per
+ * strategy; 0 where the strategy was not measured. */
+struct grid {
+	unsigned int *len; /* sorted distinct lengths */
+	size_t nl, nd;
+	unsigned int dist[4096]; /* sorted distinct distances */
+	int di[4096];            /* distance -> its index, -1 if not measured */
+	double *t;
+	unsigned char *here; /* a point: something was measured there */
+};
+
+static double at(const struct grid *g, size_t li, size_t di, int s)
+{
+	return g->t[(li * g->nd + di) * NS + (size_t)s];
+}
+
+static double best_at(const struct grid *g, size_t li, size_t di)
+{
+	double b = 0;
+	for (int s = 0; s < NS; s++) {
+		double v = at(g, li, di, s);
+		if (v > 0 && (b == 0 || v < b))
+			b = v;
+	}
+	return b;
+}
+
+static int valid(int s, unsigned int lo, unsigned int hi)
+{
+	return lo >= (unsigned int)limits[s].min_n && (limits[s].max_n < 0 || hi <= (unsigned int)limits[s].max_n);
+}
+
+/* Appends to the note; truncates rather than overflows. */
+static void say(struct derived_rule *r, const char *fmt, ...)
+{
+	size_t used = strlen(r->note);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->note + used, sizeof r->note - used, fmt, ap);
+	va_end(ap);
+}
 
 static int cmp_uint(const void *a, const void *b)
 {
@@ -18,163 +77,395 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Sorted distinct values of one column among rows of a strategy. */
-static size_t distinct(const struct table *t, enum strategy s, int length_column, unsigned int *out)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		if (t->rows[i].strategy != s)
-			continue;
-		unsigned int v = length_column ? t->rows[i].length : t->rows[i].distance;
-		size_t j;
-		for (j = 0; j < n && out[j] != v; j++)
-			;
-		if (j == n)
-			out[n++] = v;
-	}
-	qsort(out, n, sizeof *out, cmp_uint);
-	return n;
-}
-
-/* 1: down beats forward at every length; 0: it does not; -1: not measured. */
-static int wins(const struct table *t, const unsigned int *lengths, size_t n_lengths, unsigned int d, double margin)
-{
-	for (size_t i = 0; i < n_lengths; i++) {
-		const struct row *f = table_find(t, FORWARD, lengths[i], d, ANY_MISALIGN);
-		const struct row *g = table_find(t, DOWN, lengths[i], d, ANY_MISALIGN);
-		if (!f || !g)
-			return -1;
-		if (!(f->ticks > g->ticks * (1.0 + margin)))
-			return 0;
-	}
-	return 1;
-}
-
-static int derive_window(const struct table *t, double margin, struct derived_rule *out)
-{
-	unsigned int lengths[64], distances[4096];
-	size_t n_lengths = distinct(t, FORWARD, 1, lengths);
-	size_t n_distances = distinct(t, FORWARD, 0, distances);
-	if (n_lengths == 0 || n_lengths > 64) {
-		snprintf(out->note, sizeof out->note, "no forward measurements to derive a window from");
-		return -1;
-	}
-	if (wins(t, lengths, n_lengths, 1, margin) < 0) {
-		snprintf(out->note, sizeof out->note, "distance 1 was not measured for both copies at every length");
-		return -1;
-	}
-	/* The window is where the run that starts at d = 1 ends; a measured
-	 * distance that does not win ends it. Between coarse points the last
-	 * winning distance is the bound: nothing beyond it was seen to win. */
-	unsigned int last = 0;
-	for (size_t i = 0; i < n_distances; i++) {
-		unsigned int d = distances[i];
-		if (d == 0)
-			continue;
-		int w = wins(t, lengths, n_lengths, d, margin);
-		if (w < 0)
-			continue;
-		if (!w)
-			break;
-		last = d;
-	}
-	out->window = last ? (int)last + 1 : 0;
-	out->run_first = out->run_last = 0;
-	for (size_t i = 0; i < n_distances; i++) {
-		unsigned int d = distances[i];
-		int w = d ? wins(t, lengths, n_lengths, d, margin) : 0;
-		if (w == 1 && !out->run_first)
-			out->run_first = out->run_last = d;
-		else if (w == 1 && out->run_first)
-			out->run_last = d;
-		else if (w == 0 && out->run_first)
-			break;
-	}
-	if (out->window)
-		snprintf(out->note, sizeof out->note,
-			 "the descending copy beats rep movsb by more than %.0f%% at every length for d = 1..%u",
-			 margin * 100, last);
-	else if (out->run_first)
-		snprintf(out->note, sizeof out->note,
-			 "the descending copy wins at every length only for d = %u..%u, not from d = 1; the rule's "
-			 "window starts at 1, so no copy goes down",
-			 out->run_first, out->run_last);
-	else
-		snprintf(out->note, sizeof out->note,
-			 "the descending copy never beats rep movsb by %.0f%% at every length", margin * 100);
-	return 0;
-}
-
 static double median(double *v, size_t n)
 {
 	qsort(v, n, sizeof *v, cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* An alignment A counts when, at every length, the median misaligned copy
- * is slower than the slowest A-aligned one by the margin. Comparing against
- * the slowest aligned copy keeps a finer alignment from being credited for
- * a coarser one's gain (Intel's 32 bytes would otherwise look like 16). */
-static void derive_align(const struct table *t, double margin, struct derived_rule *out)
+static int build(const struct table *t, struct grid *g, struct derived_rule *r)
 {
-	static const int candidates[] = {ALIGN_DST_VALUES}; /* candidates[0] is 0, no head */
-	unsigned int lengths[64];
-	size_t n_lengths = distinct(t, FORWARD_MISALIGNED, 1, lengths);
-	out->align_dst = 0;
-	out->align_gain = 1.0;
-	if (n_lengths == 0 || n_lengths > 64)
-		return;
-	for (size_t c = 1; c < sizeof candidates / sizeof candidates[0]; c++) {
-		int a = candidates[c];
-		double gain = 1e30;
-		for (size_t i = 0; i < n_lengths; i++) {
-			double mis[64], worst_aligned = 0;
-			size_t n_mis = 0, n_aligned = 0;
-			for (unsigned int m = 0; m < 64; m++) {
-				const struct row *r = NULL;
-				for (size_t k = 0; k < t->n && !r; k++)
-					if (t->rows[k].strategy == FORWARD_MISALIGNED && t->rows[k].length == lengths[i] &&
-					    t->rows[k].misalign == m)
-						r = &t->rows[k];
-				if (!r)
-					continue;
-				if (m % (unsigned int)a == 0) {
-					if (r->ticks > worst_aligned)
-						worst_aligned = r->ticks;
-					n_aligned++;
-				} else {
-					mis[n_mis++] = r->ticks;
-				}
-			}
-			if (!n_aligned || !n_mis || worst_aligned <= 0) {
-				gain = 0;
-				break;
-			}
-			double g = median(mis, n_mis) / worst_aligned;
-			if (g < gain)
-				gain = g;
+	unsigned char seen[4096] = {0};
+	g->len = malloc((t->n ? t->n : 1) * sizeof *g->len);
+	if (!g->len)
+		return -1;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct row *w = &t->rows[i];
+		if (w->strategy < 0 || w->strategy >= NS || w->distance > 4095 || !(w->ticks > 0)) {
+			say(r, "row %zu has no strategy, distance or time the derivation can use", i + 1);
+			return -1;
 		}
-		if (gain > 1.0 + margin) {
-			out->align_dst = a;
-			out->align_gain = gain;
-			return;
+		g->len[i] = w->length;
+		seen[w->distance] = 1;
+	}
+	qsort(g->len, t->n, sizeof *g->len, cmp_uint);
+	for (size_t i = 0; i < t->n; i++)
+		if (!g->nl || g->len[g->nl - 1] != g->len[i])
+			g->len[g->nl++] = g->len[i];
+	for (unsigned int d = 0; d < 4096; d++) {
+		g->di[d] = seen[d] ? (int)g->nd : -1;
+		if (seen[d])
+			g->dist[g->nd++] = d;
+	}
+	g->t = calloc(g->nl * g->nd * NS, sizeof *g->t);
+	g->here = calloc(g->nl * g->nd, 1);
+	if (!g->t || !g->here)
+		return -1;
+	/* Of two rows for one key the first counts, as in table_find. */
+	for (size_t i = t->n; i-- > 0;) {
+		const struct row *w = &t->rows[i];
+		size_t li = (size_t)((unsigned int *)bsearch(&w->length, g->len, g->nl, sizeof *g->len, cmp_uint) - g->len);
+		size_t p = li * g->nd + (size_t)g->di[w->distance];
+		g->t[p * NS + (size_t)w->strategy] = w->ticks;
+		g->here[p] = 1;
+	}
+	for (size_t li = 0; li < g->nl; li++) {
+		int refs = 0;
+		for (size_t di = 0; di < g->nd; di++) {
+			if (!g->here[li * g->nd + di])
+				continue;
+			if (at(g, li, di, BASELINE_STRATEGY) <= 0) {
+				say(r, "%s was not measured at length %u, distance %u; every point needs the baseline",
+				    strategy_name[BASELINE_STRATEGY], g->len[li], g->dist[di]);
+				return -1;
+			}
+			refs += g->dist[di] >= REF_LO && g->dist[di] <= REF_HI;
+		}
+		if (!refs) {
+			say(r, "length %u has no distance in %d..%d measured to stand for the elsewhere class", g->len[li],
+			    REF_LO, REF_HI);
+			return -1;
 		}
 	}
+	return 0;
 }
 
-int derive_rule(const struct table *t, double margin, struct derived_rule *out)
+/* The copy the elsewhere class would make at length li: the lowest
+ * geometric mean over the coarse middle, the baseline unless another is
+ * faster by more than the noise. */
+static int best_else(const struct grid *g, size_t li, double noise)
 {
-	memset(out, 0, sizeof *out);
-	if (derive_window(t, margin, out))
+	double sum[NS] = {0};
+	int whole[NS];
+	size_t n = 0;
+	for (int s = 0; s < NS; s++)
+		whole[s] = 1;
+	for (size_t di = 0; di < g->nd; di++) {
+		if (g->dist[di] < REF_LO || g->dist[di] > REF_HI || !g->here[li * g->nd + di])
+			continue;
+		n++;
+		for (int s = 0; s < NS; s++)
+			if (at(g, li, di, s) > 0)
+				sum[s] += log(at(g, li, di, s));
+			else
+				whole[s] = 0;
+	}
+	int best = BASELINE_STRATEGY;
+	for (int s = 0; s < NS; s++)
+		if (whole[s] && sum[s] < sum[best])
+			best = s;
+	return (sum[best] - sum[BASELINE_STRATEGY]) / (double)n < -log1p(noise) ? best : BASELINE_STRATEGY;
+}
+
+/* How much slower than the best the elsewhere copy is at distance index di,
+ * at its worst length; 0 when it is within the noise everywhere. */
+static double stall(const struct grid *g, size_t di, const int *other, double noise, int *who)
+{
+	double worst = 0;
+	for (size_t li = 0; li < g->nl; li++) {
+		double te = at(g, li, di, other[li]), tb = best_at(g, li, di);
+		if (te > 0 && te > tb * (1 + noise) && te / tb > worst) {
+			worst = te / tb;
+			*who = other[li];
+		}
+	}
+	return worst;
+}
+
+/* The end of the run of measured distances from the source (d = 1 up, or
+ * d = 4095 down) that need their own class, as a bound 0..CLASS_BOUND_MAX;
+ * a distance not measured does not break the run. Each bound is at most
+ * 2047, so above (d <= 2047) and below (d >= 2049) never meet. */
+static unsigned int run(const struct grid *g, const int *other, double noise, int below, double *worst, int *who)
+{
+	unsigned int bound = 0;
+	*worst = 0;
+	for (unsigned int k = 1; k <= CLASS_BOUND_MAX; k++) {
+		int di = g->di[below ? 4096 - k : k];
+		if (di < 0)
+			continue;
+		int s = BASELINE_STRATEGY;
+		double x = stall(g, (size_t)di, other, noise, &s);
+		if (x == 0)
+			break;
+		bound = k;
+		if (x > *worst) {
+			*worst = x;
+			*who = s;
+		}
+	}
+	return bound;
+}
+
+/* Per length and class, summed over the points: log(t_s / t_best),
+ * log(t_s / t_baseline) and how many points measured s; prefix sums over
+ * the sorted lengths, so a band's cell is a difference. */
+struct acc {
+	double vs_best[NS], vs_base[NS];
+	size_t n[NS], points;
+};
+
+/* A cell's strategy (cost in *cost), or -1 when it has no points: among the
+ * strategies valid for lengths lo..hi and measured at every point, the
+ * lowest geometric mean against the best, if it beats the baseline by more
+ * than the noise; ties go to the baseline. */
+static int cell(const struct acc *a, const struct acc *b, unsigned int lo, unsigned int hi, double noise,
+		double *cost)
+{
+	size_t points = b->points - a->points;
+	*cost = 0;
+	if (!points)
 		return -1;
-	derive_align(t, margin, out);
-	size_t len = strlen(out->note);
-	if (out->align_dst)
-		snprintf(out->note + len, sizeof out->note - len,
-			 "; a destination aligned to %d bytes copies %.2fx as fast as a misaligned one", out->align_dst,
-			 out->align_gain);
-	else
-		snprintf(out->note + len, sizeof out->note - len, "; no destination alignment gains %.0f%%",
-			 margin * 100);
+	int best = BASELINE_STRATEGY;
+	for (int s = 0; s < NS; s++)
+		if (valid(s, lo, hi) && b->n[s] - a->n[s] == points &&
+		    b->vs_best[s] - a->vs_best[s] < b->vs_best[best] - a->vs_best[best])
+			best = s;
+	if ((b->vs_base[best] - a->vs_base[best]) / (double)points >= -log1p(noise))
+		best = BASELINE_STRATEGY;
+	*cost = b->vs_best[best] - a->vs_best[best];
+	return best;
+}
+
+/* The band of lengths i..j (indices), the last one when last; its cost. */
+static double band(const struct grid *g, const struct acc *pre, size_t i, size_t j, int last, double noise,
+		   struct band *out)
+{
+	double total = 0, cost;
+	out->lo = i ? g->len[i - 1] + 1 : 0;
+	out->hi = last ? BAND_UNBOUNDED : g->len[j];
+	int other = cell(&pre[i * NC + CLASS_ELSEWHERE], &pre[(j + 1) * NC + CLASS_ELSEWHERE], out->lo, out->hi,
+			 noise, &total);
+	if (other < 0) /* the classes near the source took every distance measured */
+		other = BASELINE_STRATEGY;
+	for (int c = 0; c < NC; c++) {
+		int s = c == CLASS_ELSEWHERE ? other
+					     : cell(&pre[i * NC + c], &pre[(j + 1) * NC + c], out->lo, out->hi, noise, &cost);
+		out->strategy[c] = s < 0 ? other : s;
+		total += c == CLASS_ELSEWHERE ? 0 : cost;
+	}
+	return total;
+}
+
+/* The segmentation of the sorted lengths into at most MAX_BANDS bands with
+ * the least cost, a band beyond the first charged a thousandth of a log
+ * per point so that bands come only where they buy real time. */
+static int segment(const struct grid *g, const struct acc *pre, size_t points, double noise, struct derived_rule *r)
+{
+	size_t nl = g->nl, cols = nl + 1;
+	double *f = malloc(MAX_BANDS * cols * sizeof *f); /* f[b][j]: lengths 0..j-1 in b bands, none last */
+	size_t *from = malloc(MAX_BANDS * cols * sizeof *from);
+	if (!f || !from) {
+		free(f);
+		free(from);
+		return -1;
+	}
+	struct band scratch;
+	for (size_t k = 0; k < MAX_BANDS * cols; k++)
+		f[k] = HUGE_VAL;
+	f[0] = 0;
+	for (int b = 0; b + 1 < MAX_BANDS; b++)
+		for (size_t j = 0; j < nl; j++)
+			for (size_t e = j; f[b * cols + j] < HUGE_VAL && e + 1 < nl; e++) {
+				double c = f[b * cols + j] + band(g, pre, j, e, 0, noise, &scratch);
+				if (c < f[(b + 1) * cols + e + 1]) {
+					f[(b + 1) * cols + e + 1] = c;
+					from[(b + 1) * cols + e + 1] = j;
+				}
+			}
+	double best = HUGE_VAL;
+	int nb = 0;
+	size_t start = 0;
+	for (int b = 0; b < MAX_BANDS; b++)
+		for (size_t j = 0; j < nl; j++) {
+			if (f[b * cols + j] == HUGE_VAL)
+				continue;
+			double c = f[b * cols + j] + band(g, pre, j, nl - 1, 1, noise, &scratch) + 1e-3 * (double)points * b;
+			if (c < best) {
+				best = c;
+				nb = b;
+				start = j;
+			}
+		}
+	r->n_bands = nb + 1;
+	band(g, pre, start, nl - 1, 1, noise, &r->bands[nb]);
+	for (size_t e = start; nb > 0; nb--) {
+		size_t j = from[nb * cols + e];
+		band(g, pre, j, e - 1, 0, noise, &r->bands[nb - 1]);
+		e = j;
+	}
+	free(f);
+	free(from);
+	/* Neighbours that chose alike are one band. */
+	int m = 0;
+	for (int i = 0; i < r->n_bands; i++)
+		if (m && memcmp(r->bands[m - 1].strategy, r->bands[i].strategy, sizeof r->bands[i].strategy) == 0)
+			r->bands[m - 1].hi = r->bands[i].hi;
+		else
+			r->bands[m++] = r->bands[i];
+	r->n_bands = m;
 	return 0;
+}
+
+static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
+{
+	if (!t->n) {
+		say(r, "no measurements");
+		return -1;
+	}
+	double *v = malloc(t->n * sizeof *v);
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < t->n; i++)
+		v[i] = t->rows[i].spread;
+	r->noise = fmax(DERIVE_NOISE_FLOOR, median(v, t->n));
+	free(v);
+	if (build(t, g, r))
+		return -1;
+
+	int *other = calloc(g->nl, sizeof *other);
+	if (!other)
+		return -1;
+	for (size_t li = 0; li < g->nl; li++)
+		other[li] = best_else(g, li, r->noise);
+	double worst_above, worst_below;
+	int who_above = BASELINE_STRATEGY, who_below = BASELINE_STRATEGY;
+	r->above_max = run(g, other, r->noise, 0, &worst_above, &who_above);
+	r->below_max = run(g, other, r->noise, 1, &worst_below, &who_below);
+	free(other);
+
+	size_t points = 0;
+	struct acc *pre = calloc((g->nl + 1) * NC, sizeof *pre);
+	if (!pre)
+		return -1;
+	for (size_t li = 0; li < g->nl; li++) {
+		memcpy(&pre[(li + 1) * NC], &pre[li * NC], NC * sizeof *pre);
+		for (size_t di = 0; di < g->nd; di++) {
+			if (!g->here[li * g->nd + di])
+				continue;
+			struct acc *a = &pre[(li + 1) * NC + rule_class(r, g->dist[di])];
+			double tb = best_at(g, li, di), base = at(g, li, di, BASELINE_STRATEGY);
+			a->points++;
+			points++;
+			for (int s = 0; s < NS; s++)
+				if (at(g, li, di, s) > 0) {
+					a->vs_best[s] += log(at(g, li, di, s) / tb);
+					a->vs_base[s] += log(at(g, li, di, s) / base);
+					a->n[s]++;
+				}
+		}
+	}
+	int rc = segment(g, pre, points, r->noise, r);
+	free(pre);
+	if (rc)
+		return -1;
+
+	r->align_dst = 0;
+	for (int i = 0; i < r->n_bands; i++)
+		for (int c = 0; c < NC; c++)
+			if (r->bands[i].strategy[c] == STRATEGY_FORWARD_ALIGNED)
+				r->align_dst = PROBE_ALIGN_DST;
+
+	/* What the rule costs at every measured point. */
+	double *regret = malloc(points * sizeof *regret);
+	size_t k = 0;
+	if (!regret)
+		return -1;
+	for (size_t li = 0; li < g->nl; li++)
+		for (size_t di = 0; di < g->nd; di++) {
+			if (!g->here[li * g->nd + di])
+				continue;
+			double tc = at(g, li, di, rule_choice(r, g->len[li], g->dist[di]));
+			if (tc <= 0) {
+				say(r, "the rule's %s was not measured at length %u, distance %u",
+				    strategy_name[rule_choice(r, g->len[li], g->dist[di])], g->len[li], g->dist[di]);
+				free(regret);
+				return -1;
+			}
+			regret[k] = tc / best_at(g, li, di);
+			if (regret[k] > r->worst_regret) {
+				r->worst_regret = regret[k];
+				r->worst_length = g->len[li];
+				r->worst_distance = g->dist[di];
+			}
+			r->worst_vs_baseline = fmax(r->worst_vs_baseline, tc / at(g, li, di, BASELINE_STRATEGY));
+			k++;
+		}
+	r->median_regret = median(regret, k);
+	free(regret);
+
+	if (r->above_max)
+		say(r, "The destination 1..%u bytes above the source needs its own class: there %s takes up to %.1fx "
+		       "the best. ",
+		    r->above_max, strategy_name[who_above], worst_above);
+	if (r->below_max)
+		say(r, "The destination 1..%u bytes below the source needs its own class: there %s takes up to %.1fx "
+		       "the best. ",
+		    r->below_max, strategy_name[who_below], worst_below);
+	if (!r->above_max && !r->below_max)
+		say(r, "No distance near the source needs its own class. ");
+	say(r, "Lengths");
+	for (int i = 0; i < r->n_bands; i++) {
+		const struct band *b = &r->bands[i];
+		say(r, i ? "; %u.." : " %u..", b->lo);
+		if (b->hi != BAND_UNBOUNDED)
+			say(r, "%u", b->hi);
+		say(r, ": %s", strategy_name[b->strategy[CLASS_ELSEWHERE]]);
+		for (int c = 0; c < NC; c++)
+			if (b->strategy[c] != b->strategy[CLASS_ELSEWHERE])
+				say(r, ", %s %s", class_name[c], strategy_name[b->strategy[c]]);
+	}
+	say(r, " (ties within %.0f%% go to %s). Against the best measured copy the rule is at worst %.3fx (length "
+	       "%u, distance %u), at the median %.3fx; against %s at worst %.3fx.",
+	    r->noise * 100, strategy_name[BASELINE_STRATEGY], r->worst_regret, r->worst_length, r->worst_distance,
+	    r->median_regret, strategy_name[BASELINE_STRATEGY], r->worst_vs_baseline);
+	return 0;
+}
+
+int derive_rule(const struct table *t, struct derived_rule *out)
+{
+	struct grid *g = calloc(1, sizeof *g);
+	memset(out, 0, sizeof *out);
+	if (!g) {
+		say(out, "out of memory");
+		return -1;
+	}
+	int rc = derive(t, g, out);
+	if (rc && !out->note[0])
+		say(out, "out of memory");
+	free(g->len);
+	free(g->t);
+	free(g->here);
+	free(g);
+	return rc;
+}
+
+enum distance_class rule_class(const struct derived_rule *r, unsigned int d)
+{
+	d %= 4096;
+	if (d == 0)
+		return CLASS_ZERO;
+	if (d <= r->above_max)
+		return CLASS_ABOVE;
+	if (r->below_max && d >= 4096 - r->below_max)
+		return CLASS_BELOW;
+	return CLASS_ELSEWHERE;
+}
+
+int rule_choice(const struct derived_rule *r, unsigned int n, unsigned int d)
+{
+	for (int i = 0; i < r->n_bands; i++)
+		if (n >= r->bands[i].lo && n <= r->bands[i].hi)
+			return r->bands[i].strategy[rule_class(r, d)];
+	return BASELINE_STRATEGY;
 }

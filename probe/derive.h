@@ -1,25 +1,48 @@
-/* Derives a core's rule from its measurements. Pure: no timing, no I/O, so
- * it is tested on recorded tables. */
+/* Derives a core's decision table from its measurements. Pure: no timing,
+ * no I/O, so it is tested on recorded tables. */
 #ifndef PROBE_DERIVE_H
 #define PROBE_DERIVE_H
 
+#include "../gen/rule_limits.h"
 #include "table.h"
 
-/* The descending copy must beat the forward one by this fraction to count
- * as a win, and a destination alignment must save this fraction to count. */
-#define DERIVE_MARGIN 0.25
+#include <limits.h>
+
+/* A difference smaller than this fraction is a tie even where the passes
+ * agreed more closely: below it, timer placement and frequency moves
+ * decide, not the copy. */
+#define DERIVE_NOISE_FLOOR 0.03
+
+/* The probe measures forward_aligned with this alignment head. */
+#define PROBE_ALIGN_DST 64
+
+#define BAND_UNBOUNDED UINT_MAX
+
+struct band {
+	unsigned int lo, hi; /* lengths lo..hi; hi BAND_UNBOUNDED for the last */
+	int strategy[N_DISTANCE_CLASSES];
+};
 
 struct derived_rule {
-	int window;    /* 0..4096 */
-	int align_dst; /* 0, 8, 16, 32 or 64 */
-	/* The first run of distances >= 1 where the descending copy wins at
-	 * every length; 0, 0 when there is none. */
-	unsigned int run_first, run_last;
-	double align_gain; /* misaligned median over worst aligned, at align_dst */
-	char note[320];    /* the derivation in a sentence or two */
+	unsigned int above_max, below_max; /* class bounds, 0..CLASS_BOUND_MAX */
+	int align_dst;                     /* PROBE_ALIGN_DST when a band uses forward_aligned, else 0 */
+	int n_bands;                       /* 1..MAX_BANDS; bands[0].lo is 0 */
+	struct band bands[MAX_BANDS];
+	/* Over every measured point: the rule's choice against the best
+	 * measured strategy there, and against the baseline. */
+	double worst_regret, median_regret, worst_vs_baseline;
+	unsigned int worst_length, worst_distance; /* where the worst regret is */
+	double noise;                              /* the tie threshold used */
+	char note[640];                            /* the derivation in a few sentences */
 };
 
 /* Nonzero, with note saying why, when the table lacks what the derivation needs. */
-int derive_rule(const struct table *t, double margin, struct derived_rule *out);
+int derive_rule(const struct table *t, struct derived_rule *out);
+
+/* The distance class of d = (dst - src) mod 4096 under r. */
+enum distance_class rule_class(const struct derived_rule *r, unsigned int d);
+
+/* The strategy r picks for length n at distance d. */
+int rule_choice(const struct derived_rule *r, unsigned int n, unsigned int d);
 
 #endif

@@ -5,7 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const strategy_name[N_STRATEGIES] = {"forward", "down", "forward_misaligned"};
+#define STRATEGY_NAME(id, name, min_n, max_n) name,
+const char *const strategy_name[N_COPY_STRATEGIES] = {STRATEGIES(STRATEGY_NAME)};
+#undef STRATEGY_NAME
+
+/* The lengths each strategy can copy, from the same catalogue. */
+#define STRATEGY_LIMITS(id, name, min_n, max_n) {min_n, max_n},
+static const struct {
+	int min_n, max_n;
+} limits[N_COPY_STRATEGIES] = {STRATEGIES(STRATEGY_LIMITS)};
+#undef STRATEGY_LIMITS
 
 void table_add(struct table *t, struct row r)
 {
@@ -26,7 +35,7 @@ void table_free(struct table *t)
 	memset(t, 0, sizeof *t);
 }
 
-const struct row *table_find(const struct table *t, enum strategy s, unsigned int length, unsigned int distance,
+const struct row *table_find(const struct table *t, int s, unsigned int length, unsigned int distance,
 			     unsigned int misalign)
 {
 	for (size_t i = 0; i < t->n; i++) {
@@ -86,9 +95,9 @@ int table_read_csv(struct table *t, const char *path)
 			break;
 		}
 		int s;
-		for (s = 0; s < N_STRATEGIES && strcmp(name, strategy_name[s]) != 0; s++)
+		for (s = 0; s < N_COPY_STRATEGIES && strcmp(name, strategy_name[s]) != 0; s++)
 			;
-		if (s == N_STRATEGIES || r.length == 0 || r.distance > 4095 || r.misalign > 63 || r.ticks < 0 ||
+		if (s == N_COPY_STRATEGIES || r.length == 0 || r.distance > 4095 || r.misalign > 63 || r.ticks < 0 ||
 		    r.spread < 0) {
 			fprintf(stderr, "probe: %s:%d: a value is out of range (strategy, length > 0, distance 0..4095, "
 					"misalign 0..63, ticks >= 0, spread >= 0)\n",
@@ -96,7 +105,19 @@ int table_read_csv(struct table *t, const char *path)
 			rc = -1;
 			break;
 		}
-		r.strategy = (enum strategy)s;
+		/* A time for a copy the strategy cannot make came from a broken probe. */
+		if (r.length < (unsigned int)limits[s].min_n ||
+		    (limits[s].max_n >= 0 && r.length > (unsigned int)limits[s].max_n)) {
+			if (limits[s].max_n >= 0)
+				fprintf(stderr, "probe: %s:%d: %s copies only lengths %d..%d, not %u\n", path, lineno,
+					strategy_name[s], limits[s].min_n, limits[s].max_n, r.length);
+			else
+				fprintf(stderr, "probe: %s:%d: %s copies only lengths %d and up, not %u\n", path, lineno,
+					strategy_name[s], limits[s].min_n, r.length);
+			rc = -1;
+			break;
+		}
+		r.strategy = s;
 		table_add(t, r);
 	}
 	fclose(f);

@@ -3,14 +3,15 @@
 #ifndef PROBE_TABLE_H
 #define PROBE_TABLE_H
 
+#include "../gen/rule_limits.h"
+
 #include <stddef.h>
 
-enum strategy { FORWARD, DOWN, FORWARD_MISALIGNED, N_STRATEGIES };
-
-extern const char *const strategy_name[N_STRATEGIES];
+/* The catalogue's names, by code (gen/rule_limits.h). */
+extern const char *const strategy_name[N_COPY_STRATEGIES];
 
 struct row {
-	enum strategy strategy;
+	int strategy; /* enum copy_strategy */
 	unsigned int length, distance, misalign;
 	double ticks;  /* per copy, loop overhead subtracted */
 	double spread; /* (max - min) / min of the passes' minima */
@@ -24,12 +25,12 @@ struct table {
 void table_add(struct table *t, struct row r);
 void table_free(struct table *t);
 
-/* Matches any misalignment in table_find: forward and down rows are keyed
- * by distance, their misalignment follows from it. */
+/* Matches any misalignment in table_find: rows are keyed by distance, their
+ * misalignment follows from it. */
 #define ANY_MISALIGN 0xffffffffu
 
 /* The row for these keys, or NULL. */
-const struct row *table_find(const struct table *t, enum strategy s, unsigned int length, unsigned int distance,
+const struct row *table_find(const struct table *t, int strategy, unsigned int length, unsigned int distance,
 			     unsigned int misalign);
 
 /* CSV with the header "strategy,length,distance,misalign,ticks,spread". */

@@ -80,10 +80,10 @@ struct routine {
 	const void *fn;
 	const char *name;
 	int kind;
-	size_t min_n;
+	size_t min_n, max_n;
 };
 
-#define ROUTINE(sym, name, kind, min_n) {(const void *)sym, name, kind, min_n},
+#define ROUTINE(sym, name, kind, min_n, max_n) {(const void *)sym, name, kind, min_n, max_n},
 static const struct routine routines[] = {UC_ROUTINES(ROUTINE)};
 
 int main(int argc, char **argv)
@@ -101,11 +101,23 @@ int main(int argc, char **argv)
 	self_test("moved rsp", (const void *)abi_moves_rsp, "rsp moved");
 
 	static unsigned char arena[3 * 65536 + 8192] __attribute__((aligned(4096)));
-	static const size_t lengths[] = {0, 7, 8, 63, 64, 65, 300, 4096, 65536};
+	static const size_t lengths[] = {0, 1, 3, 7, 8, 15, 16, 32, 63, 64, 65, 300, 4096, 65536};
 	static const unsigned int distances[] = {0, 1, 16, 31, 32, 2048, 4095};
+	/* Tables that between them send every length and distance through
+	 * every strategy: the baseline; small to 32 bytes, then down at every
+	 * distance; Zen 2's shape with an aligned head elsewhere; an aligned head
+	 * of 64 bytes from 64 up. */
+#define ALL(s) {UC_STRATEGY_##s, UC_STRATEGY_##s, UC_STRATEGY_##s, UC_STRATEGY_##s}
 	static const struct uc_rule rules[] = {
-		{0, 0, 0, "", ""}, {32, 0, 0, "", ""}, {4096, 0, 0, "", ""}, {32, 32, 0, "", ""}, {0, 64, 0, "", ""},
+		{0, 0, 0, 1, {{(size_t)-1, ALL(FORWARD)}}, UC_RULE_BASELINE, "", "", ""},
+		{2047, 2047, 0, 2, {{32, ALL(SMALL)}, {(size_t)-1, ALL(DOWN)}}, UC_RULE_BASELINE, "", "", ""},
+		{31, 0, 32, 2, {{63, ALL(FORWARD)},
+				{(size_t)-1, {UC_STRATEGY_FORWARD_ALIGNED, UC_STRATEGY_DOWN, UC_STRATEGY_FORWARD_ALIGNED,
+					      UC_STRATEGY_FORWARD_ALIGNED}}},
+		 UC_RULE_BASELINE, "", "", ""},
+		{0, 0, 64, 2, {{63, ALL(FORWARD)}, {(size_t)-1, ALL(FORWARD_ALIGNED)}}, UC_RULE_BASELINE, "", "", ""},
 	};
+#undef ALL
 	for (size_t r = 0; r < sizeof routines / sizeof *routines; r++) {
 		const struct routine *rt = &routines[r];
 		char first[512] = "";
@@ -113,7 +125,7 @@ int main(int argc, char **argv)
 		for (size_t k = 0; k < sizeof rules / sizeof *rules; k++) {
 			uc_rule_install(&rules[k]);
 			for (size_t l = 0; l < sizeof lengths / sizeof *lengths; l++) {
-				if (lengths[l] < rt->min_n)
+				if (lengths[l] < rt->min_n || lengths[l] > rt->max_n)
 					continue;
 				for (size_t d = 0; d < sizeof distances / sizeof *distances; d++) {
 					size_t gap = distances[d];
@@ -131,8 +143,8 @@ int main(int argc, char **argv)
 					check_call(rt->fn, args, why, sizeof why);
 					calls++;
 					if (why[0] && !bad++)
-						snprintf(first, sizeof first, "n=%zu d=%u window=%u align=%u: %s", lengths[l],
-							 distances[d], rules[k].window, rules[k].align_dst, why);
+						snprintf(first, sizeof first, "n=%zu d=%u table %zu: %s", lengths[l],
+							 distances[d], k, why);
 				}
 			}
 		}

@@ -143,14 +143,18 @@ static void fault_case(const char *name, enum direction dir, unsigned int window
 		       enum mode m, int expect_down)
 {
 	char why[200];
-	struct uc_rule rule = {window, 0, 0, "", ""};
+	/* Zen 2's shape: copies of 64 bytes or more at d = 1..window-1 go down. */
+	struct uc_rule rule = {window ? window - 1 : 0, 0, 0, 2,
+			       {{63, {UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD}},
+				{(size_t)-1, {UC_STRATEGY_FORWARD, UC_STRATEGY_DOWN, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD}}},
+			       UC_RULE_BASELINE, "", "", ""};
 	uc_rule_install(&rule);
 	reset();
 	size_t uoff = PAGE + 40;
 	/* The kernel side sits at the same offset mod 4096 as the user side plus or minus dist. */
 	size_t koff = PAGE + ((uoff + (dir == FROM_USER ? dist : 4096 - dist)) % PAGE);
 	unsigned char *u = user + uoff, *k = kern + koff;
-	int down = dir == CLEAR ? 0 : dir == TO_USER ? uc_copy_goes_down(u, k, n) : uc_copy_goes_down(k, u, n);
+	int down = dir == CLEAR ? 0 : (dir == TO_USER ? uc_copy_strategy(u, k, n) : uc_copy_strategy(k, u, n)) == UC_STRATEGY_DOWN;
 	if (down != expect_down) {
 		snprintf(why, sizeof why, "set-up: the copy goes %s, the case needs it %s", down ? "down" : "forward",
 			 expect_down ? "down" : "forward");
@@ -207,7 +211,11 @@ static void fault_case(const char *name, enum direction dir, unsigned int window
 static void exact_count_sweep(enum direction dir, unsigned int align_dst)
 {
 	static const size_t n = 200;
-	struct uc_rule rule = {0, align_dst, 0, "", ""};
+	struct uc_rule rule = {0, 0, align_dst, 2,
+			       {{63, {UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD}},
+				{(size_t)-1, {UC_STRATEGY_FORWARD_ALIGNED, UC_STRATEGY_FORWARD_ALIGNED, UC_STRATEGY_FORWARD_ALIGNED,
+					      UC_STRATEGY_FORWARD_ALIGNED}}},
+			       UC_RULE_BASELINE, "", "", ""};
 	char name[96], why[160];
 	int bad_cases = 0;
 	uc_rule_install(&rule);

@@ -1,13 +1,11 @@
 ${banner("/*", "*/")}
 @ local P = opts.prefix
 @ local G = string.upper(P)
-@ local function rule_literal(r, entry)
-@   return string.format('{ %d, %d, %d, "%s", "%s" }', r.window, r.align_dst, r.measured and 1 or 0, entry, r.window_from or "")
-@ end
+@ local function rule_literal(r, entry) return import("rule_c").literal(r, entry, P) end
 @ local function status(r)
-@   if r.measured then return "measured: " .. r.evidence end
-@   if r.window_from then return "unmeasured, takes " .. r.window_from .. "'s" end
-@   return "unmeasured, window 0"
+@   if r.status == "measured" then return "measured: " .. r.evidence end
+@   if r.status == "inherited" then return "inherited from " .. r.source end
+@   return "baseline (no evidence)"
 @ end
 #include "copy_rule.h"
 
@@ -18,11 +16,9 @@ ${banner("/*", "*/")}
 /* Defined by the x86_64/copy.asm of the same run (see the stamp above). */
 extern const unsigned char ${P}out_stamp_${gen.stamp};
 
-#define ANY_FAMILY 0xffffu
-
 /* Shaped like Linux's struct x86_cpu_id: vendor, family, model range, then
- * the rule. Rows for one core come before the vendor defaults, and a NULL
- * vendor ends the table. */
+ * the rule. A NULL vendor ends the table; a core no row holds gets the
+ * baseline, not another core's rule. */
 struct cpu_match {
 	const char *vendor;
 	unsigned int family;
@@ -43,19 +39,14 @@ static const struct cpu_match rules[] = {
 @ for _, x in ipairs(ranges) do
 @   local rule = x.e.rules[flavor.name]
 	/* ${x.e.name}: ${x.r.source}. Rule ${status(rule)}. */
-	{ "${x.e.vendor}", 0x${string.format("%02x", x.r.family)}, 0x${string.format("%02x", x.r.model_lo)}, 0x${string.format("%02x", x.r.model_hi)}, ${rule_literal(rule, x.e.name)} },
+	{ "${x.e.vendor}", 0x${string.format("%02x", x.r.family)}, 0x${string.format("%02x", x.r.model_lo)}, 0x${string.format("%02x", x.r.model_hi)},
+	  ${rule_literal(rule, x.e.name)} },
 @ end
-	/* Vendor defaults: every other core of the vendor takes this measured entry's rule, unmeasured. */
-@ for _, d in ipairs(db.defaults) do
-@   if d.flavor == flavor.name then
-	{ "${d.vendor}", ANY_FAMILY, 0x00, 0xff, ${rule_literal({ window = d.window, align_dst = d.align_dst, measured = false, window_from = d.entry }, "")} },
-@   end
-@ end
-	{ NULL, 0, 0, 0, { 0, 0, 0, "", "" } },
+	{ NULL, 0, 0, 0, ${rule_literal(lookup("", 0, 0, flavor.name), "")} },
 };
 
-/* Any other vendor: window 0, every copy one forward rep movsb. */
-static const struct ${P}rule unknown_vendor = { 0, 0, 0, "", "" };
+/* A core no entry holds: the baseline, every copy forward. */
+static const struct ${P}rule baseline = ${rule_literal(lookup("", 0, 0, flavor.name), "")};
 
 static int same_vendor(const char *a, const char *b)
 {
@@ -70,10 +61,10 @@ const struct ${P}rule *${P}rule_lookup(const char vendor[12], unsigned int famil
 {
 	const struct cpu_match *m;
 	for (m = rules; m->vendor; m++)
-		if (same_vendor(m->vendor, vendor) && (m->family == ANY_FAMILY || m->family == family) &&
+		if (same_vendor(m->vendor, vendor) && m->family == family &&
 		    model >= m->model_lo && model <= m->model_hi)
 			return &m->rule;
-	return &unknown_vendor;
+	return &baseline;
 }
 
 /* Display family and model as Linux's x86_family() and x86_model()
@@ -118,7 +109,7 @@ void ${P}cpuid_read(struct ${P}cpuid *id)
 }
 
 @ if opts.target then
-/* Built for ${opts.target} alone: copy.asm holds the rule as immediates. */
+/* Built for ${opts.target} alone: copy.asm holds the table as a branch tree. */
 void ${P}rule_install(const struct ${P}rule *rule)
 {
 	(void)rule;
@@ -132,14 +123,34 @@ const struct ${P}rule *${P}rule_init(void)
 	return &target;
 }
 @ else
-extern uint64_t ${P}copy_window;
+/* The installed table, in x86_64/copy.asm: the bound of every band but the
+ * last (the rest past any length), the class bounds, and the strategy of
+ * every class and band. */
+extern uint64_t ${P}copy_band_hi[${G}MAX_BANDS - 1];
+extern uint64_t ${P}copy_above_max;
+extern uint64_t ${P}copy_below_from;
 extern uint64_t ${P}copy_align_dst;
+extern unsigned char ${P}copy_cells[${G}N_CLASSES * ${G}MAX_BANDS];
 
 void ${P}rule_install(const struct ${P}rule *rule)
 {
+	unsigned int b, c, n = rule->n_bands;
 	(void)*(const volatile unsigned char *)&${P}out_stamp_${gen.stamp};
-	*(volatile uint64_t *)&${P}copy_window = rule->window;
+	if (n < 1 || n > ${G}MAX_BANDS)
+		n = 1;
+	for (b = 0; b + 1 < ${G}MAX_BANDS; b++)
+		((volatile uint64_t *)${P}copy_band_hi)[b] = b + 1 < n ? (uint64_t)rule->bands[b].hi : ~(uint64_t)0;
+	*(volatile uint64_t *)&${P}copy_above_max = rule->above_max;
+	*(volatile uint64_t *)&${P}copy_below_from = 4096u - rule->below_max;
 	*(volatile uint64_t *)&${P}copy_align_dst = rule->align_dst;
+	for (c = 0; c < ${G}N_CLASSES; c++)
+		for (b = 0; b < ${G}MAX_BANDS; b++) {
+			unsigned int s = rule->bands[b < n ? b : n - 1].strategy[c];
+			/* A head needs an alignment: without one the copy is forward. */
+			if (s >= ${G}N_STRATEGIES || (s == ${G}STRATEGY_FORWARD_ALIGNED && !rule->align_dst))
+				s = ${G}STRATEGY_FORWARD;
+			((volatile unsigned char *)${P}copy_cells)[c * ${G}MAX_BANDS + b] = (unsigned char)s;
+		}
 }
 
 const struct ${P}rule *${P}rule_init(void)
@@ -165,9 +176,9 @@ static void put(struct text *t, const char *s)
 			t->buf[t->len] = *s;
 }
 
-static void put_uint(struct text *t, unsigned int v)
+static void put_size(struct text *t, size_t v)
 {
-	char digits[12];
+	char digits[24];
 	int n = 0;
 	do
 		digits[n++] = (char)('0' + v % 10);
@@ -182,25 +193,45 @@ static void put_uint(struct text *t, unsigned int v)
 
 size_t ${P}rule_describe(char *buf, size_t size, const struct ${P}rule *rule)
 {
+	static const char letter[${G}N_STRATEGIES + 1] = "${(function() local l = {} for _, st in ipairs(db.strategies) do l[#l + 1] = ({ forward = "F", forward_aligned = "A", down = "D", small = "S" })[st.name] or "?" end return table.concat(l) end)()}";
 	struct text t;
+	unsigned int b, c;
+	size_t lo = 0;
 	t.buf = buf;
 	t.size = size;
 	t.len = 0;
-	put(&t, "memcpy: highest first Rule { window: ");
-	put_uint(&t, rule->window);
-	if (rule->align_dst) {
-		put(&t, ", align_dst: ");
-		put_uint(&t, rule->align_dst);
+	put(&t, "memcpy: Rule { above_max: ");
+	put_size(&t, rule->above_max);
+	put(&t, ", below_max: ");
+	put_size(&t, rule->below_max);
+	put(&t, ", align_dst: ");
+	put_size(&t, rule->align_dst);
+	put(&t, ", bands: [");
+	for (b = 0; b < rule->n_bands && b < ${G}MAX_BANDS; b++) {
+		put(&t, b ? ", " : "");
+		put_size(&t, lo);
+		put(&t, "..");
+		if (rule->bands[b].hi != (size_t)-1)
+			put_size(&t, rule->bands[b].hi);
+		put(&t, " ");
+		for (c = 0; c < ${G}N_CLASSES; c++) {
+			char one[2];
+			unsigned int s = rule->bands[b].strategy[c];
+			one[0] = s < ${G}N_STRATEGIES ? letter[s] : '?';
+			one[1] = '\0';
+			put(&t, one);
+		}
+		lo = rule->bands[b].hi + 1;
 	}
-	put(&t, " } (");
+	put(&t, "] } (");
 	put(&t, rule->entry[0] ? rule->entry : "no entry for this CPU");
-	if (rule->measured) {
+	if (rule->status == ${G}RULE_MEASURED) {
 		put(&t, ", measured");
-	} else if (rule->source[0]) {
-		put(&t, ", extrapolated from ");
+	} else if (rule->status == ${G}RULE_INHERITED) {
+		put(&t, ", inherited from ");
 		put(&t, rule->source);
 	} else {
-		put(&t, ", unknown vendor: default");
+		put(&t, ", baseline: no evidence");
 	}
 	put(&t, ")");
 	if (size)

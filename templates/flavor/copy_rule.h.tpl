@@ -26,21 +26,47 @@ ${banner("/*", "*/")}
 #define ${G}COPY_RULE_TARGET "${opts.target}"
 @ end
 
+/* The strategies a rule's table chooses from, by code (gen/rule_limits.h). */
+@ for _, st in ipairs(db.strategies) do
+#define ${G}STRATEGY_${string.upper(st.name)} ${st.code}
+@ end
+#define ${G}N_STRATEGIES ${#db.strategies}
+
+/* Distance classes, by d = (dst - src) mod 4096: zero (d = 0), above
+ * (1 <= d <= above_max), below (d >= 4096 - below_max), elsewhere. */
+@ for i, c in ipairs(db.classes) do
+#define ${G}CLASS_${string.upper(c)} ${i - 1}
+@ end
+#define ${G}N_CLASSES ${#db.classes}
+#define ${G}MAX_BANDS ${db.max_bands}
+
+/* Where a rule comes from. */
+#define ${G}RULE_BASELINE 0  /* no evidence for this core: every copy forward */
+#define ${G}RULE_INHERITED 1 /* a measured entry's table, through a row that says why */
+#define ${G}RULE_MEASURED 2  /* measured on this core's own entry */
+
+struct ${P}band {
+	/* The band holds lengths from the previous band's hi + 1 (0 for the
+	 * first) to hi; (size_t)-1 for the last band. */
+	size_t hi;
+	/* The strategy code of each distance class, indexed by ${G}CLASS_*. */
+	unsigned char strategy[${G}N_CLASSES];
+};
+
+/* A core's rule: a decision table of length bands x distance classes. */
 struct ${P}rule {
-	/* A copy of n >= 64 bytes goes highest first when
-	 * 0 < (dst - src) mod 4096 < window; 0 never, 32 on Zen 2. */
-	unsigned int window;
-	/* Forward copies of n >= 64 bytes first align dst to this many bytes;
-	 * 0: no alignment head. */
+	unsigned int above_max, below_max;
+	/* The head of strategy forward_aligned aligns dst to this many bytes. */
 	unsigned int align_dst;
-	/* 1 when this rule was measured on the core's own entry; 0 when it is
-	 * extrapolated from another entry (or is the unknown-vendor default). */
-	int measured;
+	unsigned int n_bands; /* 1..${G}MAX_BANDS */
+	struct ${P}band bands[${G}MAX_BANDS];
+	int status; /* ${G}RULE_* */
 	/* The entry CPUID selected ("zen3"); "" when no entry matched. */
 	const char *entry;
-	/* The entry whose measurement gave window ("zen2"); "" when none did
-	 * and window is the default 0. */
+	/* The entry whose measurement gave the table ("zen2"); "" for the baseline. */
 	const char *source;
+	/* Why an inherited rule is inherited; "" otherwise. */
+	const char *reason;
 };
 
 /* The two CPUID words the rule depends on. Tests fill them from recorded
@@ -59,7 +85,8 @@ void ${P}cpuid_leaf(uint32_t leaf, uint32_t subleaf, uint32_t r[4]);
 void ${P}cpuid_read(struct ${P}cpuid *id);
 
 /* The rule for a display family and model (as Linux computes them). Never
- * NULL: an unknown vendor gets window 0. vendor is the 12-byte CPUID string. */
+ * NULL: a core no entry holds gets the baseline. vendor is the 12-byte
+ * CPUID string. */
 const struct ${P}rule *${P}rule_lookup(const char vendor[12], unsigned int family, unsigned int model);
 
 /* The display family and model of a leaf 1 EAX signature, as Linux computes them. */
@@ -75,8 +102,11 @@ const struct ${P}rule *${P}rule_init(void);
 /* Makes the copy routines follow rule. */
 void ${P}rule_install(const struct ${P}rule *rule);
 
-/* Writes the log line, "memcpy: highest first Rule { window: 32 } (zen2,
- * measured)", NUL-terminated and cut to size. Returns its full length. */
+/* Writes the log line, NUL-terminated and cut to size, and returns its full
+ * length: "memcpy: Rule { above_max: 31, below_max: 0, align_dst: 0, bands:
+ * [0..63 FFFF, 64.. FDFF] } (zen2, measured)". Each band lists its strategy
+ * for the classes zero, above, below and elsewhere: F forward, A
+ * forward_aligned, D down (highest first), S small. */
 size_t ${P}rule_describe(char *buf, size_t size, const struct ${P}rule *rule);
 
 @ if has_access then

@@ -15,7 +15,7 @@
 --   object NAME / endobject   an exported data object, the same way
 --   global NAME[, NAME]       an exported label without type
 --   align N                   pad with zero bytes to an N-byte boundary
---   dq X[, X] / db N          data: quadwords (numbers or symbols), bytes
+--   dq X[, X] / db N[, N]     data: quadwords (numbers or symbols), bytes
 --   anything else             an instruction: mnemonic, then operands, with
 --                             [rel SYMBOL] for a RIP-relative operand
 -- Anything the back-ends do not know is an error naming the line, so a
@@ -91,7 +91,7 @@ local function statement(syntax, indent, body, where, state)
       for i, a in ipairs(args) do if is_symbol(a) then args[i] = a .. " wrt ..sym" end end
     end
     return say("dq      " .. table.concat(args, ", "), ".quad   " .. rest)
-  elseif op == "db" and rest:match("^%d+$") then
+  elseif op == "db" and rest:match("^%d+[%d, ]*$") then
     return say("db      " .. rest, ".byte   " .. rest)
   elseif op:match("^[a-z][a-z0-9]*$") and not rest:find("[%%$`\"']") then
     if nasm then return indent .. body end

@@ -17,3 +17,40 @@ end
 
 -- The rule --target compiles in: the named entry's rule for a flavor.
 function target_rule(name, flavor_name) return entry(name).rules[flavor_name] end
+
+-- Database text as a C string literal: quote, backslash and every byte
+-- outside printable ASCII escaped, so that no text can end the literal.
+function c_string(s)
+  return '"' .. s:gsub('[%c"\\\127-\255]', function(c)
+    return string.format("\\%03o", c:byte())
+  end) .. '"'
+end
+
+-- A rule's table in a line: the class bounds, then each band's lengths, its
+-- strategy elsewhere, and the classes that differ from it. zen2 reads
+-- "above: d 1..31 | 0..63 forward | 64.. forward, above down".
+function table_text(r)
+  local parts = {}
+  if r.above_max > 0 then parts[#parts + 1] = "above: d 1.." .. r.above_max end
+  if r.below_max > 0 then parts[#parts + 1] = "below: d " .. (4096 - r.below_max) .. "..4095" end
+  for _, b in ipairs(r.bands) do
+    local text = b.lo .. ".." .. (b.hi >= 0 and b.hi or "") .. " " .. b.elsewhere
+    for _, c in ipairs({ "zero", "above", "below" }) do
+      local live = c == "zero" or (c == "above" and r.above_max > 0) or (c == "below" and r.below_max > 0)
+      if live and b[c] ~= b.elsewhere then text = text .. ", " .. c .. " " .. b[c] end
+    end
+    parts[#parts + 1] = text
+  end
+  return table.concat(parts, " | ")
+end
+
+-- What a rule is, in words: "measured 2026-11-29 (KVMKVMKVM guest)",
+-- "inherited from zen2", or "baseline (no evidence)".
+function rule_status_text(r)
+  if r.status == "measured" then
+    return "measured " .. r.measured_on .. (r.hypervisor and (" (" .. r.hypervisor .. " guest)") or "")
+  elseif r.status == "inherited" then
+    return "inherited from " .. r.source
+  end
+  return "baseline (no evidence)"
+end

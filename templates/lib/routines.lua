@@ -9,33 +9,40 @@
 --           (user dst, src, n), "from_user" (dst, user src, n), "clear_user"
 --           (user dst, n), "fault_exit" (no arguments)
 --   min_n   the smallest n it accepts
+--   max_n   the largest n it accepts (-1: no limit)
 --   access  it touches user memory inside an exported access range
 --   proto   its C declaration; %s is the prefixed name, RESULT the type of
 --           a user copy's result (int, or size_t with --user-copy-result=remaining)
 --   doc     one line for copy_rule.h
 return {
-  { name = "memcpy", kind = "copy", min_n = 0, access = false,
+  { name = "memcpy", kind = "copy", min_n = 0, max_n = -1, access = false,
     proto = "void *%s(void *dst, const void *src, size_t n)",
-    doc = "the rule's forward or descending copy; dst and src disjoint or identical; returns dst" },
-  { name = "copy_forward", kind = "copy", min_n = 0, access = false,
+    doc = "the strategy the rule's table picks for n and the distance; dst and src disjoint or identical; returns dst" },
+  { name = "copy_forward", kind = "copy", min_n = 0, max_n = -1, access = false,
     proto = "void *%s(void *dst, const void *src, size_t n)",
-    doc = "the forward path alone (rep movsb, with the rule's alignment head); returns dst" },
-  { name = "copy_down", kind = "copy", min_n = 8, access = false,
+    doc = "strategy forward alone: one rep movsb (the baseline); returns dst" },
+  { name = "copy_forward_aligned", kind = "copy", min_n = 0, max_n = -1, access = false,
     proto = "void *%s(void *dst, const void *src, size_t n)",
-    doc = "the descending path alone, for n >= 8; returns dst" },
-  { name = "copy_goes_down", kind = "predicate", min_n = 0, access = false,
+    doc = "strategy forward_aligned alone: for n >= 64 a rep movsb head to the rule's align_dst, then the rest; returns dst" },
+  { name = "copy_down", kind = "copy", min_n = 8, max_n = -1, access = false,
+    proto = "void *%s(void *dst, const void *src, size_t n)",
+    doc = "strategy down alone: the descending copy, for n >= 8; returns dst" },
+  { name = "copy_small", kind = "copy", min_n = 0, max_n = 32, access = false,
+    proto = "void *%s(void *dst, const void *src, size_t n)",
+    doc = "strategy small alone: every load before any store, for n <= 32 (any overlap); returns dst" },
+  { name = "copy_strategy", kind = "predicate", min_n = 0, max_n = -1, access = false,
     proto = "int %s(const void *dst, const void *src, size_t n)",
-    doc = "1 when memcpy would copy highest first, else 0" },
-  { name = "copy_to_user", kind = "to_user", min_n = 0, access = true,
+    doc = "the code (UC_STRATEGY_*) of the strategy memcpy takes for these arguments" },
+  { name = "copy_to_user", kind = "to_user", min_n = 0, max_n = -1, access = true,
     proto = "RESULT %s(void *user_dst, const void *src, size_t n)",
-    doc = "memcpy's rule and bodies inside an access range; see the result contract above" },
-  { name = "copy_from_user", kind = "from_user", min_n = 0, access = true,
+    doc = "memcpy's table and bodies inside an access range; see the result contract above" },
+  { name = "copy_from_user", kind = "from_user", min_n = 0, max_n = -1, access = true,
     proto = "RESULT %s(void *dst, const void *user_src, size_t n)",
-    doc = "memcpy's rule and bodies inside an access range; see the result contract above" },
-  { name = "clear_user", kind = "clear_user", min_n = 0, access = true,
+    doc = "memcpy's table and bodies inside an access range; see the result contract above" },
+  { name = "clear_user", kind = "clear_user", min_n = 0, max_n = -1, access = true,
     proto = "RESULT %s(void *user_dst, size_t n)",
     doc = "zeroes n user bytes (rep stosb: stores only, so no distance can stall it); see the result contract above" },
-  { name = "user_fault_exit", kind = "fault_exit", min_n = 0, access = false,
+  { name = "user_fault_exit", kind = "fault_exit", min_n = 0, max_n = -1, access = false,
     proto = "RESULT %s(void)",
     doc = "where the kernel's fault handler sends rip for a fault it does not serve (closing SMAP first)" },
 }

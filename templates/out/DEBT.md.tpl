@@ -3,8 +3,11 @@ ${banner("  ")}
 -->
 # Unmeasured debt
 
-Each rule below was never measured on its own core. The core takes the rule
-of its vendor's default entry instead: an extrapolation, not a measurement.
+Each rule below was never measured on its own core. Without evidence a core
+takes the baseline, every copy one forward `rep movsb`, which no measured
+table may lose to; a guessed rule can cost a core 4x. A core takes a measured
+entry's table only through a row of table `inherit` that cites why. Either
+way it is debt until a probe runs on the core.
 `gen/uarchgen debt` prints this list; `gen/uarchgen query` shows every entry.
 
 @ local function models(e)
@@ -22,14 +25,14 @@ of its vendor's default entry instead: an extrapolation, not a measurement.
 @ for _, f in ipairs(db.flavors) do
 ## Flavor `${f.name}`
 
-| entry | vendor | CPUID | takes now | closed by a probe run on |
-|---|---|---|---|---|
+| entry | vendor | CPUID | takes now | why | closed by a probe run on |
+|---|---|---|---|---|---|
 @   for _, e in ipairs(db.entries) do
 @     local r = e.rules[f.name]
-@     if not r.measured then
+@     if r.status ~= "measured" then
 @       n = n + 1
-@       local takes = r.window_from and string.format("window %d from %s", r.window, r.window_from) or "window 0 (no default)"
-| ${e.name} | ${e.vendor} | ${models(e)} | ${takes} | ${e.example}: `make probe NAME=${e.name}` |
+@       local takes = r.status == "inherited" and ("the table of " .. r.source) or "baseline"
+| ${e.name} | ${e.vendor} | ${models(e)} | ${takes} | ${r.reason or "no evidence"} | ${e.example}: `make probe NAME=${e.name}` |
 @     end
 @   end
 
@@ -38,7 +41,7 @@ of its vendor's default entry instead: an extrapolation, not a measurement.
 @ for _, f in ipairs(db.flavors) do
 @   for _, e in ipairs(db.entries) do
 @     local r = e.rules[f.name]
-@     if r.measured and r.hypervisor then guests[#guests + 1] = { e = e, f = f.name, r = r } end
+@     if r.status == "measured" and r.hypervisor then guests[#guests + 1] = { e = e, f = f.name, r = r } end
 @   end
 @ end
 @ if #guests > 0 then

@@ -1,5 +1,5 @@
 /* libFuzzer harness: random lengths (0..70000), distances, misalignments,
- * rules (window, align_dst) and layouts, through the generated copies,
+ * decision tables (bands, class bounds, strategies, align_dst) and layouts, through the generated copies,
  * against the reference "dst now holds what src held", with sentinel guard
  * zones around dst and src, and PROT_NONE pages against the tight layout.
  * Build and run: make fuzz (ten million cases) or make check (a short pass). */
@@ -35,12 +35,42 @@ static void setup(void)
 	memcpy(region, background, REGION);
 }
 
-static void diverged(const char *what, size_t n, size_t src, size_t dst, unsigned int window, unsigned int align,
+static void diverged(const char *what, size_t n, size_t src, size_t dst, const struct uc_rule *rule,
 		     const char *routine)
 {
-	fprintf(stderr, "DIVERGED: %s: %s n=%zu src=+%zu dst=+%zu d=%zu window=%u align_dst=%u\n", routine, what, n, src,
-		dst, (dst - src) % 4096, window, align);
+	char table[256];
+	uc_rule_describe(table, sizeof table, rule);
+	fprintf(stderr, "DIVERGED: %s: %s n=%zu src=+%zu dst=+%zu d=%zu under %s\n", routine, what, n, src, dst,
+		(dst - src) % 4096, table);
 	abort();
+}
+
+/* A table from 42 input bytes: 1..UC_MAX_BANDS bands with random bounds,
+ * random class bounds and alignment, and in each cell a random strategy
+ * where it is valid for the band (small to 32 bytes, down from 8, the
+ * aligned head from 64), forward elsewhere. */
+static void random_table(const uint8_t *b, struct uc_rule *r)
+{
+	static const unsigned int aligns[] = {0, 8, 16, 32, 64};
+	memset(r, 0, sizeof *r);
+	r->above_max = (b[0] | (unsigned int)b[1] << 8) % 2048;
+	r->below_max = (b[2] | (unsigned int)b[3] << 8) % 2048;
+	r->align_dst = aligns[b[4] % 5];
+	r->n_bands = 1 + b[5] % UC_MAX_BANDS;
+	r->entry = r->source = r->reason = "";
+	size_t lo = 0;
+	for (unsigned int i = 0; i < r->n_bands; i++) {
+		size_t hi = i + 1 == r->n_bands ? (size_t)-1 : lo + (b[6 + i] % 4 == 0 ? b[12 + i] : b[12 + i] * 97u);
+		r->bands[i].hi = hi;
+		for (unsigned int c = 0; c < UC_N_CLASSES; c++) {
+			unsigned int s = b[18 + 4 * i + c] % UC_N_STRATEGIES;
+			if ((s == UC_STRATEGY_SMALL && hi > 32) || (s == UC_STRATEGY_DOWN && lo < 8) ||
+			    (s == UC_STRATEGY_FORWARD_ALIGNED && lo < 64))
+				s = UC_STRATEGY_FORWARD;
+			r->bands[i].strategy[c] = (unsigned char)s;
+		}
+		lo = hi + 1;
+	}
 }
 
 /* Whether region[from, to) still holds the background. */
@@ -51,7 +81,7 @@ static int untouched(size_t from, size_t to)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint8_t b[16] = {0};
+	uint8_t b[64] = {0};
 	memcpy(b, data, size < sizeof b ? size : sizeof b);
 	if (!region)
 		setup();
@@ -66,16 +96,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		n = (b[1] | (size_t)b[2] << 8 | (size_t)b[3] << 16) % (MAX_N + 1);
 	unsigned int dist = (b[4] | (unsigned int)b[5] << 8) % 4096;
 	unsigned int src_mis = b[6] % 64;
-	static const unsigned int windows[] = {0, 32, 4096};
-	unsigned int window = b[7] % 4 == 3 ? (b[8] | (unsigned int)b[9] << 8) % 4097 : windows[b[7] % 4];
-	static const unsigned int aligns[] = {0, 8, 16, 32, 64};
-	unsigned int align = aligns[b[10] % 5];
-	int layout = b[11] % 3; /* 0 disjoint, 1 dst == src, 2 tight against the guard pages */
-	int which = b[12] % 3;
-	if (which == 2 && n < 8)
+	struct uc_rule rule;
+	random_table(b + 7, &rule);
+	int layout = b[51] % 3; /* 0 disjoint, 1 dst == src, 2 tight against the guard pages */
+	int which = b[50] % 5;
+	if ((which == 3 && n < 8) || (which == 4 && n > 32))
 		which = 0;
-	static const char *const names[] = {"uc_memcpy", "uc_copy_forward", "uc_copy_down"};
-	void *(*const fns[])(void *, const void *, size_t) = {uc_memcpy, uc_copy_forward, uc_copy_down};
+	static const char *const names[] = {"uc_memcpy", "uc_copy_forward", "uc_copy_forward_aligned", "uc_copy_down",
+					    "uc_copy_small"};
+	void *(*const fns[])(void *, const void *, size_t) = {uc_memcpy, uc_copy_forward, uc_copy_forward_aligned,
+							      uc_copy_down, uc_copy_small};
 
 	size_t src, dst;
 	if (layout == 1) {
@@ -90,21 +120,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		src = GUARD + 64 + src_mis;
 		dst = src + gap;
 	}
-	struct uc_rule rule = {window, align, 0, "", ""};
 	uc_rule_install(&rule);
 	void *ret = fns[which](region + dst, region + src, n);
 
 	if (ret != region + dst)
-		diverged("did not return dst", n, src, dst, window, align, names[which]);
+		diverged("did not return dst", n, src, dst, &rule, names[which]);
 	if (memcmp(region + dst, background + src, n) != 0)
-		diverged("dst differs from the reference", n, src, dst, window, align, names[which]);
+		diverged("dst differs from the reference", n, src, dst, &rule, names[which]);
 	size_t lo = dst > GUARD ? dst - GUARD : 0, hi = dst + n + GUARD < REGION ? dst + n + GUARD : REGION;
 	if (!untouched(lo, dst) || !untouched(dst + n, hi))
-		diverged("wrote in a guard zone around dst", n, src, dst, window, align, names[which]);
+		diverged("wrote in a guard zone around dst", n, src, dst, &rule, names[which]);
 	if (layout != 1) {
 		size_t slo = src > GUARD ? src - GUARD : 0;
 		if (!untouched(slo, src + n < lo ? src + n : (src + n < dst ? src + n : dst)))
-			diverged("wrote into src or below it", n, src, dst, window, align, names[which]);
+			diverged("wrote into src or below it", n, src, dst, &rule, names[which]);
 	}
 	memcpy(region + dst, background + dst, n);
 	return 0;

@@ -3,7 +3,7 @@ ${banner("/*", "*/")}
 @ local G = string.upper(P)
 /*
  * Every routine the flavor lists (x86_64/copy.asm exports), as an X-macro: X(symbol, name,
- * kind, min_n). Test harnesses expand it, so they cover each routine the
+ * kind, min_n, max_n). max_n is (size_t)-1 where there is no limit. Test harnesses expand it, so they cover each routine the
  * templates emit and a new one cannot be missed.
  */
 #ifndef ${G}ROUTINES_H
@@ -18,7 +18,7 @@ ${banner("/*", "*/")}
 
 #define ${G}ROUTINES(X) \
 @ for _, r in ipairs(flavor.routines) do
-	X(${P}${r.name}, "${r.name}", ${G}KIND_${string.upper(r.kind)}, ${r.min_n}) \
+	X(${P}${r.name}, "${r.name}", ${G}KIND_${string.upper(r.kind)}, ${r.min_n}, ${r.max_n < 0 and "(size_t)-1" or r.max_n}) \
 @ end
 	/* end */
 

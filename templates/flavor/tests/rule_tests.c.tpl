@@ -14,12 +14,37 @@ ${banner("/*", "*/")}
 @   local function word(s) return string.format("0x%08xu", string.unpack("<I4", s)) end
 @   return word(v:sub(1, 4)) .. ", " .. word(v:sub(5, 8)) .. ", " .. word(v:sub(9, 12))
 @ end
+@ local rule_c = import("rule_c")
+@ local function code_of(name)
+@   for _, st in ipairs(db.strategies) do if st.name == name then return st.code end end
+@ end
 @ local function case(vendor, family, model)
 @   local r = lookup(vendor, family, model, flavor.name)
 @   local s = sig(family, model)
-@   return string.format('{ "%s", { %s }, 0x%02x, 0x%02x, 0x%08xu, %d, { %d, %d, %d, "%s", "%s" } }',
-@     vendor, vendor_words(vendor), family, model, s or 0, s and 1 or 0,
-@     r.window, r.align_dst, r.measured and 1 or 0, r.entry or "", r.window_from or "")
+@   return string.format('{ "%s", { %s }, 0x%02x, 0x%02x, 0x%08xu, %d, %s }',
+@     vendor, vendor_words(vendor), family, model, s or 0, s and 1 or 0, rule_c.literal(r, r.entry, P))
+@ end
+@ -- Every band edge and class edge of a table, with the strategy it gives.
+@ local function edges(r)
+@   local ns, ds, seen = {}, {}, {}
+@   local function n_at(n) if n >= 0 and n <= 65536 and not seen["n" .. n] then seen["n" .. n] = true; ns[#ns + 1] = n end end
+@   local function d_at(d) if d >= 0 and d <= 4095 and not seen["d" .. d] then seen["d" .. d] = true; ds[#ds + 1] = d end end
+@   for _, n in ipairs({ 0, 1, 7, 8, 31, 32, 33, 63, 64, 65, 300, 4096, 65536 }) do n_at(n) end
+@   for _, b in ipairs(r.bands) do
+@     n_at(b.lo - 1); n_at(b.lo); n_at(b.lo + 1)
+@     if b.hi >= 0 then n_at(b.hi - 1); n_at(b.hi); n_at(b.hi + 1) end
+@   end
+@   for _, d in ipairs({ 0, 1, 2, 1023, 2048, 4095 }) do d_at(d) end
+@   d_at(r.above_max); d_at(r.above_max + 1)
+@   d_at(4096 - r.below_max - 1); d_at(4096 - r.below_max)
+@   table.sort(ns); table.sort(ds)
+@   local out = {}
+@   for _, n in ipairs(ns) do
+@     for _, d in ipairs(ds) do
+@       out[#out + 1] = string.format("{ %d, %d, %d }", n, d, (rule_c.choice(r, n, d)))
+@     end
+@   end
+@   return out
 @ end
 #include "rule_tests.h"
 
@@ -49,8 +74,19 @@ static int same_text(const char *a, const char *b)
 
 static int same_rule(const struct ${P}rule *a, const struct ${P}rule *b)
 {
-	return a->window == b->window && a->align_dst == b->align_dst && a->measured == b->measured &&
-	       same_text(a->entry, b->entry) && same_text(a->source, b->source);
+	unsigned int i, c;
+	if (a->above_max != b->above_max || a->below_max != b->below_max || a->align_dst != b->align_dst ||
+	    a->n_bands != b->n_bands || a->status != b->status || !same_text(a->entry, b->entry) ||
+	    !same_text(a->source, b->source) || !same_text(a->reason, b->reason))
+		return 0;
+	for (i = 0; i < a->n_bands && i < ${G}MAX_BANDS; i++) {
+		if (a->bands[i].hi != b->bands[i].hi)
+			return 0;
+		for (c = 0; c < ${G}N_CLASSES; c++)
+			if (a->bands[i].strategy[c] != b->bands[i].strategy[c])
+				return 0;
+	}
+	return 1;
 }
 
 static void say_case(struct detail *why, const struct lookup_case *c, const struct ${P}rule *got)
@@ -60,15 +96,23 @@ static void say_case(struct detail *why, const struct lookup_case *c, const stru
 	say_uint(why, c->family);
 	say(why, " model ");
 	say_uint(why, c->model);
-	say(why, ": got window ");
-	say_uint(why, got->window);
-	say(why, " entry '");
+	say(why, ": got a table of ");
+	say_uint(why, got->n_bands);
+	say(why, " bands, above_max ");
+	say_uint(why, got->above_max);
+	say(why, ", status ");
+	say_uint(why, (unsigned long)got->status);
+	say(why, ", entry '");
 	say(why, got->entry);
 	say(why, "' source '");
 	say(why, got->source);
-	say(why, "', want window ");
-	say_uint(why, c->want.window);
-	say(why, " entry '");
+	say(why, "'; want ");
+	say_uint(why, c->want.n_bands);
+	say(why, " bands, above_max ");
+	say_uint(why, c->want.above_max);
+	say(why, ", status ");
+	say_uint(why, (unsigned long)c->want.status);
+	say(why, ", entry '");
 	say(why, c->want.entry);
 	say(why, "' source '");
 	say(why, c->want.source);
@@ -102,10 +146,10 @@ static void check_lookups(struct detail *d, const struct lookup_case *cases, siz
 /* ---- groups ---- */
 
 /* A group for one entry: lookup at the edges of each of its CPUID ranges and
- * just outside them, then, under the rule the lookup gives, the copy sweeps
- * and the predicate's edges. */
+ * just outside them, then, under the rule the lookup gives, the table's
+ * edges and the copy sweeps. */
 static void run_entry(struct ${P}test_ctx *t, const char *group, const struct lookup_case *cases, size_t n_cases,
-		      int sweeps)
+		      const struct edge *edges, size_t n_edges, int sweeps)
 {
 	struct detail d = {{0}, 0, 0};
 	const struct lookup_case *own = &cases[0];
@@ -118,14 +162,20 @@ static void run_entry(struct ${P}test_ctx *t, const char *group, const struct lo
 		return;
 	rule = ${P}rule_lookup(own->vendor, own->family, own->model);
 	${P}rule_install(rule);
-	check_edges(t, &d, own->want.window);
-	finish(t, group, "predicate edges", &d);
+	check_edges(t, &d, edges, n_edges);
+	finish(t, group, "strategy at every band and class edge", &d);
+	copy_edges(t, &d, edges, n_edges);
+	finish(t, group, "copy at every band and class edge", &d);
 	sweep_lengths(t, &d, "memcpy", ${P}memcpy, 1);
 	sweep_lengths(t, &d, "memcpy", ${P}memcpy, 2048);
-	if (own->want.window > 1)
-		sweep_lengths(t, &d, "memcpy", ${P}memcpy, own->want.window - 1);
-	if (own->want.window > 0 && own->want.window < 4096)
-		sweep_lengths(t, &d, "memcpy", ${P}memcpy, own->want.window);
+	if (own->want.above_max > 0) {
+		sweep_lengths(t, &d, "memcpy", ${P}memcpy, own->want.above_max);
+		sweep_lengths(t, &d, "memcpy", ${P}memcpy, own->want.above_max + 1);
+	}
+	if (own->want.below_max > 0) {
+		sweep_lengths(t, &d, "memcpy", ${P}memcpy, 4096 - own->want.below_max);
+		sweep_lengths(t, &d, "memcpy", ${P}memcpy, 4095 - own->want.below_max);
+	}
 	finish(t, group, "every length", &d);
 	sweep_misalignments(t, &d, "memcpy", ${P}memcpy, 1);
 	sweep_misalignments(t, &d, "memcpy", ${P}memcpy, 2048);
@@ -138,7 +188,13 @@ static void run_entry(struct ${P}test_ctx *t, const char *group, const struct lo
 
 @ for _, e in ipairs(db.entries) do
 @   local r = e.rules[flavor.name]
-/* ${e.name}: ${e.example}. Rule: window ${r.window}, align_dst ${r.align_dst}, ${r.measured and "measured" or ("extrapolated from " .. (r.window_from or "nothing"))}. */
+/* ${e.name}: ${rule_status_text(r)}. */
+static const struct edge edges_${e.name}[] = {
+@   for _, x in ipairs(edges(r)) do
+	${x},
+@   end
+};
+
 static const struct lookup_case cases_${e.name}[] = {
 @   -- The first case is the entry's own first model: its rule is the one swept.
 @   for _, rg in ipairs(e.ranges) do
@@ -155,19 +211,18 @@ static const struct lookup_case cases_${e.name}[] = {
 
 static void group_${e.name}(struct ${P}test_ctx *t)
 {
-	run_entry(t, "${e.name}", cases_${e.name}, sizeof cases_${e.name} / sizeof cases_${e.name}[0], ${(not opts.target or opts.target == e.name) and 1 or 0});
+	run_entry(t, "${e.name}", cases_${e.name}, sizeof cases_${e.name} / sizeof cases_${e.name}[0], edges_${e.name},
+		  sizeof edges_${e.name} / sizeof edges_${e.name}[0], ${(not opts.target or opts.target == e.name) and 1 or 0});
 }
 
 @ end
-/* Cores no entry names: their vendor's default, or window 0 for a vendor
- * the database does not know. */
+/* Cores no entry names, of a vendor the database knows or not: the
+ * baseline, never another core's table. */
 static const struct lookup_case cases_fallback[] = {
-@ for _, d in ipairs(db.defaults) do
-@   if d.flavor == flavor.name then
-	${case(d.vendor, 0x0f, 0x01)},
-	${case(d.vendor, 0x05, 0x04)},
-@   end
-@ end
+	${case("AuthenticAMD", 0x0f, 0x01)},
+	${case("AuthenticAMD", 0x05, 0x04)},
+	${case("GenuineIntel", 0x0f, 0x01)},
+	${case("GenuineIntel", 0x05, 0x04)},
 	${case("HygonGenuine", 0x18, 0x00)},
 	${case("CentaurHauls", 0x06, 0x0f)},
 	${case("VIA VIA VIA ", 0x06, 0x0f)},
@@ -218,6 +273,31 @@ static void group_copy_forward(struct ${P}test_ctx *t)
 	finish(t, "copy_forward", "every length", &d);
 }
 
+/* Strategy small on its own: every length it serves, every destination
+ * alignment within a word, disjoint and overlapping either way, since it
+ * loads everything before it stores. */
+static void group_copy_small(struct ${P}test_ctx *t)
+{
+	static const unsigned int distances[] = {1, 31, 2051, 4095};
+	struct detail d = {{0}, 0, 0};
+	unsigned int m;
+	size_t n, k;
+	for (n = 0; n <= 32; n++)
+		for (m = 0; m < 8; m++)
+			for (k = 0; k < 4; k++)
+				check_copy(t, &d, "copy_small", ${P}copy_small, n, distances[k], m, 0);
+	finish(t, "copy_small", "every length and alignment", &d);
+	for (n = 0; n <= 32; n++)
+		check_copy(t, &d, "copy_small", ${P}copy_small, n, 0, (unsigned int)(n % 64), 1);
+	finish(t, "copy_small", "dst == src", &d);
+	for (n = 0; n <= 32; n++)
+		for (k = 1; k < n; k++) {
+			check_overlap(t, &d, "copy_small", ${P}copy_small, n, k, 0);
+			check_overlap(t, &d, "copy_small", ${P}copy_small, n, k, 1);
+		}
+	finish(t, "copy_small", "every overlap, either way", &d);
+}
+
 @ if not opts.target then
 /* The alignment head of the forward path, under each align_dst a rule may
  * hold, whether or not an entry measures one yet. */
@@ -227,7 +307,8 @@ static void group_align_head(struct ${P}test_ctx *t)
 @ for _, a in ipairs(db.align_dst_values) do if a > 0 then heads[#heads + 1] = a end end
 	static const unsigned int aligns[] = {${table.concat(heads, ", ")}};
 	struct detail d = {{0}, 0, 0};
-	struct ${P}rule rule = {0, 0, 0, "", ""};
+	/* A table that takes forward_aligned everywhere it may (n >= 64). */
+	struct ${P}rule rule = ${"{ 0, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { " .. string.rep(tostring(code_of("forward_aligned")) .. ", ", 3) .. code_of("forward_aligned") .. " } } }, " .. G .. "RULE_BASELINE, \"\", \"\", \"\" }"};
 	size_t n, k;
 	unsigned int m;
 	for (k = 0; k < sizeof aligns / sizeof aligns[0]; k++) {
@@ -242,8 +323,7 @@ static void group_align_head(struct ${P}test_ctx *t)
 		sweep_same(t, &d, "memcpy", ${P}memcpy);
 	}
 	finish(t, "align_head", "every alignment, length and misalignment", &d);
-	rule.align_dst = 0;
-	${P}rule_install(&rule);
+	${P}rule_install(&baseline_table);
 }
 
 @ end
@@ -259,6 +339,7 @@ struct group {
 static const struct group groups[] = {
 	{"copy_down", group_copy_down},
 	{"copy_forward", group_copy_forward},
+	{"copy_small", group_copy_small},
 @ if has_user_copies then
 	{"user_copies", group_user_copies},
 @ end

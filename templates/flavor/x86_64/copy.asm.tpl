@@ -3,18 +3,28 @@ ${banner(";")}
 @ -- generator renders it as NASM (copy.asm) and as GAS (copy.S).
 @ local P = opts.prefix
 @ local T = opts.target and target_rule(opts.target, flavor.name)
+@ local plan = T and import("dispatch").plan(T)
 @ local remaining = opts.user_copy_result == "remaining"
 @ local has = {}
 @ for _, r in ipairs(flavor.routines) do has[r.name] = true end
-@ local ALIGN_MIN = 64 -- the smallest copy that gets an alignment head, and that may go down
+@ local code = {}
+@ for _, s in ipairs(db.strategies) do code[s.name] = s.code end
+@ local CLASS = {}
+@ for i, c in ipairs(db.classes) do CLASS[c] = i - 1 end
+@ local NB = db.max_bands
+@ assert(code.forward == 0 and code.forward_aligned == 1 and code.down == 2 and code.small == 3,
+@        "the table dispatch below tests the strategy codes in the catalogue's order")
+@ local ALIGN_MIN = 64 -- forward_aligned's smallest n: a head is at most 63 bytes
 ;
 ; Copy routines of flavor ${flavor.name}.
 ; System V calling convention.
 @ if T then
-; Specialised to ${opts.target}: window ${T.window}, align_dst ${T.align_dst}, as immediates.
+; Specialised to ${opts.target} (${T.status}${T.source and ", from " .. T.source or ""}): its table is
+; compiled to a branch tree with the bounds as immediates.
 @ else
-; The rule is read from ${P}copy_window and ${P}copy_align_dst, which
-; ${P}rule_init() (copy_rule.c) installs from CPUID before the first copy.
+; The rule is the table that ${P}rule_init() (copy_rule.c) installs from
+; CPUID into ${P}copy_band_hi, ${P}copy_above_max, ${P}copy_below_from,
+; ${P}copy_align_dst and ${P}copy_cells, before the first copy.
 @ end
 ;
 ; Contract, for every routine here:
@@ -28,9 +38,9 @@ ${banner(";")}
 
         intel64
 
-@ -- The descending copy: rdi = dst, rsi = src, rdx = n >= 8. Clobbers rcx, r8.
+@ -- Strategy down: rdi = dst, rsi = src, rdx = n >= 8. Clobbers rcx, r8.
 @ -- rdi and rsi do not move, which is what the user copies' fault exit reads.
-@ local function copy_down_body(tag)
+@ local function down_body(tag)
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             ; top store
@@ -50,47 +60,80 @@ ${banner(";")}
         ; descending body: end
 @ end
 @
-@ -- Jumps to .L<tag>_down when the copy goes down. rdi = dst, rsi = src,
-@ -- rdx = n. Clobbers rcx.
-@ local function goes_down(tag)
-@   if T and T.window == 0 then
-        ; ${opts.target}'s window is 0: no copy goes down.
-@   else
-        cmp     rdx, ${ALIGN_MIN}                         ; length test
-        jb      .L${tag}_forward
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz      .L${tag}_forward
-@     if T then
-        cmp     ecx, ${string.format("%-24d", T.window)}; window compare
-@     else
-        cmp     rcx, [rel ${P}copy_window]      ; window compare
-@     end
-        jb      .L${tag}_down                   ; window branch
-.L${tag}_forward:
-@   end
+@ -- Strategy small: rdi = dst, rsi = src, rdx = n <= 32. Every load comes
+@ -- before any store, so any overlap copies correctly and no load waits on a
+@ -- store of this copy. Clobbers rax, rcx, r8 and rsi; rdi does not move.
+@ local function small_body(tag)
+        ; small body: begin
+        cmp     rdx, 16
+        jae     .L${tag}_s16
+        cmp     rdx, 8
+        jae     .L${tag}_s8
+        cmp     rdx, 4
+        jae     .L${tag}_s4
+        cmp     rdx, 2
+        jae     .L${tag}_s2
+        test    rdx, rdx
+        jz      .L${tag}_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .L${tag}_s_end
+.L${tag}_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .L${tag}_s_end
+.L${tag}_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+        jmp     .L${tag}_s_end
+.L${tag}_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .L${tag}_s_end
+.L${tag}_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+.L${tag}_s_end:
+        ; small body: end
 @ end
 @
-@ -- The forward path: one rep movsb, after an alignment head where the rule
-@ -- has one. Clobbers rcx, r8 and rdx.
-@ local function forward_copy(tag)
-@   if T and T.align_dst == 0 then
+@ -- Strategy forward: rdi = dst, rsi = src, rdx = n. Clobbers rcx.
+@ local function forward_body(tag)
         mov     rcx, rdx
         rep movsb
-@   else
-@     if T then
+@ end
+@
+@ -- Strategy forward_aligned: for n >= ${ALIGN_MIN}, the head that brings dst to
+@ -- align_dst, then the rest. Clobbers rcx, r8 and rdx.
+@ local function forward_aligned_body(tag)
+@   if T and T.align_dst == 0 then
+        ; ${opts.target}'s align_dst is 0: no head.
+        mov     rcx, rdx
+        rep movsb
+@     return
+@   end
         cmp     rdx, ${ALIGN_MIN}                         ; align threshold
         jb      .L${tag}_body
+@   if T then
         mov     rcx, ${T.align_dst - 1}
-@     else
+@   else
         mov     rcx, [rel ${P}copy_align_dst]
         test    rcx, rcx
-        jz      .L${tag}_body
-        cmp     rdx, ${ALIGN_MIN}                         ; align threshold
-        jb      .L${tag}_body
+        jz      .L${tag}_body                   ; no alignment installed
         dec     rcx
-@     end
+@   end
         mov     r8, rdi
         neg     r8
         and     rcx, r8                         ; head: bytes until dst is aligned
@@ -99,35 +142,136 @@ ${banner(";")}
 .L${tag}_body:
         mov     rcx, rdx
         rep movsb                               ; body
+@ end
+@ local bodies = { forward = forward_body, forward_aligned = forward_aligned_body, down = down_body, small = small_body }
+@
+@ -- The strategies the dispatch can reach, in code order.
+@ local function reachable()
+@   local list = {}
+@   for _, s in ipairs(db.strategies) do
+@     if not T or plan.used[s.name] then list[#list + 1] = s.name end
+@   end
+@   return list
+@ end
+@
+@ -- A length chain: runs of { hi, s }, the last unbounded.
+@ local function chain(tag, runs)
+@   for _, r in ipairs(runs) do
+@     if r.hi >= 0 then
+        cmp     rdx, ${r.hi}                    ; band edge
+        jbe     .L${tag}_${r.s}
+@     else
+        jmp     .L${tag}_${r.s}
+@     end
+@   end
+@ end
+@
+@ -- Jumps to .L<tag>_<strategy>, the strategy the table picks for rdi = dst,
+@ -- rsi = src, rdx = n. Clobbers rcx and r8.
+@ local function dispatch(tag)
+@   if T then
+        ; ${opts.target}'s table, as a branch tree
+@     chain(tag, plan.shared)
+@     if plan.split_from then
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+@       for _, x in ipairs(plan.tests) do
+@         if x.class == "zero" then
+        jz      .L${tag}_c_zero
+@         elseif x.class == "above" then
+        cmp     ecx, ${T.above_max}                       ; above: d <= above_max
+        jbe     .L${tag}_c_above
+@         else
+        cmp     ecx, ${4096 - T.below_max}                     ; below: d >= 4096 - below_max
+        jae     .L${tag}_c_below
+@         end
+@       end
+@       chain(tag, plan.elsewhere)
+@       for _, x in ipairs(plan.tests) do
+.L${tag}_c_${x.class}:
+@         chain(tag, x.runs)
+@       end
+@     end
+@   else
+        ; band: how many band bounds n exceeds
+        xor     r8d, r8d
+@     for i = 0, NB - 2 do
+        cmp     [rel ${P}copy_band_hi + ${8 * i}], rdx
+        adc     r8d, 0
+@     end
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        cmp     rcx, [rel ${P}copy_above_max]   ; zero or above: d <= above_max
+        jbe     .L${tag}_near
+        cmp     rcx, [rel ${P}copy_below_from]  ; below: d >= 4096 - below_max
+        jae     .L${tag}_below
+        add     r8d, ${CLASS.elsewhere * NB}                         ; elsewhere, the most common class
+.L${tag}_cell:
+        lea     rcx, [rel ${P}copy_cells]
+        movzx   ecx, byte [rcx + r8]            ; the strategy code
+        test    ecx, ecx
+        jz      .L${tag}_forward
+        cmp     ecx, ${code.down}
+        je      .L${tag}_down
+        ja      .L${tag}_small
+        jmp     .L${tag}_forward_aligned
+.L${tag}_near:
+        test    ecx, ecx
+        jz      .L${tag}_cell                   ; zero
+        add     r8d, ${CLASS.above * NB}
+        jmp     .L${tag}_cell
+.L${tag}_below:
+        add     r8d, ${CLASS.below * NB}
+        jmp     .L${tag}_cell
+@   end
+@ end
+@
+@ -- Every reachable strategy body, each labelled .L<tag>_<strategy> and
+@ -- followed by `finish` (a function that writes the tail of each).
+@ local function bodies_of(tag, finish)
+@   for _, s in ipairs(reachable()) do
+.L${tag}_${s}:
+@     bodies[s](tag .. "_" .. s)
+@     finish(s)
 @   end
 @ end
 
         section .text
 
-; Why copy_down exists: on AMD Zen 2 a load whose address bits 11:0 match an
-; older in-flight store waits for that store (AMD 56305 rev. 3.02, section
-; 2.12). A forward rep movsb whose destination is 1..31 bytes above its
-; source modulo 4 KiB therefore stalls on every load: 1946 ns against 88 ns at
-; distance 0 for 8 KiB on a Ryzen 7 4800U. Copied highest first, the nearest
-; older store with the same low 12 bits is 4 KiB - d back, long retired; the
-; same copy took 260 ns at every distance (toyos pull request 1139).
+; Why a table: on AMD Zen 2 a load whose address bits 11:0 match an older
+; in-flight store waits for that store (AMD 56305 rev. 3.02, section 2.12).
+; A forward rep movsb whose destination is 1..31 bytes above its source
+; modulo 4 KiB therefore stalls on every load: 1946 ns against 88 ns at
+; distance 0 for 8 KiB on a Ryzen 7 4800U, while the descending copy took
+; 260 ns at every distance (toyos pull request 1139). Whether a path wins
+; depends on the length and on the sign of the distance, and differs from
+; core to core, so each core's rule maps length bands x distance classes to
+; a strategy, measured by the probe (evidence/). A core with no evidence
+; gets the baseline: every copy forward.
 ;
-; Eight bytes per store. The top and bottom 8 bytes are stored unaligned;
-; every store between them is aligned on the destination. The aligned end
-; (dst + n) & ~7 lies in (n - 8, n] from dst, so every access stays in [0, n).
+; Classes, by d = (dst - src) mod 4096: zero (d = 0: dst == src, which
+; memcpy's callers pass, LLVM emits memcpy(p, p, n)), above (1 <= d <=
+; above_max), below (d >= 4096 - below_max), elsewhere (every other d).
 ;
-; A copy goes down when n >= ${ALIGN_MIN} and 0 < (dst - src) mod 4096 < window.
-; dst == src has d = 0 and goes forward, which is what memcpy's callers need:
-; LLVM emits memcpy(p, p, n).
+; Strategy down copies highest first: the nearest older store with the same
+; low 12 bits is then 4 KiB - d back, long retired. Eight bytes per store;
+; the top and bottom 8 bytes are stored unaligned and every store between
+; them is aligned on the destination. The aligned end (dst + n) & ~7 lies in
+; (n - 8, n] from dst, so every access stays in [0, n).
 ;
-; With align_dst, a forward copy of ${ALIGN_MIN} bytes or more first moves the head
-; that brings dst to that alignment: on Intel cores with fast-string
-; microcode rep movsb runs twice as fast to a 32-byte-aligned destination
-; (David Laight, LKML, 2025-03-16, in the thread below), and aligning
-; copy_user_generic's destination to 8 bytes for copies of 64 bytes or more
-; measured consistently faster on an EPYC 7742 (LKML, "x86: add back the
-; alignment of the destination to 8 bytes in copy_user_generic()",
-; 2025-03-16). Whether a core gains is measured per entry.
+; Strategy forward_aligned first moves the head that brings dst to the
+; rule's align_dst: on Intel cores with fast-string microcode rep movsb runs
+; twice as fast to a 32-byte-aligned destination (David Laight, LKML,
+; 2025-03-16, in the thread below), and aligning copy_user_generic's
+; destination to 8 bytes for copies of 64 bytes or more measured
+; consistently faster on an EPYC 7742 (LKML, "x86: add back the alignment of
+; the destination to 8 bytes in copy_user_generic()", 2025-03-16).
+;
+; Strategy small skips rep movsb's start-up for n <= 32: at distance 0 a
+; register copy took 0.6x the time of rep movsb at 8-32 bytes on a recent
+; AMD core, measured side by side.
 @ if has.memcpy then
 
 ; void *${P}memcpy(void *dst, const void *src, size_t n): dst and src are
@@ -140,49 +284,46 @@ memcpy:
 @   end
 ${P}memcpy:
         mov     rax, rdi
-@   goes_down("memcpy")
-@   forward_copy("memcpy")
+@   dispatch("memcpy")
+@   bodies_of("memcpy", function(s)
+@     if s == "small" then
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+@     end
         ret
-.Lmemcpy_down:
-@   copy_down_body("memcpy")
-        ret
+@   end)
         endfunc
 @ end
-@ if has.copy_forward then
+@ for _, s in ipairs(db.strategies) do
+@   local name = "copy_" .. s.name
+@   if has[name] then
 
-; void *${P}copy_forward(void *dst, const void *src, size_t n): the forward
-; path alone, whatever the rule. Returns dst.
-        func    ${P}copy_forward
-${P}copy_forward:
+; void *${P}${name}(void *dst, const void *src, size_t n): strategy ${s.name}
+; alone, whatever the rule${s.min_n > 0 and ", for n >= " .. s.min_n or ""}${s.max_n >= 0 and ", for n <= " .. s.max_n or ""}. Returns dst.
+        func    ${P}${name}
+${P}${name}:
         mov     rax, rdi
-@   forward_copy("copy_forward")
+@     bodies[s.name](name)
+@     if s.name == "small" then
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+@     end
         ret
         endfunc
+@   end
 @ end
-@ if has.copy_down then
+@ if has.copy_strategy then
 
-; void *${P}copy_down(void *dst, const void *src, size_t n): the descending
-; copy alone, for n >= 8. Returns dst.
-        func    ${P}copy_down
-${P}copy_down:
-        mov     rax, rdi
-@   copy_down_body("copy_down")
+; int ${P}copy_strategy(const void *dst, const void *src, size_t n): the code
+; of the strategy ${P}memcpy takes (UC_STRATEGY_* in copy_rule.h). The same
+; dispatch, expanded from the same template function, so tests and logs see
+; what memcpy does.
+        func    ${P}copy_strategy
+${P}copy_strategy:
+@   dispatch("copy_strategy")
+@   for _, s in ipairs(reachable()) do
+.Lcopy_strategy_${s}:
+        mov     eax, ${code[s]}
         ret
-        endfunc
-@ end
-@ if has.copy_goes_down then
-
-; int ${P}copy_goes_down(const void *dst, const void *src, size_t n): 1 when
-; ${P}memcpy would copy highest first, else 0. The same predicate, expanded
-; from the same template function, so tests and logs see what memcpy does.
-        func    ${P}copy_goes_down
-${P}copy_goes_down:
-@   goes_down("copy_goes_down")
-        xor     eax, eax
-        ret
-.Lcopy_goes_down_down:
-        mov     eax, 1
-        ret
+@   end
         endfunc
 @ end
 @ local access = {}
@@ -191,24 +332,24 @@ ${P}copy_goes_down:
 @   local stac = opts.smap and "        stac" or "        ; (no SMAP: built without --smap)"
 @   local clac = opts.smap and "        clac" or "        ; (no SMAP)"
 
-; The user copies expand memcpy's rule and bodies (the same template
+; The user copies expand memcpy's dispatch and bodies (the same template
 ; functions) between the labels ${P}<routine>_access and
 ; ${P}<routine>_access_end: every instruction that touches user memory lies
 ; in [access, access_end). A kernel's page-fault handler, on a fault at a user
 ; address with rip in such a range, either serves the fault and returns, so
 ; the faulting instruction reruns (rep movsb and rep stosb resume from rcx,
-; rsi and rdi; each mov of the descending body stands alone), or sets rip to
-; ${P}user_fault_exit. Nothing is pushed inside a range, so rsp at the fault
-; is rsp at entry.
+; rsi and rdi; each mov of the other bodies stands alone, and the one that
+; overwrites rsi is its last load), or sets rip to ${P}user_fault_exit.
+; Nothing is pushed inside a range, so rsp at the fault is rsp at entry.
 @   if remaining then
 ;
 ; Result (--user-copy-result=remaining, Linux's contract): the number of
 ; bytes not copied. r9 holds the end of the destination from entry on and no
 ; body writes it. After a fault, rep movsb and rep stosb leave rdi at the
 ; first byte not stored, every byte below it stored: the count is exact on
-; the forward path (tests/fault_tests.c checks it with a guard page at every
-; byte offset). The descending body never moves rdi, so a fault there
-; reports n, all of it, although bytes at the top of the destination may
+; the forward paths (tests/fault_tests.c checks it with a guard page at every
+; byte offset). The descending and small bodies never move rdi, so a fault
+; there reports n, all of it, although some bytes of the destination may
 ; have been written already.
 @   else
 ;
@@ -242,8 +383,8 @@ ${clac}
         endfunc
 @     else
 
-; ${P}${name}(void *dst, const void *src, size_t n): memcpy's rule and bodies
-; inside an access range.
+; ${P}${name}(void *dst, const void *src, size_t n): memcpy's table and
+; bodies inside an access range.
         func    ${P}${name}
         global  ${P}${name}_access, ${P}${name}_access_end
 ${P}${name}:
@@ -252,11 +393,13 @@ ${P}${name}:
 @       end
 ${stac}
 ${P}${name}_access:
-@       goes_down(name)
-@       forward_copy(name)
+@       dispatch(name)
+@       local list = reachable()
+@       bodies_of(name, function(s)
+@         if s ~= list[#list] then
         jmp     .L${name}_done
-.L${name}_down:
-@       copy_down_body(name)
+@         end
+@       end)
 .L${name}_done:
 ${P}${name}_access_end:
 ${clac}
@@ -284,15 +427,33 @@ ${clac}
 
         section .data
         align   8
-; The installed rule. Zero until ${P}rule_init(): every copy forward, no
-; alignment head, which is correct on every CPU, only sometimes slower.
-        object  ${P}copy_window
-${P}copy_window:
+; The installed table. Until ${P}rule_init() it is the baseline: every band
+; bound past any length, no class bound, every cell forward (code 0), which
+; is correct on every CPU, only sometimes slower.
+        object  ${P}copy_band_hi
+${P}copy_band_hi:
+@   for i = 1, NB - 1 do
+        dq      -1
+@   end
+        endobject
+        object  ${P}copy_above_max
+${P}copy_above_max:
         dq      0
+        endobject
+        object  ${P}copy_below_from
+${P}copy_below_from:
+        dq      4096
         endobject
         object  ${P}copy_align_dst
 ${P}copy_align_dst:
         dq      0
+        endobject
+; The strategy codes, one row of ${NB} bands per class (zero, above, below, elsewhere).
+        object  ${P}copy_cells
+${P}copy_cells:
+@   for c = 1, #db.classes do
+        db      ${string.rep("0, ", NB - 1)}0
+@   end
         endobject
 @ end
 @ if #access > 0 then

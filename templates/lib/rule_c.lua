@@ -1,0 +1,40 @@
+-- A rule as the C initialiser of struct <prefix>rule (copy_rule.h), written
+-- once for the rule table in copy_rule.c and the generated tests' expected
+-- values.
+local M = {}
+
+-- The strategy code each class takes at length n and distance d under r,
+-- computed from the database's table: what the generated tests expect of
+-- the assembled dispatch.
+function M.choice(r, n, d)
+  d = d % 4096
+  local class = "elsewhere"
+  if d == 0 then class = "zero"
+  elseif d <= r.above_max then class = "above"
+  elseif r.below_max > 0 and d >= 4096 - r.below_max then class = "below" end
+  for _, b in ipairs(r.bands) do
+    if n >= b.lo and (b.hi < 0 or n <= b.hi) then
+      for _, s in ipairs(db.strategies) do
+        if s.name == b[class] then return s.code, s.name end
+      end
+    end
+  end
+  error("no band of the table holds length " .. n)
+end
+
+function M.literal(r, entry, prefix)
+  local G = string.upper(prefix)
+  local code = {}
+  for _, st in ipairs(db.strategies) do code[st.name] = st.code end
+  local bands = {}
+  for _, b in ipairs(r.bands) do
+    local cells = {}
+    for _, c in ipairs(db.classes) do cells[#cells + 1] = code[b[c]] end
+    bands[#bands + 1] = string.format("{ %s, { %s } }", b.hi < 0 and "(size_t)-1" or b.hi, table.concat(cells, ", "))
+  end
+  return string.format("{ %d, %d, %d, %d, { %s }, %sRULE_%s, %s, %s, %s }", r.above_max, r.below_max, r.align_dst,
+    #r.bands, table.concat(bands, ", "), G, string.upper(r.status), c_string(entry or ""), c_string(r.source or ""),
+    c_string(r.reason or ""))
+end
+
+return M
