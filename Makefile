@@ -18,7 +18,7 @@ KERNEL_CFLAGS := -std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding \
 GEN        := gen/uarchgen
 GEN_SRCS   := $(wildcard gen/*.c)
 GEN_HDRS   := $(wildcard gen/*.h)
-TEMPLATES  := $(shell find templates -name '*.tpl' 2>/dev/null | LC_ALL=C sort)
+TEMPLATES  := $(shell find templates -type f 2>/dev/null | LC_ALL=C sort)
 B          := build
 
 .PHONY: all deps check dump query debt clean help check-gen check-out
@@ -154,12 +154,12 @@ PROBE_SRCS   := $(wildcard probe/*.c) gen/model.c gen/rule_load.c gen/resolve.c 
 
 $(B)/%/probe: $(PROBE_SRCS) $(wildcard probe/*.h $(PROBE_SRCS:.c=.h)) $(B)/%/copy.o $(B)/%/copy_rule.o
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) $(PROBE_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lsqlite3
+	$(Q)$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) $(PROBE_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lsqlite3 -lm
 
 $(B)/test_derive: tests/test_derive.c $(PROBE_LIB) probe/derive.h probe/table.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iprobe tests/test_derive.c $(PROBE_LIB) -o $@
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iprobe tests/test_derive.c $(PROBE_LIB) -o $@ -lm
 
 $(B)/%/bench: bench/bench.c probe/plot.c probe/plot.h probe/timer.h $(B)/%/copy.o $(B)/%/copy_rule.o
 	@echo "  CC      $@"

@@ -24,14 +24,13 @@ static const char *const class_name[NC] = {DISTANCE_CLASSES(CLASS_NAME)};
 #define REF_HI 3935
 
 /* The measurements as a grid of points (length, distance), one time per
- * strategy; 0 where the strategy was not measured. */
+ * strategy, 0 where it was not measured. A point is where the baseline was. */
 struct grid {
 	unsigned int *len; /* sorted distinct lengths */
 	size_t nl, nd;
 	unsigned int dist[4096]; /* sorted distinct distances */
-	int di[4096];            /* distance -> its index, -1 if not measured */
+	int di[4096];            /* a distance's index, -1 if not measured */
 	double *t;
-	unsigned char *here; /* a point: something was measured there */
 };
 
 static double at(const struct grid *g, size_t li, size_t di, int s)
@@ -42,11 +41,9 @@ static double at(const struct grid *g, size_t li, size_t di, int s)
 static double best_at(const struct grid *g, size_t li, size_t di)
 {
 	double b = 0;
-	for (int s = 0; s < NS; s++) {
-		double v = at(g, li, di, s);
-		if (v > 0 && (b == 0 || v < b))
-			b = v;
-	}
+	for (int s = 0; s < NS; s++)
+		if (at(g, li, di, s) > 0 && (b == 0 || at(g, li, di, s) < b))
+			b = at(g, li, di, s);
 	return b;
 }
 
@@ -86,8 +83,7 @@ static double median(double *v, size_t n)
 static int build(const struct table *t, struct grid *g, struct derived_rule *r)
 {
 	unsigned char seen[4096] = {0};
-	g->len = malloc((t->n ? t->n : 1) * sizeof *g->len);
-	if (!g->len)
+	if (!(g->len = malloc(t->n * sizeof *g->len)))
 		return -1;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct row *w = &t->rows[i];
@@ -107,29 +103,23 @@ static int build(const struct table *t, struct grid *g, struct derived_rule *r)
 		if (seen[d])
 			g->dist[g->nd++] = d;
 	}
-	g->t = calloc(g->nl * g->nd * NS, sizeof *g->t);
-	g->here = calloc(g->nl * g->nd, 1);
-	if (!g->t || !g->here)
+	if (!(g->t = calloc(g->nl * g->nd * NS, sizeof *g->t)))
 		return -1;
 	/* Of two rows for one key the first counts, as in table_find. */
 	for (size_t i = t->n; i-- > 0;) {
 		const struct row *w = &t->rows[i];
 		size_t li = (size_t)((unsigned int *)bsearch(&w->length, g->len, g->nl, sizeof *g->len, cmp_uint) - g->len);
-		size_t p = li * g->nd + (size_t)g->di[w->distance];
-		g->t[p * NS + (size_t)w->strategy] = w->ticks;
-		g->here[p] = 1;
+		g->t[(li * g->nd + (size_t)g->di[w->distance]) * NS + (size_t)w->strategy] = w->ticks;
 	}
 	for (size_t li = 0; li < g->nl; li++) {
 		int refs = 0;
 		for (size_t di = 0; di < g->nd; di++) {
-			if (!g->here[li * g->nd + di])
-				continue;
-			if (at(g, li, di, BASELINE_STRATEGY) <= 0) {
+			if (best_at(g, li, di) > 0 && at(g, li, di, BASELINE_STRATEGY) == 0) {
 				say(r, "%s was not measured at length %u, distance %u; every point needs the baseline",
 				    strategy_name[BASELINE_STRATEGY], g->len[li], g->dist[di]);
 				return -1;
 			}
-			refs += g->dist[di] >= REF_LO && g->dist[di] <= REF_HI;
+			refs += at(g, li, di, BASELINE_STRATEGY) > 0 && g->dist[di] >= REF_LO && g->dist[di] <= REF_HI;
 		}
 		if (!refs) {
 			say(r, "length %u has no distance in %d..%d measured to stand for the elsewhere class", g->len[li],
@@ -146,12 +136,12 @@ static int build(const struct table *t, struct grid *g, struct derived_rule *r)
 static int best_else(const struct grid *g, size_t li, double noise)
 {
 	double sum[NS] = {0};
-	int whole[NS];
+	int whole[NS], best = BASELINE_STRATEGY;
 	size_t n = 0;
 	for (int s = 0; s < NS; s++)
 		whole[s] = 1;
 	for (size_t di = 0; di < g->nd; di++) {
-		if (g->dist[di] < REF_LO || g->dist[di] > REF_HI || !g->here[li * g->nd + di])
+		if (g->dist[di] < REF_LO || g->dist[di] > REF_HI || at(g, li, di, BASELINE_STRATEGY) == 0)
 			continue;
 		n++;
 		for (int s = 0; s < NS; s++)
@@ -160,49 +150,35 @@ static int best_else(const struct grid *g, size_t li, double noise)
 			else
 				whole[s] = 0;
 	}
-	int best = BASELINE_STRATEGY;
 	for (int s = 0; s < NS; s++)
 		if (whole[s] && sum[s] < sum[best])
 			best = s;
 	return (sum[best] - sum[BASELINE_STRATEGY]) / (double)n < -log1p(noise) ? best : BASELINE_STRATEGY;
 }
 
-/* How much slower than the best the elsewhere copy is at distance index di,
- * at its worst length; 0 when it is within the noise everywhere. */
-static double stall(const struct grid *g, size_t di, const int *other, double noise, int *who)
-{
-	double worst = 0;
-	for (size_t li = 0; li < g->nl; li++) {
-		double te = at(g, li, di, other[li]), tb = best_at(g, li, di);
-		if (te > 0 && te > tb * (1 + noise) && te / tb > worst) {
-			worst = te / tb;
-			*who = other[li];
-		}
-	}
-	return worst;
-}
-
 /* The end of the run of measured distances from the source (d = 1 up, or
- * d = 4095 down) that need their own class, as a bound 0..CLASS_BOUND_MAX;
- * a distance not measured does not break the run. Each bound is at most
+ * d = 4095 down) where, at some length, the elsewhere copy is slower than
+ * the best by more than the noise, as a bound 0..CLASS_BOUND_MAX. A
+ * distance not measured does not break the run. The bounds are at most
  * 2047, so above (d <= 2047) and below (d >= 2049) never meet. */
 static unsigned int run(const struct grid *g, const int *other, double noise, int below, double *worst, int *who)
 {
 	unsigned int bound = 0;
-	*worst = 0;
 	for (unsigned int k = 1; k <= CLASS_BOUND_MAX; k++) {
-		int di = g->di[below ? 4096 - k : k];
+		int di = g->di[below ? 4096 - k : k], stalls = 0;
 		if (di < 0)
 			continue;
-		int s = BASELINE_STRATEGY;
-		double x = stall(g, (size_t)di, other, noise, &s);
-		if (x == 0)
+		for (size_t li = 0; li < g->nl; li++) {
+			double te = at(g, li, (size_t)di, other[li]), tb = best_at(g, li, (size_t)di);
+			if (te > 0 && te > tb * (1 + noise)) {
+				stalls = 1;
+				if (te / tb > *worst)
+					*worst = te / tb, *who = other[li];
+			}
+		}
+		if (!stalls)
 			break;
 		bound = k;
-		if (x > *worst) {
-			*worst = x;
-			*who = s;
-		}
 	}
 	return bound;
 }
@@ -223,10 +199,10 @@ static int cell(const struct acc *a, const struct acc *b, unsigned int lo, unsig
 		double *cost)
 {
 	size_t points = b->points - a->points;
+	int best = BASELINE_STRATEGY;
 	*cost = 0;
 	if (!points)
 		return -1;
-	int best = BASELINE_STRATEGY;
 	for (int s = 0; s < NS; s++)
 		if (valid(s, lo, hi) && b->n[s] - a->n[s] == points &&
 		    b->vs_best[s] - a->vs_best[s] < b->vs_best[best] - a->vs_best[best])
@@ -237,7 +213,8 @@ static int cell(const struct acc *a, const struct acc *b, unsigned int lo, unsig
 	return best;
 }
 
-/* The band of lengths i..j (indices), the last one when last; its cost. */
+/* The band of length indices i..j, the last one when last; its cost. A
+ * class without points there copies as elsewhere does. */
 static double band(const struct grid *g, const struct acc *pre, size_t i, size_t j, int last, double noise,
 		   struct band *out)
 {
@@ -257,55 +234,45 @@ static double band(const struct grid *g, const struct acc *pre, size_t i, size_t
 	return total;
 }
 
-/* The segmentation of the sorted lengths into at most MAX_BANDS bands with
- * the least cost, a band beyond the first charged a thousandth of a log
- * per point so that bands come only where they buy real time. */
+/* The split of the sorted lengths into at most MAX_BANDS bands with the
+ * least cost, each band past the first charged a thousandth of a log per
+ * point so that bands come only where they buy real time. f[b * cols + j]:
+ * lengths 0..j-1 in b bands, none of them the last. */
 static int segment(const struct grid *g, const struct acc *pre, size_t points, double noise, struct derived_rule *r)
 {
-	size_t nl = g->nl, cols = nl + 1;
-	double *f = malloc(MAX_BANDS * cols * sizeof *f); /* f[b][j]: lengths 0..j-1 in b bands, none last */
-	size_t *from = malloc(MAX_BANDS * cols * sizeof *from);
-	if (!f || !from) {
-		free(f);
-		free(from);
-		return -1;
-	}
+	size_t nl = g->nl, cols = nl + 1, start = 0;
+	struct {
+		double cost;
+		size_t from; /* where the last of the b bands starts */
+	} *f = malloc(MAX_BANDS * cols * sizeof *f);
+	double best = HUGE_VAL;
 	struct band scratch;
+	int nb = 0;
+	if (!f)
+		return -1;
 	for (size_t k = 0; k < MAX_BANDS * cols; k++)
-		f[k] = HUGE_VAL;
-	f[0] = 0;
+		f[k].cost = k ? HUGE_VAL : 0;
 	for (int b = 0; b + 1 < MAX_BANDS; b++)
 		for (size_t j = 0; j < nl; j++)
-			for (size_t e = j; f[b * cols + j] < HUGE_VAL && e + 1 < nl; e++) {
-				double c = f[b * cols + j] + band(g, pre, j, e, 0, noise, &scratch);
-				if (c < f[(b + 1) * cols + e + 1]) {
-					f[(b + 1) * cols + e + 1] = c;
-					from[(b + 1) * cols + e + 1] = j;
-				}
+			for (size_t e = j; f[b * cols + j].cost < HUGE_VAL && e + 1 < nl; e++) {
+				double c = f[b * cols + j].cost + band(g, pre, j, e, 0, noise, &scratch);
+				if (c < f[(b + 1) * cols + e + 1].cost)
+					f[(b + 1) * cols + e + 1].cost = c, f[(b + 1) * cols + e + 1].from = j;
 			}
-	double best = HUGE_VAL;
-	int nb = 0;
-	size_t start = 0;
 	for (int b = 0; b < MAX_BANDS; b++)
 		for (size_t j = 0; j < nl; j++) {
-			if (f[b * cols + j] == HUGE_VAL)
+			if (f[b * cols + j].cost == HUGE_VAL)
 				continue;
-			double c = f[b * cols + j] + band(g, pre, j, nl - 1, 1, noise, &scratch) + 1e-3 * (double)points * b;
-			if (c < best) {
-				best = c;
-				nb = b;
-				start = j;
-			}
+			double c = f[b * cols + j].cost + band(g, pre, j, nl - 1, 1, noise, &scratch) +
+				   1e-3 * (double)points * b;
+			if (c < best)
+				best = c, nb = b, start = j;
 		}
 	r->n_bands = nb + 1;
 	band(g, pre, start, nl - 1, 1, noise, &r->bands[nb]);
-	for (size_t e = start; nb > 0; nb--) {
-		size_t j = from[nb * cols + e];
-		band(g, pre, j, e - 1, 0, noise, &r->bands[nb - 1]);
-		e = j;
-	}
+	for (size_t e = start, j; nb > 0; nb--, e = j)
+		band(g, pre, (j = f[nb * cols + e].from), e - 1, 0, noise, &r->bands[nb - 1]);
 	free(f);
-	free(from);
 	/* Neighbours that chose alike are one band. */
 	int m = 0;
 	for (int i = 0; i < r->n_bands; i++)
@@ -317,13 +284,39 @@ static int segment(const struct grid *g, const struct acc *pre, size_t points, d
 	return 0;
 }
 
+/* What the rule costs at every point, against the best and the baseline. */
+static int regret(const struct grid *g, size_t points, struct derived_rule *r)
+{
+	double *v = malloc((points ? points : 1) * sizeof *v);
+	size_t k = 0;
+	if (!v)
+		return -1;
+	for (size_t li = 0; li < g->nl; li++)
+		for (size_t di = 0; di < g->nd; di++) {
+			double base = at(g, li, di, BASELINE_STRATEGY);
+			int s = rule_choice(r, g->len[li], g->dist[di]);
+			if (base == 0)
+				continue;
+			if (at(g, li, di, s) == 0) {
+				say(r, "the rule's %s was not measured at length %u, distance %u", strategy_name[s],
+				    g->len[li], g->dist[di]);
+				free(v);
+				return -1;
+			}
+			v[k] = at(g, li, di, s) / best_at(g, li, di);
+			if (v[k] > r->worst_regret)
+				r->worst_regret = v[k], r->worst_length = g->len[li], r->worst_distance = g->dist[di];
+			r->worst_vs_baseline = fmax(r->worst_vs_baseline, at(g, li, di, s) / base);
+			k++;
+		}
+	r->median_regret = median(v, k);
+	free(v);
+	return 0;
+}
+
 static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 {
-	if (!t->n) {
-		say(r, "no measurements");
-		return -1;
-	}
-	double *v = malloc(t->n * sizeof *v);
+	double *v = malloc(t->n * sizeof *v), worst[2] = {0, 0};
 	if (!v)
 		return -1;
 	for (size_t i = 0; i < t->n; i++)
@@ -333,15 +326,13 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 	if (build(t, g, r))
 		return -1;
 
-	int *other = calloc(g->nl, sizeof *other);
+	int *other = calloc(g->nl, sizeof *other), who[2] = {BASELINE_STRATEGY, BASELINE_STRATEGY};
 	if (!other)
 		return -1;
 	for (size_t li = 0; li < g->nl; li++)
 		other[li] = best_else(g, li, r->noise);
-	double worst_above, worst_below;
-	int who_above = BASELINE_STRATEGY, who_below = BASELINE_STRATEGY;
-	r->above_max = run(g, other, r->noise, 0, &worst_above, &who_above);
-	r->below_max = run(g, other, r->noise, 1, &worst_below, &who_below);
+	r->above_max = run(g, other, r->noise, 0, &worst[0], &who[0]);
+	r->below_max = run(g, other, r->noise, 1, &worst[1], &who[1]);
 	free(other);
 
 	size_t points = 0;
@@ -351,12 +342,11 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 	for (size_t li = 0; li < g->nl; li++) {
 		memcpy(&pre[(li + 1) * NC], &pre[li * NC], NC * sizeof *pre);
 		for (size_t di = 0; di < g->nd; di++) {
-			if (!g->here[li * g->nd + di])
-				continue;
-			struct acc *a = &pre[(li + 1) * NC + rule_class(r, g->dist[di])];
 			double tb = best_at(g, li, di), base = at(g, li, di, BASELINE_STRATEGY);
-			a->points++;
-			points++;
+			struct acc *a = &pre[(li + 1) * NC + rule_class(r, g->dist[di])];
+			if (base == 0)
+				continue;
+			a->points++, points++;
 			for (int s = 0; s < NS; s++)
 				if (at(g, li, di, s) > 0) {
 					a->vs_best[s] += log(at(g, li, di, s) / tb);
@@ -367,57 +357,25 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 	}
 	int rc = segment(g, pre, points, r->noise, r);
 	free(pre);
-	if (rc)
+	if (rc || regret(g, points, r))
 		return -1;
-
-	r->align_dst = 0;
 	for (int i = 0; i < r->n_bands; i++)
 		for (int c = 0; c < NC; c++)
 			if (r->bands[i].strategy[c] == STRATEGY_FORWARD_ALIGNED)
 				r->align_dst = PROBE_ALIGN_DST;
 
-	/* What the rule costs at every measured point. */
-	double *regret = malloc(points * sizeof *regret);
-	size_t k = 0;
-	if (!regret)
-		return -1;
-	for (size_t li = 0; li < g->nl; li++)
-		for (size_t di = 0; di < g->nd; di++) {
-			if (!g->here[li * g->nd + di])
-				continue;
-			double tc = at(g, li, di, rule_choice(r, g->len[li], g->dist[di]));
-			if (tc <= 0) {
-				say(r, "the rule's %s was not measured at length %u, distance %u",
-				    strategy_name[rule_choice(r, g->len[li], g->dist[di])], g->len[li], g->dist[di]);
-				free(regret);
-				return -1;
-			}
-			regret[k] = tc / best_at(g, li, di);
-			if (regret[k] > r->worst_regret) {
-				r->worst_regret = regret[k];
-				r->worst_length = g->len[li];
-				r->worst_distance = g->dist[di];
-			}
-			r->worst_vs_baseline = fmax(r->worst_vs_baseline, tc / at(g, li, di, BASELINE_STRATEGY));
-			k++;
-		}
-	r->median_regret = median(regret, k);
-	free(regret);
-
-	if (r->above_max)
-		say(r, "The destination 1..%u bytes above the source needs its own class: there %s takes up to %.1fx "
-		       "the best. ",
-		    r->above_max, strategy_name[who_above], worst_above);
-	if (r->below_max)
-		say(r, "The destination 1..%u bytes below the source needs its own class: there %s takes up to %.1fx "
-		       "the best. ",
-		    r->below_max, strategy_name[who_below], worst_below);
+	static const char *const side[2] = {"above", "below"};
+	unsigned int bound[2] = {r->above_max, r->below_max};
+	for (int k = 0; k < 2; k++)
+		if (bound[k])
+			say(r, "The destination 1..%u bytes %s the source needs its own class: there %s takes up to %.1fx "
+			       "the best. ",
+			    bound[k], side[k], strategy_name[who[k]], worst[k]);
 	if (!r->above_max && !r->below_max)
 		say(r, "No distance near the source needs its own class. ");
-	say(r, "Lengths");
 	for (int i = 0; i < r->n_bands; i++) {
 		const struct band *b = &r->bands[i];
-		say(r, i ? "; %u.." : " %u..", b->lo);
+		say(r, "%s%u..", i ? "; " : "Lengths ", b->lo);
 		if (b->hi != BAND_UNBOUNDED)
 			say(r, "%u", b->hi);
 		say(r, ": %s", strategy_name[b->strategy[CLASS_ELSEWHERE]]);
@@ -425,27 +383,30 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 			if (b->strategy[c] != b->strategy[CLASS_ELSEWHERE])
 				say(r, ", %s %s", class_name[c], strategy_name[b->strategy[c]]);
 	}
-	say(r, " (ties within %.0f%% go to %s). Against the best measured copy the rule is at worst %.3fx (length "
-	       "%u, distance %u), at the median %.3fx; against %s at worst %.3fx.",
-	    r->noise * 100, strategy_name[BASELINE_STRATEGY], r->worst_regret, r->worst_length, r->worst_distance,
-	    r->median_regret, strategy_name[BASELINE_STRATEGY], r->worst_vs_baseline);
+	say(r, " (ties within %.0f%% go to %s). Against the best measured copy the rule is at worst %.3fx", r->noise * 100,
+	    strategy_name[BASELINE_STRATEGY], r->worst_regret);
+	if (r->worst_regret > 1)
+		say(r, " (length %u, distance %u)", r->worst_length, r->worst_distance);
+	say(r, ", at the median %.3fx; against %s at worst %.3fx.", r->median_regret, strategy_name[BASELINE_STRATEGY],
+	    r->worst_vs_baseline);
 	return 0;
 }
 
 int derive_rule(const struct table *t, struct derived_rule *out)
 {
-	struct grid *g = calloc(1, sizeof *g);
 	memset(out, 0, sizeof *out);
-	if (!g) {
-		say(out, "out of memory");
+	if (!t->n) {
+		say(out, "no measurements");
 		return -1;
 	}
-	int rc = derive(t, g, out);
+	struct grid *g = calloc(1, sizeof *g); /* 32 KiB of distance maps: not on the stack */
+	int rc = g ? derive(t, g, out) : -1;
 	if (rc && !out->note[0])
 		say(out, "out of memory");
-	free(g->len);
-	free(g->t);
-	free(g->here);
+	if (g) {
+		free(g->len);
+		free(g->t);
+	}
 	free(g);
 	return rc;
 }

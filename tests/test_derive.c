@@ -1,5 +1,6 @@
 /* The probe's derivation on recorded tables (tests/fixtures/, written by
  * make_fixtures.lua): no timing, so the expected rule is exact. */
+#define _POSIX_C_SOURCE 200809L /* dup, to read what table_read_csv prints */
 #include "derive.h"
 #include "table.h"
 
@@ -7,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define STRATEGY_LIMITS(id, name, min_n, max_n) {min_n, max_n},
 static const struct {
@@ -111,13 +113,35 @@ static void baseline(void)
 		      strategy_name[rule.bands[0].strategy[c]]);
 }
 
-static void expect_rejected(const char *csv)
+/* A table the reader refuses, naming the file and line of the fault. */
+static void expect_rejected(const char *csv, int line)
 {
-	char path[256];
+	char path[256], where[300], said[512] = "";
 	struct table t = {0};
+	FILE *caught = tmpfile();
+	int saved = dup(2);
 	subject = csv;
+	noted = 1;
 	snprintf(path, sizeof path, "tests/fixtures/%s", csv);
-	check(table_read_csv(&t, path) != 0, "a malformed table was accepted");
+	snprintf(where, sizeof where, "%s:%d: ", path, line);
+	fflush(stderr);
+	if (caught && saved >= 0)
+		dup2(fileno(caught), 2);
+	int rc = table_read_csv(&t, path);
+	fflush(stderr);
+	if (saved >= 0) {
+		dup2(saved, 2);
+		close(saved);
+	}
+	if (caught) {
+		rewind(caught);
+		if (!fgets(said, sizeof said, caught))
+			said[0] = '\0';
+		fclose(caught);
+	}
+	said[strcspn(said, "\n")] = '\0';
+	check(rc != 0, "a malformed table was accepted");
+	check(strstr(said, where) != NULL, "the reader said '%s', not where: %s", said, where);
 	table_free(&t);
 }
 
@@ -241,9 +265,9 @@ int main(int argc, char **argv)
 		choose(8192, 0, F);
 	}
 
-	expect_rejected("malformed.csv");
-	expect_rejected("small_at_40.csv");
-	expect_rejected("down_at_3.csv");
+	expect_rejected("malformed.csv", 2);
+	expect_rejected("small_at_40.csv", 4);
+	expect_rejected("down_at_3.csv", 3);
 	expect_underived("an empty table", NULL, 0, "no measurements");
 	static const struct row no_baseline[] = {
 		{F, 64, 2048, 0, 10, 0}, {DOWN, 64, 2048, 0, 12, 0}, {DOWN, 64, 5, 5, 12, 0}};

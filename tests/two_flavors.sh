@@ -12,16 +12,23 @@ cp uarch.db "$T/uarch.db" && ln -s "$ROOT/evidence" "$T/evidence"
 sqlite3 "$T/uarch.db" "
 	INSERT INTO flavor (name, what, isa, red_zone) VALUES ('scratch', 'a throwaway flavor for this test', 'gpr', 1);
 	INSERT INTO flavor_routine (flavor, routine) VALUES
-		('scratch', 'memcpy'), ('scratch', 'copy_forward'), ('scratch', 'copy_down'), ('scratch', 'copy_goes_down');
-	INSERT INTO rule (uarch, flavor, window, align_dst, evidence, method, measured_on)
-		VALUES ('zen3', 'scratch', 48, 16, 'https://example.org/scratch', 'made up for this test', '2026-11-30');"
+		('scratch', 'memcpy'), ('scratch', 'copy_forward'), ('scratch', 'copy_down'), ('scratch', 'copy_small'),
+		('scratch', 'copy_strategy');
+	INSERT INTO rule (uarch, flavor, above_max, below_max, align_dst, evidence, method, measured_on)
+		VALUES ('zen3', 'scratch', 47, 16, 16, 'https://example.org/scratch', 'made up for this test', '2026-11-30');
+	INSERT INTO rule_band VALUES
+		('zen3', 'scratch', 0, 32, 'small', 'small', 'small', 'small'),
+		('zen3', 'scratch', 33, 63, 'forward', 'forward', 'forward', 'forward'),
+		('zen3', 'scratch', 64, NULL, 'forward_aligned', 'down', 'down', 'forward_aligned');"
 O=$T/out
 check "the two-flavor database generates" "$GEN" gen -q --db "$T/uarch.db" --out "$O"
 check "...and passes check" "$GEN" check --db "$T/uarch.db" --out "$O"
 check "MANIFEST verifies every flavor's files" sh -c "cd '$O' && sha256sum --quiet -c MANIFEST"
 check "scratch exports only its routines" sh -c "! grep -Eq '_user\b|user_access' '$O/scratch/x86_64/copy.asm' && \
 	! grep -Eq '_user\b|user_access' '$O/scratch/copy_rule.h'"
-check "scratch's table holds its measured rule" grep -q '{ 48, 16, 1, "zen3", "zen3" }' "$O/scratch/copy_rule.c"
+check "scratch's table holds its measured rule" grep -qF \
+	'{ 47, 16, 16, 3, { { 32, { 3, 3, 3, 3 } }, { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 1, 2, 2, 1 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" }' \
+	"$O/scratch/copy_rule.c"
 check "both syntaxes are one program, for both flavors" tests/syntax_identity.sh "$O"
 
 S=$T/build

@@ -95,7 +95,7 @@ local function statement(syntax, indent, body, where, state)
     return say("db      " .. rest, ".byte   " .. rest)
   elseif op:match("^[a-z][a-z0-9]*$") and not rest:find("[%%$`\"']") then
     if nasm then return indent .. body end
-    local g = body:gsub("%[rel ", "[rip + "):gsub("(%a+word) %[", "%1 ptr ["):gsub("byte %[", "byte ptr [")
+    local g = body:gsub("%[rel ", "[rip + "):gsub("(%a*word) %[", "%1 ptr ["):gsub("byte %[", "byte ptr [")
     return indent .. g
   end
   error(where .. "not neutral assembly: '" .. body .. "'", 0)

@@ -153,8 +153,8 @@ uc_memcpy:
         mov     [rdi], cl
         jmp     .Lmemcpy_small_s_end
 .Lmemcpy_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
         jmp     .Lmemcpy_small_s_end
@@ -266,8 +266,8 @@ uc_copy_small:
         mov     [rdi], cl
         jmp     .Lcopy_small_s_end
 .Lcopy_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
         jmp     .Lcopy_small_s_end
@@ -470,8 +470,8 @@ uc_copy_to_user_access:
         mov     [rdi], cl
         jmp     .Lcopy_to_user_small_s_end
 .Lcopy_to_user_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
         jmp     .Lcopy_to_user_small_s_end
@@ -605,8 +605,8 @@ uc_copy_from_user_access:
         mov     [rdi], cl
         jmp     .Lcopy_from_user_small_s_end
 .Lcopy_from_user_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
         jmp     .Lcopy_from_user_small_s_end

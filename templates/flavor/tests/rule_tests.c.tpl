@@ -299,6 +299,48 @@ static void group_copy_small(struct ${P}test_ctx *t)
 }
 
 @ if not opts.target then
+@ -- Tables no entry holds, so that every class, class bound and band bound of
+@ -- the dispatch is tested whatever the database measures: one with all
+@ -- classes distinct and every band the dispatch can hold, one whose above
+@ -- and below classes fill the circle but for d = 2048, and the baseline.
+@ local function B(lo, hi, z, a, b, e) return { lo = lo, hi = hi, zero = z, above = a, below = b, elsewhere = e } end
+@ local synthetic = {
+@   { status = "baseline", above_max = 31, below_max = 64, align_dst = 32, bands = {
+@       B(0, 7, "small", "small", "forward", "small"),
+@       B(8, 32, "small", "down", "down", "forward"),
+@       B(33, 63, "forward", "down", "forward", "forward"),
+@       B(64, 1023, "forward_aligned", "down", "down", "forward"),
+@       B(1024, 4095, "forward", "forward", "down", "forward_aligned"),
+@       B(4096, -1, "down", "forward", "forward_aligned", "forward") } },
+@   { status = "baseline", above_max = 2047, below_max = 2047, align_dst = 8, bands = {
+@       B(0, 32, "forward", "small", "forward", "small"),
+@       B(33, -1, "forward", "down", "forward_aligned", "forward") } },
+@   lookup("", 0, 0, flavor.name),
+@ }
+/* The dispatch under tables no entry holds: the strategy and the copy at
+ * every band and class edge. */
+@ for i, r in ipairs(synthetic) do
+static const struct ${P}rule synthetic_${i} = ${rule_c.literal(r, "", P)};
+static const struct edge synthetic_edges_${i}[] = {
+@   for _, x in ipairs(edges(r)) do
+	${x},
+@   end
+};
+@ end
+
+static void group_dispatch(struct ${P}test_ctx *t)
+{
+	struct detail d = {{0}, 0, 0};
+@ for i, _ in ipairs(synthetic) do
+	${P}rule_install(&synthetic_${i});
+	check_edges(t, &d, synthetic_edges_${i}, sizeof synthetic_edges_${i} / sizeof synthetic_edges_${i}[0]);
+	finish(t, "dispatch", "table ${i}: strategy at every band and class edge", &d);
+	copy_edges(t, &d, synthetic_edges_${i}, sizeof synthetic_edges_${i} / sizeof synthetic_edges_${i}[0]);
+	finish(t, "dispatch", "table ${i}: copy at every band and class edge", &d);
+@ end
+	${P}rule_install(&baseline_table);
+}
+
 /* The alignment head of the forward path, under each align_dst a rule may
  * hold, whether or not an entry measures one yet. */
 static void group_align_head(struct ${P}test_ctx *t)
@@ -345,6 +387,7 @@ static const struct group groups[] = {
 @ end
 @ if not opts.target then
 	{"align_head", group_align_head},
+	{"dispatch", group_dispatch},
 @ end
 	{"fallback", group_fallback},
 @ for _, e in ipairs(db.entries) do
