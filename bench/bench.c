@@ -140,7 +140,7 @@ int main(int argc, char **argv)
 			while (gap < lengths[l])
 				gap += 4096;
 			for (size_t r = 0; r < N_ROUTINES; r++)
-				ticks[l][d][r] = best_of(routines[r].fn, arena + gap, arena, lengths[l], samples);
+				ticks[l][d][r] = best_of(routines[r].fn, arena + gap, arena, lengths[l], samples, reps_for(lengths[l]));
 			if (tty)
 				fprintf(stderr, "\r  timing %zu of %zu", l * N_DISTANCES + d + 1, N_LENGTHS * N_DISTANCES);
 		}

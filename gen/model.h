@@ -27,15 +27,6 @@ struct flavor {
 	size_t n_routines;
 };
 
-/* A length band of a rule's table: lengths lo..hi (hi BAND_UNBOUNDED for
- * the last band) and the strategy of each distance class, codes of
- * rule_limits.h. */
-#define BAND_UNBOUNDED 0xffffffffu
-struct band {
-	unsigned int lo, hi;
-	int strategy[N_DISTANCE_CLASSES];
-};
-
 /* One (entry, flavor) measured rule, with its decision table. */
 struct rule {
 	char *uarch, *flavor;

@@ -44,8 +44,16 @@ enum distance_class { DISTANCE_CLASSES(CLASS_ENUM) N_DISTANCE_CLASSES };
 #undef CLASS_ENUM
 #define CLASS_BOUND_MAX 2047
 
+/* A length band of a rule's table: lengths lo..hi (hi BAND_UNBOUNDED for
+ * the last band) and the strategy code of each distance class. */
+#define BAND_UNBOUNDED 0xffffffffu
+struct band {
+	unsigned int lo, hi;
+	int strategy[N_DISTANCE_CLASSES];
+};
+
 /* A table has at most this many length bands: the generated dispatch reads
  * a fixed number of band bounds. */
-#define MAX_BANDS 6
+#define MAX_BANDS 8
 
 #endif

@@ -18,6 +18,9 @@ static const struct {
 static const char *const class_name[NC] = {DISTANCE_CLASSES(CLASS_NAME)};
 #undef CLASS_NAME
 
+#define EXCESS_WEIGHT 10
+#define HARM_WEIGHT 30
+
 /* The coarse middle the probe measures, far from any distance that stalls:
  * what the elsewhere class is judged on. */
 #define REF_LO 161
@@ -238,7 +241,8 @@ static double band(const struct grid *g, const struct acc *pre, size_t i, size_t
  * least cost, each band past the first charged a thousandth of a log per
  * point so that bands come only where they buy real time. f[b * cols + j]:
  * lengths 0..j-1 in b bands, none of them the last. */
-static int segment(const struct grid *g, const struct acc *pre, size_t points, double noise, struct derived_rule *r)
+static int segment(const struct grid *g, const struct acc *pre, size_t points, double noise, struct derived_rule *r,
+		   double *total)
 {
 	size_t nl = g->nl, cols = nl + 1, start = 0;
 	struct {
@@ -268,6 +272,7 @@ static int segment(const struct grid *g, const struct acc *pre, size_t points, d
 			if (c < best)
 				best = c, nb = b, start = j;
 		}
+	*total = best;
 	r->n_bands = nb + 1;
 	band(g, pre, start, nl - 1, 1, noise, &r->bands[nb]);
 	for (size_t e = start, j; nb > 0; nb--, e = j)
@@ -314,14 +319,55 @@ static int regret(const struct grid *g, size_t points, struct derived_rule *r)
 	return 0;
 }
 
+/* Fits bands to the class bounds in r: r->bands, and the cost in *cost.
+ * Returns the number of points, 0 on failure. */
+static long fit(const struct grid *g, struct derived_rule *r, double *cost)
+{
+	size_t points = 0;
+	struct acc *pre = calloc((g->nl + 1) * NC, sizeof *pre);
+	if (!pre)
+		return 0;
+	for (size_t li = 0; li < g->nl; li++) {
+		memcpy(&pre[(li + 1) * NC], &pre[li * NC], NC * sizeof *pre);
+		for (size_t di = 0; di < g->nd; di++) {
+			double tb = best_at(g, li, di), base = at(g, li, di, BASELINE_STRATEGY);
+			struct acc *a = &pre[(li + 1) * NC + rule_class(r, g->dist[di])];
+			if (base == 0)
+				continue;
+			a->points++, points++;
+			for (int s = 0; s < NS; s++)
+				if (at(g, li, di, s) > 0) {
+					/* A regret beyond the noise weighs ten times, a loss to the
+					 * baseline beyond it thirty: the fit is judged by its worst
+					 * points as well as its sum, and it should do no harm. */
+					double lr = log(at(g, li, di, s) / tb), lb = log(at(g, li, di, s) / base);
+					a->vs_best[s] += lr + EXCESS_WEIGHT * fmax(0, lr - log1p(r->noise)) +
+							 HARM_WEIGHT * fmax(0, lb - log1p(r->noise));
+					a->vs_base[s] += log(at(g, li, di, s) / base);
+					a->n[s]++;
+				}
+		}
+	}
+	int rc = segment(g, pre, points, r->noise, r, cost);
+	free(pre);
+	return rc ? 0 : (long)points;
+}
+
 static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 {
 	double *v = malloc(t->n * sizeof *v), worst[2] = {0, 0};
 	if (!v)
 		return -1;
+	/* The noise of copies long enough to time well: a point of a few ticks
+	 * moves by a large fraction when one tick moves. */
+	size_t nv = 0;
 	for (size_t i = 0; i < t->n; i++)
-		v[i] = t->rows[i].spread;
-	r->noise = fmax(DERIVE_NOISE_FLOOR, median(v, t->n));
+		if (t->rows[i].ticks >= DERIVE_NOISE_MIN_TICKS)
+			v[nv++] = t->rows[i].spread;
+	if (!nv)
+		for (; nv < t->n; nv++)
+			v[nv] = t->rows[nv].spread;
+	r->noise = fmax(DERIVE_NOISE_FLOOR, median(v, nv));
 	free(v);
 	if (build(t, g, r))
 		return -1;
@@ -335,29 +381,32 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 	r->below_max = run(g, other, r->noise, 1, &worst[1], &who[1]);
 	free(other);
 
-	size_t points = 0;
-	struct acc *pre = calloc((g->nl + 1) * NC, sizeof *pre);
-	if (!pre)
-		return -1;
-	for (size_t li = 0; li < g->nl; li++) {
-		memcpy(&pre[(li + 1) * NC], &pre[li * NC], NC * sizeof *pre);
-		for (size_t di = 0; di < g->nd; di++) {
-			double tb = best_at(g, li, di), base = at(g, li, di, BASELINE_STRATEGY);
-			struct acc *a = &pre[(li + 1) * NC + rule_class(r, g->dist[di])];
-			if (base == 0)
+	/* The run of distances that stall bounds each class; within it, the
+	 * bound that costs least overall, since a distance that stalls only at
+	 * some lengths may cost more inside the class than outside it. */
+	unsigned int runs[2] = {r->above_max, r->below_max};
+	double cost, best_cost = HUGE_VAL;
+	for (int side = 0; side < 2; side++) {
+		unsigned int keep = side ? r->below_max : r->above_max;
+		for (unsigned int k = 0; k <= runs[side]; k++) {
+			if (k && g->di[side ? 4096 - k : k] < 0)
 				continue;
-			a->points++, points++;
-			for (int s = 0; s < NS; s++)
-				if (at(g, li, di, s) > 0) {
-					a->vs_best[s] += log(at(g, li, di, s) / tb);
-					a->vs_base[s] += log(at(g, li, di, s) / base);
-					a->n[s]++;
-				}
+			if (side)
+				r->below_max = k;
+			else
+				r->above_max = k;
+			if (!fit(g, r, &cost))
+				return -1;
+			if (cost < best_cost - 1e-9)
+				best_cost = cost, keep = k;
 		}
+		if (side)
+			r->below_max = keep;
+		else
+			r->above_max = keep;
 	}
-	int rc = segment(g, pre, points, r->noise, r);
-	free(pre);
-	if (rc || regret(g, points, r))
+	size_t points;
+	if ((points = (size_t)fit(g, r, &cost)) == 0 || regret(g, points, r))
 		return -1;
 	for (int i = 0; i < r->n_bands; i++)
 		for (int c = 0; c < NC; c++)

@@ -12,16 +12,12 @@
  * agreed more closely: below it, timer placement and frequency moves
  * decide, not the copy. */
 #define DERIVE_NOISE_FLOOR 0.03
+/* The noise is the median spread across passes of the points that take at
+ * least this many ticks. */
+#define DERIVE_NOISE_MIN_TICKS 100
 
 /* The probe measures forward_aligned with this alignment head. */
 #define PROBE_ALIGN_DST 64
-
-#define BAND_UNBOUNDED UINT_MAX
-
-struct band {
-	unsigned int lo, hi; /* lengths lo..hi; hi BAND_UNBOUNDED for the last */
-	int strategy[N_DISTANCE_CLASSES];
-};
 
 struct derived_rule {
 	unsigned int above_max, below_max; /* class bounds, 0..CLASS_BOUND_MAX */

@@ -10,33 +10,42 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const unsigned int shown_distances[] = {0, 1, 16, 31, 32, 33, 64, 2048, 4095};
-#define N_SHOWN (sizeof shown_distances / sizeof *shown_distances)
+static const unsigned int shown_lengths[] = {8, 32, 64, 256, 1024, 4096, 65536, 1048576};
+static const unsigned int shown_distances[] = {0, 1, 16, 31, 32, 64, 4064, 4095};
+#define N_SHOWN_D (sizeof shown_distances / sizeof *shown_distances)
+#define N_SHOWN_L (sizeof shown_lengths / sizeof *shown_lengths)
 
-/* The table keeps no list of the plan's lengths: its forward rows give them. */
-static size_t forward_lengths(const struct table *t, unsigned int *lengths, size_t max)
+/* "0..32 small | 33..63 forward | 64.. forward, above down": each band's
+ * strategy elsewhere, then the classes that differ from it. */
+void rule_text(const struct derived_rule *r, char *out, size_t size)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < t->n && n < max; i++) {
-		const struct row *r = &t->rows[i];
-		size_t j;
-		if (r->strategy != FORWARD)
-			continue;
-		for (j = 0; j < n && lengths[j] != r->length; j++)
-			;
-		if (j == n)
-			lengths[n++] = r->length;
+	static const char *const class_names[] = {"zero", "above", "below", "elsewhere"};
+	size_t len = 0;
+	out[0] = '\0';
+	for (int i = 0; i < r->n_bands && len < size; i++) {
+		const struct band *b = &r->bands[i];
+		char hi[16] = "";
+		if (b->hi != BAND_UNBOUNDED)
+			snprintf(hi, sizeof hi, "%u", b->hi);
+		len += (size_t)snprintf(out + len, size - len, "%s%u..%s %s", i ? " | " : "", b->lo, hi,
+					strategy_name[b->strategy[CLASS_ELSEWHERE]]);
+		for (int c = 0; c < CLASS_ELSEWHERE && len < size; c++) {
+			int live = c == CLASS_ZERO || (c == CLASS_ABOVE && r->above_max) || (c == CLASS_BELOW && r->below_max);
+			if (live && b->strategy[c] != b->strategy[CLASS_ELSEWHERE])
+				len += (size_t)snprintf(out + len, size - len, ", %s %s", class_names[c],
+							strategy_name[b->strategy[c]]);
+		}
 	}
-	return n;
 }
 
 static void summary_head(struct buf *b, const struct entry_choice *entry, const struct run_facts *run)
 {
 	const struct cpu_info *c = run->cpu;
+	const struct derived_rule *r = run->rule;
 	char sig[96];
 	cpu_signature_text(c, sig, sizeof sig);
-	buf_printf(b, "# %s, %s flavor: window %d, align_dst %d\n\n", entry->name, run->flavor, run->rule->window,
-		   run->rule->align_dst);
+	buf_printf(b, "# %s, %s flavor: a table of %d band%s\n\n", entry->name, run->flavor, r->n_bands,
+		   r->n_bands == 1 ? "" : "s");
 	buf_printf(b, "Measured %s by the probe (probe/).%s\n\n", run->date,
 		   entry->is_new ? " The entry is new: no CPUID range of the database held this CPU." : "");
 	buf_printf(b, "| | |\n|---|---|\n");
@@ -51,56 +60,91 @@ static void summary_head(struct buf *b, const struct entry_choice *entry, const 
 			   c->hypervisor);
 	else
 		buf_printf(b, "| hypervisor | none reported (bare metal) |\n");
-	buf_printf(b, "\n## Rule\n\nwindow %d, align_dst %d: %s.\n\n", run->rule->window, run->rule->align_dst,
-		   run->rule->note);
+	buf_printf(b, "\n## Rule\n\nClasses, by d = (dst - src) mod 4096: zero (d = 0); above: d = 1..%u%s; below: %s; "
+		      "elsewhere: every other d. align_dst %d.\n\n",
+		   r->above_max, r->above_max ? "" : " (empty)", r->below_max ? "" : "empty", r->align_dst);
+	if (r->below_max)
+		buf_printf(b, "Below: d = %u..4095.\n\n", 4096 - r->below_max);
+	buf_printf(b, "| lengths | zero | above | below | elsewhere |\n|---|---|---|---|---|\n");
+	for (int i = 0; i < r->n_bands; i++) {
+		const struct band *band = &r->bands[i];
+		char hi[16] = "";
+		if (band->hi != BAND_UNBOUNDED)
+			snprintf(hi, sizeof hi, "%u", band->hi);
+		buf_printf(b, "| %u..%s | %s | %s | %s | %s |\n", band->lo, hi, strategy_name[band->strategy[CLASS_ZERO]],
+			   strategy_name[band->strategy[CLASS_ABOVE]], strategy_name[band->strategy[CLASS_BELOW]],
+			   strategy_name[band->strategy[CLASS_ELSEWHERE]]);
+	}
+	buf_printf(b, "\n%s\n\n", r->note);
+	buf_printf(b,
+		   "**Regret** (the time of the table's choice over the best measured strategy, at every measured "
+		   "point): worst %.3f (%u bytes at d = %u), median %.3f. Against the baseline (one forward rep "
+		   "movsb): worst %.3f.\n\n",
+		   r->worst_regret, r->worst_length, r->worst_distance, r->median_regret, r->worst_vs_baseline);
 }
 
 static void summary_method(struct buf *b, const struct run_facts *run)
 {
 	buf_printf(b, "## Method\n\n");
 	buf_printf(b,
-		   "- Routines: the generated `uc_copy_forward` (one `rep movsb`, no alignment head) against the "
-		   "generated `uc_copy_down` (8-byte stores, highest first), %s flavor.\n"
-		   "- Timer: `rdtsc` between `lfence`s; many copies per sample; the minimum of %d samples per pass; "
-		   "the timing loop's overhead (%.1f ticks per call) subtracted.\n"
-		   "- Source page-aligned, destination (distance mod 4096) above it and beyond its end.\n"
-		   "- A distance counts for the descending copy when it beats `rep movsb` by more than %.0f%% at every "
-		   "length. An alignment counts when the median misaligned copy is %.0f%% slower than the slowest "
-		   "aligned one at every length.\n",
-		   run->flavor, run->samples, run->overhead, run->margin * 100, run->margin * 100);
+		   "- Routines: the generated strategies of the %s flavor, each called alone: `uc_copy_forward` "
+		   "(one `rep movsb`, the baseline), `uc_copy_forward_aligned` (a head to %d bytes, then `rep "
+		   "movsb`), `uc_copy_down` (8-byte stores, highest first, n >= 8), `uc_copy_small` (every load "
+		   "before any store, n <= 32).\n"
+		   "- Points: %zu, at every length 1..64 and in steps to 1 MiB; every distance in 0..160 and "
+		   "3936..4095 with a coarse middle at the lengths that place the class bounds, a thinner set at "
+		   "the others. The source is page-aligned, so a point's destination misalignment is d mod 64; "
+		   "the coarse distances sit off multiples of 64 to cover misalignments.\n"
+		   "- Timer: `rdtsc` between `lfence`s; the copies of a point's strategies timed one after the other; "
+		   "many copies per sample, the minimum of %d samples per pass and over the passes; the timing "
+		   "loop's overhead (%.1f ticks per call) subtracted.\n"
+		   "- Derivation (probe/derive.c): a difference under %.1f%% (the larger of %.0f%% and the median "
+		   "spread across passes) is a tie, and a tie goes to the baseline; the bands minimise the summed "
+		   "log regret.\n",
+		   run->flavor, PROBE_ALIGN_DST, run->table->n, run->samples, run->overhead, run->rule->noise * 100,
+		   DERIVE_NOISE_FLOOR * 100);
 }
 
 static void summary_stability(struct buf *b, const struct run_facts *run)
 {
-	buf_printf(b, "\n## Stability\n\n%d passes; the rule derived from each pass alone:\n\n"
-		      "| pass | window | align_dst |\n|---|---|---|\n",
+	buf_printf(b, "\n## Stability\n\n%d passes; the table derived from the passes so far, after each:\n\n"
+		      "| passes | above_max | below_max | bands | worst regret |\n|---|---|---|---|---|\n",
 		   run->passes);
-	for (int k = 0; k < run->passes && k < 16; k++)
-		buf_printf(b, "| %d | %d | %d |\n", k + 1, run->pass_window[k], run->pass_align[k]);
+	for (int k = 0; k < run->passes && k < MAX_RUN_PASSES; k++) {
+		char text[512];
+		rule_text(&run->pass_rule[k], text, sizeof text);
+		buf_printf(b, "| 1..%d | %u | %u | %s | %.3f |\n", k + 1, run->pass_rule[k].above_max,
+			   run->pass_rule[k].below_max, text, run->pass_rule[k].worst_regret);
+	}
 	buf_printf(b,
 		   "\nThe rule above is derived from the minimum over all passes. Spread of a point's pass minima "
 		   "((max - min) / min): median %.1f%%, worst %.1f%%.\n",
 		   run->median_spread * 100, run->worst_spread * 100);
 }
 
-static void summary_ticks(struct buf *b, const struct table *t)
+static double ticks_at(const struct table *t, int s, unsigned int n, unsigned int d)
 {
-	buf_printf(b, "\n## Ticks per copy: rep movsb / descending\n\n| length |");
-	for (size_t k = 0; k < N_SHOWN; k++)
+	const struct row *r = table_find(t, s, n, d, ANY_MISALIGN);
+	return r ? r->ticks : -1;
+}
+
+static void summary_ticks(struct buf *b, const struct run_facts *run)
+{
+	buf_printf(b, "\n## Ticks per copy: the table's choice / rep movsb\n\n| length |");
+	for (size_t k = 0; k < N_SHOWN_D; k++)
 		buf_printf(b, " d=%u |", shown_distances[k]);
 	buf_printf(b, "\n|---|");
-	for (size_t k = 0; k < N_SHOWN; k++)
+	for (size_t k = 0; k < N_SHOWN_D; k++)
 		buf_printf(b, "---|");
 	buf_printf(b, "\n");
-	unsigned int lengths[8];
-	size_t n_lengths = forward_lengths(t, lengths, 8);
-	for (size_t i = 0; i < n_lengths; i++) {
-		buf_printf(b, "| %u |", lengths[i]);
-		for (size_t k = 0; k < N_SHOWN; k++) {
-			const struct row *f = table_find(t, FORWARD, lengths[i], shown_distances[k], ANY_MISALIGN);
-			const struct row *d = table_find(t, DOWN, lengths[i], shown_distances[k], ANY_MISALIGN);
-			if (f && d)
-				buf_printf(b, " %.0f / %.0f |", f->ticks, d->ticks);
+	for (size_t i = 0; i < N_SHOWN_L; i++) {
+		buf_printf(b, "| %u |", shown_lengths[i]);
+		for (size_t k = 0; k < N_SHOWN_D; k++) {
+			int s = rule_choice(run->rule, shown_lengths[i], shown_distances[k]);
+			double c = ticks_at(run->table, s, shown_lengths[i], shown_distances[k]);
+			double f = ticks_at(run->table, STRATEGY_FORWARD, shown_lengths[i], shown_distances[k]);
+			if (c >= 0 && f >= 0)
+				buf_printf(b, " %.0f %s / %.0f |", c, strategy_name[s], f);
 			else
 				buf_printf(b, " - |");
 		}
@@ -114,13 +158,39 @@ char *evidence_summary(const struct entry_choice *entry, const struct run_facts 
 	summary_head(&b, entry, run);
 	summary_method(&b, run);
 	summary_stability(&b, run);
-	summary_ticks(&b, run->table);
+	summary_ticks(&b, run);
 	if (run_id)
 		buf_printf(&b,
-			   "\nEvery timing: [measurements.csv](measurements.csv). Time against distance: "
-			   "![time against distance](distance.png) (drawn by [plot.gp](plot.gp)). Run id `%s`.\n",
+			   "\nEvery timing: [measurements.csv](measurements.csv). The table's choice and its regret at "
+			   "every point: [choice.csv](choice.csv), drawn over length and distance: "
+			   "![the table](table.png) (by [plot.gp](plot.gp)). Run id `%s`.\n",
 			   run_id);
 	return b.data;
+}
+
+/* choice.csv: every measured point (length, distance), the strategy the
+ * table chose there, and its regret. */
+static int write_choices(const char *path, const struct run_facts *run)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "length,distance,strategy,code,regret\n");
+	for (size_t i = 0; i < run->table->n; i++) {
+		const struct row *r = &run->table->rows[i];
+		if (r->strategy != BASELINE_STRATEGY)
+			continue;
+		int s = rule_choice(run->rule, r->length, r->distance);
+		double best = 1e300, chosen = ticks_at(run->table, s, r->length, r->distance);
+		for (int k = 0; k < N_COPY_STRATEGIES; k++) {
+			double t = ticks_at(run->table, k, r->length, r->distance);
+			if (t > 0 && t < best)
+				best = t;
+		}
+		fprintf(f, "%u,%u,%s,%d,%.4f\n", r->length, r->distance, strategy_name[s], s,
+			chosen > 0 && best < 1e300 ? chosen / best : 0);
+	}
+	return fclose(f);
 }
 
 static char *plot_body(const struct entry_choice *entry, const struct run_facts *run)
@@ -128,25 +198,31 @@ static char *plot_body(const struct entry_choice *entry, const struct run_facts 
 	struct buf b = {0};
 	buf_printf(&b,
 		   "set datafile separator ','\n"
-		   "set logscale y\n"
-		   "set xrange [0:4095]\n"
-		   "set xtics 512\n"
+		   "set logscale x 2\n"
+		   "set xrange [0.8:1.3e6]\n"
+		   "set yrange [-50:4146]\n"
+		   "set ytics 512\n"
 		   "set grid\n"
-		   "set key top right\n"
-		   "set multiplot layout 2,3 title \"%s (%s)%s: TSC ticks per copy against (dst - src) mod 4096; "
-		   "window %d\"\n",
-		   entry->name, run->cpu->brand, run->cpu->guest ? ", guest" : "", run->rule->window);
-	unsigned int lengths[6];
-	size_t n = forward_lengths(run->table, lengths, 6);
-	for (size_t i = 0; i < n; i++)
+		   "set xlabel 'length (bytes)'\n"
+		   "set ylabel '(dst - src) mod 4096'\n"
+		   "set multiplot layout 1,2 title \"%s (%s)%s: the derived table at every measured point\"\n"
+		   "set title 'strategy chosen'\n"
+		   "set key outside bottom center horizontal\n",
+		   entry->name, run->cpu->brand, run->cpu->guest ? ", guest" : "");
+	buf_printf(&b, "plot ");
+	for (int s = 0; s < N_COPY_STRATEGIES; s++)
 		buf_printf(&b,
-			   "set title '%u bytes'\nset xlabel 'distance (bytes)'\nset ylabel 'ticks per copy'\n"
-			   "plot 'measurements.csv' every ::1 using 3:(strcol(1) eq 'forward' && $2 == %u && $5 > 0 "
-			   "? $5 : 1/0) with linespoints pt 7 ps 0.3 title 'rep movsb (forward)', "
-			   "'' every ::1 using 3:(strcol(1) eq 'down' && $2 == %u && $5 > 0 ? $5 : 1/0) "
-			   "with linespoints pt 7 ps 0.3 title 'descending copy'\n",
-			   lengths[i], lengths[i], lengths[i]);
-	buf_printf(&b, "unset multiplot\n");
+			   "%s'choice.csv' every ::1 using 1:($4 == %d ? $2 : 1/0) with points pt 5 ps 0.4 lc %d "
+			   "title '%s'",
+			   s ? ", " : "", s, s + 1, strategy_name[s]);
+	buf_printf(&b,
+		   "\nset title 'regret: chosen / best measured'\n"
+		   "set cbrange [1:%.3f]\n"
+		   "set palette defined (0 'white', 1 'orange', 2 'red')\n"
+		   "unset key\n"
+		   "plot 'choice.csv' every ::1 using 1:2:5 with points pt 5 ps 0.4 palette\n"
+		   "unset multiplot\n",
+		   run->rule->worst_regret > 1.01 ? run->rule->worst_regret : 1.01);
 	return b.data;
 }
 
@@ -201,11 +277,13 @@ int evidence_write(const struct evidence_folder *f, const struct entry_choice *e
 	int rc = 0;
 	snprintf(path, sizeof path, "%s/measurements.csv", f->tmp);
 	rc = rc || table_write_csv(run->table, path);
+	snprintf(path, sizeof path, "%s/choice.csv", f->tmp);
+	rc = rc || write_choices(path, run);
 	snprintf(path, sizeof path, "%s/summary.md", f->tmp);
 	rc = rc || write_text(path, summary);
 	if (rc)
 		fprintf(stderr, "probe: %s: cannot write the evidence: %s\n", f->tmp, strerror(errno));
-	rc = rc || plot_png("probe", f->tmp, "plot.gp", "distance.png", 1500, 950, plot);
+	rc = rc || plot_png("probe", f->tmp, "plot.gp", "table.png", 1500, 700, plot);
 	free(summary);
 	free(plot);
 	return rc;
@@ -221,7 +299,7 @@ int evidence_publish(const struct evidence_folder *f)
 
 void evidence_remove(const char *dir)
 {
-	static const char *const files[] = {"measurements.csv", "summary.md", "plot.gp", "distance.png"};
+	static const char *const files[] = {"measurements.csv", "choice.csv", "summary.md", "plot.gp", "table.png"};
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
 		char path[1400];
 		snprintf(path, sizeof path, "%.1200s/%s", dir, files[i]);

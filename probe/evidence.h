@@ -1,5 +1,5 @@
 /* The evidence folder of a probe run, evidence/<run id>/ next to the
- * database: measurements.csv, summary.md, plot.gp and distance.png. It is
+ * database: measurements.csv, choice.csv, summary.md, plot.gp and table.png. It is
  * written hidden and appears whole, so a rule never links a partial one. */
 #ifndef PROBE_EVIDENCE_H
 #define PROBE_EVIDENCE_H
@@ -28,5 +28,9 @@ void evidence_remove(const char *dir);
 /* The summary's text (malloc'd), also printed by --dry-run; run_id is NULL
  * when there is no folder to link. */
 char *evidence_summary(const struct entry_choice *entry, const struct run_facts *run, const char *run_id);
+
+/* The table in a line: "0..32 small | 33..63 forward | 64.. forward, above
+ * down", each band's strategy elsewhere, then the classes that differ. */
+void rule_text(const struct derived_rule *r, char *out, size_t size);
 
 #endif

@@ -19,17 +19,19 @@ static const char usage[] =
 	"usage: probe [--name NAME] [--db PATH] [--dry-run] [--quick]\n"
 	"       probe --derive FILE.csv\n"
 	"\n"
-	"Measures this CPU: times the generated forward copy (rep movsb) against the\n"
-	"generated descending copy at every length and distance of the plan, derives\n"
-	"the rule (window, align_dst), and records it, the raw timings and an evidence\n"
-	"folder (CSV, summary, plot) in one step. Run make afterwards to regenerate out/.\n"
+	"Measures this CPU: times every copy strategy of the flavor (forward rep movsb,\n"
+	"forward with an aligned head, the descending copy, the small-copy path) at every\n"
+	"length and distance of the plan, derives the decision table (length bands x\n"
+	"distance classes) with the least regret, ties going to the baseline, and records\n"
+	"it, the raw timings and an evidence folder (CSV, summary, plot) in one step.\n"
+	"Run make afterwards to regenerate out/.\n"
 	"\n"
 	"  --name NAME      the entry to record into; needed when no CPUID range of the\n"
 	"                   database holds this CPU (a new entry is created)\n"
 	"  --db PATH        the database (default uarch.db); evidence goes next to it\n"
 	"  --dry-run        measure and print, write nothing\n"
 	"  --quick          a small plan that runs in seconds (for tests; not a measurement)\n"
-	"  --derive FILE    derive the rule from a recorded measurements.csv, time nothing\n"
+	"  --derive FILE    derive the table from a recorded measurements.csv, time nothing\n"
 	"\n"
 	"exit status: 0 recorded (or printed), 1 failed or interrupted (nothing written),\n"
 	"2 usage error or a CPU the database cannot place\n";
@@ -63,18 +65,44 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static void print_rule(const char *what, const struct derived_rule *r)
+{
+	char text[512];
+	rule_text(r, text, sizeof text);
+	printf("%s: above_max %u, below_max %u, align_dst %d: %s\n", what, r->above_max, r->below_max, r->align_dst,
+	       text);
+	printf("      regret: worst %.3f (%u bytes, d = %u), median %.3f; worst against the baseline %.3f\n",
+	       r->worst_regret, r->worst_length, r->worst_distance, r->median_regret, r->worst_vs_baseline);
+}
+
+static int same_table(const struct derived_rule *a, const struct derived_rule *b)
+{
+	if (a->above_max != b->above_max || a->below_max != b->below_max || a->align_dst != b->align_dst ||
+	    a->n_bands != b->n_bands)
+		return 0;
+	for (int i = 0; i < a->n_bands; i++) {
+		if (a->bands[i].lo != b->bands[i].lo || a->bands[i].hi != b->bands[i].hi)
+			return 0;
+		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+			if (a->bands[i].strategy[c] != b->bands[i].strategy[c])
+				return 0;
+	}
+	return 1;
+}
+
 static int derive_only(const char *csv)
 {
 	struct table t = {0};
 	struct derived_rule r;
 	if (table_read_csv(&t, csv))
 		return 1;
-	if (derive_rule(&t, DERIVE_MARGIN, &r)) {
+	if (derive_rule(&t, &r)) {
 		fprintf(stderr, "probe: %s: %s\n", csv, r.note);
 		table_free(&t);
 		return 1;
 	}
-	printf("window %d\nalign_dst %d\n%s\n", r.window, r.align_dst, r.note);
+	print_rule("table", &r);
+	printf("%s\n", r.note);
 	table_free(&t);
 	return 0;
 }
@@ -153,9 +181,11 @@ int main(int argc, char **argv)
 	run.cpu = &cpu;
 	run.flavor = UC_FLAVOR; /* the flavor of the out/ files this probe is built against */
 	run.samples = plan.samples;
-	run.margin = DERIVE_MARGIN;
+	/* Each pass lowers some minima; the table is derived again from the
+	 * minima so far, until two passes in a row (after the second) give the
+	 * same table. */
 	int stable = 0;
-	while (m.passes < plan.max_passes && !stable) {
+	while (m.passes < plan.max_passes && m.passes < MAX_RUN_PASSES && !stable) {
 		if (!show_progress)
 			fprintf(stderr, "  pass %d: %zu points\n", m.passes + 1, m.n);
 		if (measure_pass(&m, &plan, &stop, progress)) {
@@ -166,29 +196,27 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		struct table t;
-		struct derived_rule r;
-		measurement_table(&m, m.passes - 1, &t);
-		if (derive_rule(&t, DERIVE_MARGIN, &r)) {
-			fprintf(stderr, "probe: %s\n", r.note);
+		struct derived_rule *r = &run.pass_rule[m.passes - 1];
+		measurement_table(&m, m.passes, &t);
+		if (derive_rule(&t, r)) {
+			fprintf(stderr, "probe: %s\n", r->note);
 			return 1;
 		}
 		table_free(&t);
-		run.pass_window[m.passes - 1] = r.window;
-		run.pass_align[m.passes - 1] = r.align_dst;
-		printf("pass %d: window %d, align_dst %d\n", m.passes, r.window, r.align_dst);
-		if (m.passes >= plan.stable_passes) {
-			stable = 1;
-			for (int k = m.passes - plan.stable_passes; k < m.passes; k++)
-				stable = stable && run.pass_window[k] == r.window && run.pass_align[k] == r.align_dst;
-		}
+		char what[32];
+		snprintf(what, sizeof what, "pass %d", m.passes);
+		print_rule(what, r);
+		stable = m.passes >= 3 && same_table(r, &run.pass_rule[m.passes - 2]);
+		if (plan.max_passes < 3)
+			stable = m.passes == plan.max_passes; /* --quick: not a measurement */
 	}
 	run.passes = m.passes;
 	run.overhead = m.overhead;
 
 	struct table final;
 	struct derived_rule rule;
-	measurement_table(&m, -1, &final);
-	if (derive_rule(&final, DERIVE_MARGIN, &rule)) {
+	measurement_table(&m, m.passes, &final);
+	if (derive_rule(&final, &rule)) {
 		fprintf(stderr, "probe: %s\n", rule.note);
 		return 1;
 	}
@@ -204,14 +232,15 @@ int main(int argc, char **argv)
 	time_t now = time(NULL);
 	strftime(run.date, sizeof run.date, "%Y-%m-%d", gmtime(&now));
 
-	printf("rule: window %d, align_dst %d\n      %s\n", rule.window, rule.align_dst, rule.note);
+	print_rule("table", &rule);
+	printf("      %s\n", rule.note);
 	printf("spread across %d passes: median %.1f%%, worst %.1f%%\n", run.passes, run.median_spread * 100,
 	       run.worst_spread * 100);
 	if (!stable) {
 		fprintf(stderr,
-			"probe: the rule did not repeat in %d passes in a row within %d passes; nothing was "
-			"recorded (a quieter machine, or fewer other loads, may settle it)\n",
-			plan.stable_passes, plan.max_passes);
+			"probe: the table still changed after %d passes; nothing was recorded (a quieter "
+			"machine, or fewer other loads, may settle it)\n",
+			plan.max_passes);
 		return 1;
 	}
 	if (dry_run) {

@@ -1,6 +1,7 @@
 #include "measure.h"
 
 #include "copy_rule.h"
+#include "derive.h"
 #include "timer.h"
 
 #include <stdint.h>
@@ -9,70 +10,114 @@
 #include <string.h>
 #include <sys/mman.h>
 
+static void add(unsigned int *list, size_t *n, size_t cap, unsigned int v)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (list[i] == v)
+			return;
+	if (*n < cap)
+		list[(*n)++] = v;
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The coarse middle: every 128 bytes, each moved off its multiple of 64 by
+ * a different amount, so that the middle holds every kind of destination
+ * misalignment (the source is page-aligned: misalignment is d mod 64). */
+static unsigned int coarse(unsigned int k)
+{
+	return 192 + 128 * k + (k * 23) % 64;
+}
+
 void plan_full(struct plan *p)
 {
-	static const unsigned int lengths[] = {64, 256, 1024, 4096, 8192, 65536};
+	static const unsigned int steps[] = {80,   96,   112,  128,  160,   192,   256,   320,    384,    512,
+					     768,  1024, 1536, 2048, 3072,  4096,  6144,  8192,   16384,  32768,
+					     65536, 131072, 262144, 524288, 1048576};
+	static const unsigned int fine_lengths[] = {1, 2, 3, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024, 4096, 16384};
 	memset(p, 0, sizeof *p);
-	memcpy(p->lengths, lengths, sizeof lengths);
-	p->n_lengths = 6;
+	for (unsigned int n = 1; n <= 64; n++)
+		p->lengths[p->n_lengths++] = n;
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+		p->lengths[p->n_lengths++] = steps[i];
 	for (unsigned int d = 0; d <= 160; d++)
-		p->distances[p->n_distances++] = d;
-	for (unsigned int d = 192; d < 3936; d += 64)
-		p->distances[p->n_distances++] = d;
+		add(p->fine, &p->n_fine, 512, d);
+	for (unsigned int k = 0; coarse(k) < 3936; k++)
+		add(p->fine, &p->n_fine, 512, coarse(k));
 	for (unsigned int d = 3936; d < 4096; d++)
-		p->distances[p->n_distances++] = d;
-	p->align_lengths[0] = 1024;
-	p->align_lengths[1] = 4096;
-	p->align_lengths[2] = 65536;
-	p->n_align_lengths = 3;
-	p->samples = 25;
+		add(p->fine, &p->n_fine, 512, d);
+	static const unsigned int thin_ends[] = {40, 48, 56, 63, 64, 65, 96, 128, 160, 3936, 3968, 4000, 4024, 4032,
+						 4040, 4048, 4056, 4064, 4072, 4080, 4088};
+	for (unsigned int d = 0; d <= 33; d++)
+		add(p->thin, &p->n_thin, 128, d);
+	for (size_t i = 0; i < sizeof thin_ends / sizeof thin_ends[0]; i++)
+		add(p->thin, &p->n_thin, 128, thin_ends[i]);
+	for (unsigned int k = 0; coarse(k) < 3936; k += 3)
+		add(p->thin, &p->n_thin, 128, coarse(k));
+	for (unsigned int d = 4090; d < 4096; d++)
+		add(p->thin, &p->n_thin, 128, d);
+	qsort(p->thin, p->n_thin, sizeof *p->thin, cmp_uint);
+	qsort(p->fine, p->n_fine, sizeof *p->fine, cmp_uint);
+	memcpy(p->fine_lengths, fine_lengths, sizeof fine_lengths);
+	p->n_fine_lengths = sizeof fine_lengths / sizeof fine_lengths[0];
+	p->ticks_per_sample = 3000;
+	p->samples = 5;
 	p->max_passes = 7;
-	p->stable_passes = 3;
 }
 
 void plan_quick(struct plan *p)
 {
-	static const unsigned int lengths[] = {64, 4096};
+	static const unsigned int lengths[] = {1, 8, 32, 64, 4096};
+	static const unsigned int distances[] = {0, 1, 16, 31, 32, 64, 2061, 4064, 4095};
 	memset(p, 0, sizeof *p);
 	memcpy(p->lengths, lengths, sizeof lengths);
-	p->n_lengths = 2;
-	for (unsigned int d = 0; d <= 40; d++)
-		p->distances[p->n_distances++] = d;
-	p->distances[p->n_distances++] = 2048;
-	p->distances[p->n_distances++] = 4095;
-	p->align_lengths[0] = 4096;
-	p->n_align_lengths = 1;
-	p->samples = 3;
+	p->n_lengths = sizeof lengths / sizeof lengths[0];
+	memcpy(p->thin, distances, sizeof distances);
+	p->n_thin = sizeof distances / sizeof distances[0];
+	p->ticks_per_sample = 500;
+	p->samples = 2;
 	p->max_passes = 2;
-	p->stable_passes = 1;
+}
+
+static int is_fine_length(const struct plan *p, unsigned int n)
+{
+	for (size_t i = 0; i < p->n_fine_lengths; i++)
+		if (p->fine_lengths[i] == n)
+			return 1;
+	return 0;
 }
 
 void measurement_init(struct measurement *m, const struct plan *p)
 {
 	memset(m, 0, sizeof *m);
-	size_t cap = p->n_lengths * p->n_distances * 2 + p->n_align_lengths * 64;
+	size_t cap = p->n_lengths * (p->n_fine > p->n_thin ? p->n_fine : p->n_thin) * N_COPY_STRATEGIES;
 	m->points = calloc(cap, sizeof *m->points);
 	if (!m->points) {
 		fprintf(stderr, "probe: out of memory\n");
 		exit(1);
 	}
-	for (size_t l = 0; l < p->n_lengths; l++)
-		for (size_t d = 0; d < p->n_distances; d++)
-			for (int s = FORWARD; s <= DOWN; s++) {
+	/* Every strategy of a point is timed right after the others, so that
+	 * they are compared side by side. */
+	for (size_t l = 0; l < p->n_lengths; l++) {
+		unsigned int n = p->lengths[l];
+		int fine = is_fine_length(p, n) && p->n_fine > 0;
+		const unsigned int *ds = fine ? p->fine : p->thin;
+		size_t n_ds = fine ? p->n_fine : p->n_thin;
+		for (size_t d = 0; d < n_ds; d++)
+			for (int s = 0; s < N_COPY_STRATEGIES; s++) {
+				if (!strategy_serves(s, n))
+					continue;
 				struct point *pt = &m->points[m->n++];
-				pt->strategy = (enum strategy)s;
-				pt->length = p->lengths[l];
-				pt->distance = p->distances[d];
-				pt->misalign = p->distances[d] % 64; /* the source is page-aligned */
+				pt->strategy = s;
+				pt->length = n;
+				pt->distance = ds[d];
+				pt->misalign = ds[d] % 64; /* the source is page-aligned */
 			}
-	for (size_t l = 0; l < p->n_align_lengths; l++)
-		for (unsigned int mis = 0; mis < 64; mis++) {
-			struct point *pt = &m->points[m->n++];
-			pt->strategy = FORWARD_MISALIGNED;
-			pt->length = p->align_lengths[l];
-			pt->distance = 2048 + mis; /* far from any distance that stalls */
-			pt->misalign = mis;
-		}
+	}
 }
 
 void measurement_free(struct measurement *m)
@@ -92,16 +137,31 @@ __attribute__((noinline)) static void *empty_copy(void *dst, const void *src, si
 
 /* Source page-aligned at the start; the destination (distance mod 4096)
  * above it and past its end, so the two never overlap. */
-#define ARENA (4u * 65536u)
+#define ARENA (2u * 1048576u + 3u * 4096u)
+
+static copy_fn strategy_fn(int s)
+{
+	switch (s) {
+	case STRATEGY_FORWARD_ALIGNED:
+		return uc_copy_forward_aligned;
+	case STRATEGY_DOWN:
+		return uc_copy_down;
+	case STRATEGY_SMALL:
+		return uc_copy_small;
+	default:
+		return uc_copy_forward;
+	}
+}
 
 int measure_pass(struct measurement *m, const struct plan *p, volatile sig_atomic_t *stop, progress_fn progress)
 {
 	/* A fresh arena each pass: the physical pages behind it change, so the
 	 * passes sample different placements, and a placement that happens to
 	 * conflict in the caches shows up as spread instead of as the rule
-	 * (one run here saw rep movsb at 8 KiB take 10x longer at d = 1..1023,
-	 * and no other run did). The previous pass's arena is released only
-	 * once the new one is backed, so the new pages cannot be the old ones. */
+	 * (one run on a Rocket Lake guest saw rep movsb at 8 KiB take 10x
+	 * longer at d = 1..1023, and no other run did). The previous pass's
+	 * arena is released only once the new one is backed, so the new pages
+	 * cannot be the old ones. */
 	static unsigned char *previous;
 	unsigned char *arena = mmap(NULL, ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (arena == MAP_FAILED) {
@@ -113,13 +173,15 @@ int measure_pass(struct measurement *m, const struct plan *p, volatile sig_atomi
 	if (previous)
 		munmap(previous, ARENA);
 	previous = arena;
-	/* Forward copies time rep movsb alone: no alignment head. */
-	static const struct uc_rule plain = {0, 0, 0, "", ""};
-	uc_rule_install(&plain);
+	/* The strategies are called directly; the installed table only gives
+	 * forward_aligned its head. */
+	static const struct uc_rule aligned = {
+		0, 0, PROBE_ALIGN_DST, 1, {{(size_t)-1, {0, 0, 0, 0}}}, UC_RULE_BASELINE, "", "", ""};
+	uc_rule_install(&aligned);
 	int pass = m->passes;
 	double overhead = 1e300;
 	for (int k = 0; k < 8; k++) {
-		double o = best_of(empty_copy, arena, arena, 64, p->samples);
+		double o = best_of(empty_copy, arena, arena, 64, p->samples, p->ticks_per_sample / 20);
 		if (o < overhead)
 			overhead = o;
 	}
@@ -131,35 +193,35 @@ int measure_pass(struct measurement *m, const struct plan *p, volatile sig_atomi
 		size_t gap = pt->distance;
 		while (gap < pt->length)
 			gap += 4096;
-		copy_fn fn = pt->strategy == DOWN ? uc_copy_down : uc_copy_forward;
-		double t = best_of(fn, arena + gap, arena, pt->length, p->samples) - overhead;
-		pt->pass_min[pass] = t > 0 ? t : 0;
-		if (progress && (i % 64 == 0 || i + 1 == m->n))
+		/* Roughly 20 ticks of start-up and 16 bytes a tick, to size the sample. */
+		unsigned int reps = p->ticks_per_sample / (20 + pt->length / 16);
+		/* A call's whole cost, call and return included: what a caller
+		 * pays, and a ratio that a tick of jitter cannot blow up. */
+		double t = best_of(strategy_fn(pt->strategy), arena + gap, arena, pt->length, p->samples,
+				   reps < 1 ? 1 : reps);
+		pt->pass_min[pass] = t > 0.01 ? t : 0.01;
+		if (progress && (i % 256 == 0 || i + 1 == m->n))
 			progress(pass, i + 1, m->n, pt);
 	}
 	m->passes++;
 	return 0;
 }
 
-void measurement_table(const struct measurement *m, int pass, struct table *out)
+void measurement_table(const struct measurement *m, int passes, struct table *out)
 {
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < m->n; i++) {
 		const struct point *pt = &m->points[i];
 		struct row r = {pt->strategy, pt->length, pt->distance, pt->misalign, 0, 0};
-		if (pass >= 0) {
-			r.ticks = pt->pass_min[pass];
-		} else {
-			double lo = 1e300, hi = 0;
-			for (int k = 0; k < m->passes; k++) {
-				if (pt->pass_min[k] < lo)
-					lo = pt->pass_min[k];
-				if (pt->pass_min[k] > hi)
-					hi = pt->pass_min[k];
-			}
-			r.ticks = lo;
-			r.spread = lo > 0 ? (hi - lo) / lo : 0;
+		double lo = 1e300, hi = 0;
+		for (int k = 0; k < passes; k++) {
+			if (pt->pass_min[k] < lo)
+				lo = pt->pass_min[k];
+			if (pt->pass_min[k] > hi)
+				hi = pt->pass_min[k];
 		}
+		r.ticks = lo;
+		r.spread = lo > 0 ? (hi - lo) / lo : 0;
 		table_add(out, r);
 	}
 }

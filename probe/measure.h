@@ -10,25 +10,28 @@
 #define MAX_PASSES 9
 
 struct plan {
-	unsigned int lengths[8];
+	unsigned int lengths[128];
 	size_t n_lengths;
-	unsigned int distances[512];
-	size_t n_distances;
-	unsigned int align_lengths[4];
-	size_t n_align_lengths;
-	int samples;       /* per point and pass; the minimum is kept */
-	int max_passes;    /* give up as unstable after this many */
-	int stable_passes; /* this many passes in a row must derive the same rule */
+	/* Every distance, fine near both ends of the circle, for the lengths
+	 * that locate the class bounds; a thinner set for the others. */
+	unsigned int fine[512], thin[128];
+	size_t n_fine, n_thin;
+	unsigned int fine_lengths[32];
+	size_t n_fine_lengths;
+	unsigned int ticks_per_sample; /* copies per sample fill about this many ticks */
+	int samples;                   /* per point and pass; the minimum is kept */
+	int max_passes;                /* give up as unstable after this many */
 };
 
-/* Lengths 64 B..64 KiB; every distance in 0..160 and 3936..4095, every 64
- * bytes in between; destination misalignments 0..63. */
+/* Every n in 1..64, then steps to 1 MiB; every distance in 0..160 and
+ * 3936..4095 and a coarse middle at the lengths that place the class
+ * bounds, a thinner set at the others. */
 void plan_full(struct plan *p);
 /* A small plan that exercises every path in seconds, for tests. */
 void plan_quick(struct plan *p);
 
 struct point {
-	enum strategy strategy;
+	int strategy;
 	unsigned int length, distance, misalign;
 	double pass_min[MAX_PASSES];
 };
@@ -48,8 +51,8 @@ typedef void (*progress_fn)(int pass, size_t done, size_t total, const struct po
 /* Times every point once more. Nonzero when *stop became set. */
 int measure_pass(struct measurement *m, const struct plan *p, volatile sig_atomic_t *stop, progress_fn progress);
 
-/* The table of pass pass (0-based), or with pass < 0 the minimum over all
- * passes, with each point's spread across passes. */
-void measurement_table(const struct measurement *m, int pass, struct table *out);
+/* The table of the first passes passes: each point's minimum over them, and
+ * its spread across them. */
+void measurement_table(const struct measurement *m, int passes, struct table *out);
 
 #endif

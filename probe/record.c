@@ -162,35 +162,78 @@ static int upsert_rule(sqlite3 *db, const struct entry_choice *entry, const stru
 	cpu_signature_text(c, base, sizeof base);
 	snprintf(sig, sizeof sig, "%s, %s%s%s%s%s", base, c->brand, c->erms ? ", ERMS" : "", c->fsrm ? ", FSRM" : "",
 		 c->avx2 ? ", AVX2" : "", c->avx512f ? ", AVX-512F" : "");
-	char *method = xasprintf("probe: uc_copy_forward (rep movsb) against uc_copy_down at %zu points, min of %d "
-				 "samples x %d passes, lfence-fenced rdtsc, margin %.0f%%%s",
-				 run->table->n, run->samples, run->passes, run->margin * 100,
+	char *method = xasprintf("probe: every strategy at %zu points, min of %d samples x %d passes, lfence-fenced "
+				 "rdtsc; ties within %.1f%% go to the baseline; worst regret %.3f, median %.3f, "
+				 "worst against the baseline %.3f%s",
+				 run->table->n, run->samples, run->passes, run->rule->noise * 100, run->rule->worst_regret,
+				 run->rule->median_regret, run->rule->worst_vs_baseline,
 				 c->guest ? "; hypervisor guest" : "");
 	int rc = sqlite3_prepare_v2(db,
-				    "INSERT INTO rule (uarch, flavor, window, align_dst, evidence, method, measured_on, "
-				    "cpu_signature, hypervisor) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
-				    "ON CONFLICT (uarch, flavor) DO UPDATE SET window = excluded.window, "
-				    "align_dst = excluded.align_dst, evidence = excluded.evidence, method = excluded.method, "
+				    "INSERT INTO rule (uarch, flavor, above_max, below_max, align_dst, evidence, method, "
+				    "measured_on, cpu_signature, hypervisor) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
+				    "ON CONFLICT (uarch, flavor) DO UPDATE SET above_max = excluded.above_max, "
+				    "below_max = excluded.below_max, align_dst = excluded.align_dst, "
+				    "evidence = excluded.evidence, method = excluded.method, "
 				    "measured_on = excluded.measured_on, cpu_signature = excluded.cpu_signature, "
 				    "hypervisor = excluded.hypervisor",
 				    -1, &st, NULL) != SQLITE_OK;
 	if (!rc) {
 		sqlite3_bind_text(st, 1, entry->name, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, run->flavor, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 3, run->rule->window);
-		sqlite3_bind_int(st, 4, run->rule->align_dst);
-		sqlite3_bind_text(st, 5, evidence, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 6, method, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 7, run->date, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 8, sig, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, (int)run->rule->above_max);
+		sqlite3_bind_int(st, 4, (int)run->rule->below_max);
+		sqlite3_bind_int(st, 5, run->rule->align_dst);
+		sqlite3_bind_text(st, 6, evidence, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 7, method, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 8, run->date, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 9, sig, -1, SQLITE_STATIC);
 		if (c->guest)
-			sqlite3_bind_text(st, 9, c->hypervisor, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 10, c->hypervisor, -1, SQLITE_STATIC);
 		else
-			sqlite3_bind_null(st, 9);
+			sqlite3_bind_null(st, 10);
 		rc = sqlite3_step(st) != SQLITE_DONE;
 	}
 	sqlite3_finalize(st);
 	free(method);
+	return rc;
+}
+
+/* The table replaces the entry's old one, and a measurement ends any
+ * inheritance the entry had for this flavor. */
+static int replace_bands(sqlite3 *db, const struct entry_choice *entry, const struct run_facts *run)
+{
+	static const char *const clear[] = {"DELETE FROM rule_band WHERE uarch = ?1 AND flavor = ?2",
+					    "DELETE FROM inherit WHERE uarch = ?1 AND flavor = ?2"};
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+	for (size_t i = 0; !rc && i < 2; i++) {
+		rc = sqlite3_prepare_v2(db, clear[i], -1, &st, NULL) != SQLITE_OK;
+		if (!rc) {
+			sqlite3_bind_text(st, 1, entry->name, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 2, run->flavor, -1, SQLITE_STATIC);
+			rc = sqlite3_step(st) != SQLITE_DONE;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	rc = rc || sqlite3_prepare_v2(db, "INSERT INTO rule_band (uarch, flavor, length_lo, length_hi, zero, above, "
+					  "below, elsewhere) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+				      -1, &st, NULL) != SQLITE_OK;
+	for (int i = 0; !rc && i < run->rule->n_bands; i++) {
+		const struct band *b = &run->rule->bands[i];
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, entry->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, run->flavor, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, b->lo);
+		if (b->hi == BAND_UNBOUNDED)
+			sqlite3_bind_null(st, 4);
+		else
+			sqlite3_bind_int64(st, 4, b->hi);
+		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+			sqlite3_bind_text(st, 5 + c, strategy_name[b->strategy[c]], -1, SQLITE_STATIC);
+		rc = sqlite3_step(st) != SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
 	return rc;
 }
 
@@ -208,7 +251,7 @@ static int write_database(const char *db_path, const struct entry_choice *entry,
 	int rc = exec_sql(db, "PRAGMA foreign_keys = ON") || exec_sql(db, "BEGIN IMMEDIATE") ||
 		 check_range(db_path, entry, run->cpu, &need_range);
 	if (!rc && (insert_entry(db, entry, run, need_range) || insert_measurements(db, run, ev->run_id) ||
-		    upsert_rule(db, entry, run, ev->link))) {
+		    upsert_rule(db, entry, run, ev->link) || replace_bands(db, entry, run))) {
 		fprintf(stderr, "probe: %s: %s; nothing was recorded\n", db_path, sqlite3_errmsg(db));
 		rc = 1;
 	}
@@ -248,8 +291,11 @@ int record_run(const char *db_path, const struct entry_choice *entry, const stru
 		rc = -1;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (!rc)
-		printf("recorded: %s's %s rule, window %d, align_dst %d; evidence %s\n", entry->name, run->flavor,
-		       run->rule->window, run->rule->align_dst, ev.link);
+	if (!rc) {
+		char text[512];
+		rule_text(run->rule, text, sizeof text);
+		printf("recorded: %s's %s rule, above_max %u, below_max %u: %s; evidence %s\n", entry->name, run->flavor,
+		       run->rule->above_max, run->rule->below_max, text, ev.link);
+	}
 	return rc;
 }

@@ -7,6 +7,8 @@
 #include "derive.h"
 #include "table.h"
 
+#define MAX_RUN_PASSES 16
+
 struct entry_choice {
 	char name[32];
 	int is_new; /* no entry's CPUID range holds this CPU: one is created */
@@ -19,8 +21,8 @@ struct run_facts {
 	const char *flavor;
 	char date[11];      /* YYYY-MM-DD, UTC */
 	int passes, samples;
-	double margin, overhead;
-	int pass_window[16], pass_align[16];
+	double overhead;
+	struct derived_rule pass_rule[MAX_RUN_PASSES]; /* derived from passes 1..k+1 */
 	double median_spread, worst_spread;
 };
 

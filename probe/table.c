@@ -16,6 +16,12 @@ static const struct {
 } limits[N_COPY_STRATEGIES] = {STRATEGIES(STRATEGY_LIMITS)};
 #undef STRATEGY_LIMITS
 
+int strategy_serves(int s, unsigned int n)
+{
+	return s >= 0 && s < N_COPY_STRATEGIES && n >= (unsigned int)limits[s].min_n &&
+	       (limits[s].max_n < 0 || n <= (unsigned int)limits[s].max_n);
+}
+
 void table_add(struct table *t, struct row r)
 {
 	if (t->n == t->cap) {
@@ -106,8 +112,7 @@ int table_read_csv(struct table *t, const char *path)
 			break;
 		}
 		/* A time for a copy the strategy cannot make came from a broken probe. */
-		if (r.length < (unsigned int)limits[s].min_n ||
-		    (limits[s].max_n >= 0 && r.length > (unsigned int)limits[s].max_n)) {
+		if (!strategy_serves(s, r.length)) {
 			if (limits[s].max_n >= 0)
 				fprintf(stderr, "probe: %s:%d: %s copies only lengths %d..%d, not %u\n", path, lineno,
 					strategy_name[s], limits[s].min_n, limits[s].max_n, r.length);

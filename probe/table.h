@@ -10,6 +10,9 @@
 /* The catalogue's names, by code (gen/rule_limits.h). */
 extern const char *const strategy_name[N_COPY_STRATEGIES];
 
+/* 1 when strategy s can copy n bytes (the catalogue's min_n and max_n). */
+int strategy_serves(int s, unsigned int n);
+
 struct row {
 	int strategy; /* enum copy_strategy */
 	unsigned int length, distance, misalign;

@@ -28,10 +28,10 @@ static inline unsigned int reps_for(size_t n)
 	return reps < 4 ? 4 : reps;
 }
 
-/* Ticks per copy: the minimum over samples, after one warming call. */
-static inline double best_of(copy_fn fn, void *dst, const void *src, size_t n, int samples)
+/* Ticks per copy: the minimum over samples of reps copies each, after one
+ * warming call. */
+static inline double best_of(copy_fn fn, void *dst, const void *src, size_t n, int samples, unsigned int reps)
 {
-	unsigned int reps = reps_for(n);
 	double best = 1e300;
 	fn(dst, src, n);
 	for (int s = 0; s < samples; s++) {

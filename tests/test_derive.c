@@ -251,11 +251,10 @@ int main(int argc, char **argv)
 		baseline();
 		bands(1, 1.05);
 	}
-	/* The probe's coarse middle (the elsewhere reference) lies at multiples
-	 * of 64, where the destination is aligned, so the misaligned distances
-	 * next to the source read as classes of their own: 1..63 both ways. */
+	/* The coarse middle holds misaligned destinations too, so the aligned
+	 * head's gain is the elsewhere class's, and no distance needs a class. */
 	if (derive("align_win.csv")) {
-		bounds(63, 63, DERIVE_NOISE_FLOOR, PROBE_ALIGN_DST);
+		bounds(0, 0, DERIVE_NOISE_FLOOR, PROBE_ALIGN_DST);
 		bands(2, 1.05);
 		choose(256, 5, F);
 		choose(512, 100, F);

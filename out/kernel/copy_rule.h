@@ -35,7 +35,7 @@
 #define UC_CLASS_BELOW 2
 #define UC_CLASS_ELSEWHERE 3
 #define UC_N_CLASSES 4
-#define UC_MAX_BANDS 6
+#define UC_MAX_BANDS 8
 
 /* Where a rule comes from. */
 #define UC_RULE_BASELINE 0  /* no evidence for this core: every copy forward */

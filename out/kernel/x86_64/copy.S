@@ -73,6 +73,10 @@ uc_memcpy:
         adc     r8d, 0
         cmp     [rip + uc_copy_band_hi + 32], rdx
         adc     r8d, 0
+        cmp     [rip + uc_copy_band_hi + 40], rdx
+        adc     r8d, 0
+        cmp     [rip + uc_copy_band_hi + 48], rdx
+        adc     r8d, 0
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -80,7 +84,7 @@ uc_memcpy:
         jbe     .Lmemcpy_near
         cmp     rcx, [rip + uc_copy_below_from] /* below: d >= 4096 - below_max */
         jae     .Lmemcpy_below
-        add     r8d, 18                         /* elsewhere, the most common class */
+        add     r8d, 24                         /* elsewhere, the most common class */
 .Lmemcpy_cell:
         lea     rcx, [rip + uc_copy_cells]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
@@ -93,10 +97,10 @@ uc_memcpy:
 .Lmemcpy_near:
         test    ecx, ecx
         jz      .Lmemcpy_cell                   /* zero */
-        add     r8d, 6
+        add     r8d, 8
         jmp     .Lmemcpy_cell
 .Lmemcpy_below:
-        add     r8d, 12
+        add     r8d, 16
         jmp     .Lmemcpy_cell
 .Lmemcpy_forward:
         mov     rcx, rdx
@@ -317,6 +321,10 @@ uc_copy_strategy:
         adc     r8d, 0
         cmp     [rip + uc_copy_band_hi + 32], rdx
         adc     r8d, 0
+        cmp     [rip + uc_copy_band_hi + 40], rdx
+        adc     r8d, 0
+        cmp     [rip + uc_copy_band_hi + 48], rdx
+        adc     r8d, 0
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -324,7 +332,7 @@ uc_copy_strategy:
         jbe     .Lcopy_strategy_near
         cmp     rcx, [rip + uc_copy_below_from] /* below: d >= 4096 - below_max */
         jae     .Lcopy_strategy_below
-        add     r8d, 18                         /* elsewhere, the most common class */
+        add     r8d, 24                         /* elsewhere, the most common class */
 .Lcopy_strategy_cell:
         lea     rcx, [rip + uc_copy_cells]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
@@ -337,10 +345,10 @@ uc_copy_strategy:
 .Lcopy_strategy_near:
         test    ecx, ecx
         jz      .Lcopy_strategy_cell                   /* zero */
-        add     r8d, 6
+        add     r8d, 8
         jmp     .Lcopy_strategy_cell
 .Lcopy_strategy_below:
-        add     r8d, 12
+        add     r8d, 16
         jmp     .Lcopy_strategy_cell
 .Lcopy_strategy_forward:
         mov     eax, 0
@@ -390,6 +398,10 @@ uc_copy_to_user_access:
         adc     r8d, 0
         cmp     [rip + uc_copy_band_hi + 32], rdx
         adc     r8d, 0
+        cmp     [rip + uc_copy_band_hi + 40], rdx
+        adc     r8d, 0
+        cmp     [rip + uc_copy_band_hi + 48], rdx
+        adc     r8d, 0
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -397,7 +409,7 @@ uc_copy_to_user_access:
         jbe     .Lcopy_to_user_near
         cmp     rcx, [rip + uc_copy_below_from] /* below: d >= 4096 - below_max */
         jae     .Lcopy_to_user_below
-        add     r8d, 18                         /* elsewhere, the most common class */
+        add     r8d, 24                         /* elsewhere, the most common class */
 .Lcopy_to_user_cell:
         lea     rcx, [rip + uc_copy_cells]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
@@ -410,10 +422,10 @@ uc_copy_to_user_access:
 .Lcopy_to_user_near:
         test    ecx, ecx
         jz      .Lcopy_to_user_cell                   /* zero */
-        add     r8d, 6
+        add     r8d, 8
         jmp     .Lcopy_to_user_cell
 .Lcopy_to_user_below:
-        add     r8d, 12
+        add     r8d, 16
         jmp     .Lcopy_to_user_cell
 .Lcopy_to_user_forward:
         mov     rcx, rdx
@@ -525,6 +537,10 @@ uc_copy_from_user_access:
         adc     r8d, 0
         cmp     [rip + uc_copy_band_hi + 32], rdx
         adc     r8d, 0
+        cmp     [rip + uc_copy_band_hi + 40], rdx
+        adc     r8d, 0
+        cmp     [rip + uc_copy_band_hi + 48], rdx
+        adc     r8d, 0
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -532,7 +548,7 @@ uc_copy_from_user_access:
         jbe     .Lcopy_from_user_near
         cmp     rcx, [rip + uc_copy_below_from] /* below: d >= 4096 - below_max */
         jae     .Lcopy_from_user_below
-        add     r8d, 18                         /* elsewhere, the most common class */
+        add     r8d, 24                         /* elsewhere, the most common class */
 .Lcopy_from_user_cell:
         lea     rcx, [rip + uc_copy_cells]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
@@ -545,10 +561,10 @@ uc_copy_from_user_access:
 .Lcopy_from_user_near:
         test    ecx, ecx
         jz      .Lcopy_from_user_cell                   /* zero */
-        add     r8d, 6
+        add     r8d, 8
         jmp     .Lcopy_from_user_cell
 .Lcopy_from_user_below:
-        add     r8d, 12
+        add     r8d, 16
         jmp     .Lcopy_from_user_cell
 .Lcopy_from_user_forward:
         mov     rcx, rdx
@@ -679,6 +695,8 @@ uc_copy_band_hi:
         .quad   -1
         .quad   -1
         .quad   -1
+        .quad   -1
+        .quad   -1
         .size   uc_copy_band_hi, . - uc_copy_band_hi
         .globl  uc_copy_above_max
         .type   uc_copy_above_max, @object
@@ -695,14 +713,14 @@ uc_copy_below_from:
 uc_copy_align_dst:
         .quad   0
         .size   uc_copy_align_dst, . - uc_copy_align_dst
-/* The strategy codes, one row of 6 bands per class (zero, above, below, elsewhere). */
+/* The strategy codes, one row of 8 bands per class (zero, above, below, elsewhere). */
         .globl  uc_copy_cells
         .type   uc_copy_cells, @object
 uc_copy_cells:
-        .byte   0, 0, 0, 0, 0, 0
-        .byte   0, 0, 0, 0, 0, 0
-        .byte   0, 0, 0, 0, 0, 0
-        .byte   0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0
         .size   uc_copy_cells, . - uc_copy_cells
 
         .section .rodata

@@ -73,6 +73,10 @@ uc_memcpy:
         adc     r8d, 0
         cmp     [rel uc_copy_band_hi + 32], rdx
         adc     r8d, 0
+        cmp     [rel uc_copy_band_hi + 40], rdx
+        adc     r8d, 0
+        cmp     [rel uc_copy_band_hi + 48], rdx
+        adc     r8d, 0
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -80,7 +84,7 @@ uc_memcpy:
         jbe     .Lmemcpy_near
         cmp     rcx, [rel uc_copy_below_from]  ; below: d >= 4096 - below_max
         jae     .Lmemcpy_below
-        add     r8d, 18                         ; elsewhere, the most common class
+        add     r8d, 24                         ; elsewhere, the most common class
 .Lmemcpy_cell:
         lea     rcx, [rel uc_copy_cells]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
@@ -93,10 +97,10 @@ uc_memcpy:
 .Lmemcpy_near:
         test    ecx, ecx
         jz      .Lmemcpy_cell                   ; zero
-        add     r8d, 6
+        add     r8d, 8
         jmp     .Lmemcpy_cell
 .Lmemcpy_below:
-        add     r8d, 12
+        add     r8d, 16
         jmp     .Lmemcpy_cell
 .Lmemcpy_forward:
         mov     rcx, rdx
@@ -312,6 +316,10 @@ uc_copy_strategy:
         adc     r8d, 0
         cmp     [rel uc_copy_band_hi + 32], rdx
         adc     r8d, 0
+        cmp     [rel uc_copy_band_hi + 40], rdx
+        adc     r8d, 0
+        cmp     [rel uc_copy_band_hi + 48], rdx
+        adc     r8d, 0
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -319,7 +327,7 @@ uc_copy_strategy:
         jbe     .Lcopy_strategy_near
         cmp     rcx, [rel uc_copy_below_from]  ; below: d >= 4096 - below_max
         jae     .Lcopy_strategy_below
-        add     r8d, 18                         ; elsewhere, the most common class
+        add     r8d, 24                         ; elsewhere, the most common class
 .Lcopy_strategy_cell:
         lea     rcx, [rel uc_copy_cells]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
@@ -332,10 +340,10 @@ uc_copy_strategy:
 .Lcopy_strategy_near:
         test    ecx, ecx
         jz      .Lcopy_strategy_cell                   ; zero
-        add     r8d, 6
+        add     r8d, 8
         jmp     .Lcopy_strategy_cell
 .Lcopy_strategy_below:
-        add     r8d, 12
+        add     r8d, 16
         jmp     .Lcopy_strategy_cell
 .Lcopy_strategy_forward:
         mov     eax, 0
@@ -384,6 +392,10 @@ uc_copy_to_user_access:
         adc     r8d, 0
         cmp     [rel uc_copy_band_hi + 32], rdx
         adc     r8d, 0
+        cmp     [rel uc_copy_band_hi + 40], rdx
+        adc     r8d, 0
+        cmp     [rel uc_copy_band_hi + 48], rdx
+        adc     r8d, 0
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -391,7 +403,7 @@ uc_copy_to_user_access:
         jbe     .Lcopy_to_user_near
         cmp     rcx, [rel uc_copy_below_from]  ; below: d >= 4096 - below_max
         jae     .Lcopy_to_user_below
-        add     r8d, 18                         ; elsewhere, the most common class
+        add     r8d, 24                         ; elsewhere, the most common class
 .Lcopy_to_user_cell:
         lea     rcx, [rel uc_copy_cells]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
@@ -404,10 +416,10 @@ uc_copy_to_user_access:
 .Lcopy_to_user_near:
         test    ecx, ecx
         jz      .Lcopy_to_user_cell                   ; zero
-        add     r8d, 6
+        add     r8d, 8
         jmp     .Lcopy_to_user_cell
 .Lcopy_to_user_below:
-        add     r8d, 12
+        add     r8d, 16
         jmp     .Lcopy_to_user_cell
 .Lcopy_to_user_forward:
         mov     rcx, rdx
@@ -518,6 +530,10 @@ uc_copy_from_user_access:
         adc     r8d, 0
         cmp     [rel uc_copy_band_hi + 32], rdx
         adc     r8d, 0
+        cmp     [rel uc_copy_band_hi + 40], rdx
+        adc     r8d, 0
+        cmp     [rel uc_copy_band_hi + 48], rdx
+        adc     r8d, 0
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -525,7 +541,7 @@ uc_copy_from_user_access:
         jbe     .Lcopy_from_user_near
         cmp     rcx, [rel uc_copy_below_from]  ; below: d >= 4096 - below_max
         jae     .Lcopy_from_user_below
-        add     r8d, 18                         ; elsewhere, the most common class
+        add     r8d, 24                         ; elsewhere, the most common class
 .Lcopy_from_user_cell:
         lea     rcx, [rel uc_copy_cells]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
@@ -538,10 +554,10 @@ uc_copy_from_user_access:
 .Lcopy_from_user_near:
         test    ecx, ecx
         jz      .Lcopy_from_user_cell                   ; zero
-        add     r8d, 6
+        add     r8d, 8
         jmp     .Lcopy_from_user_cell
 .Lcopy_from_user_below:
-        add     r8d, 12
+        add     r8d, 16
         jmp     .Lcopy_from_user_cell
 .Lcopy_from_user_forward:
         mov     rcx, rdx
@@ -669,6 +685,8 @@ uc_copy_band_hi:
         dq      -1
         dq      -1
         dq      -1
+        dq      -1
+        dq      -1
 uc_copy_band_hi.end:
         global  uc_copy_above_max:data (uc_copy_above_max.end - uc_copy_above_max)
 uc_copy_above_max:
@@ -682,13 +700,13 @@ uc_copy_below_from.end:
 uc_copy_align_dst:
         dq      0
 uc_copy_align_dst.end:
-; The strategy codes, one row of 6 bands per class (zero, above, below, elsewhere).
+; The strategy codes, one row of 8 bands per class (zero, above, below, elsewhere).
         global  uc_copy_cells:data (uc_copy_cells.end - uc_copy_cells)
 uc_copy_cells:
-        db      0, 0, 0, 0, 0, 0
-        db      0, 0, 0, 0, 0, 0
-        db      0, 0, 0, 0, 0, 0
-        db      0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0
 uc_copy_cells.end:
 
         section .rodata
