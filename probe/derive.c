@@ -238,7 +238,7 @@ static double band(const struct grid *g, const struct acc *pre, size_t i, size_t
 }
 
 /* The split of the sorted lengths into at most MAX_BANDS bands with the
- * least cost, each band past the first charged a thousandth of a log per
+ * least cost, each band past the first charged a five-thousandth of a log per
  * point so that bands come only where they buy real time. f[b * cols + j]:
  * lengths 0..j-1 in b bands, none of them the last. */
 static int segment(const struct grid *g, const struct acc *pre, size_t points, double noise, struct derived_rule *r,
@@ -268,7 +268,7 @@ static int segment(const struct grid *g, const struct acc *pre, size_t points, d
 			if (f[b * cols + j].cost == HUGE_VAL)
 				continue;
 			double c = f[b * cols + j].cost + band(g, pre, j, nl - 1, 1, noise, &scratch) +
-				   1e-3 * (double)points * b;
+				   2e-4 * (double)points * b;
 			if (c < best)
 				best = c, nb = b, start = j;
 		}
@@ -309,12 +309,14 @@ static int regret(const struct grid *g, size_t points, struct derived_rule *r)
 				return -1;
 			}
 			v[k] = at(g, li, di, s) / best_at(g, li, di);
+			r->mean_regret += log(v[k]);
 			if (v[k] > r->worst_regret)
 				r->worst_regret = v[k], r->worst_length = g->len[li], r->worst_distance = g->dist[di];
 			r->worst_vs_baseline = fmax(r->worst_vs_baseline, at(g, li, di, s) / base);
 			k++;
 		}
 	r->median_regret = median(v, k);
+	r->mean_regret = exp(r->mean_regret / (double)(k ? k : 1));
 	free(v);
 	return 0;
 }
@@ -452,6 +454,31 @@ int derive_rule(const struct table *t, struct derived_rule *out)
 	int rc = g ? derive(t, g, out) : -1;
 	if (rc && !out->note[0])
 		say(out, "out of memory");
+	if (g) {
+		free(g->len);
+		free(g->t);
+	}
+	free(g);
+	return rc;
+}
+
+int rule_regret(const struct table *t, struct derived_rule *r)
+{
+	struct grid *g = calloc(1, sizeof *g);
+	size_t points = 0;
+	int rc = -1;
+	char note[sizeof r->note];
+	memcpy(note, r->note, sizeof note);
+	r->note[0] = '\0';
+	r->worst_regret = r->median_regret = r->mean_regret = r->worst_vs_baseline = 0;
+	if (g && build(t, g, r) == 0) {
+		for (size_t li = 0; li < g->nl; li++)
+			for (size_t di = 0; di < g->nd; di++)
+				points += at(g, li, di, BASELINE_STRATEGY) > 0;
+		rc = regret(g, points, r);
+	}
+	if (rc == 0)
+		memcpy(r->note, note, sizeof note);
 	if (g) {
 		free(g->len);
 		free(g->t);

@@ -27,6 +27,7 @@ struct derived_rule {
 	/* Over every measured point: the rule's choice against the best
 	 * measured strategy there, and against the baseline. */
 	double worst_regret, median_regret, worst_vs_baseline;
+	double mean_regret; /* geometric mean */
 	unsigned int worst_length, worst_distance; /* where the worst regret is */
 	double noise;                              /* the tie threshold used */
 	char note[640];                            /* the derivation in a few sentences */
@@ -34,6 +35,10 @@ struct derived_rule {
 
 /* Nonzero, with note saying why, when the table lacks what the derivation needs. */
 int derive_rule(const struct table *t, struct derived_rule *out);
+
+/* Judges r's table on t: sets r's regret figures, keeps its bands. Nonzero,
+ * with the note saying why, when t lacks a point r needs. */
+int rule_regret(const struct table *t, struct derived_rule *r);
 
 /* The distance class of d = (dst - src) mod 4096 under r. */
 enum distance_class rule_class(const struct derived_rule *r, unsigned int d);

@@ -29,7 +29,7 @@ if [ $rc -eq 2 ] && grep -q 'name a new one with --name' "$T/dry.out"; then
 elif [ $rc -eq 0 ]; then
 	check "--dry-run writes nothing to the database" cmp uarch.db "$T/dry/uarch.db"
 	check "--dry-run writes no evidence" sh -c "! find '$T/dry/evidence' -mindepth 1 -not -type l | grep -q ."
-	check "--dry-run prints the rule" grep -q '^rule: window' "$T/dry.out"
+	check "--dry-run prints the rule" grep -q '^table: above_max' "$T/dry.out"
 else
 	bad "--dry-run exited $rc"
 	cat "$T/dry.out"
@@ -46,10 +46,10 @@ if [ -n "$entry" ]; then
 	ev=$(sqlite3 "$T/rec/uarch.db" "SELECT evidence FROM rule WHERE uarch = '$entry' AND flavor = '$FLAVOR'")
 	dir=$T/rec/$(dirname "$ev")
 	check "the rule links its evidence folder" test -f "$T/rec/$ev"
-	for f in measurements.csv summary.md distance.png plot.gp; do
+	for f in measurements.csv choice.csv summary.md table.png plot.gp; do
 		check "the evidence holds $f" test -s "$dir/$f"
 	done
-	check "the plot is a PNG" sh -c "head -c 8 '$dir/distance.png' | od -c | grep -q 'P   N   G'"
+	check "the plot is a PNG" sh -c "head -c 8 '$dir/table.png' | od -c | grep -q 'P   N   G'"
 	run_id=$(basename "$dir")
 	rows=$(sqlite3 "$T/rec/uarch.db" "SELECT count(*) FROM measurement WHERE run = '$run_id'")
 	check "the raw rows are in the database" test "$rows" -gt 100
@@ -66,8 +66,10 @@ fi
 if [ -n "$family" ] && [ -n "$model" ]; then
 	fresh "$T/new"
 	sqlite3 "$T/new/uarch.db" "
-		DELETE FROM cpuid_range WHERE family = $((0x$family)) AND $((0x$model)) BETWEEN model_lo AND model_hi
-			AND uarch NOT IN (SELECT uarch FROM vendor_default);
+		DELETE FROM cpuid_range WHERE family = $((0x$family)) AND $((0x$model)) BETWEEN model_lo AND model_hi;
+		DELETE FROM inherit WHERE uarch NOT IN (SELECT uarch FROM cpuid_range)
+			OR from_uarch NOT IN (SELECT uarch FROM cpuid_range);
+		DELETE FROM rule_band WHERE uarch NOT IN (SELECT uarch FROM cpuid_range);
 		DELETE FROM rule WHERE uarch NOT IN (SELECT uarch FROM cpuid_range);
 		DELETE FROM uarch WHERE name NOT IN (SELECT uarch FROM cpuid_range);"
 	if "$PROBE" --quick --dry-run --db "$T/new/uarch.db" >/dev/null 2>&1; then

@@ -114,7 +114,8 @@ static void put_cpuid(void)
 
 void kmain(void)
 {
-	char line[128];
+	/* The longest table, MAX_BANDS bands of full-width bounds, fits. */
+	char line[512];
 	serial_init();
 	put_cpuid();
 	const struct uc_rule *rule = uc_rule_init();

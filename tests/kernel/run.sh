@@ -15,7 +15,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tests/lib.sh"
 FLAVOR=${1:?usage: tests/kernel/run.sh FLAVOR [CPU_MODEL...]}
 shift
-CPUS=${*:-EPYC EPYC-Rome Skylake-Client qemu64}
+CPUS=${*:-EPYC EPYC-Rome EPYC-Milan Skylake-Client qemu64}
 B=build/test-kernel/$FLAVOR
 QEMU=${QEMU:-qemu-system-x86_64}
 command -v "$QEMU" >/dev/null || { echo "check-kernel: $QEMU is missing (make deps installs qemu-system-x86)" >&2; exit 2; }
@@ -62,18 +62,21 @@ for cpu in $CPUS; do
 	# What the generator's own lookup gives this CPU: key=value fields.
 	want=$(gen/uarchgen lookup "$vendor" "$family" "$model" --flavor "$FLAVOR") || exit 1
 	field() { echo "$want" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-	entry=$(field entry) window=$(field window) source=$(field source)
+	entry=$(field entry) source=$(field source)
+	# The log's table: each band's lengths, then a letter per class.
+	bands=$(field table | sed 's/forward_aligned/A/g; s/forward/F/g; s/down/D/g; s/small/S/g; s/,//g; s/:/ /g; s/;/, /g')
+	want_rule="Rule { above_max: $(field above_max), below_max: $(field below_max), align_dst: $(field align_dst), bands: [$bands] }"
 	case "$(field status)" in
 	measured) want_tail="($entry, measured)" ;;
-	extrapolated) want_tail="($entry, extrapolated from $source)" ;;
-	*) want_tail="($entry, unknown vendor: default)" ;;
+	inherited) want_tail="($entry, inherited from $source)" ;;
+	*) want_tail="($entry, baseline: no evidence)" ;;
 	esac
 	want_tail=$(echo "$want_tail" | sed 's/^(-,/(no entry for this CPU,/')
-	if echo "$rule" | grep -qF "Rule { window: $window" && echo "$rule" | grep -qF "$want_tail"; then
+	if [ "$rule" = "memcpy: $want_rule $want_tail" ]; then
 		ok
 		echo "$cpu: $cpuid: $rule [lookup: $want] ${seconds}s"
 	else
-		bad "$cpu: $cpuid: logged '$rule', uarchgen lookup gives window $window $want_tail"
+		bad "$cpu: $cpuid: logged '$rule', uarchgen lookup gives '$want_rule $want_tail'"
 	fi
 done
 summary
