@@ -1,13 +1,19 @@
-/* make bench: the copies side by side on this CPU, in one run.
+/* make bench: the copies side by side on this CPU, in one run. It reports;
+ * it asserts nothing about speed.
  *
- * For each length and distance it times the generated memcpy under the rule
- * uc_rule_init() installs here, one plain rep movsb, the generated
- * descending copy and the C library's memcpy, and prints each as a ratio to
- * rep movsb at distance 0 for the same length. It reports; it asserts
- * nothing about speed. */
+ *  1. The grid: at each length and distance, uc_memcpy under the table
+ *     uc_rule_init() installs here, each strategy called alone, one plain
+ *     rep movsb and the C library's memcpy. Prints the table's choice, its
+ *     time, the best strategy's time, the regret (choice / best) and the
+ *     ratio to rep movsb.
+ *  2. The dispatch: for n in 1..256 at d = 0, uc_memcpy against the strategy
+ *     it chooses, called directly: what the table lookup costs a call.
+ *  3. The random-size workload (random_sizes.c): one stream of calls
+ *     through uc_memcpy, rep movsb and the C library's memcpy. */
 #include "copy_rule.h"
 #include "../probe/plot.h"
-#include "../probe/timer.h"
+#include "random_sizes.h"
+#include "routines.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,85 +23,156 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const size_t lengths[] = {64, 256, 1024, 8192, 65536};
-static const unsigned int distances[] = {0, 1, 16, 31, 32, 63, 64, 65, 2048};
+static const size_t lengths[] = {8, 16, 32, 64, 128, 256, 1024, 4096, 16384, 65536, 262144, 1048576};
+static const unsigned int distances[] = {0, 1, 16, 31, 32, 33, 63, 64, 65, 2061, 4064, 4088, 4095};
 #define N_LENGTHS (sizeof lengths / sizeof *lengths)
 #define N_DISTANCES (sizeof distances / sizeof *distances)
-
-/* One rep movsb, as a kernel's plain memcpy would be. */
-__attribute__((noinline)) static void *rep_movsb(void *dst, const void *src, size_t n)
-{
-	void *ret = dst;
-	__asm__ __volatile__("rep movsb" : "+D"(dst), "+S"(src), "+c"(n)::"memory");
-	return ret;
-}
-
-/* Called through a volatile pointer so the compiler cannot inline it. */
-static void *(*volatile libc_memcpy)(void *, const void *, size_t) = memcpy;
-
-__attribute__((noinline)) static void *libc_copy(void *dst, const void *src, size_t n)
-{
-	return libc_memcpy(dst, src, n);
-}
-
-struct routine {
-	const char *name;
-	copy_fn fn;
-};
-
-static const struct routine routines[] = {
-	{"uc_memcpy", uc_memcpy},
-	{"rep_movsb", rep_movsb},
-	{"copy_down", uc_copy_down},
-	{"libc_memcpy", libc_copy},
-};
-#define N_ROUTINES (sizeof routines / sizeof *routines)
 
 static const char usage[] =
 	"usage: bench [--out DIR] [--samples N]\n"
 	"\n"
-	"Times uc_memcpy (under the rule uc_rule_init installs on this CPU), one\n"
-	"rep movsb, uc_copy_down and the C library's memcpy side by side, for\n"
-	"n in 64, 256, 1 KiB, 8 KiB, 64 KiB and d = (dst - src) mod 4096 in\n"
-	"0, 1, 16, 31, 32, 63, 64, 65, 2048. Prints ratios to rep movsb at d = 0 for\n"
-	"the same n, and writes DIR/bench.csv and DIR/bench.png (default build/bench-results).\n"
+	"Times, side by side on this CPU: uc_memcpy under the table uc_rule_init\n"
+	"installs, each strategy alone, one rep movsb and the C library's memcpy, on a\n"
+	"grid of lengths (8 B..1 MiB) and distances (dst - src) mod 4096; the dispatch\n"
+	"cost for n in 1..256; and a random-size workload drawn from glibc's\n"
+	"bench-memcpy-random distribution. Prints ratios and writes DIR/bench.csv,\n"
+	"DIR/dispatch.csv and DIR/bench.png (default build/bench-results).\n"
 	"It reports; it asserts nothing about speed.\n";
+
+static int tty;
+
+static void progress(const char *what, size_t done, size_t total)
+{
+	if (tty)
+		fprintf(stderr, "\r  %s %zu of %zu", what, done, total);
+	if (tty && done == total)
+		fputc('\n', stderr);
+}
+
+static int grid(FILE *csv, unsigned char *arena, int samples)
+{
+	static const char *const names[] = {"forward", "forward_aligned", "down", "small"};
+	double worst_vs_movsb = 0;
+	size_t at_l = 0, at_d = 0;
+	fprintf(csv, "n,d,choice,uc_memcpy,best,best_strategy,regret,vs_rep_movsb,libc_vs_rep_movsb\n");
+	printf("grid: uc_memcpy under the installed table (ticks per call; ratios lower is faster)\n\n");
+	printf("%8s %5s %-16s %10s %10s %-16s %7s %10s %10s\n", "n", "d", "choice", "uc_memcpy", "best", "best is",
+	       "regret", "/rep movsb", "libc/movsb");
+	for (size_t l = 0; l < N_LENGTHS; l++) {
+		for (size_t d = 0; d < N_DISTANCES; d++) {
+			size_t n = lengths[l];
+			unsigned char *probe_dst = arena + 8192 + distances[d], *probe_src = arena + 8192;
+			int choice = uc_copy_strategy(probe_dst + (n > 4096 ? 0 : 0), probe_src, n);
+			double uc = time_copy(uc_memcpy, arena, n, distances[d], samples, 3000);
+			double movsb = time_copy(rep_movsb, arena, n, distances[d], samples, 3000);
+			double libc = time_copy(libc_copy, arena, n, distances[d], samples, 3000);
+			double best = 1e300;
+			int best_s = 0;
+			for (int s = 0; s < UC_N_STRATEGIES; s++) {
+				if ((s == UC_STRATEGY_DOWN && n < 8) || (s == UC_STRATEGY_SMALL && n > 32))
+					continue;
+				double t = time_copy(strategy_routine(s), arena, n, distances[d], samples, 3000);
+				if (t < best)
+					best = t, best_s = s;
+			}
+			if (uc < best) /* uc_memcpy is a strategy too: the best measured */
+				best = uc, best_s = choice;
+			printf("%8zu %5u %-16s %10.1f %10.1f %-16s %7.3f %10.3f %10.3f\n", n, distances[d], names[choice], uc,
+			       best, names[best_s], uc / best, uc / movsb, libc / movsb);
+			fprintf(csv, "%zu,%u,%s,%.2f,%.2f,%s,%.4f,%.4f,%.4f\n", n, distances[d], names[choice], uc, best,
+				names[best_s], uc / best, uc / movsb, libc / movsb);
+			if (uc / movsb > worst_vs_movsb)
+				worst_vs_movsb = uc / movsb, at_l = n, at_d = distances[d];
+			progress("grid", l * N_DISTANCES + d + 1, N_LENGTHS * N_DISTANCES);
+		}
+		printf("\n");
+	}
+	printf("worst uc_memcpy / rep movsb on the grid: %.3f (n = %zu, d = %zu)\n\n", worst_vs_movsb, at_l, at_d);
+	return 0;
+}
+
+/* The dispatch's cost: uc_memcpy against the strategy it picks, called
+ * directly, timed alternately so that both see the same machine. */
+static void dispatch(FILE *csv, unsigned char *arena, int samples)
+{
+	double sum = 0, worst = -1e300;
+	size_t worst_n = 0;
+	fprintf(csv, "n,choice,uc_memcpy,direct,overhead\n");
+	for (size_t n = 1; n <= 256; n++) {
+		int choice = uc_copy_strategy(arena + 8192, arena, n);
+		copy_fn direct = strategy_routine(choice);
+		double a = 1e300, b = 1e300;
+		for (int k = 0; k < 3; k++) {
+			double x = time_copy(uc_memcpy, arena, n, 0, samples, 6000);
+			double y = time_copy(direct, arena, n, 0, samples, 6000);
+			a = x < a ? x : a;
+			b = y < b ? y : b;
+		}
+		sum += a - b;
+		if (a - b > worst)
+			worst = a - b, worst_n = n;
+		fprintf(csv, "%zu,%d,%.3f,%.3f,%.3f\n", n, choice, a, b, a - b);
+		progress("dispatch", n, 256);
+	}
+	printf("dispatch: uc_memcpy against its chosen strategy called directly, n = 1..256 at d = 0:\n"
+	       "  mean %.2f ticks per call, worst %.2f (n = %zu)\n\n",
+	       sum / 256, worst, worst_n);
+}
+
+/* The random-size workload: one stream of calls, the same for each copy. */
+static void workload(unsigned char *arena, int samples)
+{
+	enum { CALLS = 4096, REGION = 32768 };
+	static struct call calls[CALLS];
+	static const struct {
+		const char *name;
+		copy_fn fn;
+	} copies[] = {{"uc_memcpy", uc_memcpy}, {"rep movsb", rep_movsb}, {"libc memcpy", libc_copy}};
+	double t[3] = {1e300, 1e300, 1e300};
+	unsigned char *src = arena, *dst = arena + 65536 + 2048;
+	random_calls(calls, CALLS, REGION, 1);
+	for (int s = 0; s < samples * 4; s++)
+		for (int c = 0; c < 3; c++) {
+			uint64_t t0 = tsc();
+			for (int i = 0; i < CALLS; i++)
+				copies[c].fn(dst + calls[i].dst, src + calls[i].src, calls[i].len);
+			uint64_t t1 = tsc();
+			if ((double)(t1 - t0) < t[c])
+				t[c] = (double)(t1 - t0);
+		}
+	printf("random sizes (glibc bench-memcpy-random's SPEC CPU2006 distribution, %d calls in %d KiB):\n"
+	       "  uc_memcpy / rep movsb %.3f, uc_memcpy / libc memcpy %.3f, libc memcpy / rep movsb %.3f\n"
+	       "  (ticks per call: uc_memcpy %.1f, rep movsb %.1f, libc memcpy %.1f)\n\n",
+	       CALLS, REGION / 1024, t[0] / t[1], t[0] / t[2], t[2] / t[1], t[0] / CALLS, t[1] / CALLS, t[2] / CALLS);
+}
 
 static int plot(const char *dir)
 {
-	char *body = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&body, &size);
-	if (!f) {
-		perror("bench: open_memstream");
-		return -1;
-	}
-	fprintf(f, "set datafile separator ','\n"
-		   "set style data histograms\n"
-		   "set style histogram clustered gap 1\n"
-		   "set style fill solid 0.8 border -1\n"
-		   "set logscale y\n"
-		   "set yrange [0.1:*]\n"
-		   "set grid ytics\n"
-		   "set ylabel 'time / rep movsb at d = 0'\n"
-		   "set multiplot layout 2,3 title 'copies side by side: ratio to rep movsb at d = 0, same n (lower is faster)'\n");
-	for (size_t l = 0; l < N_LENGTHS; l++) {
-		fprintf(f, "set title 'n = %zu'\nset xlabel 'd = (dst - src) mod 4096'\nplot ", lengths[l]);
-		for (size_t r = 0; r < N_ROUTINES; r++)
-			fprintf(f, "%s'< grep \"^%zu,\" bench.csv | grep \",%s,\"' using 5:xtic(2) title '%s'",
-				r ? ", " : "", lengths[l], routines[r].name, routines[r].name);
-		fprintf(f, "\n");
-	}
-	fprintf(f, "unset multiplot\n");
-	int rc = fclose(f) ? -1 : plot_png("bench", dir, "bench.gp", "bench.png", 1500, 900, body);
-	free(body);
-	return rc;
+	static const char body[] =
+		"set datafile separator ','\n"
+		"set grid\n"
+		"set multiplot layout 1,2 title 'uc_memcpy under the installed table'\n"
+		"set title 'time / rep movsb at each grid point'\n"
+		"set logscale x 2\n"
+		"set xlabel 'length (bytes)'\n"
+		"set ylabel 'uc_memcpy / rep movsb (lower is faster)'\n"
+		"set key top left\n"
+		"plot for [d in '0 1 31 32 64 2061 4095'] 'bench.csv' every ::1 using 1:($2 == d+0 ? $8 : 1/0) "
+		"with linespoints pt 7 ps 0.5 title 'd = '.d\n"
+		"unset logscale x\n"
+		"set title 'dispatch cost: uc_memcpy - chosen strategy called directly'\n"
+		"set xlabel 'n (bytes), d = 0'\n"
+		"set ylabel 'ticks per call'\n"
+		"unset key\n"
+		"plot 'dispatch.csv' every ::1 using 1:5 with points pt 7 ps 0.4\n"
+		"unset multiplot\n";
+	return plot_png("bench", dir, "bench.gp", "bench.png", 1500, 650, body);
 }
 
 int main(int argc, char **argv)
 {
 	const char *dir = "build/bench-results";
-	int samples = 25;
+	int samples = 5;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			fputs(usage, stdout);
@@ -121,67 +198,37 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench: %s: %s\n", dir, strerror(errno));
 		return 1;
 	}
-	char line[128];
+	char line[512];
 	uc_rule_describe(line, sizeof line, uc_rule_init());
-	printf("%s\n", line);
-
-	size_t arena_size = 4 * 65536;
-	unsigned char *arena = mmap(NULL, arena_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	printf("%s\n\n", line);
+	unsigned char *arena = mmap(NULL, TIMING_ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (arena == MAP_FAILED) {
 		perror("bench: mmap");
 		return 1;
 	}
-	memset(arena, 0x5a, arena_size);
-	static double ticks[N_LENGTHS][N_DISTANCES][N_ROUTINES];
-	int tty = isatty(2);
-	for (size_t l = 0; l < N_LENGTHS; l++)
-		for (size_t d = 0; d < N_DISTANCES; d++) {
-			size_t gap = distances[d];
-			while (gap < lengths[l])
-				gap += 4096;
-			for (size_t r = 0; r < N_ROUTINES; r++)
-				ticks[l][d][r] = best_of(routines[r].fn, arena + gap, arena, lengths[l], samples, reps_for(lengths[l]));
-			if (tty)
-				fprintf(stderr, "\r  timing %zu of %zu", l * N_DISTANCES + d + 1, N_LENGTHS * N_DISTANCES);
-		}
-	if (tty)
-		fputc('\n', stderr);
+	memset(arena, 0x5a, TIMING_ARENA);
+	tty = isatty(2);
 
 	char path[1200];
-	snprintf(path, sizeof path, "%s/bench.csv", dir);
-	FILE *csv = fopen(path, "w");
-	if (!csv) {
-		fprintf(stderr, "bench: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	fprintf(csv, "n,d,routine,ticks,ratio\n");
-	printf("ratio to rep movsb at d = 0 for the same n (lower is faster)\n\n");
-	printf("%7s %5s", "n", "d");
-	for (size_t r = 0; r < N_ROUTINES; r++)
-		printf(" %12s", routines[r].name);
-	printf("   rep movsb d=0 (ticks)\n");
-	for (size_t l = 0; l < N_LENGTHS; l++) {
-		double base = ticks[l][0][1] > 0 ? ticks[l][0][1] : 1;
-		for (size_t d = 0; d < N_DISTANCES; d++) {
-			printf("%7zu %5u", lengths[l], distances[d]);
-			for (size_t r = 0; r < N_ROUTINES; r++) {
-				double ratio = ticks[l][d][r] / base;
-				printf(" %12.2f", ratio);
-				fprintf(csv, "%zu,%u,%s,%.2f,%.4f\n", lengths[l], distances[d], routines[r].name,
-					ticks[l][d][r], ratio);
-			}
-			if (d == 0)
-				printf("   %.0f", base);
-			printf("\n");
+	FILE *files[2];
+	static const char *const names[] = {"bench.csv", "dispatch.csv"};
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+		if (!(files[k] = fopen(path, "w"))) {
+			fprintf(stderr, "bench: %s: %s\n", path, strerror(errno));
+			return 1;
 		}
-		printf("\n");
 	}
-	if (fclose(csv)) {
-		fprintf(stderr, "bench: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
+	grid(files[0], arena, samples);
+	dispatch(files[1], arena, samples);
+	workload(arena, samples);
+	for (int k = 0; k < 2; k++)
+		if (fclose(files[k])) {
+			fprintf(stderr, "bench: %s/%s: %s\n", dir, names[k], strerror(errno));
+			return 1;
+		}
 	if (plot(dir))
 		return 1;
-	printf("wrote %s/bench.csv and %s/bench.png\n", dir, dir);
+	printf("wrote %s/bench.csv, %s/dispatch.csv and %s/bench.png\n", dir, dir, dir);
 	return 0;
 }

@@ -96,8 +96,9 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 		   "the others. The source is page-aligned, so a point's destination misalignment is d mod 64; "
 		   "the coarse distances sit off multiples of 64 to cover misalignments.\n"
 		   "- Timer: `rdtsc` between `lfence`s; the copies of a point's strategies timed one after the other; "
-		   "many copies per sample, the minimum of %d samples per pass and over the passes; the timing "
-		   "loop's overhead (%.1f ticks per call) subtracted.\n"
+		   "many copies per sample, rotating over lanes 256 bytes apart (mod 4 KiB) so that a call's loads "
+		   "do not meet the previous call's stores; the minimum of %d samples per pass and over the "
+		   "passes. A time is a call's whole cost (an empty call costs %.1f ticks).\n"
 		   "- Derivation (probe/derive.c): a difference under %.1f%% (the larger of %.0f%% and the median "
 		   "spread across passes) is a tie, and a tie goes to the baseline; the bands minimise the summed "
 		   "log regret.\n",

@@ -135,14 +135,7 @@ __attribute__((noinline)) static void *empty_copy(void *dst, const void *src, si
 	return dst;
 }
 
-/* Up to MAX_LANES pairs, each in its own stretch of the arena: the source
- * 256 bytes further past a page boundary than the last lane's, the
- * destination (distance mod 4096) above it and past its end, so that
- * nothing overlaps. Copies of 4 KiB or more take long enough that four
- * lanes keep the stores of a lane's last call retired, and sixteen would
- * take them out of the caches. */
-#define LANE (2u * 1048576u + 3u * 4096u)
-#define ARENA (MAX_LANES * LANE)
+#define ARENA TIMING_ARENA
 
 static copy_fn strategy_fn(int s)
 {
@@ -195,22 +188,10 @@ int measure_pass(struct measurement *m, const struct plan *p, volatile sig_atomi
 		if (*stop)
 			return -1;
 		struct point *pt = &m->points[i];
-		size_t gap = pt->distance;
-		while (gap < pt->length)
-			gap += 4096;
-		/* Roughly 20 ticks of start-up and 16 bytes a tick, to size the sample. */
-		unsigned int reps = p->ticks_per_sample / (20 + pt->length / 16);
 		/* A call's whole cost, call and return included: what a caller
 		 * pays, and a ratio that a tick of jitter cannot blow up. */
-		void *dst[MAX_LANES];
-		const void *src[MAX_LANES];
-		int lanes = pt->length < 4096 ? MAX_LANES : 4;
-		size_t stride = (gap + pt->length + 8191) / 4096 * 4096;
-		for (int k = 0; k < lanes; k++) {
-			src[k] = arena + k * (stride + 256);
-			dst[k] = arena + k * (stride + 256) + gap;
-		}
-		double t = best_of_lanes(strategy_fn(pt->strategy), dst, src, lanes, pt->length, p->samples, reps);
+		double t = time_copy(strategy_fn(pt->strategy), arena, pt->length, pt->distance, p->samples,
+				     p->ticks_per_sample);
 		pt->pass_min[pass] = t > 0.01 ? t : 0.01;
 		if (progress && (i % 256 == 0 || i + 1 == m->n))
 			progress(pass, i + 1, m->n, pt);

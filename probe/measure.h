@@ -1,5 +1,6 @@
 /* Timing the generated routines: rdtsc fenced by lfence, many copies per
- * sample, the minimum over samples, the timing loop's overhead subtracted. */
+ * sample in rotating lanes (timer.h), the minimum over samples. A time is a
+ * call's whole cost; an empty call's is measured alongside, for the record. */
 #ifndef PROBE_MEASURE_H
 #define PROBE_MEASURE_H
 

@@ -76,4 +76,33 @@ static inline double best_of_lanes(copy_fn fn, void *const *dst, const void *con
 	return best;
 }
 
+/* An arena for time_copy: MAX_LANES stretches, each room for a copy of up
+ * to 1 MiB at any distance. */
+#define LANE_BYTES (2u * 1048576u + 3u * 4096u)
+#define TIMING_ARENA (MAX_LANES * LANE_BYTES)
+
+/* Ticks per call of fn copying n bytes to (distance d mod 4096) above its
+ * source, in arena. Each lane's source lies 256 bytes further past a page
+ * boundary than the last lane's, its destination d above it and past its
+ * end, so nothing overlaps. Copies of 4 KiB or more take long enough that
+ * four lanes keep a lane's last stores retired, and sixteen would take them
+ * out of the caches. Each sample holds about ticks_per_sample ticks,
+ * assuming some 20 ticks of start-up and 16 bytes a tick. */
+static inline double time_copy(copy_fn fn, unsigned char *arena, size_t n, unsigned int d, int samples,
+			       unsigned int ticks_per_sample)
+{
+	void *dst[MAX_LANES];
+	const void *src[MAX_LANES];
+	size_t gap = d;
+	while (gap < n)
+		gap += 4096;
+	size_t stride = (gap + n + 8191) / 4096 * 4096;
+	int lanes = n < 4096 ? MAX_LANES : 4;
+	for (int k = 0; k < lanes; k++) {
+		src[k] = arena + (size_t)k * (stride + 256);
+		dst[k] = arena + (size_t)k * (stride + 256) + gap;
+	}
+	return best_of_lanes(fn, dst, src, lanes, n, samples, ticks_per_sample / (20 + (unsigned int)(n / 16)));
+}
+
 #endif

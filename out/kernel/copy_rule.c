@@ -237,34 +237,53 @@ void uc_cpuid_read(struct uc_cpuid *id)
 	}
 }
 
-/* The installed table, in x86_64/copy.asm: the bound of every band but the
- * last (the rest past any length), the class bounds, and the strategy of
- * every class and band. */
-extern uint64_t uc_copy_band_hi[UC_MAX_BANDS - 1];
+/* The installed table, in x86_64/copy.asm: the class bounds, the head's
+ * alignment, a strategy byte per class and length below SHORT, and the
+ * bands that reach SHORT: their upper bounds and strategies. */
+#define SHORT 256u
 extern uint64_t uc_copy_above_max;
 extern uint64_t uc_copy_below_from;
 extern uint64_t uc_copy_align_dst;
-extern unsigned char uc_copy_cells[UC_N_CLASSES * UC_MAX_BANDS];
+extern uint64_t uc_copy_long_hi[UC_MAX_BANDS - 1];
+extern unsigned char uc_copy_long_cells[UC_N_CLASSES * UC_MAX_BANDS];
+extern unsigned char uc_copy_short[UC_N_CLASSES * SHORT];
+
+/* The strategy of band b and class c, as the routines may run it: a head
+ * needs an alignment, so without one the copy is forward. */
+static unsigned char cell(const struct uc_rule *rule, unsigned int b, unsigned int c)
+{
+	unsigned int s = rule->bands[b].strategy[c];
+	if (s >= UC_N_STRATEGIES || (s == UC_STRATEGY_FORWARD_ALIGNED && !rule->align_dst))
+		s = UC_STRATEGY_FORWARD;
+	return (unsigned char)s;
+}
 
 void uc_rule_install(const struct uc_rule *rule)
 {
-	unsigned int b, c, n = rule->n_bands;
+	unsigned int b, c, k, n = rule->n_bands, first_long;
+	size_t len;
 	(void)*(const volatile unsigned char *)&uc_out_stamp_4890ebf2;
 	if (n < 1 || n > UC_MAX_BANDS)
 		n = 1;
-	for (b = 0; b + 1 < UC_MAX_BANDS; b++)
-		((volatile uint64_t *)uc_copy_band_hi)[b] = b + 1 < n ? (uint64_t)rule->bands[b].hi : ~(uint64_t)0;
 	*(volatile uint64_t *)&uc_copy_above_max = rule->above_max;
 	*(volatile uint64_t *)&uc_copy_below_from = 4096u - rule->below_max;
 	*(volatile uint64_t *)&uc_copy_align_dst = rule->align_dst;
 	for (c = 0; c < UC_N_CLASSES; c++)
-		for (b = 0; b < UC_MAX_BANDS; b++) {
-			unsigned int s = rule->bands[b < n ? b : n - 1].strategy[c];
-			/* A head needs an alignment: without one the copy is forward. */
-			if (s >= UC_N_STRATEGIES || (s == UC_STRATEGY_FORWARD_ALIGNED && !rule->align_dst))
-				s = UC_STRATEGY_FORWARD;
-			((volatile unsigned char *)uc_copy_cells)[c * UC_MAX_BANDS + b] = (unsigned char)s;
+		for (len = 0, b = 0; len < SHORT; len++) {
+			while (b + 1 < n && len > rule->bands[b].hi)
+				b++;
+			((volatile unsigned char *)uc_copy_short)[c * SHORT + len] = cell(rule, b, c);
 		}
+	for (first_long = 0; first_long + 1 < n && rule->bands[first_long].hi < SHORT; first_long++)
+		;
+	for (k = 0; k < UC_MAX_BANDS; k++) {
+		b = first_long + k < n ? first_long + k : n - 1;
+		if (k + 1 < UC_MAX_BANDS)
+			((volatile uint64_t *)uc_copy_long_hi)[k] =
+				first_long + k + 1 < n ? (uint64_t)rule->bands[b].hi : ~(uint64_t)0;
+		for (c = 0; c < UC_N_CLASSES; c++)
+			((volatile unsigned char *)uc_copy_long_cells)[c * UC_MAX_BANDS + k] = cell(rule, b, c);
+	}
 }
 
 const struct uc_rule *uc_rule_init(void)

@@ -123,34 +123,53 @@ const struct ${P}rule *${P}rule_init(void)
 	return &target;
 }
 @ else
-/* The installed table, in x86_64/copy.asm: the bound of every band but the
- * last (the rest past any length), the class bounds, and the strategy of
- * every class and band. */
-extern uint64_t ${P}copy_band_hi[${G}MAX_BANDS - 1];
+/* The installed table, in x86_64/copy.asm: the class bounds, the head's
+ * alignment, a strategy byte per class and length below SHORT, and the
+ * bands that reach SHORT: their upper bounds and strategies. */
+#define SHORT 256u
 extern uint64_t ${P}copy_above_max;
 extern uint64_t ${P}copy_below_from;
 extern uint64_t ${P}copy_align_dst;
-extern unsigned char ${P}copy_cells[${G}N_CLASSES * ${G}MAX_BANDS];
+extern uint64_t ${P}copy_long_hi[${G}MAX_BANDS - 1];
+extern unsigned char ${P}copy_long_cells[${G}N_CLASSES * ${G}MAX_BANDS];
+extern unsigned char ${P}copy_short[${G}N_CLASSES * SHORT];
+
+/* The strategy of band b and class c, as the routines may run it: a head
+ * needs an alignment, so without one the copy is forward. */
+static unsigned char cell(const struct ${P}rule *rule, unsigned int b, unsigned int c)
+{
+	unsigned int s = rule->bands[b].strategy[c];
+	if (s >= ${G}N_STRATEGIES || (s == ${G}STRATEGY_FORWARD_ALIGNED && !rule->align_dst))
+		s = ${G}STRATEGY_FORWARD;
+	return (unsigned char)s;
+}
 
 void ${P}rule_install(const struct ${P}rule *rule)
 {
-	unsigned int b, c, n = rule->n_bands;
+	unsigned int b, c, k, n = rule->n_bands, first_long;
+	size_t len;
 	(void)*(const volatile unsigned char *)&${P}out_stamp_${gen.stamp};
 	if (n < 1 || n > ${G}MAX_BANDS)
 		n = 1;
-	for (b = 0; b + 1 < ${G}MAX_BANDS; b++)
-		((volatile uint64_t *)${P}copy_band_hi)[b] = b + 1 < n ? (uint64_t)rule->bands[b].hi : ~(uint64_t)0;
 	*(volatile uint64_t *)&${P}copy_above_max = rule->above_max;
 	*(volatile uint64_t *)&${P}copy_below_from = 4096u - rule->below_max;
 	*(volatile uint64_t *)&${P}copy_align_dst = rule->align_dst;
 	for (c = 0; c < ${G}N_CLASSES; c++)
-		for (b = 0; b < ${G}MAX_BANDS; b++) {
-			unsigned int s = rule->bands[b < n ? b : n - 1].strategy[c];
-			/* A head needs an alignment: without one the copy is forward. */
-			if (s >= ${G}N_STRATEGIES || (s == ${G}STRATEGY_FORWARD_ALIGNED && !rule->align_dst))
-				s = ${G}STRATEGY_FORWARD;
-			((volatile unsigned char *)${P}copy_cells)[c * ${G}MAX_BANDS + b] = (unsigned char)s;
+		for (len = 0, b = 0; len < SHORT; len++) {
+			while (b + 1 < n && len > rule->bands[b].hi)
+				b++;
+			((volatile unsigned char *)${P}copy_short)[c * SHORT + len] = cell(rule, b, c);
 		}
+	for (first_long = 0; first_long + 1 < n && rule->bands[first_long].hi < SHORT; first_long++)
+		;
+	for (k = 0; k < ${G}MAX_BANDS; k++) {
+		b = first_long + k < n ? first_long + k : n - 1;
+		if (k + 1 < ${G}MAX_BANDS)
+			((volatile uint64_t *)${P}copy_long_hi)[k] =
+				first_long + k + 1 < n ? (uint64_t)rule->bands[b].hi : ~(uint64_t)0;
+		for (c = 0; c < ${G}N_CLASSES; c++)
+			((volatile unsigned char *)${P}copy_long_cells)[c * ${G}MAX_BANDS + k] = cell(rule, b, c);
+	}
 }
 
 const struct ${P}rule *${P}rule_init(void)

@@ -5,8 +5,11 @@
 ; Copy routines of flavor kernel.
 ; System V calling convention.
 ; The rule is the table that uc_rule_init() (copy_rule.c) installs from
-; CPUID into uc_copy_band_hi, uc_copy_above_max, uc_copy_below_from,
-; uc_copy_align_dst and uc_copy_cells, before the first copy.
+; CPUID, before the first copy, into uc_copy_above_max, uc_copy_below_from,
+; uc_copy_align_dst, uc_copy_short (a strategy byte per class and length
+; below 256, so that a short copy finds its strategy with one load) and
+; uc_copy_long_hi and uc_copy_long_cells (the bands that reach 256 bytes or
+; more).
 ;
 ; Contract, for every routine here:
 ;  - general registers only: no x87, SSE or AVX state is touched;
@@ -61,22 +64,6 @@
         global  uc_memcpy:function (uc_memcpy.end - uc_memcpy)
 uc_memcpy:
         mov     rax, rdi
-        ; band: how many band bounds n exceeds
-        xor     r8d, r8d
-        cmp     [rel uc_copy_band_hi + 0], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 8], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 16], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 24], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 32], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 40], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 48], rdx
-        adc     r8d, 0
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -84,24 +71,57 @@ uc_memcpy:
         jbe     .Lmemcpy_near
         cmp     rcx, [rel uc_copy_below_from]  ; below: d >= 4096 - below_max
         jae     .Lmemcpy_below
-        add     r8d, 24                         ; elsewhere, the most common class
-.Lmemcpy_cell:
-        lea     rcx, [rel uc_copy_cells]
+        mov     r8d, 3                          ; elsewhere, the most common class
+.Lmemcpy_class:
+        cmp     rdx, 255                         ; short: one byte per length
+        ja      .Lmemcpy_long
+        shl     r8d, 8
+        add     r8, rdx
+        lea     rcx, [rel uc_copy_short]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
-        test    ecx, ecx
-        jz      .Lmemcpy_forward
+.Lmemcpy_code:
         cmp     ecx, 2
         je      .Lmemcpy_down
         ja      .Lmemcpy_small
+        test    ecx, ecx
+        jz      .Lmemcpy_forward
         jmp     .Lmemcpy_forward_aligned
 .Lmemcpy_near:
+        mov     r8d, 0
         test    ecx, ecx
-        jz      .Lmemcpy_cell                   ; zero
-        add     r8d, 8
-        jmp     .Lmemcpy_cell
+        jz      .Lmemcpy_class                  ; zero
+        mov     r8d, 1
+        jmp     .Lmemcpy_class
 .Lmemcpy_below:
-        add     r8d, 16
-        jmp     .Lmemcpy_cell
+        mov     r8d, 2
+        jmp     .Lmemcpy_class
+.Lmemcpy_long:
+        imul    r8d, r8d, 8
+        cmp     rdx, [rel uc_copy_long_hi + 0]
+        jbe     .Lmemcpy_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 8]
+        jbe     .Lmemcpy_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 16]
+        jbe     .Lmemcpy_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 24]
+        jbe     .Lmemcpy_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 32]
+        jbe     .Lmemcpy_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 40]
+        jbe     .Lmemcpy_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 48]
+        jbe     .Lmemcpy_long_cell              ; long band edge
+        inc     r8d
+.Lmemcpy_long_cell:
+        lea     rcx, [rel uc_copy_long_cells]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .Lmemcpy_code
 .Lmemcpy_forward:
         mov     rcx, rdx
         rep movsb
@@ -304,22 +324,6 @@ uc_copy_small.end:
 ; what memcpy does.
         global  uc_copy_strategy:function (uc_copy_strategy.end - uc_copy_strategy)
 uc_copy_strategy:
-        ; band: how many band bounds n exceeds
-        xor     r8d, r8d
-        cmp     [rel uc_copy_band_hi + 0], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 8], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 16], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 24], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 32], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 40], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 48], rdx
-        adc     r8d, 0
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -327,24 +331,57 @@ uc_copy_strategy:
         jbe     .Lcopy_strategy_near
         cmp     rcx, [rel uc_copy_below_from]  ; below: d >= 4096 - below_max
         jae     .Lcopy_strategy_below
-        add     r8d, 24                         ; elsewhere, the most common class
-.Lcopy_strategy_cell:
-        lea     rcx, [rel uc_copy_cells]
+        mov     r8d, 3                          ; elsewhere, the most common class
+.Lcopy_strategy_class:
+        cmp     rdx, 255                         ; short: one byte per length
+        ja      .Lcopy_strategy_long
+        shl     r8d, 8
+        add     r8, rdx
+        lea     rcx, [rel uc_copy_short]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
-        test    ecx, ecx
-        jz      .Lcopy_strategy_forward
+.Lcopy_strategy_code:
         cmp     ecx, 2
         je      .Lcopy_strategy_down
         ja      .Lcopy_strategy_small
+        test    ecx, ecx
+        jz      .Lcopy_strategy_forward
         jmp     .Lcopy_strategy_forward_aligned
 .Lcopy_strategy_near:
+        mov     r8d, 0
         test    ecx, ecx
-        jz      .Lcopy_strategy_cell                   ; zero
-        add     r8d, 8
-        jmp     .Lcopy_strategy_cell
+        jz      .Lcopy_strategy_class                  ; zero
+        mov     r8d, 1
+        jmp     .Lcopy_strategy_class
 .Lcopy_strategy_below:
-        add     r8d, 16
-        jmp     .Lcopy_strategy_cell
+        mov     r8d, 2
+        jmp     .Lcopy_strategy_class
+.Lcopy_strategy_long:
+        imul    r8d, r8d, 8
+        cmp     rdx, [rel uc_copy_long_hi + 0]
+        jbe     .Lcopy_strategy_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 8]
+        jbe     .Lcopy_strategy_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 16]
+        jbe     .Lcopy_strategy_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 24]
+        jbe     .Lcopy_strategy_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 32]
+        jbe     .Lcopy_strategy_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 40]
+        jbe     .Lcopy_strategy_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 48]
+        jbe     .Lcopy_strategy_long_cell              ; long band edge
+        inc     r8d
+.Lcopy_strategy_long_cell:
+        lea     rcx, [rel uc_copy_long_cells]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .Lcopy_strategy_code
 .Lcopy_strategy_forward:
         mov     eax, 0
         ret
@@ -380,22 +417,6 @@ uc_copy_strategy.end:
 uc_copy_to_user:
         ; (no SMAP: built without --smap)
 uc_copy_to_user_access:
-        ; band: how many band bounds n exceeds
-        xor     r8d, r8d
-        cmp     [rel uc_copy_band_hi + 0], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 8], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 16], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 24], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 32], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 40], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 48], rdx
-        adc     r8d, 0
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -403,24 +424,57 @@ uc_copy_to_user_access:
         jbe     .Lcopy_to_user_near
         cmp     rcx, [rel uc_copy_below_from]  ; below: d >= 4096 - below_max
         jae     .Lcopy_to_user_below
-        add     r8d, 24                         ; elsewhere, the most common class
-.Lcopy_to_user_cell:
-        lea     rcx, [rel uc_copy_cells]
+        mov     r8d, 3                          ; elsewhere, the most common class
+.Lcopy_to_user_class:
+        cmp     rdx, 255                         ; short: one byte per length
+        ja      .Lcopy_to_user_long
+        shl     r8d, 8
+        add     r8, rdx
+        lea     rcx, [rel uc_copy_short]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
-        test    ecx, ecx
-        jz      .Lcopy_to_user_forward
+.Lcopy_to_user_code:
         cmp     ecx, 2
         je      .Lcopy_to_user_down
         ja      .Lcopy_to_user_small
+        test    ecx, ecx
+        jz      .Lcopy_to_user_forward
         jmp     .Lcopy_to_user_forward_aligned
 .Lcopy_to_user_near:
+        mov     r8d, 0
         test    ecx, ecx
-        jz      .Lcopy_to_user_cell                   ; zero
-        add     r8d, 8
-        jmp     .Lcopy_to_user_cell
+        jz      .Lcopy_to_user_class                  ; zero
+        mov     r8d, 1
+        jmp     .Lcopy_to_user_class
 .Lcopy_to_user_below:
-        add     r8d, 16
-        jmp     .Lcopy_to_user_cell
+        mov     r8d, 2
+        jmp     .Lcopy_to_user_class
+.Lcopy_to_user_long:
+        imul    r8d, r8d, 8
+        cmp     rdx, [rel uc_copy_long_hi + 0]
+        jbe     .Lcopy_to_user_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 8]
+        jbe     .Lcopy_to_user_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 16]
+        jbe     .Lcopy_to_user_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 24]
+        jbe     .Lcopy_to_user_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 32]
+        jbe     .Lcopy_to_user_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 40]
+        jbe     .Lcopy_to_user_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 48]
+        jbe     .Lcopy_to_user_long_cell              ; long band edge
+        inc     r8d
+.Lcopy_to_user_long_cell:
+        lea     rcx, [rel uc_copy_long_cells]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .Lcopy_to_user_code
 .Lcopy_to_user_forward:
         mov     rcx, rdx
         rep movsb
@@ -518,22 +572,6 @@ uc_copy_to_user.end:
 uc_copy_from_user:
         ; (no SMAP: built without --smap)
 uc_copy_from_user_access:
-        ; band: how many band bounds n exceeds
-        xor     r8d, r8d
-        cmp     [rel uc_copy_band_hi + 0], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 8], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 16], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 24], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 32], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 40], rdx
-        adc     r8d, 0
-        cmp     [rel uc_copy_band_hi + 48], rdx
-        adc     r8d, 0
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -541,24 +579,57 @@ uc_copy_from_user_access:
         jbe     .Lcopy_from_user_near
         cmp     rcx, [rel uc_copy_below_from]  ; below: d >= 4096 - below_max
         jae     .Lcopy_from_user_below
-        add     r8d, 24                         ; elsewhere, the most common class
-.Lcopy_from_user_cell:
-        lea     rcx, [rel uc_copy_cells]
+        mov     r8d, 3                          ; elsewhere, the most common class
+.Lcopy_from_user_class:
+        cmp     rdx, 255                         ; short: one byte per length
+        ja      .Lcopy_from_user_long
+        shl     r8d, 8
+        add     r8, rdx
+        lea     rcx, [rel uc_copy_short]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
-        test    ecx, ecx
-        jz      .Lcopy_from_user_forward
+.Lcopy_from_user_code:
         cmp     ecx, 2
         je      .Lcopy_from_user_down
         ja      .Lcopy_from_user_small
+        test    ecx, ecx
+        jz      .Lcopy_from_user_forward
         jmp     .Lcopy_from_user_forward_aligned
 .Lcopy_from_user_near:
+        mov     r8d, 0
         test    ecx, ecx
-        jz      .Lcopy_from_user_cell                   ; zero
-        add     r8d, 8
-        jmp     .Lcopy_from_user_cell
+        jz      .Lcopy_from_user_class                  ; zero
+        mov     r8d, 1
+        jmp     .Lcopy_from_user_class
 .Lcopy_from_user_below:
-        add     r8d, 16
-        jmp     .Lcopy_from_user_cell
+        mov     r8d, 2
+        jmp     .Lcopy_from_user_class
+.Lcopy_from_user_long:
+        imul    r8d, r8d, 8
+        cmp     rdx, [rel uc_copy_long_hi + 0]
+        jbe     .Lcopy_from_user_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 8]
+        jbe     .Lcopy_from_user_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 16]
+        jbe     .Lcopy_from_user_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 24]
+        jbe     .Lcopy_from_user_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 32]
+        jbe     .Lcopy_from_user_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 40]
+        jbe     .Lcopy_from_user_long_cell              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi + 48]
+        jbe     .Lcopy_from_user_long_cell              ; long band edge
+        inc     r8d
+.Lcopy_from_user_long_cell:
+        lea     rcx, [rel uc_copy_long_cells]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .Lcopy_from_user_code
 .Lcopy_from_user_forward:
         mov     rcx, rdx
         rep movsb
@@ -675,19 +746,9 @@ uc_user_fault_exit.end:
 
         section .data
         align   8, db 0
-; The installed table. Until uc_rule_init() it is the baseline: every band
-; bound past any length, no class bound, every cell forward (code 0), which
-; is correct on every CPU, only sometimes slower.
-        global  uc_copy_band_hi:data (uc_copy_band_hi.end - uc_copy_band_hi)
-uc_copy_band_hi:
-        dq      -1
-        dq      -1
-        dq      -1
-        dq      -1
-        dq      -1
-        dq      -1
-        dq      -1
-uc_copy_band_hi.end:
+; The installed table. Until uc_rule_init() it is the baseline: no class
+; bound, every strategy code 0 (forward), which is correct on every CPU,
+; only sometimes slower.
         global  uc_copy_above_max:data (uc_copy_above_max.end - uc_copy_above_max)
 uc_copy_above_max:
         dq      0
@@ -700,14 +761,46 @@ uc_copy_below_from.end:
 uc_copy_align_dst:
         dq      0
 uc_copy_align_dst.end:
-; The strategy codes, one row of 8 bands per class (zero, above, below, elsewhere).
-        global  uc_copy_cells:data (uc_copy_cells.end - uc_copy_cells)
-uc_copy_cells:
+; The upper bound of each band that reaches 256 bytes, in order; the last
+; band's, and those past it, are the largest length.
+        global  uc_copy_long_hi:data (uc_copy_long_hi.end - uc_copy_long_hi)
+uc_copy_long_hi:
+        dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
+uc_copy_long_hi.end:
+; Their strategy codes, one row of 8 per class (zero, above, below, elsewhere).
+        global  uc_copy_long_cells:data (uc_copy_long_cells.end - uc_copy_long_cells)
+uc_copy_long_cells:
         db      0, 0, 0, 0, 0, 0, 0, 0
         db      0, 0, 0, 0, 0, 0, 0, 0
         db      0, 0, 0, 0, 0, 0, 0, 0
         db      0, 0, 0, 0, 0, 0, 0, 0
-uc_copy_cells.end:
+uc_copy_long_cells.end:
+; The strategy code of every length below 256, one row per class.
+        global  uc_copy_short:data (uc_copy_short.end - uc_copy_short)
+uc_copy_short:
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+uc_copy_short.end:
 
         section .rodata
         align   8, db 0

@@ -29,7 +29,8 @@ ${banner("/*", "*/")}
 @   local ns, ds, seen = {}, {}, {}
 @   local function n_at(n) if n >= 0 and n <= 65536 and not seen["n" .. n] then seen["n" .. n] = true; ns[#ns + 1] = n end end
 @   local function d_at(d) if d >= 0 and d <= 4095 and not seen["d" .. d] then seen["d" .. d] = true; ds[#ds + 1] = d end end
-@   for _, n in ipairs({ 0, 1, 7, 8, 31, 32, 33, 63, 64, 65, 300, 4096, 65536 }) do n_at(n) end
+@   -- 255 and 256: where the dispatch's per-length bytes end and its band list begins.
+@   for _, n in ipairs({ 0, 1, 7, 8, 31, 32, 33, 63, 64, 65, 255, 256, 300, 4096, 65536 }) do n_at(n) end
 @   for _, b in ipairs(r.bands) do
 @     n_at(b.lo - 1); n_at(b.lo); n_at(b.lo + 1)
 @     if b.hi >= 0 then n_at(b.hi - 1); n_at(b.hi); n_at(b.hi + 1) end

@@ -15,6 +15,8 @@ ${banner(";")}
 @ assert(code.forward == 0 and code.forward_aligned == 1 and code.down == 2 and code.small == 3,
 @        "the table dispatch below tests the strategy codes in the catalogue's order")
 @ local ALIGN_MIN = 64 -- forward_aligned's smallest n: a head is at most 63 bytes
+@ local SHORT_BITS = 8
+@ local SHORT = 1 << SHORT_BITS -- lengths below this read their strategy from one byte each
 ;
 ; Copy routines of flavor ${flavor.name}.
 ; System V calling convention.
@@ -23,8 +25,11 @@ ${banner(";")}
 ; compiled to a branch tree with the bounds as immediates.
 @ else
 ; The rule is the table that ${P}rule_init() (copy_rule.c) installs from
-; CPUID into ${P}copy_band_hi, ${P}copy_above_max, ${P}copy_below_from,
-; ${P}copy_align_dst and ${P}copy_cells, before the first copy.
+; CPUID, before the first copy, into ${P}copy_above_max, ${P}copy_below_from,
+; ${P}copy_align_dst, ${P}copy_short (a strategy byte per class and length
+; below ${SHORT}, so that a short copy finds its strategy with one load) and
+; ${P}copy_long_hi and ${P}copy_long_cells (the bands that reach ${SHORT} bytes or
+; more).
 @ end
 ;
 ; Contract, for every routine here:
@@ -194,12 +199,6 @@ ${banner(";")}
 @       end
 @     end
 @   else
-        ; band: how many band bounds n exceeds
-        xor     r8d, r8d
-@     for i = 0, NB - 2 do
-        cmp     [rel ${P}copy_band_hi + ${8 * i}], rdx
-        adc     r8d, 0
-@     end
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -207,24 +206,41 @@ ${banner(";")}
         jbe     .L${tag}_near
         cmp     rcx, [rel ${P}copy_below_from]  ; below: d >= 4096 - below_max
         jae     .L${tag}_below
-        add     r8d, ${CLASS.elsewhere * NB}                         ; elsewhere, the most common class
-.L${tag}_cell:
-        lea     rcx, [rel ${P}copy_cells]
+        mov     r8d, ${CLASS.elsewhere}                          ; elsewhere, the most common class
+.L${tag}_class:
+        cmp     rdx, ${SHORT - 1}                         ; short: one byte per length
+        ja      .L${tag}_long
+        shl     r8d, ${SHORT_BITS}
+        add     r8, rdx
+        lea     rcx, [rel ${P}copy_short]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
-        test    ecx, ecx
-        jz      .L${tag}_forward
+.L${tag}_code:
         cmp     ecx, ${code.down}
         je      .L${tag}_down
         ja      .L${tag}_small
+        test    ecx, ecx
+        jz      .L${tag}_forward
         jmp     .L${tag}_forward_aligned
 .L${tag}_near:
+        mov     r8d, ${CLASS.zero}
         test    ecx, ecx
-        jz      .L${tag}_cell                   ; zero
-        add     r8d, ${CLASS.above * NB}
-        jmp     .L${tag}_cell
+        jz      .L${tag}_class                  ; zero
+        mov     r8d, ${CLASS.above}
+        jmp     .L${tag}_class
 .L${tag}_below:
-        add     r8d, ${CLASS.below * NB}
-        jmp     .L${tag}_cell
+        mov     r8d, ${CLASS.below}
+        jmp     .L${tag}_class
+.L${tag}_long:
+        imul    r8d, r8d, ${NB}
+@     for i = 0, NB - 2 do
+        cmp     rdx, [rel ${P}copy_long_hi + ${8 * i}]
+        jbe     .L${tag}_long_cell              ; long band edge
+        inc     r8d
+@     end
+.L${tag}_long_cell:
+        lea     rcx, [rel ${P}copy_long_cells]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .L${tag}_code
 @   end
 @ end
 @
@@ -427,15 +443,9 @@ ${clac}
 
         section .data
         align   8
-; The installed table. Until ${P}rule_init() it is the baseline: every band
-; bound past any length, no class bound, every cell forward (code 0), which
-; is correct on every CPU, only sometimes slower.
-        object  ${P}copy_band_hi
-${P}copy_band_hi:
-@   for i = 1, NB - 1 do
-        dq      -1
-@   end
-        endobject
+; The installed table. Until ${P}rule_init() it is the baseline: no class
+; bound, every strategy code 0 (forward), which is correct on every CPU,
+; only sometimes slower.
         object  ${P}copy_above_max
 ${P}copy_above_max:
         dq      0
@@ -448,11 +458,26 @@ ${P}copy_below_from:
 ${P}copy_align_dst:
         dq      0
         endobject
-; The strategy codes, one row of ${NB} bands per class (zero, above, below, elsewhere).
-        object  ${P}copy_cells
-${P}copy_cells:
+; The upper bound of each band that reaches ${SHORT} bytes, in order; the last
+; band's, and those past it, are the largest length.
+        object  ${P}copy_long_hi
+${P}copy_long_hi:
+@   for i = 1, NB - 1 do
+        dq      -1
+@   end
+        endobject
+; Their strategy codes, one row of ${NB} per class (zero, above, below, elsewhere).
+        object  ${P}copy_long_cells
+${P}copy_long_cells:
 @   for c = 1, #db.classes do
         db      ${string.rep("0, ", NB - 1)}0
+@   end
+        endobject
+; The strategy code of every length below ${SHORT}, one row per class.
+        object  ${P}copy_short
+${P}copy_short:
+@   for r = 1, #db.classes * SHORT / 64 do
+        db      ${string.rep("0, ", 63)}0
 @   end
         endobject
 @ end

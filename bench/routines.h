@@ -1,0 +1,18 @@
+/* The copies the benchmark times, side by side, and how it times them. */
+#ifndef BENCH_ROUTINES_H
+#define BENCH_ROUTINES_H
+
+#include "../probe/timer.h"
+
+#include <stddef.h>
+
+/* One rep movsb, as a kernel's plain memcpy would be: the baseline. */
+void *rep_movsb(void *dst, const void *src, size_t n);
+
+/* The C library's memcpy, through a pointer the compiler cannot see into. */
+void *libc_copy(void *dst, const void *src, size_t n);
+
+/* The generated routine of each strategy code (UC_STRATEGY_*). */
+copy_fn strategy_routine(int code);
+
+#endif
