@@ -164,7 +164,7 @@ $(B)/test_derive: tests/test_derive.c $(PROBE_LIB) probe/derive.h probe/table.h
 BENCH_SRCS := $(wildcard bench/*.c) probe/plot.c
 $(B)/%/bench: $(BENCH_SRCS) $(wildcard bench/*.h) probe/plot.h probe/timer.h $(B)/%/copy.o $(B)/%/copy_rule.o
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) $(BENCH_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@
+	$(Q)$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) $(BENCH_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lm
 
 # make bench: the copies side by side, per flavor; reports ratios, asserts nothing.
 .PHONY: bench

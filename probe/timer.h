@@ -55,7 +55,10 @@ static inline double best_of(copy_fn fn, void *dst, const void *src, size_t n, i
  * bytes, 12 bytes below its source, took 57 ticks copying one buffer over
  * and over, 5 in a rotation. */
 #define MAX_LANES 16
-static inline double best_of_lanes(copy_fn fn, void *const *dst, const void *const *src, int lanes, size_t n,
+/* Not inlined: every routine a caller compares is timed by the same loop
+ * at the same address, so that the loop's own cost (which moves with its
+ * alignment) is the same on both sides of a ratio. */
+__attribute__((noinline, unused)) static double best_of_lanes(copy_fn fn, void *const *dst, const void *const *src, int lanes, size_t n,
 				   int samples, unsigned int reps)
 {
 	double best = 1e300;
@@ -88,7 +91,7 @@ static inline double best_of_lanes(copy_fn fn, void *const *dst, const void *con
  * four lanes keep a lane's last stores retired, and sixteen would take them
  * out of the caches. Each sample holds about ticks_per_sample ticks,
  * assuming some 20 ticks of start-up and 16 bytes a tick. */
-static inline double time_copy(copy_fn fn, unsigned char *arena, size_t n, unsigned int d, int samples,
+__attribute__((noinline, unused)) static double time_copy(copy_fn fn, unsigned char *arena, size_t n, unsigned int d, int samples,
 			       unsigned int ticks_per_sample)
 {
 	void *dst[MAX_LANES];

@@ -14,7 +14,10 @@
 --                             function opened since the last one
 --   object NAME / endobject   an exported data object, the same way
 --   global NAME[, NAME]       an exported label without type
---   align N                   pad with zero bytes to an N-byte boundary
+--   align N                   pad with zero bytes to an N-byte boundary (data)
+--   codealign N               pad with int3 (0xcc) to an N-byte boundary, in
+--                             code that no path falls into: the two
+--                             back-ends would fill with different nops
 --   dq X[, X] / db N[, N]     data: quadwords (numbers or symbols), bytes
 --   anything else             an instruction: mnemonic, then operands, with
 --                             [rel SYMBOL] for a RIP-relative operand
@@ -82,6 +85,8 @@ local function statement(syntax, indent, body, where, state)
       if not is_symbol(a) then error(where .. "global: '" .. a .. "' is not a symbol", 0) end
     end
     return say("global  " .. rest, ".globl  " .. rest)
+  elseif op == "codealign" and rest:match("^%d+$") then
+    return say("align   " .. rest .. ", db 0xcc", ".balign " .. rest .. ", 0xcc")
   elseif op == "align" and rest:match("^%d+$") then
     return say("align   " .. rest .. ", db 0", ".balign " .. rest .. ", 0")
   elseif op == "dq" then

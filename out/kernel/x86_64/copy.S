@@ -150,7 +150,12 @@ uc_memcpy:
         and     rcx, -8
         sub     rcx, rdi                        /* aligned end, as an offset */
         sub     rcx, 8                          /* first aligned store */
-        jbe     .Lmemcpy_down_bottom
+        ja      .Lmemcpy_down_loop
+        jmp     .Lmemcpy_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line: where it did, the same loop ran at 256 bytes in 1.6x */
+        /* the time on a Zen 3 guest, in one run. */
+        .balign 16, 0xcc
 .Lmemcpy_down_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 /* aligned store */
@@ -256,7 +261,12 @@ uc_copy_down:
         and     rcx, -8
         sub     rcx, rdi                        /* aligned end, as an offset */
         sub     rcx, 8                          /* first aligned store */
-        jbe     .Lcopy_down_bottom
+        ja      .Lcopy_down_loop
+        jmp     .Lcopy_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line: where it did, the same loop ran at 256 bytes in 1.6x */
+        /* the time on a Zen 3 guest, in one run. */
+        .balign 16, 0xcc
 .Lcopy_down_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 /* aligned store */
@@ -509,7 +519,12 @@ uc_copy_to_user_access:
         and     rcx, -8
         sub     rcx, rdi                        /* aligned end, as an offset */
         sub     rcx, 8                          /* first aligned store */
-        jbe     .Lcopy_to_user_down_bottom
+        ja      .Lcopy_to_user_down_loop
+        jmp     .Lcopy_to_user_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line: where it did, the same loop ran at 256 bytes in 1.6x */
+        /* the time on a Zen 3 guest, in one run. */
+        .balign 16, 0xcc
 .Lcopy_to_user_down_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 /* aligned store */
@@ -665,7 +680,12 @@ uc_copy_from_user_access:
         and     rcx, -8
         sub     rcx, rdi                        /* aligned end, as an offset */
         sub     rcx, 8                          /* first aligned store */
-        jbe     .Lcopy_from_user_down_bottom
+        ja      .Lcopy_from_user_down_loop
+        jmp     .Lcopy_from_user_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line: where it did, the same loop ran at 256 bytes in 1.6x */
+        /* the time on a Zen 3 guest, in one run. */
+        .balign 16, 0xcc
 .Lcopy_from_user_down_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 /* aligned store */

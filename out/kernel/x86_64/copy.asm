@@ -150,7 +150,12 @@ uc_memcpy:
         and     rcx, -8
         sub     rcx, rdi                        ; aligned end, as an offset
         sub     rcx, 8                          ; first aligned store
-        jbe     .Lmemcpy_down_bottom
+        ja      .Lmemcpy_down_loop
+        jmp     .Lmemcpy_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line: where it did, the same loop ran at 256 bytes in 1.6x
+        ; the time on a Zen 3 guest, in one run.
+        align   16, db 0xcc
 .Lmemcpy_down_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 ; aligned store
@@ -253,7 +258,12 @@ uc_copy_down:
         and     rcx, -8
         sub     rcx, rdi                        ; aligned end, as an offset
         sub     rcx, 8                          ; first aligned store
-        jbe     .Lcopy_down_bottom
+        ja      .Lcopy_down_loop
+        jmp     .Lcopy_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line: where it did, the same loop ran at 256 bytes in 1.6x
+        ; the time on a Zen 3 guest, in one run.
+        align   16, db 0xcc
 .Lcopy_down_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 ; aligned store
@@ -503,7 +513,12 @@ uc_copy_to_user_access:
         and     rcx, -8
         sub     rcx, rdi                        ; aligned end, as an offset
         sub     rcx, 8                          ; first aligned store
-        jbe     .Lcopy_to_user_down_bottom
+        ja      .Lcopy_to_user_down_loop
+        jmp     .Lcopy_to_user_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line: where it did, the same loop ran at 256 bytes in 1.6x
+        ; the time on a Zen 3 guest, in one run.
+        align   16, db 0xcc
 .Lcopy_to_user_down_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 ; aligned store
@@ -658,7 +673,12 @@ uc_copy_from_user_access:
         and     rcx, -8
         sub     rcx, rdi                        ; aligned end, as an offset
         sub     rcx, 8                          ; first aligned store
-        jbe     .Lcopy_from_user_down_bottom
+        ja      .Lcopy_from_user_down_loop
+        jmp     .Lcopy_from_user_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line: where it did, the same loop ran at 256 bytes in 1.6x
+        ; the time on a Zen 3 guest, in one run.
+        align   16, db 0xcc
 .Lcopy_from_user_down_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 ; aligned store

@@ -53,7 +53,12 @@ ${banner(";")}
         and     rcx, -8
         sub     rcx, rdi                        ; aligned end, as an offset
         sub     rcx, 8                          ; first aligned store
-        jbe     .L${tag}_bottom
+        ja      .L${tag}_loop
+        jmp     .L${tag}_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line: where it did, the same loop ran at 256 bytes in 1.6x
+        ; the time on a Zen 3 guest, in one run.
+        codealign 16
 .L${tag}_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 ; aligned store
