@@ -29,7 +29,7 @@ help:
 	@echo "make deps         install the Debian packages the project needs (root)"
 	@echo "make check        run every test"
 	@echo "make dump         print uarch.db as canonical SQL"
-	@echo "make query        list every rule: measured or extrapolated, and its evidence"
+	@echo "make query        list every rule: measured, inherited or baseline, and its evidence"
 	@echo "make debt         list the unmeasured entries"
 	@echo "make mutate       run the mutation tests on the generated routines"
 	@echo "make check-kernel boot the test kernel (GAS output only) under QEMU on AMD and Intel CPU models"
