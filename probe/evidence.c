@@ -15,7 +15,7 @@ static const unsigned int shown_distances[] = {0, 1, 16, 31, 32, 64, 4064, 4095}
 #define N_SHOWN_D (sizeof shown_distances / sizeof *shown_distances)
 #define N_SHOWN_L (sizeof shown_lengths / sizeof *shown_lengths)
 
-/* "0..32 small | 33..63 forward | 64.. forward, above down": each band's
+/* "0..32 small; 33..63 forward; 64.. forward, above down": each band's
  * strategy elsewhere, then the classes that differ from it. */
 void rule_text(const struct derived_rule *r, char *out, size_t size)
 {
@@ -27,7 +27,7 @@ void rule_text(const struct derived_rule *r, char *out, size_t size)
 		char hi[16] = "";
 		if (b->hi != BAND_UNBOUNDED)
 			snprintf(hi, sizeof hi, "%u", b->hi);
-		len += (size_t)snprintf(out + len, size - len, "%s%u..%s %s", i ? " | " : "", b->lo, hi,
+		len += (size_t)snprintf(out + len, size - len, "%s%u..%s %s", i ? "; " : "", b->lo, hi,
 					strategy_name[b->strategy[CLASS_ELSEWHERE]]);
 		for (int c = 0; c < CLASS_ELSEWHERE && len < size; c++) {
 			int live = c == CLASS_ZERO || (c == CLASS_ABOVE && r->above_max) || (c == CLASS_BELOW && r->below_max);
@@ -60,11 +60,14 @@ static void summary_head(struct buf *b, const struct entry_choice *entry, const 
 			   c->hypervisor);
 	else
 		buf_printf(b, "| hypervisor | none reported (bare metal) |\n");
-	buf_printf(b, "\n## Rule\n\nClasses, by d = (dst - src) mod 4096: zero (d = 0); above: d = 1..%u%s; below: %s; "
-		      "elsewhere: every other d. align_dst %d.\n\n",
-		   r->above_max, r->above_max ? "" : " (empty)", r->below_max ? "" : "empty", r->align_dst);
+	char above[32] = "empty", below[32] = "empty";
+	if (r->above_max)
+		snprintf(above, sizeof above, "d = 1..%u", r->above_max);
 	if (r->below_max)
-		buf_printf(b, "Below: d = %u..4095.\n\n", 4096 - r->below_max);
+		snprintf(below, sizeof below, "d = %u..4095", 4096 - r->below_max);
+	buf_printf(b, "\n## Rule\n\nClasses, by d = (dst - src) mod 4096: zero (d = 0); above: %s; below: %s; "
+		      "elsewhere: every other d. align_dst %d.\n\n",
+		   above, below, r->align_dst);
 	buf_printf(b, "| lengths | zero | above | below | elsewhere |\n|---|---|---|---|---|\n");
 	for (int i = 0; i < r->n_bands; i++) {
 		const struct band *band = &r->bands[i];
@@ -100,10 +103,11 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 		   "do not meet the previous call's stores; the minimum of %d samples per pass and over the "
 		   "passes. A time is a call's whole cost (an empty call costs %.1f ticks).\n"
 		   "- Derivation (probe/derive.c): a difference under %.1f%% (the larger of %.0f%% and the median "
-		   "spread across passes) is a tie, and a tie goes to the baseline; the bands minimise the summed "
-		   "log regret.\n",
+		   "spread across passes of the points of %d ticks or more) is a tie, and a tie goes to the "
+		   "baseline; the bands minimise the summed log regret, a regret beyond that weighing ten times "
+		   "and a loss to the baseline thirty.\n",
 		   run->flavor, PROBE_ALIGN_DST, run->table->n, run->samples, run->overhead, run->rule->noise * 100,
-		   DERIVE_NOISE_FLOOR * 100);
+		   DERIVE_NOISE_FLOOR * 100, DERIVE_NOISE_MIN_TICKS);
 }
 
 static void summary_stability(struct buf *b, const struct run_facts *run)
@@ -119,7 +123,7 @@ static void summary_stability(struct buf *b, const struct run_facts *run)
 	}
 	buf_printf(b,
 		   "\nThe rule above is derived from the minimum over all passes. Spread of a point's pass minima "
-		   "((max - min) / min): median %.1f%%, worst %.1f%%.\n",
+		   "(the second lowest over the lowest, less one), over every point: median %.1f%%, worst %.1f%%.\n",
 		   run->median_spread * 100, run->worst_spread * 100);
 }
 

@@ -29,7 +29,7 @@ void evidence_remove(const char *dir);
  * when there is no folder to link. */
 char *evidence_summary(const struct entry_choice *entry, const struct run_facts *run, const char *run_id);
 
-/* The table in a line: "0..32 small | 33..63 forward | 64.. forward, above
+/* The table in a line: "0..32 small; 33..63 forward; 64.. forward, above
  * down", each band's strategy elsewhere, then the classes that differ. */
 void rule_text(const struct derived_rule *r, char *out, size_t size);
 

@@ -53,7 +53,7 @@ typedef void (*progress_fn)(int pass, size_t done, size_t total, const struct po
 int measure_pass(struct measurement *m, const struct plan *p, volatile sig_atomic_t *stop, progress_fn progress);
 
 /* The table of the first passes passes: each point's minimum over them, and
- * its spread across them. */
+ * its spread: (second lowest - lowest) / lowest of its pass minima. */
 void measurement_table(const struct measurement *m, int passes, struct table *out);
 
 #endif

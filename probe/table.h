@@ -17,7 +17,7 @@ struct row {
 	int strategy; /* enum copy_strategy */
 	unsigned int length, distance, misalign;
 	double ticks;  /* per copy, loop overhead subtracted */
-	double spread; /* (max - min) / min of the passes' minima */
+	double spread; /* (second lowest - lowest) / lowest of the passes' minima */
 };
 
 struct table {
