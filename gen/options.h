@@ -2,7 +2,7 @@
 #ifndef UARCHGEN_OPTIONS_H
 #define UARCHGEN_OPTIONS_H
 
-#define UARCHGEN_VERSION "2"
+#define UARCHGEN_VERSION "3"
 
 struct options {
 	const char *db_path, *templates_dir, *out_dir;

@@ -73,7 +73,7 @@ if [ -n "$family" ] && [ -n "$model" ]; then
 		DELETE FROM rule WHERE uarch NOT IN (SELECT uarch FROM cpuid_range);
 		DELETE FROM uarch WHERE name NOT IN (SELECT uarch FROM cpuid_range);"
 	if "$PROBE" --quick --dry-run --db "$T/new/uarch.db" >/dev/null 2>&1; then
-		echo "note: this CPU's entry is a vendor default; the new-entry cases are skipped"
+		echo "note: another entry still holds this CPU; the new-entry cases are skipped"
 	else
 		cp "$T/new/uarch.db" "$T/new/before.db"
 		check "a CPU no entry holds needs --name" sh -c \
