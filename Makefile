@@ -96,6 +96,11 @@ $(B)/%/run_rule_tests: tests/run_rule_tests.c $(B)/%/rule_tests.o $(B)/%/copy_ru
 	@echo "  LD      $@"
 	$(Q)$(CC) $(TEST_CFLAGS) $(CFLAGS) $^ -o $@
 
+$(B)/test_text: tests/test_text.c gen/text.c gen/text.h
+	@mkdir -p $(B)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) -Igen tests/test_text.c gen/text.c -o $@
+
 $(B)/test_template: tests/test_template.c gen/template.c gen/util.c gen/template.h gen/util.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
@@ -142,7 +147,7 @@ $(B)/%/fault_tests_remaining: tests/fault_tests.c $(B)/%-remaining/out/MANIFEST
 		$(B)/$*/copy_rule_remaining.o $(B)/$*/copy_remaining.o -o $@
 
 PER_FLAVOR_BINS := fault_tests fault_tests_remaining fuzz_copy abi_harness run_rule_tests probe bench copy_gas.o
-TEST_BINS := $(B)/test_template $(B)/test_derive \
+TEST_BINS := $(B)/test_template $(B)/test_text $(B)/test_derive \
              $(foreach f,$(FLAVORS),$(PER_FLAVOR_BINS:%=$(B)/$(f)/%))
 
 # ---- the probe: measures this machine's core ----
@@ -150,7 +155,7 @@ TEST_BINS := $(B)/test_template $(B)/test_derive \
 PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
 PROBE_LIB    := probe/derive.c probe/table.c
 # The probe picks its entry with the generator's own lookup; these need SQLite, not Lua.
-PROBE_SRCS   := $(wildcard probe/*.c) gen/model.c gen/rule_load.c gen/resolve.c gen/rows.c gen/dump.c gen/sha256.c gen/util.c
+PROBE_SRCS   := $(wildcard probe/*.c) gen/model.c gen/rule_load.c gen/resolve.c gen/rows.c gen/text.c gen/dump.c gen/sha256.c gen/util.c
 
 $(B)/%/probe: $(PROBE_SRCS) $(wildcard probe/*.h $(PROBE_SRCS:.c=.h)) $(B)/%/copy.o $(B)/%/copy_rule.o
 	@echo "  CC      $@"

@@ -6,6 +6,7 @@
 #include "dump.h"
 #include "rows.h"
 #include "sha256.h"
+#include "text.h"
 #include "util.h"
 
 #include <sqlite3.h>
@@ -28,8 +29,11 @@ static void load_uarchs(struct loader *l, struct model *m)
 		u.cpuid_limit = col_text(l, st, 3, "uarch", row, 1);
 		if (u.name && !name_ok(u.name))
 			row_error(l, "uarch", row, "name", "must be 1-31 of [a-z0-9_], starting with a letter");
-		if (u.vendor && strlen(u.vendor) != 12)
-			row_error(l, "uarch", row, "vendor", "a CPUID vendor string is 12 characters");
+		if (u.vendor && !vendor_known(u.vendor)) {
+			char *what = xasprintf("'%s' is not a CPUID vendor string a CPU reports (%s)", u.vendor, vendor_list);
+			row_error(l, "uarch", row, "vendor", what);
+			free(what);
+		}
 		if (u.example && !*u.example)
 			row_error(l, "uarch", row, "example", "must name an example part");
 		free(row);
@@ -146,7 +150,9 @@ static void check_overlaps(struct loader *l, struct model *m)
 		for (size_t j = i + 1; j < m->n_ranges; j++) {
 			const struct cpuid_range *b = &m->ranges[j];
 			const struct uarch *ub = b->uarch ? model_uarch(m, b->uarch) : NULL;
-			if (!ua || !ub || strcmp(ua->vendor, ub->vendor) != 0 || a->family != b->family)
+			/* A NULL vendor was reported when its row was read. */
+			if (!ua || !ub || !ua->vendor || !ub->vendor || strcmp(ua->vendor, ub->vendor) != 0 ||
+			    a->family != b->family)
 				continue;
 			if (b->model_lo > a->model_hi || a->model_lo > b->model_hi)
 				continue;

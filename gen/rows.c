@@ -1,5 +1,6 @@
 #include "rows.h"
 
+#include "text.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -27,7 +28,14 @@ char *col_text(struct loader *l, sqlite3_stmt *st, int i, const char *table, con
 		row_error(l, table, row, column, "expected text");
 		return NULL;
 	}
-	return xstrdup((const char *)sqlite3_column_text(st, i));
+	const char *v = (const char *)sqlite3_column_text(st, i);
+	const char *problem = strlen(v) == (size_t)sqlite3_column_bytes(st, i) ? text_problem(v)
+										: "holds a NUL byte; text is one printable line";
+	if (problem) {
+		row_error(l, table, row, column, problem);
+		return NULL;
+	}
+	return xstrdup(v);
 }
 
 int col_int(struct loader *l, sqlite3_stmt *st, int i, const char *table, const char *row,
@@ -70,10 +78,15 @@ char *row_key(sqlite3_stmt *st, int nkeys)
 	buf_adds(&b, "(");
 	for (int i = 0; i < nkeys; i++) {
 		const char *v = (const char *)sqlite3_column_text(st, i);
-		if (sqlite3_column_type(st, i) == SQLITE_TEXT)
-			buf_printf(&b, "%s%s='%s'", i ? ", " : "", sqlite3_column_name(st, i), v);
-		else
+		if (sqlite3_column_type(st, i) == SQLITE_TEXT) {
+			/* A key is printed to a terminal: its text made printable first. */
+			char *safe = xstrdup(v);
+			text_sanitize(safe);
+			buf_printf(&b, "%s%s='%s'", i ? ", " : "", sqlite3_column_name(st, i), safe);
+			free(safe);
+		} else {
 			buf_printf(&b, "%s%s=%s", i ? ", " : "", sqlite3_column_name(st, i), v ? v : "NULL");
+		}
 	}
 	buf_adds(&b, ")");
 	return b.data;

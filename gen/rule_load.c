@@ -251,7 +251,7 @@ static void load_inherits(struct loader *l, struct model *m)
 			row_error(l, "inherit", row, "flavor", "unknown flavor: not a row of table flavor");
 		if (in.from && !from)
 			row_error(l, "inherit", row, "from_uarch", "names no row of table uarch");
-		else if (u && from && strcmp(u->vendor, from->vendor) != 0)
+		else if (u && from && u->vendor && from->vendor && strcmp(u->vendor, from->vendor) != 0)
 			row_error(l, "inherit", row, "from_uarch", "names an entry of another vendor");
 		else if (from && in.flavor && !model_rule(m, in.from, in.flavor))
 			row_error(l, "inherit", row, "from_uarch",

@@ -1,5 +1,7 @@
 #include "cpu.h"
 
+#include "../gen/text.h"
+
 #include "copy_rule.h"
 
 #include <stdio.h>
@@ -47,6 +49,10 @@ void cpu_identify(struct cpu_info *c)
 		memmove(c->brand, s, strlen(s) + 1);
 		for (size_t n = strlen(c->brand); n > 0 && c->brand[n - 1] == ' '; n--)
 			c->brand[n - 1] = '\0';
+		/* The brand string is whatever the CPU, or a hypervisor, says: it
+		 * reaches the database, and from there generated code, only as one
+		 * printable line. */
+		text_sanitize(c->brand);
 	}
 	if (c->guest) {
 		uc_cpuid_leaf(0x40000000u, 0, r);
@@ -54,6 +60,7 @@ void cpu_identify(struct cpu_info *c)
 		for (int i = 0; i < 12; i++)
 			if (c->hypervisor[i] == '\0' || c->hypervisor[i] < 32 || c->hypervisor[i] > 126)
 				c->hypervisor[i] = i ? '\0' : '?';
+		text_sanitize(c->hypervisor);
 		if (!c->hypervisor[0])
 			strcpy(c->hypervisor, "unknown");
 	}

@@ -1,4 +1,5 @@
 /* probe: measures the core it runs on and records its copy rule in uarch.db. */
+#include "../gen/text.h"
 #include "copy_rule.h"
 #include "cpu.h"
 #include "derive.h"
@@ -131,6 +132,14 @@ int main(int argc, char **argv)
 	       cpu.erms ? "yes" : "no", cpu.fsrm ? "yes" : "no", cpu.avx2 ? "yes" : "no", cpu.avx512f ? "yes" : "no",
 	       cpu.guest ? "; hypervisor guest: " : "; bare metal", cpu.guest ? cpu.hypervisor : "");
 
+	if (!vendor_known(cpu.vendor)) {
+		char shown[13];
+		memcpy(shown, cpu.vendor, sizeof shown);
+		text_sanitize(shown);
+		fprintf(stderr, "probe: this CPU reports vendor '%s', which no CPU the database can hold reports (%s)\n",
+			shown, vendor_list);
+		return 2;
+	}
 	struct entry_choice entry;
 	int rc = record_choose_entry(db, &cpu, name, &entry);
 	if (rc)

@@ -143,6 +143,51 @@ check "an exported routine the list lacks is refused" sh -c \
 	"'$GEN' gen -q --templates '$T/tpl4' --out '$T/victim' 2>&1 | grep -q 'exports uc_copy_extra, which is not in the flavor.s routine list'"
 check "...and neither writes anything" diff -r out "$T/victim"
 
+# ---- hostile text: database text is data, never code ----
+# Every text column the generator reads, in every table, given text that
+# would end a C comment, add a line to a Markdown table or move a terminal's
+# cursor: each is refused, naming the table and column, and nothing is
+# written. A new text column is covered without a change here.
+hostile_run() { # hostile_run TABLE COLUMN SETUP VALUE_SQL
+	cp uarch.db "$T/hostile.db"
+	sqlite3 "$T/hostile.db" "PRAGMA ignore_check_constraints = 1; PRAGMA foreign_keys = 0; $3
+		UPDATE $1 SET $2 = $4 WHERE rowid = (SELECT min(rowid) FROM $1);"
+	rm -rf "$T/victim" && cp -r out "$T/victim"
+	"$GEN" gen -q --db "$T/hostile.db" --out "$T/victim" >/dev/null 2>"$T/err"
+	rc=$?
+	if [ $rc -ne 1 ]; then bad "hostile $1.$2 = $4: exit $rc, want 1"; return; fi
+	if ! grep -q "table $1, row .*, column $2: " "$T/err"; then bad "hostile $1.$2: the error does not name it: $(head -c 300 "$T/err")"; return; fi
+	if ! diff -r out "$T/victim" >/dev/null; then bad "hostile $1.$2: out/ changed"; return; fi
+	if grep -q "$(printf '\033')" "$T/err"; then bad "hostile $1.$2: the error prints the escape raw"; return; fi
+	ok
+}
+for t in uarch cpuid_range flavor flavor_routine rule rule_band inherit; do
+	setup=""
+	[ "$t" = inherit ] && setup="INSERT INTO inherit VALUES ('zen1', '$F', 'zen2', 'a reason');"
+	for c in $(sqlite3 uarch.db "SELECT name FROM pragma_table_info('$t') WHERE type = 'TEXT'"); do
+		hostile_run "$t" "$c" "$setup" "coalesce($c, 'x') || ' */ int evil; /* '"
+		hostile_run "$t" "$c" "$setup" "coalesce($c, 'x') || char(10) || '| forged | row |'"
+		hostile_run "$t" "$c" "$setup" "coalesce($c, 'x') || char(27) || '[2J'"
+	done
+done
+bad_case "a vendor in lower case" "UPDATE uarch SET vendor = 'authenticamd' WHERE name = 'zen1';" \
+	"table uarch, row (name='zen1'), column vendor: 'authenticamd' is not a CPUID vendor string"
+bad_case "a vendor no CPU reports" "UPDATE uarch SET vendor = 'AuthenticAMB' WHERE name = 'zen1';" \
+	"table uarch, row (name='zen1'), column vendor: 'AuthenticAMB' is not a CPUID vendor string"
+bad_case "text that is not UTF-8" "UPDATE uarch SET example = CAST(X'41C3' AS TEXT) WHERE name = 'zen1';" \
+	"table uarch, row (name='zen1'), column example: holds byte 0xc3"
+# A database whose schema never said NOT NULL (another tool, an older schema).
+"$GEN" dump | sed 's/^  vendor      TEXT NOT NULL /  vendor      TEXT /' >"$T/nonull.sql"
+check "the schema edit for the NULL-vendor case applies" grep -q '^  vendor      TEXT CHECK' "$T/nonull.sql"
+sqlite3 "$T/nonull.db" <"$T/nonull.sql"
+sqlite3 "$T/nonull.db" "PRAGMA ignore_check_constraints = 1; UPDATE uarch SET vendor = NULL WHERE name = 'zen2';"
+"$GEN" gen -q --db "$T/nonull.db" --out "$T/victim" >/dev/null 2>"$T/err"
+rc=$?
+check "a NULL vendor exits 1, not a crash" test $rc -eq 1
+check "...naming the row" grep -q "table uarch, row (name='zen2'), column vendor: must not be NULL" "$T/err"
+"$GEN" check --db "$T/nonull.db" >/dev/null 2>&1
+check "...and check exits 1 too" test $? -eq 1
+
 # ---- commands and usage ----
 for cmd in gen check query debt dump help; do
 	check "uarchgen $cmd --help" sh -c "'$GEN' $cmd --help | grep -q '^usage: uarchgen'"

@@ -54,3 +54,9 @@ function rule_status_text(r)
   end
   return "baseline (no evidence)"
 end
+
+-- Database text in a Markdown table cell: a bar would end the cell, so it is
+-- escaped. (The generator refuses text that is not one printable line.)
+function md_cell(s)
+  return (s:gsub("|", "\\|"))
+end

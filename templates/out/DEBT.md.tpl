@@ -32,7 +32,7 @@ way it is debt until a probe runs on the core.
 @     if r.status ~= "measured" then
 @       n = n + 1
 @       local takes = r.status == "inherited" and ("the table of " .. r.source) or "baseline"
-| ${e.name} | ${e.vendor} | ${models(e)} | ${takes} | ${r.reason or "no evidence"} | ${e.example}: `make probe NAME=${e.name}` |
+| ${e.name} | ${e.vendor} | ${models(e)} | ${takes} | ${md_cell(r.reason or "no evidence")} | ${md_cell(e.example)}: `make probe NAME=${e.name}` |
 @     end
 @   end
 
@@ -54,7 +54,7 @@ of the same core closes each.
 | entry | flavor | hypervisor | measured on | evidence |
 |---|---|---|---|---|
 @   for _, g in ipairs(guests) do
-| ${g.e.name} | ${g.f} | ${g.r.hypervisor} | ${g.r.cpu_signature} | ${g.r.evidence} |
+| ${g.e.name} | ${g.f} | ${md_cell(g.r.hypervisor)} | ${md_cell(g.r.cpu_signature)} | ${md_cell(g.r.evidence)} |
 @   end
 
 @ end
@@ -67,7 +67,7 @@ A measurement of these entries covers the core type the probe ran on; the
 other core type of the same part keeps the same rule unmeasured.
 
 @   for _, e in ipairs(limited) do
-- **${e.name}**: ${e.cpuid_limit}.
+- **${e.name}**: ${md_cell(e.cpuid_limit)}.
 @   end
 
 @ end
