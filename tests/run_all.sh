@@ -42,6 +42,7 @@ for flavor in $(gen/uarchgen flavors | cut -d' ' -f1); do
 	run "$flavor: ABI harness" $B/abi_harness
 	run "$flavor: instruction scan" tests/scan_test.sh "$flavor"
 	run "$flavor: freestanding" tests/freestanding_link.sh "$flavor"
+	run "$flavor: position-independent" tests/pic_link.sh "$flavor"
 	if grep -q 'KIND_TO_USER, ' "out/$flavor/tests/routines.h"; then
 		run "$flavor: user faults" $B/fault_tests
 		run "$flavor: faults, remaining" $B/fault_tests_remaining

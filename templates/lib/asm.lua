@@ -9,7 +9,8 @@
 --   name:                     a label; .Lname is local to the file and, for
 --                             NASM, to the last label not starting with '.'
 --   intel64                   64-bit code, memory operands RIP-relative
---   section NAME              .text, .data, .rodata or .note.GNU-stack
+--   section NAME              .text, .data, .rodata, .data.rel.ro or
+--                             .note.GNU-stack
 --   func NAME / endfunc       an exported function; endfunc ends every
 --                             function opened since the last one
 --   object NAME / endobject   an exported data object, the same way
@@ -35,6 +36,10 @@ local SECTIONS = {
   [".text"] = { nasm = "section .text", gas = ".text" },
   [".data"] = { nasm = "section .data", gas = ".data" },
   [".rodata"] = { nasm = "section .rodata", gas = ".section .rodata" },
+  -- Read-only once relocated: data that holds addresses, so that a shared
+  -- object needs no relocation in a read-only segment.
+  [".data.rel.ro"] = { nasm = "section .data.rel.ro progbits alloc noexec write align=8",
+                       gas = '.section .data.rel.ro,"aw",@progbits' },
   [".note.GNU-stack"] = { nasm = "section .note.GNU-stack noalloc noexec nowrite progbits",
                           gas = '.section .note.GNU-stack,"",@progbits' },
 }

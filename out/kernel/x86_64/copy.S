@@ -67,9 +67,9 @@ uc_memcpy:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        cmp     rcx, [rip + uc_copy_above_max] /* zero or above: d <= above_max */
+        cmp     rcx, [rip + uc_copy_above_max.here] /* zero or above: d <= above_max */
         jbe     .Lmemcpy_near
-        cmp     rcx, [rip + uc_copy_below_from] /* below: d >= 4096 - below_max */
+        cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lmemcpy_below
         mov     r8d, 3                          /* elsewhere, the most common class */
 .Lmemcpy_class:
@@ -77,7 +77,7 @@ uc_memcpy:
         ja      .Lmemcpy_long
         shl     r8d, 8
         add     r8, rdx
-        lea     rcx, [rip + uc_copy_short]
+        lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
 .Lmemcpy_code:
         cmp     ecx, 2
@@ -97,29 +97,29 @@ uc_memcpy:
         jmp     .Lmemcpy_class
 .Lmemcpy_long:
         imul    r8d, r8d, 8
-        cmp     rdx, [rip + uc_copy_long_hi + 0]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 0]
         jbe     .Lmemcpy_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 8]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 8]
         jbe     .Lmemcpy_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 16]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 16]
         jbe     .Lmemcpy_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 24]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 24]
         jbe     .Lmemcpy_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 32]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 32]
         jbe     .Lmemcpy_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 40]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 40]
         jbe     .Lmemcpy_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 48]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 48]
         jbe     .Lmemcpy_long_cell              /* long band edge */
         inc     r8d
 .Lmemcpy_long_cell:
-        lea     rcx, [rip + uc_copy_long_cells]
+        lea     rcx, [rip + uc_copy_long_cells.here]
         movzx   ecx, byte ptr [rcx + r8]
         jmp     .Lmemcpy_code
 .Lmemcpy_forward:
@@ -129,7 +129,7 @@ uc_memcpy:
 .Lmemcpy_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemcpy_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst]
+        mov     rcx, [rip + uc_copy_align_dst.here]
         test    rcx, rcx
         jz      .Lmemcpy_forward_aligned_body                   /* no alignment installed */
         dec     rcx
@@ -233,7 +233,7 @@ uc_copy_forward_aligned:
         mov     rax, rdi
         cmp     rdx, 64                         /* align threshold */
         jb      .Lcopy_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst]
+        mov     rcx, [rip + uc_copy_align_dst.here]
         test    rcx, rcx
         jz      .Lcopy_forward_aligned_body                   /* no alignment installed */
         dec     rcx
@@ -342,9 +342,9 @@ uc_copy_strategy:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        cmp     rcx, [rip + uc_copy_above_max] /* zero or above: d <= above_max */
+        cmp     rcx, [rip + uc_copy_above_max.here] /* zero or above: d <= above_max */
         jbe     .Lcopy_strategy_near
-        cmp     rcx, [rip + uc_copy_below_from] /* below: d >= 4096 - below_max */
+        cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_strategy_below
         mov     r8d, 3                          /* elsewhere, the most common class */
 .Lcopy_strategy_class:
@@ -352,7 +352,7 @@ uc_copy_strategy:
         ja      .Lcopy_strategy_long
         shl     r8d, 8
         add     r8, rdx
-        lea     rcx, [rip + uc_copy_short]
+        lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
 .Lcopy_strategy_code:
         cmp     ecx, 2
@@ -372,29 +372,29 @@ uc_copy_strategy:
         jmp     .Lcopy_strategy_class
 .Lcopy_strategy_long:
         imul    r8d, r8d, 8
-        cmp     rdx, [rip + uc_copy_long_hi + 0]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 0]
         jbe     .Lcopy_strategy_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 8]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 8]
         jbe     .Lcopy_strategy_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 16]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 16]
         jbe     .Lcopy_strategy_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 24]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 24]
         jbe     .Lcopy_strategy_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 32]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 32]
         jbe     .Lcopy_strategy_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 40]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 40]
         jbe     .Lcopy_strategy_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 48]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 48]
         jbe     .Lcopy_strategy_long_cell              /* long band edge */
         inc     r8d
 .Lcopy_strategy_long_cell:
-        lea     rcx, [rip + uc_copy_long_cells]
+        lea     rcx, [rip + uc_copy_long_cells.here]
         movzx   ecx, byte ptr [rcx + r8]
         jmp     .Lcopy_strategy_code
 .Lcopy_strategy_forward:
@@ -436,9 +436,9 @@ uc_copy_to_user_access:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        cmp     rcx, [rip + uc_copy_above_max] /* zero or above: d <= above_max */
+        cmp     rcx, [rip + uc_copy_above_max.here] /* zero or above: d <= above_max */
         jbe     .Lcopy_to_user_near
-        cmp     rcx, [rip + uc_copy_below_from] /* below: d >= 4096 - below_max */
+        cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_to_user_below
         mov     r8d, 3                          /* elsewhere, the most common class */
 .Lcopy_to_user_class:
@@ -446,7 +446,7 @@ uc_copy_to_user_access:
         ja      .Lcopy_to_user_long
         shl     r8d, 8
         add     r8, rdx
-        lea     rcx, [rip + uc_copy_short]
+        lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
 .Lcopy_to_user_code:
         cmp     ecx, 2
@@ -466,29 +466,29 @@ uc_copy_to_user_access:
         jmp     .Lcopy_to_user_class
 .Lcopy_to_user_long:
         imul    r8d, r8d, 8
-        cmp     rdx, [rip + uc_copy_long_hi + 0]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 0]
         jbe     .Lcopy_to_user_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 8]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 8]
         jbe     .Lcopy_to_user_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 16]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 16]
         jbe     .Lcopy_to_user_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 24]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 24]
         jbe     .Lcopy_to_user_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 32]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 32]
         jbe     .Lcopy_to_user_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 40]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 40]
         jbe     .Lcopy_to_user_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 48]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 48]
         jbe     .Lcopy_to_user_long_cell              /* long band edge */
         inc     r8d
 .Lcopy_to_user_long_cell:
-        lea     rcx, [rip + uc_copy_long_cells]
+        lea     rcx, [rip + uc_copy_long_cells.here]
         movzx   ecx, byte ptr [rcx + r8]
         jmp     .Lcopy_to_user_code
 .Lcopy_to_user_forward:
@@ -498,7 +498,7 @@ uc_copy_to_user_access:
 .Lcopy_to_user_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lcopy_to_user_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst]
+        mov     rcx, [rip + uc_copy_align_dst.here]
         test    rcx, rcx
         jz      .Lcopy_to_user_forward_aligned_body                   /* no alignment installed */
         dec     rcx
@@ -597,9 +597,9 @@ uc_copy_from_user_access:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        cmp     rcx, [rip + uc_copy_above_max] /* zero or above: d <= above_max */
+        cmp     rcx, [rip + uc_copy_above_max.here] /* zero or above: d <= above_max */
         jbe     .Lcopy_from_user_near
-        cmp     rcx, [rip + uc_copy_below_from] /* below: d >= 4096 - below_max */
+        cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_from_user_below
         mov     r8d, 3                          /* elsewhere, the most common class */
 .Lcopy_from_user_class:
@@ -607,7 +607,7 @@ uc_copy_from_user_access:
         ja      .Lcopy_from_user_long
         shl     r8d, 8
         add     r8, rdx
-        lea     rcx, [rip + uc_copy_short]
+        lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
 .Lcopy_from_user_code:
         cmp     ecx, 2
@@ -627,29 +627,29 @@ uc_copy_from_user_access:
         jmp     .Lcopy_from_user_class
 .Lcopy_from_user_long:
         imul    r8d, r8d, 8
-        cmp     rdx, [rip + uc_copy_long_hi + 0]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 0]
         jbe     .Lcopy_from_user_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 8]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 8]
         jbe     .Lcopy_from_user_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 16]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 16]
         jbe     .Lcopy_from_user_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 24]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 24]
         jbe     .Lcopy_from_user_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 32]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 32]
         jbe     .Lcopy_from_user_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 40]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 40]
         jbe     .Lcopy_from_user_long_cell              /* long band edge */
         inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi + 48]
+        cmp     rdx, [rip + uc_copy_long_hi.here + 48]
         jbe     .Lcopy_from_user_long_cell              /* long band edge */
         inc     r8d
 .Lcopy_from_user_long_cell:
-        lea     rcx, [rip + uc_copy_long_cells]
+        lea     rcx, [rip + uc_copy_long_cells.here]
         movzx   ecx, byte ptr [rcx + r8]
         jmp     .Lcopy_from_user_code
 .Lcopy_from_user_forward:
@@ -659,7 +659,7 @@ uc_copy_from_user_access:
 .Lcopy_from_user_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lcopy_from_user_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst]
+        mov     rcx, [rip + uc_copy_align_dst.here]
         test    rcx, rcx
         jz      .Lcopy_from_user_forward_aligned_body                   /* no alignment installed */
         dec     rcx
@@ -775,22 +775,29 @@ uc_user_fault_exit:
 
         .data
         .balign 8, 0
-/* The installed table. Until uc_rule_init() it is the baseline: no class */
+/* The installed table. Code reads each object through its file-local label */
+/* <object>.here, at the same address: a reference to the exported symbol */
+/* could be bound elsewhere at run time (ELF symbol interposition), which a */
+/* shared object cannot reach through rip-relative addressing. */
+/* Until uc_rule_init() it is the table of the baseline: no class */
 /* bound, every strategy code 0 (forward), which is correct on every CPU, */
 /* only sometimes slower. */
         .globl  uc_copy_above_max
         .type   uc_copy_above_max, @object
 uc_copy_above_max:
+uc_copy_above_max.here:
         .quad   0
         .size   uc_copy_above_max, . - uc_copy_above_max
         .globl  uc_copy_below_from
         .type   uc_copy_below_from, @object
 uc_copy_below_from:
+uc_copy_below_from.here:
         .quad   4096
         .size   uc_copy_below_from, . - uc_copy_below_from
         .globl  uc_copy_align_dst
         .type   uc_copy_align_dst, @object
 uc_copy_align_dst:
+uc_copy_align_dst.here:
         .quad   0
         .size   uc_copy_align_dst, . - uc_copy_align_dst
 /* The upper bound of each band that reaches 256 bytes, in order; the last */
@@ -798,6 +805,7 @@ uc_copy_align_dst:
         .globl  uc_copy_long_hi
         .type   uc_copy_long_hi, @object
 uc_copy_long_hi:
+uc_copy_long_hi.here:
         .quad   -1
         .quad   -1
         .quad   -1
@@ -810,6 +818,7 @@ uc_copy_long_hi:
         .globl  uc_copy_long_cells
         .type   uc_copy_long_cells, @object
 uc_copy_long_cells:
+uc_copy_long_cells.here:
         .byte   0, 0, 0, 0, 0, 0, 0, 0
         .byte   0, 0, 0, 0, 0, 0, 0, 0
         .byte   0, 0, 0, 0, 0, 0, 0, 0
@@ -819,6 +828,7 @@ uc_copy_long_cells:
         .globl  uc_copy_short
         .type   uc_copy_short, @object
 uc_copy_short:
+uc_copy_short.here:
         .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
         .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
         .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
@@ -837,9 +847,11 @@ uc_copy_short:
         .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
         .size   uc_copy_short, . - uc_copy_short
 
-        .section .rodata
+        .section .data.rel.ro,"aw",@progbits
         .balign 8, 0
 /* The access ranges for a kernel's exception table: [begin, end) pairs. */
+/* Addresses, so the loader relocates them: a read-only-after-relocation */
+/* section keeps a shared object or PIE free of text relocations. */
         .globl  uc_user_access_ranges
         .type   uc_user_access_ranges, @object
 uc_user_access_ranges:

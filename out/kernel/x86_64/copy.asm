@@ -67,9 +67,9 @@ uc_memcpy:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        cmp     rcx, [rel uc_copy_above_max]   ; zero or above: d <= above_max
+        cmp     rcx, [rel uc_copy_above_max.here]   ; zero or above: d <= above_max
         jbe     .Lmemcpy_near
-        cmp     rcx, [rel uc_copy_below_from]  ; below: d >= 4096 - below_max
+        cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemcpy_below
         mov     r8d, 3                          ; elsewhere, the most common class
 .Lmemcpy_class:
@@ -77,7 +77,7 @@ uc_memcpy:
         ja      .Lmemcpy_long
         shl     r8d, 8
         add     r8, rdx
-        lea     rcx, [rel uc_copy_short]
+        lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
 .Lmemcpy_code:
         cmp     ecx, 2
@@ -97,29 +97,29 @@ uc_memcpy:
         jmp     .Lmemcpy_class
 .Lmemcpy_long:
         imul    r8d, r8d, 8
-        cmp     rdx, [rel uc_copy_long_hi + 0]
+        cmp     rdx, [rel uc_copy_long_hi.here + 0]
         jbe     .Lmemcpy_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 8]
+        cmp     rdx, [rel uc_copy_long_hi.here + 8]
         jbe     .Lmemcpy_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 16]
+        cmp     rdx, [rel uc_copy_long_hi.here + 16]
         jbe     .Lmemcpy_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 24]
+        cmp     rdx, [rel uc_copy_long_hi.here + 24]
         jbe     .Lmemcpy_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 32]
+        cmp     rdx, [rel uc_copy_long_hi.here + 32]
         jbe     .Lmemcpy_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 40]
+        cmp     rdx, [rel uc_copy_long_hi.here + 40]
         jbe     .Lmemcpy_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 48]
+        cmp     rdx, [rel uc_copy_long_hi.here + 48]
         jbe     .Lmemcpy_long_cell              ; long band edge
         inc     r8d
 .Lmemcpy_long_cell:
-        lea     rcx, [rel uc_copy_long_cells]
+        lea     rcx, [rel uc_copy_long_cells.here]
         movzx   ecx, byte [rcx + r8]
         jmp     .Lmemcpy_code
 .Lmemcpy_forward:
@@ -129,7 +129,7 @@ uc_memcpy:
 .Lmemcpy_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemcpy_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst]
+        mov     rcx, [rel uc_copy_align_dst.here]
         test    rcx, rcx
         jz      .Lmemcpy_forward_aligned_body                   ; no alignment installed
         dec     rcx
@@ -231,7 +231,7 @@ uc_copy_forward_aligned:
         mov     rax, rdi
         cmp     rdx, 64                         ; align threshold
         jb      .Lcopy_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst]
+        mov     rcx, [rel uc_copy_align_dst.here]
         test    rcx, rcx
         jz      .Lcopy_forward_aligned_body                   ; no alignment installed
         dec     rcx
@@ -337,9 +337,9 @@ uc_copy_strategy:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        cmp     rcx, [rel uc_copy_above_max]   ; zero or above: d <= above_max
+        cmp     rcx, [rel uc_copy_above_max.here]   ; zero or above: d <= above_max
         jbe     .Lcopy_strategy_near
-        cmp     rcx, [rel uc_copy_below_from]  ; below: d >= 4096 - below_max
+        cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_strategy_below
         mov     r8d, 3                          ; elsewhere, the most common class
 .Lcopy_strategy_class:
@@ -347,7 +347,7 @@ uc_copy_strategy:
         ja      .Lcopy_strategy_long
         shl     r8d, 8
         add     r8, rdx
-        lea     rcx, [rel uc_copy_short]
+        lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
 .Lcopy_strategy_code:
         cmp     ecx, 2
@@ -367,29 +367,29 @@ uc_copy_strategy:
         jmp     .Lcopy_strategy_class
 .Lcopy_strategy_long:
         imul    r8d, r8d, 8
-        cmp     rdx, [rel uc_copy_long_hi + 0]
+        cmp     rdx, [rel uc_copy_long_hi.here + 0]
         jbe     .Lcopy_strategy_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 8]
+        cmp     rdx, [rel uc_copy_long_hi.here + 8]
         jbe     .Lcopy_strategy_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 16]
+        cmp     rdx, [rel uc_copy_long_hi.here + 16]
         jbe     .Lcopy_strategy_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 24]
+        cmp     rdx, [rel uc_copy_long_hi.here + 24]
         jbe     .Lcopy_strategy_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 32]
+        cmp     rdx, [rel uc_copy_long_hi.here + 32]
         jbe     .Lcopy_strategy_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 40]
+        cmp     rdx, [rel uc_copy_long_hi.here + 40]
         jbe     .Lcopy_strategy_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 48]
+        cmp     rdx, [rel uc_copy_long_hi.here + 48]
         jbe     .Lcopy_strategy_long_cell              ; long band edge
         inc     r8d
 .Lcopy_strategy_long_cell:
-        lea     rcx, [rel uc_copy_long_cells]
+        lea     rcx, [rel uc_copy_long_cells.here]
         movzx   ecx, byte [rcx + r8]
         jmp     .Lcopy_strategy_code
 .Lcopy_strategy_forward:
@@ -430,9 +430,9 @@ uc_copy_to_user_access:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        cmp     rcx, [rel uc_copy_above_max]   ; zero or above: d <= above_max
+        cmp     rcx, [rel uc_copy_above_max.here]   ; zero or above: d <= above_max
         jbe     .Lcopy_to_user_near
-        cmp     rcx, [rel uc_copy_below_from]  ; below: d >= 4096 - below_max
+        cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_to_user_below
         mov     r8d, 3                          ; elsewhere, the most common class
 .Lcopy_to_user_class:
@@ -440,7 +440,7 @@ uc_copy_to_user_access:
         ja      .Lcopy_to_user_long
         shl     r8d, 8
         add     r8, rdx
-        lea     rcx, [rel uc_copy_short]
+        lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
 .Lcopy_to_user_code:
         cmp     ecx, 2
@@ -460,29 +460,29 @@ uc_copy_to_user_access:
         jmp     .Lcopy_to_user_class
 .Lcopy_to_user_long:
         imul    r8d, r8d, 8
-        cmp     rdx, [rel uc_copy_long_hi + 0]
+        cmp     rdx, [rel uc_copy_long_hi.here + 0]
         jbe     .Lcopy_to_user_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 8]
+        cmp     rdx, [rel uc_copy_long_hi.here + 8]
         jbe     .Lcopy_to_user_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 16]
+        cmp     rdx, [rel uc_copy_long_hi.here + 16]
         jbe     .Lcopy_to_user_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 24]
+        cmp     rdx, [rel uc_copy_long_hi.here + 24]
         jbe     .Lcopy_to_user_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 32]
+        cmp     rdx, [rel uc_copy_long_hi.here + 32]
         jbe     .Lcopy_to_user_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 40]
+        cmp     rdx, [rel uc_copy_long_hi.here + 40]
         jbe     .Lcopy_to_user_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 48]
+        cmp     rdx, [rel uc_copy_long_hi.here + 48]
         jbe     .Lcopy_to_user_long_cell              ; long band edge
         inc     r8d
 .Lcopy_to_user_long_cell:
-        lea     rcx, [rel uc_copy_long_cells]
+        lea     rcx, [rel uc_copy_long_cells.here]
         movzx   ecx, byte [rcx + r8]
         jmp     .Lcopy_to_user_code
 .Lcopy_to_user_forward:
@@ -492,7 +492,7 @@ uc_copy_to_user_access:
 .Lcopy_to_user_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lcopy_to_user_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst]
+        mov     rcx, [rel uc_copy_align_dst.here]
         test    rcx, rcx
         jz      .Lcopy_to_user_forward_aligned_body                   ; no alignment installed
         dec     rcx
@@ -590,9 +590,9 @@ uc_copy_from_user_access:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        cmp     rcx, [rel uc_copy_above_max]   ; zero or above: d <= above_max
+        cmp     rcx, [rel uc_copy_above_max.here]   ; zero or above: d <= above_max
         jbe     .Lcopy_from_user_near
-        cmp     rcx, [rel uc_copy_below_from]  ; below: d >= 4096 - below_max
+        cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_from_user_below
         mov     r8d, 3                          ; elsewhere, the most common class
 .Lcopy_from_user_class:
@@ -600,7 +600,7 @@ uc_copy_from_user_access:
         ja      .Lcopy_from_user_long
         shl     r8d, 8
         add     r8, rdx
-        lea     rcx, [rel uc_copy_short]
+        lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
 .Lcopy_from_user_code:
         cmp     ecx, 2
@@ -620,29 +620,29 @@ uc_copy_from_user_access:
         jmp     .Lcopy_from_user_class
 .Lcopy_from_user_long:
         imul    r8d, r8d, 8
-        cmp     rdx, [rel uc_copy_long_hi + 0]
+        cmp     rdx, [rel uc_copy_long_hi.here + 0]
         jbe     .Lcopy_from_user_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 8]
+        cmp     rdx, [rel uc_copy_long_hi.here + 8]
         jbe     .Lcopy_from_user_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 16]
+        cmp     rdx, [rel uc_copy_long_hi.here + 16]
         jbe     .Lcopy_from_user_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 24]
+        cmp     rdx, [rel uc_copy_long_hi.here + 24]
         jbe     .Lcopy_from_user_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 32]
+        cmp     rdx, [rel uc_copy_long_hi.here + 32]
         jbe     .Lcopy_from_user_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 40]
+        cmp     rdx, [rel uc_copy_long_hi.here + 40]
         jbe     .Lcopy_from_user_long_cell              ; long band edge
         inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi + 48]
+        cmp     rdx, [rel uc_copy_long_hi.here + 48]
         jbe     .Lcopy_from_user_long_cell              ; long band edge
         inc     r8d
 .Lcopy_from_user_long_cell:
-        lea     rcx, [rel uc_copy_long_cells]
+        lea     rcx, [rel uc_copy_long_cells.here]
         movzx   ecx, byte [rcx + r8]
         jmp     .Lcopy_from_user_code
 .Lcopy_from_user_forward:
@@ -652,7 +652,7 @@ uc_copy_from_user_access:
 .Lcopy_from_user_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lcopy_from_user_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst]
+        mov     rcx, [rel uc_copy_align_dst.here]
         test    rcx, rcx
         jz      .Lcopy_from_user_forward_aligned_body                   ; no alignment installed
         dec     rcx
@@ -766,25 +766,33 @@ uc_user_fault_exit.end:
 
         section .data
         align   8, db 0
-; The installed table. Until uc_rule_init() it is the baseline: no class
+; The installed table. Code reads each object through its file-local label
+; <object>.here, at the same address: a reference to the exported symbol
+; could be bound elsewhere at run time (ELF symbol interposition), which a
+; shared object cannot reach through rip-relative addressing.
+; Until uc_rule_init() it is the table of the baseline: no class
 ; bound, every strategy code 0 (forward), which is correct on every CPU,
 ; only sometimes slower.
         global  uc_copy_above_max:data (uc_copy_above_max.end - uc_copy_above_max)
 uc_copy_above_max:
+uc_copy_above_max.here:
         dq      0
 uc_copy_above_max.end:
         global  uc_copy_below_from:data (uc_copy_below_from.end - uc_copy_below_from)
 uc_copy_below_from:
+uc_copy_below_from.here:
         dq      4096
 uc_copy_below_from.end:
         global  uc_copy_align_dst:data (uc_copy_align_dst.end - uc_copy_align_dst)
 uc_copy_align_dst:
+uc_copy_align_dst.here:
         dq      0
 uc_copy_align_dst.end:
 ; The upper bound of each band that reaches 256 bytes, in order; the last
 ; band's, and those past it, are the largest length.
         global  uc_copy_long_hi:data (uc_copy_long_hi.end - uc_copy_long_hi)
 uc_copy_long_hi:
+uc_copy_long_hi.here:
         dq      -1
         dq      -1
         dq      -1
@@ -796,6 +804,7 @@ uc_copy_long_hi.end:
 ; Their strategy codes, one row of 8 per class (zero, above, below, elsewhere).
         global  uc_copy_long_cells:data (uc_copy_long_cells.end - uc_copy_long_cells)
 uc_copy_long_cells:
+uc_copy_long_cells.here:
         db      0, 0, 0, 0, 0, 0, 0, 0
         db      0, 0, 0, 0, 0, 0, 0, 0
         db      0, 0, 0, 0, 0, 0, 0, 0
@@ -804,6 +813,7 @@ uc_copy_long_cells.end:
 ; The strategy code of every length below 256, one row per class.
         global  uc_copy_short:data (uc_copy_short.end - uc_copy_short)
 uc_copy_short:
+uc_copy_short.here:
         db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
         db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
         db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
@@ -822,9 +832,11 @@ uc_copy_short:
         db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 uc_copy_short.end:
 
-        section .rodata
+        section .data.rel.ro progbits alloc noexec write align=8
         align   8, db 0
 ; The access ranges for a kernel's exception table: [begin, end) pairs.
+; Addresses, so the loader relocates them: a read-only-after-relocation
+; section keeps a shared object or PIE free of text relocations.
         global  uc_user_access_ranges:data (uc_user_access_ranges.end - uc_user_access_ranges)
 uc_user_access_ranges:
         dq      uc_copy_to_user_access wrt ..sym, uc_copy_to_user_access_end wrt ..sym

@@ -139,7 +139,7 @@ ${banner(";")}
 @   if T then
         mov     rcx, ${T.align_dst - 1}
 @   else
-        mov     rcx, [rel ${P}copy_align_dst]
+        mov     rcx, [rel ${P}copy_align_dst.here]
         test    rcx, rcx
         jz      .L${tag}_body                   ; no alignment installed
         dec     rcx
@@ -207,9 +207,9 @@ ${banner(";")}
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        cmp     rcx, [rel ${P}copy_above_max]   ; zero or above: d <= above_max
+        cmp     rcx, [rel ${P}copy_above_max.here]   ; zero or above: d <= above_max
         jbe     .L${tag}_near
-        cmp     rcx, [rel ${P}copy_below_from]  ; below: d >= 4096 - below_max
+        cmp     rcx, [rel ${P}copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .L${tag}_below
         mov     r8d, ${CLASS.elsewhere}                          ; elsewhere, the most common class
 .L${tag}_class:
@@ -217,7 +217,7 @@ ${banner(";")}
         ja      .L${tag}_long
         shl     r8d, ${SHORT_BITS}
         add     r8, rdx
-        lea     rcx, [rel ${P}copy_short]
+        lea     rcx, [rel ${P}copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
 .L${tag}_code:
         cmp     ecx, ${code.down}
@@ -238,12 +238,12 @@ ${banner(";")}
 .L${tag}_long:
         imul    r8d, r8d, ${NB}
 @     for i = 0, NB - 2 do
-        cmp     rdx, [rel ${P}copy_long_hi + ${8 * i}]
+        cmp     rdx, [rel ${P}copy_long_hi.here + ${8 * i}]
         jbe     .L${tag}_long_cell              ; long band edge
         inc     r8d
 @     end
 .L${tag}_long_cell:
-        lea     rcx, [rel ${P}copy_long_cells]
+        lea     rcx, [rel ${P}copy_long_cells.here]
         movzx   ecx, byte [rcx + r8]
         jmp     .L${tag}_code
 @   end
@@ -448,25 +448,33 @@ ${clac}
 
         section .data
         align   8
-; The installed table. Until ${P}rule_init() it is the baseline: no class
+; The installed table. Code reads each object through its file-local label
+; <object>.here, at the same address: a reference to the exported symbol
+; could be bound elsewhere at run time (ELF symbol interposition), which a
+; shared object cannot reach through rip-relative addressing.
+; Until ${P}rule_init() it is the table of the baseline: no class
 ; bound, every strategy code 0 (forward), which is correct on every CPU,
 ; only sometimes slower.
         object  ${P}copy_above_max
 ${P}copy_above_max:
+${P}copy_above_max.here:
         dq      0
         endobject
         object  ${P}copy_below_from
 ${P}copy_below_from:
+${P}copy_below_from.here:
         dq      4096
         endobject
         object  ${P}copy_align_dst
 ${P}copy_align_dst:
+${P}copy_align_dst.here:
         dq      0
         endobject
 ; The upper bound of each band that reaches ${SHORT} bytes, in order; the last
 ; band's, and those past it, are the largest length.
         object  ${P}copy_long_hi
 ${P}copy_long_hi:
+${P}copy_long_hi.here:
 @   for i = 1, NB - 1 do
         dq      -1
 @   end
@@ -474,6 +482,7 @@ ${P}copy_long_hi:
 ; Their strategy codes, one row of ${NB} per class (zero, above, below, elsewhere).
         object  ${P}copy_long_cells
 ${P}copy_long_cells:
+${P}copy_long_cells.here:
 @   for c = 1, #db.classes do
         db      ${string.rep("0, ", NB - 1)}0
 @   end
@@ -481,6 +490,7 @@ ${P}copy_long_cells:
 ; The strategy code of every length below ${SHORT}, one row per class.
         object  ${P}copy_short
 ${P}copy_short:
+${P}copy_short.here:
 @   for r = 1, #db.classes * SHORT / 64 do
         db      ${string.rep("0, ", 63)}0
 @   end
@@ -488,9 +498,11 @@ ${P}copy_short:
 @ end
 @ if #access > 0 then
 
-        section .rodata
+        section .data.rel.ro
         align   8
 ; The access ranges for a kernel's exception table: [begin, end) pairs.
+; Addresses, so the loader relocates them: a read-only-after-relocation
+; section keeps a shared object or PIE free of text relocations.
         object  ${P}user_access_ranges
 ${P}user_access_ranges:
 @   for _, name in ipairs(access) do
