@@ -155,7 +155,7 @@ TEST_BINS := $(B)/test_template $(B)/test_text $(B)/test_derive \
 PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
 PROBE_LIB    := probe/derive.c probe/table.c
 # The probe picks its entry with the generator's own lookup; these need SQLite, not Lua.
-PROBE_SRCS   := $(wildcard probe/*.c) gen/model.c gen/rule_load.c gen/resolve.c gen/rows.c gen/text.c gen/dump.c gen/sha256.c gen/util.c
+PROBE_SRCS   := $(wildcard probe/*.c) gen/model.c gen/rule_load.c gen/resolve.c gen/rows.c gen/text.c gen/db_open.c gen/dump.c gen/sha256.c gen/util.c
 
 $(B)/%/probe: $(PROBE_SRCS) $(wildcard probe/*.h $(PROBE_SRCS:.c=.h)) $(B)/%/copy.o $(B)/%/copy_rule.o
 	@echo "  CC      $@"

@@ -3,6 +3,7 @@
  * older schema, or with checks switched off, must not slip bad rows through. */
 #include "model.h"
 
+#include "db_open.h"
 #include "dump.h"
 #include "rows.h"
 #include "sha256.h"
@@ -13,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static void load_uarchs(struct loader *l, struct model *m)
 {
@@ -207,16 +207,8 @@ int model_load(struct model *m, const char *path)
 {
 	struct loader l = {.path = path};
 	memset(m, 0, sizeof *m);
-	struct stat sb;
-	if (stat(path, &sb) != 0) {
-		err("%s: cannot open the database: no such file", path);
+	if (db_open_readonly(path, &l.db))
 		return EXIT_FAIL;
-	}
-	if (sqlite3_open_v2(path, &l.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		err("%s: cannot open the database: %s", path, sqlite3_errmsg(l.db));
-		sqlite3_close(l.db);
-		return EXIT_FAIL;
-	}
 	const char *slash = strrchr(path, '/');
 	m->db_dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
 

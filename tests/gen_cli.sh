@@ -188,6 +188,42 @@ check "...naming the row" grep -q "table uarch, row (name='zen2'), column vendor
 "$GEN" check --db "$T/nonull.db" >/dev/null 2>&1
 check "...and check exits 1 too" test $? -eq 1
 
+# ---- a database that cannot be read says why ----
+unreadable() { # unreadable NAME DB EXPECTED
+	rm -rf "$T/victim" && cp -r out "$T/victim"
+	"$GEN" gen -q --db "$2" --out "$T/victim" >/dev/null 2>"$T/err"
+	rc=$?
+	if [ $rc -ne 1 ]; then bad "$1: exit $rc, want 1"; return; fi
+	if ! grep -qF -- "$3" "$T/err"; then bad "$1: no '$3' in: $(cat "$T/err")"; return; fi
+	if grep -q 'schema version\|not an error' "$T/err"; then bad "$1: a misleading message: $(cat "$T/err")"; return; fi
+	if ! diff -r out "$T/victim" >/dev/null; then bad "$1: out/ changed"; return; fi
+	ok
+}
+head -c 5000 uarch.db >"$T/truncated.db"
+unreadable "a truncated database" "$T/truncated.db" "the database is damaged"
+head -c 16384 /dev/urandom >"$T/random.db"
+unreadable "random bytes" "$T/random.db" "not a SQLite database"
+cp uarch.db "$T/damaged.db"
+printf '\015\377\377\377\377\377\377\377' | dd of="$T/damaged.db" bs=1 seek=4096 conv=notrunc 2>/dev/null
+unreadable "a damaged page" "$T/damaged.db" "the database is damaged (*** in database main *** Page 2"
+cp uarch.db "$T/hot.db"
+# A write killed mid-transaction leaves a hot journal.
+( (echo "PRAGMA journal_mode=DELETE; PRAGMA cache_size=10; BEGIN; DELETE FROM measurement;"; sleep 5) |
+	sqlite3 "$T/hot.db" >/dev/null 2>&1 & echo $! >"$T/hot.pid"; wait ) &
+sleep 1
+pkill -9 -f "sqlite3 $T/hot.db"
+wait
+if [ -s "$T/hot.db-journal" ]; then
+	unreadable "an interrupted write" "$T/hot.db" "an interrupted write left $T/hot.db-journal"
+else
+	bad "the interrupted write left no journal to test with"
+fi
+cp uarch.db "$T/locked.db"
+( (echo "PRAGMA journal_mode=DELETE; BEGIN EXCLUSIVE; SELECT 1;"; sleep 4) | sqlite3 "$T/locked.db" >/dev/null 2>&1 ) &
+sleep 0.5
+unreadable "a database another process holds" "$T/locked.db" "the database is locked by another process"
+wait
+
 # ---- commands and usage ----
 for cmd in gen check query debt dump help; do
 	check "uarchgen $cmd --help" sh -c "'$GEN' $cmd --help | grep -q '^usage: uarchgen'"
