@@ -2,31 +2,12 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static int make_dirs(const char *path)
-{
-	char *p = xstrdup(path);
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-			err("%s: cannot create directory: %s", p, strerror(errno));
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	free(p);
-	return 0;
-}
 
 static int write_all(int fd, const char *data, size_t len)
 {
@@ -40,56 +21,6 @@ static int write_all(int fd, const char *data, size_t len)
 		data += n, len -= (size_t)n;
 	}
 	return 0;
-}
-
-int output_write(const struct fileset *fs, const char *dir, int verbose)
-{
-	char **tmp = xmalloc(fs->n * sizeof *tmp);
-	size_t made = 0;
-	int rc = 0;
-	for (; made < fs->n && !rc; made++) {
-		char *final = xasprintf("%s/%s", dir, fs->files[made].path);
-		tmp[made] = xasprintf("%s.tmp.XXXXXX", final);
-		int fd = make_dirs(final) ? -1 : mkstemp(tmp[made]);
-		if (fd < 0 || write_all(fd, fs->files[made].text.data ? fs->files[made].text.data : "",
-					fs->files[made].text.len) ||
-		    fchmod(fd, 0644) || close(fd)) {
-			err("%s: cannot write: %s", tmp[made], strerror(errno));
-			rc = EXIT_FAIL;
-			if (fd >= 0)
-				unlink(tmp[made]);
-			free(tmp[made]);
-			tmp[made] = NULL;
-		}
-		free(final);
-	}
-	for (size_t i = 0; i < made; i++) {
-		if (!tmp[i])
-			continue;
-		char *final = xasprintf("%s/%s", dir, fs->files[i].path);
-		if (rc) {
-			unlink(tmp[i]);
-		} else {
-			size_t old_len;
-			char *old = read_file(final, &old_len);
-			int same = old && old_len == fs->files[i].text.len &&
-				   memcmp(old, fs->files[i].text.data ? fs->files[i].text.data : "", old_len) == 0;
-			free(old);
-			if (same) {
-				unlink(tmp[i]); /* unchanged files keep their timestamps, so make stays quiet */
-			} else if (rename(tmp[i], final) != 0) {
-				err("%s: cannot rename into place: %s", final, strerror(errno));
-				unlink(tmp[i]);
-				rc = EXIT_FAIL;
-			} else if (verbose) {
-				printf("  GEN     %s\n", final);
-			}
-		}
-		free(final);
-		free(tmp[i]);
-	}
-	free(tmp);
-	return rc;
 }
 
 static int is_generated(const struct fileset *fs, const char *rel)

@@ -4,8 +4,10 @@
 
 #include "render.h"
 
-/* Writes every file to a temporary name in its directory, then renames them
- * all. Nothing under dir changes unless every temporary file was written. */
+/* Replaces dir whole (output_write.c): the new tree is written beside it,
+ * then exchanged with it in one rename, so that dir is always one run's
+ * output, whatever kills the run. Unchanged files keep their inode and
+ * time; a dir with nothing to change is not written at all. */
 int output_write(const struct fileset *fs, const char *dir, int verbose);
 
 /* Prints a unified diff for each file that differs or is missing, and each
