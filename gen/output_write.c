@@ -70,14 +70,15 @@ static void remove_tree(const char *path)
 	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* Removes the hidden siblings .<base>.new-<pid>-* of runs no longer alive. */
+/* Removes the hidden siblings .<base>.new-<pid>-* and .<base>.old-<pid>-*
+ * of runs no longer alive. */
 static void remove_stale(const char *parent, const char *base)
 {
 	DIR *d = opendir(parent);
 	struct dirent *e;
-	char *prefix = xasprintf(".%s.new-", base);
+	char *prefix = xasprintf(".%s.new-", base), *old = xasprintf(".%s.old-", base);
 	while (d && (e = readdir(d))) {
-		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 && strncmp(e->d_name, old, strlen(old)) != 0)
 			continue;
 		long pid = strtol(e->d_name + strlen(prefix), NULL, 10);
 		if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
@@ -89,6 +90,7 @@ static void remove_stale(const char *parent, const char *base)
 	if (d)
 		closedir(d);
 	free(prefix);
+	free(old);
 }
 
 static int same_file(const char *path, const struct buf *text)
@@ -192,6 +194,30 @@ static int write_tree(const struct fileset *fs, const char *dir, const char *tmp
 	return 0;
 }
 
+/* Where the file system cannot exchange two names (some network and
+ * overlay file systems): the old tree moves aside, then the new one into
+ * place. Between the two renames the directory is missing for an instant,
+ * never mixed; a kill there leaves the old tree beside it, which the next
+ * run removes. */
+static int swap_by_two_renames(const char *tmp, const char *dir)
+{
+	char *aside = xstrdup(tmp);
+	char *mark = strstr(aside, ".new-");
+	memcpy(mark, ".old-", 5);
+	if (rename(dir, aside) != 0) {
+		free(aside);
+		return -1;
+	}
+	if (rename(tmp, dir) != 0) {
+		rename(aside, dir);
+		free(aside);
+		return -1;
+	}
+	remove_tree(aside);
+	free(aside);
+	return 0;
+}
+
 int output_write(const struct fileset *fs, const char *dir, int verbose)
 {
 	char *copy = xstrdup(dir);
@@ -239,6 +265,8 @@ int output_write(const struct fileset *fs, const char *dir, int verbose)
 		}
 	} else if (renameat2(AT_FDCWD, tmp, AT_FDCWD, copy, RENAME_EXCHANGE) == 0) {
 		remove_tree(tmp); /* the old tree, now under the temporary name */
+		rc = 0;
+	} else if ((errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP) && swap_by_two_renames(tmp, copy) == 0) {
 		rc = 0;
 	} else {
 		err("%s: cannot exchange the new tree with the old one (%s); nothing was written", copy,

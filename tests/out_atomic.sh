@@ -53,6 +53,22 @@ check "...and leave one run's output" whole
 rm "$O/kernel/copy_rule.h" && mkdir "$O/kernel/copy_rule.h"
 check "a file replaced by a directory is put back" "$GEN" gen -q --db "$T/a.db" --out "$O"
 check "...whole" diff -r "$O" "$T/ref_a"
+# A file system that cannot exchange two names: a shim makes renameat2 fail
+# as such a one does, and the run falls back to two renames.
+cat >"$T/shim.c" <<'CEOF'
+#include <errno.h>
+int renameat2(int a, const char *b, int c, const char *d, unsigned int e)
+{
+	(void)a, (void)b, (void)c, (void)d, (void)e;
+	errno = EINVAL;
+	return -1;
+}
+CEOF
+cc -shared -fPIC "$T/shim.c" -o "$T/shim.so"
+check "without RENAME_EXCHANGE the run still replaces the directory" sh -c \
+	"LD_PRELOAD='$T/shim.so' '$GEN' gen -q --db '$T/b.db' --out '$O' && diff -r '$O' '$T/ref_b' >/dev/null"
+check "...and leaves nothing beside it" sh -c "! ls -a '$T/work' | grep -q '^\.out\.\(new\|old\)-'"
+"$GEN" gen -q --db "$T/a.db" --out "$O"
 touch "$O/kernel/notes.txt"
 check "a file no run wrote stops the run" sh -c "! '$GEN' gen -q --db '$T/b.db' --out '$O' 2>/dev/null"
 check "...and nothing was written" sh -c "rm '$O/kernel/notes.txt' && diff -r '$O' '$T/ref_a'"
