@@ -8,6 +8,7 @@
 #include "rows.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,9 +268,51 @@ static void load_inherits(struct loader *l, struct model *m)
 	sqlite3_finalize(st);
 }
 
+/* 1 when a measurement row names run, or a rule links evidence/<run>/. */
+static int evidence_known(struct loader *l, const struct model *m, const char *run)
+{
+	char *dir = xasprintf("evidence/%s/", run);
+	int known = 0;
+	for (size_t i = 0; i < m->n_rules && !known; i++)
+		known = m->rules[i].evidence && strncmp(m->rules[i].evidence, dir, strlen(dir)) == 0;
+	free(dir);
+	sqlite3_stmt *st = known ? NULL : prepare(l, "SELECT 1 FROM measurement WHERE run = ?1 LIMIT 1");
+	if (st) {
+		sqlite3_bind_text(st, 1, run, -1, SQLITE_STATIC);
+		known = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	return known;
+}
+
+/* A folder under evidence/ that nothing in the database refers to is what
+ * a probe killed while it recorded leaves: it would be committed with the
+ * database by mistake, so the run stops until it is removed. */
+static void check_orphan_evidence(struct loader *l, const struct model *m)
+{
+	char *path = xasprintf("%s/evidence", m->db_dir);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		struct stat sb;
+		char *full = xasprintf("%s/%s", path, e->d_name);
+		if (e->d_name[0] != '.' && stat(full, &sb) == 0 && S_ISDIR(sb.st_mode) && !evidence_known(l, m, e->d_name)) {
+			err("%s/: no rule links it and no measurement row names its run: a probe stopped while it "
+			    "recorded left it; remove it (rm -r %s)",
+			    full, full);
+			l->errors++;
+		}
+		free(full);
+	}
+	if (d)
+		closedir(d);
+	free(path);
+}
+
 void load_rules(struct loader *l, struct model *m)
 {
 	load_rule_rows(l, m);
 	load_bands(l, m);
 	load_inherits(l, m);
+	check_orphan_evidence(l, m);
 }

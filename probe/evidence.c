@@ -4,9 +4,11 @@
 #include "plot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -247,13 +249,20 @@ int evidence_prepare(struct evidence_folder *f, const char *db_path, const char 
 		fprintf(stderr, "probe: %s: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	snprintf(f->run_id, sizeof f->run_id, "%s-%s", entry, date);
+	/* <entry>-<date>-<6 random hex digits>: two runs of one entry on one
+	 * day, here or on two machines, get two ids; one that happens to exist
+	 * draws again. */
 	struct stat sb;
-	for (int k = 2;; k++) {
+	for (int tries = 0;; tries++) {
+		unsigned char r[3];
+		if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r || tries == 100) {
+			fprintf(stderr, "probe: cannot draw a run id: %s\n", strerror(errno));
+			return -1;
+		}
+		snprintf(f->run_id, sizeof f->run_id, "%s-%s-%02x%02x%02x", entry, date, r[0], r[1], r[2]);
 		snprintf(f->final, sizeof f->final, "%s/%s", dir, f->run_id);
 		if (stat(f->final, &sb) != 0)
 			break;
-		snprintf(f->run_id, sizeof f->run_id, "%s-%s-%d", entry, date, k);
 	}
 	snprintf(f->link, sizeof f->link, "evidence/%s/summary.md", f->run_id);
 	snprintf(f->tmp, sizeof f->tmp, "%s/.probe-XXXXXX", dir);
@@ -296,8 +305,14 @@ int evidence_write(const struct evidence_folder *f, const struct entry_choice *e
 
 int evidence_publish(const struct evidence_folder *f)
 {
-	if (rename(f->tmp, f->final) == 0)
+	/* renameat2 with RENAME_NOREPLACE: a folder that appeared under the
+	 * same name meanwhile is never replaced. */
+	if (renameat2(AT_FDCWD, f->tmp, AT_FDCWD, f->final, RENAME_NOREPLACE) == 0)
 		return 0;
+	struct stat sb;
+	if ((errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP) && stat(f->final, &sb) != 0 &&
+	    rename(f->tmp, f->final) == 0)
+		return 0; /* a file system without RENAME_NOREPLACE */
 	fprintf(stderr, "probe: %s: %s\n", f->final, strerror(errno));
 	return -1;
 }

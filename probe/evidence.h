@@ -9,7 +9,7 @@
 struct evidence_folder {
 	char tmp[1200];   /* hidden, written first: evidence/.probe-XXXXXX */
 	char final[1200]; /* evidence/<run id> */
-	char run_id[128]; /* <entry>-<date>, then -2, -3, ... for a later run that day */
+	char run_id[128]; /* <entry>-<date>-<6 random hex digits> */
 	char link[256];   /* the rule's evidence column: evidence/<run id>/summary.md */
 };
 

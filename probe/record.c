@@ -237,8 +237,14 @@ static int replace_bands(sqlite3 *db, const struct entry_choice *entry, const st
 	return rc;
 }
 
-static int write_database(const char *db_path, const struct entry_choice *entry, const struct run_facts *run,
-			  const struct evidence_folder *ev)
+/* One transaction: the database is locked first (waiting for another
+ * probe's transaction if need be), the rows go in, then the evidence folder
+ * takes its final name, then the transaction commits. Only a kill inside
+ * the commit itself can leave a published folder without its rows; a kill
+ * anywhere before leaves the hidden folder (ignored by git) and the
+ * database as it was. */
+static int record_both(const char *db_path, const struct entry_choice *entry, const struct run_facts *run,
+		       struct evidence_folder *ev)
 {
 	sqlite3 *db;
 	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
@@ -246,8 +252,8 @@ static int write_database(const char *db_path, const struct entry_choice *entry,
 		sqlite3_close(db);
 		return -1;
 	}
-	sqlite3_busy_timeout(db, 5000);
-	int need_range = 0;
+	sqlite3_busy_timeout(db, 60000);
+	int need_range = 0, published = 0;
 	int rc = exec_sql(db, "PRAGMA foreign_keys = ON") || exec_sql(db, "BEGIN IMMEDIATE") ||
 		 check_range(db_path, entry, run->cpu, &need_range);
 	if (!rc && (insert_entry(db, entry, run, need_range) || insert_measurements(db, run, ev->run_id) ||
@@ -255,9 +261,15 @@ static int write_database(const char *db_path, const struct entry_choice *entry,
 		fprintf(stderr, "probe: %s: %s; nothing was recorded\n", db_path, sqlite3_errmsg(db));
 		rc = 1;
 	}
+	if (!rc) {
+		published = evidence_publish(ev) == 0;
+		rc = !published;
+	}
 	rc = rc || exec_sql(db, "COMMIT");
-	if (rc)
+	if (rc) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		evidence_remove(published ? ev->final : ev->tmp);
+	}
 	sqlite3_close(db);
 	return rc ? -1 : 0;
 }
@@ -281,15 +293,7 @@ int record_run(const char *db_path, const struct entry_choice *entry, const stru
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	int rc = 0;
-	if (evidence_publish(&ev) != 0) {
-		fprintf(stderr, "probe: nothing was recorded\n");
-		evidence_remove(ev.tmp);
-		rc = -1;
-	} else if (write_database(db_path, entry, run, &ev) != 0) {
-		evidence_remove(ev.final);
-		rc = -1;
-	}
+	int rc = record_both(db_path, entry, run, &ev);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (!rc) {
 		char text[512];

@@ -106,6 +106,41 @@ for sig in INT TERM; do
 	check "SIG$sig leaves uarch.db unchanged" cmp uarch.db "$T/int/uarch.db"
 	check "SIG$sig leaves no evidence" sh -c "! find '$T/int/evidence' -mindepth 1 -not -type l | grep -q ."
 done
+# Two probes at once on one database: both runs are recorded, each under its
+# own run id and evidence folder.
+fresh "$T/two"
+# shellcheck disable=SC2086
+"$PROBE" --quick --db "$T/two/uarch.db" $name_arg >"$T/two1.out" 2>&1 & p1=$!
+# shellcheck disable=SC2086
+"$PROBE" --quick --db "$T/two/uarch.db" $name_arg >"$T/two2.out" 2>&1 & p2=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+check "two probes at once both record" test $r1 -eq 0 -a $r2 -eq 0
+check "...two runs, two evidence folders" test "$(sqlite3 "$T/two/uarch.db" \
+	"SELECT count(DISTINCT run) FROM measurement WHERE run NOT IN (SELECT run FROM measurement WHERE run LIKE 'rocketlake%' OR run LIKE 'zen3-2026-11-30')")" -eq 2 -a \
+	"$(find "$T/two/evidence" -mindepth 1 -maxdepth 1 -type d | wc -l)" -eq 2
+check "...and the database still generates" "$GEN" gen -q --db "$T/two/uarch.db" --out "$T/two/out"
+
+# Killed outright (SIGKILL) while it waits on a database another process
+# holds: nothing was recorded and no evidence folder appears.
+fresh "$T/kill"
+( (echo "PRAGMA journal_mode=DELETE; BEGIN EXCLUSIVE; SELECT 1;"; sleep 8) | sqlite3 "$T/kill/uarch.db" >/dev/null 2>&1 ) &
+holder=$!
+sleep 0.3
+# shellcheck disable=SC2086
+"$PROBE" --quick --db "$T/kill/uarch.db" $name_arg >"$T/kill.out" 2>&1 &
+pid=$!
+waited=0
+while ! grep -q '^table:' "$T/kill.out" && [ $waited -lt 60 ]; do sleep 0.1; waited=$((waited + 1)); done
+sleep 0.5
+kill -KILL $pid
+wait $pid 2>/dev/null
+wait $holder
+check "SIGKILL while waiting on a locked database leaves uarch.db unchanged" cmp uarch.db "$T/kill/uarch.db"
+check "...and no evidence folder but the hidden one" sh -c \
+	"! find '$T/kill/evidence' -mindepth 1 -maxdepth 1 -not -type l -not -name '.probe-*' | grep -q ."
+check "...and the database still generates" "$GEN" gen -q --db "$T/kill/uarch.db" --out "$T/kill/out"
+
 fresh "$T/tool"
 check "a missing gnuplot is named before measuring" sh -c \
 	"PATH=/nonexistent '$PROBE' --quick --db '$T/tool/uarch.db' $name_arg 2>&1 | grep -q 'gnuplot is missing'"
