@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,27 +42,68 @@ static int has_flavor(const struct model *m, const char *name)
 	return 0;
 }
 
+/* https://host/path: a scheme, a host of letters, digits, dots and
+ * hyphens, and a path of URL characters. Nothing else is a link. */
 static int is_url(const char *s)
 {
-	return strncmp(s, "https://", 8) == 0 || strncmp(s, "http://", 7) == 0;
+	const char *p = strncmp(s, "https://", 8) == 0 ? s + 8 : strncmp(s, "http://", 7) == 0 ? s + 7 : NULL;
+	if (!p)
+		return 0;
+	const char *host = p;
+	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' || *p == '-')
+		p++;
+	if (p == host || !strchr(host, '.') || strchr(host, '.') > p || (*p && *p != '/'))
+		return 0;
+	for (; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=%", *p))
+			return 0;
+	return 1;
 }
 
+/* A URL, or a regular file under evidence/ next to the database, reached
+ * without leaving evidence/ through a symlink: what a rule links must be
+ * in the repository, since the rule is committed with it. */
 static void check_evidence(struct loader *l, const struct model *m, const char *row, const char *ev)
 {
-	if (is_url(ev))
+	if (strncmp(ev, "http", 4) == 0) {
+		if (!is_url(ev))
+			row_error(l, "rule", row, "evidence", "is not a well-formed URL (https://host/path)");
 		return;
-	if (strncmp(ev, "evidence/", 9) != 0 || strstr(ev, "..")) {
+	}
+	if (strncmp(ev, "evidence/", 9) != 0 || strstr(ev, "..") || strstr(ev, "//")) {
 		row_error(l, "rule", row, "evidence", "must be a URL or a path under evidence/");
 		return;
 	}
-	char *path = xasprintf("%s/%s", m->db_dir, ev);
+	char *path = xasprintf("%s/%s", m->db_dir, ev), *root = xasprintf("%s/evidence", m->db_dir);
+	char *real = realpath(path, NULL), *real_root = realpath(root, NULL);
 	struct stat sb;
-	if (stat(path, &sb) != 0) {
+	if (lstat(path, &sb) != 0) {
 		char *what = xasprintf("'%s' does not exist next to the database", ev);
 		row_error(l, "rule", row, "evidence", what);
 		free(what);
+	} else if (!S_ISREG(sb.st_mode)) {
+		row_error(l, "rule", row, "evidence", "must be a regular file (a run's summary.md), not a folder or a link");
+	} else if (!real || !real_root || strncmp(real, real_root, strlen(real_root)) != 0 ||
+		   real[strlen(real_root)] != '/') {
+		row_error(l, "rule", row, "evidence", "leaves evidence/ through a symbolic link");
 	}
+	free(real);
+	free(real_root);
 	free(path);
+	free(root);
+}
+
+/* YYYY-MM-DD, or "by YYYY-MM-DD", of a day that exists. */
+static int real_date(const char *s)
+{
+	static const int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int y, mo, d, used = 0;
+	if (strncmp(s, "by ", 3) == 0)
+		s += 3;
+	if (strlen(s) != 10 || sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &used) != 3 || used != 10 || s[4] != '-' ||
+	    s[7] != '-' || y < 1970 || mo < 1 || mo > 12 || d < 1 || d > days[mo - 1])
+		return 0;
+	return !(mo == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0)));
 }
 
 static void check_bound(struct loader *l, const char *row, const char *column, int has, int v)
@@ -114,8 +156,8 @@ static void load_rule_rows(struct loader *l, struct model *m)
 			check_evidence(l, m, row, r.evidence);
 		if (r.method && !*r.method)
 			row_error(l, "rule", row, "method", "a measured rule says how it was measured");
-		if (r.measured_on && !*r.measured_on)
-			row_error(l, "rule", row, "measured_on", "a measured rule says when it was measured");
+		if (r.measured_on && !real_date(r.measured_on))
+			row_error(l, "rule", row, "measured_on", "must be a day that exists, YYYY-MM-DD or by YYYY-MM-DD");
 		free(row);
 		m->rules = xrealloc(m->rules, (m->n_rules + 1) * sizeof *m->rules);
 		m->rules[m->n_rules++] = r;

@@ -23,6 +23,12 @@ const char *text_problem(const char *s)
 {
 	static char what[160];
 	const unsigned char *p = (const unsigned char *)s;
+	if (!*s)
+		return "is empty; where there is nothing to say, the column is NULL";
+	if (strlen(s) > TEXT_MAX) {
+		snprintf(what, sizeof what, "is %zu bytes long; text is at most %d", strlen(s), TEXT_MAX);
+		return what;
+	}
 	while (*p) {
 		size_t n = printable_at(p);
 		if (!n) {

@@ -7,8 +7,12 @@
 
 #include <stddef.h>
 
-/* NULL when s is one line of printable UTF-8 with no comment delimiter
- * ("/" "*" or "*" "/"); else what is wrong with it, for an error message. */
+/* The longest text a column may hold: a citation, not a document. */
+#define TEXT_MAX 1000
+
+/* NULL when s is one line of 1..TEXT_MAX bytes of printable UTF-8 with no
+ * comment delimiter ("/" "*" or "*" "/"); else what is wrong with it, for
+ * an error message. */
 const char *text_problem(const char *s);
 
 /* Makes s acceptable to text_problem in place: each byte of a control

@@ -52,7 +52,7 @@ bad_case "below_max -1" "UPDATE rule SET below_max = -1 WHERE uarch = 'tigerlake
 bad_case "above_max as text" "UPDATE rule SET above_max = 'wide' WHERE uarch = 'zen2';" \
 	"table rule, row (uarch='zen2', flavor='$F'), column above_max: expected an integer"
 bad_case "a measured rule with no evidence" "UPDATE rule SET evidence = '' WHERE uarch = 'zen2';" \
-	"table rule, row (uarch='zen2', flavor='$F'), column evidence: a measured rule needs evidence"
+	"table rule, row (uarch='zen2', flavor='$F'), column evidence: is empty"
 bad_case "evidence that does not exist" \
 	"UPDATE rule SET evidence = 'evidence/nowhere/summary.md' WHERE uarch = 'zen2';" \
 	"column evidence: 'evidence/nowhere/summary.md' does not exist"
@@ -84,7 +84,7 @@ bad_case "an aligned head without align_dst" \
 	"column elsewhere: forward_aligned needs the rule's align_dst"
 # Inheritance: only a measured entry's rule, of the same vendor, with a reason.
 bad_case "an inheritance without a reason" "INSERT INTO inherit VALUES ('zen3', '$F', 'zen2', '');" \
-	"table inherit, row (uarch='zen3', flavor='$F'), column reason: must cite why"
+	"table inherit, row (uarch='zen3', flavor='$F'), column reason: is empty"
 bad_case "inheriting an unmeasured entry" "INSERT INTO inherit VALUES ('zen3', '$F', 'zen4', 'a manual');" \
 	"table inherit, row (uarch='zen3', flavor='$F'), column from_uarch: names an entry with no measured rule"
 bad_case "inheriting across vendors" "INSERT INTO inherit VALUES ('zen3', '$F', 'tigerlake', 'a manual');" \
@@ -170,6 +170,29 @@ for t in uarch cpuid_range flavor flavor_routine rule rule_band inherit; do
 		hostile_run "$t" "$c" "$setup" "coalesce($c, 'x') || char(27) || '[2J'"
 	done
 done
+bad_case "a date that is not a date" "UPDATE rule SET measured_on = 'yesterday' WHERE uarch = 'zen2';" \
+	"table rule, row (uarch='zen2', flavor='$F'), column measured_on: must be a day that exists"
+bad_case "a day that does not exist" "UPDATE rule SET measured_on = '2026-02-30' WHERE uarch = 'zen2';" \
+	"column measured_on: must be a day that exists"
+bad_case "an empty hypervisor" "UPDATE rule SET hypervisor = '' WHERE uarch = 'zen2';" \
+	"table rule, row (uarch='zen2', flavor='$F'), column hypervisor: is empty"
+bad_case "an empty cpuid_limit" "UPDATE uarch SET cpuid_limit = '' WHERE name = 'zen1';" \
+	"table uarch, row (name='zen1'), column cpuid_limit: is empty"
+bad_case "text past the length limit" "UPDATE uarch SET example = printf('%.2000c', 'x') WHERE name = 'zen1';" \
+	"table uarch, row (name='zen1'), column example: is 2000 bytes long"
+bad_case "evidence that is a folder" "UPDATE rule SET evidence = 'evidence/zen3-2026-11-30' WHERE uarch = 'zen2';" \
+	"column evidence: must be a regular file"
+bad_case "a bare https://" "UPDATE rule SET evidence = 'https://' WHERE uarch = 'zen2';" \
+	"column evidence: is not a well-formed URL"
+# A database beside its own evidence/, one folder of which is a link out.
+mkdir -p "$T/outside" "$T/sym/evidence" && echo x >"$T/outside/summary.md"
+cp -r evidence/. "$T/sym/evidence/" && ln -s "$T/outside" "$T/sym/evidence/escape"
+cp uarch.db "$T/sym/uarch.db"
+sqlite3 "$T/sym/uarch.db" "INSERT INTO measurement SELECT 'escape', cpu_signature, flavor, strategy, length, distance,
+	misalign, ticks, spread FROM measurement LIMIT 1; UPDATE rule SET evidence = 'evidence/escape/summary.md' WHERE uarch = 'zen2';"
+"$GEN" gen -q --db "$T/sym/uarch.db" --out "$T/sym/out" 2>"$T/err"
+check "evidence through a symlink out of evidence/ is refused" grep -q \
+	"table rule, row (uarch='zen2', flavor='$F'), column evidence: leaves evidence/ through a symbolic link" "$T/err"
 bad_case "a vendor in lower case" "UPDATE uarch SET vendor = 'authenticamd' WHERE name = 'zen1';" \
 	"table uarch, row (name='zen1'), column vendor: 'authenticamd' is not a CPUID vendor string"
 bad_case "a vendor no CPU reports" "UPDATE uarch SET vendor = 'AuthenticAMB' WHERE name = 'zen1';" \

@@ -20,7 +20,7 @@ static void expect(const char *what, int ok)
 int main(int argc, char **argv)
 {
 	static const char *const good[] = {
-		"AMD 56305 rev. 3.02, \xc2\xa7" "2.12", "Linux arch/x86/include/asm/intel-family.h", "a | b", "",
+		"AMD 56305 rev. 3.02, \xc2\xa7" "2.12", "Linux arch/x86/include/asm/intel-family.h", "a | b",
 		"https://github.com/Japabu/toyos/pull/1139",
 	};
 	static const char *const bad[] = {
@@ -46,6 +46,13 @@ int main(int argc, char **argv)
 		snprintf(what, sizeof what, "bad text %zu, sanitized, is accepted", i);
 		expect(what, text_problem(copy) == NULL && strlen(copy) == strlen(bad[i]));
 	}
+	char long_text[TEXT_MAX + 2];
+	memset(long_text, 'a', sizeof long_text - 1);
+	long_text[sizeof long_text - 1] = '\0';
+	expect("text longer than TEXT_MAX is refused", text_problem(long_text) != NULL);
+	long_text[TEXT_MAX] = '\0';
+	expect("text of TEXT_MAX bytes is accepted", text_problem(long_text) == NULL);
+	expect("empty text is refused", text_problem("") != NULL);
 	char brand[] = "AMD EPYC */\x1b[31m";
 	text_sanitize(brand);
 	expect("a hostile brand string becomes plain text", strcmp(brand, "AMD EPYC *?\?[31m") == 0);
