@@ -270,6 +270,7 @@ lua_State *bind_state(const struct model *m, const struct options *o)
 	set_str(L, "target", o->target);
 	set_bool(L, "memcpy_symbol", o->memcpy_symbol);
 	set_bool(L, "smap", o->smap);
+	set_bool(L, "endbr", o->endbr);
 	set_str(L, "user_copy_result", o->user_copy_result);
 	set_global_frozen(L, "opts");
 
@@ -371,9 +372,9 @@ int bind_flavor(lua_State *L, const struct model *m, const struct options *o, co
 
 	/* The stamp changes with the database, the generator, the flavor and the
 	 * options, so out/ files from two different runs cannot be mixed unnoticed. */
-	char *seed = xasprintf("%s %s flavor=%s prefix=%s target=%s memcpy=%d smap=%d result=%s", UARCHGEN_VERSION,
-			       m->hash, f->name, o->prefix, o->target ? o->target : "", o->memcpy_symbol, o->smap,
-			       o->user_copy_result);
+	char *seed = xasprintf("%s %s flavor=%s prefix=%s target=%s memcpy=%d smap=%d result=%s endbr=%d",
+			       UARCHGEN_VERSION, m->hash, f->name, o->prefix, o->target ? o->target : "", o->memcpy_symbol,
+			       o->smap, o->user_copy_result, o->endbr);
 	char stamp[65];
 	sha256_hex(seed, strlen(seed), stamp);
 	free(seed);

@@ -37,6 +37,8 @@ static const char usage[] =
 	"  --target NAME      specialise the routines to entry NAME: the rule becomes immediates\n"
 	"  --memcpy-symbol    also export the rule's copy (uc_memcpy) as a strong memcpy\n"
 	"  --smap             put stac/clac around the user copies' accesses (needs CPUID SMAP)\n"
+	"  --no-endbr         no endbr64 at the routines' entries and no CET property note\n"
+	"                     (by default both: a CET link (IBT, shadow stack) accepts the objects)\n"
 	"  --user-copy-result status|remaining\n"
 	"                     what copy_to_user, copy_from_user and clear_user return: status (the\n"
 	"                     default) 0, or 1 after an unserved fault; remaining (Linux's contract)\n"
@@ -86,7 +88,7 @@ static int prefix_ok(const char *p)
 int main(int argc, char **argv)
 {
 	struct options o = {.db_path = "uarch.db", .templates_dir = "templates", .out_dir = NULL, .prefix = "uc_",
-			    .user_copy_result = "status"};
+			    .user_copy_result = "status", .endbr = 1};
 	const char *command = "gen", *flavor = NULL, *positional[3];
 	int quiet = 0, i = 1, n_positional = 0;
 	if (argc > 1 && argv[1][0] != '-')
@@ -111,6 +113,8 @@ int main(int argc, char **argv)
 			o.memcpy_symbol = 1;
 		} else if (strcmp(a, "--smap") == 0) {
 			o.smap = 1;
+		} else if (strcmp(a, "--no-endbr") == 0) {
+			o.endbr = 0;
 		} else if (strcmp(a, "--user-copy-result") == 0) {
 			slot = &o.user_copy_result;
 		} else if (strcmp(a, "--flavor") == 0) {

@@ -10,6 +10,7 @@ struct options {
 	const char *target;           /* entry to specialise for, or NULL */
 	int memcpy_symbol;            /* also export the copy as a strong memcpy */
 	int smap;                     /* stac/clac around the user accesses */
+	int endbr;                    /* endbr64 at every entry, and the CET property note */
 	const char *user_copy_result; /* "status" (0 or 1) or "remaining" (bytes not copied) */
 };
 

@@ -29,6 +29,28 @@ done
 if ld -nostdlib -static -e uc_rule_init -Ttext=0xffffffff81000000 "$T/copy_rule.o" "$T/copy.o" -o "$T/kernel.elf" &&
 	readelf -h "$T/kernel.elf" | grep -q 'Type: *EXEC'; then ok; else bad "the routines and rule table do not link alone"; fi
 
+# The rule table needs no header at all: it builds under -nostdinc, as a
+# kernel without the compiler's headers on its include path builds it; a
+# header that includes one must fail this (the negative control below).
+for compiler in cc clang; do
+	command -v $compiler >/dev/null || continue
+	# shellcheck disable=SC2086
+	check "copy_rule.c builds under -nostdinc ($compiler)" $compiler $KFLAGS -nostdinc -c copy_rule.c -o "$T/nostdinc.o"
+done
+printf '#include <stddef.h>\n' | cat - copy_rule.h >"$T/with_include.h"
+printf '#include "with_include.h"\n' >"$T/uses.c"
+# shellcheck disable=SC2086
+check "negative control: a header that includes <stddef.h> fails under -nostdinc" sh -c \
+	"! cc $KFLAGS -nostdinc -I'$T' -c '$T/uses.c' -o '$T/uses.o' 2>/dev/null"
+# Two prefixes that differ only in case get two header guards: both headers,
+# included together, declare their routines.
+"$ROOT/gen/uarchgen" gen -q --prefix kc_ --db "$ROOT/uarch.db" --templates "$ROOT/templates" --out "$T/lower"
+"$ROOT/gen/uarchgen" gen -q --prefix KC_ --db "$ROOT/uarch.db" --templates "$ROOT/templates" --out "$T/upper"
+printf '#include "%s"\n#include "%s"\nvoid *(*f[2])(void *, const void *, KC_size_t) = {kc_memcpy, KC_memcpy};\n' \
+	"$T/lower/$FLAVOR/copy_rule.h" "$T/upper/$FLAVOR/copy_rule.h" >"$T/both.c"
+check "headers of prefixes kc_ and KC_ can be included together" \
+	cc -std=c99 -w -c "$T/both.c" -o "$T/both.o"
+
 # The negative control: an object that needs a libc function must fail the same link.
 printf 'int printf(const char *, ...);\nvoid f(void) { printf("x"); }\n' >"$T/needs_libc.c"
 # shellcheck disable=SC2086

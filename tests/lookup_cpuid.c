@@ -2,6 +2,7 @@
  * lookup_cpuid VENDOR LEAF1_EAX -> the entry name, or "-" when none matched. */
 #include "copy_rule.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

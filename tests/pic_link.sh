@@ -2,8 +2,9 @@
 # out/FLAVOR/ links into a shared object and a PIE with no text relocations:
 # both syntaxes, with GNU ld and, where installed, lld, each with -z text,
 # which refuses a relocation in a read-only segment. The shared object then
-# runs: its copy is checked from a program that loads it. A negative control
-# (the access-range table back in .rodata) must be refused.
+# runs: its copy is checked from a program that loads it. It links under
+# CET too (-z cet-report=error). Negative controls: the access-range table
+# back in .rodata, and routines generated with --no-endbr, must be refused.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tests/lib.sh"
@@ -50,4 +51,21 @@ else
 	check "negative control: addresses in .rodata are refused with -z text" sh -c \
 		"! cc -shared -Wl,-z,text '$T/ro.o' '$T/rule.o' -o '$T/ro.so' 2>/dev/null"
 fi
+# CET: every object must carry the IBT and shadow-stack property.
+cc -std=c99 -O2 -fPIC -fcf-protection=full -c "$OUT/copy_rule.c" -o "$T/rule_cet.o" || exit 2
+for syntax in nasm gas; do
+	check "$syntax objects link under -z cet-report=error" \
+		cc -shared -nostdlib -Wl,-z,cet-report=error "$T/$syntax.o" "$T/rule_cet.o" -o "$T/cet_$syntax.so"
+done
+"$ROOT/gen/uarchgen" gen -q --no-endbr --db "$ROOT/uarch.db" --out "$T/noendbr"
+nasm -f elf64 "$T/noendbr/$FLAVOR/x86_64/copy.asm" -o "$T/noendbr.o"
+check "negative control: routines without endbr64 and the note are refused under CET" sh -c \
+	"! cc -shared -nostdlib -Wl,-z,cet-report=error '$T/noendbr.o' '$T/rule_cet.o' -o '$T/no.so' 2>/dev/null"
+funcs=$(readelf -sW "$T/nasm.o" | awk '$4 == "FUNC" && $5 == "GLOBAL" { print $8 }')
+missing=""
+for f in $funcs; do
+	first=$(objdump -d --no-show-raw-insn "$T/nasm.o" | awk -v f="<$f>:" '$2 == f { getline; print $2; exit }')
+	[ "$first" = endbr64 ] || missing="$missing $f"
+done
+check "every exported function starts with endbr64 (${missing:-all do})" test -z "$missing" -a -n "$funcs"
 summary

@@ -3,15 +3,15 @@
 /* Do not edit: change the database or the template and run make. */
 #include "copy_rule.h"
 
-#if UC_COPY_RULE_STAMP != 0x6c117d0bUL
+#if UC_COPY_RULE_STAMP != 0x19586e3fUL
 #error "copy_rule.h and copy_rule.c come from different uarchgen runs: vendor out/ as a whole"
 #endif
 
 /* Defined by the x86_64/copy.asm of the same run (see the stamp above). */
-extern const unsigned char uc_out_stamp_6c117d0b;
+extern const unsigned char uc_out_stamp_19586e3f;
 
 /* Shaped like Linux's struct x86_cpu_id: vendor, family, model range, then
- * the rule. A NULL vendor ends the table; a core no row holds gets the
+ * the rule. A null vendor ends the table; a core no row holds gets the
  * baseline, not another core's rule. */
 struct cpu_match {
 	const char *vendor;
@@ -23,159 +23,159 @@ struct cpu_match {
 static const struct cpu_match rules[] = {
 	/* zen1: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN1, family 0x17 models 0x00-0x2f. Rule baseline (no evidence). */
 	{ "AuthenticAMD", 0x17, 0x00, 0x2f,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
 	/* zen2: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN2, family 0x17 models 0x30-0x4f. Rule measured: https://github.com/Japabu/toyos/pull/1139. */
 	{ "AuthenticAMD", 0x17, 0x30, 0x4f,
-	  { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	  { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
 	/* zen1: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN1, family 0x17 models 0x50-0x5f. Rule baseline (no evidence). */
 	{ "AuthenticAMD", 0x17, 0x50, 0x5f,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
 	/* zen2: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN2, family 0x17 models 0x60-0x7f (Renoir: Ryzen 7 4800U is model 0x60). Rule measured: https://github.com/Japabu/toyos/pull/1139. */
 	{ "AuthenticAMD", 0x17, 0x60, 0x7f,
-	  { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	  { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
 	/* zen2: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN2, family 0x17 models 0x90-0x91. Rule measured: https://github.com/Japabu/toyos/pull/1139. */
 	{ "AuthenticAMD", 0x17, 0x90, 0x91,
-	  { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	  { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
 	/* zen2: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN2, family 0x17 models 0xa0-0xaf. Rule measured: https://github.com/Japabu/toyos/pull/1139. */
 	{ "AuthenticAMD", 0x17, 0xa0, 0xaf,
-	  { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	  { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
 	/* zen3: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN3, family 0x19 models 0x00-0x0f. Rule measured: evidence/zen3-2026-11-30/summary.md. */
 	{ "AuthenticAMD", 0x19, 0x00, 0x0f,
-	  { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
+	  { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
 	/* zen4: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN4, family 0x19 models 0x10-0x1f. Rule baseline (no evidence). */
 	{ "AuthenticAMD", 0x19, 0x10, 0x1f,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
 	/* zen3: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN3, family 0x19 models 0x20-0x5f. Rule measured: evidence/zen3-2026-11-30/summary.md. */
 	{ "AuthenticAMD", 0x19, 0x20, 0x5f,
-	  { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
+	  { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
 	/* zen4: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN4, family 0x19 models 0x60-0xaf. Rule baseline (no evidence). */
 	{ "AuthenticAMD", 0x19, 0x60, 0xaf,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
 	/* zen5: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN5, family 0x1a models 0x00-0x2f. Rule baseline (no evidence). */
 	{ "AuthenticAMD", 0x1a, 0x00, 0x2f,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
 	/* zen5: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN5, family 0x1a models 0x40-0x4f. Rule baseline (no evidence). */
 	{ "AuthenticAMD", 0x1a, 0x40, 0x4f,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
 	/* zen6: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN6, family 0x1a models 0x50-0x5f. Rule baseline (no evidence). */
 	{ "AuthenticAMD", 0x1a, 0x50, 0x5f,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
 	/* zen5: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN5, family 0x1a models 0x60-0x7f. Rule baseline (no evidence). */
 	{ "AuthenticAMD", 0x1a, 0x60, 0x7f,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
 	/* zen6: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN6, family 0x1a models 0x80-0xaf. Rule baseline (no evidence). */
 	{ "AuthenticAMD", 0x1a, 0x80, 0xaf,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
 	/* zen6: Linux arch/x86/kernel/cpu/amd.c bsp_init_amd: X86_FEATURE_ZEN6, family 0x1a models 0xc0-0xcf. Rule baseline (no evidence). */
 	{ "AuthenticAMD", 0x1a, 0xc0, 0xcf,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
 	/* haswell: Linux intel-family.h: INTEL_HASWELL IFM(6, 0x3C). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x3c, 0x3c,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
 	/* broadwell: Linux intel-family.h: INTEL_BROADWELL IFM(6, 0x3D). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x3d, 0x3d,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
 	/* haswell: Linux intel-family.h: INTEL_HASWELL_X IFM(6, 0x3F). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x3f, 0x3f,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
 	/* haswell: Linux intel-family.h: INTEL_HASWELL_L IFM(6, 0x45), INTEL_HASWELL_G IFM(6, 0x46). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x45, 0x46,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
 	/* broadwell: Linux intel-family.h: INTEL_BROADWELL_G IFM(6, 0x47). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x47, 0x47,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
 	/* skylake: Linux intel-family.h: INTEL_SKYLAKE_L IFM(6, 0x4E). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x4e, 0x4e,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
 	/* broadwell: Linux intel-family.h: INTEL_BROADWELL_X IFM(6, 0x4F). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x4f, 0x4f,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
 	/* skylake: Linux intel-family.h: INTEL_SKYLAKE_X IFM(6, 0x55) (also Cascade Lake, Cooper Lake). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x55, 0x55,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
 	/* broadwell: Linux intel-family.h: INTEL_BROADWELL_D IFM(6, 0x56). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x56, 0x56,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
 	/* skylake: Linux intel-family.h: INTEL_SKYLAKE IFM(6, 0x5E). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x5e, 0x5e,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
 	/* icelake: Linux intel-family.h: INTEL_ICELAKE_X IFM(6, 0x6A). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x6a, 0x6a,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
 	/* icelake: Linux intel-family.h: INTEL_ICELAKE_D IFM(6, 0x6C). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x6c, 0x6c,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
 	/* icelake: Linux intel-family.h: INTEL_ICELAKE IFM(6, 0x7D), INTEL_ICELAKE_L IFM(6, 0x7E). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x7d, 0x7e,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
 	/* tigerlake: Linux intel-family.h: INTEL_TIGERLAKE_L IFM(6, 0x8C), INTEL_TIGERLAKE IFM(6, 0x8D). Rule measured: https://github.com/Japabu/toyos/pull/1139. */
 	{ "GenuineIntel", 0x06, 0x8c, 0x8d,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "tigerlake", "tigerlake", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "tigerlake", "tigerlake", "" } },
 	/* skylake: Linux intel-family.h: INTEL_KABYLAKE_L IFM(6, 0x8E). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x8e, 0x8e,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
 	/* sapphirerapids: Linux intel-family.h: INTEL_SAPPHIRERAPIDS_X IFM(6, 0x8F). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x8f, 0x8f,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "sapphirerapids", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "sapphirerapids", "", "" } },
 	/* alderlake: Linux intel-family.h: INTEL_ALDERLAKE IFM(6, 0x97). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x97, 0x97,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
 	/* alderlake: Linux intel-family.h: INTEL_ALDERLAKE_L IFM(6, 0x9A). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x9a, 0x9a,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
 	/* skylake: Linux intel-family.h: INTEL_KABYLAKE IFM(6, 0x9E). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0x9e, 0x9e,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
 	/* skylake: Linux intel-family.h: INTEL_COMETLAKE IFM(6, 0xA5), INTEL_COMETLAKE_L IFM(6, 0xA6). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0xa5, 0xa6,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
 	/* rocketlake: Linux intel-family.h: INTEL_ROCKETLAKE IFM(6, 0xA7). Rule measured: evidence/rocketlake-2026-11-29-2/summary.md. */
 	{ "GenuineIntel", 0x06, 0xa7, 0xa7,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "rocketlake", "rocketlake", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "rocketlake", "rocketlake", "" } },
 	/* meteorlake: Linux intel-family.h: INTEL_METEORLAKE_L IFM(6, 0xAA). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0xaa, 0xaa,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "meteorlake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "meteorlake", "", "" } },
 	/* meteorlake: Linux intel-family.h: INTEL_METEORLAKE IFM(6, 0xAC). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0xac, 0xac,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "meteorlake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "meteorlake", "", "" } },
 	/* graniterapids: Linux intel-family.h: INTEL_GRANITERAPIDS_X IFM(6, 0xAD), INTEL_GRANITERAPIDS_D IFM(6, 0xAE). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0xad, 0xae,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "graniterapids", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "graniterapids", "", "" } },
 	/* crestmont: Linux intel-family.h: INTEL_ATOM_CRESTMONT_X IFM(6, 0xAF). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0xaf, 0xaf,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
 	/* arrowlake: Linux intel-family.h: INTEL_ARROWLAKE_U IFM(6, 0xB5). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0xb5, 0xb5,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
 	/* crestmont: Linux intel-family.h: INTEL_ATOM_CRESTMONT IFM(6, 0xB6). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0xb6, 0xb6,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
 	/* alderlake: Linux intel-family.h: INTEL_RAPTORLAKE IFM(6, 0xB7). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0xb7, 0xb7,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
 	/* alderlake: Linux intel-family.h: INTEL_RAPTORLAKE_P IFM(6, 0xBA). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0xba, 0xba,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
 	/* arrowlake: Linux intel-family.h: INTEL_LUNARLAKE_M IFM(6, 0xBD). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0xbd, 0xbd,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
 	/* gracemont: Linux intel-family.h: INTEL_ATOM_GRACEMONT IFM(6, 0xBE). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0xbe, 0xbe,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "gracemont", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "gracemont", "", "" } },
 	/* alderlake: Linux intel-family.h: INTEL_RAPTORLAKE_S IFM(6, 0xBF). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0xbf, 0xbf,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
 	/* arrowlake: Linux intel-family.h: INTEL_ARROWLAKE_H IFM(6, 0xC5), INTEL_ARROWLAKE IFM(6, 0xC6). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0xc5, 0xc6,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
 	/* sapphirerapids: Linux intel-family.h: INTEL_EMERALDRAPIDS_X IFM(6, 0xCF). Rule baseline (no evidence). */
 	{ "GenuineIntel", 0x06, 0xcf, 0xcf,
-	  { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "sapphirerapids", "", "" } },
-	{ NULL, 0, 0, 0, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	  { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "sapphirerapids", "", "" } },
+	{ 0, 0, 0, 0, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
 /* A core no entry holds: the baseline, every copy forward. */
-static const struct uc_rule baseline = { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" };
+static const struct uc_rule baseline = { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" };
 
 static int same_vendor(const char *a, const char *b)
 {
@@ -198,7 +198,7 @@ const struct uc_rule *uc_rule_lookup(const char vendor[12], unsigned int family,
 
 /* Display family and model as Linux's x86_family() and x86_model()
  * (arch/x86/lib/cpu.c) compute them from leaf 1 EAX. */
-void uc_cpuid_family_model(uint32_t signature, unsigned int *family, unsigned int *model)
+void uc_cpuid_family_model(uc_u32 signature, unsigned int *family, unsigned int *model)
 {
 	*family = (signature >> 8) & 0xf;
 	if (*family == 0xf)
@@ -218,14 +218,14 @@ const struct uc_rule *uc_rule_from_cpuid(const struct uc_cpuid *id)
 	return uc_rule_lookup(vendor, family, model);
 }
 
-void uc_cpuid_leaf(uint32_t leaf, uint32_t subleaf, uint32_t r[4])
+void uc_cpuid_leaf(uc_u32 leaf, uc_u32 subleaf, uc_u32 r[4])
 {
 	__asm__ __volatile__("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(subleaf));
 }
 
 void uc_cpuid_read(struct uc_cpuid *id)
 {
-	uint32_t r[4];
+	uc_u32 r[4];
 	uc_cpuid_leaf(0, 0, r);
 	id->vendor[0] = r[1];
 	id->vendor[1] = r[3];
@@ -241,10 +241,10 @@ void uc_cpuid_read(struct uc_cpuid *id)
  * alignment, a strategy byte per class and length below SHORT, and the
  * bands that reach SHORT: their upper bounds and strategies. */
 #define SHORT 256u
-extern uint64_t uc_copy_above_max;
-extern uint64_t uc_copy_below_from;
-extern uint64_t uc_copy_align_dst;
-extern uint64_t uc_copy_long_hi[UC_MAX_BANDS - 1];
+extern uc_u64 uc_copy_above_max;
+extern uc_u64 uc_copy_below_from;
+extern uc_u64 uc_copy_align_dst;
+extern uc_u64 uc_copy_long_hi[UC_MAX_BANDS - 1];
 extern unsigned char uc_copy_long_cells[UC_N_CLASSES * UC_MAX_BANDS];
 extern unsigned char uc_copy_short[UC_N_CLASSES * SHORT];
 
@@ -261,13 +261,13 @@ static unsigned char cell(const struct uc_rule *rule, unsigned int b, unsigned i
 void uc_rule_install(const struct uc_rule *rule)
 {
 	unsigned int b, c, k, n = rule->n_bands, first_long;
-	size_t len;
-	(void)*(const volatile unsigned char *)&uc_out_stamp_6c117d0b;
+	uc_size_t len;
+	(void)*(const volatile unsigned char *)&uc_out_stamp_19586e3f;
 	if (n < 1 || n > UC_MAX_BANDS)
 		n = 1;
-	*(volatile uint64_t *)&uc_copy_above_max = rule->above_max;
-	*(volatile uint64_t *)&uc_copy_below_from = 4096u - rule->below_max;
-	*(volatile uint64_t *)&uc_copy_align_dst = rule->align_dst;
+	*(volatile uc_u64 *)&uc_copy_above_max = rule->above_max;
+	*(volatile uc_u64 *)&uc_copy_below_from = 4096u - rule->below_max;
+	*(volatile uc_u64 *)&uc_copy_align_dst = rule->align_dst;
 	for (c = 0; c < UC_N_CLASSES; c++)
 		for (len = 0, b = 0; len < SHORT; len++) {
 			while (b + 1 < n && len > rule->bands[b].hi)
@@ -279,8 +279,8 @@ void uc_rule_install(const struct uc_rule *rule)
 	for (k = 0; k < UC_MAX_BANDS; k++) {
 		b = first_long + k < n ? first_long + k : n - 1;
 		if (k + 1 < UC_MAX_BANDS)
-			((volatile uint64_t *)uc_copy_long_hi)[k] =
-				first_long + k + 1 < n ? (uint64_t)rule->bands[b].hi : ~(uint64_t)0;
+			((volatile uc_u64 *)uc_copy_long_hi)[k] =
+				first_long + k + 1 < n ? (uc_u64)rule->bands[b].hi : ~(uc_u64)0;
 		for (c = 0; c < UC_N_CLASSES; c++)
 			((volatile unsigned char *)uc_copy_long_cells)[c * UC_MAX_BANDS + k] = cell(rule, b, c);
 	}
@@ -298,7 +298,7 @@ const struct uc_rule *uc_rule_init(void)
 
 struct text {
 	char *buf;
-	size_t size, len;
+	uc_size_t size, len;
 };
 
 static void put(struct text *t, const char *s)
@@ -308,7 +308,7 @@ static void put(struct text *t, const char *s)
 			t->buf[t->len] = *s;
 }
 
-static void put_size(struct text *t, size_t v)
+static void put_size(struct text *t, uc_size_t v)
 {
 	char digits[24];
 	int n = 0;
@@ -323,12 +323,12 @@ static void put_size(struct text *t, size_t v)
 	}
 }
 
-size_t uc_rule_describe(char *buf, size_t size, const struct uc_rule *rule)
+uc_size_t uc_rule_describe(char *buf, uc_size_t size, const struct uc_rule *rule)
 {
 	static const char letter[UC_N_STRATEGIES + 1] = "FADS";
 	struct text t;
 	unsigned int b, c;
-	size_t lo = 0;
+	uc_size_t lo = 0;
 	t.buf = buf;
 	t.size = size;
 	t.len = 0;
@@ -343,7 +343,7 @@ size_t uc_rule_describe(char *buf, size_t size, const struct uc_rule *rule)
 		put(&t, b ? ", " : "");
 		put_size(&t, lo);
 		put(&t, "..");
-		if (rule->bands[b].hi != (size_t)-1)
+		if (rule->bands[b].hi != (uc_size_t)-1)
 			put_size(&t, rule->bands[b].hi);
 		put(&t, " ");
 		for (c = 0; c < UC_N_CLASSES; c++) {

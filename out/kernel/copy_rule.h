@@ -3,18 +3,23 @@
 /* Do not edit: change the database or the template and run make. */
 /*
  * Which copy each x86-64 core gets, chosen from CPUID. Freestanding C99:
- * no libc, only <stddef.h> and <stdint.h>.
+ * no libc, no header.
  */
-#ifndef UC_COPY_RULE_H
-#define UC_COPY_RULE_H
+#ifndef uc_copy_rule_h
+#define uc_copy_rule_h
 
-#include <stddef.h>
-#include <stdint.h>
+/* The header needs no other, so that it builds under -nostdinc too: its
+ * types come from the compiler's own predefined macros (GCC and Clang),
+ * and are the same types as size_t, uint32_t, uint64_t and uintptr_t. */
+typedef __SIZE_TYPE__ uc_size_t;
+typedef __UINT32_TYPE__ uc_u32;
+typedef __UINT64_TYPE__ uc_u64;
+typedef __UINTPTR_TYPE__ uc_uintptr;
 
 /* Every out/ file of one uarchgen run carries the same stamp. copy_rule.c
  * refuses to build against a header of another run, and refers to a symbol
  * that only the copy.asm of its own run defines. */
-#define UC_COPY_RULE_STAMP 0x6c117d0bUL
+#define UC_COPY_RULE_STAMP 0x19586e3fUL
 
 /* The flavor these files were generated for, and its limits. */
 #define UC_FLAVOR "kernel"
@@ -44,8 +49,8 @@
 
 struct uc_band {
 	/* The band holds lengths from the previous band's hi + 1 (0 for the
-	 * first) to hi; (size_t)-1 for the last band. */
-	size_t hi;
+	 * first) to hi; (uc_size_t)-1 for the last band. */
+	uc_size_t hi;
 	/* The strategy code of each distance class, indexed by UC_CLASS_*. */
 	unsigned char strategy[UC_N_CLASSES];
 };
@@ -69,14 +74,14 @@ struct uc_rule {
 /* The two CPUID words the rule depends on. Tests fill them from recorded
  * leaves, so no particular CPU is needed to check the lookup. */
 struct uc_cpuid {
-	uint32_t vendor[3]; /* leaf 0: ebx, edx, ecx */
-	uint32_t signature; /* leaf 1: eax */
+	uc_u32 vendor[3]; /* leaf 0: ebx, edx, ecx */
+	uc_u32 signature; /* leaf 1: eax */
 };
 
 /* Executes CPUID: r = { eax, ebx, ecx, edx } of leaf, subleaf. The one CPUID
  * wrapper of the project: the rule, the probe and the test kernel read
  * through it. */
-void uc_cpuid_leaf(uint32_t leaf, uint32_t subleaf, uint32_t r[4]);
+void uc_cpuid_leaf(uc_u32 leaf, uc_u32 subleaf, uc_u32 r[4]);
 
 /* Reads the two words the rule depends on from this CPU. */
 void uc_cpuid_read(struct uc_cpuid *id);
@@ -87,7 +92,7 @@ void uc_cpuid_read(struct uc_cpuid *id);
 const struct uc_rule *uc_rule_lookup(const char vendor[12], unsigned int family, unsigned int model);
 
 /* The display family and model of a leaf 1 EAX signature, as Linux computes them. */
-void uc_cpuid_family_model(uint32_t signature, unsigned int *family, unsigned int *model);
+void uc_cpuid_family_model(uc_u32 signature, unsigned int *family, unsigned int *model);
 
 /* The rule for recorded CPUID words. */
 const struct uc_rule *uc_rule_from_cpuid(const struct uc_cpuid *id);
@@ -104,14 +109,14 @@ void uc_rule_install(const struct uc_rule *rule);
  * [0..63 FFFF, 64.. FDFF] } (zen2, measured)". Each band lists its strategy
  * for the classes zero, above, below and elsewhere: F forward, A
  * forward_aligned, D down (highest first), S small. */
-size_t uc_rule_describe(char *buf, size_t size, const struct uc_rule *rule);
+uc_size_t uc_rule_describe(char *buf, uc_size_t size, const struct uc_rule *rule);
 
 /* The user-access ranges of the user copies, as [begin, end) address pairs,
  * for the kernel's exception table: a fault at a user address with rip in a
  * range is served (return, and the instruction reruns) or sent to
  * uc_user_fault_exit. */
-extern const uintptr_t uc_user_access_ranges[];
-extern const uint64_t uc_user_access_range_count;
+extern const uc_uintptr uc_user_access_ranges[];
+extern const uc_u64 uc_user_access_range_count;
 
 
 /* The user copies' result: 0 on success, 1 after a fault the kernel did not
@@ -120,23 +125,23 @@ extern const uint64_t uc_user_access_range_count;
 
 /* The routines in x86_64/copy.asm (NASM) and x86_64/copy.S (GAS), one program. */
 /* uc_memcpy: the strategy the rule's table picks for n and the distance; dst and src disjoint or identical; returns dst. */
-void *uc_memcpy(void *dst, const void *src, size_t n);
+void *uc_memcpy(void *dst, const void *src, uc_size_t n);
 /* uc_copy_forward: strategy forward alone: one rep movsb (the baseline); returns dst. */
-void *uc_copy_forward(void *dst, const void *src, size_t n);
+void *uc_copy_forward(void *dst, const void *src, uc_size_t n);
 /* uc_copy_forward_aligned: strategy forward_aligned alone: for n >= 64 a rep movsb head to the rule's align_dst, then the rest; returns dst. */
-void *uc_copy_forward_aligned(void *dst, const void *src, size_t n);
+void *uc_copy_forward_aligned(void *dst, const void *src, uc_size_t n);
 /* uc_copy_down: strategy down alone: the descending copy, for n >= 8; returns dst. */
-void *uc_copy_down(void *dst, const void *src, size_t n);
+void *uc_copy_down(void *dst, const void *src, uc_size_t n);
 /* uc_copy_small: strategy small alone: every load before any store, for n <= 32 (any overlap); returns dst. */
-void *uc_copy_small(void *dst, const void *src, size_t n);
+void *uc_copy_small(void *dst, const void *src, uc_size_t n);
 /* uc_copy_strategy: the code (UC_STRATEGY_*) of the strategy memcpy takes for these arguments. */
-int uc_copy_strategy(const void *dst, const void *src, size_t n);
+int uc_copy_strategy(const void *dst, const void *src, uc_size_t n);
 /* uc_copy_to_user: memcpy's table and bodies inside an access range; see the result contract above. */
-int uc_copy_to_user(void *user_dst, const void *src, size_t n);
+int uc_copy_to_user(void *user_dst, const void *src, uc_size_t n);
 /* uc_copy_from_user: memcpy's table and bodies inside an access range; see the result contract above. */
-int uc_copy_from_user(void *dst, const void *user_src, size_t n);
+int uc_copy_from_user(void *dst, const void *user_src, uc_size_t n);
 /* uc_clear_user: zeroes n user bytes (rep stosb: stores only, so no distance can stall it); see the result contract above. */
-int uc_clear_user(void *user_dst, size_t n);
+int uc_clear_user(void *user_dst, uc_size_t n);
 /* uc_user_fault_exit: where the kernel's fault handler sends rip for a fault it does not serve (closing SMAP first). */
 int uc_user_fault_exit(void);
 

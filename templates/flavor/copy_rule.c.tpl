@@ -17,7 +17,7 @@ ${banner("/*", "*/")}
 extern const unsigned char ${P}out_stamp_${gen.stamp};
 
 /* Shaped like Linux's struct x86_cpu_id: vendor, family, model range, then
- * the rule. A NULL vendor ends the table; a core no row holds gets the
+ * the rule. A null vendor ends the table; a core no row holds gets the
  * baseline, not another core's rule. */
 struct cpu_match {
 	const char *vendor;
@@ -42,7 +42,7 @@ static const struct cpu_match rules[] = {
 	{ "${x.e.vendor}", 0x${string.format("%02x", x.r.family)}, 0x${string.format("%02x", x.r.model_lo)}, 0x${string.format("%02x", x.r.model_hi)},
 	  ${rule_literal(rule, x.e.name)} },
 @ end
-	{ NULL, 0, 0, 0, ${rule_literal(lookup("", 0, 0, flavor.name), "")} },
+	{ 0, 0, 0, 0, ${rule_literal(lookup("", 0, 0, flavor.name), "")} },
 };
 
 /* A core no entry holds: the baseline, every copy forward. */
@@ -69,7 +69,7 @@ const struct ${P}rule *${P}rule_lookup(const char vendor[12], unsigned int famil
 
 /* Display family and model as Linux's x86_family() and x86_model()
  * (arch/x86/lib/cpu.c) compute them from leaf 1 EAX. */
-void ${P}cpuid_family_model(uint32_t signature, unsigned int *family, unsigned int *model)
+void ${P}cpuid_family_model(${P}u32 signature, unsigned int *family, unsigned int *model)
 {
 	*family = (signature >> 8) & 0xf;
 	if (*family == 0xf)
@@ -89,14 +89,14 @@ const struct ${P}rule *${P}rule_from_cpuid(const struct ${P}cpuid *id)
 	return ${P}rule_lookup(vendor, family, model);
 }
 
-void ${P}cpuid_leaf(uint32_t leaf, uint32_t subleaf, uint32_t r[4])
+void ${P}cpuid_leaf(${P}u32 leaf, ${P}u32 subleaf, ${P}u32 r[4])
 {
 	__asm__ __volatile__("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(subleaf));
 }
 
 void ${P}cpuid_read(struct ${P}cpuid *id)
 {
-	uint32_t r[4];
+	${P}u32 r[4];
 	${P}cpuid_leaf(0, 0, r);
 	id->vendor[0] = r[1];
 	id->vendor[1] = r[3];
@@ -127,10 +127,10 @@ const struct ${P}rule *${P}rule_init(void)
  * alignment, a strategy byte per class and length below SHORT, and the
  * bands that reach SHORT: their upper bounds and strategies. */
 #define SHORT 256u
-extern uint64_t ${P}copy_above_max;
-extern uint64_t ${P}copy_below_from;
-extern uint64_t ${P}copy_align_dst;
-extern uint64_t ${P}copy_long_hi[${G}MAX_BANDS - 1];
+extern ${P}u64 ${P}copy_above_max;
+extern ${P}u64 ${P}copy_below_from;
+extern ${P}u64 ${P}copy_align_dst;
+extern ${P}u64 ${P}copy_long_hi[${G}MAX_BANDS - 1];
 extern unsigned char ${P}copy_long_cells[${G}N_CLASSES * ${G}MAX_BANDS];
 extern unsigned char ${P}copy_short[${G}N_CLASSES * SHORT];
 
@@ -147,13 +147,13 @@ static unsigned char cell(const struct ${P}rule *rule, unsigned int b, unsigned 
 void ${P}rule_install(const struct ${P}rule *rule)
 {
 	unsigned int b, c, k, n = rule->n_bands, first_long;
-	size_t len;
+	${P}size_t len;
 	(void)*(const volatile unsigned char *)&${P}out_stamp_${gen.stamp};
 	if (n < 1 || n > ${G}MAX_BANDS)
 		n = 1;
-	*(volatile uint64_t *)&${P}copy_above_max = rule->above_max;
-	*(volatile uint64_t *)&${P}copy_below_from = 4096u - rule->below_max;
-	*(volatile uint64_t *)&${P}copy_align_dst = rule->align_dst;
+	*(volatile ${P}u64 *)&${P}copy_above_max = rule->above_max;
+	*(volatile ${P}u64 *)&${P}copy_below_from = 4096u - rule->below_max;
+	*(volatile ${P}u64 *)&${P}copy_align_dst = rule->align_dst;
 	for (c = 0; c < ${G}N_CLASSES; c++)
 		for (len = 0, b = 0; len < SHORT; len++) {
 			while (b + 1 < n && len > rule->bands[b].hi)
@@ -165,8 +165,8 @@ void ${P}rule_install(const struct ${P}rule *rule)
 	for (k = 0; k < ${G}MAX_BANDS; k++) {
 		b = first_long + k < n ? first_long + k : n - 1;
 		if (k + 1 < ${G}MAX_BANDS)
-			((volatile uint64_t *)${P}copy_long_hi)[k] =
-				first_long + k + 1 < n ? (uint64_t)rule->bands[b].hi : ~(uint64_t)0;
+			((volatile ${P}u64 *)${P}copy_long_hi)[k] =
+				first_long + k + 1 < n ? (${P}u64)rule->bands[b].hi : ~(${P}u64)0;
 		for (c = 0; c < ${G}N_CLASSES; c++)
 			((volatile unsigned char *)${P}copy_long_cells)[c * ${G}MAX_BANDS + k] = cell(rule, b, c);
 	}
@@ -185,7 +185,7 @@ const struct ${P}rule *${P}rule_init(void)
 
 struct text {
 	char *buf;
-	size_t size, len;
+	${P}size_t size, len;
 };
 
 static void put(struct text *t, const char *s)
@@ -195,7 +195,7 @@ static void put(struct text *t, const char *s)
 			t->buf[t->len] = *s;
 }
 
-static void put_size(struct text *t, size_t v)
+static void put_size(struct text *t, ${P}size_t v)
 {
 	char digits[24];
 	int n = 0;
@@ -210,12 +210,12 @@ static void put_size(struct text *t, size_t v)
 	}
 }
 
-size_t ${P}rule_describe(char *buf, size_t size, const struct ${P}rule *rule)
+${P}size_t ${P}rule_describe(char *buf, ${P}size_t size, const struct ${P}rule *rule)
 {
 	static const char letter[${G}N_STRATEGIES + 1] = "${(function() local l = {} for _, st in ipairs(db.strategies) do l[#l + 1] = ({ forward = "F", forward_aligned = "A", down = "D", small = "S" })[st.name] or "?" end return table.concat(l) end)()}";
 	struct text t;
 	unsigned int b, c;
-	size_t lo = 0;
+	${P}size_t lo = 0;
 	t.buf = buf;
 	t.size = size;
 	t.len = 0;
@@ -230,7 +230,7 @@ size_t ${P}rule_describe(char *buf, size_t size, const struct ${P}rule *rule)
 		put(&t, b ? ", " : "");
 		put_size(&t, lo);
 		put(&t, "..");
-		if (rule->bands[b].hi != (size_t)-1)
+		if (rule->bands[b].hi != (${P}size_t)-1)
 			put_size(&t, rule->bands[b].hi);
 		put(&t, " ");
 		for (c = 0; c < ${G}N_CLASSES; c++) {

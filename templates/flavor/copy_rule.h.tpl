@@ -5,13 +5,18 @@ ${banner("/*", "*/")}
 @ for _, r in ipairs(flavor.routines) do has_access = has_access or r.access end
 /*
  * Which copy each x86-64 core gets, chosen from CPUID. Freestanding C99:
- * no libc, only <stddef.h> and <stdint.h>.
+ * no libc, no header.
  */
-#ifndef ${G}COPY_RULE_H
-#define ${G}COPY_RULE_H
+#ifndef ${P}copy_rule_h
+#define ${P}copy_rule_h
 
-#include <stddef.h>
-#include <stdint.h>
+/* The header needs no other, so that it builds under -nostdinc too: its
+ * types come from the compiler's own predefined macros (GCC and Clang),
+ * and are the same types as size_t, uint32_t, uint64_t and uintptr_t. */
+typedef __SIZE_TYPE__ ${P}size_t;
+typedef __UINT32_TYPE__ ${P}u32;
+typedef __UINT64_TYPE__ ${P}u64;
+typedef __UINTPTR_TYPE__ ${P}uintptr;
 
 /* Every out/ file of one uarchgen run carries the same stamp. copy_rule.c
  * refuses to build against a header of another run, and refers to a symbol
@@ -47,8 +52,8 @@ ${banner("/*", "*/")}
 
 struct ${P}band {
 	/* The band holds lengths from the previous band's hi + 1 (0 for the
-	 * first) to hi; (size_t)-1 for the last band. */
-	size_t hi;
+	 * first) to hi; (${P}size_t)-1 for the last band. */
+	${P}size_t hi;
 	/* The strategy code of each distance class, indexed by ${G}CLASS_*. */
 	unsigned char strategy[${G}N_CLASSES];
 };
@@ -72,14 +77,14 @@ struct ${P}rule {
 /* The two CPUID words the rule depends on. Tests fill them from recorded
  * leaves, so no particular CPU is needed to check the lookup. */
 struct ${P}cpuid {
-	uint32_t vendor[3]; /* leaf 0: ebx, edx, ecx */
-	uint32_t signature; /* leaf 1: eax */
+	${P}u32 vendor[3]; /* leaf 0: ebx, edx, ecx */
+	${P}u32 signature; /* leaf 1: eax */
 };
 
 /* Executes CPUID: r = { eax, ebx, ecx, edx } of leaf, subleaf. The one CPUID
  * wrapper of the project: the rule, the probe and the test kernel read
  * through it. */
-void ${P}cpuid_leaf(uint32_t leaf, uint32_t subleaf, uint32_t r[4]);
+void ${P}cpuid_leaf(${P}u32 leaf, ${P}u32 subleaf, ${P}u32 r[4]);
 
 /* Reads the two words the rule depends on from this CPU. */
 void ${P}cpuid_read(struct ${P}cpuid *id);
@@ -90,7 +95,7 @@ void ${P}cpuid_read(struct ${P}cpuid *id);
 const struct ${P}rule *${P}rule_lookup(const char vendor[12], unsigned int family, unsigned int model);
 
 /* The display family and model of a leaf 1 EAX signature, as Linux computes them. */
-void ${P}cpuid_family_model(uint32_t signature, unsigned int *family, unsigned int *model);
+void ${P}cpuid_family_model(${P}u32 signature, unsigned int *family, unsigned int *model);
 
 /* The rule for recorded CPUID words. */
 const struct ${P}rule *${P}rule_from_cpuid(const struct ${P}cpuid *id);
@@ -107,19 +112,19 @@ void ${P}rule_install(const struct ${P}rule *rule);
  * [0..63 FFFF, 64.. FDFF] } (zen2, measured)". Each band lists its strategy
  * for the classes zero, above, below and elsewhere: F forward, A
  * forward_aligned, D down (highest first), S small. */
-size_t ${P}rule_describe(char *buf, size_t size, const struct ${P}rule *rule);
+${P}size_t ${P}rule_describe(char *buf, ${P}size_t size, const struct ${P}rule *rule);
 
 @ if has_access then
 /* The user-access ranges of the user copies, as [begin, end) address pairs,
  * for the kernel's exception table: a fault at a user address with rip in a
  * range is served (return, and the instruction reruns) or sent to
  * ${P}user_fault_exit. */
-extern const uintptr_t ${P}user_access_ranges[];
-extern const uint64_t ${P}user_access_range_count;
+extern const ${P}uintptr ${P}user_access_ranges[];
+extern const ${P}u64 ${P}user_access_range_count;
 
 @ end
 
-@ local result = opts.user_copy_result == "remaining" and "size_t" or "int"
+@ local result = opts.user_copy_result == "remaining" and (P .. "size_t") or "int"
 @ if has_access then
 @   if opts.user_copy_result == "remaining" then
 /* The user copies' result (--user-copy-result=remaining, Linux's contract):
@@ -138,7 +143,7 @@ extern const uint64_t ${P}user_access_range_count;
 /* The routines in x86_64/copy.asm (NASM) and x86_64/copy.S (GAS), one program. */
 @ for _, r in ipairs(flavor.routines) do
 /* ${P}${r.name}: ${r.doc}. */
-${string.format(r.proto, P .. r.name):gsub("RESULT", result)};
+${string.format(r.proto, P .. r.name):gsub("size_t", P .. "size_t"):gsub("RESULT", result)};
 @ end
 
 #endif

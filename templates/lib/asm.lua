@@ -20,6 +20,8 @@
 --                             code that no path falls into: the two
 --                             back-ends would fill with different nops
 --   dq X[, X] / db N[, N]     data: quadwords (numbers or symbols), bytes
+--   cetnote                   the GNU property note that marks the file as
+--                             compatible with CET (IBT and shadow stacks)
 --   anything else             an instruction: mnemonic, then operands, with
 --                             [rel SYMBOL] for a RIP-relative operand
 -- Anything the back-ends do not know is an error naming the line, so a
@@ -90,6 +92,17 @@ local function statement(syntax, indent, body, where, state)
       if not is_symbol(a) then error(where .. "global: '" .. a .. "' is not a symbol", 0) end
     end
     return say("global  " .. rest, ".globl  " .. rest)
+  elseif op == "cetnote" and rest == "" then
+    -- NT_GNU_PROPERTY_TYPE_0 (5), owner "GNU", one property:
+    -- GNU_PROPERTY_X86_FEATURE_1_AND (0xc0000002) = IBT (1) | SHSTK (2).
+    if nasm then
+      return indent .. "section .note.gnu.property note alloc noexec nowrite align=8\n" ..
+             indent .. "dd      4, 16, 5\n" .. indent .. 'db      "GNU", 0\n' ..
+             indent .. "dd      0xc0000002, 4, 3, 0"
+    end
+    return indent .. '.section .note.gnu.property,"a",@note\n' .. indent .. ".balign 8\n" ..
+           indent .. ".long   4, 16, 5\n" .. indent .. '.asciz  "GNU"\n' ..
+           indent .. ".long   0xc0000002, 4, 3, 0"
   elseif op == "codealign" and rest:match("^%d+$") then
     return say("align   " .. rest .. ", db 0xcc", ".balign " .. rest .. ", 0xcc")
   elseif op == "align" and rest:match("^%d+$") then

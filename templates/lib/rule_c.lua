@@ -30,7 +30,8 @@ function M.literal(r, entry, prefix)
   for _, b in ipairs(r.bands) do
     local cells = {}
     for _, c in ipairs(db.classes) do cells[#cells + 1] = code[b[c]] end
-    bands[#bands + 1] = string.format("{ %s, { %s } }", b.hi < 0 and "(size_t)-1" or b.hi, table.concat(cells, ", "))
+    bands[#bands + 1] = string.format("{ %s, { %s } }", b.hi < 0 and "(" .. prefix .. "size_t)-1" or b.hi,
+      table.concat(cells, ", "))
   end
   return string.format("{ %d, %d, %d, %d, { %s }, %sRULE_%s, %s, %s, %s }", r.above_max, r.below_max, r.align_dst,
     #r.bands, table.concat(bands, ", "), G, string.upper(r.status), c_string(entry or ""), c_string(r.source or ""),

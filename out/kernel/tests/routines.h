@@ -6,8 +6,8 @@
  * kind, min_n, max_n). max_n is (size_t)-1 where there is no limit. Test harnesses expand it, so they cover each routine the
  * templates emit and a new one cannot be missed.
  */
-#ifndef UC_ROUTINES_H
-#define UC_ROUTINES_H
+#ifndef uc_routines_h
+#define uc_routines_h
 
 #define UC_KIND_COPY 1      /* (void *dst, const void *src, size_t n) */
 #define UC_KIND_PREDICATE 2 /* (const void *dst, const void *src, size_t n) */

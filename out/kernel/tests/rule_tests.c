@@ -213,7 +213,7 @@ static void sweep_same(struct uc_test_ctx *t, struct detail *d, const char *name
 /* ---- the table's edges ---- */
 
 /* The baseline, which a test that installs another table reinstalls after. */
-static const struct uc_rule baseline_table = { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" };
+static const struct uc_rule baseline_table = { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" };
 
 /* A point at a band edge or a class edge, and the strategy the database's
  * table gives it there, computed by the generator (templates/lib/rule_c.lua),
@@ -482,13 +482,13 @@ static const struct edge edges_zen1[] = {
 };
 
 static const struct lookup_case cases_zen1[] = {
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x00, 0x00800f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x2f, 0x00820ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x30, 0x00830f01u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x50, 0x00850f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x5f, 0x00850ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x4f, 0x00840ff1u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x60, 0x00860f01u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x00, 0x00800f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x2f, 0x00820ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x30, 0x00830f01u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x50, 0x00850f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x5f, 0x00850ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x4f, 0x00840ff1u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x60, 0x00860f01u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
 };
 
 static void group_zen1(struct uc_test_ctx *t)
@@ -630,22 +630,22 @@ static const struct edge edges_zen2[] = {
 };
 
 static const struct lookup_case cases_zen2[] = {
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x30, 0x00830f01u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x4f, 0x00840ff1u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x2f, 0x00820ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x50, 0x00850f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x60, 0x00860f01u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x7f, 0x00870ff1u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x5f, 0x00850ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x80, 0x00880f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x90, 0x00890f01u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x91, 0x00890f11u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x8f, 0x00880ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x92, 0x00890f21u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0xa0, 0x008a0f01u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0xaf, 0x008a0ff1u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x9f, 0x00890ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0xb0, 0x008b0f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x30, 0x00830f01u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x4f, 0x00840ff1u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x2f, 0x00820ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x50, 0x00850f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x60, 0x00860f01u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x7f, 0x00870ff1u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x5f, 0x00850ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen1", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x80, 0x00880f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x90, 0x00890f01u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x91, 0x00890f11u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x8f, 0x00880ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x92, 0x00890f21u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0xa0, 0x008a0f01u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0xaf, 0x008a0ff1u, 1, { 31, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x9f, 0x00890ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0xb0, 0x008b0f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
 static void group_zen2(struct uc_test_ctx *t)
@@ -999,13 +999,13 @@ static const struct edge edges_zen3[] = {
 };
 
 static const struct lookup_case cases_zen3[] = {
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x00, 0x00a00f01u, 1, { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x0f, 0x00a00ff1u, 1, { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x10, 0x00a10f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x20, 0x00a20f01u, 1, { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x5f, 0x00a50ff1u, 1, { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x1f, 0x00a10ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x60, 0x00a60f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x00, 0x00a00f01u, 1, { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x0f, 0x00a00ff1u, 1, { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x10, 0x00a10f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x20, 0x00a20f01u, 1, { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x5f, 0x00a50ff1u, 1, { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x1f, 0x00a10ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x60, 0x00a60f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
 };
 
 static void group_zen3(struct uc_test_ctx *t)
@@ -1109,14 +1109,14 @@ static const struct edge edges_zen4[] = {
 };
 
 static const struct lookup_case cases_zen4[] = {
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x10, 0x00a10f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x1f, 0x00a10ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x0f, 0x00a00ff1u, 1, { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x20, 0x00a20f01u, 1, { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x60, 0x00a60f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0xaf, 0x00aa0ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x5f, 0x00a50ff1u, 1, { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0xb0, 0x00ab0f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x10, 0x00a10f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x1f, 0x00a10ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x0f, 0x00a00ff1u, 1, { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x20, 0x00a20f01u, 1, { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x60, 0x00a60f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0xaf, 0x00aa0ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x5f, 0x00a50ff1u, 1, { 31, 11, 0, 7, { { 32, { 3, 3, 3, 3 } }, { 96, { 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 2 } }, { 160, { 2, 2, 2, 2 } }, { 192, { 0, 2, 2, 0 } }, { 256, { 0, 2, 2, 2 } }, { (uc_size_t)-1, { 0, 2, 0, 0 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0xb0, 0x00ab0f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
 static void group_zen4(struct uc_test_ctx *t)
@@ -1220,17 +1220,17 @@ static const struct edge edges_zen5[] = {
 };
 
 static const struct lookup_case cases_zen5[] = {
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x00, 0x00b00f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x2f, 0x00b20ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x30, 0x00b30f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x40, 0x00b40f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x4f, 0x00b40ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x3f, 0x00b30ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x50, 0x00b50f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x60, 0x00b60f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x7f, 0x00b70ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x5f, 0x00b50ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x80, 0x00b80f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x00, 0x00b00f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x2f, 0x00b20ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x30, 0x00b30f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x40, 0x00b40f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x4f, 0x00b40ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x3f, 0x00b30ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x50, 0x00b50f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x60, 0x00b60f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x7f, 0x00b70ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x5f, 0x00b50ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x80, 0x00b80f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
 };
 
 static void group_zen5(struct uc_test_ctx *t)
@@ -1334,18 +1334,18 @@ static const struct edge edges_zen6[] = {
 };
 
 static const struct lookup_case cases_zen6[] = {
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x50, 0x00b50f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x5f, 0x00b50ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x4f, 0x00b40ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x60, 0x00b60f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x80, 0x00b80f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0xaf, 0x00ba0ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x7f, 0x00b70ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0xb0, 0x00bb0f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0xc0, 0x00bc0f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0xcf, 0x00bc0ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0xbf, 0x00bb0ff1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0xd0, 0x00bd0f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x50, 0x00b50f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x5f, 0x00b50ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x4f, 0x00b40ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x60, 0x00b60f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x80, 0x00b80f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0xaf, 0x00ba0ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x7f, 0x00b70ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen5", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0xb0, 0x00bb0f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0xc0, 0x00bc0f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0xcf, 0x00bc0ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0xbf, 0x00bb0ff1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0xd0, 0x00bd0f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
 static void group_zen6(struct uc_test_ctx *t)
@@ -1449,18 +1449,18 @@ static const struct edge edges_haswell[] = {
 };
 
 static const struct lookup_case cases_haswell[] = {
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3c, 0x000306c1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3c, 0x000306c1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3b, 0x000306b1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3d, 0x000306d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3f, 0x000306f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3f, 0x000306f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3e, 0x000306e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x40, 0x00040601u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x45, 0x00040651u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x46, 0x00040661u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x44, 0x00040641u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x47, 0x00040671u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3c, 0x000306c1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3c, 0x000306c1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3b, 0x000306b1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3d, 0x000306d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3f, 0x000306f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3f, 0x000306f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3e, 0x000306e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x40, 0x00040601u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x45, 0x00040651u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x46, 0x00040661u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x44, 0x00040641u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x47, 0x00040671u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
 };
 
 static void group_haswell(struct uc_test_ctx *t)
@@ -1564,22 +1564,22 @@ static const struct edge edges_broadwell[] = {
 };
 
 static const struct lookup_case cases_broadwell[] = {
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3d, 0x000306d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3d, 0x000306d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3c, 0x000306c1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3e, 0x000306e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x47, 0x00040671u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x47, 0x00040671u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x46, 0x00040661u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x48, 0x00040681u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x4f, 0x000406f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x4f, 0x000406f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x4e, 0x000406e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x50, 0x00050601u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x56, 0x00050661u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x56, 0x00050661u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x55, 0x00050651u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x57, 0x00050671u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3d, 0x000306d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3d, 0x000306d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3c, 0x000306c1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x3e, 0x000306e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x47, 0x00040671u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x47, 0x00040671u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x46, 0x00040661u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "haswell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x48, 0x00040681u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x4f, 0x000406f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x4f, 0x000406f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x4e, 0x000406e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x50, 0x00050601u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x56, 0x00050661u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x56, 0x00050661u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x55, 0x00050651u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x57, 0x00050671u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
 static void group_broadwell(struct uc_test_ctx *t)
@@ -1683,30 +1683,30 @@ static const struct edge edges_skylake[] = {
 };
 
 static const struct lookup_case cases_skylake[] = {
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x4e, 0x000406e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x4e, 0x000406e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x4d, 0x000406d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x4f, 0x000406f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x55, 0x00050651u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x55, 0x00050651u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x54, 0x00050641u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x56, 0x00050661u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x5e, 0x000506e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x5e, 0x000506e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x5d, 0x000506d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x5f, 0x000506f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8e, 0x000806e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8e, 0x000806e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8d, 0x000806d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "tigerlake", "tigerlake", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8f, 0x000806f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "sapphirerapids", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x9e, 0x000906e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x9e, 0x000906e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x9d, 0x000906d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x9f, 0x000906f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa5, 0x000a0651u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa6, 0x000a0661u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa4, 0x000a0641u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa7, 0x000a0671u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "rocketlake", "rocketlake", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x4e, 0x000406e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x4e, 0x000406e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x4d, 0x000406d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x4f, 0x000406f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x55, 0x00050651u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x55, 0x00050651u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x54, 0x00050641u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x56, 0x00050661u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x5e, 0x000506e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x5e, 0x000506e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x5d, 0x000506d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x5f, 0x000506f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8e, 0x000806e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8e, 0x000806e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8d, 0x000806d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "tigerlake", "tigerlake", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8f, 0x000806f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "sapphirerapids", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x9e, 0x000906e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x9e, 0x000906e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x9d, 0x000906d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x9f, 0x000906f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa5, 0x000a0651u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa6, 0x000a0661u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa4, 0x000a0641u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa7, 0x000a0671u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "rocketlake", "rocketlake", "" } },
 };
 
 static void group_skylake(struct uc_test_ctx *t)
@@ -1810,18 +1810,18 @@ static const struct edge edges_icelake[] = {
 };
 
 static const struct lookup_case cases_icelake[] = {
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x6a, 0x000606a1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x6a, 0x000606a1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x69, 0x00060691u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x6b, 0x000606b1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x6c, 0x000606c1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x6c, 0x000606c1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x6b, 0x000606b1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x6d, 0x000606d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x7d, 0x000706d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x7e, 0x000706e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x7c, 0x000706c1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x7f, 0x000706f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x6a, 0x000606a1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x6a, 0x000606a1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x69, 0x00060691u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x6b, 0x000606b1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x6c, 0x000606c1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x6c, 0x000606c1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x6b, 0x000606b1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x6d, 0x000606d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x7d, 0x000706d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x7e, 0x000706e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "icelake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x7c, 0x000706c1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x7f, 0x000706f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
 static void group_icelake(struct uc_test_ctx *t)
@@ -1925,10 +1925,10 @@ static const struct edge edges_tigerlake[] = {
 };
 
 static const struct lookup_case cases_tigerlake[] = {
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8c, 0x000806c1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "tigerlake", "tigerlake", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8d, 0x000806d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "tigerlake", "tigerlake", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8b, 0x000806b1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8e, 0x000806e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8c, 0x000806c1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "tigerlake", "tigerlake", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8d, 0x000806d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "tigerlake", "tigerlake", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8b, 0x000806b1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8e, 0x000806e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
 };
 
 static void group_tigerlake(struct uc_test_ctx *t)
@@ -2032,14 +2032,14 @@ static const struct edge edges_sapphirerapids[] = {
 };
 
 static const struct lookup_case cases_sapphirerapids[] = {
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8f, 0x000806f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "sapphirerapids", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8f, 0x000806f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "sapphirerapids", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8e, 0x000806e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x90, 0x00090601u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xcf, 0x000c06f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "sapphirerapids", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xcf, 0x000c06f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "sapphirerapids", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xce, 0x000c06e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xd0, 0x000d0601u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8f, 0x000806f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "sapphirerapids", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8f, 0x000806f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "sapphirerapids", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8e, 0x000806e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x90, 0x00090601u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xcf, 0x000c06f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "sapphirerapids", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xcf, 0x000c06f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "sapphirerapids", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xce, 0x000c06e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xd0, 0x000d0601u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
 static void group_sapphirerapids(struct uc_test_ctx *t)
@@ -2143,26 +2143,26 @@ static const struct edge edges_alderlake[] = {
 };
 
 static const struct lookup_case cases_alderlake[] = {
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x97, 0x00090671u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x97, 0x00090671u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x96, 0x00090661u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x98, 0x00090681u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x9a, 0x000906a1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x9a, 0x000906a1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x99, 0x00090691u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x9b, 0x000906b1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb7, 0x000b0671u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb7, 0x000b0671u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb6, 0x000b0661u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb8, 0x000b0681u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xba, 0x000b06a1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xba, 0x000b06a1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb9, 0x000b0691u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbb, 0x000b06b1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbf, 0x000b06f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbf, 0x000b06f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbe, 0x000b06e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "gracemont", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xc0, 0x000c0601u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x97, 0x00090671u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x97, 0x00090671u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x96, 0x00090661u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x98, 0x00090681u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x9a, 0x000906a1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x9a, 0x000906a1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x99, 0x00090691u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x9b, 0x000906b1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb7, 0x000b0671u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb7, 0x000b0671u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb6, 0x000b0661u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb8, 0x000b0681u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xba, 0x000b06a1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xba, 0x000b06a1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb9, 0x000b0691u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbb, 0x000b06b1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbf, 0x000b06f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbf, 0x000b06f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbe, 0x000b06e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "gracemont", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xc0, 0x000c0601u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
 static void group_alderlake(struct uc_test_ctx *t)
@@ -2266,10 +2266,10 @@ static const struct edge edges_rocketlake[] = {
 };
 
 static const struct lookup_case cases_rocketlake[] = {
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa7, 0x000a0671u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "rocketlake", "rocketlake", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa7, 0x000a0671u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "rocketlake", "rocketlake", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa6, 0x000a0661u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa8, 0x000a0681u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa7, 0x000a0671u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "rocketlake", "rocketlake", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa7, 0x000a0671u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "rocketlake", "rocketlake", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa6, 0x000a0661u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa8, 0x000a0681u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
 static void group_rocketlake(struct uc_test_ctx *t)
@@ -2373,14 +2373,14 @@ static const struct edge edges_meteorlake[] = {
 };
 
 static const struct lookup_case cases_meteorlake[] = {
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xaa, 0x000a06a1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "meteorlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xaa, 0x000a06a1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "meteorlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa9, 0x000a0691u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xab, 0x000a06b1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xac, 0x000a06c1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "meteorlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xac, 0x000a06c1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "meteorlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xab, 0x000a06b1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xad, 0x000a06d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "graniterapids", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xaa, 0x000a06a1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "meteorlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xaa, 0x000a06a1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "meteorlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa9, 0x000a0691u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xab, 0x000a06b1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xac, 0x000a06c1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "meteorlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xac, 0x000a06c1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "meteorlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xab, 0x000a06b1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xad, 0x000a06d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "graniterapids", "", "" } },
 };
 
 static void group_meteorlake(struct uc_test_ctx *t)
@@ -2484,10 +2484,10 @@ static const struct edge edges_graniterapids[] = {
 };
 
 static const struct lookup_case cases_graniterapids[] = {
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xad, 0x000a06d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "graniterapids", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xae, 0x000a06e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "graniterapids", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xac, 0x000a06c1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "meteorlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xaf, 0x000a06f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xad, 0x000a06d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "graniterapids", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xae, 0x000a06e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "graniterapids", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xac, 0x000a06c1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "meteorlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xaf, 0x000a06f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
 };
 
 static void group_graniterapids(struct uc_test_ctx *t)
@@ -2591,14 +2591,14 @@ static const struct edge edges_crestmont[] = {
 };
 
 static const struct lookup_case cases_crestmont[] = {
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xaf, 0x000a06f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xaf, 0x000a06f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xae, 0x000a06e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "graniterapids", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb0, 0x000b0601u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb6, 0x000b0661u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb6, 0x000b0661u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb5, 0x000b0651u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb7, 0x000b0671u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xaf, 0x000a06f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xaf, 0x000a06f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xae, 0x000a06e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "graniterapids", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb0, 0x000b0601u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb6, 0x000b0661u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb6, 0x000b0661u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb5, 0x000b0651u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb7, 0x000b0671u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
 };
 
 static void group_crestmont(struct uc_test_ctx *t)
@@ -2702,18 +2702,18 @@ static const struct edge edges_arrowlake[] = {
 };
 
 static const struct lookup_case cases_arrowlake[] = {
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb5, 0x000b0651u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb5, 0x000b0651u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb4, 0x000b0641u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb6, 0x000b0661u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbd, 0x000b06d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbd, 0x000b06d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbc, 0x000b06c1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbe, 0x000b06e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "gracemont", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xc5, 0x000c0651u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xc6, 0x000c0661u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xc4, 0x000c0641u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xc7, 0x000c0671u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb5, 0x000b0651u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb5, 0x000b0651u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb4, 0x000b0641u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb6, 0x000b0661u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbd, 0x000b06d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbd, 0x000b06d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbc, 0x000b06c1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbe, 0x000b06e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "gracemont", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xc5, 0x000c0651u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xc6, 0x000c0661u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xc4, 0x000c0641u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xc7, 0x000c0671u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
 static void group_arrowlake(struct uc_test_ctx *t)
@@ -2817,10 +2817,10 @@ static const struct edge edges_gracemont[] = {
 };
 
 static const struct lookup_case cases_gracemont[] = {
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbe, 0x000b06e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "gracemont", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbe, 0x000b06e1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "gracemont", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbd, 0x000b06d1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbf, 0x000b06f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbe, 0x000b06e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "gracemont", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbe, 0x000b06e1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "gracemont", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbd, 0x000b06d1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "arrowlake", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbf, 0x000b06f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
 };
 
 static void group_gracemont(struct uc_test_ctx *t)
@@ -2832,13 +2832,13 @@ static void group_gracemont(struct uc_test_ctx *t)
 /* Cores no entry names, of a vendor the database knows or not: the
  * baseline, never another core's table. */
 static const struct lookup_case cases_fallback[] = {
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x0f, 0x01, 0x00000f11u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x05, 0x04, 0x00000541u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x0f, 0x01, 0x00000f11u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x05, 0x04, 0x00000541u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "HygonGenuine", { 0x6f677948u, 0x6e65476eu, 0x656e6975u }, 0x18, 0x00, 0x00900f01u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "CentaurHauls", { 0x746e6543u, 0x48727561u, 0x736c7561u }, 0x06, 0x0f, 0x000006f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
-	{ "VIA VIA VIA ", { 0x20414956u, 0x20414956u, 0x20414956u }, 0x06, 0x0f, 0x000006f1u, 1, { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x0f, 0x01, 0x00000f11u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x05, 0x04, 0x00000541u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x0f, 0x01, 0x00000f11u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x05, 0x04, 0x00000541u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "HygonGenuine", { 0x6f677948u, 0x6e65476eu, 0x656e6975u }, 0x18, 0x00, 0x00900f01u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "CentaurHauls", { 0x746e6543u, 0x48727561u, 0x736c7561u }, 0x06, 0x0f, 0x000006f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
+	{ "VIA VIA VIA ", { 0x20414956u, 0x20414956u, 0x20414956u }, 0x06, 0x0f, 0x000006f1u, 1, { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
 static void group_fallback(struct uc_test_ctx *t)
@@ -2913,7 +2913,7 @@ static void group_copy_small(struct uc_test_ctx *t)
 
 /* The dispatch under tables no entry holds: the strategy and the copy at
  * every band and class edge. */
-static const struct uc_rule synthetic_1 = { 31, 64, 32, 6, { { 7, { 3, 3, 0, 3 } }, { 32, { 3, 2, 2, 0 } }, { 63, { 0, 2, 0, 0 } }, { 1023, { 1, 2, 2, 0 } }, { 4095, { 0, 0, 2, 1 } }, { (size_t)-1, { 2, 0, 1, 0 } } }, UC_RULE_BASELINE, "", "", "" };
+static const struct uc_rule synthetic_1 = { 31, 64, 32, 6, { { 7, { 3, 3, 0, 3 } }, { 32, { 3, 2, 2, 0 } }, { 63, { 0, 2, 0, 0 } }, { 1023, { 1, 2, 2, 0 } }, { 4095, { 0, 0, 2, 1 } }, { (uc_size_t)-1, { 2, 0, 1, 0 } } }, UC_RULE_BASELINE, "", "", "" };
 static const struct edge synthetic_edges_1[] = {
 	{ 0, 0, 3 },
 	{ 0, 1, 3 },
@@ -3176,7 +3176,7 @@ static const struct edge synthetic_edges_1[] = {
 	{ 65536, 4032, 1 },
 	{ 65536, 4095, 1 },
 };
-static const struct uc_rule synthetic_2 = { 2047, 2047, 8, 2, { { 32, { 0, 3, 0, 3 } }, { (size_t)-1, { 0, 2, 1, 0 } } }, UC_RULE_BASELINE, "", "", "" };
+static const struct uc_rule synthetic_2 = { 2047, 2047, 8, 2, { { 32, { 0, 3, 0, 3 } }, { (uc_size_t)-1, { 0, 2, 1, 0 } } }, UC_RULE_BASELINE, "", "", "" };
 static const struct edge synthetic_edges_2[] = {
 	{ 0, 0, 0 },
 	{ 0, 1, 3 },
@@ -3307,7 +3307,7 @@ static const struct edge synthetic_edges_2[] = {
 	{ 65536, 2049, 1 },
 	{ 65536, 4095, 1 },
 };
-static const struct uc_rule synthetic_3 = { 0, 0, 0, 1, { { (size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" };
+static const struct uc_rule synthetic_3 = { 0, 0, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" };
 static const struct edge synthetic_edges_3[] = {
 	{ 0, 0, 0 },
 	{ 0, 1, 0 },

@@ -6,8 +6,8 @@
  * descending copy on its own and the vendor fallbacks. Freestanding C99, so
  * that the same tests run in a user-space harness and in ring 0.
  */
-#ifndef UC_RULE_TESTS_H
-#define UC_RULE_TESTS_H
+#ifndef uc_rule_tests_h
+#define uc_rule_tests_h
 
 #include <stddef.h>
 

@@ -63,6 +63,7 @@
         .globl  uc_memcpy
         .type   uc_memcpy, @function
 uc_memcpy:
+        endbr64
         mov     rax, rdi
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -219,6 +220,7 @@ uc_memcpy:
         .globl  uc_copy_forward
         .type   uc_copy_forward, @function
 uc_copy_forward:
+        endbr64
         mov     rax, rdi
         mov     rcx, rdx
         rep movsb
@@ -230,6 +232,7 @@ uc_copy_forward:
         .globl  uc_copy_forward_aligned
         .type   uc_copy_forward_aligned, @function
 uc_copy_forward_aligned:
+        endbr64
         mov     rax, rdi
         cmp     rdx, 64                         /* align threshold */
         jb      .Lcopy_forward_aligned_body
@@ -253,6 +256,7 @@ uc_copy_forward_aligned:
         .globl  uc_copy_down
         .type   uc_copy_down, @function
 uc_copy_down:
+        endbr64
         mov     rax, rdi
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -284,6 +288,7 @@ uc_copy_down:
         .globl  uc_copy_small
         .type   uc_copy_small, @function
 uc_copy_small:
+        endbr64
         mov     rax, rdi
         /* small body: begin */
         cmp     rdx, 16
@@ -339,6 +344,7 @@ uc_copy_small:
         .globl  uc_copy_strategy
         .type   uc_copy_strategy, @function
 uc_copy_strategy:
+        endbr64
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -431,6 +437,7 @@ uc_copy_strategy:
         .type   uc_copy_to_user, @function
         .globl  uc_copy_to_user_access, uc_copy_to_user_access_end
 uc_copy_to_user:
+        endbr64
         /* (no SMAP: built without --smap) */
 uc_copy_to_user_access:
         mov     ecx, edi
@@ -592,6 +599,7 @@ uc_copy_to_user_access_end:
         .type   uc_copy_from_user, @function
         .globl  uc_copy_from_user_access, uc_copy_from_user_access_end
 uc_copy_from_user:
+        endbr64
         /* (no SMAP: built without --smap) */
 uc_copy_from_user_access:
         mov     ecx, edi
@@ -753,6 +761,7 @@ uc_copy_from_user_access_end:
         .type   uc_clear_user, @function
         .globl  uc_clear_user_access, uc_clear_user_access_end
 uc_clear_user:
+        endbr64
         /* (no SMAP: built without --smap) */
 uc_clear_user_access:
         mov     rcx, rsi
@@ -768,6 +777,7 @@ uc_clear_user_access_end:
         .globl  uc_user_fault_exit
         .type   uc_user_fault_exit, @function
 uc_user_fault_exit:
+        endbr64
         /* (no SMAP) */
         mov     eax, 1                          /* failure */
         ret
@@ -868,10 +878,20 @@ uc_user_access_range_count:
         .section .rodata
 /* copy_rule.c refers to this symbol: linking it with a copy object from */
 /* another uarchgen run fails instead of mixing two rules. */
-        .globl  uc_out_stamp_6c117d0b
-        .type   uc_out_stamp_6c117d0b, @object
-uc_out_stamp_6c117d0b:
+        .globl  uc_out_stamp_19586e3f
+        .type   uc_out_stamp_19586e3f, @object
+uc_out_stamp_19586e3f:
         .byte   1
-        .size   uc_out_stamp_6c117d0b, . - uc_out_stamp_6c117d0b
+        .size   uc_out_stamp_19586e3f, . - uc_out_stamp_19586e3f
+
+
+/* Every entry starts with endbr64 and no routine changes the stack but by */
+/* call and ret: the file is fit for CET's indirect branch tracking and */
+/* shadow stacks, and says so, or a CET link (-z cet-report=error) refuses it. */
+        .section .note.gnu.property,"a",@note
+        .balign 8
+        .long   4, 16, 5
+        .asciz  "GNU"
+        .long   0xc0000002, 4, 3, 0
 
         .section .note.GNU-stack,"",@progbits

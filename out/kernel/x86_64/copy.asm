@@ -63,6 +63,7 @@
 ; disjoint or identical. Returns dst.
         global  uc_memcpy:function (uc_memcpy.end - uc_memcpy)
 uc_memcpy:
+        endbr64
         mov     rax, rdi
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
@@ -218,6 +219,7 @@ uc_memcpy.end:
 ; alone, whatever the rule. Returns dst.
         global  uc_copy_forward:function (uc_copy_forward.end - uc_copy_forward)
 uc_copy_forward:
+        endbr64
         mov     rax, rdi
         mov     rcx, rdx
         rep movsb
@@ -228,6 +230,7 @@ uc_copy_forward.end:
 ; alone, whatever the rule, for n >= 64. Returns dst.
         global  uc_copy_forward_aligned:function (uc_copy_forward_aligned.end - uc_copy_forward_aligned)
 uc_copy_forward_aligned:
+        endbr64
         mov     rax, rdi
         cmp     rdx, 64                         ; align threshold
         jb      .Lcopy_forward_aligned_body
@@ -250,6 +253,7 @@ uc_copy_forward_aligned.end:
 ; alone, whatever the rule, for n >= 8. Returns dst.
         global  uc_copy_down:function (uc_copy_down.end - uc_copy_down)
 uc_copy_down:
+        endbr64
         mov     rax, rdi
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -280,6 +284,7 @@ uc_copy_down.end:
 ; alone, whatever the rule, for n <= 32. Returns dst.
         global  uc_copy_small:function (uc_copy_small.end - uc_copy_small)
 uc_copy_small:
+        endbr64
         mov     rax, rdi
         ; small body: begin
         cmp     rdx, 16
@@ -334,6 +339,7 @@ uc_copy_small.end:
 ; what memcpy does.
         global  uc_copy_strategy:function (uc_copy_strategy.end - uc_copy_strategy)
 uc_copy_strategy:
+        endbr64
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -425,6 +431,7 @@ uc_copy_strategy.end:
         global  uc_copy_to_user:function (uc_copy_to_user.end - uc_copy_to_user)
         global  uc_copy_to_user_access, uc_copy_to_user_access_end
 uc_copy_to_user:
+        endbr64
         ; (no SMAP: built without --smap)
 uc_copy_to_user_access:
         mov     ecx, edi
@@ -585,6 +592,7 @@ uc_copy_to_user.end:
         global  uc_copy_from_user:function (uc_copy_from_user.end - uc_copy_from_user)
         global  uc_copy_from_user_access, uc_copy_from_user_access_end
 uc_copy_from_user:
+        endbr64
         ; (no SMAP: built without --smap)
 uc_copy_from_user_access:
         mov     ecx, edi
@@ -745,6 +753,7 @@ uc_copy_from_user.end:
         global  uc_clear_user:function (uc_clear_user.end - uc_clear_user)
         global  uc_clear_user_access, uc_clear_user_access_end
 uc_clear_user:
+        endbr64
         ; (no SMAP: built without --smap)
 uc_clear_user_access:
         mov     rcx, rsi
@@ -759,6 +768,7 @@ uc_clear_user.end:
 ; range that it does not serve.
         global  uc_user_fault_exit:function (uc_user_fault_exit.end - uc_user_fault_exit)
 uc_user_fault_exit:
+        endbr64
         ; (no SMAP)
         mov     eax, 1                          ; failure
         ret
@@ -851,9 +861,18 @@ uc_user_access_range_count.end:
         section .rodata
 ; copy_rule.c refers to this symbol: linking it with a copy object from
 ; another uarchgen run fails instead of mixing two rules.
-        global  uc_out_stamp_6c117d0b:data (uc_out_stamp_6c117d0b.end - uc_out_stamp_6c117d0b)
-uc_out_stamp_6c117d0b:
+        global  uc_out_stamp_19586e3f:data (uc_out_stamp_19586e3f.end - uc_out_stamp_19586e3f)
+uc_out_stamp_19586e3f:
         db      1
-uc_out_stamp_6c117d0b.end:
+uc_out_stamp_19586e3f.end:
+
+
+; Every entry starts with endbr64 and no routine changes the stack but by
+; call and ret: the file is fit for CET's indirect branch tracking and
+; shadow stacks, and says so, or a CET link (-z cet-report=error) refuses it.
+        section .note.gnu.property note alloc noexec nowrite align=8
+        dd      4, 16, 5
+        db      "GNU", 0
+        dd      0xc0000002, 4, 3, 0
 
         section .note.GNU-stack noalloc noexec nowrite progbits

@@ -6,8 +6,8 @@ ${banner("/*", "*/")}
  * kind, min_n, max_n). max_n is (size_t)-1 where there is no limit. Test harnesses expand it, so they cover each routine the
  * templates emit and a new one cannot be missed.
  */
-#ifndef ${G}ROUTINES_H
-#define ${G}ROUTINES_H
+#ifndef ${P}routines_h
+#define ${P}routines_h
 
 #define ${G}KIND_COPY 1      /* (void *dst, const void *src, size_t n) */
 #define ${G}KIND_PREDICATE 2 /* (const void *dst, const void *src, size_t n) */

@@ -6,8 +6,8 @@ ${banner("/*", "*/")}
  * descending copy on its own and the vendor fallbacks. Freestanding C99, so
  * that the same tests run in a user-space harness and in ring 0.
  */
-#ifndef ${G}RULE_TESTS_H
-#define ${G}RULE_TESTS_H
+#ifndef ${P}rule_tests_h
+#define ${P}rule_tests_h
 
 #include <stddef.h>
 

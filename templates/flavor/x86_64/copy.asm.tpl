@@ -43,6 +43,14 @@ ${banner(";")}
 
         intel64
 
+@ -- After each exported entry: an indirect call may land there, and with
+@ -- CET's indirect branch tracking only an endbr64 may be landed on.
+@ local function landing()
+@   if opts.endbr then
+        endbr64
+@   end
+@ end
+@
 @ -- Strategy down: rdi = dst, rsi = src, rdx = n >= 8. Clobbers rcx, r8.
 @ -- rdi and rsi do not move, which is what the user copies' fault exit reads.
 @ local function down_body(tag)
@@ -304,6 +312,7 @@ ${banner(";")}
 memcpy:
 @   end
 ${P}memcpy:
+@   landing()
         mov     rax, rdi
 @   dispatch("memcpy")
 @   bodies_of("memcpy", function(s)
@@ -322,6 +331,7 @@ ${P}memcpy:
 ; alone, whatever the rule${s.min_n > 0 and ", for n >= " .. s.min_n or ""}${s.max_n >= 0 and ", for n <= " .. s.max_n or ""}. Returns dst.
         func    ${P}${name}
 ${P}${name}:
+@     landing()
         mov     rax, rdi
 @     bodies[s.name](name)
 @     if s.name == "small" then
@@ -339,6 +349,7 @@ ${P}${name}:
 ; what memcpy does.
         func    ${P}copy_strategy
 ${P}copy_strategy:
+@   landing()
 @   dispatch("copy_strategy")
 @   for _, s in ipairs(reachable()) do
 .Lcopy_strategy_${s}:
@@ -390,6 +401,7 @@ ${P}copy_strategy:
         func    ${P}clear_user
         global  ${P}clear_user_access, ${P}clear_user_access_end
 ${P}clear_user:
+@       landing()
 @       if remaining then
         lea     r9, [rdi + rsi]                 ; end of the destination
 @       end
@@ -409,6 +421,7 @@ ${clac}
         func    ${P}${name}
         global  ${P}${name}_access, ${P}${name}_access_end
 ${P}${name}:
+@       landing()
 @       if remaining then
         lea     r9, [rdi + rdx]                 ; end of the destination
 @       end
@@ -434,6 +447,7 @@ ${clac}
 ; range that it does not serve.
         func    ${P}user_fault_exit
 ${P}user_fault_exit:
+@   landing()
 ${clac}
 @   if remaining then
         mov     rax, r9
@@ -522,5 +536,13 @@ ${P}user_access_range_count:
 ${P}out_stamp_${gen.stamp}:
         db      1
         endobject
+
+@ if opts.endbr then
+
+; Every entry starts with endbr64 and no routine changes the stack but by
+; call and ret: the file is fit for CET's indirect branch tracking and
+; shadow stacks, and says so, or a CET link (-z cet-report=error) refuses it.
+        cetnote
+@ end
 
         section .note.GNU-stack
