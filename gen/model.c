@@ -142,19 +142,29 @@ static void load_ranges(struct loader *l, struct model *m)
 	sqlite3_finalize(st);
 }
 
+/* Points each range at its entry; again after the entries move. */
+static void link_ranges(struct model *m)
+{
+	for (size_t i = 0; i < m->n_ranges; i++)
+		m->ranges[i].entry = m->ranges[i].uarch ? model_uarch(m, m->ranges[i].uarch) : NULL;
+}
+
 static void check_overlaps(struct loader *l, struct model *m)
 {
+	link_ranges(m);
+	/* The ranges are sorted by family, then model_lo: a range can only
+	 * overlap those after it up to the first of another family or that
+	 * starts past its end. */
 	for (size_t i = 0; i < m->n_ranges; i++) {
 		const struct cpuid_range *a = &m->ranges[i];
-		const struct uarch *ua = a->uarch ? model_uarch(m, a->uarch) : NULL;
+		const struct uarch *ua = a->entry;
 		for (size_t j = i + 1; j < m->n_ranges; j++) {
 			const struct cpuid_range *b = &m->ranges[j];
-			const struct uarch *ub = b->uarch ? model_uarch(m, b->uarch) : NULL;
+			const struct uarch *ub = b->entry;
+			if (b->family != a->family || b->model_lo > a->model_hi)
+				break;
 			/* A NULL vendor was reported when its row was read. */
-			if (!ua || !ub || !ua->vendor || !ub->vendor || strcmp(ua->vendor, ub->vendor) != 0 ||
-			    a->family != b->family)
-				continue;
-			if (b->model_lo > a->model_hi || a->model_lo > b->model_hi)
+			if (!ua || !ub || !ua->vendor || !ub->vendor || strcmp(ua->vendor, ub->vendor) != 0)
 				continue;
 			char *row = xasprintf("(family=%d, model_lo=%d, uarch='%s')", b->family,
 					      b->model_lo, b->uarch);
@@ -180,26 +190,15 @@ static void check_overlaps(struct loader *l, struct model *m)
 	}
 }
 
-static int vendor_rank(const struct model *m, const struct uarch *u)
-{
-	/* Entries sort by vendor, then by their first CPUID range: roughly by age. */
-	for (size_t i = 0; i < m->n_ranges; i++)
-		if (m->ranges[i].uarch && strcmp(m->ranges[i].uarch, u->name) == 0)
-			return m->ranges[i].family * 256 + m->ranges[i].model_lo;
-	return 1 << 30;
-}
-
-static const struct model *sort_model;
-
+/* Entries sort by vendor, then by their first CPUID range: roughly by age. */
 static int cmp_uarch(const void *pa, const void *pb)
 {
 	const struct uarch *a = pa, *b = pb;
 	int c = strcmp(a->vendor, b->vendor);
 	if (c)
 		return c;
-	int ra = vendor_rank(sort_model, a), rb = vendor_rank(sort_model, b);
-	if (ra != rb)
-		return ra < rb ? -1 : 1;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
 	return strcmp(a->name, b->name);
 }
 
@@ -241,7 +240,13 @@ int model_load(struct model *m, const char *path)
 		err("%s: %d problem%s; nothing was written", path, l.errors, l.errors == 1 ? "" : "s");
 		return EXIT_FAIL;
 	}
-	sort_model = m;
+	for (size_t i = 0; i < m->n_uarchs; i++)
+		m->uarchs[i].rank = 1 << 30;
+	for (size_t i = m->n_ranges; i-- > 0;) /* sorted: the first range of an entry is written last */
+		((struct uarch *)m->ranges[i].entry)->rank = m->ranges[i].family * 256 + m->ranges[i].model_lo;
 	qsort(m->uarchs, m->n_uarchs, sizeof *m->uarchs, cmp_uarch);
+	/* Each range points at its entry, so that a lookup is one pass over
+	 * the ranges, not one over the entries for every range. */
+	link_ranges(m);
 	return 0;
 }

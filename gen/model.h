@@ -11,11 +11,13 @@
 
 struct uarch {
 	char *name, *vendor, *example, *cpuid_limit;
+	int rank; /* family * 256 + model_lo of its first CPUID range: roughly its age */
 };
 
 struct cpuid_range {
 	char *uarch, *source;
 	int family, model_lo, model_hi;
+	const struct uarch *entry; /* the row uarch names, set once the model is loaded */
 };
 
 /* A flavor: a set of routines and the limits they are written to. */

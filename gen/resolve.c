@@ -52,9 +52,8 @@ const struct uarch *model_lookup(const struct model *m, const char *vendor, int 
 {
 	for (size_t i = 0; i < m->n_ranges; i++) {
 		const struct cpuid_range *r = &m->ranges[i];
-		const struct uarch *u = model_uarch(m, r->uarch);
-		if (strcmp(u->vendor, vendor) == 0 && r->family == family && model >= r->model_lo &&
-		    model <= r->model_hi) {
+		const struct uarch *u = r->entry;
+		if (r->family == family && model >= r->model_lo && model <= r->model_hi && strcmp(u->vendor, vendor) == 0) {
 			*out = model_resolve(m, u->name, flavor);
 			return u;
 		}

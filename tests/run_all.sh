@@ -33,6 +33,7 @@ run "out/ is current" gen/uarchgen check
 run "template engine" build/test_template
 run "database text" build/test_text
 run "out/ replaced whole" tests/out_atomic.sh
+run "linear scale" tests/scale.sh
 run "uarchgen commands" tests/gen_cli.sh
 run "syntax identity" tests/syntax_identity.sh
 run "two flavors" tests/two_flavors.sh
