@@ -3,8 +3,10 @@
 #include "../gen/util.h"
 #include "plot.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,6 +235,26 @@ static char *plot_body(const struct entry_choice *entry, const struct run_facts 
 	return b.data;
 }
 
+/* Removes the hidden folders, .probe-<pid>-*, of probes no longer alive:
+ * what a probe killed outright (SIGKILL) before it published left. */
+static void remove_stale(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, ".probe-", 7) != 0)
+			continue;
+		long pid = strtol(e->d_name + 7, NULL, 10);
+		if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+			continue; /* a probe still writing */
+		char path[1400];
+		snprintf(path, sizeof path, "%.1000s/%.300s", dir, e->d_name);
+		evidence_remove(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 int evidence_prepare(struct evidence_folder *f, const char *db_path, const char *entry, const char *date)
 {
 	char dir[1024];
@@ -265,7 +287,8 @@ int evidence_prepare(struct evidence_folder *f, const char *db_path, const char 
 			break;
 	}
 	snprintf(f->link, sizeof f->link, "evidence/%s/summary.md", f->run_id);
-	snprintf(f->tmp, sizeof f->tmp, "%s/.probe-XXXXXX", dir);
+	remove_stale(dir);
+	snprintf(f->tmp, sizeof f->tmp, "%s/.probe-%ld-XXXXXX", dir, (long)getpid());
 	/* mkdtemp makes it 0700; a published folder is read like any other. */
 	if (!mkdtemp(f->tmp) || chmod(f->tmp, 0755) != 0) {
 		fprintf(stderr, "probe: %s: %s\n", f->tmp, strerror(errno));

@@ -122,17 +122,22 @@ check "...two runs, two evidence folders" test "$(sqlite3 "$T/two/uarch.db" \
 check "...and the database still generates" "$GEN" gen -q --db "$T/two/uarch.db" --out "$T/two/out"
 
 # Killed outright (SIGKILL) while it waits on a database another process
-# holds: nothing was recorded and no evidence folder appears.
+# holds: nothing was recorded and no evidence folder appears. The lock is
+# taken once the probe has read the database and is measuring.
 fresh "$T/kill"
-( (echo "PRAGMA journal_mode=DELETE; BEGIN EXCLUSIVE; SELECT 1;"; sleep 8) | sqlite3 "$T/kill/uarch.db" >/dev/null 2>&1 ) &
-holder=$!
-sleep 0.3
 # shellcheck disable=SC2086
 "$PROBE" --quick --db "$T/kill/uarch.db" $name_arg >"$T/kill.out" 2>&1 &
 pid=$!
 waited=0
-while ! grep -q '^table:' "$T/kill.out" && [ $waited -lt 60 ]; do sleep 0.1; waited=$((waited + 1)); done
+while ! grep -q '^entry:' "$T/kill.out" && [ $waited -lt 100 ]; do sleep 0.05; waited=$((waited + 1)); done
+( (echo "PRAGMA journal_mode=DELETE; BEGIN EXCLUSIVE; SELECT 1;"; sleep 6) | sqlite3 "$T/kill/uarch.db" >/dev/null 2>&1 ) &
+holder=$!
+# Its evidence written to the hidden folder, it next waits for the lock.
+waited=0
+while ! ls -A "$T/kill/evidence" | grep -q '^\.probe-' && [ $waited -lt 100 ]; do sleep 0.05; waited=$((waited + 1)); done
 sleep 0.5
+check "the probe is waiting on the lock when it is killed" kill -0 $pid
+check "...with its evidence in a hidden folder" sh -c "ls -A '$T/kill/evidence' | grep -q '^\.probe-'"
 kill -KILL $pid
 wait $pid 2>/dev/null
 wait $holder
@@ -140,6 +145,10 @@ check "SIGKILL while waiting on a locked database leaves uarch.db unchanged" cmp
 check "...and no evidence folder but the hidden one" test \
 	"$(ls -A "$T/kill/evidence" | grep -v '^\.probe-')" = "$(ls -A evidence | grep -v README.md)"
 check "...and the database still generates" "$GEN" gen -q --db "$T/kill/uarch.db" --out "$T/kill/out"
+# shellcheck disable=SC2086
+"$PROBE" --quick --db "$T/kill/uarch.db" $name_arg >/dev/null 2>&1
+check "the next probe removes the hidden folder the killed one left" sh -c \
+	"! ls -A '$T/kill/evidence' | grep -q '^\.probe-'"
 
 fresh "$T/tool"
 check "a missing gnuplot is named before measuring" sh -c \

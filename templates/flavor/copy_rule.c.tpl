@@ -38,7 +38,7 @@ static const struct cpu_match rules[] = {
 @ end)
 @ for _, x in ipairs(ranges) do
 @   local rule = x.e.rules[flavor.name]
-	/* ${x.e.name}: ${x.r.source}. Rule ${status(rule)}. */
+	/* ${x.e.name}: ${c_comment(x.r.source)}. Rule ${c_comment(status(rule))}. */
 	{ "${x.e.vendor}", 0x${string.format("%02x", x.r.family)}, 0x${string.format("%02x", x.r.model_lo)}, 0x${string.format("%02x", x.r.model_hi)},
 	  ${rule_literal(rule, x.e.name)} },
 @ end

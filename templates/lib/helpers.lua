@@ -55,8 +55,15 @@ function rule_status_text(r)
   return "baseline (no evidence)"
 end
 
+-- Database text inside a C (or GAS) comment: a comment delimiter loses its
+-- meaning, and control characters become '?'. (The generator refuses such
+-- text already; this is the second wall.)
+function c_comment(s)
+  return (s:gsub("%*/", "* /"):gsub("/%*", "/ *"):gsub("%c", "?"))
+end
+
 -- Database text in a Markdown table cell: a bar would end the cell, so it is
 -- escaped. (The generator refuses text that is not one printable line.)
 function md_cell(s)
-  return (s:gsub("|", "\\|"))
+  return (s:gsub("%c", "?"):gsub("|", "\\|"))
 end

@@ -189,7 +189,7 @@ static void run_entry(struct ${P}test_ctx *t, const char *group, const struct lo
 
 @ for _, e in ipairs(db.entries) do
 @   local r = e.rules[flavor.name]
-/* ${e.name}: ${rule_status_text(r)}. */
+/* ${e.name}: ${c_comment(rule_status_text(r))}. */
 static const struct edge edges_${e.name}[] = {
 @   for _, x in ipairs(edges(r)) do
 	${x},
