@@ -14,4 +14,8 @@ int output_write(const struct fileset *fs, const char *dir, int verbose);
  * file under dir that is not generated. Returns the number of differences. */
 int output_check(const struct fileset *fs, const char *dir);
 
+/* Calls report for each file under dir that fs does not hold (rel: its
+ * path under dir); returns how many reports returned nonzero. */
+int output_ungenerated(const struct fileset *fs, const char *dir, int (*report)(const char *dir, const char *rel));
+
 #endif

@@ -123,36 +123,15 @@ static int in_old_manifest(const char *dir, const char *rel)
 	return found;
 }
 
-/* Files under dir that this run does not write and no earlier run wrote:
- * replacing dir would lose them, so they stop the run. */
-static int foreign_files(const struct fileset *fs, const char *dir, const char *rel)
+/* A file under dir that this run does not write and no earlier run wrote
+ * (its MANIFEST does not list it): replacing dir would lose it, so it stops
+ * the run. */
+static int foreign(const char *dir, const char *rel)
 {
-	char *path = rel[0] ? xasprintf("%s/%s", dir, rel) : xstrdup(dir);
-	DIR *d = opendir(path);
-	int foreign = 0;
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		char *sub = rel[0] ? xasprintf("%s/%s", rel, e->d_name) : xstrdup(e->d_name);
-		char *full = xasprintf("%s/%s", dir, sub);
-		struct stat sb;
-		int generated = 0;
-		for (size_t i = 0; i < fs->n && !generated; i++)
-			generated = strcmp(fs->files[i].path, sub) == 0;
-		if (lstat(full, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			foreign += foreign_files(fs, dir, sub);
-		} else if (!generated && !in_old_manifest(dir, sub)) {
-			err("%s: not written by uarchgen, and the directory is replaced whole: move it away", full);
-			foreign++;
-		}
-		free(sub);
-		free(full);
-	}
-	if (d)
-		closedir(d);
-	free(path);
-	return foreign;
+	if (in_old_manifest(dir, rel))
+		return 0;
+	err("%s/%s: not written by uarchgen, and the directory is replaced whole: move it away", dir, rel);
+	return 1;
 }
 
 /* 1 when dir holds exactly the files of fs, each with the same bytes. */
@@ -247,8 +226,7 @@ int output_write(const struct fileset *fs, const char *dir, int verbose)
 		goto out;
 	}
 	remove_stale(parent, base);
-	int foreign = exists ? foreign_files(fs, copy, "") : 0;
-	if (foreign) {
+	if (exists && output_ungenerated(fs, copy, foreign) != 0) {
 		err("%s: nothing was written", copy);
 	} else if (exists && unchanged(fs, copy)) {
 		rc = 0; /* nothing to write: a read-only directory is fine */

@@ -154,8 +154,10 @@ uc_memcpy:
         ja      .Lmemcpy_down_loop
         jmp     .Lmemcpy_down_bottom
         ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line: where memcpy's copy of it did, make bench on a Zen 3
-        ; guest timed it at 256 bytes in 1.6x the time of copy_down's.
+        ; 64-byte line and its speed does not depend on where it lies: before
+        ; this, make bench on a Zen 3 guest timed memcpy's copy of the loop,
+        ; which straddled a line, at 1.6x the time of copy_down's at 256
+        ; bytes (one run, not kept).
         align   16, db 0xcc
 .Lmemcpy_down_loop:
         mov     r8, [rsi + rcx]
@@ -265,8 +267,10 @@ uc_copy_down:
         ja      .Lcopy_down_loop
         jmp     .Lcopy_down_bottom
         ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line: where memcpy's copy of it did, make bench on a Zen 3
-        ; guest timed it at 256 bytes in 1.6x the time of copy_down's.
+        ; 64-byte line and its speed does not depend on where it lies: before
+        ; this, make bench on a Zen 3 guest timed memcpy's copy of the loop,
+        ; which straddled a line, at 1.6x the time of copy_down's at 256
+        ; bytes (one run, not kept).
         align   16, db 0xcc
 .Lcopy_down_loop:
         mov     r8, [rsi + rcx]
@@ -523,8 +527,10 @@ uc_copy_to_user_access:
         ja      .Lcopy_to_user_down_loop
         jmp     .Lcopy_to_user_down_bottom
         ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line: where memcpy's copy of it did, make bench on a Zen 3
-        ; guest timed it at 256 bytes in 1.6x the time of copy_down's.
+        ; 64-byte line and its speed does not depend on where it lies: before
+        ; this, make bench on a Zen 3 guest timed memcpy's copy of the loop,
+        ; which straddled a line, at 1.6x the time of copy_down's at 256
+        ; bytes (one run, not kept).
         align   16, db 0xcc
 .Lcopy_to_user_down_loop:
         mov     r8, [rsi + rcx]
@@ -684,8 +690,10 @@ uc_copy_from_user_access:
         ja      .Lcopy_from_user_down_loop
         jmp     .Lcopy_from_user_down_bottom
         ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line: where memcpy's copy of it did, make bench on a Zen 3
-        ; guest timed it at 256 bytes in 1.6x the time of copy_down's.
+        ; 64-byte line and its speed does not depend on where it lies: before
+        ; this, make bench on a Zen 3 guest timed memcpy's copy of the loop,
+        ; which straddled a line, at 1.6x the time of copy_down's at 256
+        ; bytes (one run, not kept).
         align   16, db 0xcc
 .Lcopy_from_user_down_loop:
         mov     r8, [rsi + rcx]

@@ -64,8 +64,10 @@ ${banner(";")}
         ja      .L${tag}_loop
         jmp     .L${tag}_bottom
         ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line: where memcpy's copy of it did, make bench on a Zen 3
-        ; guest timed it at 256 bytes in 1.6x the time of copy_down's.
+        ; 64-byte line and its speed does not depend on where it lies: before
+        ; this, make bench on a Zen 3 guest timed memcpy's copy of the loop,
+        ; which straddled a line, at 1.6x the time of copy_down's at 256
+        ; bytes (one run, not kept).
         codealign 16
 .L${tag}_loop:
         mov     r8, [rsi + rcx]
