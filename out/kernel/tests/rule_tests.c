@@ -2852,7 +2852,7 @@ static void group_fallback(struct uc_test_ctx *t)
 
 /* The descending copy on its own, at every length from its minimum of 8,
  * every destination alignment within a word, and distances inside and
- * outside any window. */
+ * outside the classes near the source. */
 static void group_copy_down(struct uc_test_ctx *t)
 {
 	static const unsigned int distances[] = {1, 31, 2051, 4095};
