@@ -92,7 +92,7 @@ fi
 # On a CPU no entry holds, these runs name one, so that they get as far as measuring.
 name_arg=${entry:+}
 [ -n "$entry" ] || name_arg="--name probe_test_core"
-for sig in INT TERM; do
+for sig in INT TERM KILL; do
 	fresh "$T/int"
 	# shellcheck disable=SC2086
 	"$PROBE" --db "$T/int/uarch.db" $name_arg >"$T/int.out" 2>&1 &
@@ -101,8 +101,12 @@ for sig in INT TERM; do
 	kill -$sig $pid
 	wait $pid
 	rc=$?
-	check "SIG$sig exits 1" test $rc -eq 1
-	check "SIG$sig says nothing was written" grep -q 'interrupted; nothing was written' "$T/int.out"
+	if [ $sig = KILL ]; then
+		check "SIGKILL while measuring kills it" test $rc -eq 137
+	else
+		check "SIG$sig exits 1" test $rc -eq 1
+		check "SIG$sig says nothing was written" grep -q 'interrupted; nothing was written' "$T/int.out"
+	fi
 	check "SIG$sig leaves uarch.db unchanged" cmp uarch.db "$T/int/uarch.db"
 	check "SIG$sig leaves no new evidence" test "$(ls -A "$T/int/evidence")" = "$(ls -A evidence | grep -v README.md)"
 done
