@@ -24,7 +24,7 @@ static const char usage[] =
 	"  dump     print the database as canonical SQL text\n"
 	"  lookup VENDOR FAMILY MODEL\n"
 	"           print the rule a CPU gets, one line per flavor (--flavor F: that one):\n"
-	"           flavor=F entry=E status=S source=E2 above_max=A below_max=B align_dst=N\n"
+	"           flavor=F entry=E status=S source=E2 above_max=A below_max=B zero_mod=Z align_dst=N\n"
 	"           table=LO..HI:ZERO,ABOVE,BELOW,ELSEWHERE;... (FAMILY, MODEL: 0x.. or decimal)\n"
 	"  flavors  print each flavor: name, isa, red_zone\n"
 	"  help     print this text (so does --help after any command)\n"

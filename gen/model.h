@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* The schema this uarchgen reads (PRAGMA user_version). */
-#define UARCH_SCHEMA_VERSION 3
+#define UARCH_SCHEMA_VERSION 4
 
 struct uarch {
 	char *name, *vendor, *example, *cpuid_limit;
@@ -33,6 +33,7 @@ struct flavor {
 struct rule {
 	char *uarch, *flavor;
 	int above_max, below_max, align_dst;
+	int zero_mod; /* class zero: d mod zero_mod = 0; 4096: d = 0 alone */
 	char *evidence, *method, *measured_on, *cpu_signature, *hypervisor;
 	struct band bands[MAX_BANDS];
 	int n_bands;

@@ -33,7 +33,9 @@ enum copy_strategy { STRATEGIES(STRATEGY_ENUM) N_COPY_STRATEGIES };
 #define BASELINE_STRATEGY STRATEGY_FORWARD
 
 /* Distance classes, by d = (dst - src) mod 4096:
- *  zero: d = 0 (dst == src, or the same offset in another page);
+ *  zero: d mod zero_mod = 0: d = 0 alone (dst == src, or the same offset
+ *    in another page) when zero_mod is 4096, every mutually aligned pair
+ *    of buffers when it is 8..64 (ZERO_MOD_VALUES);
  *  above: dst 1..above_max bytes above the source;
  *  below: dst 1..below_max bytes below the source (d >= 4096 - below_max);
  *  elsewhere: every other d.
@@ -43,6 +45,8 @@ enum copy_strategy { STRATEGIES(STRATEGY_ENUM) N_COPY_STRATEGIES };
 enum distance_class { DISTANCE_CLASSES(CLASS_ENUM) N_DISTANCE_CLASSES };
 #undef CLASS_ENUM
 #define CLASS_BOUND_MAX 2047
+#define ZERO_MOD_VALUES 4096, 64, 32, 16, 8
+#define ZERO_MOD_TEXT "8, 16, 32, 64, 4096"
 
 /* A length band of a rule's table: lengths lo..hi (hi BAND_UNBOUNDED for
  * the last band) and the strategy code of each distance class. */

@@ -30,6 +30,7 @@ static const char *const class_names[] = {DISTANCE_CLASSES(CLASS_NAME)};
 #undef CLASS_NAME
 
 const struct rule baseline_rule = {
+	.zero_mod = 4096,
 	.n_bands = 1,
 	.bands = {{0, BAND_UNBOUNDED, {BASELINE_STRATEGY, BASELINE_STRATEGY, BASELINE_STRATEGY, BASELINE_STRATEGY}}},
 };
@@ -118,7 +119,7 @@ static void check_bound(struct loader *l, const char *row, const char *column, i
 static void load_rule_rows(struct loader *l, struct model *m)
 {
 	sqlite3_stmt *st = prepare(l, "SELECT uarch, flavor, above_max, below_max, align_dst, evidence, method, "
-				      "measured_on, cpu_signature, hypervisor FROM rule ORDER BY uarch, flavor");
+				      "measured_on, cpu_signature, hypervisor, zero_mod FROM rule ORDER BY uarch, flavor");
 	if (!st)
 		return;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -135,6 +136,13 @@ static void load_rule_rows(struct loader *l, struct model *m)
 		r.measured_on = col_text(l, st, 7, "rule", row, 0);
 		r.cpu_signature = col_text(l, st, 8, "rule", row, 1);
 		r.hypervisor = col_text(l, st, 9, "rule", row, 1);
+		int has_zero_mod, zero_ok = 0;
+		r.zero_mod = col_int(l, st, 10, "rule", row, &has_zero_mod);
+		static const int zero_mods[] = {ZERO_MOD_VALUES};
+		for (size_t i = 0; has_zero_mod && i < sizeof zero_mods / sizeof zero_mods[0]; i++)
+			zero_ok |= r.zero_mod == zero_mods[i];
+		if (!zero_ok)
+			row_error(l, "rule", row, "zero_mod", "must be one of " ZERO_MOD_TEXT);
 		if (r.uarch && !model_uarch(m, r.uarch))
 			row_error(l, "rule", row, "uarch", "names no row of table uarch");
 		if (r.flavor && !has_flavor(m, r.flavor))

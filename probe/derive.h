@@ -21,6 +21,7 @@
 
 struct derived_rule {
 	unsigned int above_max, below_max; /* class bounds, 0..CLASS_BOUND_MAX */
+	int zero_mod;                      /* class zero: d mod zero_mod = 0; 4096: d = 0 alone */
 	int align_dst;                     /* PROBE_ALIGN_DST when a band uses forward_aligned, else 0 */
 	int n_bands;                       /* 1..MAX_BANDS; bands[0].lo is 0 */
 	struct band bands[MAX_BANDS];

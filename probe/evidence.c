@@ -64,14 +64,16 @@ static void summary_head(struct buf *b, const struct entry_choice *entry, const 
 			   c->hypervisor);
 	else
 		buf_printf(b, "| hypervisor | none reported (bare metal) |\n");
-	char above[32] = "empty", below[32] = "empty";
+	char above[32] = "empty", below[32] = "empty", zero[48] = "d = 0";
+	if (r->zero_mod < 4096)
+		snprintf(zero, sizeof zero, "every multiple of %d, d = 0 included", r->zero_mod);
 	if (r->above_max)
 		snprintf(above, sizeof above, "d = 1..%u", r->above_max);
 	if (r->below_max)
 		snprintf(below, sizeof below, "d = %u..4095", 4096 - r->below_max);
-	buf_printf(b, "\n## Rule\n\nClasses, by d = (dst - src) mod 4096: zero (d = 0); above: %s; below: %s; "
-		      "elsewhere: every other d. align_dst %d.\n\n",
-		   above, below, r->align_dst);
+	buf_printf(b, "\n## Rule\n\nClasses, by d = (dst - src) mod 4096, in this order: zero (%s); above: %s; "
+		      "below: %s; elsewhere: every other d. align_dst %d.\n\n",
+		   zero, above, below, r->align_dst);
 	buf_printf(b, "| lengths | zero | above | below | elsewhere |\n|---|---|---|---|---|\n");
 	for (int i = 0; i < r->n_bands; i++) {
 		const struct band *band = &r->bands[i];
@@ -117,13 +119,13 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 static void summary_stability(struct buf *b, const struct run_facts *run)
 {
 	buf_printf(b, "\n## Stability\n\n%d passes; the table derived from the passes so far, after each:\n\n"
-		      "| passes | above_max | below_max | bands | worst regret |\n|---|---|---|---|---|\n",
+		      "| passes | above_max | below_max | zero_mod | bands | worst regret |\n|---|---|---|---|---|---|\n",
 		   run->passes);
 	for (int k = 0; k < run->passes && k < MAX_RUN_PASSES; k++) {
 		char text[512];
 		rule_text(&run->pass_rule[k], text, sizeof text);
-		buf_printf(b, "| 1..%d | %u | %u | %s | %.3f |\n", k + 1, run->pass_rule[k].above_max,
-			   run->pass_rule[k].below_max, text, run->pass_rule[k].worst_regret);
+		buf_printf(b, "| 1..%d | %u | %u | %d | %s | %.3f |\n", k + 1, run->pass_rule[k].above_max,
+			   run->pass_rule[k].below_max, run->pass_rule[k].zero_mod, text, run->pass_rule[k].worst_regret);
 	}
 	buf_printf(b,
 		   "\nThe rule above is derived from the minimum over all passes. Spread of a point's pass minima "

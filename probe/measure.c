@@ -174,7 +174,7 @@ int measure_pass(struct measurement *m, const struct plan *p, volatile sig_atomi
 	/* The strategies are called directly; the installed table only gives
 	 * forward_aligned its head. */
 	static const struct uc_rule aligned = {
-		0, 0, PROBE_ALIGN_DST, 1, {{(size_t)-1, {0, 0, 0, 0}}}, UC_RULE_BASELINE, "", "", ""};
+		0, 0, 4096, PROBE_ALIGN_DST, 1, {{(size_t)-1, {0, 0, 0, 0}}}, UC_RULE_BASELINE, "", "", ""};
 	uc_rule_install(&aligned);
 	int pass = m->passes;
 	double overhead = 1e300;

@@ -170,9 +170,10 @@ static int upsert_rule(sqlite3 *db, const struct entry_choice *entry, const stru
 				 c->guest ? "; hypervisor guest" : "");
 	int rc = sqlite3_prepare_v2(db,
 				    "INSERT INTO rule (uarch, flavor, above_max, below_max, align_dst, evidence, method, "
-				    "measured_on, cpu_signature, hypervisor) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
+				    "measured_on, cpu_signature, hypervisor, zero_mod) "
+				    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
 				    "ON CONFLICT (uarch, flavor) DO UPDATE SET above_max = excluded.above_max, "
-				    "below_max = excluded.below_max, align_dst = excluded.align_dst, "
+				    "below_max = excluded.below_max, zero_mod = excluded.zero_mod, align_dst = excluded.align_dst, "
 				    "evidence = excluded.evidence, method = excluded.method, "
 				    "measured_on = excluded.measured_on, cpu_signature = excluded.cpu_signature, "
 				    "hypervisor = excluded.hypervisor",
@@ -191,6 +192,7 @@ static int upsert_rule(sqlite3 *db, const struct entry_choice *entry, const stru
 			sqlite3_bind_text(st, 10, c->hypervisor, -1, SQLITE_STATIC);
 		else
 			sqlite3_bind_null(st, 10);
+		sqlite3_bind_int(st, 11, run->rule->zero_mod);
 		rc = sqlite3_step(st) != SQLITE_DONE;
 	}
 	sqlite3_finalize(st);

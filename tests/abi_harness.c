@@ -109,13 +109,13 @@ int main(int argc, char **argv)
 	 * of 64 bytes from 64 up. */
 #define ALL(s) {UC_STRATEGY_##s, UC_STRATEGY_##s, UC_STRATEGY_##s, UC_STRATEGY_##s}
 	static const struct uc_rule rules[] = {
-		{0, 0, 0, 1, {{(size_t)-1, ALL(FORWARD)}}, UC_RULE_BASELINE, "", "", ""},
-		{2047, 2047, 0, 2, {{32, ALL(SMALL)}, {(size_t)-1, ALL(DOWN)}}, UC_RULE_BASELINE, "", "", ""},
-		{31, 0, 32, 2, {{63, ALL(FORWARD)},
+		{0, 0, 4096, 0, 1, {{(size_t)-1, ALL(FORWARD)}}, UC_RULE_BASELINE, "", "", ""},
+		{2047, 2047, 4096, 0, 2, {{32, ALL(SMALL)}, {(size_t)-1, ALL(DOWN)}}, UC_RULE_BASELINE, "", "", ""},
+		{31, 0, 64, 32, 2, {{63, ALL(FORWARD)},
 				{(size_t)-1, {UC_STRATEGY_FORWARD_ALIGNED, UC_STRATEGY_DOWN, UC_STRATEGY_FORWARD_ALIGNED,
 					      UC_STRATEGY_FORWARD_ALIGNED}}},
 		 UC_RULE_BASELINE, "", "", ""},
-		{0, 0, 64, 2, {{63, ALL(FORWARD)}, {(size_t)-1, ALL(FORWARD_ALIGNED)}}, UC_RULE_BASELINE, "", "", ""},
+		{0, 0, 4096, 64, 2, {{63, ALL(FORWARD)}, {(size_t)-1, ALL(FORWARD_ALIGNED)}}, UC_RULE_BASELINE, "", "", ""},
 	};
 #undef ALL
 	for (size_t r = 0; r < sizeof routines / sizeof *routines; r++) {

@@ -56,8 +56,11 @@ bad_case "a measured rule with no evidence" "UPDATE rule SET evidence = '' WHERE
 bad_case "evidence that does not exist" \
 	"UPDATE rule SET evidence = 'evidence/nowhere/summary.md' WHERE uarch = 'zen2';" \
 	"column evidence: 'evidence/nowhere/summary.md' does not exist"
-bad_case "an unknown flavor" "INSERT INTO rule VALUES ('zen3', 'avx', 0, 0, 0, 'https://example.org', 'm', '2026-01-01', NULL, NULL);" \
+bad_case "an unknown flavor" "INSERT INTO rule (uarch, flavor, above_max, below_max, align_dst, evidence, method, measured_on)
+	VALUES ('zen3', 'avx', 0, 0, 0, 'https://example.org', 'm', '2026-01-01');" \
 	"table rule, row (uarch='zen3', flavor='avx'), column flavor: unknown flavor"
+bad_case "zero_mod 12" "UPDATE rule SET zero_mod = 12 WHERE uarch = 'zen2';" \
+	"table rule, row (uarch='zen2', flavor='$F'), column zero_mod: must be one of 8, 16, 32, 64, 4096"
 bad_case "align_dst 12" "UPDATE rule SET align_dst = 12 WHERE uarch = 'zen2';" \
 	"table rule, row (uarch='zen2', flavor='$F'), column align_dst: must be one of"
 # The table: bands from 0, touching, unbounded at the end, strategies valid for their lengths.

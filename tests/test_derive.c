@@ -84,6 +84,7 @@ static int derive(const char *csv)
 
 static void bounds(unsigned int above_max, unsigned int below_max, double noise, int align_dst)
 {
+	check(rule.zero_mod == 4096, "zero_mod %d, want 4096 (class zero is d = 0 alone)", rule.zero_mod);
 	check(rule.above_max == above_max && rule.below_max == below_max,
 	      "above_max %u, below_max %u, want %u and %u", rule.above_max, rule.below_max, above_max, below_max);
 	check(fabs(rule.noise - noise) < 1e-9, "noise %.4f, want %.4f", rule.noise, noise);
@@ -262,6 +263,18 @@ int main(int argc, char **argv)
 		choose(1024, 100, FA);
 		choose(65536, 4090, FA);
 		choose(8192, 0, F);
+	}
+
+	/* Mutually aligned buffers copy their own way: class zero widens to
+	 * every multiple of 32, forward there, down at the other distances. */
+	if (derive("aligned_fast.csv")) {
+		check(rule.zero_mod == 32, "zero_mod %d, want 32", rule.zero_mod);
+		choose(1024, 0, F);
+		choose(1024, 64, F);
+		choose(4096, 160, F);
+		choose(1024, 33, DOWN);
+		choose(4096, 65, DOWN);
+		check(rule.worst_regret <= 1.05, "worst regret %.3f, want <= 1.05", rule.worst_regret);
 	}
 
 	expect_rejected("malformed.csv", 2);

@@ -27,7 +27,7 @@ check "MANIFEST verifies every flavor's files" sh -c "cd '$O' && sha256sum --qui
 check "scratch exports only its routines" sh -c "! grep -Eq '_user\b|user_access' '$O/scratch/x86_64/copy.asm' && \
 	! grep -Eq '_user\b|user_access' '$O/scratch/copy_rule.h'"
 check "scratch's table holds its measured rule" grep -qF \
-	'{ 47, 16, 16, 3, { { 32, { 3, 3, 3, 3 } }, { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 1, 2, 2, 1 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" }' \
+	'{ 47, 16, 4096, 16, 3, { { 32, { 3, 3, 3, 3 } }, { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 1, 2, 2, 1 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" }' \
 	"$O/scratch/copy_rule.c"
 check "both syntaxes are one program, for both flavors" tests/syntax_identity.sh "$O"
 

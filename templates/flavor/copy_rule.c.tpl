@@ -127,6 +127,7 @@ const struct ${P}rule *${P}rule_init(void)
  * alignment, a strategy byte per class and length below SHORT, and the
  * bands that reach SHORT: their upper bounds and strategies. */
 #define SHORT 256u
+extern ${P}u64 ${P}copy_zero_mask;
 extern ${P}u64 ${P}copy_above_max;
 extern ${P}u64 ${P}copy_below_from;
 extern ${P}u64 ${P}copy_align_dst;
@@ -151,6 +152,10 @@ void ${P}rule_install(const struct ${P}rule *rule)
 	(void)*(const volatile unsigned char *)&${P}out_stamp_${gen.stamp};
 	if (n < 1 || n > ${G}MAX_BANDS)
 		n = 1;
+	/* d mod zero_mod = 0 is d & (zero_mod - 1) = 0; anything but a power
+	 * of two up to 4096 counts as 4096: d = 0 alone. */
+	*(volatile ${P}u64 *)&${P}copy_zero_mask =
+		rule->zero_mod && rule->zero_mod <= 4096u && !(rule->zero_mod & (rule->zero_mod - 1)) ? rule->zero_mod - 1 : 4095u;
 	*(volatile ${P}u64 *)&${P}copy_above_max = rule->above_max;
 	*(volatile ${P}u64 *)&${P}copy_below_from = 4096u - rule->below_max;
 	*(volatile ${P}u64 *)&${P}copy_align_dst = rule->align_dst;
@@ -223,6 +228,10 @@ ${P}size_t ${P}rule_describe(char *buf, ${P}size_t size, const struct ${P}rule *
 	put_size(&t, rule->above_max);
 	put(&t, ", below_max: ");
 	put_size(&t, rule->below_max);
+	if (rule->zero_mod && rule->zero_mod < 4096u) {
+		put(&t, ", zero_mod: ");
+		put_size(&t, rule->zero_mod);
+	}
 	put(&t, ", align_dst: ");
 	put_size(&t, rule->align_dst);
 	put(&t, ", bands: [");

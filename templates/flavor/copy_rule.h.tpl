@@ -37,8 +37,9 @@ typedef __UINTPTR_TYPE__ ${P}uintptr;
 @ end
 #define ${G}N_STRATEGIES ${#db.strategies}
 
-/* Distance classes, by d = (dst - src) mod 4096: zero (d = 0), above
- * (1 <= d <= above_max), below (d >= 4096 - below_max), elsewhere. */
+/* Distance classes, by d = (dst - src) mod 4096, tested in this order: zero
+ * (d mod zero_mod = 0), above (d <= above_max), below (d >= 4096 -
+ * below_max), elsewhere. */
 @ for i, c in ipairs(db.classes) do
 #define ${G}CLASS_${string.upper(c)} ${i - 1}
 @ end
@@ -61,6 +62,9 @@ struct ${P}band {
 /* A core's rule: a decision table of length bands x distance classes. */
 struct ${P}rule {
 	unsigned int above_max, below_max;
+	/* 4096: class zero is d = 0 alone; 8..64: every d that is a multiple
+	 * (the buffers mutually aligned to it). */
+	unsigned int zero_mod;
 	/* The head of strategy forward_aligned aligns dst to this many bytes. */
 	unsigned int align_dst;
 	unsigned int n_bands; /* 1..${G}MAX_BANDS */

@@ -85,11 +85,10 @@ function M.plan(t)
       else p.shared[#p.shared + 1] = { hi = b.hi, s = b.elsewhere } end
     end
     p.split_from = cut > 0 and t.bands[cut].hi + 1 or 0
-    -- d = 0 must be told apart before the above test, which compares
-    -- d <= above_max: zero is tested whenever above is.
-    local need_zero = false
-    for _, c in ipairs(differs) do need_zero = need_zero or c == "zero" or c == "above" end
-    if need_zero then p.tests[#p.tests + 1] = { class = "zero", runs = tail("zero") } end
+    -- Class zero comes first, as in the table's own order: the above test
+    -- compares d <= above_max, which d = 0 passes, and with zero_mod below
+    -- 4096 a multiple of it may lie in the above or below range.
+    if #differs > 0 then p.tests[#p.tests + 1] = { class = "zero", runs = tail("zero") } end
     for _, c in ipairs(differs) do
       if c ~= "zero" then p.tests[#p.tests + 1] = { class = c, runs = tail(c) } end
     end

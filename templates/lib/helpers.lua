@@ -31,6 +31,7 @@ end
 -- "above: d 1..31 | 0..63 forward | 64.. forward, above down".
 function table_text(r)
   local parts = {}
+  if r.zero_mod < 4096 then parts[#parts + 1] = "zero: d mod " .. r.zero_mod .. " = 0" end
   if r.above_max > 0 then parts[#parts + 1] = "above: d 1.." .. r.above_max end
   if r.below_max > 0 then parts[#parts + 1] = "below: d " .. (4096 - r.below_max) .. "..4095" end
   for _, b in ipairs(r.bands) do

@@ -45,25 +45,27 @@ static void diverged(const char *what, size_t n, size_t src, size_t dst, const s
 	abort();
 }
 
-/* A table from 42 input bytes: 1..UC_MAX_BANDS bands with random bounds,
- * random class bounds and alignment, and in each cell a random strategy
- * where it is valid for the band (small to 32 bytes, down from 8, the
- * aligned head from 64), forward elsewhere. */
+/* A table from 56 input bytes, each read for one thing: 1..UC_MAX_BANDS
+ * bands with random bounds, random class bounds, zero_mod and alignment,
+ * and in each cell a random strategy where it is valid for the band (small
+ * to 32 bytes, down from 8, the aligned head from 64), forward elsewhere. */
 static void random_table(const uint8_t *b, struct uc_rule *r)
 {
 	static const unsigned int aligns[] = {0, 8, 16, 32, 64};
+	static const unsigned int zero_mods[] = {4096, 64, 32, 16, 8};
 	memset(r, 0, sizeof *r);
-	r->above_max = (b[0] | (unsigned int)b[1] << 8) % 2048;
-	r->below_max = (b[2] | (unsigned int)b[3] << 8) % 2048;
-	r->align_dst = aligns[b[4] % 5];
-	r->n_bands = 1 + b[5] % UC_MAX_BANDS;
+	r->above_max = (b[48] | (unsigned int)b[49] << 8) % 2048;
+	r->below_max = (b[50] | (unsigned int)b[51] << 8) % 2048;
+	r->zero_mod = zero_mods[b[52] % 5];
+	r->align_dst = aligns[b[53] % 5];
+	r->n_bands = 1 + b[54] % UC_MAX_BANDS;
 	r->entry = r->source = r->reason = "";
 	size_t lo = 0;
 	for (unsigned int i = 0; i < r->n_bands; i++) {
-		size_t hi = i + 1 == r->n_bands ? (size_t)-1 : lo + (b[6 + i] % 4 == 0 ? b[12 + i] : b[12 + i] * 97u);
+		size_t hi = i + 1 == r->n_bands ? (size_t)-1 : lo + (b[i] % 4 == 0 ? b[8 + i] : b[8 + i] * 97u);
 		r->bands[i].hi = hi;
 		for (unsigned int c = 0; c < UC_N_CLASSES; c++) {
-			unsigned int s = b[18 + 4 * i + c] % UC_N_STRATEGIES;
+			unsigned int s = b[16 + 4 * i + c] % UC_N_STRATEGIES;
 			if ((s == UC_STRATEGY_SMALL && hi > 32) || (s == UC_STRATEGY_DOWN && lo < 8) ||
 			    (s == UC_STRATEGY_FORWARD_ALIGNED && lo < 64))
 				s = UC_STRATEGY_FORWARD;
@@ -81,7 +83,7 @@ static int untouched(size_t from, size_t to)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint8_t b[64] = {0};
+	uint8_t b[80] = {0};
 	memcpy(b, data, size < sizeof b ? size : sizeof b);
 	if (!region)
 		setup();
@@ -97,9 +99,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int dist = (b[4] | (unsigned int)b[5] << 8) % 4096;
 	unsigned int src_mis = b[6] % 64;
 	struct uc_rule rule;
-	random_table(b + 7, &rule);
-	int layout = b[51] % 3; /* 0 disjoint, 1 dst == src, 2 tight against the guard pages */
-	int which = b[50] % 5;
+	random_table(b + 16, &rule);
+	int layout = b[14] % 3; /* 0 disjoint, 1 dst == src, 2 tight against the guard pages */
+	int which = b[13] % 5;
 	if ((which == 3 && n < 8) || (which == 4 && n > 32))
 		which = 0;
 	static const char *const names[] = {"uc_memcpy", "uc_copy_forward", "uc_copy_forward_aligned", "uc_copy_down",

@@ -38,6 +38,9 @@ ${banner("/*", "*/")}
 @   for _, d in ipairs({ 0, 1, 2, 1023, 2048, 4095 }) do d_at(d) end
 @   d_at(r.above_max); d_at(r.above_max + 1)
 @   d_at(4096 - r.below_max - 1); d_at(4096 - r.below_max)
+@   if r.zero_mod < 4096 then
+@     d_at(r.zero_mod - 1); d_at(r.zero_mod); d_at(r.zero_mod + 1); d_at(4096 - r.zero_mod); d_at(4096 - r.zero_mod + 1)
+@   end
 @   table.sort(ns); table.sort(ds)
 @   local out = {}
 @   for _, n in ipairs(ns) do
@@ -306,14 +309,15 @@ static void group_copy_small(struct ${P}test_ctx *t)
 @ -- and below classes fill the circle but for d = 2048, and the baseline.
 @ local function B(lo, hi, z, a, b, e) return { lo = lo, hi = hi, zero = z, above = a, below = b, elsewhere = e } end
 @ local synthetic = {
-@   { status = "baseline", above_max = 31, below_max = 64, align_dst = 32, bands = {
+@   -- zero_mod 32 inside the below range: 4064 and 4032 are zero, not below.
+@   { status = "baseline", above_max = 31, below_max = 64, zero_mod = 32, align_dst = 32, bands = {
 @       B(0, 7, "small", "small", "forward", "small"),
 @       B(8, 32, "small", "down", "down", "forward"),
 @       B(33, 63, "forward", "down", "forward", "forward"),
 @       B(64, 1023, "forward_aligned", "down", "down", "forward"),
 @       B(1024, 4095, "forward", "forward", "down", "forward_aligned"),
 @       B(4096, -1, "down", "forward", "forward_aligned", "forward") } },
-@   { status = "baseline", above_max = 2047, below_max = 2047, align_dst = 8, bands = {
+@   { status = "baseline", above_max = 2047, below_max = 2047, zero_mod = 4096, align_dst = 8, bands = {
 @       B(0, 32, "forward", "small", "forward", "small"),
 @       B(33, -1, "forward", "down", "forward_aligned", "forward") } },
 @   lookup("", 0, 0, flavor.name),
@@ -351,7 +355,7 @@ static void group_align_head(struct ${P}test_ctx *t)
 	static const unsigned int aligns[] = {${table.concat(heads, ", ")}};
 	struct detail d = {{0}, 0, 0};
 	/* A table that takes forward_aligned everywhere it may (n >= 64). */
-	struct ${P}rule rule = ${"{ 0, 0, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (size_t)-1, { " .. string.rep(tostring(code_of("forward_aligned")) .. ", ", 3) .. code_of("forward_aligned") .. " } } }, " .. G .. "RULE_BASELINE, \"\", \"\", \"\" }"};
+	struct ${P}rule rule = ${"{ 0, 0, 4096, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (" .. P .. "size_t)-1, { " .. string.rep(tostring(code_of("forward_aligned")) .. ", ", 3) .. code_of("forward_aligned") .. " } } }, " .. G .. "RULE_BASELINE, \"\", \"\", \"\" }"};
 	size_t n, k;
 	unsigned int m;
 	for (k = 0; k < sizeof aligns / sizeof aligns[0]; k++) {

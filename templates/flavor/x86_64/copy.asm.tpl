@@ -197,8 +197,11 @@ ${banner(";")}
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
 @       for _, x in ipairs(plan.tests) do
-@         if x.class == "zero" then
+@         if x.class == "zero" and T.zero_mod < 4096 then
+        test    ecx, ${T.zero_mod - 1}                       ; zero: d mod ${T.zero_mod} = 0
         jz      .L${tag}_c_zero
+@         elseif x.class == "zero" then
+        jz      .L${tag}_c_zero                 ; zero: d = 0
 @         elseif x.class == "above" then
         cmp     ecx, ${T.above_max}                       ; above: d <= above_max
         jbe     .L${tag}_c_above
@@ -217,8 +220,10 @@ ${banner(";")}
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        cmp     rcx, [rel ${P}copy_above_max.here]   ; zero or above: d <= above_max
-        jbe     .L${tag}_near
+        test    [rel ${P}copy_zero_mask.here], rcx   ; zero: d mod zero_mod = 0
+        jz      .L${tag}_zero
+        cmp     rcx, [rel ${P}copy_above_max.here]   ; above: d <= above_max
+        jbe     .L${tag}_above
         cmp     rcx, [rel ${P}copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .L${tag}_below
         mov     r8d, ${CLASS.elsewhere}                          ; elsewhere, the most common class
@@ -236,10 +241,10 @@ ${banner(";")}
         test    ecx, ecx
         jz      .L${tag}_forward
         jmp     .L${tag}_forward_aligned
-.L${tag}_near:
+.L${tag}_zero:
         mov     r8d, ${CLASS.zero}
-        test    ecx, ecx
-        jz      .L${tag}_class                  ; zero
+        jmp     .L${tag}_class
+.L${tag}_above:
         mov     r8d, ${CLASS.above}
         jmp     .L${tag}_class
 .L${tag}_below:
@@ -282,9 +287,11 @@ ${banner(";")}
 ; a strategy, measured by the probe (evidence/). A core with no evidence
 ; gets the baseline: every copy forward.
 ;
-; Classes, by d = (dst - src) mod 4096: zero (d = 0: dst == src, which
-; memcpy's callers pass, LLVM emits memcpy(p, p, n)), above (1 <= d <=
-; above_max), below (d >= 4096 - below_max), elsewhere (every other d).
+; Classes, by d = (dst - src) mod 4096, in this order: zero (d mod zero_mod
+; = 0; with zero_mod 4096 only d = 0: dst == src, which memcpy's callers
+; pass, LLVM emits memcpy(p, p, n); with 8..64 every mutually aligned pair
+; of buffers, which a core may copy in its own way), above (d <= above_max),
+; below (d >= 4096 - below_max), elsewhere (every other d).
 ;
 ; Strategy down copies highest first: the nearest older store with the same
 ; low 12 bits is then 4 KiB - d back, long retired. Eight bytes per store;
@@ -471,6 +478,12 @@ ${clac}
 ; Until ${P}rule_init() it is the table of the baseline: no class
 ; bound, every strategy code 0 (forward), which is correct on every CPU,
 ; only sometimes slower.
+; zero_mod - 1: class zero is d & copy_zero_mask = 0.
+        object  ${P}copy_zero_mask
+${P}copy_zero_mask:
+${P}copy_zero_mask.here:
+        dq      4095
+        endobject
         object  ${P}copy_above_max
 ${P}copy_above_max:
 ${P}copy_above_max.here:
