@@ -413,8 +413,9 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 	}
 	/* Class zero widened to every multiple of 64, 32, 16 or 8: a core may
 	 * copy mutually aligned buffers its own way (rep movsb on a Zen 3 guest
-	 * took 121 ticks at 4 KiB, d = 0, 32 or 64, and 172 at d = 33 or 63:
-	 * evidence/zen3-2026-11-30). Taken only where it buys as much as a band
+	 * took 127-129 ticks a call at 4 KiB, d = 0, 32 or 64, and 178-180 at
+	 * d = 33 or 63: evidence/zen3-2026-11-30-50896c). Taken only where it
+	 * buys as much as a band
 	 * would have to. */
 	static const int zero_mods[] = {ZERO_MOD_VALUES};
 	int keep_mod = 4096;

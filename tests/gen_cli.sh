@@ -183,7 +183,7 @@ bad_case "an empty cpuid_limit" "UPDATE uarch SET cpuid_limit = '' WHERE name = 
 	"table uarch, row (name='zen1'), column cpuid_limit: is empty"
 bad_case "text past the length limit" "UPDATE uarch SET example = printf('%.2000c', 'x') WHERE name = 'zen1';" \
 	"table uarch, row (name='zen1'), column example: is 2000 bytes long"
-bad_case "evidence that is a folder" "UPDATE rule SET evidence = 'evidence/zen3-2026-11-30' WHERE uarch = 'zen2';" \
+bad_case "evidence that is a folder" "UPDATE rule SET evidence = 'evidence/rocketlake-2026-11-29' WHERE uarch = 'zen2';" \
 	"column evidence: must be a regular file"
 bad_case "a bare https://" "UPDATE rule SET evidence = 'https://' WHERE uarch = 'zen2';" \
 	"column evidence: is not a well-formed URL"

@@ -308,8 +308,8 @@ ${banner(";")}
 ; the destination to 8 bytes in copy_user_generic()", 2025-03-16).
 ;
 ; Strategy small skips rep movsb's start-up for n <= 32: on a Zen 3 guest
-; a call took 6 ticks against rep movsb's 20 at 8 and at 32 bytes, d = 0
-; (evidence/zen3-2026-11-30).
+; a call took 6 ticks against rep movsb's 19 at 8 and at 32 bytes, d = 0
+; (evidence/zen3-2026-11-30-50896c).
 @ if has.memcpy then
 
 ; void *${P}memcpy(void *dst, const void *src, size_t n): dst and src are
