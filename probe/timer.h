@@ -20,14 +20,6 @@ static inline uint64_t tsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* Enough copies per sample that one sample spans tens of thousands of
- * ticks, far above the counter's granularity. */
-static inline unsigned int reps_for(size_t n)
-{
-	unsigned int reps = (unsigned int)(60000 / (n / 16 + 8));
-	return reps < 4 ? 4 : reps;
-}
-
 /* Ticks per copy: the minimum over samples of reps copies each, after one
  * warming call. */
 static inline double best_of(copy_fn fn, void *dst, const void *src, size_t n, int samples, unsigned int reps)
@@ -51,9 +43,9 @@ static inline double best_of(copy_fn fn, void *dst, const void *src, size_t n, i
  * back, a short copy's loads would meet the low 12 address bits of stores
  * that an earlier call made to the same buffers and that are still in
  * flight: the time would be that of a loop copying one buffer over and
- * over, not of a copy. Measured on a Zen 3 guest: the small-copy path at 16
- * bytes, 12 bytes below its source, took 57 ticks copying one buffer over
- * and over, 5 in a rotation. */
+ * over, not of a copy. On a Zen 3 guest the small-copy path at 16 bytes,
+ * 12 bytes below its source, took 57 ticks copying one buffer over and
+ * over, 5 in a rotation (one run of the probe, not kept). */
 #define MAX_LANES 16
 /* Not inlined: every routine a caller compares is timed by the same loop
  * at the same address, so that the loop's own cost (which moves with its
