@@ -16,8 +16,11 @@ KERNEL_CFLAGS := -std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding \
                  -mgeneral-regs-only -mno-red-zone -O2
 
 GEN        := gen/uarchgen
-GEN_SRCS   := $(wildcard gen/*.c)
-GEN_HDRS   := $(wildcard gen/*.h)
+# run/: what a probe run is (its archive, its points, the derivation), shared
+# by the probe, which writes archives, and uarchgen import, which reads them.
+RUN_SRCS   := $(wildcard run/*.c)
+GEN_SRCS   := $(wildcard gen/*.c) $(RUN_SRCS)
+GEN_HDRS   := $(wildcard gen/*.h run/*.h)
 TEMPLATES  := $(shell find templates -type f 2>/dev/null | LC_ALL=C sort)
 B          := build
 
@@ -34,21 +37,32 @@ help:
 	@echo "make mutate       run the mutation tests on the generated routines"
 	@echo "make check-kernel boot the test kernel (GAS output only) under QEMU on AMD and Intel CPU models"
 	@echo "make fuzz         run the fuzzer for ten million cases (FUZZ_RUNS=N)"
-	@echo "make probe        measure this CPU, record its rule and evidence, regenerate (NAME=entry)"
+	@echo "make probe        measure this CPU, import its run (rule, evidence), regenerate (NAME=entry)"
+	@echo "make probe-portable  build build/uarchcopy-probe, the static probe for other machines"
 	@echo "make bench        compare the copies side by side on this CPU"
 	@echo "make clean        remove build outputs (not out/)"
 
 DEBIAN_PACKAGES := gcc make pkg-config nasm lua5.4 liblua5.4-dev libsqlite3-dev sqlite3 \
-                   binutils diffutils gnuplot-nox clang libclang-rt-14-dev qemu-system-x86
+                   binutils diffutils gnuplot-nox clang libclang-rt-14-dev qemu-system-x86 git
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)
-	@# Lets git diff show uarch.db as SQL text (see .gitattributes).
-	-git config diff.uarchdb.textconv "gen/uarchgen dump --db"
+	-$(MAKE) git-drivers
+
+# git's drivers for uarch.db and out/ (see .gitattributes): git diff shows
+# uarch.db as SQL text; git merge merges its rows three-way, and writes the
+# files of out/ that both branches changed again from the merged database.
+.PHONY: git-drivers
+git-drivers:
+	git config diff.uarchdb.textconv "gen/uarchgen dump --db"
+	git config merge.uarchdb.name "uarch.db: a three-way merge of its rows"
+	git config merge.uarchdb.driver "gen/uarchgen merge-db %O %A %B"
+	git config merge.uarchgen-out.name "out/: generated again from the merged uarch.db"
+	git config merge.uarchgen-out.driver "gen/uarchgen merge-out %A %P"
 
 $(GEN): $(GEN_SRCS) $(GEN_HDRS)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) $(GEN_SRCS) -o $@.tmp $(LUA_LIBS) -lsqlite3 && mv $@.tmp $@
+	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) $(GEN_SRCS) -o $@.tmp $(LUA_LIBS) -lsqlite3 -lm && mv $@.tmp $@
 
 # One rule writes every out/ file (atomically); MANIFEST stands for them all.
 # Files of out/ that the generator no longer writes (a flavor removed, a file
@@ -147,27 +161,34 @@ $(B)/%/fault_tests_remaining: tests/fault_tests.c $(B)/%-remaining/out/MANIFEST
 		$(B)/$*/copy_rule_remaining.o $(B)/$*/copy_remaining.o -o $@
 
 PER_FLAVOR_BINS := fault_tests fault_tests_remaining fuzz_copy abi_harness run_rule_tests probe bench copy_gas.o
-TEST_BINS := $(B)/test_template $(B)/test_text $(B)/test_derive \
+TEST_BINS := $(B)/test_template $(B)/test_text $(B)/test_derive $(B)/uarchcopy-probe \
              $(foreach f,$(FLAVORS),$(PER_FLAVOR_BINS:%=$(B)/$(f)/%))
 
 # ---- the probe: measures this machine's core ----
 
 PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
-PROBE_LIB    := probe/derive.c probe/table.c
-# The probe picks its entry with the generator's own lookup; these need SQLite, not Lua.
-PROBE_SRCS   := $(wildcard probe/*.c) gen/model.c gen/rule_load.c gen/resolve.c gen/rows.c gen/text.c gen/db_open.c gen/dump.c gen/sha256.c gen/util.c
+# The probe runs on machines that lack the toolchain: linked statically, it
+# needs nothing but the kernel, and reads no database.
+PROBE_SRCS   := $(wildcard probe/*.c) $(RUN_SRCS) gen/text.c gen/sha256.c gen/util.c
 
-$(B)/%/probe: $(PROBE_SRCS) $(wildcard probe/*.h $(PROBE_SRCS:.c=.h)) $(B)/%/copy.o $(B)/%/copy_rule.o
+$(B)/%/probe: $(PROBE_SRCS) $(wildcard probe/*.h run/*.h) gen/text.h gen/sha256.h gen/util.h $(B)/%/copy.o $(B)/%/copy_rule.o
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) $(PROBE_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lsqlite3 -lm
+	$(Q)$(CC) $(PROBE_CFLAGS) -static -Iout/$* $(CFLAGS) $(PROBE_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lm
 
-$(B)/test_derive: tests/test_derive.c $(PROBE_LIB) probe/derive.h probe/table.h
+# The portable probe times the routines of one flavor, the kernel's: every
+# flavor out/ holds today.
+PROBE_FLAVOR := kernel
+$(B)/uarchcopy-probe: $(B)/$(PROBE_FLAVOR)/probe
+	$(Q)cp $< $@.tmp && mv $@.tmp $@
+	@echo "  built   $@ (static; copy it to the machine to measure, run it there)"
+
+$(B)/test_derive: tests/test_derive.c run/derive.c run/table.c run/derive.h run/table.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iprobe tests/test_derive.c $(PROBE_LIB) -o $@ -lm
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Irun tests/test_derive.c run/derive.c run/table.c -o $@ -lm
 
-BENCH_SRCS := $(wildcard bench/*.c) probe/plot.c
-$(B)/%/bench: $(BENCH_SRCS) $(wildcard bench/*.h) probe/plot.h probe/timer.h $(B)/%/copy.o $(B)/%/copy_rule.o
+BENCH_SRCS := $(wildcard bench/*.c) gen/plot.c
+$(B)/%/bench: $(BENCH_SRCS) $(wildcard bench/*.h) gen/plot.h probe/timer.h $(B)/%/copy.o $(B)/%/copy_rule.o
 	@echo "  CC      $@"
 	$(Q)$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) $(BENCH_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lm
 
@@ -176,11 +197,17 @@ $(B)/%/bench: $(BENCH_SRCS) $(wildcard bench/*.h) probe/plot.h probe/timer.h $(B
 bench: all $(FLAVORS:%=$(B)/%/bench)
 	$(Q)for f in $(FLAVORS); do $(B)/$$f/bench --out $(B)/$$f/bench-results || exit 1; done
 
-# make probe [NAME=entry] [PROBE_ARGS=--dry-run]: measure each flavor, record, regenerate.
-.PHONY: probe
-probe: all $(FLAVORS:%=$(B)/%/probe)
-	$(Q)for f in $(FLAVORS); do $(B)/$$f/probe $(if $(NAME),--name $(NAME)) $(PROBE_ARGS) || exit 1; done
-	$(if $(findstring --dry-run,$(PROBE_ARGS)),,$(MAKE) all)
+# make probe-portable: the static probe, build/uarchcopy-probe.
+.PHONY: probe-portable probe
+probe-portable: $(B)/uarchcopy-probe
+
+# make probe [NAME=entry]: the portable probe on this machine, then its
+# import: the one path by which a measurement enters uarch.db.
+probe: all $(B)/uarchcopy-probe
+	$(Q)rm -f $(B)/this-machine.run
+	$(Q)$(B)/uarchcopy-probe --out $(B)/this-machine.run
+	$(Q)$(GEN) import $(if $(NAME),--name $(NAME)) $(B)/this-machine.run
+	$(Q)$(MAKE) all
 
 check: all $(TEST_BINS)
 	$(Q)tests/run_all.sh

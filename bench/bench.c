@@ -11,7 +11,7 @@
  *  3. The random-size workload (random_sizes.c): one stream of calls
  *     through uc_memcpy, rep movsb and the C library's memcpy. */
 #include "copy_rule.h"
-#include "../probe/plot.h"
+#include "../gen/plot.h"
 #include "random_sizes.h"
 #include "routines.h"
 

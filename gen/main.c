@@ -1,5 +1,7 @@
 /* uarchgen: reads uarch.db and renders the templates into out/. */
 #include "dump.h"
+#include "import.h"
+#include "merge.h"
 #include "model.h"
 #include "output.h"
 #include "render.h"
@@ -22,11 +24,23 @@ static const char usage[] =
 	"  query    list every entry: CPUID ranges, rule (measured, inherited or baseline), evidence\n"
 	"  debt     list the unmeasured entries and the measurement that would close each\n"
 	"  dump     print the database as canonical SQL text\n"
+	"  import ARCHIVE...\n"
+	"           derive each probe run archive's rule and record it, its run and its\n"
+	"           evidence folder (evidence/<run>/) in one transaction; an archive already\n"
+	"           imported changes nothing (--name N: the entry, when no CPUID range holds\n"
+	"           the CPU; --dry-run: derive and print, write nothing)\n"
 	"  lookup VENDOR FAMILY MODEL\n"
 	"           print the rule a CPU gets, one line per flavor (--flavor F: that one):\n"
 	"           flavor=F entry=E status=S source=E2 above_max=A below_max=B zero_mod=Z align_dst=N\n"
 	"           table=LO..HI:ZERO,ABOVE,BELOW,ELSEWHERE;... (FAMILY, MODEL: 0x.. or decimal)\n"
 	"  flavors  print each flavor: name, isa, red_zone\n"
+	"  merge-db BASE OURS THEIRS\n"
+	"           git's merge driver for uarch.db (make deps registers it): merges the\n"
+	"           rows three-way and rebuilds OURS from them; a row both branches changed\n"
+	"           differently (one entry measured on both) stops it, OURS unchanged\n"
+	"  merge-out OURS PATH\n"
+	"           git's merge driver for out/: writes into OURS the file PATH as the\n"
+	"           generator makes it from the merge of the commits' uarch.db\n"
 	"  help     print this text (so does --help after any command)\n"
 	"\n"
 	"options:\n"
@@ -44,6 +58,9 @@ static const char usage[] =
 	"                     default) 0, or 1 after an unserved fault; remaining (Linux's contract)\n"
 	"                     the number of bytes not copied\n"
 	"  --flavor F         lookup: only flavor F\n"
+	"  --name N           import: the entry to record into (a new one when no CPUID range\n"
+	"                     holds the CPU)\n"
+	"  --dry-run          import: derive and print the rule, write nothing\n"
 	"  -q, --quiet        gen: do not list the files written\n"
 	"\n"
 	"exit status: 0 success, 1 bad data, stale output or I/O error, 2 usage error\n";
@@ -89,8 +106,10 @@ int main(int argc, char **argv)
 {
 	struct options o = {.db_path = "uarch.db", .templates_dir = "templates", .out_dir = NULL, .prefix = "uc_",
 			    .user_copy_result = "status", .endbr = 1};
-	const char *command = "gen", *flavor = NULL, *positional[3];
-	int quiet = 0, i = 1, n_positional = 0;
+	const char *command = "gen", *flavor = NULL, *name = NULL, *positional[3];
+	int merging = argc > 1 && (strcmp(argv[1], "merge-db") == 0 || strcmp(argv[1], "merge-out") == 0);
+	int quiet = 0, i = 1, n_positional = 0, dry_run = 0, n_archives = 0;
+	char **archives = calloc((size_t)argc, sizeof *archives);
 	if (argc > 1 && argv[1][0] != '-')
 		command = argv[i++];
 	for (; i < argc; i++) {
@@ -119,7 +138,13 @@ int main(int argc, char **argv)
 			slot = &o.user_copy_result;
 		} else if (strcmp(a, "--flavor") == 0) {
 			slot = &flavor;
-		} else if (a[0] != '-' && strcmp(command, "lookup") == 0 && n_positional < 3) {
+		} else if (strcmp(a, "--name") == 0 && strcmp(command, "import") == 0) {
+			slot = &name;
+		} else if (strcmp(a, "--dry-run") == 0 && strcmp(command, "import") == 0) {
+			dry_run = 1;
+		} else if (a[0] != '-' && strcmp(command, "import") == 0) {
+			archives[n_archives++] = argv[i];
+		} else if (a[0] != '-' && (strcmp(command, "lookup") == 0 || merging) && n_positional < 3) {
 			positional[n_positional++] = a;
 		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
 			quiet = 1;
@@ -138,8 +163,16 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(command, "gen") && strcmp(command, "check") && strcmp(command, "query") &&
 	    strcmp(command, "debt") && strcmp(command, "dump") && strcmp(command, "lookup") &&
-	    strcmp(command, "flavors"))
+	    strcmp(command, "flavors") && strcmp(command, "import") && !merging)
 		return bad_usage("unknown command '%s'", command);
+	if (strcmp(command, "import") == 0 && n_archives == 0)
+		return bad_usage("%s: import needs one or more run archives (probe --help)", "import");
+	if (strcmp(command, "merge-db") == 0)
+		return n_positional == 3 ? merge_db_command(positional[0], positional[1], positional[2])
+					 : bad_usage("%s: merge-db needs BASE OURS THEIRS", "merge-db");
+	if (strcmp(command, "merge-out") == 0)
+		return n_positional == 2 ? merge_out_command(positional[0], positional[1])
+					 : bad_usage("%s: merge-out needs OURS PATH", "merge-out");
 	if (strcmp(command, "lookup") == 0 && n_positional != 3)
 		return bad_usage("%s: lookup needs VENDOR FAMILY MODEL", "lookup");
 	if (strcmp(o.user_copy_result, "status") && strcmp(o.user_copy_result, "remaining"))
@@ -153,6 +186,8 @@ int main(int argc, char **argv)
 
 	if (strcmp(command, "dump") == 0)
 		return dump_command(o.db_path);
+	if (strcmp(command, "import") == 0)
+		return import_archives(o.db_path, name, dry_run, archives, n_archives);
 
 	struct model m;
 	if (model_load(&m, o.db_path))

@@ -202,14 +202,15 @@ static int cmp_uarch(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-int model_load(struct model *m, const char *path)
+static int load(struct model *m, const char *path, int check_files)
 {
 	struct loader l = {.path = path};
 	memset(m, 0, sizeof *m);
 	if (db_open_readonly(path, &l.db))
 		return EXIT_FAIL;
 	const char *slash = strrchr(path, '/');
-	m->db_dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
+	if (check_files)
+		m->db_dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
 
 	sqlite3_stmt *st = prepare(&l, "PRAGMA user_version");
 	int version = -1;
@@ -249,4 +250,14 @@ int model_load(struct model *m, const char *path)
 	 * the ranges, not one over the entries for every range. */
 	link_ranges(m);
 	return 0;
+}
+
+int model_load(struct model *m, const char *path)
+{
+	return load(m, path, 1);
+}
+
+int model_load_unfiled(struct model *m, const char *path)
+{
+	return load(m, path, 0);
 }

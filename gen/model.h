@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* The schema this uarchgen reads (PRAGMA user_version). */
-#define UARCH_SCHEMA_VERSION 4
+#define UARCH_SCHEMA_VERSION 5
 
 struct uarch {
 	char *name, *vendor, *example, *cpuid_limit;
@@ -70,12 +70,16 @@ struct model {
 	size_t n_inherits;
 	char *dump;    /* canonical SQL dump */
 	char hash[65]; /* sha256 of dump */
-	char *db_dir;  /* directory that evidence paths are relative to */
+	char *db_dir;  /* directory that evidence paths are relative to; NULL: evidence files unchecked */
 };
 
 /* Opens path read-only, loads and validates every table. On failure prints
  * what is wrong (table, row, column) and returns nonzero. */
 int model_load(struct model *m, const char *path);
+/* model_load without the checks of evidence files: for the database a
+ * merge makes, whose evidence/ is the union of two branches' and is not on
+ * disk yet. Every row is checked as model_load checks it. */
+int model_load_unfiled(struct model *m, const char *path);
 
 /* The entry's own stored rule for flavor, or NULL. */
 const struct rule *model_rule(const struct model *m, const char *uarch, const char *flavor);
@@ -87,6 +91,8 @@ struct loader;
 /* Loads tables rule, rule_band and inherit (rule_load.c), after the
  * entries and flavors. */
 void load_rules(struct loader *l, struct model *m);
+/* Loads table run and checks it against evidence/ (run_load.c). */
+void load_runs(struct loader *l, struct model *m);
 
 /* What a CPU with this signature gets: the matching entry (or NULL) and its
  * rule; the baseline when no entry matches. */

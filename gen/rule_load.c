@@ -8,7 +8,6 @@
 #include "rows.h"
 #include "util.h"
 
-#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -75,6 +74,8 @@ static void check_evidence(struct loader *l, const struct model *m, const char *
 		row_error(l, "rule", row, "evidence", "must be a URL or a path under evidence/");
 		return;
 	}
+	if (!m->db_dir)
+		return; /* a merge's database: its evidence is two branches' */
 	char *path = xasprintf("%s/%s", m->db_dir, ev), *root = xasprintf("%s/evidence", m->db_dir);
 	char *real = realpath(path, NULL), *real_root = realpath(root, NULL);
 	struct stat sb;
@@ -97,14 +98,7 @@ static void check_evidence(struct loader *l, const struct model *m, const char *
 /* YYYY-MM-DD, or "by YYYY-MM-DD", of a day that exists. */
 static int real_date(const char *s)
 {
-	static const int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-	int y, mo, d, used = 0;
-	if (strncmp(s, "by ", 3) == 0)
-		s += 3;
-	if (strlen(s) != 10 || sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &used) != 3 || used != 10 || s[4] != '-' ||
-	    s[7] != '-' || y < 1970 || mo < 1 || mo > 12 || d < 1 || d > days[mo - 1])
-		return 0;
-	return !(mo == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0)));
+	return day_exists(strncmp(s, "by ", 3) == 0 ? s + 3 : s);
 }
 
 static void check_bound(struct loader *l, const char *row, const char *column, int has, int v)
@@ -318,51 +312,10 @@ static void load_inherits(struct loader *l, struct model *m)
 	sqlite3_finalize(st);
 }
 
-/* 1 when a measurement row names run, or a rule links evidence/<run>/. */
-static int evidence_known(struct loader *l, const struct model *m, const char *run)
-{
-	char *dir = xasprintf("evidence/%s/", run);
-	int known = 0;
-	for (size_t i = 0; i < m->n_rules && !known; i++)
-		known = m->rules[i].evidence && strncmp(m->rules[i].evidence, dir, strlen(dir)) == 0;
-	free(dir);
-	sqlite3_stmt *st = known ? NULL : prepare(l, "SELECT 1 FROM measurement WHERE run = ?1 LIMIT 1");
-	if (st) {
-		sqlite3_bind_text(st, 1, run, -1, SQLITE_STATIC);
-		known = sqlite3_step(st) == SQLITE_ROW;
-		sqlite3_finalize(st);
-	}
-	return known;
-}
-
-/* A folder under evidence/ that nothing in the database refers to is what
- * a probe killed while it recorded leaves: it would be committed with the
- * database by mistake, so the run stops until it is removed. */
-static void check_orphan_evidence(struct loader *l, const struct model *m)
-{
-	char *path = xasprintf("%s/evidence", m->db_dir);
-	DIR *d = opendir(path);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		struct stat sb;
-		char *full = xasprintf("%s/%s", path, e->d_name);
-		if (e->d_name[0] != '.' && stat(full, &sb) == 0 && S_ISDIR(sb.st_mode) && !evidence_known(l, m, e->d_name)) {
-			err("%s/: no rule links it and no measurement row names its run: a probe stopped while it "
-			    "recorded left it; remove it (rm -r %s)",
-			    full, full);
-			l->errors++;
-		}
-		free(full);
-	}
-	if (d)
-		closedir(d);
-	free(path);
-}
-
 void load_rules(struct loader *l, struct model *m)
 {
 	load_rule_rows(l, m);
 	load_bands(l, m);
 	load_inherits(l, m);
-	check_orphan_evidence(l, m);
+	load_runs(l, m);
 }

@@ -116,3 +116,13 @@ char *read_file(const char *path, size_t *len)
 		*len = b.len;
 	return b.data;
 }
+
+int day_exists(const char *s)
+{
+	static const int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int y, mo, d, used = 0;
+	if (strlen(s) != 10 || sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &used) != 3 || used != 10 || s[4] != '-' ||
+	    s[7] != '-' || y < 1970 || mo < 1 || mo > 12 || d < 1 || d > days[mo - 1])
+		return 0;
+	return !(mo == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0)));
+}

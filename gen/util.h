@@ -26,4 +26,7 @@ void buf_free(struct buf *b);
 /* Reads a whole file; NULL (errno set) when it cannot. */
 char *read_file(const char *path, size_t *len);
 
+/* 1 when s is YYYY-MM-DD of a day that exists (from 1970). */
+int day_exists(const char *s);
+
 #endif

@@ -4,11 +4,9 @@
 #ifndef PROBE_MEASURE_H
 #define PROBE_MEASURE_H
 
-#include "table.h"
+#include "../run/points.h"
 
 #include <signal.h>
-
-#define MAX_PASSES 9
 
 struct plan {
 	unsigned int lengths[128];
@@ -31,29 +29,12 @@ void plan_full(struct plan *p);
 /* A small plan that exercises every path in seconds, for tests. */
 void plan_quick(struct plan *p);
 
-struct point {
-	int strategy;
-	unsigned int length, distance, misalign;
-	double pass_min[MAX_PASSES];
-};
-
-struct measurement {
-	struct point *points;
-	size_t n;
-	int passes;
-	double overhead; /* ticks per call of an empty routine, last pass */
-};
-
+/* The points of the plan, every strategy of each timed side by side. */
 void measurement_init(struct measurement *m, const struct plan *p);
-void measurement_free(struct measurement *m);
 
 typedef void (*progress_fn)(int pass, size_t done, size_t total, const struct point *now);
 
 /* Times every point once more. Nonzero when *stop became set. */
 int measure_pass(struct measurement *m, const struct plan *p, volatile sig_atomic_t *stop, progress_fn progress);
-
-/* The table of the first passes passes: each point's minimum over them, and
- * its spread: (second lowest - lowest) / lowest of its pass minima. */
-void measurement_table(const struct measurement *m, int passes, struct table *out);
 
 #endif

@@ -51,10 +51,12 @@ for flavor in $(gen/uarchgen flavors | cut -d' ' -f1); do
 		run "$flavor: QEMU, GAS only" tests/kernel/run.sh "$flavor"
 	fi
 	run "$flavor: fuzzer, short" sh -c 'd=$(mktemp -d) && cd "$d" && '"$PWD/$B"'/fuzz_copy -runs=300000 -max_len=16 -seed=1; rc=$?; rm -rf "$d"; exit $rc'
-	run "$flavor: probe commands" tests/probe_cli.sh "$flavor"
 	run "$flavor: bench runs" sh -c 'd=$(mktemp -d) && '"$B"'/bench --samples 1 --out "$d" && test -s "$d/bench.png"; rc=$?; rm -rf "$d"; exit $rc'
 	run "$flavor: mutation tests" tests/mutate.sh "$flavor"
 done
 run "probe derivation" build/test_derive
+run "portable probe" tests/probe_cli.sh
+run "import of run archives" tests/import_cli.sh
+run "git merge of uarch.db" tests/merge_git.sh
 echo "$total_pass passed, $total_fail failed"
 exit $status

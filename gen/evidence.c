@@ -1,6 +1,6 @@
 #include "evidence.h"
 
-#include "../gen/util.h"
+#include "util.h"
 #include "plot.h"
 
 #include <dirent.h>
@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The hidden folder an import fills before it publishes it. */
+#define HIDDEN_PREFIX ".import-"
 
 static const unsigned int shown_lengths[] = {8, 32, 64, 256, 1024, 4096, 65536, 1048576};
 static const unsigned int shown_distances[] = {0, 1, 16, 31, 32, 64, 4064, 4095};
@@ -42,15 +44,24 @@ void rule_text(const struct derived_rule *r, char *out, size_t size)
 	}
 }
 
+static void md_plain(char *out, const char *s)
+{
+	size_t i = 0;
+	for (; s[i] && i < ARCHIVE_TEXT_MAX; i++)
+		out[i] = s[i] == '|' || s[i] == '`' || s[i] == '<' || s[i] == '>' ? '?' : s[i];
+	out[i] = '\0';
+}
+
 static void summary_head(struct buf *b, const struct entry_choice *entry, const struct run_facts *run)
 {
 	const struct cpu_info *c = run->cpu;
 	const struct derived_rule *r = run->rule;
 	char sig[96];
 	cpu_signature_text(c, sig, sizeof sig);
-	buf_printf(b, "# %s, %s flavor: a table of %d band%s\n\n", entry->name, run->flavor, r->n_bands,
+	buf_printf(b, "# %s, %s flavor: a table of %d band%s\n\n", entry->name, run->archive->flavor, r->n_bands,
 		   r->n_bands == 1 ? "" : "s");
-	buf_printf(b, "Measured %s by the probe (probe/).%s\n\n", run->date,
+	buf_printf(b, "Measured %s by the probe (probe/, version %d), imported by `uarchgen import`.%s\n\n",
+		   run->archive->date, run->archive->probe_version,
 		   entry->is_new ? " The entry is new: no CPUID range of the database held this CPU." : "");
 	buf_printf(b, "| | |\n|---|---|\n");
 	buf_printf(b, "| CPU | %s |\n| CPUID | %s (signature 0x%08x) |\n", c->brand[0] ? c->brand : "(no brand string)",
@@ -64,6 +75,13 @@ static void summary_head(struct buf *b, const struct entry_choice *entry, const 
 			   c->hypervisor);
 	else
 		buf_printf(b, "| hypervisor | none reported (bare metal) |\n");
+	/* The archive's text fields passed text_problem: one printable line,
+	 * but a '|' would still split a Markdown cell. */
+	char kernel[ARCHIVE_TEXT_MAX + 1], microcode[ARCHIVE_TEXT_MAX + 1], platform[ARCHIVE_TEXT_MAX + 1];
+	md_plain(kernel, run->archive->kernel);
+	md_plain(microcode, run->archive->microcode);
+	md_plain(platform, run->archive->platform);
+	buf_printf(b, "| kernel | %s |\n| microcode | %s |\n| platform (DMI) | %s |\n", kernel, microcode, platform);
 	char above[32] = "empty", below[32] = "empty", zero[48] = "d = 0";
 	if (r->zero_mod < 4096)
 		snprintf(zero, sizeof zero, "every multiple of %d, d = 0 included", r->zero_mod);
@@ -108,11 +126,11 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 		   "many copies per sample, rotating over lanes 256 bytes apart (mod 4 KiB) so that a call's loads "
 		   "do not meet the previous call's stores; the minimum of %d samples per pass and over the "
 		   "passes. A time is a call's whole cost (an empty call costs %.1f ticks).\n"
-		   "- Derivation (probe/derive.c): a difference under %.1f%% (the larger of %.0f%% and the median "
+		   "- Derivation (run/derive.c): a difference under %.1f%% (the larger of %.0f%% and the median "
 		   "spread across passes of the points of %d ticks or more) is a tie, and a tie goes to the "
 		   "baseline; the bands minimise the summed log regret, a regret beyond that weighing ten times "
 		   "and a loss to the baseline thirty.\n",
-		   run->flavor, PROBE_ALIGN_DST, run->table->n, run->samples, run->overhead, run->rule->noise * 100,
+		   run->archive->flavor, PROBE_ALIGN_DST, run->table->n, run->archive->samples, run->archive->m.overhead, run->rule->noise * 100,
 		   DERIVE_NOISE_FLOOR * 100, DERIVE_NOISE_MIN_TICKS);
 }
 
@@ -120,8 +138,8 @@ static void summary_stability(struct buf *b, const struct run_facts *run)
 {
 	buf_printf(b, "\n## Stability\n\n%d passes; the table derived from the passes so far, after each:\n\n"
 		      "| passes | above_max | below_max | zero_mod | bands | worst regret |\n|---|---|---|---|---|---|\n",
-		   run->passes);
-	for (int k = 0; k < run->passes && k < MAX_RUN_PASSES; k++) {
+		   run->archive->m.passes);
+	for (int k = 0; k < run->archive->m.passes && k < MAX_PASSES; k++) {
 		char text[512];
 		rule_text(&run->pass_rule[k], text, sizeof text);
 		buf_printf(b, "| 1..%d | %u | %u | %d | %s | %.3f |\n", k + 1, run->pass_rule[k].above_max,
@@ -172,7 +190,8 @@ char *evidence_summary(const struct entry_choice *entry, const struct run_facts 
 	summary_ticks(&b, run);
 	if (run_id)
 		buf_printf(&b,
-			   "\nEvery timing: [measurements.csv](measurements.csv). The table's choice and its regret at "
+			   "\nEvery timing, as the probe wrote it, with the machine's CPUID leaves: [" ARCHIVE_FILE "](" ARCHIVE_FILE ") "
+			   "(`uarchgen import --dry-run` derives the table from it again). The table's choice and its regret at "
 			   "every point: [choice.csv](choice.csv), drawn over length and distance: "
 			   "![the table](table.png) (by [plot.gp](plot.gp)). Run id `%s`.\n",
 			   run_id);
@@ -237,18 +256,18 @@ static char *plot_body(const struct entry_choice *entry, const struct run_facts 
 	return b.data;
 }
 
-/* Removes the hidden folders, .probe-<pid>-*, of probes no longer alive:
- * what a probe killed outright (SIGKILL) before it published left. */
+/* Removes the hidden folders, .import-<pid>-*, of imports no longer alive:
+ * what an import killed outright (SIGKILL) before it published left. */
 static void remove_stale(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
-		if (strncmp(e->d_name, ".probe-", 7) != 0)
+		if (strncmp(e->d_name, HIDDEN_PREFIX, strlen(HIDDEN_PREFIX)) != 0)
 			continue;
-		long pid = strtol(e->d_name + 7, NULL, 10);
+		long pid = strtol(e->d_name + strlen(HIDDEN_PREFIX), NULL, 10);
 		if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
-			continue; /* a probe still writing */
+			continue; /* an import still writing */
 		char path[1400];
 		snprintf(path, sizeof path, "%.1000s/%.300s", dir, e->d_name);
 		evidence_remove(path);
@@ -257,12 +276,13 @@ static void remove_stale(const char *dir)
 		closedir(d);
 }
 
-int evidence_prepare(struct evidence_folder *f, const char *db_path, const char *entry, const char *date)
+int evidence_prepare(struct evidence_folder *f, const char *db_path, const char *entry, const char *date,
+		     const char *sha256)
 {
 	char dir[1024];
 	const char *slash = strrchr(db_path, '/');
 	if (strlen(db_path) > 900) {
-		fprintf(stderr, "probe: %.60s...: the database path is too long\n", db_path);
+		fprintf(stderr, "uarchgen: %.60s...: the database path is too long\n", db_path);
 		return -1;
 	}
 	if (slash)
@@ -270,42 +290,37 @@ int evidence_prepare(struct evidence_folder *f, const char *db_path, const char 
 	else
 		snprintf(dir, sizeof dir, "evidence");
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "probe: %s: %s\n", dir, strerror(errno));
+		fprintf(stderr, "uarchgen: %s: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	/* <entry>-<date>-<6 random hex digits>: two runs of one entry on one
-	 * day, here or on two machines, get two ids; one that happens to exist
-	 * draws again. */
-	struct stat sb;
-	for (int tries = 0;; tries++) {
-		unsigned char r[3];
-		if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r || tries == 100) {
-			fprintf(stderr, "probe: cannot draw a run id: %s\n", strerror(errno));
-			return -1;
-		}
-		snprintf(f->run_id, sizeof f->run_id, "%s-%s-%02x%02x%02x", entry, date, r[0], r[1], r[2]);
-		snprintf(f->final, sizeof f->final, "%s/%s", dir, f->run_id);
-		if (stat(f->final, &sb) != 0)
-			break;
-	}
+	/* <entry>-<date>-<the archive's checksum, 6 hex digits>: two runs of one
+	 * entry on one day, here or on two machines, get two ids, and one
+	 * archive always the same id. */
+	snprintf(f->run_id, sizeof f->run_id, "%s-%s-%.6s", entry, date, sha256);
+	snprintf(f->final, sizeof f->final, "%s/%s", dir, f->run_id);
 	snprintf(f->link, sizeof f->link, "evidence/%s/summary.md", f->run_id);
 	remove_stale(dir);
-	snprintf(f->tmp, sizeof f->tmp, "%s/.probe-%ld-XXXXXX", dir, (long)getpid());
+	snprintf(f->tmp, sizeof f->tmp, "%s/" HIDDEN_PREFIX "%ld-XXXXXX", dir, (long)getpid());
 	/* mkdtemp makes it 0700; a published folder is read like any other. */
 	if (!mkdtemp(f->tmp) || chmod(f->tmp, 0755) != 0) {
-		fprintf(stderr, "probe: %s: %s\n", f->tmp, strerror(errno));
+		fprintf(stderr, "uarchgen: %s: %s\n", f->tmp, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-static int write_text(const char *path, const char *text)
+static int write_bytes(const char *path, const char *data, size_t len)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return -1;
-	fputs(text, f);
-	return fclose(f);
+	size_t done = fwrite(data, 1, len, f);
+	return (fclose(f) != 0 || done != len) ? -1 : 0;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	return write_bytes(path, text, strlen(text));
 }
 
 int evidence_write(const struct evidence_folder *f, const struct entry_choice *entry, const struct run_facts *run)
@@ -314,15 +329,15 @@ int evidence_write(const struct evidence_folder *f, const struct entry_choice *e
 	char *summary = evidence_summary(entry, run, f->run_id);
 	char *plot = plot_body(entry, run);
 	int rc = 0;
-	snprintf(path, sizeof path, "%s/measurements.csv", f->tmp);
-	rc = rc || table_write_csv(run->table, path);
+	snprintf(path, sizeof path, "%s/" ARCHIVE_FILE, f->tmp);
+	rc = rc || write_bytes(path, run->archive->text, run->archive->text_len);
 	snprintf(path, sizeof path, "%s/choice.csv", f->tmp);
 	rc = rc || write_choices(path, run);
 	snprintf(path, sizeof path, "%s/summary.md", f->tmp);
 	rc = rc || write_text(path, summary);
 	if (rc)
-		fprintf(stderr, "probe: %s: cannot write the evidence: %s\n", f->tmp, strerror(errno));
-	rc = rc || plot_png("probe", f->tmp, "plot.gp", "table.png", 1500, 700, plot);
+		fprintf(stderr, "uarchgen: %s: cannot write the evidence: %s\n", f->tmp, strerror(errno));
+	rc = rc || plot_png("uarchgen", f->tmp, "plot.gp", "table.png", 1500, 700, plot);
 	free(summary);
 	free(plot);
 	return rc;
@@ -338,13 +353,13 @@ int evidence_publish(const struct evidence_folder *f)
 	if ((errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP) && stat(f->final, &sb) != 0 &&
 	    rename(f->tmp, f->final) == 0)
 		return 0; /* a file system without RENAME_NOREPLACE */
-	fprintf(stderr, "probe: %s: %s\n", f->final, strerror(errno));
+	fprintf(stderr, "uarchgen: %s: %s\n", f->final, strerror(errno));
 	return -1;
 }
 
 void evidence_remove(const char *dir)
 {
-	static const char *const files[] = {"measurements.csv", "choice.csv", "summary.md", "plot.gp", "table.png"};
+	static const char *const files[] = {ARCHIVE_FILE, "choice.csv", "summary.md", "plot.gp", "table.png"};
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
 		char path[1400];
 		snprintf(path, sizeof path, "%.1200s/%s", dir, files[i]);

@@ -1,6 +1,6 @@
 /* gnuplot, as the probe's evidence and the bench both draw with it. */
-#ifndef PROBE_PLOT_H
-#define PROBE_PLOT_H
+#ifndef UARCHGEN_PLOT_H
+#define UARCHGEN_PLOT_H
 
 /* 1 when gnuplot is on PATH: asked before a long measurement rather than
  * after it, when the plot is due. */

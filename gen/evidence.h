@@ -1,20 +1,27 @@
 /* The evidence folder of a probe run, evidence/<run id>/ next to the
- * database: measurements.csv, choice.csv, summary.md, plot.gp and table.png. It is
- * written hidden and appears whole, so a rule never links a partial one. */
-#ifndef PROBE_EVIDENCE_H
-#define PROBE_EVIDENCE_H
+ * database: run.archive (the raw timings, as the probe wrote them),
+ * choice.csv, summary.md, plot.gp and table.png. It is written hidden and
+ * appears whole, so a rule never links a partial one. Runs recorded before
+ * the archive keep their timings in measurements.csv. */
+#ifndef UARCHGEN_EVIDENCE_H
+#define UARCHGEN_EVIDENCE_H
 
-#include "run.h"
+#include "run_facts.h"
+
+/* The probe's archive, kept byte for byte: the one home of a run's timings. */
+#define ARCHIVE_FILE "run.archive"
 
 struct evidence_folder {
-	char tmp[1200];   /* hidden, written first: evidence/.probe-XXXXXX */
+	char tmp[1200];   /* hidden, written first: evidence/.import-<pid>-XXXXXX */
 	char final[1200]; /* evidence/<run id> */
-	char run_id[128]; /* <entry>-<date>-<6 random hex digits> */
+	char run_id[128]; /* <entry>-<date>-<the archive's sha256, 6 hex digits> */
 	char link[256];   /* the rule's evidence column: evidence/<run id>/summary.md */
 };
 
-/* Names the run and makes its hidden folder. Nonzero after printing why. */
-int evidence_prepare(struct evidence_folder *f, const char *db_path, const char *entry, const char *date);
+/* Names the run after its archive's checksum and makes its hidden folder.
+ * Nonzero after printing why. */
+int evidence_prepare(struct evidence_folder *f, const char *db_path, const char *entry, const char *date,
+		     const char *sha256);
 
 /* Fills the hidden folder. Nonzero after printing why. */
 int evidence_write(const struct evidence_folder *f, const struct entry_choice *entry, const struct run_facts *run);

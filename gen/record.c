@@ -1,8 +1,8 @@
 #include "record.h"
 
-#include "../gen/model.h"
-#include "../gen/rows.h"
-#include "../gen/util.h"
+#include "model.h"
+#include "rows.h"
+#include "util.h"
 #include "evidence.h"
 
 #include <signal.h>
@@ -26,12 +26,12 @@ int record_choose_entry(const char *db_path, const struct cpu_info *cpu, const c
 	struct model m;
 	memset(out, 0, sizeof *out);
 	if (name && !name_ok(name)) {
-		fprintf(stderr, "probe: --name '%s': an entry name is 1-31 of [a-z0-9_], starting with a letter\n", name);
+		fprintf(stderr, "uarchgen: --name '%s': an entry name is 1-31 of [a-z0-9_], starting with a letter\n", name);
 		return 2;
 	}
 	/* model_load would say this too, but as the generator. */
 	if (access(db_path, R_OK) != 0) {
-		fprintf(stderr, "probe: %s: cannot open the database\n", db_path);
+		fprintf(stderr, "uarchgen: %s: cannot open the database\n", db_path);
 		return 1;
 	}
 	if (model_load(&m, db_path))
@@ -39,13 +39,13 @@ int record_choose_entry(const char *db_path, const struct cpu_info *cpu, const c
 	const struct uarch *holder = entry_holding(&m, cpu);
 	if (holder && name && strcmp(name, holder->name) != 0) {
 		fprintf(stderr,
-			"probe: CPUID (%s family 0x%02x model 0x%02x) selects entry '%s'; --name %s contradicts it\n",
+			"uarchgen: CPUID (%s family 0x%02x model 0x%02x) selects entry '%s'; --name %s contradicts it\n",
 			cpu->vendor, cpu->family, cpu->model, holder->name, name);
 		return 2;
 	}
 	if (!holder && !name) {
 		fprintf(stderr,
-			"probe: no entry of %s covers %s family 0x%02x model 0x%02x; name a new one with --name NAME\n",
+			"uarchgen: no entry of %s covers %s family 0x%02x model 0x%02x; name a new one with --name NAME\n",
 			db_path, cpu->vendor, cpu->family, cpu->model);
 		return 2;
 	}
@@ -53,7 +53,7 @@ int record_choose_entry(const char *db_path, const struct cpu_info *cpu, const c
 	snprintf(out->name, sizeof out->name, "%s", named ? named->name : name);
 	out->is_new = !named;
 	if (named && strcmp(named->vendor, cpu->vendor) != 0) {
-		fprintf(stderr, "probe: entry '%s' is a %s entry; this CPU is %s\n", name, named->vendor, cpu->vendor);
+		fprintf(stderr, "uarchgen: entry '%s' is a %s entry; this CPU is %s\n", name, named->vendor, cpu->vendor);
 		return 2;
 	}
 	return 0;
@@ -63,7 +63,7 @@ static int exec_sql(sqlite3 *db, const char *sql)
 {
 	char *msg = NULL;
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		fprintf(stderr, "probe: database: %s (%s)\n", msg ? msg : sqlite3_errmsg(db), sql);
+		fprintf(stderr, "uarchgen: database: %s (%s)\n", msg ? msg : sqlite3_errmsg(db), sql);
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -78,12 +78,12 @@ static int check_range(const char *db_path, const struct entry_choice *entry, co
 {
 	struct model now;
 	if (model_load(&now, db_path)) {
-		fprintf(stderr, "probe: %s: nothing was recorded\n", db_path);
+		fprintf(stderr, "uarchgen: %s: nothing was recorded\n", db_path);
 		return -1;
 	}
 	const struct uarch *holder = entry_holding(&now, c);
 	if (holder && strcmp(holder->name, entry->name) != 0) {
-		fprintf(stderr, "probe: %s: CPUID now selects entry '%s', not '%s'; nothing was recorded\n", db_path,
+		fprintf(stderr, "uarchgen: %s: CPUID now selects entry '%s', not '%s'; nothing was recorded\n", db_path,
 			holder->name, entry->name);
 		return -1;
 	}
@@ -111,7 +111,7 @@ static int insert_entry(sqlite3 *db, const struct entry_choice *entry, const str
 	}
 	if (!rc && need_range) {
 		snprintf(source, sizeof source, "probe: the CPUID of a %s, measured %s", c->brand[0] ? c->brand : base,
-			 run->date);
+			 run->archive->date);
 		rc = sqlite3_prepare_v2(db, "INSERT INTO cpuid_range (uarch, family, model_lo, model_hi, source) "
 					    "VALUES (?1, ?2, ?3, ?3, ?4)",
 					-1, &st, NULL) != SQLITE_OK;
@@ -127,26 +127,24 @@ static int insert_entry(sqlite3 *db, const struct entry_choice *entry, const str
 	return rc;
 }
 
-static int insert_measurements(sqlite3 *db, const struct run_facts *run, const char *run_id)
+/* The run's row: it names the entry, the flavor and the evidence folder
+ * that holds the raw timings (evidence/<id>/run.archive). */
+static int insert_run(sqlite3 *db, const struct entry_choice *entry, const struct run_facts *run, const char *run_id)
 {
 	char base[96];
 	sqlite3_stmt *st = NULL;
 	cpu_signature_text(run->cpu, base, sizeof base);
-	int rc = sqlite3_prepare_v2(db, "INSERT INTO measurement (run, cpu_signature, flavor, strategy, length, distance, "
-					"misalign, ticks, spread) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	int rc = sqlite3_prepare_v2(db, "INSERT INTO run (id, uarch, flavor, measured_on, cpu_signature, points, "
+					"archive_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 				    -1, &st, NULL) != SQLITE_OK;
-	for (size_t i = 0; !rc && i < run->table->n; i++) {
-		const struct row *r = &run->table->rows[i];
-		sqlite3_reset(st);
+	if (!rc) {
 		sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, base, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, run->flavor, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, strategy_name[r->strategy], -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 5, (int)r->length);
-		sqlite3_bind_int(st, 6, (int)r->distance);
-		sqlite3_bind_int(st, 7, (int)r->misalign);
-		sqlite3_bind_double(st, 8, r->ticks);
-		sqlite3_bind_double(st, 9, r->spread);
+		sqlite3_bind_text(st, 2, entry->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, run->archive->flavor, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, run->archive->date, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, base, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 6, (sqlite3_int64)run->table->n);
+		sqlite3_bind_text(st, 7, run->archive->sha256, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st) != SQLITE_DONE;
 	}
 	sqlite3_finalize(st);
@@ -162,10 +160,10 @@ static int upsert_rule(sqlite3 *db, const struct entry_choice *entry, const stru
 	cpu_signature_text(c, base, sizeof base);
 	snprintf(sig, sizeof sig, "%s, %s%s%s%s%s", base, c->brand, c->erms ? ", ERMS" : "", c->fsrm ? ", FSRM" : "",
 		 c->avx2 ? ", AVX2" : "", c->avx512f ? ", AVX-512F" : "");
-	char *method = xasprintf("probe: every strategy at %zu points, min of %d samples x %d passes, lfence-fenced "
+	char *method = xasprintf("probe version %d: every strategy at %zu points, min of %d samples x %d passes, lfence-fenced "
 				 "rdtsc; ties within %.1f%% go to the baseline; worst regret %.3f, median %.3f, "
 				 "worst against the baseline %.3f%s",
-				 run->table->n, run->samples, run->passes, run->rule->noise * 100, run->rule->worst_regret,
+				 run->archive->probe_version, run->table->n, run->archive->samples, run->archive->m.passes, run->rule->noise * 100, run->rule->worst_regret,
 				 run->rule->median_regret, run->rule->worst_vs_baseline,
 				 c->guest ? "; hypervisor guest" : "");
 	int rc = sqlite3_prepare_v2(db,
@@ -180,13 +178,13 @@ static int upsert_rule(sqlite3 *db, const struct entry_choice *entry, const stru
 				    -1, &st, NULL) != SQLITE_OK;
 	if (!rc) {
 		sqlite3_bind_text(st, 1, entry->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, run->flavor, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, run->archive->flavor, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 3, (int)run->rule->above_max);
 		sqlite3_bind_int(st, 4, (int)run->rule->below_max);
 		sqlite3_bind_int(st, 5, run->rule->align_dst);
 		sqlite3_bind_text(st, 6, evidence, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 7, method, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 8, run->date, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 8, run->archive->date, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 9, sig, -1, SQLITE_STATIC);
 		if (c->guest)
 			sqlite3_bind_text(st, 10, c->hypervisor, -1, SQLITE_STATIC);
@@ -212,7 +210,7 @@ static int replace_bands(sqlite3 *db, const struct entry_choice *entry, const st
 		rc = sqlite3_prepare_v2(db, clear[i], -1, &st, NULL) != SQLITE_OK;
 		if (!rc) {
 			sqlite3_bind_text(st, 1, entry->name, -1, SQLITE_STATIC);
-			sqlite3_bind_text(st, 2, run->flavor, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 2, run->archive->flavor, -1, SQLITE_STATIC);
 			rc = sqlite3_step(st) != SQLITE_DONE;
 		}
 		sqlite3_finalize(st);
@@ -225,7 +223,7 @@ static int replace_bands(sqlite3 *db, const struct entry_choice *entry, const st
 		const struct band *b = &run->rule->bands[i];
 		sqlite3_reset(st);
 		sqlite3_bind_text(st, 1, entry->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, run->flavor, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, run->archive->flavor, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 3, b->lo);
 		if (b->hi == BAND_UNBOUNDED)
 			sqlite3_bind_null(st, 4);
@@ -240,27 +238,61 @@ static int replace_bands(sqlite3 *db, const struct entry_choice *entry, const st
 }
 
 /* One transaction: the database is locked first (waiting for another
- * probe's transaction if need be), the rows go in, then the evidence folder
+ * import's transaction if need be), the rows go in, then the evidence folder
  * takes its final name, then the transaction commits. Only a kill inside
  * the commit itself can leave a published folder without its rows; a kill
  * anywhere before leaves the hidden folder (ignored by git) and the
  * database as it was. */
+/* The id of the run recorded from this archive, into id; 0 when there is none. */
+static int imported_as(sqlite3 *db, const char *sha256, char *id, size_t size)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+	if (sqlite3_prepare_v2(db, "SELECT id FROM run WHERE archive_sha256 = ?1", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			snprintf(id, size, "%s", (const char *)sqlite3_column_text(st, 0));
+			found = 1;
+		}
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+int record_imported_as(const char *db_path, const char *sha256, char *id, size_t size)
+{
+	sqlite3 *db;
+	int found = 0;
+	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
+		found = imported_as(db, sha256, id, size);
+	sqlite3_close(db);
+	return found;
+}
+
+/* Returns 0 recorded, 1 already recorded (by an import that ran meanwhile), -1 failed. */
 static int record_both(const char *db_path, const struct entry_choice *entry, const struct run_facts *run,
 		       struct evidence_folder *ev)
 {
 	sqlite3 *db;
 	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-		fprintf(stderr, "probe: %s: cannot open for writing: %s\n", db_path, sqlite3_errmsg(db));
+		fprintf(stderr, "uarchgen: %s: cannot open for writing: %s\n", db_path, sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return -1;
 	}
 	sqlite3_busy_timeout(db, 60000);
 	int need_range = 0, published = 0;
-	int rc = exec_sql(db, "PRAGMA foreign_keys = ON") || exec_sql(db, "BEGIN IMMEDIATE") ||
-		 check_range(db_path, entry, run->cpu, &need_range);
-	if (!rc && (insert_entry(db, entry, run, need_range) || insert_measurements(db, run, ev->run_id) ||
+	char earlier[128];
+	int rc = exec_sql(db, "PRAGMA foreign_keys = ON") || exec_sql(db, "BEGIN IMMEDIATE");
+	if (!rc && imported_as(db, run->archive->sha256, earlier, sizeof earlier)) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_close(db);
+		evidence_remove(ev->tmp);
+		return 1;
+	}
+	rc = rc || check_range(db_path, entry, run->cpu, &need_range);
+	if (!rc && (insert_entry(db, entry, run, need_range) || insert_run(db, entry, run, ev->run_id) ||
 		    upsert_rule(db, entry, run, ev->link) || replace_bands(db, entry, run))) {
-		fprintf(stderr, "probe: %s: %s; nothing was recorded\n", db_path, sqlite3_errmsg(db));
+		fprintf(stderr, "uarchgen: %s: %s; nothing was recorded\n", db_path, sqlite3_errmsg(db));
 		rc = 1;
 	}
 	if (!rc) {
@@ -279,10 +311,10 @@ static int record_both(const char *db_path, const struct entry_choice *entry, co
 int record_run(const char *db_path, const struct entry_choice *entry, const struct run_facts *run)
 {
 	struct evidence_folder ev;
-	if (evidence_prepare(&ev, db_path, entry->name, run->date))
+	if (evidence_prepare(&ev, db_path, entry->name, run->archive->date, run->archive->sha256))
 		return -1;
 	if (evidence_write(&ev, entry, run)) {
-		fprintf(stderr, "probe: nothing was recorded\n");
+		fprintf(stderr, "uarchgen: nothing was recorded\n");
 		evidence_remove(ev.tmp);
 		return -1;
 	}
@@ -297,10 +329,10 @@ int record_run(const char *db_path, const struct entry_choice *entry, const stru
 	sigprocmask(SIG_BLOCK, &block, &old);
 	int rc = record_both(db_path, entry, run, &ev);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (!rc) {
+	if (rc == 0) {
 		char text[512];
 		rule_text(run->rule, text, sizeof text);
-		printf("recorded: %s's %s rule, above_max %u, below_max %u: %s; evidence %s\n", entry->name, run->flavor,
+		printf("recorded: %s's %s rule, above_max %u, below_max %u: %s; evidence %s\n", entry->name, run->archive->flavor,
 		       run->rule->above_max, run->rule->below_max, text, ev.link);
 	}
 	return rc;

@@ -1,0 +1,69 @@
+/* The run archive: everything a probe run found, as one text file that the
+ * probe writes on the machine it measures and `uarchgen import` reads in
+ * the repository. Line by line, in this order:
+ *
+ *   uarchcopy-run-archive 1          the format
+ *   probe 1                          the probe's version (PROBE_VERSION)
+ *   date 2026-11-30                  UTC
+ *   kernel Linux 6.1.0 #1 SMP ...    uname, or "unknown"
+ *   microcode 0xa0011d1              /proc/cpuinfo's, or "unknown"
+ *   platform QEMU / Standard PC      DMI sys_vendor / product_name, or "unknown"
+ *   hypervisor KVMKVMKVM             CPUID 0x40000000's vendor, or "none"
+ *   cpuid LEAF SUBLEAF EAX EBX ECX EDX   one line per leaf read, 8 hex digits each
+ *   flavor kernel                    the flavor whose strategies were timed
+ *   samples 5                        samples per point and pass
+ *   passes 3
+ *   overhead 12.50                   ticks per empty call
+ *   points 29139
+ *   STRATEGY LENGTH DISTANCE MISALIGN T1 .. Tpasses   one line per point: its minimum in each pass
+ *   sha256 HEX                       of every byte before this line
+ *
+ * Every line ends in a newline; text fields are one printable line. */
+#ifndef RUN_ARCHIVE_H
+#define RUN_ARCHIVE_H
+
+#include "cpuid.h"
+#include "points.h"
+
+#define ARCHIVE_FORMAT 1
+/* The probe version this tree writes and imports. It changes when the
+ * timing method or the plan changes meaning, so that a run taken one way is
+ * never derived as if it had been taken another. */
+#define PROBE_VERSION 1
+#define ARCHIVE_TEXT_MAX 200
+/* An archive of the full plan is about 1.5 MB; this bounds what is read. */
+#define ARCHIVE_BYTES_MAX (64u << 20)
+
+struct run_archive {
+	int probe_version;
+	char date[11];
+	char kernel[ARCHIVE_TEXT_MAX + 1], microcode[ARCHIVE_TEXT_MAX + 1], platform[ARCHIVE_TEXT_MAX + 1];
+	char hypervisor[ARCHIVE_TEXT_MAX + 1]; /* "none" on bare metal */
+	struct cpuid_dump cpuid;
+	char flavor[32];
+	int samples;
+	struct measurement m; /* passes, overhead and every point */
+	char sha256[65];      /* of the text, as written or as read */
+	char *text;           /* archive_load: the file's bytes, kept for the evidence */
+	size_t text_len;
+};
+
+/* The archive's text, its checksum line last (malloc'd); sets a->sha256. */
+char *archive_text(struct run_archive *a);
+
+/* Parses and checks text. Nonzero with why set ("line 12: ..."), and
+ * nothing to free, when it is not a whole, unchanged archive of a known
+ * probe version whose every field is well formed. */
+int archive_parse(const char *text, size_t len, struct run_archive *a, char *why, size_t why_size);
+
+/* 0 when text ends with a checksum line that matches every byte before it:
+ * sets hex, and *body (may be NULL) to that line's offset. 1 when there is
+ * no checksum line (a cut-short file), 2 when it does not match. */
+int archive_checksum(const char *text, size_t len, char hex[65], size_t *body);
+
+/* archive_parse of a file no larger than ARCHIVE_BYTES_MAX. */
+int archive_load(const char *path, struct run_archive *a, char *why, size_t why_size);
+
+void archive_free(struct run_archive *a);
+
+#endif

@@ -1,0 +1,182 @@
+#!/bin/sh
+# uarchgen import as a user runs it, on copies of uarch.db: archives from
+# this machine and from "other machines" (CPUID leaves of another vendor, a
+# guest, a core no entry covers, written by tests/forge_archive.sh over this
+# machine's timings), re-import, refusals that leave uarch.db byte-identical,
+# concurrent and killed imports.
+# usage: tests/import_cli.sh   (needs build/uarchcopy-probe)
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PROBE=$ROOT/build/uarchcopy-probe
+GEN=$ROOT/gen/uarchgen
+FORGE=$ROOT/tests/forge_archive.sh
+. "$ROOT/tests/lib.sh"
+fresh() { # fresh DIR: a copy of the database with a copy of its evidence beside it
+	rm -rf "$1" && mkdir -p "$1/evidence" && cp uarch.db "$1/uarch.db" &&
+		for e in evidence/*/; do [ -d "$e" ] && cp -r "$ROOT/$e" "$1/evidence/"; done
+	return 0
+}
+evidence_list() { ls -A "$1/evidence" | grep -v README.md; }
+# refused NAME DIR ARCHIVE MESSAGE [ARGS]: the import exits non-zero with
+# MESSAGE and leaves the database byte-identical and evidence/ as it was.
+refused() {
+	name=$1 dir=$2 archive=$3 message=$4
+	shift 4
+	cp "$dir/uarch.db" "$T/before.db"
+	evidence_list "$dir" >"$T/before.ev"
+	"$GEN" import --db "$dir/uarch.db" "$@" "$archive" >"$T/refused.out" 2>&1
+	rc=$?
+	check "$name: refused" test $rc -ne 0
+	check "$name: says why ($message)" grep -q -- "$message" "$T/refused.out"
+	check "$name: uarch.db byte-identical" cmp "$dir/uarch.db" "$T/before.db"
+	check "$name: no evidence folder" sh -c "evidence_list() { ls -A '$dir/evidence' | grep -v README.md; }; evidence_list | cmp - '$T/before.ev'"
+}
+sha_again() { # sha_again FILE: a new checksum line over FILE's other lines
+	sed '$d' "$1" >"$1.body" && { cat "$1.body"; echo "sha256 $(sha256sum "$1.body" | cut -d' ' -f1)"; } >"$1" &&
+		rm "$1.body"
+}
+
+check "import --help" sh -c "'$GEN' import --help | grep -q 'import ARCHIVE'"
+check "import without an archive exits 2" sh -c "'$GEN' import 2>/dev/null; test \$? -eq 2"
+(cd "$T" && "$PROBE" --quick --out here.run >/dev/null 2>&1)
+A=$T/here.run
+check "the probe wrote this machine's archive" test -s "$A"
+
+# ---- this machine's run ----
+fresh "$T/rec"
+name_arg=""
+"$GEN" import --dry-run --db "$T/rec/uarch.db" "$A" >"$T/dry.out" 2>&1 || name_arg="--name probe_test_core"
+check "--dry-run writes nothing" cmp uarch.db "$T/rec/uarch.db"
+# shellcheck disable=SC2086
+check "an archive imports" sh -c "'$GEN' import --db '$T/rec/uarch.db' $name_arg '$A' >'$T/rec.out'"
+sha=$(tail -1 "$A" | sed 's/^sha256 //')
+run_id=$(sqlite3 "$T/rec/uarch.db" "SELECT id FROM run WHERE archive_sha256 = '$sha'")
+entry=$(sqlite3 "$T/rec/uarch.db" "SELECT uarch FROM run WHERE id = '$run_id'")
+check "its run row names the archive's checksum" test -n "$run_id"
+check "the run id is entry-date-checksum" sh -c "echo '$run_id' | grep -Eq '^${entry}-20[0-9-]{8}-${sha%"${sha#??????}"}\$'"
+ev=$(sqlite3 "$T/rec/uarch.db" "SELECT evidence FROM rule WHERE uarch = '$entry' AND flavor = 'kernel'")
+check "the rule links the run's evidence" test "$ev" = "evidence/$run_id/summary.md"
+for f in run.archive choice.csv summary.md table.png plot.gp; do
+	check "the evidence holds $f" test -s "$T/rec/evidence/$run_id/$f"
+done
+check "run.archive is the archive, byte for byte" cmp "$A" "$T/rec/evidence/$run_id/run.archive"
+check "no timing row is in uarch.db: evidence/ is their one home" sh -c \
+	"! sqlite3 '$T/rec/uarch.db' .tables | grep -qw measurement"
+dry_table=$(sed -n 's/^table: .* align_dst [0-9]*: //p' "$T/dry.out")
+recorded_table=$(sed -n 's/^recorded: .* below_max [0-9]*: \(.*\); evidence .*/\1/p' "$T/rec.out")
+check "the rule recorded is the one --dry-run derived" test -n "$dry_table" -a "$dry_table" = "$recorded_table"
+check "the database generates" "$GEN" gen -q --db "$T/rec/uarch.db" --out "$T/rec/out"
+check "query shows the entry measured" sh -c "'$GEN' query --db '$T/rec/uarch.db' | grep -Eq '^$entry .* measured 20'"
+cp "$T/rec/uarch.db" "$T/rec.db"
+"$GEN" import --db "$T/rec/uarch.db" $name_arg "$A" >"$T/again.out" 2>&1
+check "importing it again succeeds" test $? -eq 0
+check "...says it was imported already" grep -q "already imported as run $run_id; nothing changed" "$T/again.out"
+check "...and changes nothing" cmp "$T/rec/uarch.db" "$T/rec.db"
+
+# ---- the timings of a run must be where the run row says ----
+fresh "$T/lost"
+cp "$T/rec/uarch.db" "$T/lost/uarch.db" && cp -r "$T/rec/evidence/$run_id" "$T/lost/evidence/"
+echo x >>"$T/lost/evidence/$run_id/run.archive"
+check "a changed run.archive stops the generator" sh -c \
+	"! '$GEN' gen -q --db '$T/lost/uarch.db' --out '$T/lost/out' 2>'$T/lost.err' && grep -q 'run.archive is cut short' '$T/lost.err'"
+rm -r "$T/lost/evidence/$run_id"
+check "a missing run folder stops it" sh -c \
+	"! '$GEN' gen -q --db '$T/lost/uarch.db' --out '$T/lost/out' 2>'$T/lost.err' && grep -q \"table run, row (id='$run_id'), column id: its evidence folder\" '$T/lost.err'"
+
+# ---- other machines ----
+"$FORGE" "$A" "$T/spr.run" GenuineIntel 000806f8 none "Intel(R) Xeon(R) Platinum 8480+"
+"$FORGE" "$A" "$T/zen5.run" AuthenticAMD 00b00f20 KVMKVMKVM "AMD EPYC 9575F 64-Core Processor"
+"$FORGE" "$A" "$T/new.run" AuthenticAMD 00b30f00 none "AMD Engineering Sample"
+CLAIM=bare "$FORGE" "$A" "$T/liar.run" AuthenticAMD 00b00f20 KVMKVMKVM "AMD EPYC 9575F 64-Core Processor"
+"$FORGE" "$A" "$T/alien.run" FakeVendor12 00b00f20 none "Nobody"
+fresh "$T/fleet"
+check "two archives of other machines import in one command" \
+	"$GEN" import --db "$T/fleet/uarch.db" "$T/spr.run" "$T/zen5.run"
+check "...an Intel bare-metal run measures sapphirerapids" test "$(sqlite3 "$T/fleet/uarch.db" \
+	"SELECT count(*) FROM rule WHERE uarch = 'sapphirerapids' AND hypervisor IS NULL")" -eq 1
+check "...an AMD guest run measures zen5, as a guest" test "$(sqlite3 "$T/fleet/uarch.db" \
+	"SELECT hypervisor FROM rule WHERE uarch = 'zen5'")" = KVMKVMKVM
+check "...its evidence says it is a guest" grep -q 'KVMKVMKVM guest' "$T/fleet/$(sqlite3 "$T/fleet/uarch.db" \
+	"SELECT evidence FROM rule WHERE uarch = 'zen5'")"
+check "...and the database generates" "$GEN" gen -q --db "$T/fleet/uarch.db" --out "$T/fleet/out"
+check "...with both in the rule table as measured" sh -c "grep -q 'UC_RULE_MEASURED, \"sapphirerapids\"' '$T/fleet/out/kernel/copy_rule.c' &&
+	grep -q 'UC_RULE_MEASURED, \"zen5\"' '$T/fleet/out/kernel/copy_rule.c'"
+refused "a core no entry covers" "$T/fleet" "$T/new.run" "name a new one with --name"
+check "...exits 2" sh -c "'$GEN' import --db '$T/fleet/uarch.db' '$T/new.run' >/dev/null 2>&1; test \$? -eq 2"
+check "...--name records it as a new entry" "$GEN" import --db "$T/fleet/uarch.db" --name zen_sample "$T/new.run"
+check "...with the CPU's range" test "$(sqlite3 "$T/fleet/uarch.db" \
+	"SELECT count(*) FROM cpuid_range WHERE uarch = 'zen_sample' AND family = 26 AND model_lo = 48 AND model_hi = 48")" -eq 1
+"$FORGE" "$A" "$T/spr2.run" GenuineIntel 000806f8 none "Intel(R) Xeon(R) Gold 6430"
+refused "--name that CPUID contradicts" "$T/fleet" "$T/spr2.run" "contradicts" --name zen5
+refused "a guest claiming bare metal" "$T/fleet" "$T/liar.run" "a guest measurement claims bare metal"
+refused "a vendor no CPU reports" "$T/fleet" "$T/alien.run" "CPUID vendor 'FakeVendor12'"
+
+# ---- broken archives ----
+head -c 3000 "$A" >"$T/truncated.run"
+sed '$d' "$A" >"$T/nosum.run"
+awk 'NR == 40 { sub(/[0-9]$/, "7") } { print }' "$A" >"$T/tampered.run"
+sed 's/^probe 1$/probe 99/' "$A" >"$T/future.run" && sha_again "$T/future.run"
+sed 's/^small /warp /' "$A" >"$T/strategy.run" && sha_again "$T/strategy.run"
+sed 's/^\(forward 8 0 0\) .*/\1 -5.00 -5.00/' "$A" >"$T/negative.run" && sha_again "$T/negative.run"
+sed '/^cpuid 00000001 /d' "$A" >"$T/nocpu.run" && sha_again "$T/nocpu.run"
+head -c 20000 /dev/urandom >"$T/random.run"
+refused "random bytes" "$T/fleet" "$T/random.run" "not a uarchcopy run archive"
+refused "a truncated archive" "$T/fleet" "$T/truncated.run" "truncated: it does not end with its checksum line"
+refused "an archive without its checksum" "$T/fleet" "$T/nosum.run" "truncated"
+refused "a tampered archive" "$T/fleet" "$T/tampered.run" "checksum mismatch"
+refused "an unknown probe version" "$T/fleet" "$T/future.run" "written by probe version 99"
+refused "an unknown strategy" "$T/fleet" "$T/strategy.run" "'warp' is not a strategy"
+refused "a negative time" "$T/fleet" "$T/negative.run" "not a positive number of ticks"
+refused "no CPUID leaf 1" "$T/fleet" "$T/nocpu.run" "lacks CPUID leaves 0 and 1"
+refused "a missing file" "$T/fleet" "$T/none.run" "cannot read it"
+refused "a folder" "$T/fleet" "$T" "not a file"
+
+# ---- two at once, killed, missing tools ----
+fresh "$T/two"
+"$GEN" import --db "$T/two/uarch.db" "$T/spr.run" >"$T/two1.out" 2>&1 & p1=$!
+"$GEN" import --db "$T/two/uarch.db" "$T/zen5.run" >"$T/two2.out" 2>&1 & p2=$!
+"$GEN" import --db "$T/two/uarch.db" "$T/zen5.run" >"$T/two3.out" 2>&1 & p3=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+wait $p3; r3=$?
+check "three imports at once all succeed" test $r1 -eq 0 -a $r2 -eq 0 -a $r3 -eq 0
+check "...two runs, two evidence folders" test \
+	"$(sqlite3 "$T/two/uarch.db" "SELECT count(*) FROM run")" -eq \
+	"$(($(sqlite3 uarch.db "SELECT count(*) FROM run") + 2))" -a \
+	"$(evidence_list "$T/two" | wc -l)" -eq "$(($(evidence_list . | wc -l) + 2))"
+check "...the same archive twice recorded once" sh -c "cat '$T/two2.out' '$T/two3.out' | grep -q 'already imported'"
+check "...and the database generates" "$GEN" gen -q --db "$T/two/uarch.db" --out "$T/two/out"
+
+# Killed outright (SIGKILL) while it waits on a database another process
+# holds: nothing was recorded, and no evidence folder appears. The lock is
+# taken once the import has read the database; a gnuplot that starts slowly
+# keeps it from writing until then.
+fresh "$T/kill"
+mkdir "$T/slow" && printf '#!/bin/sh\nsleep 1\nexec %s "$@"\n' "$(command -v gnuplot)" >"$T/slow/gnuplot" && chmod +x "$T/slow/gnuplot"
+PATH="$T/slow:$PATH" "$GEN" import --db "$T/kill/uarch.db" "$T/spr.run" >"$T/kill.out" 2>&1 &
+pid=$!
+waited=0
+while ! grep -q '^entry:' "$T/kill.out" && [ $waited -lt 100 ]; do sleep 0.05; waited=$((waited + 1)); done
+( (echo "PRAGMA journal_mode=DELETE; BEGIN EXCLUSIVE; SELECT 1;"; sleep 6) | sqlite3 "$T/kill/uarch.db" >/dev/null 2>&1 ) &
+holder=$!
+waited=0
+while ! ls -A "$T/kill/evidence" | grep -q '^\.import-' && [ $waited -lt 100 ]; do sleep 0.05; waited=$((waited + 1)); done
+sleep 2
+check "the import is waiting on the lock when it is killed" kill -0 $pid
+check "...with its evidence in a hidden folder" sh -c "ls -A '$T/kill/evidence' | grep -q '^\.import-'"
+kill -KILL $pid
+wait $pid 2>/dev/null
+wait $holder
+check "SIGKILL while waiting on a locked database leaves uarch.db unchanged" cmp uarch.db "$T/kill/uarch.db"
+check "...and no evidence folder but the hidden one" test "$(evidence_list "$T/kill" | grep -v '^\.import-')" = "$(evidence_list .)"
+check "...and the database still generates" "$GEN" gen -q --db "$T/kill/uarch.db" --out "$T/kill/out"
+check "the next import succeeds" "$GEN" import --db "$T/kill/uarch.db" "$T/spr.run"
+check "...and removes the hidden folder the killed one left" sh -c "! ls -A '$T/kill/evidence' | grep -q '^\.import-'"
+
+fresh "$T/tool"
+check "a missing gnuplot is named" sh -c \
+	"PATH=/nonexistent '$GEN' import --db '$T/tool/uarch.db' '$T/spr.run' 2>&1 | grep -q 'gnuplot is missing'"
+check "...and nothing is written" cmp uarch.db "$T/tool/uarch.db"
+check "a missing database is named" sh -c "'$GEN' import --db '$T/none.db' '$T/spr.run' 2>&1 | grep -q 'none.db'"
+
+summary

@@ -1,0 +1,60 @@
+#!/bin/sh
+# uarch.db and out/ under git merge, in a scratch repository holding this
+# tree: two branches that each measured a different core merge cleanly, and
+# `uarchgen check` passes right after; two that measured the same core stop
+# with a message naming the entry and both runs, uarch.db left as ours.
+# usage: tests/merge_git.sh   (needs build/uarchcopy-probe and git)
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PROBE=$ROOT/build/uarchcopy-probe
+FORGE=$ROOT/tests/forge_archive.sh
+. "$ROOT/tests/lib.sh"
+
+(cd "$T" && "$PROBE" --quick --out here.run >/dev/null 2>&1)
+"$FORGE" "$T/here.run" "$T/spr.run" GenuineIntel 000806f8 none "Intel(R) Xeon(R) Platinum 8480+"
+"$FORGE" "$T/here.run" "$T/zen5.run" AuthenticAMD 00b00f20 KVMKVMKVM "AMD EPYC 9575F 64-Core Processor"
+"$FORGE" "$T/here.run" "$T/zen5b.run" AuthenticAMD 00b00f20 none "AMD EPYC 9965 192-Core Processor"
+
+R=$T/repo
+mkdir "$R"
+git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$R"
+cp gen/uarchgen "$R/gen/"
+cd "$R" || exit 2
+git init -q && git config user.email test@example.org && git config user.name test
+check "make git-drivers registers the drivers" make -s git-drivers
+git add -A && git commit -qm base
+base=$(git rev-parse HEAD)
+measure() { # measure BRANCH ARCHIVE: a branch off base that imports ARCHIVE and regenerates out/
+	git checkout -q -b "$1" "$base" && gen/uarchgen import "$2" >/dev/null && gen/uarchgen gen -q &&
+		git add -A && git commit -qm "measure $1"
+}
+check "branch intel measures sapphirerapids" measure intel "$T/spr.run"
+check "branch amd measures zen5" measure amd "$T/zen5.run"
+check "git merge of the two succeeds" git merge -q --no-edit intel
+check "...leaving nothing unmerged" test -z "$(git diff --name-only --diff-filter=U)"
+check "...and a clean working tree" test -z "$(git status --porcelain)"
+check "...with both rules measured" test "$(sqlite3 uarch.db \
+	"SELECT group_concat(uarch) FROM (SELECT uarch FROM rule WHERE uarch IN ('sapphirerapids', 'zen5') ORDER BY uarch)")" = \
+	"sapphirerapids,zen5"
+check "...both runs and their evidence" test "$(sqlite3 uarch.db "SELECT count(*) FROM run")" -eq \
+	"$(($(sqlite3 "$ROOT/uarch.db" "SELECT count(*) FROM run") + 2))"
+check "uarchgen check passes right after the merge" gen/uarchgen check
+check "...and the merged out/ holds both" sh -c "grep -q 'UC_RULE_MEASURED, \"sapphirerapids\"' out/kernel/copy_rule.c &&
+	grep -q 'UC_RULE_MEASURED, \"zen5\"' out/kernel/copy_rule.c"
+
+# The same core, measured on two branches.
+check "branch one measures zen5" measure one "$T/zen5.run"
+check "branch two measures zen5 from another run" measure two "$T/zen5b.run"
+git merge -q --no-edit one >"$T/merge.out" 2>&1
+rc=$?
+check "git merge of the two stops" test $rc -ne 0
+check "...naming the entry" grep -q "entry zen5 (flavor kernel) was measured on both branches" "$T/merge.out"
+ours=$(sqlite3 uarch.db "SELECT evidence FROM rule WHERE uarch = 'zen5'")
+theirs=$(git show one:uarch.db >"$T/theirs.db" && sqlite3 "$T/theirs.db" "SELECT evidence FROM rule WHERE uarch = 'zen5'")
+check "...and both runs" grep -q "ours $ours, theirs $theirs" "$T/merge.out"
+check "...uarch.db left as ours" sh -c "git show HEAD:uarch.db | cmp - uarch.db"
+check "...and marked unmerged" sh -c "git diff --name-only --diff-filter=U | grep -qx uarch.db"
+cat "$T/merge.out" >&2
+git merge --abort
+
+summary
