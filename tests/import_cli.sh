@@ -20,16 +20,16 @@ evidence_list() { ls -A "$1/evidence" | grep -v README.md; }
 # refused NAME DIR ARCHIVE MESSAGE [ARGS]: the import exits non-zero with
 # MESSAGE and leaves the database byte-identical and evidence/ as it was.
 refused() {
-	name=$1 dir=$2 archive=$3 message=$4
+	what=$1 dir=$2 archive=$3 message=$4
 	shift 4
 	cp "$dir/uarch.db" "$T/before.db"
 	evidence_list "$dir" >"$T/before.ev"
 	"$GEN" import --db "$dir/uarch.db" "$@" "$archive" >"$T/refused.out" 2>&1
 	rc=$?
-	check "$name: refused" test $rc -ne 0
-	check "$name: says why ($message)" grep -q -- "$message" "$T/refused.out"
-	check "$name: uarch.db byte-identical" cmp "$dir/uarch.db" "$T/before.db"
-	check "$name: no evidence folder" sh -c "evidence_list() { ls -A '$dir/evidence' | grep -v README.md; }; evidence_list | cmp - '$T/before.ev'"
+	check "$what: refused" test $rc -ne 0
+	check "$what: says why ($message)" grep -q -- "$message" "$T/refused.out"
+	check "$what: uarch.db byte-identical" cmp "$dir/uarch.db" "$T/before.db"
+	check "$what: no evidence folder" sh -c "evidence_list() { ls -A '$dir/evidence' | grep -v README.md; }; evidence_list | cmp - '$T/before.ev'"
 }
 sha_again() { # sha_again FILE: a new checksum line over FILE's other lines
 	sed '$d' "$1" >"$1.body" && { cat "$1.body"; echo "sha256 $(sha256sum "$1.body" | cut -d' ' -f1)"; } >"$1" &&
