@@ -74,6 +74,7 @@ static void load_run_row(struct loader *l, struct model *m, sqlite3_stmt *st, ch
 	char *date = col_text(l, st, 3, "run", row, 0);
 	char *sha = col_text(l, st, 4, "run", row, 1);
 	int has_points = 0, points = col_int(l, st, 5, "run", row, &has_points);
+	free(col_text(l, st, 6, "run", row, 0)); /* read for its checks: no text goes unchecked */
 	if (id && !run_id_ok(id))
 		row_error(l, "run", row, "id", "must be 1-100 of [a-z0-9_-], starting with a letter");
 	if (uarch && !model_uarch(m, uarch))
@@ -158,7 +159,7 @@ void load_runs(struct loader *l, struct model *m)
 {
 	char **ids = NULL;
 	size_t n_ids = 0;
-	sqlite3_stmt *st = prepare(l, "SELECT id, uarch, flavor, measured_on, archive_sha256, points FROM run ORDER BY id");
+	sqlite3_stmt *st = prepare(l, "SELECT id, uarch, flavor, measured_on, archive_sha256, points, cpu_signature FROM run ORDER BY id");
 	while (st && sqlite3_step(st) == SQLITE_ROW)
 		load_run_row(l, m, st, &ids, &n_ids);
 	sqlite3_finalize(st);

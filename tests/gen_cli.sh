@@ -164,13 +164,26 @@ hostile_run() { # hostile_run TABLE COLUMN SETUP VALUE_SQL
 	if grep -q "$(printf '\033')" "$T/err"; then bad "hostile $1.$2: the error prints the escape raw"; return; fi
 	ok
 }
-for t in uarch cpuid_range flavor flavor_routine rule rule_band inherit; do
+for t in $(sqlite3 uarch.db "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"); do
 	setup=""
 	[ "$t" = inherit ] && setup="INSERT INTO inherit VALUES ('zen1', '$F', 'zen2', 'a reason');"
 	for c in $(sqlite3 uarch.db "SELECT name FROM pragma_table_info('$t') WHERE type = 'TEXT'"); do
 		hostile_run "$t" "$c" "$setup" "coalesce($c, 'x') || ' */ int evil; /* '"
 		hostile_run "$t" "$c" "$setup" "coalesce($c, 'x') || char(10) || '| forged | row |'"
 		hostile_run "$t" "$c" "$setup" "coalesce($c, 'x') || char(27) || '[2J'"
+	done
+done
+# The schema says the same where its CHECKs are on: each text column refuses
+# a newline, a control character and a comment delimiter.
+for t in $(sqlite3 uarch.db "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"); do
+	for c in $(sqlite3 uarch.db "SELECT name FROM pragma_table_info('$t') WHERE type = 'TEXT'"); do
+		for v in "char(10)" "char(27) || '[2J'" "' */ x'"; do
+			cp uarch.db "$T/checked.db"
+			sqlite3 "$T/checked.db" "INSERT INTO inherit VALUES ('zen1', '$F', 'zen2', 'a reason');
+				UPDATE $t SET $c = coalesce($c, 'x') || $v WHERE rowid = (SELECT min(rowid) FROM $t);" \
+				>/dev/null 2>"$T/err"
+			if grep -q 'constraint failed' "$T/err"; then ok; else bad "the schema takes $t.$c = ... || $v"; fi
+		done
 	done
 done
 bad_case "a date that is not a date" "UPDATE rule SET measured_on = 'yesterday' WHERE uarch = 'zen2';" \

@@ -173,6 +173,32 @@ check "...and the database still generates" "$GEN" gen -q --db "$T/kill/uarch.db
 check "the next import succeeds" "$GEN" import --db "$T/kill/uarch.db" "$T/spr.run"
 check "...and removes the hidden folder the killed one left" sh -c "! ls -A '$T/kill/evidence' | grep -q '^\.import-'"
 
+# Killed at every step: after each SIGKILL, at delays that fall in the
+# parse, the derivation, the plot (the slow gnuplot), the wait for the lock
+# and the commit, the database and evidence/ agree: either the run is
+# recorded with its folder, or neither is there (a hidden folder aside).
+fresh "$T/steps"
+recorded=0 intact=0 kills=0
+for delay in 0 0.02 0.05 0.1 0.2 0.4 0.6 0.8 0.9 1.0 1.05 1.1 1.15 1.2 1.3 1.5; do
+	PATH="$T/slow:$PATH" "$GEN" import --db "$T/steps/uarch.db" "$T/zen5.run" >/dev/null 2>&1 &
+	pid=$!
+	sleep $delay
+	kill -KILL $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	kills=$((kills + 1))
+	if "$GEN" gen -q --db "$T/steps/uarch.db" --out "$T/steps/out" >"$T/steps.err" 2>&1; then
+		intact=$((intact + 1))
+	else
+		sed 's/^/    /' "$T/steps.err" | head -3
+	fi
+	[ "$(sqlite3 "$T/steps/uarch.db" "SELECT count(*) FROM rule WHERE uarch = 'zen5'")" -eq 1 ] && recorded=1
+	[ $recorded = 1 ] && break
+done
+check "after each of $kills kills, uarch.db and evidence/ agree (uarchgen gen passes)" test $intact -eq $kills
+check "...with the run's folder there exactly when its rule is" test \
+	"$(evidence_list "$T/steps" | grep -vc '^\.import-')" -eq "$(($(evidence_list . | wc -l) + recorded))"
+check "...and the import runs to the end afterwards" "$GEN" import --db "$T/steps/uarch.db" "$T/zen5.run"
+
 fresh "$T/tool"
 check "a missing gnuplot is named" sh -c \
 	"PATH=/nonexistent '$GEN' import --db '$T/tool/uarch.db' '$T/spr.run' 2>&1 | grep -q 'gnuplot is missing'"
