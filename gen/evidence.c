@@ -129,7 +129,8 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 		   "- Derivation (run/derive.c): a difference under %.1f%% (the larger of %.0f%% and the median "
 		   "spread across passes of the points of %d ticks or more) is a tie, and a tie goes to the "
 		   "baseline; the bands minimise the summed log regret, a regret beyond that weighing ten times "
-		   "and a loss to the baseline thirty.\n",
+		   "and a loss to the baseline thirty; no cell takes a strategy slower than the baseline by more "
+		   "than the tie threshold at any of its points.\n",
 		   run->archive->flavor, PROBE_ALIGN_DST, run->table->n, run->archive->samples, run->archive->m.overhead, run->rule->noise * 100,
 		   DERIVE_NOISE_FLOOR * 100, DERIVE_NOISE_MIN_TICKS);
 }

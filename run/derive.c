@@ -197,13 +197,43 @@ struct acc {
 	size_t n[NS], points;
 };
 
-/* A cell's strategy (cost in *cost), or -1 when it has no points: among the
- * strategies valid for lengths lo..hi and measured at every point, the
- * lowest geometric mean against the best, if it beats the baseline by more
- * than the noise; ties go to the baseline. */
-static int cell(const struct acc *a, const struct acc *b, unsigned int lo, unsigned int hi, double noise,
-		double *cost)
+/* The worst loss to the baseline, log(t_s / t_baseline), of each strategy
+ * at each (length, class), and over runs of 2^k lengths, so that a band's
+ * worst is two lookups: harm[(k * nl + li) * NC + c].of[s] covers lengths
+ * li..li + 2^k - 1. */
+struct harm {
+	double of[NS];
+};
+
+struct fit_tables {
+	const struct acc *pre; /* prefix sums over the lengths */
+	struct harm *harm;
+	size_t nl;
+};
+
+static double worst_harm(const struct fit_tables *f, size_t i, size_t j, int c, int s)
 {
+	int k = 0;
+	while ((size_t)2 << k <= j - i + 1)
+		k++;
+	double a = f->harm[((size_t)k * f->nl + i) * NC + (size_t)c].of[s];
+	double b = f->harm[((size_t)k * f->nl + j + 1 - ((size_t)1 << k)) * NC + (size_t)c].of[s];
+	return fmax(a, b);
+}
+
+/* A cell's strategy (cost in *cost), or -1 when it has no points: among the
+ * strategies valid for lengths lo..hi, measured at every point and slower
+ * than the baseline by no more than the noise at any point, the lowest
+ * geometric mean against the best, if it beats the baseline by more than
+ * the noise; ties go to the baseline. A strategy that wins on the whole but
+ * loses at some point of the cell is not taken: a table never makes a copy
+ * slower than the baseline would (one run on a Zen 3 guest chose the
+ * descending copy for 161..256 bytes, which lost 16% to rep movsb at 256
+ * bytes and d = 40..63: evidence/zen3-2026-11-30-d09b89). */
+static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned int lo, unsigned int hi,
+		double noise, double *cost)
+{
+	const struct acc *a = &f->pre[i * NC + (size_t)c], *b = &f->pre[(j + 1) * NC + (size_t)c];
 	size_t points = b->points - a->points;
 	int best = BASELINE_STRATEGY;
 	*cost = 0;
@@ -211,7 +241,8 @@ static int cell(const struct acc *a, const struct acc *b, unsigned int lo, unsig
 		return -1;
 	for (int s = 0; s < NS; s++)
 		if (valid(s, lo, hi) && b->n[s] - a->n[s] == points &&
-		    b->vs_best[s] - a->vs_best[s] < b->vs_best[best] - a->vs_best[best])
+		    b->vs_best[s] - a->vs_best[s] < b->vs_best[best] - a->vs_best[best] &&
+		    worst_harm(f, i, j, c, s) <= log1p(noise))
 			best = s;
 	if ((b->vs_base[best] - a->vs_base[best]) / (double)points >= -log1p(noise))
 		best = BASELINE_STRATEGY;
@@ -221,19 +252,17 @@ static int cell(const struct acc *a, const struct acc *b, unsigned int lo, unsig
 
 /* The band of length indices i..j, the last one when last; its cost. A
  * class without points there copies as elsewhere does. */
-static double band(const struct grid *g, const struct acc *pre, size_t i, size_t j, int last, double noise,
+static double band(const struct grid *g, const struct fit_tables *f, size_t i, size_t j, int last, double noise,
 		   struct band *out)
 {
 	double total = 0, cost;
 	out->lo = i ? g->len[i - 1] + 1 : 0;
 	out->hi = last ? BAND_UNBOUNDED : g->len[j];
-	int other = cell(&pre[i * NC + CLASS_ELSEWHERE], &pre[(j + 1) * NC + CLASS_ELSEWHERE], out->lo, out->hi,
-			 noise, &total);
+	int other = cell(f, i, j, CLASS_ELSEWHERE, out->lo, out->hi, noise, &total);
 	if (other < 0) /* the classes near the source took every distance measured */
 		other = BASELINE_STRATEGY;
 	for (int c = 0; c < NC; c++) {
-		int s = c == CLASS_ELSEWHERE ? other
-					     : cell(&pre[i * NC + c], &pre[(j + 1) * NC + c], out->lo, out->hi, noise, &cost);
+		int s = c == CLASS_ELSEWHERE ? other : cell(f, i, j, c, out->lo, out->hi, noise, &cost);
 		out->strategy[c] = s < 0 ? other : s;
 		total += c == CLASS_ELSEWHERE ? 0 : cost;
 	}
@@ -244,8 +273,8 @@ static double band(const struct grid *g, const struct acc *pre, size_t i, size_t
  * least cost, each band past the first charged a five-thousandth of a log per
  * point so that bands come only where they buy real time. f[b * cols + j]:
  * lengths 0..j-1 in b bands, none of them the last. */
-static int segment(const struct grid *g, const struct acc *pre, size_t points, double noise, struct derived_rule *r,
-		   double *total)
+static int segment(const struct grid *g, const struct fit_tables *pre, size_t points, double noise,
+		   struct derived_rule *r, double *total)
 {
 	size_t nl = g->nl, cols = nl + 1, start = 0;
 	struct {
@@ -328,10 +357,19 @@ static int regret(const struct grid *g, size_t points, struct derived_rule *r)
  * Returns the number of points, 0 on failure. */
 static long fit(const struct grid *g, struct derived_rule *r, double *cost)
 {
-	size_t points = 0;
+	size_t points = 0, levels = 1;
+	while ((size_t)1 << levels <= g->nl)
+		levels++;
 	struct acc *pre = calloc((g->nl + 1) * NC, sizeof *pre);
-	if (!pre)
+	struct harm *harm = malloc(levels * g->nl * NC * sizeof *harm);
+	if (!pre || !harm) {
+		free(pre);
+		free(harm);
 		return 0;
+	}
+	for (size_t k = 0; k < g->nl * NC; k++)
+		for (int s = 0; s < NS; s++)
+			harm[k].of[s] = -HUGE_VAL;
 	for (size_t li = 0; li < g->nl; li++) {
 		memcpy(&pre[(li + 1) * NC], &pre[li * NC], NC * sizeof *pre);
 		for (size_t di = 0; di < g->nd; di++) {
@@ -350,11 +388,22 @@ static long fit(const struct grid *g, struct derived_rule *r, double *cost)
 							 HARM_WEIGHT * fmax(0, lb - log1p(r->noise));
 					a->vs_base[s] += log(at(g, li, di, s) / base);
 					a->n[s]++;
+					double *h = &harm[li * NC + rule_class(r, g->dist[di])].of[s];
+					*h = fmax(*h, lb);
 				}
 		}
 	}
-	int rc = segment(g, pre, points, r->noise, r, cost);
+	for (size_t k = 1; k < levels; k++)
+		for (size_t li = 0; li + ((size_t)1 << k) <= g->nl; li++)
+			for (int c = 0; c < NC; c++)
+				for (int s = 0; s < NS; s++)
+					harm[(k * g->nl + li) * NC + (size_t)c].of[s] =
+						fmax(harm[((k - 1) * g->nl + li) * NC + (size_t)c].of[s],
+						     harm[((k - 1) * g->nl + li + ((size_t)1 << (k - 1))) * NC + (size_t)c].of[s]);
+	struct fit_tables f = {pre, harm, g->nl};
+	int rc = segment(g, &f, points, r->noise, r, cost);
 	free(pre);
+	free(harm);
 	return rc ? 0 : (long)points;
 }
 
