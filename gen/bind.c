@@ -53,12 +53,17 @@ static void freeze_top(lua_State *L)
 #define CLASS_NAME(id, name) name,
 static const char *const class_names[] = {DISTANCE_CLASSES(CLASS_NAME)};
 #undef CLASS_NAME
-#define STRATEGY_ROW(id, name, min_n, max_n) {name, min_n, max_n},
+#define STRATEGY_ROW(id, name, min_n, max_n, isa, letter, fallback) {name, min_n, max_n, isa, letter, fallback},
 static const struct {
 	const char *name;
-	int min_n, max_n;
+	int min_n, max_n, isa;
+	char letter;
+	int fallback;
 } strategies[] = {STRATEGIES(STRATEGY_ROW)};
 #undef STRATEGY_ROW
+#define ISA_NAME(id, name) name,
+static const char *const isa_names[] = {ISA_LEVELS(ISA_NAME)};
+#undef ISA_NAME
 
 static const char *const status_names[] = {"baseline", "inherited", "measured"};
 
@@ -223,9 +228,20 @@ static void push_model(lua_State *L, const struct model *m)
 		set_int(L, "code", (lua_Integer)i);
 		set_int(L, "min_n", strategies[i].min_n);
 		set_int(L, "max_n", strategies[i].max_n);
+		set_str(L, "isa", isa_names[strategies[i].isa]);
+		set_int(L, "isa_level", strategies[i].isa);
+		char letter[2] = {strategies[i].letter, '\0'};
+		set_str(L, "letter", letter);
+		set_str(L, "fallback", strategies[strategies[i].fallback].name);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	lua_setfield(L, -2, "strategies");
+	lua_newtable(L);
+	for (int k = 0; k < N_ISA_LEVELS; k++) {
+		lua_pushstring(L, isa_names[k]);
+		lua_rawseti(L, -2, k + 1);
+	}
+	lua_setfield(L, -2, "isa_levels");
 	lua_newtable(L);
 	for (int c = 0; c < N_DISTANCE_CLASSES; c++) {
 		lua_pushstring(L, class_names[c]);
@@ -364,7 +380,16 @@ int bind_flavor(lua_State *L, const struct model *m, const struct options *o, co
 	set_str(L, "name", f->name);
 	set_str(L, "what", f->what);
 	set_str(L, "isa", f->isa);
+	set_int(L, "isa_level", f->isa_level);
 	set_bool(L, "red_zone", f->red_zone);
+	/* Its strategies: those its isa allows, the first codes of the catalogue. */
+	lua_newtable(L);
+	for (size_t i = 0, k = 0; i < sizeof strategies / sizeof strategies[0]; i++)
+		if (strategies[i].isa <= f->isa_level) {
+			lua_pushstring(L, strategies[i].name);
+			lua_rawseti(L, -2, (lua_Integer)++k);
+		}
+	lua_setfield(L, -2, "strategies");
 	if (set_routines(L, o, f)) {
 		lua_pop(L, 1);
 		return EXIT_FAIL;

@@ -43,6 +43,7 @@ static void load_uarchs(struct loader *l, struct model *m)
 	sqlite3_finalize(st);
 }
 
+#define ISA_NAME(id, name) name,
 static void load_flavors(struct loader *l, struct model *m)
 {
 	sqlite3_stmt *st = prepare(l, "SELECT name, what, isa, red_zone FROM flavor ORDER BY name");
@@ -60,7 +61,12 @@ static void load_flavors(struct loader *l, struct model *m)
 			row_error(l, "flavor", row, "name", "must be 1-31 of [a-z0-9_], starting with a letter");
 		if (f.what && !*f.what)
 			row_error(l, "flavor", row, "what", "must say what the flavor is for");
-		if (f.isa && strcmp(f.isa, "gpr") && strcmp(f.isa, "avx2") && strcmp(f.isa, "avx512"))
+		static const char *const isa_names[] = {ISA_LEVELS(ISA_NAME)};
+		f.isa_level = -1;
+		for (int k = 0; f.isa && k < N_ISA_LEVELS; k++)
+			if (strcmp(f.isa, isa_names[k]) == 0)
+				f.isa_level = k;
+		if (f.isa && f.isa_level < 0)
 			row_error(l, "flavor", row, "isa", "must be one of gpr, avx2, avx512");
 		if (!has_red_zone || (f.red_zone != 0 && f.red_zone != 1))
 			row_error(l, "flavor", row, "red_zone", "must be 0 or 1");

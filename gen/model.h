@@ -24,6 +24,7 @@ struct cpuid_range {
 struct flavor {
 	char *name, *what;
 	char *isa;        /* the widest registers the routines may touch: gpr, avx2, avx512 */
+	int isa_level;    /* the same as an enum isa_level: the strategies it allows */
 	int red_zone;     /* 1: the routines may use the 128 bytes below rsp */
 	char **routines;  /* names from templates/lib/routines.lua, sorted */
 	size_t n_routines;

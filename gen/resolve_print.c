@@ -21,7 +21,7 @@ static int parse_number(const char *what, const char *s, long max, int *out)
 }
 
 static const char *const status_names[] = {"baseline", "inherited", "measured"};
-#define STRATEGY_NAME(id, name, min_n, max_n) name,
+#define STRATEGY_NAME(id, name, ...) name,
 static const char *const strategy_names[] = {STRATEGIES(STRATEGY_NAME)};
 #undef STRATEGY_NAME
 

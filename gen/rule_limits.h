@@ -9,9 +9,21 @@
 #define ALIGN_DST_VALUES 0, 8, 16, 32, 64
 #define ALIGN_DST_TEXT "0, 8, 16, 32, 64"
 
+/* The instruction sets a strategy may need, as a flavor's isa names them
+ * (table flavor): a flavor runs the strategies its isa allows. */
+#define ISA_LEVELS(X) X(ISA_GPR, "gpr") X(ISA_AVX2, "avx2") X(ISA_AVX512, "avx512")
+#define ISA_ENUM(id, name) id,
+enum isa_level { ISA_LEVELS(ISA_ENUM) N_ISA_LEVELS };
+#undef ISA_ENUM
+
 /* The copy strategies a rule's table may choose, in the order of their
- * codes: X(ID, "name", min_n, max_n), max_n -1 for no limit. A band may name
- * a strategy only when every length in it lies in [min_n, max_n].
+ * codes: X(ID, "name", min_n, max_n, isa, 'letter', fallback), max_n -1 for
+ * no limit. A band may name a strategy only when every length in it lies in
+ * [min_n, max_n], and only in a flavor whose isa allows the strategy's.
+ * They are ordered by isa, so a flavor's strategies are the first codes.
+ * Where the CPU or the OS has not enabled a strategy's isa, the rule runs
+ * its fallback instead, or forward where the fallback cannot copy n bytes.
+ * The letter stands for the strategy in the rule's log line.
  *  - forward: one rep movsb from the first byte. The baseline: the copy of
  *    every core that has no evidence, the one a measured table must beat.
  *  - forward_aligned: rep movsb of the head that aligns the destination to
@@ -19,14 +31,25 @@
  *    so the copy needs n >= 64.
  *  - down: the general-register descending copy, 8 bytes a store, n >= 8.
  *  - small: every load before any store, overlapping head and tail moves
- *    in four general registers, so n <= 32. */
+ *    in four general registers, so n <= 32.
+ *  - avx2_forward, avx2_down: 32-byte ymm loads and stores, ascending or
+ *    descending, the first and last 32 bytes loaded before any store and
+ *    stored last, so n >= 32.
+ *  - avx2_small: every load before any store, in two vector registers
+ *    (xmm to 32 bytes, ymm to 64) or, below 16 bytes, general ones; n <= 64.
+ *  - avx512_forward, avx512_down: the same with 64-byte zmm moves, n >= 64. */
 #define STRATEGIES(X)                                                                                              \
-	X(STRATEGY_FORWARD, "forward", 0, -1)                                                                      \
-	X(STRATEGY_FORWARD_ALIGNED, "forward_aligned", 64, -1)                                                     \
-	X(STRATEGY_DOWN, "down", 8, -1)                                                                            \
-	X(STRATEGY_SMALL, "small", 0, 32)
+	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD)                                     \
+	X(STRATEGY_FORWARD_ALIGNED, "forward_aligned", 64, -1, ISA_GPR, 'A', STRATEGY_FORWARD)                    \
+	X(STRATEGY_DOWN, "down", 8, -1, ISA_GPR, 'D', STRATEGY_DOWN)                                              \
+	X(STRATEGY_SMALL, "small", 0, 32, ISA_GPR, 'S', STRATEGY_SMALL)                                           \
+	X(STRATEGY_AVX2_FORWARD, "avx2_forward", 32, -1, ISA_AVX2, 'V', STRATEGY_FORWARD)                         \
+	X(STRATEGY_AVX2_DOWN, "avx2_down", 32, -1, ISA_AVX2, 'W', STRATEGY_DOWN)                                  \
+	X(STRATEGY_AVX2_SMALL, "avx2_small", 0, 64, ISA_AVX2, 'Q', STRATEGY_SMALL)                                \
+	X(STRATEGY_AVX512_FORWARD, "avx512_forward", 64, -1, ISA_AVX512, 'Z', STRATEGY_AVX2_FORWARD)              \
+	X(STRATEGY_AVX512_DOWN, "avx512_down", 64, -1, ISA_AVX512, 'X', STRATEGY_AVX2_DOWN)
 
-#define STRATEGY_ENUM(id, name, min_n, max_n) id,
+#define STRATEGY_ENUM(id, ...) id,
 enum copy_strategy { STRATEGIES(STRATEGY_ENUM) N_COPY_STRATEGIES };
 #undef STRATEGY_ENUM
 

@@ -15,15 +15,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define STRATEGY_NAME(id, name, min_n, max_n) name,
+#define STRATEGY_NAME(id, name, ...) name,
 static const char *const strategy_names[] = {STRATEGIES(STRATEGY_NAME)};
 #undef STRATEGY_NAME
-#define STRATEGY_MIN(id, name, min_n, max_n) min_n,
+#define STRATEGY_MIN(id, name, min_n, ...) min_n,
 static const int strategy_min[] = {STRATEGIES(STRATEGY_MIN)};
 #undef STRATEGY_MIN
-#define STRATEGY_MAX(id, name, min_n, max_n) max_n,
+#define STRATEGY_MAX(id, name, min_n, max_n, ...) max_n,
 static const int strategy_max[] = {STRATEGIES(STRATEGY_MAX)};
 #undef STRATEGY_MAX
+#define STRATEGY_ISA(id, name, min_n, max_n, isa, ...) isa,
+static const int strategy_isa[] = {STRATEGIES(STRATEGY_ISA)};
+#undef STRATEGY_ISA
 #define CLASS_NAME(id, name) name,
 static const char *const class_names[] = {DISTANCE_CLASSES(CLASS_NAME)};
 #undef CLASS_NAME
@@ -204,7 +207,8 @@ static void add_band(struct loader *l, struct model *m, sqlite3_stmt *st, const 
 		b.strategy[c] = name ? strategy_code(name) : 0;
 		if (name && b.strategy[c] < 0) {
 			row_error(l, "rule_band", row, class_names[c],
-				  "must be a strategy: forward, forward_aligned, down or small");
+				  "must be a strategy: forward, forward_aligned, down, small, avx2_forward, avx2_down, "
+				  "avx2_small, avx512_forward or avx512_down");
 			b.strategy[c] = 0;
 		} else if (name && (has_lo && lo < strategy_min[b.strategy[c]])) {
 			char *what = xasprintf("%s needs lengths of %d or more; the band starts at %d", name,
@@ -215,6 +219,15 @@ static void add_band(struct loader *l, struct model *m, sqlite3_stmt *st, const 
 			   (null_hi || hi > strategy_max[b.strategy[c]])) {
 			char *what = xasprintf("%s serves lengths up to %d; the band reaches %s", name,
 					       strategy_max[b.strategy[c]], null_hi ? "beyond any bound" : "further");
+			row_error(l, "rule_band", row, class_names[c], what);
+			free(what);
+		}
+		const struct flavor *fl = NULL;
+		for (size_t i = 0; flavor && i < m->n_flavors; i++)
+			if (m->flavors[i].name && strcmp(m->flavors[i].name, flavor) == 0)
+				fl = &m->flavors[i];
+		if (name && fl && fl->isa && fl->isa_level >= 0 && strategy_isa[b.strategy[c]] > fl->isa_level) {
+			char *what = xasprintf("%s is not a strategy of flavor %s, whose isa is %s", name, flavor, fl->isa);
 			row_error(l, "rule_band", row, class_names[c], what);
 			free(what);
 		}

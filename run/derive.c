@@ -9,7 +9,7 @@
 #define NS N_COPY_STRATEGIES
 #define NC N_DISTANCE_CLASSES
 
-#define STRATEGY_LIMITS(id, name, min_n, max_n) {min_n, max_n},
+#define STRATEGY_LIMITS(id, name, min_n, max_n, ...) {min_n, max_n},
 static const struct {
 	int min_n, max_n;
 } limits[NS] = {STRATEGIES(STRATEGY_LIMITS)};

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STRATEGY_NAME(id, name, min_n, max_n) name,
+#define STRATEGY_NAME(id, name, ...) name,
 const char *const strategy_name[N_COPY_STRATEGIES] = {STRATEGIES(STRATEGY_NAME)};
 #undef STRATEGY_NAME
 
 /* The lengths each strategy can copy, from the same catalogue. */
-#define STRATEGY_LIMITS(id, name, min_n, max_n) {min_n, max_n},
+#define STRATEGY_LIMITS(id, name, min_n, max_n, ...) {min_n, max_n},
 static const struct {
 	int min_n, max_n;
 } limits[N_COPY_STRATEGIES] = {STRATEGIES(STRATEGY_LIMITS)};

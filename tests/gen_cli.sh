@@ -82,6 +82,9 @@ bad_case "small past 32 bytes" "UPDATE rule_band SET elsewhere = 'small' WHERE u
 	"table rule_band, row (uarch='tigerlake', flavor='$F', length_lo=0), column elsewhere: small serves lengths up to 32"
 bad_case "an unknown strategy" "UPDATE rule_band SET zero = 'sideways' WHERE uarch = 'zen2' AND length_lo = 0;" \
 	"table rule_band, row (uarch='zen2', flavor='$F', length_lo=0), column zero: must be a strategy"
+bad_case "a vector strategy in a flavor of general registers" \
+	"UPDATE rule_band SET above = 'avx2_down' WHERE uarch = 'zen2' AND length_lo = 64;" \
+	"table rule_band, row (uarch='zen2', flavor='$F', length_lo=64), column above: avx2_down is not a strategy of flavor $F, whose isa is gpr"
 bad_case "an aligned head without align_dst" \
 	"UPDATE rule_band SET elsewhere = 'forward_aligned' WHERE uarch = 'zen2' AND length_lo = 64;" \
 	"column elsewhere: forward_aligned needs the rule's align_dst"

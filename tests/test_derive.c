@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define STRATEGY_LIMITS(id, name, min_n, max_n) {min_n, max_n},
+#define STRATEGY_LIMITS(id, name, min_n, max_n, ...) {min_n, max_n},
 static const struct {
 	int min_n, max_n;
 } limits[] = {STRATEGIES(STRATEGY_LIMITS)};

@@ -217,7 +217,7 @@ static void put_size(struct text *t, ${P}size_t v)
 
 ${P}size_t ${P}rule_describe(char *buf, ${P}size_t size, const struct ${P}rule *rule)
 {
-	static const char letter[${G}N_STRATEGIES + 1] = "${(function() local l = {} for _, st in ipairs(db.strategies) do l[#l + 1] = ({ forward = "F", forward_aligned = "A", down = "D", small = "S" })[st.name] or "?" end return table.concat(l) end)()}";
+	static const char letter[${G}N_STRATEGIES + 1] = "${(function() local l = {} for _, st in ipairs(flavor_strategies()) do l[#l + 1] = st.letter end return table.concat(l) end)()}";
 	struct text t;
 	unsigned int b, c;
 	${P}size_t lo = 0;

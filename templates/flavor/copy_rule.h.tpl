@@ -31,11 +31,12 @@ typedef __UINTPTR_TYPE__ ${P}uintptr;
 #define ${G}COPY_RULE_TARGET "${opts.target}"
 @ end
 
-/* The strategies a rule's table chooses from, by code (gen/rule_limits.h). */
-@ for _, st in ipairs(db.strategies) do
+/* The strategies a rule's table chooses from, by code (gen/rule_limits.h):
+ * those the flavor's isa allows. */
+@ for _, st in ipairs(flavor_strategies()) do
 #define ${G}STRATEGY_${string.upper(st.name)} ${st.code}
 @ end
-#define ${G}N_STRATEGIES ${#db.strategies}
+#define ${G}N_STRATEGIES ${#flavor_strategies()}
 
 /* Distance classes, by d = (dst - src) mod 4096, tested in this order: zero
  * (d mod zero_mod = 0), above (d <= above_max), below (d >= 4096 -

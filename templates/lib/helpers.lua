@@ -15,6 +15,15 @@ function entry(name)
   error("the database has no entry " .. tostring(name), 2)
 end
 
+-- The strategies of the flavor being rendered (those its isa allows: the
+-- first codes of db.strategies), each as db.strategies holds it.
+function flavor_strategies()
+  local list = {}
+  for i = 1, #flavor.strategies do list[i] = db.strategies[i] end
+  for i, s in ipairs(list) do assert(s.name == flavor.strategies[i], "the catalogue is not ordered by isa") end
+  return list
+end
+
 -- The rule --target compiles in: the named entry's rule for a flavor.
 function target_rule(name, flavor_name) return entry(name).rules[flavor_name] end
 

@@ -168,7 +168,7 @@ ${banner(";")}
 @ -- The strategies the dispatch can reach, in code order.
 @ local function reachable()
 @   local list = {}
-@   for _, s in ipairs(db.strategies) do
+@   for _, s in ipairs(flavor_strategies()) do
 @     if not T or plan.used[s.name] then list[#list + 1] = s.name end
 @   end
 @   return list
@@ -332,7 +332,7 @@ ${P}memcpy:
 @   end)
         endfunc
 @ end
-@ for _, s in ipairs(db.strategies) do
+@ for _, s in ipairs(flavor_strategies()) do
 @   local name = "copy_" .. s.name
 @   if has[name] then
 
