@@ -160,9 +160,13 @@ $(B)/%/fault_tests_remaining: tests/fault_tests.c $(B)/%-remaining/out/MANIFEST
 	$(Q)$(CC) $(subst -Iout/$*,-I$(B)/$*-remaining/out/$*,$(TEST_CFLAGS)) $(CFLAGS) tests/fault_tests.c \
 		$(B)/$*/copy_rule_remaining.o $(B)/$*/copy_remaining.o -o $@
 
-PER_FLAVOR_BINS := fault_tests fault_tests_remaining fuzz_copy abi_harness run_rule_tests probe bench copy_gas.o
+PER_FLAVOR_BINS := fuzz_copy abi_harness run_rule_tests probe bench copy_gas.o
+# The fault tests, for the flavors with user copies (a kernel's).
+USER_COPY_FLAVORS := $(patsubst out/%/tests/routines.h,%,$(shell grep -l 'KIND_TO_USER, ' out/*/tests/routines.h 2>/dev/null))
+USER_COPY_BINS := fault_tests fault_tests_remaining
 TEST_BINS := $(B)/test_template $(B)/test_text $(B)/test_derive $(B)/uarchcopy-probe \
-             $(foreach f,$(FLAVORS),$(PER_FLAVOR_BINS:%=$(B)/$(f)/%))
+             $(foreach f,$(FLAVORS),$(PER_FLAVOR_BINS:%=$(B)/$(f)/%)) \
+             $(foreach f,$(USER_COPY_FLAVORS),$(USER_COPY_BINS:%=$(B)/$(f)/%))
 
 # ---- the probe: measures this machine's core ----
 

@@ -109,7 +109,7 @@ void measurement_init(struct measurement *m, const struct plan *p)
 		size_t n_ds = fine ? p->n_fine : p->n_thin;
 		for (size_t d = 0; d < n_ds; d++)
 			for (int s = 0; s < N_COPY_STRATEGIES; s++) {
-				if (!strategy_serves(s, n))
+				if (!strategy_serves(s, n) || !measured_strategy(s))
 					continue;
 				struct point *pt = &m->points[m->n++];
 				pt->strategy = s;
@@ -131,18 +131,42 @@ __attribute__((noinline)) static void *empty_copy(void *dst, const void *src, si
 
 #define ARENA TIMING_ARENA
 
+/* Each strategy's routine alone, as the flavor exports it (copy_rule.h),
+ * and the instructions it needs. */
+struct strategy_routine {
+	int code;
+	copy_fn fn;
+	int isa;
+};
+#define STRATEGY_ROUTINE(code, fn, isa) {code, fn, isa},
+static const struct strategy_routine routines[] = {UC_STRATEGY_ROUTINES(STRATEGY_ROUTINE)};
+#undef STRATEGY_ROUTINE
+
 static copy_fn strategy_fn(int s)
 {
-	switch (s) {
-	case STRATEGY_FORWARD_ALIGNED:
-		return uc_copy_forward_aligned;
-	case STRATEGY_DOWN:
-		return uc_copy_down;
-	case STRATEGY_SMALL:
-		return uc_copy_small;
-	default:
-		return uc_copy_forward;
-	}
+	for (size_t i = 0; i < sizeof routines / sizeof *routines; i++)
+		if (routines[i].code == s)
+			return routines[i].fn;
+	return NULL;
+}
+
+/* The vector isa this CPU and its OS enable: a strategy that needs more is
+ * not timed, so no table can choose it. */
+static int machine_isa(void)
+{
+#ifdef UC_HAS_COPY_ISA
+	return uc_copy_isa();
+#else
+	return 0;
+#endif
+}
+
+int measured_strategy(int s)
+{
+	for (size_t i = 0; i < sizeof routines / sizeof *routines; i++)
+		if (routines[i].code == s)
+			return routines[i].isa <= machine_isa();
+	return 0;
 }
 
 int measure_pass(struct measurement *m, const struct plan *p, volatile sig_atomic_t *stop, progress_fn progress)

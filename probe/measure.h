@@ -29,7 +29,12 @@ void plan_full(struct plan *p);
 /* A small plan that exercises every path in seconds, for tests. */
 void plan_quick(struct plan *p);
 
-/* The points of the plan, every strategy of each timed side by side. */
+/* 1 when the probe times strategy s: the flavor exports its routine and
+ * this CPU and its OS enable the instructions it needs. */
+int measured_strategy(int s);
+
+/* The points of the plan, every strategy timed (measured_strategy) of each
+ * side by side. */
 void measurement_init(struct measurement *m, const struct plan *p);
 
 typedef void (*progress_fn)(int pass, size_t done, size_t total, const struct point *now);

@@ -1,11 +1,16 @@
 /* The ABI harness: every routine of out/tests/routines.h, called through
  * tests/abi/trampoline.asm with random callee-saved registers and a filled
- * red zone, on both the forward and the descending path. Any register not
- * restored, DF left set, rsp moved, or write below rsp is reported by name.
- * A self-test first proves the harness catches each kind of breakage. */
+ * red zone, on both the forward and the descending path, and on the vector
+ * paths where the flavor has them. Any register not restored, DF left set,
+ * rsp moved, write below rsp, or upper vector state left in use (XINUSE,
+ * where the CPU reports it: a routine that touched ymm or zmm must end with
+ * vzeroupper) is reported by name. A routine is called only where the CPU
+ * and the OS enable its instructions. A self-test first proves the harness
+ * catches each kind of breakage. */
 #include "copy_rule.h"
 #include "tests/routines.h"
 
+#include <cpuid.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +18,10 @@
 
 struct abi_state {
 	uint64_t in[6], out[6];
-	uint64_t rflags, rsp_in, rsp_out, red_bad, ret;
+	uint64_t rflags, rsp_in, rsp_out, red_bad, ret, xinuse;
 };
+
+extern uint64_t abi_check_xinuse;
 
 uint64_t abi_call(const void *fn, const uint64_t args[4], struct abi_state *st);
 
@@ -24,6 +31,34 @@ void *abi_clobbers_r15(void *, const void *, size_t);
 void *abi_leaves_df_set(void *, const void *, size_t);
 void *abi_writes_red_zone(void *, const void *, size_t);
 void *abi_moves_rsp(void *, const void *, size_t);
+void *abi_dirties_upper(void *, const void *, size_t);
+
+/* XINUSE bits of the upper vector state: 2 the upper halves of ymm0-15, 5-7
+ * the AVX-512 opmasks, upper halves of zmm0-15 and zmm16-31 (Intel SDM vol.
+ * 1, 13.6). */
+#define UPPER_STATE ((1u << 2) | (1u << 5) | (1u << 6) | (1u << 7))
+
+/* 1 when CPUID reports AVX (so vzeroupper runs) and XGETBV with ECX = 1. */
+static int xinuse_readable(void)
+{
+	unsigned int a, b, c, d;
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27)) || !(c & (1u << 28)))
+		return 0;
+	if (__get_cpuid_max(0, NULL) < 0xd)
+		return 0;
+	__cpuid_count(0xd, 1, a, b, c, d);
+	return (a >> 2) & 1;
+}
+
+/* The vector isa of this CPU and its OS, as the routines themselves read it. */
+static int machine_isa(void)
+{
+#ifdef UC_HAS_COPY_ISA
+	return uc_copy_isa();
+#else
+	return 0;
+#endif
+}
 
 static const char *const reg_names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
 
@@ -56,7 +91,11 @@ static void check_call(const void *fn, const uint64_t args[4], char *why, size_t
 		len += (size_t)snprintf(why + len, size - len, "rsp moved by %lld; ",
 					(long long)(st.rsp_out - st.rsp_in));
 	if (st.red_bad)
-		snprintf(why + len, size - len, "%llu qwords below rsp written; ", (unsigned long long)st.red_bad);
+		len += (size_t)snprintf(why + len, size - len, "%llu qwords below rsp written; ",
+					(unsigned long long)st.red_bad);
+	if (abi_check_xinuse && (st.xinuse & UPPER_STATE))
+		snprintf(why + len, size - len, "upper vector state left in use (XINUSE 0x%llx); ",
+			 (unsigned long long)st.xinuse);
 }
 
 static int passed, failed;
@@ -81,9 +120,10 @@ struct routine {
 	const char *name;
 	int kind;
 	size_t min_n, max_n;
+	int isa;
 };
 
-#define ROUTINE(sym, name, kind, min_n, max_n) {(const void *)sym, name, kind, min_n, max_n},
+#define ROUTINE(sym, name, kind, min_n, max_n, isa) {(const void *)sym, name, kind, min_n, max_n, isa},
 static const struct routine routines[] = {UC_ROUTINES(ROUTINE)};
 
 int main(int argc, char **argv)
@@ -99,6 +139,12 @@ int main(int argc, char **argv)
 	self_test("std left set", (const void *)abi_leaves_df_set, "DF left set");
 	self_test("red-zone write", (const void *)abi_writes_red_zone, "below rsp written");
 	self_test("moved rsp", (const void *)abi_moves_rsp, "rsp moved");
+	abi_check_xinuse = (uint64_t)xinuse_readable();
+	if (abi_check_xinuse)
+		self_test("dirty upper state", (const void *)abi_dirties_upper, "upper vector state left in use");
+	else
+		printf("note: this CPU reports no XINUSE; vzeroupper is not checked\n");
+	int isa = machine_isa();
 
 	static unsigned char arena[3 * 65536 + 8192] __attribute__((aligned(4096)));
 	static const size_t lengths[] = {0, 1, 3, 7, 8, 15, 16, 32, 63, 64, 65, 300, 4096, 65536};
@@ -116,10 +162,21 @@ int main(int argc, char **argv)
 					      UC_STRATEGY_FORWARD_ALIGNED}}},
 		 UC_RULE_BASELINE, "", "", ""},
 		{0, 0, 4096, 64, 2, {{63, ALL(FORWARD)}, {(size_t)-1, ALL(FORWARD_ALIGNED)}}, UC_RULE_BASELINE, "", "", ""},
+#ifdef UC_STRATEGY_AVX2_FORWARD
+		/* The vector paths (each falls back where this CPU lacks it). */
+		{0, 0, 4096, 0, 2, {{64, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX2_FORWARD)}}, UC_RULE_BASELINE, "", "", ""},
+		{2047, 2047, 4096, 0, 2, {{64, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX2_DOWN)}}, UC_RULE_BASELINE, "", "", ""},
+		{0, 0, 4096, 0, 2, {{63, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX512_FORWARD)}}, UC_RULE_BASELINE, "", "", ""},
+		{2047, 2047, 4096, 0, 2, {{63, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX512_DOWN)}}, UC_RULE_BASELINE, "", "", ""},
+#endif
 	};
 #undef ALL
 	for (size_t r = 0; r < sizeof routines / sizeof *routines; r++) {
 		const struct routine *rt = &routines[r];
+		if (rt->isa > isa) {
+			printf("note: %s not called: it needs isa %d, this CPU and OS enable %d\n", rt->name, rt->isa, isa);
+			continue;
+		}
 		char first[512] = "";
 		unsigned long calls = 0, bad = 0;
 		for (size_t k = 0; k < sizeof rules / sizeof *rules; k++) {

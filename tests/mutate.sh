@@ -1,8 +1,10 @@
 #!/bin/sh
 # Mutation testing: applies each defect of tests/mutations.txt to the
 # generated source of a flavor (the NASM or the GAS form, as the line says),
-# assembles it, links the generated tests, the ABI harness and the fault
-# tests against the mutant, and counts the mutant killed when any fails.
+# assembles it, links the generated tests, the ABI harness and (for a flavor
+# with user copies) the fault tests against the mutant, and counts the
+# mutant killed when any fails. A mutant marked for user copies or for
+# vector strategies runs only against a flavor that has them.
 # Prints "mutants killed: K of N" and, for the summary, "K passed, N-K failed".
 # usage: tests/mutate.sh [-v] FLAVOR   (run from the repository root after make check)
 set -u
@@ -16,8 +18,15 @@ F=${1:?usage: tests/mutate.sh [-v] FLAVOR}
 B=build/$F
 SRC=out/$F/x86_64/copy
 CFLAGS="-no-pie -D_GNU_SOURCE -Iout/$F"
-for f in $SRC.asm $SRC.S $B/rule_tests.o $B/copy_rule.o tests/run_rule_tests.c build/abi_trampoline.o \
-	build/abi_broken.o $B/copy_rule_remaining.o; do
+# What the flavor has decides which mutants apply: those marked @user-copies
+# (and nasm-remaining) need its user copies, those marked @vector its
+# vector strategies; the others apply to every flavor.
+user_copies=0 vector=0
+grep -q 'KIND_TO_USER, ' out/$F/tests/routines.h && user_copies=1
+grep -q '^#define [A-Z_]*FLAVOR_ISA "gpr"' out/$F/copy_rule.h || vector=1
+need="$SRC.asm $SRC.S $B/rule_tests.o $B/copy_rule.o tests/run_rule_tests.c build/abi_trampoline.o build/abi_broken.o"
+[ $user_copies = 1 ] && need="$need $B/copy_rule_remaining.o"
+for f in $need; do
 	[ -e "$f" ] || { echo "mutate: $f is missing: run make check first" >&2; exit 2; }
 done
 T=$(mktemp -d)
@@ -30,6 +39,11 @@ while IFS='|' read -r name syntax script; do
 	name=$(printf "%s" "$name" | sed "s/ *$//")
 	syntax=$(printf "%s" "$syntax" | tr -d ' ')
 	script=$(printf "%s" "$script" | sed "s/^ *//")
+	case $syntax in
+	*@user-copies | nasm-remaining) [ $user_copies = 1 ] || continue ;;
+	*@vector) [ $vector = 1 ] || continue ;;
+	esac
+	syntax=${syntax%@*}
 	total=$((total + 1))
 	# nasm-remaining: the NASM form generated with --user-copy-result=remaining.
 	dir=out/$F rule_o=$B/copy_rule.o
@@ -39,7 +53,7 @@ while IFS='|' read -r name syntax script; do
 	nasm-remaining)
 		dir=build/$F-remaining/out/$F rule_o=$B/copy_rule_remaining.o
 		src=$dir/x86_64/copy.asm mutant=$T/mutant.asm ;;
-	*) echo "BROKEN  $name: syntax '$syntax' is not nasm, gas or nasm-remaining"; broken=$((broken + 1)); continue ;;
+	*) echo "BROKEN  $name: syntax '$syntax' is not nasm, gas or nasm-remaining (with @user-copies or @vector)"; broken=$((broken + 1)); continue ;;
 	esac
 	sed "$script" "$src" >"$mutant"
 	if cmp -s "$src" "$mutant"; then
@@ -63,7 +77,11 @@ while IFS='|' read -r name syntax script; do
 		cc $CFLAGS tests/run_rule_tests.c $B/rule_tests.o $B/copy_rule.o "$T/mutant.o" -o "$T/run" 2>"$T/cc.err" &&
 			cc $CFLAGS tests/abi_harness.c build/abi_trampoline.o build/abi_broken.o $B/copy_rule.o "$T/mutant.o" \
 				-o "$T/abi" 2>>"$T/cc.err" &&
-			cc $CFLAGS tests/fault_tests.c $B/copy_rule.o "$T/mutant.o" -o "$T/faults" 2>>"$T/cc.err"
+			if [ $user_copies = 1 ]; then
+				cc $CFLAGS tests/fault_tests.c $B/copy_rule.o "$T/mutant.o" -o "$T/faults" 2>>"$T/cc.err"
+			else
+				printf '#!/bin/sh\n' >"$T/faults" && chmod +x "$T/faults" # no user copies: no fault tests
+			fi
 		as_rc=$?
 	fi
 	if [ $as_rc -ne 0 ]; then

@@ -108,8 +108,14 @@ void ${P}cpuid_read(struct ${P}cpuid *id)
 	}
 }
 
-@ if opts.target then
-/* Built for ${opts.target} alone: copy.asm holds the table as a branch tree. */
+@ if target_name() then
+/* Built for ${target_name()} alone: copy.asm holds the table as a branch tree. */
+int ${P}rule_runs(int strategy, ${P}size_t n)
+{
+	(void)n;
+	return strategy;
+}
+
 void ${P}rule_install(const struct ${P}rule *rule)
 {
 	(void)rule;
@@ -118,7 +124,7 @@ void ${P}rule_install(const struct ${P}rule *rule)
 
 const struct ${P}rule *${P}rule_init(void)
 {
-	static const struct ${P}rule target = ${rule_literal(target_rule(opts.target, flavor.name), opts.target)};
+	static const struct ${P}rule target = ${rule_literal(target_rule(target_name(), flavor.name), target_name())};
 	${P}rule_install(&target);
 	return &target;
 }
@@ -135,14 +141,60 @@ extern ${P}u64 ${P}copy_long_hi[${G}MAX_BANDS - 1];
 extern unsigned char ${P}copy_long_cells[${G}N_CLASSES * ${G}MAX_BANDS];
 extern unsigned char ${P}copy_short[${G}N_CLASSES * SHORT];
 
-/* The strategy of band b and class c, as the routines may run it: a head
- * needs an alignment, so without one the copy is forward. */
-static unsigned char cell(const struct ${P}rule *rule, unsigned int b, unsigned int c)
+@ local strategies = flavor_strategies()
+@ local vector = flavor.isa_level > 0
+@ if vector then
+@   assert(#flavor.routines > 0 and (function() for _, r in ipairs(flavor.routines) do if r.name == "copy_isa" then return true end end end)(),
+@          "a flavor with vector strategies must list copy_isa: the rule installs what it reports")
+/* Each strategy's instruction set (0 general registers, 1 AVX2, 2
+ * AVX-512), the strategy that runs in its place where that set is not
+ * enabled, and the lengths it copies (gen/rule_limits.h). */
+@   local function list(f) local t = {} for _, st in ipairs(strategies) do t[#t + 1] = f(st) end return table.concat(t, ", ") end
+static const unsigned char strategy_isa[${G}N_STRATEGIES] = { ${list(function(st) return st.isa_level end)} };
+static const unsigned char strategy_fallback[${G}N_STRATEGIES] = { ${list(function(st) return G .. "STRATEGY_" .. string.upper(st.fallback) end)} };
+static const ${P}size_t strategy_min[${G}N_STRATEGIES] = { ${list(function(st) return st.min_n end)} };
+static const ${P}size_t strategy_max[${G}N_STRATEGIES] = { ${list(function(st) return st.max_n < 0 and "(" .. P .. "size_t)-1" or st.max_n end)} };
+
+/* The widest isa the installed rule may use: what ${P}copy_isa() reports, at
+ * most the cap. Until ${P}rule_install, none. */
+static int isa_cap = 2, installed_isa;
+
+void ${P}rule_limit_isa(int isa)
 {
-	unsigned int s = rule->bands[b].strategy[c];
-	if (s >= ${G}N_STRATEGIES || (s == ${G}STRATEGY_FORWARD_ALIGNED && !rule->align_dst))
+	isa_cap = isa < 0 ? 0 : isa;
+}
+
+@ end
+/* The strategy the routines run where the table says s, at length len: a
+ * head needs an alignment, so without one the copy is forward; a strategy
+ * whose isa is not enabled gives way to its fallback, or to forward where
+ * the fallback cannot copy len bytes. */
+static unsigned char runs(unsigned int s, ${P}size_t len, unsigned int align_dst)
+{
+	if (s >= ${G}N_STRATEGIES)
+		s = ${G}STRATEGY_FORWARD;
+@ if vector then
+	while ((int)strategy_isa[s] > installed_isa)
+		s = strategy_fallback[s];
+	if (len < strategy_min[s] || len > strategy_max[s])
+		s = ${G}STRATEGY_FORWARD;
+@ else
+	(void)len;
+@ end
+	if (s == ${G}STRATEGY_FORWARD_ALIGNED && !align_dst)
 		s = ${G}STRATEGY_FORWARD;
 	return (unsigned char)s;
+}
+
+int ${P}rule_runs(int strategy, ${P}size_t n)
+{
+	return runs((unsigned int)strategy, n, (unsigned int)*(volatile ${P}u64 *)&${P}copy_align_dst);
+}
+
+/* The strategy of band b and class c at length len, as the routines run it. */
+static unsigned char cell(const struct ${P}rule *rule, unsigned int b, unsigned int c, ${P}size_t len)
+{
+	return runs(rule->bands[b].strategy[c], len, rule->align_dst);
 }
 
 void ${P}rule_install(const struct ${P}rule *rule)
@@ -152,6 +204,11 @@ void ${P}rule_install(const struct ${P}rule *rule)
 	(void)*(const volatile unsigned char *)&${P}out_stamp_${gen.stamp};
 	if (n < 1 || n > ${G}MAX_BANDS)
 		n = 1;
+@ if vector then
+	installed_isa = ${P}copy_isa();
+	if (installed_isa > isa_cap)
+		installed_isa = isa_cap;
+@ end
 	/* d mod zero_mod = 0 is d & (zero_mod - 1) = 0; anything but a power
 	 * of two up to 4096 counts as 4096: d = 0 alone. */
 	*(volatile ${P}u64 *)&${P}copy_zero_mask =
@@ -163,7 +220,7 @@ void ${P}rule_install(const struct ${P}rule *rule)
 		for (len = 0, b = 0; len < SHORT; len++) {
 			while (b + 1 < n && len > rule->bands[b].hi)
 				b++;
-			((volatile unsigned char *)${P}copy_short)[c * SHORT + len] = cell(rule, b, c);
+			((volatile unsigned char *)${P}copy_short)[c * SHORT + len] = cell(rule, b, c, len);
 		}
 	for (first_long = 0; first_long + 1 < n && rule->bands[first_long].hi < SHORT; first_long++)
 		;
@@ -173,7 +230,7 @@ void ${P}rule_install(const struct ${P}rule *rule)
 			((volatile ${P}u64 *)${P}copy_long_hi)[k] =
 				first_long + k + 1 < n ? (${P}u64)rule->bands[b].hi : ~(${P}u64)0;
 		for (c = 0; c < ${G}N_CLASSES; c++)
-			((volatile unsigned char *)${P}copy_long_cells)[c * ${G}MAX_BANDS + k] = cell(rule, b, c);
+			((volatile unsigned char *)${P}copy_long_cells)[c * ${G}MAX_BANDS + k] = cell(rule, b, c, SHORT);
 	}
 }
 

@@ -27,8 +27,8 @@ typedef __UINTPTR_TYPE__ ${P}uintptr;
 #define ${G}FLAVOR "${flavor.name}"
 #define ${G}FLAVOR_ISA "${flavor.isa}"
 #define ${G}FLAVOR_RED_ZONE ${flavor.red_zone and 1 or 0}
-@ if opts.target then
-#define ${G}COPY_RULE_TARGET "${opts.target}"
+@ if target_name() then
+#define ${G}COPY_RULE_TARGET "${target_name()}"
 @ end
 
 /* The strategies a rule's table chooses from, by code (gen/rule_limits.h):
@@ -112,6 +112,20 @@ const struct ${P}rule *${P}rule_init(void);
 /* Makes the copy routines follow rule. */
 void ${P}rule_install(const struct ${P}rule *rule);
 
+/* The strategy the routines run, under the installed rule, where its table
+ * says strategy for n bytes: strategy itself, or the strategy that stands in
+ * for it (forward_aligned without an alignment is forward; a strategy whose
+ * isa the CPU or the OS does not enable gives way to its fallback). */
+int ${P}rule_runs(int strategy, ${P}size_t n);
+@ if flavor.isa_level > 0 then
+
+/* Caps the vector isa the rules installed from now on may use: 0 general
+ * registers only, 1 AVX2, 2 AVX-512 (the default: whatever copy_isa()
+ * reports). For a program that must not touch vector state, and for tests
+ * that check the fallbacks. */
+void ${P}rule_limit_isa(int isa);
+@ end
+
 /* Writes the log line, NUL-terminated and cut to size, and returns its full
  * length: "memcpy: Rule { above_max: 31, below_max: 0, align_dst: 0, bands:
  * [0..63 FFFF, 64.. FDFF] } (zen2, measured)". Each band lists its strategy
@@ -149,6 +163,20 @@ extern const ${P}u64 ${P}user_access_range_count;
 @ for _, r in ipairs(flavor.routines) do
 /* ${P}${r.name}: ${r.doc}. */
 ${string.format(r.proto, P .. r.name):gsub("size_t", P .. "size_t"):gsub("RESULT", result)};
+#define ${G}HAS_${string.upper(r.name)} 1
 @ end
+
+/* Each strategy whose routine alone the flavor exports, as an X-macro:
+ * X(code, routine, isa), isa the instructions it needs (0 general
+ * registers, 1 AVX2, 2 AVX-512). */
+#define ${G}STRATEGY_ROUTINES(X) \
+@ local listed = {}
+@ for _, r in ipairs(flavor.routines) do listed[r.name] = true end
+@ for _, st in ipairs(flavor_strategies()) do
+@   if listed["copy_" .. st.name] then
+	X(${G}STRATEGY_${string.upper(st.name)}, ${P}copy_${st.name}, ${st.isa_level}) \
+@   end
+@ end
+	/* end */
 
 #endif

@@ -27,6 +27,15 @@ end
 -- The rule --target compiles in: the named entry's rule for a flavor.
 function target_rule(name, flavor_name) return entry(name).rules[flavor_name] end
 
+-- The entry --target names, for the flavor being rendered; nil without
+-- --target, and for a flavor with vector strategies: whether the CPU and the
+-- OS enable those is known only at run time, so such a flavor keeps the
+-- table that rule_init installs and checks.
+function target_name()
+  if opts.target and flavor.isa_level == 0 then return opts.target end
+  return nil
+end
+
 -- Database text as a C string literal: quote, backslash and every byte
 -- outside printable ASCII escaped, so that no text can end the literal.
 function c_string(s)

@@ -35,4 +35,9 @@ abi_moves_rsp:
         add     rsp, 8
         jmp     rcx
 
+        global  abi_dirties_upper:function
+abi_dirties_upper:                      ; upper ymm state left in use: no vzeroupper
+        vpcmpeqd ymm1, ymm1, ymm1
+        ret
+
         section .note.GNU-stack noalloc noexec nowrite progbits

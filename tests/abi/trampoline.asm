@@ -12,6 +12,9 @@
 ;   rsp_out  rsp after the return
 ;   red_bad  how many of the 16 qwords below the callee's entry rsp changed
 ;   ret      rax after the call
+;   xinuse   XGETBV(1) after the call (XINUSE: which state components are not
+;            in their initial state), when abi_check_xinuse is set; the
+;            upper vector state is cleared (vzeroupper) before the call
 
         bits    64
         default rel
@@ -23,6 +26,7 @@
 %define RSP_OUT  112
 %define RED_BAD  120
 %define RET      128
+%define XINUSE   136
 
 ; The pattern the 128 bytes below the callee's rsp are filled with.
 %define RED_PATTERN 0x5ca1ab1e0ddba11
@@ -30,6 +34,13 @@
         section .bss
         align   8
 state:  resq    1       ; the abi_state: a broken routine may move rsp, so not on the stack
+
+        section .data
+        align   8
+; Set by the harness where CPUID reports AVX and XGETBV with ECX = 1
+; (leaf 0xd, subleaf 1, eax bit 2): XINUSE is read after every call.
+        global  abi_check_xinuse:data
+abi_check_xinuse: dq 0
 
         section .text
         global  abi_call:function
@@ -65,11 +76,23 @@ abi_call:
         mov     rsi, [r10 + 8]
         mov     rdx, [r10 + 16]
         mov     rcx, [r10 + 24]
+        cmp     qword [abi_check_xinuse], 0
+        je      .call
+        vzeroupper                      ; the routine starts with clean upper state
+.call:
         call    rax
 
         mov     r11, [state]
         mov     [r11 + RET], rax
         mov     [r11 + RSP_OUT], rsp
+        cmp     qword [abi_check_xinuse], 0
+        je      .no_xinuse
+        mov     ecx, 1
+        xgetbv                          ; XINUSE, before any code of the harness runs
+        shl     rdx, 32
+        or      rax, rdx
+        mov     [r11 + XINUSE], rax
+.no_xinuse:
         mov     rsp, [r11 + RSP_IN]     ; carry on even after a routine that moved it
         pushfq
         pop     qword [r11 + RFLAGS]

@@ -3,8 +3,11 @@ ${banner("/*", "*/")}
 @ local G = string.upper(P)
 /*
  * Every routine the flavor lists (x86_64/copy.asm exports), as an X-macro: X(symbol, name,
- * kind, min_n, max_n). max_n is (size_t)-1 where there is no limit. Test harnesses expand it, so they cover each routine the
- * templates emit and a new one cannot be missed.
+ * kind, min_n, max_n, isa). max_n is (size_t)-1 where there is no limit; isa is the widest
+ * instructions it may run (0 general registers, 1 AVX2, 2 AVX-512): a harness calls it only
+ * where copy_isa() says the CPU has them; -1 for a routine that runs the installed table,
+ * whose strategies rule_install already limited to what the CPU has. Test harnesses expand it, so they cover each
+ * routine the templates emit and a new one cannot be missed.
  */
 #ifndef ${P}routines_h
 #define ${P}routines_h
@@ -15,10 +18,13 @@ ${banner("/*", "*/")}
 #define ${G}KIND_FROM_USER 4 /* (void *dst, const void *user_src, size_t n) */
 #define ${G}KIND_CLEAR_USER 5 /* (void *user_dst, size_t n) */
 #define ${G}KIND_FAULT_EXIT 6 /* (void) */
+#define ${G}KIND_MOVE 7       /* (void *dst, const void *src, size_t n), overlapping in any way */
+#define ${G}KIND_ISA 8        /* (void) -> int */
 
 #define ${G}ROUTINES(X) \
 @ for _, r in ipairs(flavor.routines) do
-	X(${P}${r.name}, "${r.name}", ${G}KIND_${string.upper(r.kind)}, ${r.min_n}, ${r.max_n < 0 and "(size_t)-1" or r.max_n}) \
+@   local isa = ({ gpr = 0, avx2 = 1, avx512 = 2, table = -1 })[r.isa]
+	X(${P}${r.name}, "${r.name}", ${G}KIND_${string.upper(r.kind)}, ${r.min_n}, ${r.max_n < 0 and "(size_t)-1" or r.max_n}, ${isa}) \
 @ end
 	/* end */
 

@@ -216,7 +216,7 @@ static const struct lookup_case cases_${e.name}[] = {
 static void group_${e.name}(struct ${P}test_ctx *t)
 {
 	run_entry(t, "${e.name}", cases_${e.name}, sizeof cases_${e.name} / sizeof cases_${e.name}[0], edges_${e.name},
-		  sizeof edges_${e.name} / sizeof edges_${e.name}[0], ${(not opts.target or opts.target == e.name) and 1 or 0});
+		  sizeof edges_${e.name} / sizeof edges_${e.name}[0], ${(not target_name() or target_name() == e.name) and 1 or 0});
 }
 
 @ end
@@ -302,7 +302,55 @@ static void group_copy_small(struct ${P}test_ctx *t)
 	finish(t, "copy_small", "every overlap, either way", &d);
 }
 
-@ if not opts.target then
+@ local has = {}
+@ for _, r in ipairs(flavor.routines) do has[r.name] = r end
+@ local vector_routines = {}
+@ for _, st in ipairs(flavor_strategies()) do
+@   if st.isa_level > 0 and has["copy_" .. st.name] then vector_routines[#vector_routines + 1] = st end
+@ end
+@ for _, st in ipairs(vector_routines) do
+@   local name = "copy_" .. st.name
+@   local hi = st.max_n < 0 and 300 or st.max_n
+@   local up = st.name:match("forward") or st.name:match("small")
+@   local down = st.name:match("down") or st.name:match("small")
+/* Strategy ${st.name} on its own, where this CPU and its OS enable it: every
+ * length from ${st.min_n} to ${hi}${st.max_n < 0 and " and long ones" or ""}, destination alignments across a
+ * vector, disjoint, and overlapping in the direction it copies safely. */
+static void group_${name}(struct ${P}test_ctx *t)
+{
+	static const unsigned int distances[] = {1, 31, 2051, 4095};
+	struct detail d = {{0}, 0, 0};
+	unsigned int m;
+	size_t n, k;
+	if (${P}copy_isa() < ${st.isa_level})
+		return; /* not run: the CPU or the OS lacks ${st.isa} */
+	for (n = ${st.min_n}; n <= ${hi}; n++)
+		for (m = 0; m < 64; m += 7)
+			for (k = 0; k < 4; k++)
+				check_copy(t, &d, "${name}", ${P}${name}, n, distances[k], m, 0);
+@   if st.max_n < 0 then
+	for (k = 0; k < 3; k++)
+		for (m = 0; m < 64; m += 13)
+			check_copy(t, &d, "${name}", ${P}${name}, long_lengths[k], 17, m, 0);
+@   end
+	finish(t, "${name}", "every length and alignment", &d);
+	for (n = ${st.min_n}; n <= ${hi}; n++)
+		check_copy(t, &d, "${name}", ${P}${name}, n, 0, (unsigned int)(n % 64), 1);
+	finish(t, "${name}", "dst == src", &d);
+	for (n = ${st.min_n}; n <= ${hi}; n++)
+		for (k = 1; k < n && k <= 130; k++) {
+@   if up then
+			check_overlap(t, &d, "${name}", ${P}${name}, n, k, 1);
+@   end
+@   if down then
+			check_overlap(t, &d, "${name}", ${P}${name}, n, k, 0);
+@   end
+		}
+	finish(t, "${name}", "${up and down and "every overlap, either way" or up and "overlaps with the destination below" or "overlaps with the destination above"}", &d);
+}
+
+@ end
+@ if not target_name() then
 @ -- Tables no entry holds, so that every class, class bound and band bound of
 @ -- the dispatch is tested whatever the database measures: one with all
 @ -- classes distinct and every band the dispatch can hold, one whose above
@@ -322,6 +370,15 @@ static void group_copy_small(struct ${P}test_ctx *t)
 @       B(33, -1, "forward", "down", "forward_aligned", "forward") } },
 @   lookup("", 0, 0, flavor.name),
 @ }
+@ if flavor.isa_level > 0 then
+@   -- The vector strategies in every class and band kind: where this CPU
+@   -- lacks one, its fallback runs, which the edges check as well.
+@   table.insert(synthetic, 1, { status = "baseline", above_max = 31, below_max = 64, zero_mod = 4096, align_dst = 0, bands = {
+@       B(0, 31, "avx2_small", "small", "avx2_small", "avx2_small"),
+@       B(32, 63, "avx2_small", "avx2_down", "forward", "avx2_forward"),
+@       B(64, 1023, "avx512_forward", "avx2_down", "avx512_down", "avx2_forward"),
+@       B(1024, -1, "avx512_down", "avx512_down", "forward", "avx512_forward") } })
+@ end
 /* The dispatch under tables no entry holds: the strategy and the copy at
  * every band and class edge. */
 @ for i, r in ipairs(synthetic) do
@@ -373,6 +430,84 @@ static void group_align_head(struct ${P}test_ctx *t)
 	${P}rule_install(&baseline_table);
 }
 
+@   if flavor.isa_level > 0 then
+/* The fallbacks: with the isa capped at each level this CPU has (and so
+ * with AVX-512, then AVX2, taken away), the table of vector strategies
+ * installs; at each of its edges memcpy takes a strategy of that isa or
+ * less, and copies correctly. */
+static const unsigned char isa_of[${G}N_STRATEGIES] = { ${(function() local t = {} for _, st in ipairs(flavor_strategies()) do t[#t + 1] = st.isa_level end return table.concat(t, ", ") end)()} };
+
+static void group_isa_cap(struct ${P}test_ctx *t)
+{
+	struct detail d = {{0}, 0, 0};
+	int cap, top = ${P}copy_isa();
+	size_t i;
+	for (cap = 0; cap <= top; cap++) {
+		${P}rule_limit_isa(cap);
+		${P}rule_install(&synthetic_1);
+		for (i = 0; i < sizeof synthetic_edges_1 / sizeof synthetic_edges_1[0]; i++) {
+			const struct edge *e = &synthetic_edges_1[i];
+			struct layout l = place(e->n, e->dist, 0, 0);
+			int got = ${P}copy_strategy(t->work + l.dst, t->work + l.src, e->n);
+			struct detail *why;
+			if ((got < 0 || got >= ${G}N_STRATEGIES || isa_of[got] > cap) && (why = fail(&d)) != NULL) {
+				say(why, "isa capped at ");
+				say_uint(why, (unsigned long)cap);
+				say(why, ": n=");
+				say_uint(why, e->n);
+				say(why, " d=");
+				say_uint(why, e->dist);
+				say(why, " takes strategy ");
+				say_uint(why, (unsigned long)got);
+			}
+		}
+		finish(t, "isa_cap", cap == 0 ? "no vector isa: the general-register fallbacks"
+				  : cap == 1 ? "AVX2, no AVX-512: the AVX2 fallbacks" : "AVX-512", &d);
+		copy_edges(t, &d, synthetic_edges_1, sizeof synthetic_edges_1 / sizeof synthetic_edges_1[0]);
+		finish(t, "isa_cap", "the fallbacks copy correctly at every edge", &d);
+	}
+	${P}rule_limit_isa(2);
+	${P}rule_install(&baseline_table);
+}
+
+@   end
+@   if has.memmove then
+/* memmove under each table the dispatch tests use and the baseline: every
+ * length to 300 and long ones, disjoint at distances in every class, and
+ * overlapping either way by every shift up to 130 bytes. */
+static void group_memmove(struct ${P}test_ctx *t)
+{
+	static const unsigned int distances[] = {0, 1, 31, 64, 2051, 4032, 4095};
+	static const struct ${P}rule *const tables[] = {
+@     for i, _ in ipairs(synthetic) do
+		&synthetic_${i},
+@     end
+	};
+	struct detail d = {{0}, 0, 0};
+	size_t i, n, k;
+	for (i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+		${P}rule_install(tables[i]);
+		for (k = 0; k < sizeof distances / sizeof distances[0]; k++)
+			sweep_lengths(t, &d, "memmove", ${P}memmove, distances[k]);
+		sweep_same(t, &d, "memmove", ${P}memmove);
+		finish(t, "memmove", "disjoint, every class", &d);
+		for (n = 0; n <= 300; n++)
+			for (k = 1; k < n && k <= 130; k++) {
+				check_overlap(t, &d, "memmove", ${P}memmove, n, k, 0);
+				check_overlap(t, &d, "memmove", ${P}memmove, n, k, 1);
+			}
+		for (k = 0; k < 3; k++) {
+			check_overlap(t, &d, "memmove", ${P}memmove, long_lengths[k], 1, 0);
+			check_overlap(t, &d, "memmove", ${P}memmove, long_lengths[k], 1, 1);
+			check_overlap(t, &d, "memmove", ${P}memmove, long_lengths[k], 100, 0);
+			check_overlap(t, &d, "memmove", ${P}memmove, long_lengths[k], 4095, 1);
+		}
+		finish(t, "memmove", "every overlap, either way", &d);
+	}
+	${P}rule_install(&baseline_table);
+}
+
+@   end
 @ end
 @ if has_user_copies then
 ${include("user_copy_groups.c.tpi")}
@@ -390,9 +525,18 @@ static const struct group groups[] = {
 @ if has_user_copies then
 	{"user_copies", group_user_copies},
 @ end
-@ if not opts.target then
+@ for _, st in ipairs(vector_routines) do
+	{"copy_${st.name}", group_copy_${st.name}},
+@ end
+@ if not target_name() then
 	{"align_head", group_align_head},
 	{"dispatch", group_dispatch},
+@   if has.memmove then
+	{"memmove", group_memmove},
+@   end
+@   if flavor.isa_level > 0 then
+	{"isa_cap", group_isa_cap},
+@   end
 @ end
 	{"fallback", group_fallback},
 @ for _, e in ipairs(db.entries) do

@@ -2,7 +2,7 @@ ${banner(";")}
 @ -- Written once, in the neutral assembly of templates/lib/asm.lua; the
 @ -- generator renders it as NASM (copy.asm) and as GAS (copy.S).
 @ local P = opts.prefix
-@ local T = opts.target and target_rule(opts.target, flavor.name)
+@ local T = target_name() and target_rule(target_name(), flavor.name)
 @ local plan = T and import("dispatch").plan(T)
 @ local remaining = opts.user_copy_result == "remaining"
 @ local has = {}
@@ -21,7 +21,7 @@ ${banner(";")}
 ; Copy routines of flavor ${flavor.name}.
 ; System V calling convention.
 @ if T then
-; Specialised to ${opts.target} (${T.status}${T.source and ", from " .. T.source or ""}): its table is
+; Specialised to ${target_name()} (${T.status}${T.source and ", from " .. T.source or ""}): its table is
 ; compiled to a branch tree with the bounds as immediates.
 @ else
 ; The rule is the table that ${P}rule_init() (copy_rule.c) installs from
@@ -139,7 +139,7 @@ ${banner(";")}
 @ -- align_dst, then the rest. Clobbers rcx, r8 and rdx.
 @ local function forward_aligned_body(tag)
 @   if T and T.align_dst == 0 then
-        ; ${opts.target}'s align_dst is 0: no head.
+        ; ${target_name()}'s align_dst is 0: no head.
         mov     rcx, rdx
         rep movsb
 @     return
@@ -163,7 +163,101 @@ ${banner(";")}
         mov     rcx, rdx
         rep movsb                               ; body
 @ end
-@ local bodies = { forward = forward_body, forward_aligned = forward_aligned_body, down = down_body, small = small_body }
+@
+@ -- The vector strategies: W-byte moves in registers V0..V2 (ymm: W = 32, AVX2;
+@ -- zmm: W = 64, AVX-512F). rdi = dst, rsi = src, rdx = n >= W; clobbers rcx
+@ -- and r8. The first and the last W bytes are loaded before any store and
+@ -- stored after the loop, so every access stays in [0, n) and, going up,
+@ -- a destination below an overlapping source copies correctly (going down,
+@ -- one above it). Every path that wrote a ymm or zmm register ends with
+@ -- vzeroupper: upper vector state left dirty slows every SSE instruction
+@ -- that follows (Intel 248966, "Mixing AVX code and SSE code").
+@ local function vector(width)
+@   local reg = width == 32 and "ymm" or "zmm"
+@   local mov, mova = width == 32 and "vmovdqu" or "vmovdqu64", width == 32 and "vmovdqa" or "vmovdqa64"
+@   return reg, mov, mova
+@ end
+@ local function vector_forward_body(width)
+@   local reg, mov, mova = vector(width)
+@   return function(tag)
+        ; vector forward body: begin
+        ${mov} ${reg}0, [rsi]
+        ${mov} ${reg}1, [rsi + rdx - ${width}]            ; the tail, loaded before any store
+        cmp     rdx, ${2 * width}
+        jbe     .L${tag}_ends                   ; head and tail cover n
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, ${width - 1}                         ; the first aligned destination block
+        lea     r8, [rdx - ${width}]                      ; blocks start below n - ${width}
+.L${tag}_loop:
+        ${mov} ${reg}2, [rsi + rcx]
+        ${mova} [rdi + rcx], ${reg}2               ; aligned store
+        add     rcx, ${width}                         ; vector loop step
+        cmp     rcx, r8
+        jb      .L${tag}_loop                   ; vector loop bound
+.L${tag}_ends:
+        ${mov} [rdi], ${reg}0                     ; head store
+        ${mov} [rdi + rdx - ${width}], ${reg}1            ; tail store
+        vzeroupper
+        ; vector forward body: end
+@   end
+@ end
+@ local function vector_down_body(width)
+@   local reg, mov, mova = vector(width)
+@   return function(tag)
+        ; vector down body: begin
+        ${mov} ${reg}0, [rsi]                     ; the head, loaded before any store
+        ${mov} ${reg}1, [rsi + rdx - ${width}]
+        cmp     rdx, ${2 * width}
+        jbe     .L${tag}_ends                   ; head and tail cover n
+        lea     rcx, [rdi + rdx - ${width}]
+        and     rcx, -${width}
+        sub     rcx, rdi                        ; the last aligned destination block
+.L${tag}_loop:
+        ${mov} ${reg}2, [rsi + rcx]
+        ${mova} [rdi + rcx], ${reg}2               ; aligned store
+        sub     rcx, ${width}                         ; vector loop step
+        ja      .L${tag}_loop                   ; vector loop bound: offsets above 0
+.L${tag}_ends:
+        ${mov} [rdi + rdx - ${width}], ${reg}1            ; tail store
+        ${mov} [rdi], ${reg}0                     ; head store
+        vzeroupper
+        ; vector down body: end
+@   end
+@ end
+@
+@ -- Strategy avx2_small: rdi = dst, rsi = src, rdx = n <= 64. Every load
+@ -- before any store: two ymm from 32 bytes, two xmm from 16, below that
+@ -- small's general registers. Clobbers rax, rcx, r8 and rsi like small.
+@ local function avx2_small_body(tag)
+        ; avx2 small body: begin
+        cmp     rdx, 32
+        jae     .L${tag}_q32
+        cmp     rdx, 16
+        jb      .L${tag}_gpr
+        vmovdqu xmm0, [rsi]
+        vmovdqu xmm1, [rsi + rdx - 16]
+        vmovdqu [rdi], xmm0
+        vmovdqu [rdi + rdx - 16], xmm1          ; xmm tail store
+        jmp     .L${tag}_q_end
+.L${tag}_q32:
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]
+        vmovdqu [rdi], ymm0
+        vmovdqu [rdi + rdx - 32], ymm1          ; ymm tail store
+        vzeroupper
+        jmp     .L${tag}_q_end
+.L${tag}_gpr:
+@   small_body(tag .. "_g")
+.L${tag}_q_end:
+        ; avx2 small body: end
+@ end
+@ local bodies = { forward = forward_body, forward_aligned = forward_aligned_body, down = down_body, small = small_body,
+@                  avx2_forward = vector_forward_body(32), avx2_down = vector_down_body(32),
+@                  avx512_forward = vector_forward_body(64), avx512_down = vector_down_body(64),
+@                  avx2_small = avx2_small_body }
+@ -- Bodies that use rax, which the caller's finish restores to dst.
+@ local uses_rax = { small = true, avx2_small = true }
 @
 @ -- The strategies the dispatch can reach, in code order.
 @ local function reachable()
@@ -186,11 +280,46 @@ ${banner(";")}
 @   end
 @ end
 @
+@ -- Jumps from a strategy code in ecx to .L<tag>_<strategy>. The four codes
+@ -- of general registers take the tree they always took; more are split at
+@ -- the middle code, each half alike.
+@ local function code_tree(tag, names)
+@   if #names == 4 and names[1] == "forward" and names[2] == "forward_aligned" and names[3] == "down" and names[4] == "small" then
+        cmp     ecx, ${code.down}
+        je      .L${tag}_down
+        ja      .L${tag}_small
+        test    ecx, ecx
+        jz      .L${tag}_forward
+        jmp     .L${tag}_forward_aligned
+@     return
+@   end
+@   local function split(lo, hi, label)
+@     if label then
+.L${tag}_codes_${lo}_${hi}:
+@     end
+@     if lo == hi then
+        jmp     .L${tag}_${names[lo]}
+@       return
+@     end
+@     local mid = (lo + hi + 1) // 2
+        cmp     ecx, ${code[names[mid]]}
+        je      .L${tag}_${names[mid]}
+@     if mid < hi then
+        ja      .L${tag}_codes_${mid + 1}_${hi}
+@     end
+@     if lo <= mid - 1 then split(lo, mid - 1, false) else
+        ud2                                     ; no code below
+@     end
+@     if mid < hi then split(mid + 1, hi, true) end
+@   end
+@   split(1, #names, false)
+@ end
+@
 @ -- Jumps to .L<tag>_<strategy>, the strategy the table picks for rdi = dst,
 @ -- rsi = src, rdx = n. Clobbers rcx and r8.
 @ local function dispatch(tag)
 @   if T then
-        ; ${opts.target}'s table, as a branch tree
+        ; ${target_name()}'s table, as a branch tree
 @     chain(tag, plan.shared)
 @     if plan.split_from then
         mov     ecx, edi
@@ -235,12 +364,7 @@ ${banner(";")}
         lea     rcx, [rel ${P}copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
 .L${tag}_code:
-        cmp     ecx, ${code.down}
-        je      .L${tag}_down
-        ja      .L${tag}_small
-        test    ecx, ecx
-        jz      .L${tag}_forward
-        jmp     .L${tag}_forward_aligned
+@     code_tree(tag, reachable())
 .L${tag}_zero:
         mov     r8d, ${CLASS.zero}
         jmp     .L${tag}_class
@@ -266,10 +390,16 @@ ${banner(";")}
 @
 @ -- Every reachable strategy body, each labelled .L<tag>_<strategy> and
 @ -- followed by `finish` (a function that writes the tail of each).
-@ local function bodies_of(tag, finish)
+@ -- as_ (optional) maps a strategy to the function that writes what runs in
+@ -- its place (memmove's overlaps).
+@ local function bodies_of(tag, finish, as_)
 @   for _, s in ipairs(reachable()) do
 .L${tag}_${s}:
-@     bodies[s](tag .. "_" .. s)
+@     if as_ and as_[s] then
+@       as_[s](tag .. "_" .. s)
+@     else
+@       bodies[s](tag .. "_" .. s)
+@     end
 @     finish(s)
 @   end
 @ end
@@ -325,11 +455,137 @@ ${P}memcpy:
         mov     rax, rdi
 @   dispatch("memcpy")
 @   bodies_of("memcpy", function(s)
-@     if s == "small" then
+@     if uses_rax[s] then
         mov     rax, rdi                        ; the body used rax; rdi never moved
 @     end
         ret
 @   end)
+        endfunc
+@ end
+@ if has.memmove then
+
+; void *${P}memmove(void *dst, const void *src, size_t n): any overlap.
+; Disjoint buffers take memcpy's dispatch. Where the destination overlaps
+; the source from above (dst in [src, src + n)), a copy must go highest
+; first, and where it overlaps from below, lowest first: the table's
+; strategy where it already does (small and avx2_small load everything
+; first, so they do either), else the one of its isa that goes the safe way.
+        func    ${P}memmove
+${P}memmove:
+@   landing()
+        mov     rax, rdi
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_overlap_above                 ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jae     .Lmemmove_disjoint
+@   dispatch("memmove_up")
+@   local function up_of(s)
+@     return function(tag) bodies[s](tag) end
+@   end
+@   bodies_of("memmove_up", function(s)
+@     if uses_rax[s] then
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+@     end
+        ret
+@   end, { down = up_of("forward"), avx2_down = up_of("avx2_forward"), avx512_down = up_of("avx512_forward") })
+.Lmemmove_overlap_above:
+@   dispatch("memmove_down")
+@   -- Strategy down for a destination above an overlapping source: down's
+@   -- own top and bottom moves would read bytes its earlier stores wrote
+@   -- where the shift is under 8, so here both are loaded first and stored
+@   -- last, around the same aligned descending loop. Below 8 bytes, small.
+@   local function down_of()
+@     return function(tag)
+        cmp     rdx, 8
+        jb      .L${tag}_tiny                   ; down needs 8 bytes
+        mov     r9, [rsi + rdx - 8]             ; the top, loaded before any store
+        mov     r10, [rsi]                      ; the bottom, loaded before any store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        jbe     .L${tag}_ends
+.L${tag}_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .L${tag}_loop                   ; loop bound: offsets above 0
+.L${tag}_ends:
+        mov     [rdi + rdx - 8], r9             ; top store
+        mov     [rdi], r10                      ; bottom store
+        ret
+.L${tag}_tiny:
+@       bodies.small(tag)
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+@     end
+@   end
+@   bodies_of("memmove_down", function(s)
+@     if uses_rax[s] then
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+@     end
+        ret
+@   end, { forward = down_of(), forward_aligned = down_of(), down = down_of(),
+@          avx2_forward = function(tag) bodies.avx2_down(tag) end,
+@          avx512_forward = function(tag) bodies.avx512_down(tag) end })
+.Lmemmove_disjoint:
+@   dispatch("memmove")
+@   bodies_of("memmove", function(s)
+@     if uses_rax[s] then
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+@     end
+        ret
+@   end)
+        endfunc
+@ end
+@ if has.copy_isa then
+
+; int ${P}copy_isa(void): 2 when CPUID and XGETBV say that the CPU has
+; AVX-512F and the OS saves its state (XCR0 bits 1, 2 and 5-7: SSE, AVX,
+; opmask, ZMM_Hi256, Hi16_ZMM), 1 when they say so of AVX2 (bits 1 and 2),
+; else 0 (Intel SDM vol. 1, 13.3 and 15.2; AMD APM vol. 2, 11.5.2). XGETBV
+; runs only where CPUID reports OSXSAVE: elsewhere it faults.
+        func    ${P}copy_isa
+${P}copy_isa:
+@   landing()
+        mov     r11, rbx                        ; cpuid writes rbx, which is callee-saved
+        xor     r8d, r8d                        ; the answer
+        xor     eax, eax
+        cpuid
+        cmp     eax, 7
+        jb      .Lcopy_isa_done                 ; no leaf 7: no AVX2
+        mov     eax, 1
+        cpuid
+        bt      ecx, 27                         ; OSXSAVE: XGETBV is enabled
+        jnc     .Lcopy_isa_done
+        bt      ecx, 28                         ; AVX
+        jnc     .Lcopy_isa_done
+        mov     eax, 7
+        xor     ecx, ecx
+        cpuid
+        mov     r9d, ebx                        ; leaf 7 ebx: bit 5 AVX2, bit 16 AVX512F
+        xor     ecx, ecx
+        xgetbv                                  ; XCR0 in edx:eax
+        mov     ecx, eax
+        and     ecx, 6
+        cmp     ecx, 6
+        jne     .Lcopy_isa_done                 ; the OS does not save ymm state
+        bt      r9d, 5
+        jnc     .Lcopy_isa_done
+        mov     r8d, 1
+        and     eax, 0xe6
+        cmp     eax, 0xe6
+        jne     .Lcopy_isa_done                 ; the OS does not save zmm state
+        bt      r9d, 16
+        jnc     .Lcopy_isa_done
+        mov     r8d, 2
+.Lcopy_isa_done:
+        mov     eax, r8d
+        mov     rbx, r11
+        ret
         endfunc
 @ end
 @ for _, s in ipairs(flavor_strategies()) do
@@ -343,7 +599,7 @@ ${P}${name}:
 @     landing()
         mov     rax, rdi
 @     bodies[s.name](name)
-@     if s.name == "small" then
+@     if uses_rax[s.name] then
         mov     rax, rdi                        ; the body used rax; rdi never moved
 @     end
         ret
