@@ -33,6 +33,15 @@ typedef __UINTPTR_TYPE__ uc_uintptr;
 #define UC_STRATEGY_DOWN 2
 #define UC_STRATEGY_SMALL 3
 #define UC_N_STRATEGIES 4
+/* The same, as an X-macro: X(code, "name", min_n, max_n, isa), the lengths a
+ * strategy copies (max_n (size_t)-1 where there is no limit) and the
+ * instructions it needs (0 general registers, 1 AVX2, 2 AVX-512). */
+#define UC_STRATEGIES(X) \
+	X(UC_STRATEGY_FORWARD, "forward", 0, (uc_size_t)-1, 0) \
+	X(UC_STRATEGY_FORWARD_ALIGNED, "forward_aligned", 64, (uc_size_t)-1, 0) \
+	X(UC_STRATEGY_DOWN, "down", 8, (uc_size_t)-1, 0) \
+	X(UC_STRATEGY_SMALL, "small", 0, 32, 0) \
+	/* end */
 
 /* Distance classes, by d = (dst - src) mod 4096, tested in this order: zero
  * (d mod zero_mod = 0), above (d <= above_max), below (d >= 4096 -

@@ -38,6 +38,20 @@ typedef __UINTPTR_TYPE__ uc_uintptr;
 #define UC_STRATEGY_AVX512_FORWARD 7
 #define UC_STRATEGY_AVX512_DOWN 8
 #define UC_N_STRATEGIES 9
+/* The same, as an X-macro: X(code, "name", min_n, max_n, isa), the lengths a
+ * strategy copies (max_n (size_t)-1 where there is no limit) and the
+ * instructions it needs (0 general registers, 1 AVX2, 2 AVX-512). */
+#define UC_STRATEGIES(X) \
+	X(UC_STRATEGY_FORWARD, "forward", 0, (uc_size_t)-1, 0) \
+	X(UC_STRATEGY_FORWARD_ALIGNED, "forward_aligned", 64, (uc_size_t)-1, 0) \
+	X(UC_STRATEGY_DOWN, "down", 8, (uc_size_t)-1, 0) \
+	X(UC_STRATEGY_SMALL, "small", 0, 32, 0) \
+	X(UC_STRATEGY_AVX2_FORWARD, "avx2_forward", 32, (uc_size_t)-1, 1) \
+	X(UC_STRATEGY_AVX2_DOWN, "avx2_down", 32, (uc_size_t)-1, 1) \
+	X(UC_STRATEGY_AVX2_SMALL, "avx2_small", 0, 64, 1) \
+	X(UC_STRATEGY_AVX512_FORWARD, "avx512_forward", 64, (uc_size_t)-1, 2) \
+	X(UC_STRATEGY_AVX512_DOWN, "avx512_down", 64, (uc_size_t)-1, 2) \
+	/* end */
 
 /* Distance classes, by d = (dst - src) mod 4096, tested in this order: zero
  * (d mod zero_mod = 0), above (d <= above_max), below (d >= 4096 -

@@ -37,6 +37,14 @@ typedef __UINTPTR_TYPE__ ${P}uintptr;
 #define ${G}STRATEGY_${string.upper(st.name)} ${st.code}
 @ end
 #define ${G}N_STRATEGIES ${#flavor_strategies()}
+/* The same, as an X-macro: X(code, "name", min_n, max_n, isa), the lengths a
+ * strategy copies (max_n (size_t)-1 where there is no limit) and the
+ * instructions it needs (0 general registers, 1 AVX2, 2 AVX-512). */
+#define ${G}STRATEGIES(X) \
+@ for _, st in ipairs(flavor_strategies()) do
+	X(${G}STRATEGY_${string.upper(st.name)}, "${st.name}", ${st.min_n}, ${st.max_n < 0 and "(" .. P .. "size_t)-1" or st.max_n}, ${st.isa_level}) \
+@ end
+	/* end */
 
 /* Distance classes, by d = (dst - src) mod 4096, tested in this order: zero
  * (d mod zero_mod = 0), above (d <= above_max), below (d >= 4096 -

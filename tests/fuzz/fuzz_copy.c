@@ -2,6 +2,9 @@
  * decision tables (bands, class bounds, strategies, align_dst) and layouts, through the generated copies,
  * against the reference "dst now holds what src held", with sentinel guard
  * zones around dst and src, and PROT_NONE pages against the tight layout.
+ * Where the flavor has memmove, a fourth layout overlaps dst and src by a
+ * random shift either way. Strategies whose isa this CPU lacks are not
+ * called alone; in tables, rule_install's fallbacks stand in for them.
  * Build and run: make fuzz (ten million cases) or make check (a short pass). */
 #include "copy_rule.h"
 
@@ -45,6 +48,37 @@ static void diverged(const char *what, size_t n, size_t src, size_t dst, const s
 	abort();
 }
 
+static const struct {
+	size_t min_n, max_n;
+} strategies[] = {
+#define LIMITS(code, name, min_n, max_n, isa) {min_n, max_n},
+	UC_STRATEGIES(LIMITS)
+#undef LIMITS
+};
+
+/* The routines called alone: memcpy, each strategy's own, memmove. */
+struct routine {
+	const char *name;
+	void *(*fn)(void *, const void *, size_t);
+	int code; /* the strategy it runs alone; -1: any length */
+	int isa;
+};
+static const struct routine routines[] = {
+	{"uc_memcpy", uc_memcpy, -1, 0},
+#define ROUTINE(code, fn, isa) {#fn, fn, code, isa},
+	UC_STRATEGY_ROUTINES(ROUTINE)
+#undef ROUTINE
+};
+
+static int machine_isa(void)
+{
+#ifdef UC_HAS_COPY_ISA
+	return uc_copy_isa();
+#else
+	return 0;
+#endif
+}
+
 /* A table from 56 input bytes, each read for one thing: 1..UC_MAX_BANDS
  * bands with random bounds, random class bounds, zero_mod and alignment,
  * and in each cell a random strategy where it is valid for the band (small
@@ -66,8 +100,7 @@ static void random_table(const uint8_t *b, struct uc_rule *r)
 		r->bands[i].hi = hi;
 		for (unsigned int c = 0; c < UC_N_CLASSES; c++) {
 			unsigned int s = b[16 + 4 * i + c] % UC_N_STRATEGIES;
-			if ((s == UC_STRATEGY_SMALL && hi > 32) || (s == UC_STRATEGY_DOWN && lo < 8) ||
-			    (s == UC_STRATEGY_FORWARD_ALIGNED && lo < 64))
+			if (lo < strategies[s].min_n || hi > strategies[s].max_n)
 				s = UC_STRATEGY_FORWARD;
 			r->bands[i].strategy[c] = (unsigned char)s;
 		}
@@ -100,17 +133,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int src_mis = b[6] % 64;
 	struct uc_rule rule;
 	random_table(b + 16, &rule);
-	int layout = b[14] % 3; /* 0 disjoint, 1 dst == src, 2 tight against the guard pages */
-	int which = b[13] % 5;
-	if ((which == 3 && n < 8) || (which == 4 && n > 32))
-		which = 0;
-	static const char *const names[] = {"uc_memcpy", "uc_copy_forward", "uc_copy_forward_aligned", "uc_copy_down",
-					    "uc_copy_small"};
-	void *(*const fns[])(void *, const void *, size_t) = {uc_memcpy, uc_copy_forward, uc_copy_forward_aligned,
-							      uc_copy_down, uc_copy_small};
+	/* 0 disjoint, 1 dst == src, 2 tight against the guard pages, 3 (memmove) overlapping */
+#ifdef UC_HAS_MEMMOVE
+	int layout = b[14] % 4;
+#else
+	int layout = b[14] % 3;
+#endif
+	static int isa = -1;
+	if (isa < 0)
+		isa = machine_isa();
+	const struct routine *rt = &routines[b[13] % (sizeof routines / sizeof *routines)];
+	if ((rt->code >= 0 && (n < strategies[rt->code].min_n || n > strategies[rt->code].max_n)) || rt->isa > isa)
+		rt = &routines[0];
+#ifdef UC_HAS_MEMMOVE
+	static const struct routine move = {"uc_memmove", uc_memmove, -1, 0};
+	if (layout == 3 || b[15] % 4 == 0)
+		rt = &move;
+#endif
+	const char *name = rt->name;
 
 	size_t src, dst;
-	if (layout == 1) {
+	if (layout == 3) {
+		/* Overlapping by a shift of 1..n-1 bytes, dst above or below src. */
+		size_t shift = n > 1 ? 1 + dist % (n - 1) : 0;
+		src = GUARD + 64 + src_mis + (b[7] & 1 ? shift : 0);
+		dst = GUARD + 64 + src_mis + (b[7] & 1 ? 0 : shift);
+	} else if (layout == 1) {
 		src = dst = GUARD + 64 + src_mis;
 	} else if (layout == 2) {
 		src = 0;              /* a read below src faults */
@@ -123,19 +171,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dst = src + gap;
 	}
 	uc_rule_install(&rule);
-	void *ret = fns[which](region + dst, region + src, n);
+	void *ret = rt->fn(region + dst, region + src, n);
 
 	if (ret != region + dst)
-		diverged("did not return dst", n, src, dst, &rule, names[which]);
+		diverged("did not return dst", n, src, dst, &rule, name);
 	if (memcmp(region + dst, background + src, n) != 0)
-		diverged("dst differs from the reference", n, src, dst, &rule, names[which]);
+		diverged("dst differs from the reference", n, src, dst, &rule, name);
 	size_t lo = dst > GUARD ? dst - GUARD : 0, hi = dst + n + GUARD < REGION ? dst + n + GUARD : REGION;
+	if (layout == 3) {
+		/* What the move may change is dst; src's bytes outside it stay. */
+		if (!untouched(lo, src < dst ? src : dst) || !untouched(dst + n > src + n ? dst + n : src + n, hi) ||
+		    !untouched(src < dst ? src : dst + n, src < dst ? dst : src + n))
+			diverged("wrote outside dst", n, src, dst, &rule, name);
+		memcpy(region + lo, background + lo, hi - lo);
+		return 0;
+	}
 	if (!untouched(lo, dst) || !untouched(dst + n, hi))
-		diverged("wrote in a guard zone around dst", n, src, dst, &rule, names[which]);
+		diverged("wrote in a guard zone around dst", n, src, dst, &rule, name);
 	if (layout != 1) {
 		size_t slo = src > GUARD ? src - GUARD : 0;
 		if (!untouched(slo, src + n < lo ? src + n : (src + n < dst ? src + n : dst)))
-			diverged("wrote into src or below it", n, src, dst, &rule, names[which]);
+			diverged("wrote into src or below it", n, src, dst, &rule, name);
 	}
 	memcpy(region + dst, background + dst, n);
 	return 0;
