@@ -25,7 +25,7 @@ TEMPLATES  := $(shell find templates -type f 2>/dev/null | LC_ALL=C sort)
 B          := build
 
 .PHONY: all deps check dump query debt clean help check-gen check-out
-all: $(GEN) out/MANIFEST
+all: $(GEN) out/MANIFEST $(B)/libuarchcopy.so $(B)/libuarchcopy.a
 
 help:
 	@echo "make              build gen/uarchgen and regenerate out/"
@@ -43,7 +43,7 @@ help:
 	@echo "make clean        remove build outputs (not out/)"
 
 DEBIAN_PACKAGES := gcc make pkg-config nasm lua5.4 liblua5.4-dev libsqlite3-dev sqlite3 \
-                   binutils diffutils gnuplot-nox clang libclang-rt-14-dev qemu-system-x86 git
+                   binutils diffutils gnuplot-nox clang libclang-rt-14-dev qemu-system-x86 git python3
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)
@@ -167,6 +167,25 @@ USER_COPY_BINS := fault_tests fault_tests_remaining
 TEST_BINS := $(B)/test_template $(B)/test_text $(B)/test_derive $(B)/uarchcopy-probe \
              $(foreach f,$(FLAVORS),$(PER_FLAVOR_BINS:%=$(B)/$(f)/%)) \
              $(foreach f,$(USER_COPY_FLAVORS),$(USER_COPY_BINS:%=$(B)/$(f)/%))
+
+# ---- the drop-in library: the user flavor as the C library's memcpy and memmove ----
+# build/libuarchcopy.so for LD_PRELOAD, build/libuarchcopy.a to link in. The
+# flavor's objects are built again, position-independent, for them.
+LIB_FLAVOR := user
+LIB_CFLAGS := -std=c11 -O2 -fPIC -fno-builtin -Wall -Wextra -Werror -Iout/$(LIB_FLAVOR)
+$(B)/lib/copy_rule.o: out/$(LIB_FLAVOR)/copy_rule.c out/MANIFEST
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(KERNEL_CFLAGS) -fPIC -c $< -o $@
+$(B)/lib/uarchcopy.o: preload/uarchcopy.c out/MANIFEST
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
+$(B)/libuarchcopy.so: $(B)/lib/uarchcopy.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o
+	@echo "  LD      $@"
+	$(Q)$(CC) -shared -Wl,-z,text -Wl,-z,now -Wl,-z,noexecstack $^ -o $@.tmp && mv $@.tmp $@
+$(B)/libuarchcopy.a: $(B)/lib/uarchcopy.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o
+	@echo "  AR      $@"
+	$(Q)rm -f $@.tmp && ar rcs $@.tmp $^ && mv $@.tmp $@
 
 # ---- the probe: measures this machine's core ----
 

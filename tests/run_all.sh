@@ -58,5 +58,6 @@ run "probe derivation" build/test_derive
 run "portable probe" tests/probe_cli.sh
 run "import of run archives" tests/import_cli.sh
 run "git merge of uarch.db" tests/merge_git.sh
+run "drop-in library, programs" tests/preload.sh
 echo "$total_pass passed, $total_fail failed"
 exit $status

@@ -1,0 +1,109 @@
+#!/bin/sh
+# Real programs on build/libuarchcopy.so: sqlite3 running a few thousand
+# statements, python3 working on bytes, git on a clone of this repository,
+# tar and gzip over a tree. Each runs without the library, with it under
+# this CPU's rule, and with it forced to take each strategy of the flavor
+# wherever that strategy can copy (UARCHCOPY_STRATEGY), so the vector paths,
+# memmove's descending one included, run inside real programs. Every run
+# must print what the run without the library printed.
+# usage: tests/preload.sh   (needs build/libuarchcopy.so)
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+LIB=$ROOT/build/libuarchcopy.so
+. "$ROOT/tests/lib.sh"
+for tool in sqlite3 python3 git tar gzip; do
+	command -v $tool >/dev/null || { bad "$tool is missing (make deps)"; summary; exit 1; }
+done
+
+# The sqlite3 script: a table of 2000 rows with text and blobs, updates,
+# an index, queries that sort and group, a vacuum and an integrity check.
+awk 'BEGIN {
+	print "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, data BLOB, x REAL);"
+	print "BEGIN;"
+	for (i = 1; i <= 2000; i++)
+		printf "INSERT INTO t VALUES (%d, %c%s-%d%c, randomblob(0), %d.5);\n", i, 39, substr("abcdefghij", i % 10 + 1), i * 7919 % 10007, 39, i % 113
+	print "COMMIT;"
+	for (i = 1; i <= 400; i++)
+		printf "UPDATE t SET data = zeroblob(%d) || CAST(name AS BLOB), name = name || %c/%d%c WHERE id %% 400 = %d;\n", (i * 37) % 5000, 39, i, 39, i % 400
+	for (i = 1; i <= 300; i++)
+		printf "SELECT count(*), sum(length(data)), max(name) FROM t WHERE x > %d;\n", i % 113
+	print "CREATE INDEX t_name ON t (name);"
+	print "SELECT group_concat(substr(name, 1, 4), \",\") FROM (SELECT name FROM t ORDER BY name DESC LIMIT 50);"
+	print "SELECT hex(substr(data, -8)) FROM t WHERE id % 97 = 0 ORDER BY name;"
+	print "DELETE FROM t WHERE id % 3 = 0;"
+	print "VACUUM;"
+	print "PRAGMA integrity_check;"
+	print "SELECT count(*), sum(length(data)), total(x) FROM t;"
+}' >"$T/script.sql"
+cat >"$T/bytes.py" <<'PY'
+import hashlib, zlib
+h = hashlib.sha256()
+b = bytes(range(256)) * 600
+for n in (1, 7, 31, 32, 33, 63, 64, 65, 255, 4096, 65537):
+    h.update(b[n:n * 3] + b[:n])
+a = bytearray(b)
+for k in range(1, 400, 7):
+    a[k:k + 5000] = a[k + 3:k + 5003]      # memmove down
+    a[k + 9:k + 3009] = a[k:k + 3000]      # memmove up
+    del a[k * 3:k * 3 + k]
+    a[k:k] = b[:k * 5]
+h.update(a)
+m = memoryview(a)
+h.update(bytes(m[100:70000]) + bytes(m[::3][:9000]))
+h.update(zlib.decompress(zlib.compress(bytes(a), 6)))
+print(len(a), h.hexdigest())
+PY
+
+# run DIR: every program once, under the environment the caller set; each
+# output into DIR.
+run() {
+	mkdir -p "$1"
+	rm -f "$T/db.sqlite"
+	sqlite3 "$T/db.sqlite" <"$T/script.sql" >"$1/sqlite3" 2>&1
+	python3 "$T/bytes.py" >"$1/python3" 2>&1
+	rm -rf "$T/clone"
+	{ git clone -q "$ROOT" "$T/clone" && git -C "$T/clone" log --stat -25 &&
+		git -C "$T/clone" fsck --full 2>&1 && git -C "$T/clone" archive HEAD | sha256sum; } >"$1/git" 2>&1
+	{ tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - -C "$ROOT" gen run templates tests |
+		gzip -n -6 >"$T/tree.tar.gz" && sha256sum <"$T/tree.tar.gz" && rm -rf "$T/x" && mkdir "$T/x" &&
+		gzip -dc "$T/tree.tar.gz" | tar -xf - -C "$T/x" && (cd "$T/x" && find . -type f | LC_ALL=C sort | xargs sha256sum); } \
+		>"$1/tar" 2>&1
+}
+
+run "$T/plain"
+check "the programs ran" test -s "$T/plain/sqlite3" -a -s "$T/plain/python3" -a -s "$T/plain/git" -a -s "$T/plain/tar"
+check "sqlite3's integrity check passed" grep -qx ok "$T/plain/sqlite3"
+check "the library loads and reports its rule" sh -c \
+	"UARCHCOPY_REPORT=1 LD_PRELOAD='$LIB' env true 2>&1 | grep -q '^libuarchcopy: memcpy: Rule {'"
+# Linked in statically instead: the archive's memcpy and memmove take the
+# C library's place, and its constructor installs the rule.
+cat >"$T/static.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+	char a[300], b[300];
+	for (int i = 0; i < 300; i++)
+		a[i] = (char)(i * 7);
+	memmove(a + 3, a, 280);
+	memcpy(b, a, sizeof b);
+	printf("%d %d %d\n", b[2], b[3], b[283]);
+	return 0;
+}
+C
+check "a program links build/libuarchcopy.a statically" \
+	cc -O1 -fno-builtin -static "$T/static.c" "$ROOT/build/libuarchcopy.a" -o "$T/static"
+check "...its copies are the library's" sh -c "UARCHCOPY_REPORT=1 '$T/static' 2>&1 | grep -q '^libuarchcopy: memcpy: Rule {'"
+cc -O1 -fno-builtin "$T/static.c" -o "$T/libc-only"
+check "...and print what the C library's print" sh -c "test \"\$('$T/static' 2>/dev/null)\" = \"\$('$T/libc-only')\""
+LD_PRELOAD=$LIB run "$T/rule"
+for p in sqlite3 python3 git tar; do
+	check "$p under the library prints what it printed without" cmp "$T/plain/$p" "$T/rule/$p"
+done
+for s in $(sed -n 's/^\tX(UC_STRATEGY_[A-Z0-9_]*, "\([a-z0-9_]*\)",.*/\1/p' "$ROOT/out/user/copy_rule.h"); do
+	UARCHCOPY_STRATEGY=$s LD_PRELOAD=$LIB run "$T/$s"
+	for p in sqlite3 python3 git tar; do
+		check "$p with every copy $s prints the same" cmp "$T/plain/$p" "$T/$s/$p"
+	done
+done
+summary
