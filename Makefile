@@ -160,7 +160,7 @@ $(B)/%/fault_tests_remaining: tests/fault_tests.c $(B)/%-remaining/out/MANIFEST
 	$(Q)$(CC) $(subst -Iout/$*,-I$(B)/$*-remaining/out/$*,$(TEST_CFLAGS)) $(CFLAGS) tests/fault_tests.c \
 		$(B)/$*/copy_rule_remaining.o $(B)/$*/copy_remaining.o -o $@
 
-PER_FLAVOR_BINS := fuzz_copy abi_harness run_rule_tests probe bench copy_gas.o
+PER_FLAVOR_BINS := fuzz_copy abi_harness run_rule_tests bench copy_gas.o
 # The fault tests, for the flavors with user copies (a kernel's).
 USER_COPY_FLAVORS := $(patsubst out/%/tests/routines.h,%,$(shell grep -l 'KIND_TO_USER, ' out/*/tests/routines.h 2>/dev/null))
 USER_COPY_BINS := fault_tests fault_tests_remaining
@@ -191,19 +191,33 @@ $(B)/libuarchcopy.a: $(B)/lib/uarchcopy.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR
 
 PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
 # The probe runs on machines that lack the toolchain: linked statically, it
-# needs nothing but the kernel, and reads no database.
-PROBE_SRCS   := $(wildcard probe/*.c) $(RUN_SRCS) gen/text.c gen/sha256.c gen/util.c
+# needs nothing but the kernel, and reads no database. It carries every
+# flavor: each flavor's probe/flavor.c, copy.o and copy_rule.o become one
+# object whose defined symbols are renamed <flavor>_..., so that the
+# flavors' routines, all named uc_..., do not clash.
+PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c $(RUN_SRCS) gen/text.c gen/sha256.c gen/util.c
 
-$(B)/%/probe: $(PROBE_SRCS) $(wildcard probe/*.h run/*.h) gen/text.h gen/sha256.h gen/util.h $(B)/%/copy.o $(B)/%/copy_rule.o
-	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) -static -Iout/$* $(CFLAGS) $(PROBE_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lm
+$(B)/probe-flavors/%.o: probe/flavor.c probe/flavor.h probe/timer.h $(B)/%/copy.o $(B)/%/copy_rule.o
+	@mkdir -p $(@D)
+	@echo "  LD -r   $@"
+	$(Q)$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) -c probe/flavor.c -o $(@D)/$*-flavor.o
+	$(Q)ld -r $(@D)/$*-flavor.o $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $(@D)/$*-all.o
+	$(Q)nm --defined-only -g $(@D)/$*-all.o | awk '{ print $$3, "$*_" $$3 }' >$(@D)/$*.syms
+	$(Q)objcopy --redefine-syms=$(@D)/$*.syms $(@D)/$*-all.o $@
 
-# The portable probe times the routines of one flavor, the kernel's: every
-# flavor out/ holds today.
-PROBE_FLAVOR := kernel
-$(B)/uarchcopy-probe: $(B)/$(PROBE_FLAVOR)/probe
-	$(Q)cp $< $@.tmp && mv $@.tmp $@
-	@echo "  built   $@ (static; copy it to the machine to measure, run it there)"
+# The list of flavors the probe carries.
+$(B)/probe-flavors/flavors.c: out/MANIFEST
+	@mkdir -p $(@D)
+	$(Q){ echo '#include "../../probe/flavor.h"'; \
+	      for f in $(FLAVORS); do echo "extern const struct probe_flavor $${f}_probe_flavor;"; done; \
+	      printf 'const struct probe_flavor *const probe_flavors[] = {'; \
+	      for f in $(FLAVORS); do printf '&%s_probe_flavor, ' $$f; done; echo 'NULL};'; } >$@.tmp && mv $@.tmp $@
+
+$(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h run/*.h) gen/text.h gen/sha256.h gen/util.h \
+		      $(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o)
+	@echo "  CC      $@ (static, every flavor)"
+	$(Q)$(CC) $(PROBE_CFLAGS) -static $(CFLAGS) $(PROBE_SRCS) $(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o) \
+		-o $@.tmp -lm && mv $@.tmp $@
 
 $(B)/test_derive: tests/test_derive.c run/derive.c run/table.c run/derive.h run/table.h
 	@mkdir -p $(B)
@@ -224,12 +238,12 @@ bench: all $(FLAVORS:%=$(B)/%/bench)
 .PHONY: probe-portable probe
 probe-portable: $(B)/uarchcopy-probe
 
-# make probe [NAME=entry]: the portable probe on this machine, then its
-# import: the one path by which a measurement enters uarch.db.
+# make probe [NAME=entry]: the portable probe on this machine, then the
+# import of its archives: the one path by which a measurement enters uarch.db.
 probe: all $(B)/uarchcopy-probe
-	$(Q)rm -f $(B)/this-machine.run
-	$(Q)$(B)/uarchcopy-probe --out $(B)/this-machine.run
-	$(Q)$(GEN) import $(if $(NAME),--name $(NAME)) $(B)/this-machine.run
+	$(Q)rm -rf $(B)/this-machine && mkdir -p $(B)/this-machine
+	$(Q)$(B)/uarchcopy-probe --out $(B)/this-machine
+	$(Q)$(GEN) import $(if $(NAME),--name $(NAME)) $(B)/this-machine/*.run
 	$(Q)$(MAKE) all
 
 check: all $(TEST_BINS)

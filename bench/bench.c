@@ -9,7 +9,10 @@
  *  2. The dispatch: for n in 1..256 at d = 0, uc_memcpy against the strategy
  *     it chooses, called directly: what the table lookup costs a call.
  *  3. The random-size workload (random_sizes.c): one stream of calls
- *     through uc_memcpy, rep movsb and the C library's memcpy. */
+ *     through uc_memcpy, rep movsb and the C library's memcpy.
+ * Where the flavor has memmove (a libc's), the grid and the workload also
+ * time it against the C library's memmove, and the grid prints the
+ * geometric-mean speed-up over the C library. */
 #include "copy_rule.h"
 #include "../gen/plot.h"
 #include "random_sizes.h"
@@ -34,7 +37,8 @@ static const char usage[] =
 	"usage: bench [--out DIR] [--samples N]\n"
 	"\n"
 	"Times, side by side on this CPU: uc_memcpy under the table uc_rule_init\n"
-	"installs, each strategy alone, one rep movsb and the C library's memcpy, on a\n"
+	"installs, each strategy alone, one rep movsb and the C library's memcpy (and,\n"
+	"for a flavor with memmove, uc_memmove against the C library's memmove), on a\n"
 	"grid of lengths (8 B..1 MiB) and distances (dst - src) mod 4096; the dispatch\n"
 	"cost for n in 1..256; and a random-size workload drawn from glibc's\n"
 	"bench-memcpy-random distribution. Prints ratios and writes DIR/bench.csv,\n"
@@ -53,28 +57,40 @@ static void progress(const char *what, size_t done, size_t total)
 
 static int grid(FILE *csv, unsigned char *arena, int samples)
 {
-	static const char *const names[] = {"forward", "forward_aligned", "down", "small"};
-	double worst_vs_movsb = 0;
-	size_t at_l = 0, at_d = 0;
-	fprintf(csv, "n,d,choice,uc_memcpy,best,best_strategy,regret,vs_rep_movsb,libc_vs_rep_movsb\n");
+	double worst_vs_movsb = 0, worst_vs_libc = 0, log_vs_libc = 0;
+#ifdef UC_HAS_MEMMOVE
+	double log_move = 0, worst_move = 0;
+#endif
+	size_t at_l = 0, at_d = 0, at_libc_l = 0, at_libc_d = 0, points = 0;
+	fprintf(csv, "n,d,choice,uc_memcpy,best,best_strategy,regret,vs_rep_movsb,libc_vs_rep_movsb,vs_libc,"
+		     "memmove_vs_libc\n");
 	printf("grid: uc_memcpy under the installed table (ticks per call; ratios lower is faster)\n\n");
-	printf("%8s %5s %-16s %10s %10s %-16s %7s %10s %10s\n", "n", "d", "choice", "uc_memcpy", "best", "best is",
-	       "regret", "/rep movsb", "libc/movsb");
+	printf("%8s %5s %-16s %10s %10s %-16s %7s %10s %10s %9s", "n", "d", "choice", "uc_memcpy", "best", "best is",
+	       "regret", "/rep movsb", "libc/movsb", "/libc");
+#ifdef UC_HAS_MEMMOVE
+	printf(" %13s", "move/libc mv");
+#endif
+	printf("\n");
 	for (size_t l = 0; l < N_LENGTHS; l++) {
 		for (size_t d = 0; d < N_DISTANCES; d++) {
 			size_t n = lengths[l];
 			int choice = uc_copy_strategy(arena + 8192 + distances[d], arena + 8192, n);
 			/* Rounds over every copy, each keeping its minimum, so that a
 			 * slow spell of the machine hits all of them alike. */
-			double uc = 1e300, movsb = 1e300, libc = 1e300, strat[UC_N_STRATEGIES];
+			double uc = 1e300, movsb = 1e300, libc = 1e300, move = 1e300, libc_mv = 1e300,
+			       strat[UC_N_STRATEGIES];
 			for (int s = 0; s < UC_N_STRATEGIES; s++)
 				strat[s] = 1e300;
 			for (int round = 0; round < ROUNDS; round++) {
 				uc = fmin(uc, time_copy(uc_memcpy, arena, n, distances[d], samples, 3000));
 				movsb = fmin(movsb, time_copy(rep_movsb, arena, n, distances[d], samples, 3000));
 				libc = fmin(libc, time_copy(libc_copy, arena, n, distances[d], samples, 3000));
+#ifdef UC_HAS_MEMMOVE
+				move = fmin(move, time_copy(uc_memmove, arena, n, distances[d], samples, 3000));
+				libc_mv = fmin(libc_mv, time_copy(libc_move, arena, n, distances[d], samples, 3000));
+#endif
 				for (int s = 0; s < UC_N_STRATEGIES; s++)
-					if (!((s == UC_STRATEGY_DOWN && n < 8) || (s == UC_STRATEGY_SMALL && n > 32)))
+					if (strategy_timed(s, n))
 						strat[s] = fmin(strat[s], time_copy(strategy_routine(s), arena, n,
 										    distances[d], samples, 3000));
 			}
@@ -85,17 +101,37 @@ static int grid(FILE *csv, unsigned char *arena, int samples)
 					best = strat[s], best_s = s;
 			if (uc < best) /* uc_memcpy is a strategy too: the best measured */
 				best = uc, best_s = choice;
-			printf("%8zu %5u %-16s %10.1f %10.1f %-16s %7.3f %10.3f %10.3f\n", n, distances[d], names[choice], uc,
-			       best, names[best_s], uc / best, uc / movsb, libc / movsb);
-			fprintf(csv, "%zu,%u,%s,%.2f,%.2f,%s,%.4f,%.4f,%.4f\n", n, distances[d], names[choice], uc, best,
-				names[best_s], uc / best, uc / movsb, libc / movsb);
+			printf("%8zu %5u %-16s %10.1f %10.1f %-16s %7.3f %10.3f %10.3f %9.3f", n, distances[d],
+			       strategy_label(choice), uc, best, strategy_label(best_s), uc / best, uc / movsb, libc / movsb,
+			       uc / libc);
+#ifdef UC_HAS_MEMMOVE
+			printf(" %13.3f", move / libc_mv);
+			log_move += log(move / libc_mv);
+			worst_move = fmax(worst_move, move / libc_mv);
+#endif
+			printf("\n");
+			fprintf(csv, "%zu,%u,%s,%.2f,%.2f,%s,%.4f,%.4f,%.4f,%.4f,%.4f\n", n, distances[d],
+				strategy_label(choice), uc, best, strategy_label(best_s), uc / best, uc / movsb, libc / movsb,
+				uc / libc, move < 1e300 ? move / libc_mv : 0);
 			if (uc / movsb > worst_vs_movsb)
 				worst_vs_movsb = uc / movsb, at_l = n, at_d = distances[d];
+			if (uc / libc > worst_vs_libc)
+				worst_vs_libc = uc / libc, at_libc_l = n, at_libc_d = distances[d];
+			log_vs_libc += log(uc / libc);
+			points++;
 			progress("grid", l * N_DISTANCES + d + 1, N_LENGTHS * N_DISTANCES);
 		}
 		printf("\n");
 	}
-	printf("worst uc_memcpy / rep movsb on the grid: %.3f (n = %zu, d = %zu)\n\n", worst_vs_movsb, at_l, at_d);
+	printf("worst uc_memcpy / rep movsb on the grid: %.3f (n = %zu, d = %zu)\n", worst_vs_movsb, at_l, at_d);
+	printf("worst uc_memcpy / libc memcpy on the grid: %.3f (n = %zu, d = %zu); geometric mean %.3f, a speed-up "
+	       "of %.3fx\n",
+	       worst_vs_libc, at_libc_l, at_libc_d, exp(log_vs_libc / (double)points), exp(-log_vs_libc / (double)points));
+#ifdef UC_HAS_MEMMOVE
+	printf("uc_memmove / libc memmove on the grid: worst %.3f, geometric mean %.3f, a speed-up of %.3fx\n",
+	       worst_move, exp(log_move / (double)points), exp(-log_move / (double)points));
+#endif
+	printf("\n");
 	return 0;
 }
 
@@ -145,12 +181,19 @@ static void workload(unsigned char *arena, int samples)
 	static const struct {
 		const char *name;
 		copy_fn fn;
-	} copies[] = {{"uc_memcpy", uc_memcpy}, {"rep movsb", rep_movsb}, {"libc memcpy", libc_copy}};
-	double t[3] = {1e300, 1e300, 1e300};
+	} copies[] = {{"uc_memcpy", uc_memcpy}, {"rep movsb", rep_movsb}, {"libc memcpy", libc_copy},
+#ifdef UC_HAS_MEMMOVE
+		      {"uc_memmove", uc_memmove}, {"libc memmove", libc_move},
+#endif
+	};
+	enum { N = sizeof copies / sizeof *copies };
+	double t[N];
+	for (int c = 0; c < N; c++)
+		t[c] = 1e300;
 	unsigned char *src = arena, *dst = arena + 65536 + 2048;
 	random_calls(calls, CALLS, REGION, 1);
 	for (int s = 0; s < samples * 4; s++)
-		for (int c = 0; c < 3; c++) {
+		for (int c = 0; c < N; c++) {
 			uint64_t t0 = tsc();
 			for (int i = 0; i < CALLS; i++)
 				copies[c].fn(dst + calls[i].dst, src + calls[i].src, calls[i].len);
@@ -162,6 +205,10 @@ static void workload(unsigned char *arena, int samples)
 	       "  uc_memcpy / rep movsb %.3f, uc_memcpy / libc memcpy %.3f, libc memcpy / rep movsb %.3f\n"
 	       "  (ticks per call: uc_memcpy %.1f, rep movsb %.1f, libc memcpy %.1f)\n\n",
 	       CALLS, REGION / 1024, t[0] / t[1], t[0] / t[2], t[2] / t[1], t[0] / CALLS, t[1] / CALLS, t[2] / CALLS);
+#ifdef UC_HAS_MEMMOVE
+	printf("  uc_memmove / libc memmove %.3f (ticks per call: %.1f, %.1f)\n\n", t[3] / t[4], t[3] / CALLS,
+	       t[4] / CALLS);
+#endif
 }
 
 static int plot(const char *dir)

@@ -19,16 +19,58 @@ __attribute__((noinline)) void *libc_copy(void *dst, const void *src, size_t n)
 	return libc_memcpy(dst, src, n);
 }
 
+/* Called through a volatile pointer so the compiler cannot inline it. */
+static void *(*volatile libc_memmove_fn)(void *, const void *, size_t) = memmove;
+
+__attribute__((noinline)) void *libc_move(void *dst, const void *src, size_t n)
+{
+	return libc_memmove_fn(dst, src, n);
+}
+
+static const struct {
+	int code;
+	copy_fn fn;
+	int isa;
+} routines[] = {
+#define ROUTINE(code, fn, isa) {code, fn, isa},
+	UC_STRATEGY_ROUTINES(ROUTINE)
+#undef ROUTINE
+};
+
+static const struct {
+	const char *name;
+	size_t min_n, max_n;
+} strategies[] = {
+#define STRATEGY(code, name, min_n, max_n, isa) {name, min_n, max_n},
+	UC_STRATEGIES(STRATEGY)
+#undef STRATEGY
+};
+
 copy_fn strategy_routine(int code)
 {
-	switch (code) {
-	case UC_STRATEGY_FORWARD_ALIGNED:
-		return uc_copy_forward_aligned;
-	case UC_STRATEGY_DOWN:
-		return uc_copy_down;
-	case UC_STRATEGY_SMALL:
-		return uc_copy_small;
-	default:
-		return uc_copy_forward;
+	for (size_t i = 0; i < sizeof routines / sizeof *routines; i++)
+		if (routines[i].code == code)
+			return routines[i].fn;
+	return uc_copy_forward;
+}
+
+const char *strategy_label(int code)
+{
+	return code >= 0 && code < UC_N_STRATEGIES ? strategies[code].name : "?";
+}
+
+int strategy_timed(int code, size_t n)
+{
+	static int isa = -1;
+	if (isa < 0) {
+#ifdef UC_HAS_COPY_ISA
+		isa = uc_copy_isa();
+#else
+		isa = 0;
+#endif
 	}
+	for (size_t i = 0; i < sizeof routines / sizeof *routines; i++)
+		if (routines[i].code == code)
+			return routines[i].isa <= isa && n >= strategies[code].min_n && n <= strategies[code].max_n;
+	return 0;
 }

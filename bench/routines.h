@@ -12,7 +12,15 @@ void *rep_movsb(void *dst, const void *src, size_t n);
 /* The C library's memcpy, through a pointer the compiler cannot see into. */
 void *libc_copy(void *dst, const void *src, size_t n);
 
-/* The generated routine of each strategy code (UC_STRATEGY_*). */
+/* The C library's memmove, the same way. */
+void *libc_move(void *dst, const void *src, size_t n);
+
+/* The generated routine of each strategy code (UC_STRATEGY_*), and its name. */
 copy_fn strategy_routine(int code);
+const char *strategy_label(int code);
+
+/* 1 when strategy code is timed at length n: the flavor exports its
+ * routine, it copies n bytes, and this CPU and its OS enable its isa. */
+int strategy_timed(int code, size_t n);
 
 #endif

@@ -112,12 +112,19 @@ static void summary_head(struct buf *b, const struct entry_choice *entry, const 
 
 static void summary_method(struct buf *b, const struct run_facts *run)
 {
-	buf_printf(b, "## Method\n\n");
+	int timed[N_COPY_STRATEGIES] = {0};
+	for (size_t i = 0; i < run->table->n; i++)
+		timed[run->table->rows[i].strategy] = 1;
+	buf_printf(b, "## Method\n\n- Routines: the generated strategies of the %s flavor that this CPU runs, each "
+		      "called alone:", run->archive->flavor);
+	for (int k = 0, first = 1; k < N_COPY_STRATEGIES; k++)
+		if (timed[k]) {
+			buf_printf(b, "%s `uc_copy_%s`", first ? "" : ",", strategy_name[k]);
+			first = 0;
+		}
+	buf_printf(b, " (gen/rule_limits.h says what each does; forward, one `rep movsb`, is the baseline; "
+		      "forward_aligned's head aligns to %d bytes).\n", PROBE_ALIGN_DST);
 	buf_printf(b,
-		   "- Routines: the generated strategies of the %s flavor, each called alone: `uc_copy_forward` "
-		   "(one `rep movsb`, the baseline), `uc_copy_forward_aligned` (a head to %d bytes, then `rep "
-		   "movsb`), `uc_copy_down` (8-byte stores, highest first, n >= 8), `uc_copy_small` (every load "
-		   "before any store, n <= 32).\n"
 		   "- Points: %zu, at every length 1..64 and in steps to 1 MiB; every distance in 0..160 and "
 		   "3936..4095 with a coarse middle at the lengths that place the class bounds, a thinner set at "
 		   "the others. The source is page-aligned, so a point's destination misalignment is d mod 64; "
@@ -131,7 +138,7 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 		   "baseline; the bands minimise the summed log regret, a regret beyond that weighing ten times "
 		   "and a loss to the baseline thirty; no cell takes a strategy slower than the baseline by more "
 		   "than the tie threshold at any of its points.\n",
-		   run->archive->flavor, PROBE_ALIGN_DST, run->table->n, run->archive->samples, run->archive->m.overhead, run->rule->noise * 100,
+		   run->table->n, run->archive->samples, run->archive->m.overhead, run->rule->noise * 100,
 		   DERIVE_NOISE_FLOOR * 100, DERIVE_NOISE_MIN_TICKS);
 }
 

@@ -96,16 +96,22 @@ static int derive_run(const struct run_archive *a, struct table *t, struct deriv
 	return 0;
 }
 
-static int flavor_known(const char *db_path, const char *flavor)
+/* The flavor's isa level (enum isa_level), -2 when the database has no
+ * such flavor, -1 when it cannot be read. */
+static int flavor_isa(const char *db_path, const char *flavor)
 {
 	struct model m;
 	if (model_load(&m, db_path))
 		return -1;
 	for (size_t i = 0; i < m.n_flavors; i++)
 		if (m.flavors[i].name && strcmp(m.flavors[i].name, flavor) == 0)
-			return 1;
-	return 0;
+			return m.flavors[i].isa_level;
+	return -2;
 }
+
+#define STRATEGY_ISA(id, name, min_n, max_n, isa, ...) isa,
+static const int strategy_isa[] = {STRATEGIES(STRATEGY_ISA)};
+#undef STRATEGY_ISA
 
 /* Returns the exit status; *recorded is set when the database changed. */
 static int import_one(const char *db_path, const char *name, int dry_run, const char *path, int *recorded)
@@ -130,12 +136,18 @@ static int import_one(const char *db_path, const char *name, int dry_run, const 
 		    path, cpu.vendor, vendor_list);
 		goto out;
 	}
-	int known = flavor_known(db_path, a.flavor);
-	if (known <= 0) {
-		if (known == 0)
+	int isa = flavor_isa(db_path, a.flavor);
+	if (isa < 0) {
+		if (isa == -2)
 			err("%s: flavor '%s' is not a flavor of %s; nothing was imported", path, a.flavor, db_path);
 		goto out;
 	}
+	for (size_t i = 0; i < a.m.n; i++)
+		if (strategy_isa[a.m.points[i].strategy] > isa) {
+			err("%s: it times %s, which is not a strategy of flavor %s; nothing was imported", path,
+			    strategy_name[a.m.points[i].strategy], a.flavor);
+			goto out;
+		}
 	if (!dry_run && record_imported_as(db_path, a.sha256, earlier, sizeof earlier)) {
 		printf("%s: already imported as run %s; nothing changed\n", path, earlier);
 		rc = 0;

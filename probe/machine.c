@@ -1,15 +1,17 @@
 #include "machine.h"
 
 #include "../gen/text.h"
-#include "copy_rule.h"
 
+#include <cpuid.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 
+/* CPUID, as the compiler's <cpuid.h> executes it: the probe carries several
+ * flavors, and reads the CPU once, for all of them. */
 static void cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 {
-	uc_cpuid_leaf(leaf, subleaf, regs);
+	__cpuid_count(leaf, subleaf, regs[0], regs[1], regs[2], regs[3]);
 }
 
 /* One printable line of at most ARCHIVE_TEXT_MAX bytes, or "unknown". */

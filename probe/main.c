@@ -5,7 +5,7 @@
 #include "../gen/text.h"
 #include "../run/archive.h"
 #include "../run/derive.h"
-#include "copy_rule.h"
+#include "flavor.h"
 #include "machine.h"
 #include "measure.h"
 
@@ -20,18 +20,21 @@
 #include <unistd.h>
 
 static const char usage[] =
-	"usage: probe [--out FILE] [--quick]\n"
+	"usage: probe [--out DIR] [--flavor NAME] [--quick]\n"
 	"\n"
-	"Measures this CPU: times every copy strategy of the flavor (forward rep movsb,\n"
-	"forward with an aligned head, the descending copy, the small-copy path) at every\n"
-	"length and distance of the plan, pass after pass until the decision table derived\n"
-	"from them stops changing, and writes one run archive: the raw timings, the CPUID\n"
-	"leaves, the hypervisor, microcode and kernel, and a checksum. Bring the archive to\n"
-	"a checkout of uarchcopy and run: gen/uarchgen import FILE\n"
+	"Measures this CPU: for each flavor it carries, times every copy strategy the\n"
+	"flavor has and this CPU can run (rep movsb forward, with an aligned head, the\n"
+	"descending copy, the small-copy path; AVX2 and AVX-512 loops) at every length\n"
+	"and distance of the plan, pass after pass until the decision table derived from\n"
+	"them stops changing. Then writes one run archive per flavor: the raw timings,\n"
+	"the CPUID leaves, the hypervisor, microcode and kernel, and a checksum. Bring\n"
+	"the archives to a checkout of uarchcopy and run: gen/uarchgen import FILE...\n"
 	"\n"
-	"  --out FILE   the archive (default: probe-FFh-MMh-DATE-SUM.run in this directory,\n"
-	"               from CPUID's family and model, the date and the checksum)\n"
-	"  --quick      a small plan that runs in seconds (for tests; not a measurement)\n"
+	"  --out DIR      where the archives go (default: this directory), each named\n"
+	"                 probe-FFh-MMh-DATE-FLAVOR-SUM.run from CPUID's family and\n"
+	"                 model, the date, the flavor and the checksum\n"
+	"  --flavor NAME  measure this flavor only\n"
+	"  --quick        a small plan that runs in seconds (for tests; not a measurement)\n"
 	"\n"
 	"exit status: 0 written, 1 failed, unstable or interrupted (nothing written),\n"
 	"2 usage error or a CPU no vendor of the database reports\n";
@@ -74,13 +77,13 @@ static void print_rule(const char *what, const struct derived_rule *r)
  * the previous pass's table judged on the new minima is as good as the new
  * table: its worst regret within the noise and its mean within half a
  * percent. Returns 0 stable, 1 unstable, -1 interrupted or failed. */
-static int measure_until_stable(struct measurement *m, const struct plan *plan)
+static int measure_until_stable(struct measurement *m, const struct plan *plan, const struct probe_flavor *f)
 {
 	struct derived_rule previous = {0};
 	while (m->passes < plan->max_passes) {
 		if (!show_progress)
 			fprintf(stderr, "  pass %d: %zu points\n", m->passes + 1, m->n);
-		if (measure_pass(m, plan, &stop, progress))
+		if (measure_pass(m, plan, f, &stop, progress))
 			return -1;
 		struct table t;
 		struct derived_rule r;
@@ -90,8 +93,8 @@ static int measure_until_stable(struct measurement *m, const struct plan *plan)
 			table_free(&t);
 			return -1;
 		}
-		char what[32];
-		snprintf(what, sizeof what, "pass %d", m->passes);
+		char what[64];
+		snprintf(what, sizeof what, "%s, pass %d", f->name, m->passes);
 		print_rule(what, &r);
 		int stable = m->passes >= 3 && rule_regret(&t, &previous) == 0 &&
 			     previous.worst_regret <= r.worst_regret * (1 + r.noise) &&
@@ -144,7 +147,7 @@ static int write_whole(const char *path, const char *text)
 
 int main(int argc, char **argv)
 {
-	const char *out = NULL;
+	const char *out = ".", *only = NULL;
 	int quick = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -153,24 +156,34 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (strcmp(a, "--quick") == 0) {
 			quick = 1;
-		} else if (strcmp(a, "--out") == 0 && i + 1 < argc && argv[i + 1][0]) {
-			out = argv[++i];
+		} else if ((strcmp(a, "--out") == 0 || strcmp(a, "--flavor") == 0) && i + 1 < argc && argv[i + 1][0]) {
+			*(a[2] == 'o' ? &out : &only) = argv[++i];
 		} else {
 			fprintf(stderr, "probe: unknown or incomplete option '%s' (try --help)\n", a);
 			return 2;
 		}
 	}
+	size_t n_flavors = 0, chosen = 0;
+	for (; probe_flavors[n_flavors]; n_flavors++)
+		chosen += !only || strcmp(probe_flavors[n_flavors]->name, only) == 0;
+	if (!chosen) {
+		fprintf(stderr, "probe: --flavor %s: this probe carries no such flavor (", only);
+		for (size_t i = 0; i < n_flavors; i++)
+			fprintf(stderr, "%s%s", i ? ", " : "", probe_flavors[i]->name);
+		fprintf(stderr, ")\n");
+		return 2;
+	}
 
-	struct run_archive a = {.probe_version = PROBE_VERSION};
+	struct run_archive machine = {.probe_version = PROBE_VERSION};
 	struct cpu_info cpu;
 	char sig[96];
-	machine_read(&a);
-	cpu_decode(&a.cpuid, &cpu);
+	machine_read(&machine);
+	cpu_decode(&machine.cpuid, &cpu);
 	cpu_signature_text(&cpu, sig, sizeof sig);
 	printf("cpu: %s\n     %s\n     ERMS %s, FSRM %s, AVX2 %s, AVX-512F %s; %s%s\n", cpu.brand, sig,
 	       cpu.erms ? "yes" : "no", cpu.fsrm ? "yes" : "no", cpu.avx2 ? "yes" : "no", cpu.avx512f ? "yes" : "no",
 	       cpu.guest ? "hypervisor guest: " : "bare metal", cpu.guest ? cpu.hypervisor : "");
-	printf("     kernel %s; microcode %s; platform %s\n", a.kernel, a.microcode, a.platform);
+	printf("     kernel %s; microcode %s; platform %s\n", machine.kernel, machine.microcode, machine.platform);
 	if (!vendor_known(cpu.vendor)) {
 		fprintf(stderr, "probe: this CPU reports vendor '%s', which no CPU the database can hold reports (%s)\n",
 			cpu.vendor, vendor_list);
@@ -197,40 +210,68 @@ int main(int argc, char **argv)
 		plan_quick(&plan);
 	else
 		plan_full(&plan);
-	measurement_init(&a.m, &plan);
-	snprintf(a.flavor, sizeof a.flavor, "%s", UC_FLAVOR); /* the flavor of the routines linked in */
-	a.samples = plan.samples;
-	int rc = measure_until_stable(&a.m, &plan);
-	if (rc < 0 || stop) {
-		if (show_progress)
-			fputc('\n', stderr);
-		fprintf(stderr, "probe: %s; nothing was written\n", stop ? "interrupted" : "failed");
-		measurement_free(&a.m);
-		return 1;
+	/* Every flavor is measured before any archive is written: an
+	 * interruption or an unstable flavor writes none. */
+	struct run_archive *runs = calloc(n_flavors, sizeof *runs);
+	int rc = runs ? 0 : -1;
+	for (size_t i = 0; i < n_flavors && rc == 0; i++) {
+		const struct probe_flavor *f = probe_flavors[i];
+		if (only && strcmp(f->name, only) != 0)
+			continue;
+		struct run_archive *a = &runs[i];
+		*a = machine;
+		snprintf(a->flavor, sizeof a->flavor, "%s", f->name);
+		a->samples = plan.samples;
+		measurement_init(&a->m, &plan, f);
+		rc = measure_until_stable(&a->m, &plan, f);
+		if (rc > 0)
+			fprintf(stderr,
+				"probe: flavor %s: the table still changed after %d passes; nothing was written (a "
+				"quieter machine, or fewer other loads, may settle it)\n",
+				f->name, plan.max_passes);
 	}
-	if (rc > 0) {
-		fprintf(stderr,
-			"probe: the table still changed after %d passes; nothing was written (a quieter machine, "
-			"or fewer other loads, may settle it)\n",
-			plan.max_passes);
-		measurement_free(&a.m);
-		return 1;
-	}
+	if (rc < 0 || stop)
+		fprintf(stderr, "%sprobe: %s; nothing was written\n", show_progress ? "\n" : "",
+			stop ? "interrupted" : "failed");
 	time_t now = time(NULL);
-	strftime(a.date, sizeof a.date, "%Y-%m-%d", gmtime(&now));
-	char *text = archive_text(&a);
-	char name[4200];
-	if (!out) {
-		snprintf(name, sizeof name, "probe-%02xh-%02xh-%s-%.6s.run", cpu.family, cpu.model, a.date, a.sha256);
-		out = name;
+	char date[11];
+	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+	char **names = calloc(n_flavors, sizeof *names);
+	int *written = calloc(n_flavors, sizeof *written);
+	for (size_t i = 0; rc == 0 && !stop && i < n_flavors; i++) {
+		struct run_archive *a = &runs[i];
+		if (!a->m.n)
+			continue;
+		memcpy(a->date, date, sizeof date);
+		char *text = archive_text(a);
+		names[i] = malloc(strlen(out) + 128);
+		sprintf(names[i], "%s/probe-%02xh-%02xh-%s-%s-%.6s.run", out, cpu.family, cpu.model, a->date, a->flavor,
+			a->sha256);
+		rc = write_whole(names[i], text);
+		written[i] = rc == 0;
+		free(text);
+		if (rc == 0)
+			printf("wrote %s (%zu points, %d passes, sha256 %.12s...)\n", names[i], a->m.n, a->m.passes,
+			       a->sha256);
 	}
-	rc = write_whole(out, text);
-	free(text);
-	if (rc == 0)
-		printf("wrote %s (%zu points, %d passes, sha256 %.12s...)\n", out, a.m.n, a.m.passes, a.sha256);
-	measurement_free(&a.m);
-	if (rc)
-		return 1;
-	printf("next: gen/uarchgen import %s    (in a checkout of uarchcopy)\n", out);
-	return 0;
+	if (rc || stop) {
+		/* An archive written before a later one failed goes too: all or none. */
+		for (size_t i = 0; i < n_flavors; i++)
+			if (written[i])
+				unlink(names[i]);
+	} else {
+		printf("next, in a checkout of uarchcopy: gen/uarchgen import");
+		for (size_t i = 0; i < n_flavors; i++)
+			if (names[i])
+				printf(" %s", names[i]);
+		printf("\n");
+	}
+	for (size_t i = 0; i < n_flavors; i++) {
+		measurement_free(&runs[i].m);
+		free(names[i]);
+	}
+	free(runs);
+	free(names);
+	free(written);
+	return rc || stop ? 1 : 0;
 }

@@ -1,6 +1,5 @@
 #include "measure.h"
 
-#include "copy_rule.h"
 #include "../run/derive.h"
 #include "timer.h"
 
@@ -91,7 +90,7 @@ static int is_fine_length(const struct plan *p, unsigned int n)
 	return 0;
 }
 
-void measurement_init(struct measurement *m, const struct plan *p)
+void measurement_init(struct measurement *m, const struct plan *p, const struct probe_flavor *f)
 {
 	memset(m, 0, sizeof *m);
 	size_t cap = p->n_lengths * (p->n_fine > p->n_thin ? p->n_fine : p->n_thin) * N_COPY_STRATEGIES;
@@ -109,7 +108,7 @@ void measurement_init(struct measurement *m, const struct plan *p)
 		size_t n_ds = fine ? p->n_fine : p->n_thin;
 		for (size_t d = 0; d < n_ds; d++)
 			for (int s = 0; s < N_COPY_STRATEGIES; s++) {
-				if (!strategy_serves(s, n) || !measured_strategy(s))
+				if (!strategy_serves(s, n) || !measured_strategy(f, s))
 					continue;
 				struct point *pt = &m->points[m->n++];
 				pt->strategy = s;
@@ -131,45 +130,24 @@ __attribute__((noinline)) static void *empty_copy(void *dst, const void *src, si
 
 #define ARENA TIMING_ARENA
 
-/* Each strategy's routine alone, as the flavor exports it (copy_rule.h),
- * and the instructions it needs. */
-struct strategy_routine {
-	int code;
-	copy_fn fn;
-	int isa;
-};
-#define STRATEGY_ROUTINE(code, fn, isa) {code, fn, isa},
-static const struct strategy_routine routines[] = {UC_STRATEGY_ROUTINES(STRATEGY_ROUTINE)};
-#undef STRATEGY_ROUTINE
-
-static copy_fn strategy_fn(int s)
+static copy_fn strategy_fn(const struct probe_flavor *f, int s)
 {
-	for (size_t i = 0; i < sizeof routines / sizeof *routines; i++)
-		if (routines[i].code == s)
-			return routines[i].fn;
+	for (size_t i = 0; i < f->n_routines; i++)
+		if (f->routines[i].code == s)
+			return f->routines[i].fn;
 	return NULL;
 }
 
-/* The vector isa this CPU and its OS enable: a strategy that needs more is
- * not timed, so no table can choose it. */
-static int machine_isa(void)
+int measured_strategy(const struct probe_flavor *f, int s)
 {
-#ifdef UC_HAS_COPY_ISA
-	return uc_copy_isa();
-#else
-	return 0;
-#endif
-}
-
-int measured_strategy(int s)
-{
-	for (size_t i = 0; i < sizeof routines / sizeof *routines; i++)
-		if (routines[i].code == s)
-			return routines[i].isa <= machine_isa();
+	for (size_t i = 0; i < f->n_routines; i++)
+		if (f->routines[i].code == s)
+			return f->routines[i].isa <= f->machine_isa();
 	return 0;
 }
 
-int measure_pass(struct measurement *m, const struct plan *p, volatile sig_atomic_t *stop, progress_fn progress)
+int measure_pass(struct measurement *m, const struct plan *p, const struct probe_flavor *f, volatile sig_atomic_t *stop,
+		 progress_fn progress)
 {
 	/* A fresh arena each pass: the physical pages behind it change, so the
 	 * passes sample different placements, and a placement that happens to
@@ -191,9 +169,7 @@ int measure_pass(struct measurement *m, const struct plan *p, volatile sig_atomi
 	previous = arena;
 	/* The strategies are called directly; the installed table only gives
 	 * forward_aligned its head. */
-	static const struct uc_rule aligned = {
-		0, 0, 4096, PROBE_ALIGN_DST, 1, {{(size_t)-1, {0, 0, 0, 0}}}, UC_RULE_BASELINE, "", "", ""};
-	uc_rule_install(&aligned);
+	f->install_aligned_head();
 	int pass = m->passes;
 	double overhead = 1e300;
 	for (int k = 0; k < 8; k++) {
@@ -208,7 +184,7 @@ int measure_pass(struct measurement *m, const struct plan *p, volatile sig_atomi
 		struct point *pt = &m->points[i];
 		/* A call's whole cost, call and return included: what a caller
 		 * pays, and a ratio that a tick of jitter cannot blow up. */
-		double t = time_copy(strategy_fn(pt->strategy), arena, pt->length, pt->distance, p->samples,
+		double t = time_copy(strategy_fn(f, pt->strategy), arena, pt->length, pt->distance, p->samples,
 				     p->ticks_per_sample);
 		pt->pass_min[pass] = t > 0.01 ? t : 0.01;
 		if (progress && (i % 256 == 0 || i + 1 == m->n))

@@ -5,6 +5,7 @@
 #define PROBE_MEASURE_H
 
 #include "../run/points.h"
+#include "flavor.h"
 
 #include <signal.h>
 
@@ -29,17 +30,18 @@ void plan_full(struct plan *p);
 /* A small plan that exercises every path in seconds, for tests. */
 void plan_quick(struct plan *p);
 
-/* 1 when the probe times strategy s: the flavor exports its routine and
- * this CPU and its OS enable the instructions it needs. */
-int measured_strategy(int s);
+/* 1 when the probe times strategy s of flavor f: the flavor exports its
+ * routine and this CPU and its OS enable the instructions it needs. */
+int measured_strategy(const struct probe_flavor *f, int s);
 
 /* The points of the plan, every strategy timed (measured_strategy) of each
  * side by side. */
-void measurement_init(struct measurement *m, const struct plan *p);
+void measurement_init(struct measurement *m, const struct plan *p, const struct probe_flavor *f);
 
 typedef void (*progress_fn)(int pass, size_t done, size_t total, const struct point *now);
 
 /* Times every point once more. Nonzero when *stop became set. */
-int measure_pass(struct measurement *m, const struct plan *p, volatile sig_atomic_t *stop, progress_fn progress);
+int measure_pass(struct measurement *m, const struct plan *p, const struct probe_flavor *f, volatile sig_atomic_t *stop,
+		 progress_fn progress);
 
 #endif

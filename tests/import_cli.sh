@@ -38,7 +38,7 @@ sha_again() { # sha_again FILE: a new checksum line over FILE's other lines
 
 check "import --help" sh -c "'$GEN' import --help | grep -q 'import ARCHIVE'"
 check "import without an archive exits 2" sh -c "'$GEN' import 2>/dev/null; test \$? -eq 2"
-(cd "$T" && "$PROBE" --quick --out here.run >/dev/null 2>&1)
+mkdir "$T/probe" && "$PROBE" --quick --flavor kernel --out "$T/probe" >/dev/null 2>&1 && mv "$T"/probe/*.run "$T/here.run"
 A=$T/here.run
 check "the probe wrote this machine's archive" test -s "$A"
 
@@ -72,6 +72,22 @@ cp "$T/rec/uarch.db" "$T/rec.db"
 check "importing it again succeeds" test $? -eq 0
 check "...says it was imported already" grep -q "already imported as run $run_id; nothing changed" "$T/again.out"
 check "...and changes nothing" cmp "$T/rec/uarch.db" "$T/rec.db"
+
+# ---- a flavor with vector strategies ----
+mkdir "$T/probe-user" && "$PROBE" --quick --flavor user --out "$T/probe-user" >/dev/null 2>&1
+U=$(ls "$T"/probe-user/*.run)
+fresh "$T/vec"
+# shellcheck disable=SC2086
+check "the user flavor's archive imports" "$GEN" import --db "$T/vec/uarch.db" $name_arg "$U"
+check "...its rule is measured" test "$(sqlite3 "$T/vec/uarch.db" "SELECT count(*) FROM rule WHERE flavor = 'user'")" -eq 1
+check "...and the database generates" "$GEN" gen -q --db "$T/vec/uarch.db" --out "$T/vec/out"
+# The same timings, said to be a kernel's: a flavor of general registers
+# that cannot run them.
+sed 's/^flavor user$/flavor kernel/' "$U" >"$T/as_kernel.run" && sha_again "$T/as_kernel.run"
+if grep -qE '^avx(2|512)_' "$T/as_kernel.run"; then
+	refused "vector timings for a flavor of general registers" "$T/vec" "$T/as_kernel.run" \
+		"which is not a strategy of flavor kernel"
+fi
 
 # ---- the timings of a run must be where the run row says ----
 fresh "$T/lost"

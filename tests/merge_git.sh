@@ -10,7 +10,7 @@ PROBE=$ROOT/build/uarchcopy-probe
 FORGE=$ROOT/tests/forge_archive.sh
 . "$ROOT/tests/lib.sh"
 
-(cd "$T" && "$PROBE" --quick --out here.run >/dev/null 2>&1)
+mkdir "$T/probe" && "$PROBE" --quick --flavor kernel --out "$T/probe" >/dev/null 2>&1 && mv "$T"/probe/*.run "$T/here.run"
 "$FORGE" "$T/here.run" "$T/spr.run" GenuineIntel 000806f8 none "Intel(R) Xeon(R) Platinum 8480+"
 "$FORGE" "$T/here.run" "$T/zen5.run" AuthenticAMD 00b00f20 KVMKVMKVM "AMD EPYC 9575F 64-Core Processor"
 "$FORGE" "$T/here.run" "$T/zen5b.run" AuthenticAMD 00b00f20 none "AMD EPYC 9965 192-Core Processor"

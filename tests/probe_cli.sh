@@ -1,7 +1,7 @@
 #!/bin/sh
 # The portable probe as a user runs it on a machine without the toolchain:
-# one static binary that needs no database and no files, writes a whole run
-# archive or none, and never replaces one that is there.
+# one static binary that carries every flavor, needs no database and no
+# files, and writes a whole run archive per flavor, or none.
 # Timings here use --quick: these tests check what is written, not its values.
 # usage: tests/probe_cli.sh   (build/uarchcopy-probe, from make probe-portable)
 set -u
@@ -16,40 +16,43 @@ check "ldd: not a dynamic executable" sh -c "ldd '$PROBE' 2>&1 | grep -q 'not a 
 check "...no interpreter, no dynamic section" sh -c "! readelf -lW '$PROBE' | grep -q -e INTERP -e DYNAMIC"
 
 # From an empty directory, with an empty environment: nothing to read.
+flavors=$("$GEN" flavors | cut -d' ' -f1)
 mkdir "$T/empty"
 (cd "$T/empty" && env -i "$PROBE" --quick >"$T/empty.out" 2>&1)
 rc=$?
 check "it runs from an empty directory with no environment" test $rc -eq 0
-archive=$(ls "$T/empty")
-check "...and writes one archive, named by CPUID, date and checksum" sh -c \
-	"echo '$archive' | grep -Eq '^probe-[0-9a-f]{2}h-[0-9a-f]{2}h-20[0-9]{2}-[0-9]{2}-[0-9]{2}-[0-9a-f]{6}\\.run\$'"
-A=$T/empty/$archive
-check "the archive starts with its format" sh -c "head -1 '$A' | grep -qx 'uarchcopy-run-archive 1'"
-check "...holds the raw CPUID leaves 0 and 1" sh -c "grep -q '^cpuid 00000000 00000000 ' '$A' && grep -q '^cpuid 00000001 00000000 ' '$A'"
-for key in probe date kernel microcode platform hypervisor flavor samples passes overhead points; do
-	check "...holds its $key line" grep -q "^$key " "$A"
+check "...and writes one archive per flavor it carries" test "$(ls "$T/empty" | wc -l)" -eq "$(echo "$flavors" | wc -l)"
+for f in $flavors; do
+	archive=$(cd "$T/empty" && ls | grep -E "^probe-[0-9a-f]{2}h-[0-9a-f]{2}h-20[0-9]{2}-[0-9]{2}-[0-9]{2}-$f-[0-9a-f]{6}\.run\$")
+	check "flavor $f's archive is named by CPUID, date, flavor and checksum" test -n "$archive"
+	A=$T/empty/$archive
+	[ -f "$A" ] || continue
+	check "...it starts with its format" sh -c "head -1 '$A' | grep -qx 'uarchcopy-run-archive 1'"
+	check "...holds the raw CPUID leaves 0 and 1" sh -c "grep -q '^cpuid 00000000 00000000 ' '$A' && grep -q '^cpuid 00000001 00000000 ' '$A'"
+	for key in probe date kernel microcode platform hypervisor samples passes overhead points; do
+		check "...holds its $key line" grep -q "^$key " "$A"
+	done
+	check "...says its flavor" grep -qx "flavor $f" "$A"
+	check "...ends with the sha256 of every line before" sh -c \
+		"test \"\$(sed '\$d' '$A' | sha256sum | cut -d' ' -f1)\" = \"\$(tail -1 '$A' | sed -n 's/^sha256 //p')\""
+	check "...with as many point lines as its count says" test \
+		"$(sed -n '/^points /,/^sha256 /p' "$A" | sed '1d;$d' | wc -l)" -eq "$(sed -n 's/^points //p' "$A")"
+	# (--name only where no entry holds this CPU.)
+	check "...and the import reads it" sh -c \
+		"'$GEN' import --dry-run '$A' >/dev/null 2>&1 || '$GEN' import --dry-run --name probe_test_core '$A'"
 done
-check "...ends with the sha256 of every line before" sh -c \
-	"test \"\$(sed '\$d' '$A' | sha256sum | cut -d' ' -f1)\" = \"\$(tail -1 '$A' | sed -n 's/^sha256 //p')\""
-points=$(sed -n 's/^points //p' "$A")
-check "...with as many point lines as its count says" test \
-	"$(grep -cE '^(forward|forward_aligned|down|small) ' "$A")" -eq "$points"
-# (--name only where no entry holds this CPU.)
-check "...and the import reads it" sh -c \
-	"'$GEN' import --dry-run '$A' >/dev/null 2>&1 || '$GEN' import --dry-run --name probe_test_core '$A'"
-
-# An archive that is there is never replaced.
-cp "$A" "$T/kept.run"
-check "an existing --out is refused" sh -c "! '$PROBE' --quick --out '$A' >/dev/null 2>&1"
-check "...and left as it was" cmp "$A" "$T/kept.run"
-check "...with no temporary file beside it" test "$(ls -A "$T/empty")" = "$archive"
-check "an unwritable --out is named" sh -c "'$PROBE' --quick --out /nonexistent/x.run 2>&1 | grep -q '/nonexistent/x.run: No such file'"
+check "--flavor measures one" sh -c "mkdir '$T/one' && '$PROBE' --quick --flavor kernel --out '$T/one' >/dev/null 2>&1 &&
+	test \"\$(ls '$T/one')\" = \"\$(ls '$T/one' | grep -- '-kernel-')\" && test -n \"\$(ls '$T/one')\""
+check "an unknown --flavor exits 2 and names those it carries" sh -c \
+	"'$PROBE' --quick --flavor sideways 2>'$T/err'; test \$? -eq 2 && grep -q 'no such flavor (kernel' '$T/err'"
+check "an unwritable --out is named, and nothing is written" sh -c \
+	"'$PROBE' --quick --out /nonexistent 2>&1 | grep -q '/nonexistent/probe-.*: No such file or directory; nothing was written'"
 
 # Interrupted while measuring (the full plan takes minutes): no archive, no
 # temporary file.
 for sig in INT TERM KILL; do
 	mkdir "$T/int-$sig"
-	(cd "$T/int-$sig" && exec "$PROBE" --out run.run) >"$T/int.out" 2>&1 &
+	(cd "$T/int-$sig" && exec "$PROBE") >"$T/int.out" 2>&1 &
 	pid=$!
 	sleep 1
 	kill -$sig $pid

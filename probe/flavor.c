@@ -1,0 +1,29 @@
+/* The probe's view of one flavor: built once per flavor against that
+ * flavor's copy_rule.h; the Makefile then renames its symbols (flavor.h). */
+#include "flavor.h"
+
+#include "../run/derive.h"
+#include "copy_rule.h"
+
+#define ROUTINE(code, fn, isa) {code, fn, isa},
+static const struct probe_routine routines[] = {UC_STRATEGY_ROUTINES(ROUTINE)};
+#undef ROUTINE
+
+static int machine_isa(void)
+{
+#ifdef UC_HAS_COPY_ISA
+	return uc_copy_isa();
+#else
+	return 0;
+#endif
+}
+
+static void install_aligned_head(void)
+{
+	static const struct uc_rule aligned = {
+		0, 0, 4096, PROBE_ALIGN_DST, 1, {{(size_t)-1, {0, 0, 0, 0}}}, UC_RULE_BASELINE, "", "", ""};
+	uc_rule_install(&aligned);
+}
+
+const struct probe_flavor probe_flavor = {UC_FLAVOR, routines, sizeof routines / sizeof *routines, machine_isa,
+					  install_aligned_head};
