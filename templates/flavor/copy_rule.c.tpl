@@ -140,6 +140,7 @@ extern ${P}u64 ${P}copy_align_dst;
 extern ${P}u64 ${P}copy_long_hi[${G}MAX_BANDS - 1];
 extern unsigned char ${P}copy_long_cells[${G}N_CLASSES * ${G}MAX_BANDS];
 extern unsigned char ${P}copy_short[${G}N_CLASSES * SHORT];
+extern unsigned char ${P}copy_uniform[SHORT];
 
 @ local strategies = flavor_strategies()
 @ local vector = flavor.isa_level > 0
@@ -222,6 +223,14 @@ void ${P}rule_install(const struct ${P}rule *rule)
 				b++;
 			((volatile unsigned char *)${P}copy_short)[c * SHORT + len] = cell(rule, b, c, len);
 		}
+	/* Where every class takes one strategy, the dispatch needs no distance. */
+	for (len = 0; len < SHORT; len++) {
+		unsigned char s = ${P}copy_short[len];
+		for (c = 1; c < ${G}N_CLASSES; c++)
+			if (${P}copy_short[c * SHORT + len] != s)
+				s = 255;
+		((volatile unsigned char *)${P}copy_uniform)[len] = s;
+	}
 	for (first_long = 0; first_long + 1 < n && rule->bands[first_long].hi < SHORT; first_long++)
 		;
 	for (k = 0; k < ${G}MAX_BANDS; k++) {

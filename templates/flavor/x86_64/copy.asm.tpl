@@ -346,6 +346,16 @@ ${banner(";")}
 @       end
 @     end
 @   else
+        ; Below ${SHORT} bytes most lengths take one strategy in every class:
+        ; copy_uniform gives it without the distance, or 255 where the
+        ; classes differ.
+        cmp     rdx, ${SHORT - 1}
+        ja      .L${tag}_classify
+        lea     rcx, [rel ${P}copy_uniform.here]
+        movzx   ecx, byte [rcx + rdx]
+        cmp     ecx, 255
+        jne     .L${tag}_code                   ; uniform: every class alike
+.L${tag}_classify:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -770,6 +780,15 @@ ${P}copy_long_cells:
 ${P}copy_long_cells.here:
 @   for c = 1, #db.classes do
         db      ${string.rep("0, ", NB - 1)}0
+@   end
+        endobject
+; The strategy code of every length below ${SHORT} where every class takes the
+; same, else 255.
+        object  ${P}copy_uniform
+${P}copy_uniform:
+${P}copy_uniform.here:
+@   for r = 1, SHORT / 64 do
+        db      ${string.rep("0, ", 63)}0
 @   end
         endobject
 ; The strategy code of every length below ${SHORT}, one row per class.
