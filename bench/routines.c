@@ -62,13 +62,8 @@ const char *strategy_label(int code)
 int strategy_timed(int code, size_t n)
 {
 	static int isa = -1;
-	if (isa < 0) {
-#ifdef UC_HAS_COPY_ISA
-		isa = uc_copy_isa();
-#else
-		isa = 0;
-#endif
-	}
+	if (isa < 0)
+		isa = UC_ISA_ENABLED();
 	for (size_t i = 0; i < sizeof routines / sizeof *routines; i++)
 		if (routines[i].code == code)
 			return routines[i].isa <= isa && n >= strategies[code].min_n && n <= strategies[code].max_n;

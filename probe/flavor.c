@@ -11,11 +11,7 @@ static const struct probe_routine routines[] = {UC_STRATEGY_ROUTINES(ROUTINE)};
 
 static int machine_isa(void)
 {
-#ifdef UC_HAS_COPY_ISA
-	return uc_copy_isa();
-#else
-	return 0;
-#endif
+	return UC_ISA_ENABLED();
 }
 
 static void install_aligned_head(void)

@@ -50,15 +50,7 @@ static int xinuse_readable(void)
 	return (a >> 2) & 1;
 }
 
-/* The vector isa of this CPU and its OS, as the routines themselves read it. */
-static int machine_isa(void)
-{
-#ifdef UC_HAS_COPY_ISA
-	return uc_copy_isa();
-#else
-	return 0;
-#endif
-}
+
 
 static const char *const reg_names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
 
@@ -144,7 +136,7 @@ int main(int argc, char **argv)
 		self_test("dirty upper state", (const void *)abi_dirties_upper, "upper vector state left in use");
 	else
 		printf("note: this CPU reports no XINUSE; vzeroupper is not checked\n");
-	int isa = machine_isa();
+	int isa = UC_ISA_ENABLED();
 
 	static unsigned char arena[3 * 65536 + 8192] __attribute__((aligned(4096)));
 	static const size_t lengths[] = {0, 1, 3, 7, 8, 15, 16, 32, 63, 64, 65, 300, 4096, 65536};

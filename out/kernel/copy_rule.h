@@ -175,6 +175,10 @@ int uc_clear_user(void *user_dst, uc_size_t n);
 int uc_user_fault_exit(void);
 #define UC_HAS_USER_FAULT_EXIT 1
 
+/* The vector isa this CPU and its OS enable, for callers of the strategies'
+ * own routines: copy_isa() where the flavor has vector strategies, else 0. */
+#define UC_ISA_ENABLED() 0
+
 /* Each strategy whose routine alone the flavor exports, as an X-macro:
  * X(code, routine, isa), isa the instructions it needs (0 general
  * registers, 1 AVX2, 2 AVX-512). */

@@ -189,6 +189,10 @@ int uc_copy_isa(void);
 int uc_copy_strategy(const void *dst, const void *src, uc_size_t n);
 #define UC_HAS_COPY_STRATEGY 1
 
+/* The vector isa this CPU and its OS enable, for callers of the strategies'
+ * own routines: copy_isa() where the flavor has vector strategies, else 0. */
+#define UC_ISA_ENABLED() uc_copy_isa()
+
 /* Each strategy whose routine alone the flavor exports, as an X-macro:
  * X(code, routine, isa), isa the instructions it needs (0 general
  * registers, 1 AVX2, 2 AVX-512). */

@@ -174,6 +174,12 @@ ${string.format(r.proto, P .. r.name):gsub("size_t", P .. "size_t"):gsub("RESULT
 #define ${G}HAS_${string.upper(r.name)} 1
 @ end
 
+/* The vector isa this CPU and its OS enable, for callers of the strategies'
+ * own routines: copy_isa() where the flavor has vector strategies, else 0. */
+@ local listed_isa = false
+@ for _, r in ipairs(flavor.routines) do listed_isa = listed_isa or r.name == "copy_isa" end
+#define ${G}ISA_ENABLED() ${listed_isa and P .. "copy_isa()" or "0"}
+
 /* Each strategy whose routine alone the flavor exports, as an X-macro:
  * X(code, routine, isa), isa the instructions it needs (0 general
  * registers, 1 AVX2, 2 AVX-512). */

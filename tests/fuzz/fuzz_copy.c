@@ -70,15 +70,6 @@ static const struct routine routines[] = {
 #undef ROUTINE
 };
 
-static int machine_isa(void)
-{
-#ifdef UC_HAS_COPY_ISA
-	return uc_copy_isa();
-#else
-	return 0;
-#endif
-}
-
 /* A table from 56 input bytes, each read for one thing: 1..UC_MAX_BANDS
  * bands with random bounds, random class bounds, zero_mod and alignment,
  * and in each cell a random strategy where it is valid for the band (small
@@ -141,7 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #endif
 	static int isa = -1;
 	if (isa < 0)
-		isa = machine_isa();
+		isa = UC_ISA_ENABLED();
 	const struct routine *rt = &routines[b[13] % (sizeof routines / sizeof *routines)];
 	if ((rt->code >= 0 && (n < strategies[rt->code].min_n || n > strategies[rt->code].max_n)) || rt->isa > isa)
 		rt = &routines[0];
