@@ -51,16 +51,15 @@ static int git(const char *const argv[], struct buf *out)
 	return WEXITSTATUS(status);
 }
 
-/* One line of git's output: a commit id. */
+/* git's output, one line: a commit id (40 or 64 hex digits). */
 static int git_oid(const char *const argv[], char oid[65])
 {
 	struct buf b = {0};
 	int rc = git(argv, &b);
-	if (rc == 0 && b.data && b.len >= 40 && b.len <= 65) {
-		memcpy(oid, b.data, b.len);
-		oid[strcspn(oid, "\n")] = '\0';
-		oid[b.len < 65 ? b.len : 64] = '\0';
-		oid[strcspn(oid, "\n")] = '\0';
+	size_t n = rc == 0 && b.data ? strspn(b.data, "0123456789abcdef") : 0;
+	if (n == 40 || n == 64) {
+		memcpy(oid, b.data, n);
+		oid[n] = '\0';
 	} else {
 		rc = -1;
 	}

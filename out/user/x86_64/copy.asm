@@ -1525,8 +1525,9 @@ uc_memmove.end:
 ; int uc_copy_isa(void): 2 when CPUID and XGETBV say that the CPU has
 ; AVX-512F and the OS saves its state (XCR0 bits 1, 2 and 5-7: SSE, AVX,
 ; opmask, ZMM_Hi256, Hi16_ZMM), 1 when they say so of AVX2 (bits 1 and 2),
-; else 0 (Intel SDM vol. 1, 13.3 and 15.2; AMD APM vol. 2, 11.5.2). XGETBV
-; runs only where CPUID reports OSXSAVE: elsewhere it faults.
+; else 0: the detection procedures of Intel SDM vol. 1, chapters 14 (AVX2)
+; and 15 (AVX-512F). XGETBV runs only where CPUID reports OSXSAVE: elsewhere
+; it faults.
         global  uc_copy_isa:function (uc_copy_isa.end - uc_copy_isa)
 uc_copy_isa:
         endbr64
