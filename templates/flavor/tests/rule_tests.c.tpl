@@ -354,7 +354,8 @@ static void group_${name}(struct ${P}test_ctx *t)
 @ -- Tables no entry holds, so that every class, class bound and band bound of
 @ -- the dispatch is tested whatever the database measures: one with all
 @ -- classes distinct and every band the dispatch can hold, one whose above
-@ -- and below classes fill the circle but for d = 2048, and the baseline.
+@ -- and below classes fill the circle but for d = 2048, one alike in every
+@ -- class, band by band, and the baseline.
 @ local function B(lo, hi, z, a, b, e) return { lo = lo, hi = hi, zero = z, above = a, below = b, elsewhere = e } end
 @ local synthetic = {
 @   -- zero_mod 32 inside the below range: 4064 and 4032 are zero, not below.
@@ -368,6 +369,15 @@ static void group_${name}(struct ${P}test_ctx *t)
 @   { status = "baseline", above_max = 2047, below_max = 2047, zero_mod = 4096, align_dst = 8, bands = {
 @       B(0, 32, "forward", "small", "forward", "small"),
 @       B(33, -1, "forward", "down", "forward_aligned", "forward") } },
+@   -- Every class alike in each band: the dispatch's uniform shortcut for
+@   -- each strategy, and a class test only where a band is not uniform.
+@   { status = "baseline", above_max = 100, below_max = 100, zero_mod = 4096, align_dst = 16, bands = {
+@       B(0, 7, "forward", "forward", "forward", "forward"),
+@       B(8, 20, "down", "down", "down", "down"),
+@       B(21, 32, "small", "small", "small", "small"),
+@       B(33, 127, "down", "down", "down", "down"),
+@       B(128, 255, "forward_aligned", "forward_aligned", "forward_aligned", "forward_aligned"),
+@       B(256, -1, "down", "forward", "down", "forward") } },
 @   lookup("", 0, 0, flavor.name),
 @ }
 @ if flavor.isa_level > 0 then
