@@ -249,6 +249,7 @@ extern uc_u64 uc_copy_long_hi[UC_MAX_BANDS - 1];
 extern unsigned char uc_copy_long_cells[UC_N_CLASSES * UC_MAX_BANDS];
 extern unsigned char uc_copy_short[UC_N_CLASSES * SHORT];
 extern unsigned char uc_copy_uniform[SHORT];
+extern unsigned char uc_copy_long_uniform[UC_MAX_BANDS];
 
 /* Each strategy's instruction set (0 general registers, 1 AVX2, 2
  * AVX-512), the strategy that runs in its place where that set is not
@@ -335,6 +336,13 @@ void uc_rule_install(const struct uc_rule *rule)
 				first_long + k + 1 < n ? (uc_u64)rule->bands[b].hi : ~(uc_u64)0;
 		for (c = 0; c < UC_N_CLASSES; c++)
 			((volatile unsigned char *)uc_copy_long_cells)[c * UC_MAX_BANDS + k] = cell(rule, b, c, SHORT);
+	}
+	for (k = 0; k < UC_MAX_BANDS; k++) {
+		unsigned char s = uc_copy_long_cells[k];
+		for (c = 1; c < UC_N_CLASSES; c++)
+			if (uc_copy_long_cells[c * UC_MAX_BANDS + k] != s)
+				s = 255;
+		((volatile unsigned char *)uc_copy_long_uniform)[k] = s;
 	}
 }
 

@@ -141,6 +141,7 @@ extern ${P}u64 ${P}copy_long_hi[${G}MAX_BANDS - 1];
 extern unsigned char ${P}copy_long_cells[${G}N_CLASSES * ${G}MAX_BANDS];
 extern unsigned char ${P}copy_short[${G}N_CLASSES * SHORT];
 extern unsigned char ${P}copy_uniform[SHORT];
+extern unsigned char ${P}copy_long_uniform[${G}MAX_BANDS];
 
 @ local strategies = flavor_strategies()
 @ local vector = flavor.isa_level > 0
@@ -240,6 +241,13 @@ void ${P}rule_install(const struct ${P}rule *rule)
 				first_long + k + 1 < n ? (${P}u64)rule->bands[b].hi : ~(${P}u64)0;
 		for (c = 0; c < ${G}N_CLASSES; c++)
 			((volatile unsigned char *)${P}copy_long_cells)[c * ${G}MAX_BANDS + k] = cell(rule, b, c, SHORT);
+	}
+	for (k = 0; k < ${G}MAX_BANDS; k++) {
+		unsigned char s = ${P}copy_long_cells[k];
+		for (c = 1; c < ${G}N_CLASSES; c++)
+			if (${P}copy_long_cells[c * ${G}MAX_BANDS + k] != s)
+				s = 255;
+		((volatile unsigned char *)${P}copy_long_uniform)[k] = s;
 	}
 }
 

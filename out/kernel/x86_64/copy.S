@@ -67,11 +67,11 @@
 uc_memcpy:
         endbr64
         mov     rax, rdi
-        /* Below 256 bytes most lengths take one strategy in every class: */
-        /* copy_uniform gives it without the distance, or 255 where the */
-        /* classes differ. */
-        cmp     rdx, 255
-        ja      .Lmemcpy_classify
+        /* Most lengths take one strategy in every class: copy_uniform gives */
+        /* it below 256 bytes, copy_long_uniform for each band that reaches */
+        /* 256, without the distance; 255 where the classes differ. */
+        cmp     rdx, 255                         /* short: one byte per length */
+        ja      .Lmemcpy_long
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
@@ -82,7 +82,6 @@ uc_memcpy:
         je      .Lmemcpy_small                  /* uniform: small */
         cmp     ecx, 255
         jne     .Lmemcpy_code                   /* uniform: every class alike */
-.Lmemcpy_classify:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -93,9 +92,17 @@ uc_memcpy:
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lmemcpy_below
         mov     r8d, 3                          /* elsewhere, the most common class */
+        jmp     .Lmemcpy_class
+.Lmemcpy_zero:
+        mov     r8d, 0
+        jmp     .Lmemcpy_class
+.Lmemcpy_above:
+        mov     r8d, 1
+        jmp     .Lmemcpy_class
+.Lmemcpy_below:
+        mov     r8d, 2
+        jmp     .Lmemcpy_class
 .Lmemcpy_class:
-        cmp     rdx, 255                         /* short: one byte per length */
-        ja      .Lmemcpy_long
         shl     r8d, 8
         add     r8, rdx
         lea     rcx, [rip + uc_copy_short.here]
@@ -107,39 +114,54 @@ uc_memcpy:
         test    ecx, ecx
         jz      .Lmemcpy_forward
         jmp     .Lmemcpy_forward_aligned
-.Lmemcpy_zero:
-        mov     r8d, 0
-        jmp     .Lmemcpy_class
-.Lmemcpy_above:
-        mov     r8d, 1
-        jmp     .Lmemcpy_class
-.Lmemcpy_below:
-        mov     r8d, 2
-        jmp     .Lmemcpy_class
 .Lmemcpy_long:
-        imul    r8d, r8d, 8
+        xor     r8d, r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 0]
-        jbe     .Lmemcpy_long_cell              /* long band edge */
+        jbe     .Lmemcpy_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 8]
-        jbe     .Lmemcpy_long_cell              /* long band edge */
+        jbe     .Lmemcpy_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 16]
-        jbe     .Lmemcpy_long_cell              /* long band edge */
+        jbe     .Lmemcpy_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 24]
-        jbe     .Lmemcpy_long_cell              /* long band edge */
+        jbe     .Lmemcpy_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 32]
-        jbe     .Lmemcpy_long_cell              /* long band edge */
+        jbe     .Lmemcpy_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 40]
-        jbe     .Lmemcpy_long_cell              /* long band edge */
+        jbe     .Lmemcpy_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
-        jbe     .Lmemcpy_long_cell              /* long band edge */
+        jbe     .Lmemcpy_long_band              /* long band edge */
         inc     r8d
-.Lmemcpy_long_cell:
+.Lmemcpy_long_band:
+        lea     rcx, [rip + uc_copy_long_uniform.here]
+        movzx   ecx, byte ptr [rcx + r8]
+        cmp     ecx, 255
+        jne     .Lmemcpy_code                   /* long uniform: every class alike */
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
+        jz      .Lmemcpy_long_zero
+        cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
+        jbe     .Lmemcpy_long_above
+        cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_long_below
+        add     r8d, 24                         /* elsewhere, the most common class */
+        jmp     .Lmemcpy_long_class
+.Lmemcpy_long_zero:
+        jmp     .Lmemcpy_long_class
+.Lmemcpy_long_above:
+        add     r8d, 8
+        jmp     .Lmemcpy_long_class
+.Lmemcpy_long_below:
+        add     r8d, 16
+        jmp     .Lmemcpy_long_class
+.Lmemcpy_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
         movzx   ecx, byte ptr [rcx + r8]
         jmp     .Lmemcpy_code
@@ -369,11 +391,11 @@ uc_copy_small:
         .type   uc_copy_strategy, @function
 uc_copy_strategy:
         endbr64
-        /* Below 256 bytes most lengths take one strategy in every class: */
-        /* copy_uniform gives it without the distance, or 255 where the */
-        /* classes differ. */
-        cmp     rdx, 255
-        ja      .Lcopy_strategy_classify
+        /* Most lengths take one strategy in every class: copy_uniform gives */
+        /* it below 256 bytes, copy_long_uniform for each band that reaches */
+        /* 256, without the distance; 255 where the classes differ. */
+        cmp     rdx, 255                         /* short: one byte per length */
+        ja      .Lcopy_strategy_long
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
@@ -384,7 +406,6 @@ uc_copy_strategy:
         je      .Lcopy_strategy_small                  /* uniform: small */
         cmp     ecx, 255
         jne     .Lcopy_strategy_code                   /* uniform: every class alike */
-.Lcopy_strategy_classify:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -395,9 +416,17 @@ uc_copy_strategy:
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_strategy_below
         mov     r8d, 3                          /* elsewhere, the most common class */
+        jmp     .Lcopy_strategy_class
+.Lcopy_strategy_zero:
+        mov     r8d, 0
+        jmp     .Lcopy_strategy_class
+.Lcopy_strategy_above:
+        mov     r8d, 1
+        jmp     .Lcopy_strategy_class
+.Lcopy_strategy_below:
+        mov     r8d, 2
+        jmp     .Lcopy_strategy_class
 .Lcopy_strategy_class:
-        cmp     rdx, 255                         /* short: one byte per length */
-        ja      .Lcopy_strategy_long
         shl     r8d, 8
         add     r8, rdx
         lea     rcx, [rip + uc_copy_short.here]
@@ -409,39 +438,54 @@ uc_copy_strategy:
         test    ecx, ecx
         jz      .Lcopy_strategy_forward
         jmp     .Lcopy_strategy_forward_aligned
-.Lcopy_strategy_zero:
-        mov     r8d, 0
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_above:
-        mov     r8d, 1
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_below:
-        mov     r8d, 2
-        jmp     .Lcopy_strategy_class
 .Lcopy_strategy_long:
-        imul    r8d, r8d, 8
+        xor     r8d, r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 0]
-        jbe     .Lcopy_strategy_long_cell              /* long band edge */
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 8]
-        jbe     .Lcopy_strategy_long_cell              /* long band edge */
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 16]
-        jbe     .Lcopy_strategy_long_cell              /* long band edge */
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 24]
-        jbe     .Lcopy_strategy_long_cell              /* long band edge */
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 32]
-        jbe     .Lcopy_strategy_long_cell              /* long band edge */
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 40]
-        jbe     .Lcopy_strategy_long_cell              /* long band edge */
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
-        jbe     .Lcopy_strategy_long_cell              /* long band edge */
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
         inc     r8d
-.Lcopy_strategy_long_cell:
+.Lcopy_strategy_long_band:
+        lea     rcx, [rip + uc_copy_long_uniform.here]
+        movzx   ecx, byte ptr [rcx + r8]
+        cmp     ecx, 255
+        jne     .Lcopy_strategy_code                   /* long uniform: every class alike */
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
+        jz      .Lcopy_strategy_long_zero
+        cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
+        jbe     .Lcopy_strategy_long_above
+        cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_long_below
+        add     r8d, 24                         /* elsewhere, the most common class */
+        jmp     .Lcopy_strategy_long_class
+.Lcopy_strategy_long_zero:
+        jmp     .Lcopy_strategy_long_class
+.Lcopy_strategy_long_above:
+        add     r8d, 8
+        jmp     .Lcopy_strategy_long_class
+.Lcopy_strategy_long_below:
+        add     r8d, 16
+        jmp     .Lcopy_strategy_long_class
+.Lcopy_strategy_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
         movzx   ecx, byte ptr [rcx + r8]
         jmp     .Lcopy_strategy_code
@@ -482,11 +526,11 @@ uc_copy_to_user:
         endbr64
         /* (no SMAP: built without --smap) */
 uc_copy_to_user_access:
-        /* Below 256 bytes most lengths take one strategy in every class: */
-        /* copy_uniform gives it without the distance, or 255 where the */
-        /* classes differ. */
-        cmp     rdx, 255
-        ja      .Lcopy_to_user_classify
+        /* Most lengths take one strategy in every class: copy_uniform gives */
+        /* it below 256 bytes, copy_long_uniform for each band that reaches */
+        /* 256, without the distance; 255 where the classes differ. */
+        cmp     rdx, 255                         /* short: one byte per length */
+        ja      .Lcopy_to_user_long
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
@@ -497,7 +541,6 @@ uc_copy_to_user_access:
         je      .Lcopy_to_user_small                  /* uniform: small */
         cmp     ecx, 255
         jne     .Lcopy_to_user_code                   /* uniform: every class alike */
-.Lcopy_to_user_classify:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -508,9 +551,17 @@ uc_copy_to_user_access:
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_to_user_below
         mov     r8d, 3                          /* elsewhere, the most common class */
+        jmp     .Lcopy_to_user_class
+.Lcopy_to_user_zero:
+        mov     r8d, 0
+        jmp     .Lcopy_to_user_class
+.Lcopy_to_user_above:
+        mov     r8d, 1
+        jmp     .Lcopy_to_user_class
+.Lcopy_to_user_below:
+        mov     r8d, 2
+        jmp     .Lcopy_to_user_class
 .Lcopy_to_user_class:
-        cmp     rdx, 255                         /* short: one byte per length */
-        ja      .Lcopy_to_user_long
         shl     r8d, 8
         add     r8, rdx
         lea     rcx, [rip + uc_copy_short.here]
@@ -522,39 +573,54 @@ uc_copy_to_user_access:
         test    ecx, ecx
         jz      .Lcopy_to_user_forward
         jmp     .Lcopy_to_user_forward_aligned
-.Lcopy_to_user_zero:
-        mov     r8d, 0
-        jmp     .Lcopy_to_user_class
-.Lcopy_to_user_above:
-        mov     r8d, 1
-        jmp     .Lcopy_to_user_class
-.Lcopy_to_user_below:
-        mov     r8d, 2
-        jmp     .Lcopy_to_user_class
 .Lcopy_to_user_long:
-        imul    r8d, r8d, 8
+        xor     r8d, r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 0]
-        jbe     .Lcopy_to_user_long_cell              /* long band edge */
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 8]
-        jbe     .Lcopy_to_user_long_cell              /* long band edge */
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 16]
-        jbe     .Lcopy_to_user_long_cell              /* long band edge */
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 24]
-        jbe     .Lcopy_to_user_long_cell              /* long band edge */
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 32]
-        jbe     .Lcopy_to_user_long_cell              /* long band edge */
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 40]
-        jbe     .Lcopy_to_user_long_cell              /* long band edge */
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
-        jbe     .Lcopy_to_user_long_cell              /* long band edge */
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
         inc     r8d
-.Lcopy_to_user_long_cell:
+.Lcopy_to_user_long_band:
+        lea     rcx, [rip + uc_copy_long_uniform.here]
+        movzx   ecx, byte ptr [rcx + r8]
+        cmp     ecx, 255
+        jne     .Lcopy_to_user_code                   /* long uniform: every class alike */
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
+        jz      .Lcopy_to_user_long_zero
+        cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
+        jbe     .Lcopy_to_user_long_above
+        cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
+        jae     .Lcopy_to_user_long_below
+        add     r8d, 24                         /* elsewhere, the most common class */
+        jmp     .Lcopy_to_user_long_class
+.Lcopy_to_user_long_zero:
+        jmp     .Lcopy_to_user_long_class
+.Lcopy_to_user_long_above:
+        add     r8d, 8
+        jmp     .Lcopy_to_user_long_class
+.Lcopy_to_user_long_below:
+        add     r8d, 16
+        jmp     .Lcopy_to_user_long_class
+.Lcopy_to_user_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
         movzx   ecx, byte ptr [rcx + r8]
         jmp     .Lcopy_to_user_code
@@ -664,11 +730,11 @@ uc_copy_from_user:
         endbr64
         /* (no SMAP: built without --smap) */
 uc_copy_from_user_access:
-        /* Below 256 bytes most lengths take one strategy in every class: */
-        /* copy_uniform gives it without the distance, or 255 where the */
-        /* classes differ. */
-        cmp     rdx, 255
-        ja      .Lcopy_from_user_classify
+        /* Most lengths take one strategy in every class: copy_uniform gives */
+        /* it below 256 bytes, copy_long_uniform for each band that reaches */
+        /* 256, without the distance; 255 where the classes differ. */
+        cmp     rdx, 255                         /* short: one byte per length */
+        ja      .Lcopy_from_user_long
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
@@ -679,7 +745,6 @@ uc_copy_from_user_access:
         je      .Lcopy_from_user_small                  /* uniform: small */
         cmp     ecx, 255
         jne     .Lcopy_from_user_code                   /* uniform: every class alike */
-.Lcopy_from_user_classify:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -690,9 +755,17 @@ uc_copy_from_user_access:
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_from_user_below
         mov     r8d, 3                          /* elsewhere, the most common class */
+        jmp     .Lcopy_from_user_class
+.Lcopy_from_user_zero:
+        mov     r8d, 0
+        jmp     .Lcopy_from_user_class
+.Lcopy_from_user_above:
+        mov     r8d, 1
+        jmp     .Lcopy_from_user_class
+.Lcopy_from_user_below:
+        mov     r8d, 2
+        jmp     .Lcopy_from_user_class
 .Lcopy_from_user_class:
-        cmp     rdx, 255                         /* short: one byte per length */
-        ja      .Lcopy_from_user_long
         shl     r8d, 8
         add     r8, rdx
         lea     rcx, [rip + uc_copy_short.here]
@@ -704,39 +777,54 @@ uc_copy_from_user_access:
         test    ecx, ecx
         jz      .Lcopy_from_user_forward
         jmp     .Lcopy_from_user_forward_aligned
-.Lcopy_from_user_zero:
-        mov     r8d, 0
-        jmp     .Lcopy_from_user_class
-.Lcopy_from_user_above:
-        mov     r8d, 1
-        jmp     .Lcopy_from_user_class
-.Lcopy_from_user_below:
-        mov     r8d, 2
-        jmp     .Lcopy_from_user_class
 .Lcopy_from_user_long:
-        imul    r8d, r8d, 8
+        xor     r8d, r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 0]
-        jbe     .Lcopy_from_user_long_cell              /* long band edge */
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 8]
-        jbe     .Lcopy_from_user_long_cell              /* long band edge */
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 16]
-        jbe     .Lcopy_from_user_long_cell              /* long band edge */
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 24]
-        jbe     .Lcopy_from_user_long_cell              /* long band edge */
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 32]
-        jbe     .Lcopy_from_user_long_cell              /* long band edge */
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 40]
-        jbe     .Lcopy_from_user_long_cell              /* long band edge */
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
-        jbe     .Lcopy_from_user_long_cell              /* long band edge */
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
         inc     r8d
-.Lcopy_from_user_long_cell:
+.Lcopy_from_user_long_band:
+        lea     rcx, [rip + uc_copy_long_uniform.here]
+        movzx   ecx, byte ptr [rcx + r8]
+        cmp     ecx, 255
+        jne     .Lcopy_from_user_code                   /* long uniform: every class alike */
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
+        jz      .Lcopy_from_user_long_zero
+        cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
+        jbe     .Lcopy_from_user_long_above
+        cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
+        jae     .Lcopy_from_user_long_below
+        add     r8d, 24                         /* elsewhere, the most common class */
+        jmp     .Lcopy_from_user_long_class
+.Lcopy_from_user_long_zero:
+        jmp     .Lcopy_from_user_long_class
+.Lcopy_from_user_long_above:
+        add     r8d, 8
+        jmp     .Lcopy_from_user_long_class
+.Lcopy_from_user_long_below:
+        add     r8d, 16
+        jmp     .Lcopy_from_user_long_class
+.Lcopy_from_user_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
         movzx   ecx, byte ptr [rcx + r8]
         jmp     .Lcopy_from_user_code
@@ -923,6 +1011,14 @@ uc_copy_long_cells.here:
         .byte   0, 0, 0, 0, 0, 0, 0, 0
         .byte   0, 0, 0, 0, 0, 0, 0, 0
         .size   uc_copy_long_cells, . - uc_copy_long_cells
+/* Per band that reaches 256 bytes, its strategy code where every class */
+/* takes the same, else 255. */
+        .globl  uc_copy_long_uniform
+        .type   uc_copy_long_uniform, @object
+uc_copy_long_uniform:
+uc_copy_long_uniform.here:
+        .byte   0, 0, 0, 0, 0, 0, 0, 0
+        .size   uc_copy_long_uniform, . - uc_copy_long_uniform
 /* The strategy code of every length below 256 where every class takes the */
 /* same, else 255. */
         .globl  uc_copy_uniform
