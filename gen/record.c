@@ -321,12 +321,8 @@ int record_run(const char *db_path, const struct entry_choice *entry, const stru
 
 	/* From here the evidence and the database change together: a Ctrl-C
 	 * waits until both are done or both are undone. */
-	sigset_t block, old;
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	sigset_t old;
+	signals_hold(&old);
 	int rc = record_both(db_path, entry, run, &ev);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc == 0) {

@@ -126,3 +126,13 @@ int day_exists(const char *s)
 		return 0;
 	return !(mo == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0)));
 }
+
+void signals_hold(sigset_t *old)
+{
+	sigset_t block;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, old);
+}

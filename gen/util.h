@@ -2,6 +2,7 @@
 #ifndef UARCHGEN_UTIL_H
 #define UARCHGEN_UTIL_H
 
+#include <signal.h>
 #include <stddef.h>
 
 /* Exit statuses: 0 success, 1 failure (bad data, drift, I/O), 2 usage. */
@@ -25,6 +26,11 @@ void buf_free(struct buf *b);
 
 /* Reads a whole file; NULL (errno set) when it cannot. */
 char *read_file(const char *path, size_t *len);
+
+/* Holds SIGINT, SIGTERM and SIGHUP until sigprocmask(SIG_SETMASK, old,
+ * NULL): what is written meanwhile is finished, or undone, before Ctrl-C
+ * stops the program. */
+void signals_hold(sigset_t *old);
 
 /* 1 when s is YYYY-MM-DD of a day that exists (from 1970). */
 int day_exists(const char *s);

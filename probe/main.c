@@ -3,6 +3,7 @@
  * nothing at run time but the kernel: it is linked statically and reads no
  * database, so it runs on machines that lack the toolchain. */
 #include "../gen/text.h"
+#include "../gen/util.h"
 #include "../run/archive.h"
 #include "../run/derive.h"
 #include "flavor.h"
@@ -117,12 +118,8 @@ static int write_whole(const char *path, const char *text)
 	const char *slash = strrchr(path, '/');
 	int dir_len = slash ? (int)(slash - path + 1) : 0;
 	snprintf(tmp, sizeof tmp, "%.*s.%s.tmp-%ld", dir_len, path, path + dir_len, (long)getpid());
-	sigset_t block, old;
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	sigset_t old;
+	signals_hold(&old);
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	size_t len = strlen(text), done = 0;
 	while (fd >= 0 && done < len) {

@@ -77,7 +77,8 @@ uc_memcpy:
         ; Strategy small first, the one short copies take most: one compare
         ; here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks
         ; against 11.3, and the C library's memcpy took 7.5 (user flavor on
-        ; the Zen 3 guest, the three timed in turns in one process).
+        ; the Zen 3 guest, the three timed in turns in one process; one run,
+        ; not kept).
         cmp     ecx, 3
         je      .Lmemcpy_small                  ; uniform: small
         cmp     ecx, 255
@@ -396,7 +397,8 @@ uc_copy_strategy:
         ; Strategy small first, the one short copies take most: one compare
         ; here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks
         ; against 11.3, and the C library's memcpy took 7.5 (user flavor on
-        ; the Zen 3 guest, the three timed in turns in one process).
+        ; the Zen 3 guest, the three timed in turns in one process; one run,
+        ; not kept).
         cmp     ecx, 3
         je      .Lcopy_strategy_small                  ; uniform: small
         cmp     ecx, 255
@@ -530,7 +532,8 @@ uc_copy_to_user_access:
         ; Strategy small first, the one short copies take most: one compare
         ; here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks
         ; against 11.3, and the C library's memcpy took 7.5 (user flavor on
-        ; the Zen 3 guest, the three timed in turns in one process).
+        ; the Zen 3 guest, the three timed in turns in one process; one run,
+        ; not kept).
         cmp     ecx, 3
         je      .Lcopy_to_user_small                  ; uniform: small
         cmp     ecx, 255
@@ -733,7 +736,8 @@ uc_copy_from_user_access:
         ; Strategy small first, the one short copies take most: one compare
         ; here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks
         ; against 11.3, and the C library's memcpy took 7.5 (user flavor on
-        ; the Zen 3 guest, the three timed in turns in one process).
+        ; the Zen 3 guest, the three timed in turns in one process; one run,
+        ; not kept).
         cmp     ecx, 3
         je      .Lcopy_from_user_small                  ; uniform: small
         cmp     ecx, 255

@@ -77,7 +77,8 @@ uc_memcpy:
         /* Strategy small first, the one short copies take most: one compare */
         /* here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks */
         /* against 11.3, and the C library's memcpy took 7.5 (user flavor on */
-        /* the Zen 3 guest, the three timed in turns in one process). */
+        /* the Zen 3 guest, the three timed in turns in one process; one run, */
+        /* not kept). */
         cmp     ecx, 3
         je      .Lmemcpy_small                  /* uniform: small */
         cmp     ecx, 255
@@ -284,7 +285,8 @@ uc_memcpy:
         jmp     .Lmemcpy_avx2_forward_loop
         /* The loop starts a 16-byte block, as the descending one does: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop. */
+        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
+        /* run, not kept). */
         .balign 16, 0xcc
 .Lmemcpy_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
@@ -399,7 +401,8 @@ uc_memcpy:
         jmp     .Lmemcpy_avx512_forward_loop
         /* The loop starts a 16-byte block, as the descending one does: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop. */
+        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
+        /* run, not kept). */
         .balign 16, 0xcc
 .Lmemcpy_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -466,7 +469,8 @@ uc_memmove:
         /* Strategy small first, the one short copies take most: one compare */
         /* here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks */
         /* against 11.3, and the C library's memcpy took 7.5 (user flavor on */
-        /* the Zen 3 guest, the three timed in turns in one process). */
+        /* the Zen 3 guest, the three timed in turns in one process; one run, */
+        /* not kept). */
         cmp     ecx, 3
         je      .Lmemmove_up_small                  /* uniform: small */
         cmp     ecx, 255
@@ -651,7 +655,8 @@ uc_memmove:
         jmp     .Lmemmove_up_avx2_forward_loop
         /* The loop starts a 16-byte block, as the descending one does: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop. */
+        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
+        /* run, not kept). */
         .balign 16, 0xcc
 .Lmemmove_up_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
@@ -678,7 +683,8 @@ uc_memmove:
         jmp     .Lmemmove_up_avx2_down_loop
         /* The loop starts a 16-byte block, as the descending one does: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop. */
+        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
+        /* run, not kept). */
         .balign 16, 0xcc
 .Lmemmove_up_avx2_down_loop:
         vmovdqu ymm2, [rsi + rcx]
@@ -771,7 +777,8 @@ uc_memmove:
         jmp     .Lmemmove_up_avx512_forward_loop
         /* The loop starts a 16-byte block, as the descending one does: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop. */
+        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
+        /* run, not kept). */
         .balign 16, 0xcc
 .Lmemmove_up_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -798,7 +805,8 @@ uc_memmove:
         jmp     .Lmemmove_up_avx512_down_loop
         /* The loop starts a 16-byte block, as the descending one does: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop. */
+        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
+        /* run, not kept). */
         .balign 16, 0xcc
 .Lmemmove_up_avx512_down_loop:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -823,7 +831,8 @@ uc_memmove:
         /* Strategy small first, the one short copies take most: one compare */
         /* here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks */
         /* against 11.3, and the C library's memcpy took 7.5 (user flavor on */
-        /* the Zen 3 guest, the three timed in turns in one process). */
+        /* the Zen 3 guest, the three timed in turns in one process; one run, */
+        /* not kept). */
         cmp     ecx, 3
         je      .Lmemmove_down_small                  /* uniform: small */
         cmp     ecx, 255
@@ -1331,7 +1340,8 @@ uc_memmove:
         /* Strategy small first, the one short copies take most: one compare */
         /* here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks */
         /* against 11.3, and the C library's memcpy took 7.5 (user flavor on */
-        /* the Zen 3 guest, the three timed in turns in one process). */
+        /* the Zen 3 guest, the three timed in turns in one process; one run, */
+        /* not kept). */
         cmp     ecx, 3
         je      .Lmemmove_small                  /* uniform: small */
         cmp     ecx, 255
@@ -1538,7 +1548,8 @@ uc_memmove:
         jmp     .Lmemmove_avx2_forward_loop
         /* The loop starts a 16-byte block, as the descending one does: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop. */
+        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
+        /* run, not kept). */
         .balign 16, 0xcc
 .Lmemmove_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
@@ -1653,7 +1664,8 @@ uc_memmove:
         jmp     .Lmemmove_avx512_forward_loop
         /* The loop starts a 16-byte block, as the descending one does: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop. */
+        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
+        /* run, not kept). */
         .balign 16, 0xcc
 .Lmemmove_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -1881,7 +1893,8 @@ uc_copy_avx2_forward:
         jmp     .Lcopy_avx2_forward_loop
         /* The loop starts a 16-byte block, as the descending one does: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop. */
+        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
+        /* run, not kept). */
         .balign 16, 0xcc
 .Lcopy_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
@@ -2020,7 +2033,8 @@ uc_copy_avx512_forward:
         jmp     .Lcopy_avx512_forward_loop
         /* The loop starts a 16-byte block, as the descending one does: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop. */
+        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
+        /* run, not kept). */
         .balign 16, 0xcc
 .Lcopy_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -2084,7 +2098,8 @@ uc_copy_strategy:
         /* Strategy small first, the one short copies take most: one compare */
         /* here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks */
         /* against 11.3, and the C library's memcpy took 7.5 (user flavor on */
-        /* the Zen 3 guest, the three timed in turns in one process). */
+        /* the Zen 3 guest, the three timed in turns in one process; one run, */
+        /* not kept). */
         cmp     ecx, 3
         je      .Lcopy_strategy_small                  /* uniform: small */
         cmp     ecx, 255

@@ -77,7 +77,8 @@ uc_memcpy:
         ; Strategy small first, the one short copies take most: one compare
         ; here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks
         ; against 11.3, and the C library's memcpy took 7.5 (user flavor on
-        ; the Zen 3 guest, the three timed in turns in one process).
+        ; the Zen 3 guest, the three timed in turns in one process; one run,
+        ; not kept).
         cmp     ecx, 3
         je      .Lmemcpy_small                  ; uniform: small
         cmp     ecx, 255
@@ -284,7 +285,8 @@ uc_memcpy:
         jmp     .Lmemcpy_avx2_forward_loop
         ; The loop starts a 16-byte block, as the descending one does: one
         ; in-process A/B on the Zen 3 guest timed the same avx2_forward copy
-        ; of 2 KiB at 63 and 107 ticks from two placements of the loop.
+        ; of 2 KiB at 63 and 107 ticks from two placements of the loop (one
+        ; run, not kept).
         align   16, db 0xcc
 .Lmemcpy_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
@@ -399,7 +401,8 @@ uc_memcpy:
         jmp     .Lmemcpy_avx512_forward_loop
         ; The loop starts a 16-byte block, as the descending one does: one
         ; in-process A/B on the Zen 3 guest timed the same avx2_forward copy
-        ; of 2 KiB at 63 and 107 ticks from two placements of the loop.
+        ; of 2 KiB at 63 and 107 ticks from two placements of the loop (one
+        ; run, not kept).
         align   16, db 0xcc
 .Lmemcpy_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -465,7 +468,8 @@ uc_memmove:
         ; Strategy small first, the one short copies take most: one compare
         ; here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks
         ; against 11.3, and the C library's memcpy took 7.5 (user flavor on
-        ; the Zen 3 guest, the three timed in turns in one process).
+        ; the Zen 3 guest, the three timed in turns in one process; one run,
+        ; not kept).
         cmp     ecx, 3
         je      .Lmemmove_up_small                  ; uniform: small
         cmp     ecx, 255
@@ -650,7 +654,8 @@ uc_memmove:
         jmp     .Lmemmove_up_avx2_forward_loop
         ; The loop starts a 16-byte block, as the descending one does: one
         ; in-process A/B on the Zen 3 guest timed the same avx2_forward copy
-        ; of 2 KiB at 63 and 107 ticks from two placements of the loop.
+        ; of 2 KiB at 63 and 107 ticks from two placements of the loop (one
+        ; run, not kept).
         align   16, db 0xcc
 .Lmemmove_up_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
@@ -677,7 +682,8 @@ uc_memmove:
         jmp     .Lmemmove_up_avx2_down_loop
         ; The loop starts a 16-byte block, as the descending one does: one
         ; in-process A/B on the Zen 3 guest timed the same avx2_forward copy
-        ; of 2 KiB at 63 and 107 ticks from two placements of the loop.
+        ; of 2 KiB at 63 and 107 ticks from two placements of the loop (one
+        ; run, not kept).
         align   16, db 0xcc
 .Lmemmove_up_avx2_down_loop:
         vmovdqu ymm2, [rsi + rcx]
@@ -770,7 +776,8 @@ uc_memmove:
         jmp     .Lmemmove_up_avx512_forward_loop
         ; The loop starts a 16-byte block, as the descending one does: one
         ; in-process A/B on the Zen 3 guest timed the same avx2_forward copy
-        ; of 2 KiB at 63 and 107 ticks from two placements of the loop.
+        ; of 2 KiB at 63 and 107 ticks from two placements of the loop (one
+        ; run, not kept).
         align   16, db 0xcc
 .Lmemmove_up_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -797,7 +804,8 @@ uc_memmove:
         jmp     .Lmemmove_up_avx512_down_loop
         ; The loop starts a 16-byte block, as the descending one does: one
         ; in-process A/B on the Zen 3 guest timed the same avx2_forward copy
-        ; of 2 KiB at 63 and 107 ticks from two placements of the loop.
+        ; of 2 KiB at 63 and 107 ticks from two placements of the loop (one
+        ; run, not kept).
         align   16, db 0xcc
 .Lmemmove_up_avx512_down_loop:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -822,7 +830,8 @@ uc_memmove:
         ; Strategy small first, the one short copies take most: one compare
         ; here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks
         ; against 11.3, and the C library's memcpy took 7.5 (user flavor on
-        ; the Zen 3 guest, the three timed in turns in one process).
+        ; the Zen 3 guest, the three timed in turns in one process; one run,
+        ; not kept).
         cmp     ecx, 3
         je      .Lmemmove_down_small                  ; uniform: small
         cmp     ecx, 255
@@ -1330,7 +1339,8 @@ uc_memmove:
         ; Strategy small first, the one short copies take most: one compare
         ; here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks
         ; against 11.3, and the C library's memcpy took 7.5 (user flavor on
-        ; the Zen 3 guest, the three timed in turns in one process).
+        ; the Zen 3 guest, the three timed in turns in one process; one run,
+        ; not kept).
         cmp     ecx, 3
         je      .Lmemmove_small                  ; uniform: small
         cmp     ecx, 255
@@ -1537,7 +1547,8 @@ uc_memmove:
         jmp     .Lmemmove_avx2_forward_loop
         ; The loop starts a 16-byte block, as the descending one does: one
         ; in-process A/B on the Zen 3 guest timed the same avx2_forward copy
-        ; of 2 KiB at 63 and 107 ticks from two placements of the loop.
+        ; of 2 KiB at 63 and 107 ticks from two placements of the loop (one
+        ; run, not kept).
         align   16, db 0xcc
 .Lmemmove_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
@@ -1652,7 +1663,8 @@ uc_memmove:
         jmp     .Lmemmove_avx512_forward_loop
         ; The loop starts a 16-byte block, as the descending one does: one
         ; in-process A/B on the Zen 3 guest timed the same avx2_forward copy
-        ; of 2 KiB at 63 and 107 ticks from two placements of the loop.
+        ; of 2 KiB at 63 and 107 ticks from two placements of the loop (one
+        ; run, not kept).
         align   16, db 0xcc
 .Lmemmove_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -1874,7 +1886,8 @@ uc_copy_avx2_forward:
         jmp     .Lcopy_avx2_forward_loop
         ; The loop starts a 16-byte block, as the descending one does: one
         ; in-process A/B on the Zen 3 guest timed the same avx2_forward copy
-        ; of 2 KiB at 63 and 107 ticks from two placements of the loop.
+        ; of 2 KiB at 63 and 107 ticks from two placements of the loop (one
+        ; run, not kept).
         align   16, db 0xcc
 .Lcopy_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
@@ -2010,7 +2023,8 @@ uc_copy_avx512_forward:
         jmp     .Lcopy_avx512_forward_loop
         ; The loop starts a 16-byte block, as the descending one does: one
         ; in-process A/B on the Zen 3 guest timed the same avx2_forward copy
-        ; of 2 KiB at 63 and 107 ticks from two placements of the loop.
+        ; of 2 KiB at 63 and 107 ticks from two placements of the loop (one
+        ; run, not kept).
         align   16, db 0xcc
 .Lcopy_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -2072,7 +2086,8 @@ uc_copy_strategy:
         ; Strategy small first, the one short copies take most: one compare
         ; here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks
         ; against 11.3, and the C library's memcpy took 7.5 (user flavor on
-        ; the Zen 3 guest, the three timed in turns in one process).
+        ; the Zen 3 guest, the three timed in turns in one process; one run,
+        ; not kept).
         cmp     ecx, 3
         je      .Lcopy_strategy_small                  ; uniform: small
         cmp     ecx, 255

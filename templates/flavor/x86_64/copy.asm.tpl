@@ -192,7 +192,8 @@ ${banner(";")}
         jmp     .L${tag}_loop
         ; The loop starts a 16-byte block, as the descending one does: one
         ; in-process A/B on the Zen 3 guest timed the same avx2_forward copy
-        ; of 2 KiB at 63 and 107 ticks from two placements of the loop.
+        ; of 2 KiB at 63 and 107 ticks from two placements of the loop (one
+        ; run, not kept).
         codealign 16
 .L${tag}_loop:
         ${mov} ${reg}2, [rsi + rcx]
@@ -396,7 +397,8 @@ ${banner(";")}
         ; Strategy small first, the one short copies take most: one compare
         ; here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks
         ; against 11.3, and the C library's memcpy took 7.5 (user flavor on
-        ; the Zen 3 guest, the three timed in turns in one process).
+        ; the Zen 3 guest, the three timed in turns in one process; one run,
+        ; not kept).
         cmp     ecx, ${code.small}
         je      .L${tag}_small                  ; uniform: small
         cmp     ecx, 255
