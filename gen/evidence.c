@@ -351,12 +351,35 @@ int evidence_write(const struct evidence_folder *f, const struct entry_choice *e
 	return rc;
 }
 
+/* 1 when a and b hold the same bytes. */
+static int same_file(const char *a, const char *b)
+{
+	size_t la, lb;
+	char *x = read_file(a, &la), *y = read_file(b, &lb);
+	int same = x && y && la == lb && memcmp(x, y, la) == 0;
+	free(x);
+	free(y);
+	return same;
+}
+
 int evidence_publish(const struct evidence_folder *f)
 {
 	/* renameat2 with RENAME_NOREPLACE: a folder that appeared under the
 	 * same name meanwhile is never replaced. */
 	if (renameat2(AT_FDCWD, f->tmp, AT_FDCWD, f->final, RENAME_NOREPLACE) == 0)
 		return 0;
+	/* But one that holds this very archive is what an import of it left
+	 * when it was killed between publishing and committing: the caller
+	 * holds the database's lock and found no run of the archive, so the
+	 * folder is nobody's, and this import takes its place. */
+	char mine[1400], there[1400];
+	snprintf(mine, sizeof mine, "%.1200s/" ARCHIVE_FILE, f->tmp);
+	snprintf(there, sizeof there, "%.1200s/" ARCHIVE_FILE, f->final);
+	if ((errno == EEXIST || errno == ENOTEMPTY) && same_file(mine, there)) {
+		evidence_remove(f->final);
+		if (renameat2(AT_FDCWD, f->tmp, AT_FDCWD, f->final, RENAME_NOREPLACE) == 0)
+			return 0;
+	}
 	struct stat sb;
 	if ((errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP) && stat(f->final, &sb) != 0 &&
 	    rename(f->tmp, f->final) == 0)

@@ -26,7 +26,9 @@ int evidence_prepare(struct evidence_folder *f, const char *db_path, const char 
 /* Fills the hidden folder. Nonzero after printing why. */
 int evidence_write(const struct evidence_folder *f, const struct entry_choice *entry, const struct run_facts *run);
 
-/* Gives the hidden folder its final name. Nonzero after printing why. */
+/* Gives the hidden folder its final name; a folder there already that holds
+ * the same archive (an import killed before its commit left it) gives way.
+ * Call it holding the database's lock. Nonzero after printing why. */
 int evidence_publish(const struct evidence_folder *f);
 
 /* Removes a folder evidence_write wrote into, with what it holds. */

@@ -101,7 +101,7 @@ static int derive_run(const struct run_archive *a, struct table *t, struct deriv
 static int flavor_isa(const char *db_path, const char *flavor)
 {
 	struct model m;
-	if (model_load(&m, db_path))
+	if (model_load_unfiled(&m, db_path))
 		return -1;
 	for (size_t i = 0; i < m.n_flavors; i++)
 		if (m.flavors[i].name && strcmp(m.flavors[i].name, flavor) == 0)

@@ -79,7 +79,9 @@ struct model {
 int model_load(struct model *m, const char *path);
 /* model_load without the checks of evidence files: for the database a
  * merge makes, whose evidence/ is the union of two branches' and is not on
- * disk yet. Every row is checked as model_load checks it. */
+ * disk yet, and for an import, which may be the one to mend evidence/ (a
+ * folder a killed import left). Every row is checked as model_load checks
+ * it. */
 int model_load_unfiled(struct model *m, const char *path);
 
 /* The entry's own stored rule for flavor, or NULL. */

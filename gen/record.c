@@ -34,7 +34,7 @@ int record_choose_entry(const char *db_path, const struct cpu_info *cpu, const c
 		fprintf(stderr, "uarchgen: %s: cannot open the database\n", db_path);
 		return 1;
 	}
-	if (model_load(&m, db_path))
+	if (model_load_unfiled(&m, db_path))
 		return 1;
 	const struct uarch *holder = entry_holding(&m, cpu);
 	if (holder && name && strcmp(name, holder->name) != 0) {
@@ -77,7 +77,7 @@ static int check_range(const char *db_path, const struct entry_choice *entry, co
 		       int *need_range)
 {
 	struct model now;
-	if (model_load(&now, db_path)) {
+	if (model_load_unfiled(&now, db_path)) {
 		fprintf(stderr, "uarchgen: %s: nothing was recorded\n", db_path);
 		return -1;
 	}

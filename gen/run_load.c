@@ -144,7 +144,7 @@ static void check_orphan_evidence(struct loader *l, const struct model *m, char 
 		char *full = xasprintf("%s/%s", path, e->d_name);
 		if (e->d_name[0] != '.' && is_dir(full) && !evidence_known(m, ids, n_ids, e->d_name)) {
 			err("%s/: no rule links it and no run row names it: an import stopped while it recorded "
-			    "left it; remove it (rm -r %s)",
+			    "left it; import its run.archive again, or remove it (rm -r %s)",
 			    full, full);
 			l->errors++;
 		}
