@@ -88,6 +88,7 @@ static void push_resolved(lua_State *L, const struct resolved_rule *rr)
 	set_str(L, "source", rr->source);
 	set_str(L, "reason", rr->reason);
 	set_int(L, "above_max", t->above_max);
+	set_int(L, "near_max", t->near_max);
 	set_int(L, "below_max", t->below_max);
 	set_int(L, "zero_mod", t->zero_mod);
 	set_int(L, "align_dst", t->align_dst);

@@ -25,7 +25,9 @@ static const unsigned int shown_distances[] = {0, 1, 16, 31, 32, 64, 4064, 4095}
  * strategy elsewhere, then the classes that differ from it. */
 void rule_text(const struct derived_rule *r, char *out, size_t size)
 {
-	static const char *const class_names[] = {"zero", "above", "below", "elsewhere"};
+#define CLASS_NAME(id, name) name,
+	static const char *const class_names[] = {DISTANCE_CLASSES(CLASS_NAME)};
+#undef CLASS_NAME
 	size_t len = 0;
 	out[0] = '\0';
 	for (int i = 0; i < r->n_bands && len < size; i++) {
@@ -36,7 +38,8 @@ void rule_text(const struct derived_rule *r, char *out, size_t size)
 		len += (size_t)snprintf(out + len, size - len, "%s%u..%s %s", i ? "; " : "", b->lo, hi,
 					strategy_name[b->strategy[CLASS_ELSEWHERE]]);
 		for (int c = 0; c < CLASS_ELSEWHERE && len < size; c++) {
-			int live = c == CLASS_ZERO || (c == CLASS_ABOVE && r->above_max) || (c == CLASS_BELOW && r->below_max);
+			int live = c == CLASS_ZERO || (c == CLASS_ABOVE && r->above_max) || (c == CLASS_NEAR && r->near_max) ||
+				   (c == CLASS_BELOW && r->below_max);
 			if (live && b->strategy[c] != b->strategy[CLASS_ELSEWHERE])
 				len += (size_t)snprintf(out + len, size - len, ", %s %s", class_names[c],
 							strategy_name[b->strategy[c]]);
@@ -82,32 +85,36 @@ static void summary_head(struct buf *b, const struct entry_choice *entry, const 
 	md_plain(microcode, run->archive->microcode);
 	md_plain(platform, run->archive->platform);
 	buf_printf(b, "| kernel | %s |\n| microcode | %s |\n| platform (DMI) | %s |\n", kernel, microcode, platform);
-	char above[32] = "empty", below[32] = "empty", zero[48] = "d = 0";
+	char above[32] = "empty", near[32] = "empty", below[32] = "empty", zero[48] = "d = 0";
 	if (r->zero_mod < 4096)
 		snprintf(zero, sizeof zero, "every multiple of %d, d = 0 included", r->zero_mod);
 	if (r->above_max)
 		snprintf(above, sizeof above, "d = 1..%u", r->above_max);
+	if (r->near_max)
+		snprintf(near, sizeof near, "d = %u..%u", r->above_max + 1, r->near_max);
 	if (r->below_max)
 		snprintf(below, sizeof below, "d = %u..4095", 4096 - r->below_max);
 	buf_printf(b, "\n## Rule\n\nClasses, by d = (dst - src) mod 4096, in this order: zero (%s); above: %s; "
-		      "below: %s; elsewhere: every other d. align_dst %d.\n\n",
-		   zero, above, below, r->align_dst);
-	buf_printf(b, "| lengths | zero | above | below | elsewhere |\n|---|---|---|---|---|\n");
+		      "near: %s; below: %s; elsewhere: every other d. align_dst %d.\n\n",
+		   zero, above, near, below, r->align_dst);
+	buf_printf(b, "| lengths | zero | above | near | below | elsewhere |\n|---|---|---|---|---|---|\n");
 	for (int i = 0; i < r->n_bands; i++) {
 		const struct band *band = &r->bands[i];
 		char hi[16] = "";
 		if (band->hi != BAND_UNBOUNDED)
 			snprintf(hi, sizeof hi, "%u", band->hi);
-		buf_printf(b, "| %u..%s | %s | %s | %s | %s |\n", band->lo, hi, strategy_name[band->strategy[CLASS_ZERO]],
-			   strategy_name[band->strategy[CLASS_ABOVE]], strategy_name[band->strategy[CLASS_BELOW]],
+		buf_printf(b, "| %u..%s | %s | %s | %s | %s | %s |\n", band->lo, hi, strategy_name[band->strategy[CLASS_ZERO]],
+			   strategy_name[band->strategy[CLASS_ABOVE]], strategy_name[band->strategy[CLASS_NEAR]],
+			   strategy_name[band->strategy[CLASS_BELOW]],
 			   strategy_name[band->strategy[CLASS_ELSEWHERE]]);
 	}
 	buf_printf(b, "\n%s\n\n", r->note);
 	buf_printf(b,
 		   "**Regret** (the time of the table's choice over the best measured strategy, at every measured "
-		   "point): worst %.3f (%u bytes at d = %u), median %.3f. Against the baseline (one forward rep "
-		   "movsb): worst %.3f.\n\n",
-		   r->worst_regret, r->worst_length, r->worst_distance, r->median_regret, r->worst_vs_baseline);
+		   "point): worst %.3f (%u bytes at d = %u), 99th percentile %.3f, median %.3f; above 1.05 at %zu "
+		   "of %zu points. Against the baseline (one forward rep movsb): worst %.3f.\n\n",
+		   r->worst_regret, r->worst_length, r->worst_distance, r->p99_regret, r->median_regret, r->over_5pct,
+		   r->points, r->worst_vs_baseline);
 }
 
 static void summary_method(struct buf *b, const struct run_facts *run)
@@ -145,13 +152,14 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 static void summary_stability(struct buf *b, const struct run_facts *run)
 {
 	buf_printf(b, "\n## Stability\n\n%d passes; the table derived from the passes so far, after each:\n\n"
-		      "| passes | above_max | below_max | zero_mod | bands | worst regret |\n|---|---|---|---|---|---|\n",
+		      "| passes | above_max | near_max | below_max | zero_mod | bands | worst regret |\n"
+		      "|---|---|---|---|---|---|---|\n",
 		   run->archive->m.passes);
 	for (int k = 0; k < run->archive->m.passes && k < MAX_PASSES; k++) {
 		char text[512];
 		rule_text(&run->pass_rule[k], text, sizeof text);
-		buf_printf(b, "| 1..%d | %u | %u | %d | %s | %.3f |\n", k + 1, run->pass_rule[k].above_max,
-			   run->pass_rule[k].below_max, run->pass_rule[k].zero_mod, text, run->pass_rule[k].worst_regret);
+		buf_printf(b, "| 1..%d | %u | %u | %u | %d | %s | %.3f |\n", k + 1, run->pass_rule[k].above_max,
+			   run->pass_rule[k].near_max, run->pass_rule[k].below_max, run->pass_rule[k].zero_mod, text, run->pass_rule[k].worst_regret);
 	}
 	buf_printf(b,
 		   "\nThe rule above is derived from the minimum over all passes. Spread of a point's pass minima "

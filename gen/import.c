@@ -59,11 +59,12 @@ static void print_rule(const char *what, const struct derived_rule *r)
 {
 	char text[512];
 	rule_text(r, text, sizeof text);
-	printf("%s: above_max %u, below_max %u, zero_mod %d, align_dst %d: %s\n", what, r->above_max, r->below_max,
-	       r->zero_mod, r->align_dst, text);
-	printf("      regret: worst %.3f (%u bytes, d = %u), median %.3f, mean %.4f; worst against the baseline %.3f\n",
-	       r->worst_regret, r->worst_length, r->worst_distance, r->median_regret, r->mean_regret,
-	       r->worst_vs_baseline);
+	printf("%s: above_max %u, near_max %u, below_max %u, zero_mod %d, align_dst %d: %s\n", what, r->above_max,
+	       r->near_max, r->below_max, r->zero_mod, r->align_dst, text);
+	printf("      regret: worst %.3f (%u bytes, d = %u), 99th percentile %.3f, median %.3f, mean %.4f, above 1.05 "
+	       "at %zu of %zu points; worst against the baseline %.3f\n",
+	       r->worst_regret, r->worst_length, r->worst_distance, r->p99_regret, r->median_regret, r->mean_regret,
+	       r->over_5pct, r->points, r->worst_vs_baseline);
 }
 
 /* The same derivation the probe ran to decide it was done: the table from

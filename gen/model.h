@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* The schema this uarchgen reads (PRAGMA user_version). */
-#define UARCH_SCHEMA_VERSION 5
+#define UARCH_SCHEMA_VERSION 6
 
 struct uarch {
 	char *name, *vendor, *example, *cpuid_limit;
@@ -34,6 +34,7 @@ struct flavor {
 struct rule {
 	char *uarch, *flavor;
 	int above_max, below_max, align_dst;
+	int near_max; /* class near: d in above_max+1..near_max; 0: none */
 	int zero_mod; /* class zero: d mod zero_mod = 0; 4096: d = 0 alone */
 	char *evidence, *method, *measured_on, *cpu_signature, *hypervisor;
 	struct band bands[MAX_BANDS];

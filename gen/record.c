@@ -168,9 +168,10 @@ static int upsert_rule(sqlite3 *db, const struct entry_choice *entry, const stru
 				 c->guest ? "; hypervisor guest" : "");
 	int rc = sqlite3_prepare_v2(db,
 				    "INSERT INTO rule (uarch, flavor, above_max, below_max, align_dst, evidence, method, "
-				    "measured_on, cpu_signature, hypervisor, zero_mod) "
-				    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
+				    "measured_on, cpu_signature, hypervisor, zero_mod, near_max) "
+				    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) "
 				    "ON CONFLICT (uarch, flavor) DO UPDATE SET above_max = excluded.above_max, "
+				    "near_max = excluded.near_max, "
 				    "below_max = excluded.below_max, zero_mod = excluded.zero_mod, align_dst = excluded.align_dst, "
 				    "evidence = excluded.evidence, method = excluded.method, "
 				    "measured_on = excluded.measured_on, cpu_signature = excluded.cpu_signature, "
@@ -191,6 +192,7 @@ static int upsert_rule(sqlite3 *db, const struct entry_choice *entry, const stru
 		else
 			sqlite3_bind_null(st, 10);
 		sqlite3_bind_int(st, 11, run->rule->zero_mod);
+		sqlite3_bind_int(st, 12, (int)run->rule->near_max);
 		rc = sqlite3_step(st) != SQLITE_DONE;
 	}
 	sqlite3_finalize(st);
@@ -217,7 +219,7 @@ static int replace_bands(sqlite3 *db, const struct entry_choice *entry, const st
 		st = NULL;
 	}
 	rc = rc || sqlite3_prepare_v2(db, "INSERT INTO rule_band (uarch, flavor, length_lo, length_hi, zero, above, "
-					  "below, elsewhere) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+					  "near, below, elsewhere) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 				      -1, &st, NULL) != SQLITE_OK;
 	for (int i = 0; !rc && i < run->rule->n_bands; i++) {
 		const struct band *b = &run->rule->bands[i];

@@ -58,9 +58,10 @@ int print_lookup(const struct model *m, const char *vendor, const char *family, 
 		found = 1;
 		struct resolved_rule rr;
 		const struct uarch *u = model_lookup(m, vendor, fam, mod, f, &rr);
-		printf("flavor=%s entry=%s status=%s source=%s above_max=%d below_max=%d zero_mod=%d align_dst=%d table=",
+		printf("flavor=%s entry=%s status=%s source=%s above_max=%d near_max=%d below_max=%d zero_mod=%d "
+		       "align_dst=%d table=",
 		       f, u ? u->name : "-", status_names[rr.status], rr.source ? rr.source : "-", rr.table->above_max,
-		       rr.table->below_max, rr.table->zero_mod, rr.table->align_dst);
+		       rr.table->near_max, rr.table->below_max, rr.table->zero_mod, rr.table->align_dst);
 		print_table(rr.table);
 		putchar('\n');
 	}

@@ -60,10 +60,12 @@ enum copy_strategy { STRATEGIES(STRATEGY_ENUM) N_COPY_STRATEGIES };
  *    in another page) when zero_mod is 4096, every mutually aligned pair
  *    of buffers when it is 8..64 (ZERO_MOD_VALUES);
  *  above: dst 1..above_max bytes above the source;
+ *  near: dst above_max+1..near_max bytes above it (none when near_max is
+ *    above_max), where a core copies its own way again;
  *  below: dst 1..below_max bytes below the source (d >= 4096 - below_max);
  *  elsewhere: every other d.
  * A class bound is 0..2047, so above and below never meet. */
-#define DISTANCE_CLASSES(X) X(CLASS_ZERO, "zero") X(CLASS_ABOVE, "above") X(CLASS_BELOW, "below") X(CLASS_ELSEWHERE, "elsewhere")
+#define DISTANCE_CLASSES(X) X(CLASS_ZERO, "zero") X(CLASS_ABOVE, "above") X(CLASS_NEAR, "near") X(CLASS_BELOW, "below") X(CLASS_ELSEWHERE, "elsewhere")
 #define CLASS_ENUM(id, name) id,
 enum distance_class { DISTANCE_CLASSES(CLASS_ENUM) N_DISTANCE_CLASSES };
 #undef CLASS_ENUM

@@ -34,7 +34,7 @@ static const char *const class_names[] = {DISTANCE_CLASSES(CLASS_NAME)};
 const struct rule baseline_rule = {
 	.zero_mod = 4096,
 	.n_bands = 1,
-	.bands = {{0, BAND_UNBOUNDED, {BASELINE_STRATEGY, BASELINE_STRATEGY, BASELINE_STRATEGY, BASELINE_STRATEGY}}},
+	.bands = {{0, BAND_UNBOUNDED, {BASELINE_STRATEGY, BASELINE_STRATEGY, BASELINE_STRATEGY, BASELINE_STRATEGY, BASELINE_STRATEGY}}},
 };
 
 static int has_flavor(const struct model *m, const char *name)
@@ -116,13 +116,13 @@ static void check_bound(struct loader *l, const char *row, const char *column, i
 static void load_rule_rows(struct loader *l, struct model *m)
 {
 	sqlite3_stmt *st = prepare(l, "SELECT uarch, flavor, above_max, below_max, align_dst, evidence, method, "
-				      "measured_on, cpu_signature, hypervisor, zero_mod FROM rule ORDER BY uarch, flavor");
+				      "measured_on, cpu_signature, hypervisor, zero_mod, near_max FROM rule ORDER BY uarch, flavor");
 	if (!st)
 		return;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		char *row = row_key(st, 2);
 		struct rule r = {0};
-		int has_above, has_below, has_align;
+		int has_above, has_below, has_align, has_near;
 		r.uarch = col_text(l, st, 0, "rule", row, 0);
 		r.flavor = col_text(l, st, 1, "rule", row, 0);
 		r.above_max = col_int(l, st, 2, "rule", row, &has_above);
@@ -133,6 +133,7 @@ static void load_rule_rows(struct loader *l, struct model *m)
 		r.measured_on = col_text(l, st, 7, "rule", row, 0);
 		r.cpu_signature = col_text(l, st, 8, "rule", row, 1);
 		r.hypervisor = col_text(l, st, 9, "rule", row, 1);
+		r.near_max = col_int(l, st, 11, "rule", row, &has_near);
 		int has_zero_mod, zero_ok = 0;
 		r.zero_mod = col_int(l, st, 10, "rule", row, &has_zero_mod);
 		static const int zero_mods[] = {ZERO_MOD_VALUES};
@@ -146,6 +147,9 @@ static void load_rule_rows(struct loader *l, struct model *m)
 			row_error(l, "rule", row, "flavor", "unknown flavor: not a row of table flavor");
 		check_bound(l, row, "above_max", has_above, r.above_max);
 		check_bound(l, row, "below_max", has_below, r.below_max);
+		check_bound(l, row, "near_max", has_near, r.near_max);
+		if (has_near && has_above && r.near_max && r.near_max <= r.above_max)
+			row_error(l, "rule", row, "near_max", "must be 0 (no near class) or more than above_max");
 		static const int aligns[] = {ALIGN_DST_VALUES};
 		int align_ok = 0;
 		for (size_t i = 0; has_align && i < sizeof aligns / sizeof aligns[0]; i++)
@@ -274,7 +278,7 @@ static void check_bands(struct loader *l, const struct rule *r)
 
 static void load_bands(struct loader *l, struct model *m)
 {
-	sqlite3_stmt *st = prepare(l, "SELECT uarch, flavor, length_lo, length_hi, zero, above, below, elsewhere "
+	sqlite3_stmt *st = prepare(l, "SELECT uarch, flavor, length_lo, length_hi, zero, above, near, below, elsewhere "
 				      "FROM rule_band ORDER BY uarch, flavor, length_lo");
 	if (!st)
 		return;

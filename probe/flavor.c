@@ -16,8 +16,14 @@ static int machine_isa(void)
 
 static void install_aligned_head(void)
 {
-	static const struct uc_rule aligned = {
-		0, 0, 4096, PROBE_ALIGN_DST, 1, {{(size_t)-1, {0, 0, 0, 0}}}, UC_RULE_BASELINE, "", "", ""};
+	static const struct uc_rule aligned = {.zero_mod = 4096,
+					       .align_dst = PROBE_ALIGN_DST,
+					       .n_bands = 1,
+					       .bands = {{(size_t)-1, {0}}},
+					       .status = UC_RULE_BASELINE,
+					       .entry = "",
+					       .source = "",
+					       .reason = ""};
 	uc_rule_install(&aligned);
 }
 

@@ -65,9 +65,9 @@ static void progress(int pass, size_t done, size_t total, const struct point *no
 
 static void print_rule(const char *what, const struct derived_rule *r)
 {
-	printf("%s: above_max %u, below_max %u, zero_mod %d, %d band%s; worst regret %.3f (%u bytes, d = %u), "
-	       "mean %.4f\n",
-	       what, r->above_max, r->below_max, r->zero_mod, r->n_bands, r->n_bands == 1 ? "" : "s",
+	printf("%s: above_max %u, near_max %u, below_max %u, zero_mod %d, %d band%s; worst regret %.3f (%u bytes, "
+	       "d = %u), mean %.4f\n",
+	       what, r->above_max, r->near_max, r->below_max, r->zero_mod, r->n_bands, r->n_bands == 1 ? "" : "s",
 	       r->worst_regret, r->worst_length, r->worst_distance, r->mean_regret);
 	fflush(stdout);
 }

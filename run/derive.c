@@ -167,10 +167,11 @@ static int best_else(const struct grid *g, size_t li, double noise)
  * the best by more than the noise, as a bound 0..CLASS_BOUND_MAX. A
  * distance not measured does not break the run. The bounds are at most
  * 2047, so above (d <= 2047) and below (d >= 2049) never meet. */
-static unsigned int run(const struct grid *g, const int *other, double noise, int below, double *worst, int *who)
+static unsigned int run(const struct grid *g, const int *other, double noise, int below, unsigned int from,
+			double *worst, int *who)
 {
-	unsigned int bound = 0;
-	for (unsigned int k = 1; k <= CLASS_BOUND_MAX; k++) {
+	unsigned int bound = from;
+	for (unsigned int k = from + 1; k <= CLASS_BOUND_MAX; k++) {
 		int di = g->di[below ? 4096 - k : k], stalls = 0;
 		if (di < 0)
 			continue;
@@ -347,7 +348,12 @@ static int regret(const struct grid *g, size_t points, struct derived_rule *r)
 			r->worst_vs_baseline = fmax(r->worst_vs_baseline, at(g, li, di, s) / base);
 			k++;
 		}
-	r->median_regret = median(v, k);
+	r->median_regret = median(v, k); /* sorts v */
+	r->p99_regret = k ? v[(k - 1) * 99 / 100] : 1;
+	r->points = k;
+	r->over_5pct = 0;
+	for (size_t i = 0; i < k; i++)
+		r->over_5pct += v[i] > 1.05;
 	r->mean_regret = exp(r->mean_regret / (double)(k ? k : 1));
 	free(v);
 	return 0;
@@ -407,6 +413,67 @@ static long fit(const struct grid *g, struct derived_rule *r, double *cost)
 	return rc ? 0 : (long)points;
 }
 
+/* Whether at distance index di, at some length, the elsewhere copy is slower
+ * than the best by more than the noise. */
+static int stalls_at(const struct grid *g, const int *other, double noise, size_t di)
+{
+	for (size_t li = 0; li < g->nl; li++) {
+		double te = at(g, li, di, other[li]), tb = best_at(g, li, di);
+		if (te > 0 && te > tb * (1 + noise))
+			return 1;
+	}
+	return 0;
+}
+
+/* Sets r->above_max and r->near_max to the pair that costs least, where a
+ * near class lowers the cost from *best by more than a band's price; *best
+ * becomes the cost taken. The bounds tried are 0, the above bound found,
+ * and each end of a run of finely measured distances (up to REF_LO) that
+ * stall or do not: a class edge anywhere else would split a run whose
+ * distances behave alike. */
+static int near_class(const struct grid *g, const int *other, struct derived_rule *r, double *best)
+{
+	unsigned int ends[REF_LO + 1], n_ends = 0, above = r->above_max, near = 0, prev = 0;
+	const unsigned int above_was = r->above_max;
+	int prev_stall = -1;
+	double lowest = HUGE_VAL, cost;
+	long points = 0;
+	ends[n_ends++] = 0;
+	for (unsigned int d = 1; d < REF_LO; d++) {
+		if (g->di[d] < 0 || d % (unsigned int)r->zero_mod == 0)
+			continue;
+		int st = stalls_at(g, other, r->noise, (size_t)g->di[d]);
+		if (prev_stall >= 0 && st != prev_stall)
+			ends[n_ends++] = prev;
+		prev = d, prev_stall = st;
+	}
+	if (prev)
+		ends[n_ends++] = prev;
+	if (above_was && ends[n_ends - 1] > above_was) {
+		unsigned int i = n_ends++;
+		for (; i > 0 && ends[i - 1] > above_was; i--)
+			ends[i] = ends[i - 1];
+		if (ends[i - 1] == above_was)
+			memmove(&ends[i], &ends[i + 1], (--n_ends - i) * sizeof *ends);
+		else
+			ends[i] = above_was;
+	}
+	for (unsigned int i = 0; i < n_ends; i++)
+		for (unsigned int j = i + 1; j < n_ends; j++) {
+			r->above_max = ends[i];
+			r->near_max = ends[j];
+			if (!(points = fit(g, r, &cost)))
+				return -1;
+			if (cost < lowest - 1e-9)
+				lowest = cost, above = ends[i], near = ends[j];
+		}
+	if (near && lowest < *best - BAND_PRICE * (double)points)
+		r->above_max = above, r->near_max = near, *best = lowest;
+	else
+		r->above_max = above_was, r->near_max = 0;
+	return 0;
+}
+
 static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 {
 	double *v = malloc(t->n * sizeof *v), worst[2] = {0, 0};
@@ -432,9 +499,8 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 	for (size_t li = 0; li < g->nl; li++)
 		other[li] = best_else(g, li, r->noise);
 	r->zero_mod = 4096;
-	r->above_max = run(g, other, r->noise, 0, &worst[0], &who[0]);
-	r->below_max = run(g, other, r->noise, 1, &worst[1], &who[1]);
-	free(other);
+	r->above_max = run(g, other, r->noise, 0, 0, &worst[0], &who[0]);
+	r->below_max = run(g, other, r->noise, 1, 0, &worst[1], &who[1]);
 
 	/* The run of distances that stall bounds each class; within it, the
 	 * bound that costs least overall, since a distance that stalls only at
@@ -450,8 +516,10 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 				r->below_max = k;
 			else
 				r->above_max = k;
-			if (!fit(g, r, &cost))
+			if (!fit(g, r, &cost)) {
+				free(other);
 				return -1;
+			}
 			if (cost < best_cost - 1e-9)
 				best_cost = cost, keep = k;
 		}
@@ -471,12 +539,24 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 	for (size_t i = 1; i < sizeof zero_mods / sizeof zero_mods[0]; i++) {
 		r->zero_mod = zero_mods[i];
 		long n = fit(g, r, &cost);
-		if (!n)
+		if (!n) {
+			free(other);
 			return -1;
+		}
 		if (cost < best_cost - BAND_PRICE * (double)n)
 			best_cost = cost, keep_mod = zero_mods[i];
 	}
 	r->zero_mod = keep_mod;
+	/* Past the above class, distances where the elsewhere copy loses may
+	 * need a copy of their own: on a Zen 3 guest the descending copy won by
+	 * 15-25% at 96 and 256 bytes from d = 86 up, and lost by up to 20% at
+	 * d = 32..85, where rep movsb won (evidence/zen3-2026-11-30-72cc3c).
+	 * The above bound is chosen again with it: a near class may begin
+	 * where no above class would have ended. */
+	int failed = near_class(g, other, r, &best_cost);
+	free(other);
+	if (failed)
+		return -1;
 	size_t points;
 	if ((points = (size_t)fit(g, r, &cost)) == 0 || regret(g, points, r))
 		return -1;
@@ -542,7 +622,7 @@ int rule_regret(const struct table *t, struct derived_rule *r)
 	char note[sizeof r->note];
 	memcpy(note, r->note, sizeof note);
 	r->note[0] = '\0';
-	r->worst_regret = r->median_regret = r->mean_regret = r->worst_vs_baseline = 0;
+	r->worst_regret = r->median_regret = r->mean_regret = r->worst_vs_baseline = r->p99_regret = 0;
 	if (g && build(t, g, r) == 0) {
 		for (size_t li = 0; li < g->nl; li++)
 			for (size_t di = 0; di < g->nd; di++)
@@ -566,6 +646,8 @@ enum distance_class rule_class(const struct derived_rule *r, unsigned int d)
 		return CLASS_ZERO;
 	if (d <= r->above_max)
 		return CLASS_ABOVE;
+	if (d <= r->near_max)
+		return CLASS_NEAR;
 	if (r->below_max && d >= 4096 - r->below_max)
 		return CLASS_BELOW;
 	return CLASS_ELSEWHERE;

@@ -21,6 +21,7 @@
 
 struct derived_rule {
 	unsigned int above_max, below_max; /* class bounds, 0..CLASS_BOUND_MAX */
+	unsigned int near_max;             /* above_max..CLASS_BOUND_MAX */
 	int zero_mod;                      /* class zero: d mod zero_mod = 0; 4096: d = 0 alone */
 	int align_dst;                     /* PROBE_ALIGN_DST when a band uses forward_aligned, else 0 */
 	int n_bands;                       /* 1..MAX_BANDS; bands[0].lo is 0 */
@@ -29,6 +30,8 @@ struct derived_rule {
 	 * measured strategy there, and against the baseline. */
 	double worst_regret, median_regret, worst_vs_baseline;
 	double mean_regret; /* geometric mean */
+	double p99_regret;  /* the 99th percentile */
+	size_t points, over_5pct; /* points judged; of them, regret above 1.05 */
 	unsigned int worst_length, worst_distance; /* where the worst regret is */
 	double noise;                              /* the tie threshold used */
 	char note[640];                            /* the derivation in a few sentences */

@@ -145,21 +145,21 @@ int main(int argc, char **argv)
 	 * every strategy: the baseline; small to 32 bytes, then down at every
 	 * distance; Zen 2's shape with an aligned head elsewhere; an aligned head
 	 * of 64 bytes from 64 up. */
-#define ALL(s) {UC_STRATEGY_##s, UC_STRATEGY_##s, UC_STRATEGY_##s, UC_STRATEGY_##s}
+#define ALL(s) {UC_STRATEGY_##s, UC_STRATEGY_##s, UC_STRATEGY_##s, UC_STRATEGY_##s, UC_STRATEGY_##s}
 	static const struct uc_rule rules[] = {
-		{0, 0, 4096, 0, 1, {{(size_t)-1, ALL(FORWARD)}}, UC_RULE_BASELINE, "", "", ""},
-		{2047, 2047, 4096, 0, 2, {{32, ALL(SMALL)}, {(size_t)-1, ALL(DOWN)}}, UC_RULE_BASELINE, "", "", ""},
-		{31, 0, 64, 32, 2, {{63, ALL(FORWARD)},
+		{0, 0, 0, 4096, 0, 1, {{(size_t)-1, ALL(FORWARD)}}, UC_RULE_BASELINE, "", "", ""},
+		{2047, 0, 2047, 4096, 0, 2, {{32, ALL(SMALL)}, {(size_t)-1, ALL(DOWN)}}, UC_RULE_BASELINE, "", "", ""},
+		{31, 0, 0, 64, 32, 2, {{63, ALL(FORWARD)},
 				{(size_t)-1, {UC_STRATEGY_FORWARD_ALIGNED, UC_STRATEGY_DOWN, UC_STRATEGY_FORWARD_ALIGNED,
-					      UC_STRATEGY_FORWARD_ALIGNED}}},
+					      UC_STRATEGY_FORWARD_ALIGNED, UC_STRATEGY_FORWARD_ALIGNED}}},
 		 UC_RULE_BASELINE, "", "", ""},
-		{0, 0, 4096, 64, 2, {{63, ALL(FORWARD)}, {(size_t)-1, ALL(FORWARD_ALIGNED)}}, UC_RULE_BASELINE, "", "", ""},
+		{0, 0, 0, 4096, 64, 2, {{63, ALL(FORWARD)}, {(size_t)-1, ALL(FORWARD_ALIGNED)}}, UC_RULE_BASELINE, "", "", ""},
 #ifdef UC_STRATEGY_AVX2_FORWARD
 		/* The vector paths (each falls back where this CPU lacks it). */
-		{0, 0, 4096, 0, 2, {{64, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX2_FORWARD)}}, UC_RULE_BASELINE, "", "", ""},
-		{2047, 2047, 4096, 0, 2, {{64, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX2_DOWN)}}, UC_RULE_BASELINE, "", "", ""},
-		{0, 0, 4096, 0, 2, {{63, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX512_FORWARD)}}, UC_RULE_BASELINE, "", "", ""},
-		{2047, 2047, 4096, 0, 2, {{63, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX512_DOWN)}}, UC_RULE_BASELINE, "", "", ""},
+		{0, 0, 0, 4096, 0, 2, {{64, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX2_FORWARD)}}, UC_RULE_BASELINE, "", "", ""},
+		{2047, 0, 2047, 4096, 0, 2, {{64, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX2_DOWN)}}, UC_RULE_BASELINE, "", "", ""},
+		{0, 0, 0, 4096, 0, 2, {{63, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX512_FORWARD)}}, UC_RULE_BASELINE, "", "", ""},
+		{2047, 0, 2047, 4096, 0, 2, {{63, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX512_DOWN)}}, UC_RULE_BASELINE, "", "", ""},
 #endif
 	};
 #undef ALL

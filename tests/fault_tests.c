@@ -144,9 +144,11 @@ static void fault_case(const char *name, enum direction dir, unsigned int window
 {
 	char why[200];
 	/* Zen 2's shape: copies of 64 bytes or more at d = 1..window-1 go down. */
-	struct uc_rule rule = {window ? window - 1 : 0, 0, 4096, 0, 2,
-			       {{63, {UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD}},
-				{(size_t)-1, {UC_STRATEGY_FORWARD, UC_STRATEGY_DOWN, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD}}},
+	struct uc_rule rule = {window ? window - 1 : 0, 0, 0, 4096, 0, 2,
+			       {{63, {UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD,
+				      UC_STRATEGY_FORWARD}},
+				{(size_t)-1, {UC_STRATEGY_FORWARD, UC_STRATEGY_DOWN, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD,
+					      UC_STRATEGY_FORWARD}}},
 			       UC_RULE_BASELINE, "", "", ""};
 	uc_rule_install(&rule);
 	reset();
@@ -211,10 +213,11 @@ static void fault_case(const char *name, enum direction dir, unsigned int window
 static void exact_count_sweep(enum direction dir, unsigned int align_dst)
 {
 	static const size_t n = 200;
-	struct uc_rule rule = {0, 0, 4096, align_dst, 2,
-			       {{63, {UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD}},
+	struct uc_rule rule = {0, 0, 0, 4096, align_dst, 2,
+			       {{63, {UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD,
+				      UC_STRATEGY_FORWARD}},
 				{(size_t)-1, {UC_STRATEGY_FORWARD_ALIGNED, UC_STRATEGY_FORWARD_ALIGNED, UC_STRATEGY_FORWARD_ALIGNED,
-					      UC_STRATEGY_FORWARD_ALIGNED}}},
+					      UC_STRATEGY_FORWARD_ALIGNED, UC_STRATEGY_FORWARD_ALIGNED}}},
 			       UC_RULE_BASELINE, "", "", ""};
 	char name[96], why[160];
 	int bad_cases = 0;

@@ -49,6 +49,10 @@ bad_case "above_max 2048" "UPDATE rule SET above_max = 2048 WHERE uarch = 'zen2'
 	"table rule, row (uarch='zen2', flavor='$F'), column above_max: must be a distance in 0..2047"
 bad_case "below_max -1" "UPDATE rule SET below_max = -1 WHERE uarch = 'tigerlake';" \
 	"table rule, row (uarch='tigerlake', flavor='$F'), column below_max: must be a distance in 0..2047"
+bad_case "near_max 2048" "UPDATE rule SET near_max = 2048 WHERE uarch = 'zen2';" \
+	"table rule, row (uarch='zen2', flavor='$F'), column near_max: must be a distance in 0..2047"
+bad_case "near_max inside the above class" "UPDATE rule SET near_max = 20 WHERE uarch = 'zen2';" \
+	"table rule, row (uarch='zen2', flavor='$F'), column near_max: must be 0 (no near class) or more than above_max"
 bad_case "above_max as text" "UPDATE rule SET above_max = 'wide' WHERE uarch = 'zen2';" \
 	"table rule, row (uarch='zen2', flavor='$F'), column above_max: expected an integer"
 bad_case "a measured rule with no evidence" "UPDATE rule SET evidence = '' WHERE uarch = 'zen2';" \
@@ -80,6 +84,8 @@ bad_case "down below 8 bytes" "UPDATE rule_band SET above = 'down' WHERE uarch =
 	"table rule_band, row (uarch='zen2', flavor='$F', length_lo=0), column above: down needs lengths of 8 or more"
 bad_case "small past 32 bytes" "UPDATE rule_band SET elsewhere = 'small' WHERE uarch = 'tigerlake';" \
 	"table rule_band, row (uarch='tigerlake', flavor='$F', length_lo=0), column elsewhere: small serves lengths up to 32"
+bad_case "an unknown strategy in class near" "UPDATE rule_band SET near = 'sideways' WHERE uarch = 'zen2' AND length_lo = 0;" \
+	"table rule_band, row (uarch='zen2', flavor='$F', length_lo=0), column near: must be a strategy"
 bad_case "an unknown strategy" "UPDATE rule_band SET zero = 'sideways' WHERE uarch = 'zen2' AND length_lo = 0;" \
 	"table rule_band, row (uarch='zen2', flavor='$F', length_lo=0), column zero: must be a strategy"
 bad_case "a vector strategy in a flavor of general registers" \

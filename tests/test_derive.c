@@ -61,7 +61,9 @@ static void well_formed(void)
 	check(ok, "the bands do not tile 0..unbounded with valid, distinct neighbours");
 	check(r->align_dst == (aligned ? PROBE_ALIGN_DST : 0), "align_dst %d with forward_aligned %sused", r->align_dst,
 	      aligned ? "" : "not ");
-	check(r->above_max <= CLASS_BOUND_MAX && r->below_max <= CLASS_BOUND_MAX, "a class bound is out of range");
+	check(r->above_max <= CLASS_BOUND_MAX && r->below_max <= CLASS_BOUND_MAX && r->near_max <= CLASS_BOUND_MAX &&
+		      (r->near_max == 0 || r->near_max > r->above_max),
+	      "a class bound is out of range");
 	check(r->worst_regret >= 1 && r->median_regret >= 1 && r->median_regret <= r->worst_regret,
 	      "regret worst %.3f, median %.3f", r->worst_regret, r->median_regret);
 	check(r->note[0] && strlen(r->note) < sizeof r->note, "no note");
@@ -162,18 +164,20 @@ static void expect_underived(const char *what, const struct row *rows, size_t n,
 
 static void classes(void)
 {
-	struct derived_rule r = {.above_max = 31, .below_max = 64};
+	struct derived_rule r = {.above_max = 31, .near_max = 90, .below_max = 64};
 	static const struct {
 		unsigned int d;
 		enum distance_class c;
-	} want[] = {{0, CLASS_ZERO},      {4096, CLASS_ZERO},      {1, CLASS_ABOVE},     {31, CLASS_ABOVE},
-		    {32, CLASS_ELSEWHERE}, {4031, CLASS_ELSEWHERE}, {4032, CLASS_BELOW}, {4095, CLASS_BELOW}};
+	} want[] = {{0, CLASS_ZERO},       {4096, CLASS_ZERO},      {1, CLASS_ABOVE},     {31, CLASS_ABOVE},
+		    {32, CLASS_NEAR},       {90, CLASS_NEAR},        {91, CLASS_ELSEWHERE}, {4031, CLASS_ELSEWHERE},
+		    {4032, CLASS_BELOW},    {4095, CLASS_BELOW}};
 	subject = "rule_class";
 	noted = 1;
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 		check(rule_class(&r, want[i].d) == want[i].c, "d = %u is class %d, want %d", want[i].d,
 		      rule_class(&r, want[i].d), want[i].c);
 	r.above_max = 0;
+	r.near_max = 0;
 	r.below_max = 0;
 	check(rule_class(&r, 1) == CLASS_ELSEWHERE && rule_class(&r, 4095) == CLASS_ELSEWHERE,
 	      "with no bounds, d = 1 and 4095 are not elsewhere");
@@ -282,6 +286,19 @@ int main(int argc, char **argv)
 	 * movsb there rather than make any copy slower than the baseline (it
 	 * may keep down where a class excludes them, as class zero widened to
 	 * the multiples of 16 does). */
+	if (derive("near_stall.csv")) {
+		check(rule.above_max == 31 && rule.near_max == 65, "above_max %u, near_max %u, want 31 and 65",
+		      rule.above_max, rule.near_max);
+		choose(256, 5, DOWN);
+		choose(256, 31, DOWN);
+		choose(256, 32, F);
+		choose(256, 65, F);
+		choose(256, 128, DOWN);
+		choose(512, 2048, DOWN);
+		choose(4096, 40, F);
+		check(rule.worst_regret <= 1 + DERIVE_NOISE_FLOOR, "worst regret %.3f, want within the noise of 1",
+		      rule.worst_regret);
+	}
 	if (derive("harm_somewhere.csv")) {
 		choose(256, 40, F);
 		choose(512, 63, F);

@@ -16,10 +16,10 @@ sqlite3 "$T/uarch.db" "
 		('scratch', 'copy_strategy');
 	INSERT INTO rule (uarch, flavor, above_max, below_max, align_dst, evidence, method, measured_on)
 		VALUES ('zen3', 'scratch', 47, 16, 16, 'https://example.org/scratch', 'made up for this test', '2026-11-30');
-	INSERT INTO rule_band VALUES
-		('zen3', 'scratch', 0, 32, 'small', 'small', 'small', 'small'),
-		('zen3', 'scratch', 33, 63, 'forward', 'forward', 'forward', 'forward'),
-		('zen3', 'scratch', 64, NULL, 'forward_aligned', 'down', 'down', 'forward_aligned');"
+	INSERT INTO rule_band (uarch, flavor, length_lo, length_hi, zero, above, near, below, elsewhere) VALUES
+		('zen3', 'scratch', 0, 32, 'small', 'small', 'small', 'small', 'small'),
+		('zen3', 'scratch', 33, 63, 'forward', 'forward', 'forward', 'forward', 'forward'),
+		('zen3', 'scratch', 64, NULL, 'forward_aligned', 'down', 'forward_aligned', 'down', 'forward_aligned');"
 O=$T/out
 check "the two-flavor database generates" "$GEN" gen -q --db "$T/uarch.db" --out "$O"
 check "...and passes check" "$GEN" check --db "$T/uarch.db" --out "$O"
@@ -27,7 +27,7 @@ check "MANIFEST verifies every flavor's files" sh -c "cd '$O' && sha256sum --qui
 check "scratch exports only its routines" sh -c "! grep -Eq '_user\b|user_access' '$O/scratch/x86_64/copy.asm' && \
 	! grep -Eq '_user\b|user_access' '$O/scratch/copy_rule.h'"
 check "scratch's table holds its measured rule" grep -qF \
-	'{ 47, 16, 4096, 16, 3, { { 32, { 3, 3, 3, 3 } }, { 63, { 0, 0, 0, 0 } }, { (uc_size_t)-1, { 1, 2, 2, 1 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" }' \
+	'{ 47, 0, 16, 4096, 16, 3, { { 32, { 3, 3, 3, 3, 3 } }, { 63, { 0, 0, 0, 0, 0 } }, { (uc_size_t)-1, { 1, 2, 1, 2, 1 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" }' \
 	"$O/scratch/copy_rule.c"
 check "both syntaxes are one program, for both flavors" tests/syntax_identity.sh "$O"
 

@@ -135,6 +135,7 @@ const struct ${P}rule *${P}rule_init(void)
 #define SHORT 256u
 extern ${P}u64 ${P}copy_zero_mask;
 extern ${P}u64 ${P}copy_above_max;
+extern ${P}u64 ${P}copy_near_max;
 extern ${P}u64 ${P}copy_below_from;
 extern ${P}u64 ${P}copy_align_dst;
 extern ${P}u64 ${P}copy_long_hi[${G}MAX_BANDS - 1];
@@ -216,6 +217,7 @@ void ${P}rule_install(const struct ${P}rule *rule)
 	*(volatile ${P}u64 *)&${P}copy_zero_mask =
 		rule->zero_mod && rule->zero_mod <= 4096u && !(rule->zero_mod & (rule->zero_mod - 1)) ? rule->zero_mod - 1 : 4095u;
 	*(volatile ${P}u64 *)&${P}copy_above_max = rule->above_max;
+	*(volatile ${P}u64 *)&${P}copy_near_max = rule->near_max;
 	*(volatile ${P}u64 *)&${P}copy_below_from = 4096u - rule->below_max;
 	*(volatile ${P}u64 *)&${P}copy_align_dst = rule->align_dst;
 	for (c = 0; c < ${G}N_CLASSES; c++)
@@ -300,6 +302,10 @@ ${P}size_t ${P}rule_describe(char *buf, ${P}size_t size, const struct ${P}rule *
 	t.len = 0;
 	put(&t, "memcpy: Rule { above_max: ");
 	put_size(&t, rule->above_max);
+	if (rule->near_max) {
+		put(&t, ", near_max: ");
+		put_size(&t, rule->near_max);
+	}
 	put(&t, ", below_max: ");
 	put_size(&t, rule->below_max);
 	if (rule->zero_mod && rule->zero_mod < 4096u) {

@@ -47,8 +47,8 @@ typedef __UINTPTR_TYPE__ ${P}uintptr;
 	/* end */
 
 /* Distance classes, by d = (dst - src) mod 4096, tested in this order: zero
- * (d mod zero_mod = 0), above (d <= above_max), below (d >= 4096 -
- * below_max), elsewhere. */
+ * (d mod zero_mod = 0), above (d <= above_max), near (d <= near_max), below
+ * (d >= 4096 - below_max), elsewhere. */
 @ for i, c in ipairs(db.classes) do
 #define ${G}CLASS_${string.upper(c)} ${i - 1}
 @ end
@@ -70,7 +70,8 @@ struct ${P}band {
 
 /* A core's rule: a decision table of length bands x distance classes. */
 struct ${P}rule {
-	unsigned int above_max, below_max;
+	/* 0 leaves a class empty; near_max is 0 or more than above_max. */
+	unsigned int above_max, near_max, below_max;
 	/* 4096: class zero is d = 0 alone; 8..64: every d that is a multiple
 	 * (the buffers mutually aligned to it). */
 	unsigned int zero_mod;
@@ -136,9 +137,10 @@ void ${P}rule_limit_isa(int isa);
 
 /* Writes the log line, NUL-terminated and cut to size, and returns its full
  * length: "memcpy: Rule { above_max: 31, below_max: 0, align_dst: 0, bands:
- * [0..63 FFFF, 64.. FDFF] } (zen2, measured)". Each band lists its strategy
- * for the classes zero, above, below and elsewhere: F forward, A
- * forward_aligned, D down (highest first), S small. */
+ * [0..63 FFFFF, 64.. FDFFF] } (zen2, measured)". Each band lists its
+ * strategy for the classes zero, above, near, below and elsewhere: F
+ * forward, A forward_aligned, D down (highest first), S small; near_max
+ * shows when there is a near class. */
 ${P}size_t ${P}rule_describe(char *buf, ${P}size_t size, const struct ${P}rule *rule);
 
 @ if has_access then

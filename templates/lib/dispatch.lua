@@ -10,7 +10,7 @@
 -- which the tree reaches last with no further test.
 local M = {}
 
-local CLASSES = { "zero", "above", "below", "elsewhere" }
+local CLASSES = { "zero", "above", "near", "below", "elsewhere" }
 
 -- The runs of one class: { {hi = H, s = strategy}, ... }, adjacent bands
 -- with the same strategy merged; the last run has hi = -1 (no bound).
@@ -39,6 +39,7 @@ end
 -- tested, whatever its column says.
 local function live(t, class)
   if class == "above" then return t.above_max > 0 end
+  if class == "near" then return t.near_max > 0 end
   if class == "below" then return t.below_max > 0 end
   return true
 end
@@ -46,7 +47,7 @@ end
 -- plan(t) = {
 --   shared = runs every class takes, tested on length alone (may be empty),
 --   split_from = the length from which classes differ (nil: they never do),
---   tests = { {class = "zero"|"above"|"below", runs = {...}}, ... } in
+--   tests = { {class = "zero"|"above"|"near"|"below", runs = {...}}, ... } in
 --           test order,
 --   elsewhere = the runs of class elsewhere, past split_from,
 --   used = { strategy = true } for every strategy the tree reaches,
@@ -54,9 +55,15 @@ end
 function M.plan(t)
   local per = {}
   for _, c in ipairs(CLASSES) do per[c] = runs(t, c) end
-  local differs = {}
-  for _, c in ipairs({ "zero", "above", "below" }) do
-    if live(t, c) and not same(per[c], per.elsewhere) then differs[#differs + 1] = c end
+  local differs, tested = {}, {}
+  for _, c in ipairs({ "zero", "above", "near", "below" }) do
+    tested[c] = live(t, c) and not same(per[c], per.elsewhere)
+  end
+  -- The near test compares d <= near_max, which every d of the above class
+  -- passes too: testing near means testing above first.
+  if tested.near and live(t, "above") then tested.above = true end
+  for _, c in ipairs({ "zero", "above", "near", "below" }) do
+    if tested[c] then differs[#differs + 1] = c end
   end
   -- Bands at the bottom where every tested class agrees with elsewhere.
   local shared, cut = {}, 0

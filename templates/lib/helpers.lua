@@ -51,11 +51,13 @@ function table_text(r)
   local parts = {}
   if r.zero_mod < 4096 then parts[#parts + 1] = "zero: d mod " .. r.zero_mod .. " = 0" end
   if r.above_max > 0 then parts[#parts + 1] = "above: d 1.." .. r.above_max end
+  if r.near_max > 0 then parts[#parts + 1] = "near: d " .. (r.above_max + 1) .. ".." .. r.near_max end
   if r.below_max > 0 then parts[#parts + 1] = "below: d " .. (4096 - r.below_max) .. "..4095" end
   for _, b in ipairs(r.bands) do
     local text = b.lo .. ".." .. (b.hi >= 0 and b.hi or "") .. " " .. b.elsewhere
-    for _, c in ipairs({ "zero", "above", "below" }) do
-      local live = c == "zero" or (c == "above" and r.above_max > 0) or (c == "below" and r.below_max > 0)
+    for _, c in ipairs({ "zero", "above", "near", "below" }) do
+      local live = c == "zero" or (c == "above" and r.above_max > 0) or (c == "near" and r.near_max > 0) or
+        (c == "below" and r.below_max > 0)
       if live and b[c] ~= b.elsewhere then text = text .. ", " .. c .. " " .. b[c] end
     end
     parts[#parts + 1] = text

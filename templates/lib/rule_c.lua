@@ -11,6 +11,7 @@ function M.choice(r, n, d)
   local class = "elsewhere"
   if d % r.zero_mod == 0 then class = "zero"
   elseif d <= r.above_max then class = "above"
+  elseif d <= r.near_max then class = "near"
   elseif r.below_max > 0 and d >= 4096 - r.below_max then class = "below" end
   for _, b in ipairs(r.bands) do
     if n >= b.lo and (b.hi < 0 or n <= b.hi) then
@@ -33,7 +34,8 @@ function M.literal(r, entry, prefix)
     bands[#bands + 1] = string.format("{ %s, { %s } }", b.hi < 0 and "(" .. prefix .. "size_t)-1" or b.hi,
       table.concat(cells, ", "))
   end
-  return string.format("{ %d, %d, %d, %d, %d, { %s }, %sRULE_%s, %s, %s, %s }", r.above_max, r.below_max, r.zero_mod, r.align_dst,
+  return string.format("{ %d, %d, %d, %d, %d, %d, { %s }, %sRULE_%s, %s, %s, %s }", r.above_max, r.near_max, r.below_max,
+    r.zero_mod, r.align_dst,
     #r.bands, table.concat(bands, ", "), G, string.upper(r.status), c_string(entry or ""), c_string(r.source or ""),
     c_string(r.reason or ""))
 end

@@ -37,6 +37,7 @@ ${banner("/*", "*/")}
 @   end
 @   for _, d in ipairs({ 0, 1, 2, 1023, 2048, 4095 }) do d_at(d) end
 @   d_at(r.above_max); d_at(r.above_max + 1)
+@   if r.near_max > 0 then d_at(r.near_max); d_at(r.near_max + 1) end
 @   d_at(4096 - r.below_max - 1); d_at(4096 - r.below_max)
 @   if r.zero_mod < 4096 then
 @     d_at(r.zero_mod - 1); d_at(r.zero_mod); d_at(r.zero_mod + 1); d_at(4096 - r.zero_mod); d_at(4096 - r.zero_mod + 1)
@@ -79,7 +80,8 @@ static int same_text(const char *a, const char *b)
 static int same_rule(const struct ${P}rule *a, const struct ${P}rule *b)
 {
 	unsigned int i, c;
-	if (a->above_max != b->above_max || a->below_max != b->below_max || a->align_dst != b->align_dst ||
+	if (a->above_max != b->above_max || a->near_max != b->near_max || a->below_max != b->below_max ||
+	    a->align_dst != b->align_dst ||
 	    a->n_bands != b->n_bands || a->status != b->status || !same_text(a->entry, b->entry) ||
 	    !same_text(a->source, b->source) || !same_text(a->reason, b->reason))
 		return 0;
@@ -104,6 +106,8 @@ static void say_case(struct detail *why, const struct lookup_case *c, const stru
 	say_uint(why, got->n_bands);
 	say(why, " bands, above_max ");
 	say_uint(why, got->above_max);
+	say(why, ", near_max ");
+	say_uint(why, got->near_max);
 	say(why, ", status ");
 	say_uint(why, (unsigned long)got->status);
 	say(why, ", entry '");
@@ -114,6 +118,8 @@ static void say_case(struct detail *why, const struct lookup_case *c, const stru
 	say_uint(why, c->want.n_bands);
 	say(why, " bands, above_max ");
 	say_uint(why, c->want.above_max);
+	say(why, ", near_max ");
+	say_uint(why, c->want.near_max);
 	say(why, ", status ");
 	say_uint(why, (unsigned long)c->want.status);
 	say(why, ", entry '");
@@ -175,6 +181,10 @@ static void run_entry(struct ${P}test_ctx *t, const char *group, const struct lo
 	if (own->want.above_max > 0) {
 		sweep_lengths(t, &d, "memcpy", ${P}memcpy, own->want.above_max);
 		sweep_lengths(t, &d, "memcpy", ${P}memcpy, own->want.above_max + 1);
+	}
+	if (own->want.near_max > 0) {
+		sweep_lengths(t, &d, "memcpy", ${P}memcpy, own->want.near_max);
+		sweep_lengths(t, &d, "memcpy", ${P}memcpy, own->want.near_max + 1);
 	}
 	if (own->want.below_max > 0) {
 		sweep_lengths(t, &d, "memcpy", ${P}memcpy, 4096 - own->want.below_max);
@@ -352,42 +362,44 @@ static void group_${name}(struct ${P}test_ctx *t)
 @ end
 @ if not target_name() then
 @ -- Tables no entry holds, so that every class, class bound and band bound of
-@ -- the dispatch is tested whatever the database measures: one with all
+@ -- the dispatch is tested whatever the database measures: one with the
 @ -- classes distinct and every band the dispatch can hold, one whose above
 @ -- and below classes fill the circle but for d = 2048, one alike in every
-@ -- class, band by band, and the baseline.
-@ local function B(lo, hi, z, a, b, e) return { lo = lo, hi = hi, zero = z, above = a, below = b, elsewhere = e } end
+@ -- class, band by band, but for a near class past an above class that
+@ -- copies as elsewhere does, and the baseline.
+@ local function B(lo, hi, z, a, n, b, e) return { lo = lo, hi = hi, zero = z, above = a, near = n, below = b, elsewhere = e } end
 @ local synthetic = {
-@   -- zero_mod 32 inside the below range: 4064 and 4032 are zero, not below.
-@   { status = "baseline", above_max = 31, below_max = 64, zero_mod = 32, align_dst = 32, bands = {
-@       B(0, 7, "small", "small", "forward", "small"),
-@       B(8, 32, "small", "down", "down", "forward"),
-@       B(33, 63, "forward", "down", "forward", "forward"),
-@       B(64, 1023, "forward_aligned", "down", "down", "forward"),
-@       B(1024, 4095, "forward", "forward", "down", "forward_aligned"),
-@       B(4096, -1, "down", "forward", "forward_aligned", "forward") } },
-@   { status = "baseline", above_max = 2047, below_max = 2047, zero_mod = 4096, align_dst = 8, bands = {
-@       B(0, 32, "forward", "small", "forward", "small"),
-@       B(33, -1, "forward", "down", "forward_aligned", "forward") } },
+@   -- zero_mod 32 inside the below range: 4064 and 4032 are zero, not below;
+@   -- 64 is zero, not near.
+@   { status = "baseline", above_max = 31, near_max = 90, below_max = 64, zero_mod = 32, align_dst = 32, bands = {
+@       B(0, 7, "small", "small", "forward", "forward", "small"),
+@       B(8, 32, "small", "down", "forward", "down", "forward"),
+@       B(33, 63, "forward", "down", "down", "forward", "forward"),
+@       B(64, 1023, "forward_aligned", "down", "forward", "down", "forward"),
+@       B(1024, 4095, "forward", "forward", "forward_aligned", "down", "forward_aligned"),
+@       B(4096, -1, "down", "forward", "down", "forward_aligned", "forward") } },
+@   { status = "baseline", above_max = 2047, near_max = 0, below_max = 2047, zero_mod = 4096, align_dst = 8, bands = {
+@       B(0, 32, "forward", "small", "small", "forward", "small"),
+@       B(33, -1, "forward", "down", "forward", "forward_aligned", "forward") } },
 @   -- Every class alike in each band: the dispatch's uniform shortcut for
 @   -- each strategy, and a class test only where a band is not uniform.
-@   { status = "baseline", above_max = 100, below_max = 100, zero_mod = 4096, align_dst = 16, bands = {
-@       B(0, 7, "forward", "forward", "forward", "forward"),
-@       B(8, 20, "down", "down", "down", "down"),
-@       B(21, 32, "small", "small", "small", "small"),
-@       B(33, 127, "down", "down", "down", "down"),
-@       B(128, 255, "forward_aligned", "forward_aligned", "forward_aligned", "forward_aligned"),
-@       B(256, -1, "down", "forward", "down", "forward") } },
+@   { status = "baseline", above_max = 100, near_max = 200, below_max = 100, zero_mod = 4096, align_dst = 16, bands = {
+@       B(0, 7, "forward", "forward", "forward", "forward", "forward"),
+@       B(8, 20, "down", "down", "down", "down", "down"),
+@       B(21, 32, "small", "small", "small", "small", "small"),
+@       B(33, 127, "down", "down", "down", "down", "down"),
+@       B(128, 255, "forward_aligned", "forward_aligned", "forward_aligned", "forward_aligned", "forward_aligned"),
+@       B(256, -1, "down", "forward", "down", "down", "forward") } },
 @   lookup("", 0, 0, flavor.name),
 @ }
 @ if flavor.isa_level > 0 then
 @   -- The vector strategies in every class and band kind: where this CPU
 @   -- lacks one, its fallback runs, which the edges check as well.
-@   table.insert(synthetic, 1, { status = "baseline", above_max = 31, below_max = 64, zero_mod = 4096, align_dst = 0, bands = {
-@       B(0, 31, "avx2_small", "small", "avx2_small", "avx2_small"),
-@       B(32, 63, "avx2_small", "avx2_down", "forward", "avx2_forward"),
-@       B(64, 1023, "avx512_forward", "avx2_down", "avx512_down", "avx2_forward"),
-@       B(1024, -1, "avx512_down", "avx512_down", "forward", "avx512_forward") } })
+@   table.insert(synthetic, 1, { status = "baseline", above_max = 31, near_max = 95, below_max = 64, zero_mod = 4096, align_dst = 0, bands = {
+@       B(0, 31, "avx2_small", "small", "avx2_small", "avx2_small", "avx2_small"),
+@       B(32, 63, "avx2_small", "avx2_down", "avx2_down", "forward", "avx2_forward"),
+@       B(64, 1023, "avx512_forward", "avx2_down", "forward", "avx512_down", "avx2_forward"),
+@       B(1024, -1, "avx512_down", "avx512_down", "avx2_forward", "forward", "avx512_forward") } })
 @ end
 /* The dispatch under tables no entry holds: the strategy and the copy at
  * every band and class edge. */
@@ -422,7 +434,7 @@ static void group_align_head(struct ${P}test_ctx *t)
 	static const unsigned int aligns[] = {${table.concat(heads, ", ")}};
 	struct detail d = {{0}, 0, 0};
 	/* A table that takes forward_aligned everywhere it may (n >= 64). */
-	struct ${P}rule rule = ${"{ 0, 0, 4096, 0, 2, { { 63, { 0, 0, 0, 0 } }, { (" .. P .. "size_t)-1, { " .. string.rep(tostring(code_of("forward_aligned")) .. ", ", 3) .. code_of("forward_aligned") .. " } } }, " .. G .. "RULE_BASELINE, \"\", \"\", \"\" }"};
+	struct ${P}rule rule = ${"{ 0, 0, 0, 4096, 0, 2, { { 63, { 0, 0, 0, 0, 0 } }, { (" .. P .. "size_t)-1, { " .. string.rep(tostring(code_of("forward_aligned")) .. ", ", #db.classes - 1) .. code_of("forward_aligned") .. " } } }, " .. G .. "RULE_BASELINE, \"\", \"\", \"\" }"};
 	size_t n, k;
 	unsigned int m;
 	for (k = 0; k < sizeof aligns / sizeof aligns[0]; k++) {

@@ -25,11 +25,11 @@ ${banner(";")}
 ; compiled to a branch tree with the bounds as immediates.
 @ else
 ; The rule is the table that ${P}rule_init() (copy_rule.c) installs from
-; CPUID, before the first copy, into ${P}copy_above_max, ${P}copy_below_from,
-; ${P}copy_align_dst, ${P}copy_short (a strategy byte per class and length
-; below ${SHORT}, so that a short copy finds its strategy with one load) and
-; ${P}copy_long_hi and ${P}copy_long_cells (the bands that reach ${SHORT} bytes or
-; more).
+; CPUID, before the first copy, into ${P}copy_above_max, ${P}copy_near_max,
+; ${P}copy_below_from, ${P}copy_align_dst, ${P}copy_short (a strategy byte per
+; class and length below ${SHORT}, so that a short copy finds its strategy with
+; one load) and ${P}copy_long_hi and ${P}copy_long_cells (the bands that reach
+; ${SHORT} bytes or more).
 @ end
 ;
 ; Contract, for every routine here:
@@ -341,6 +341,8 @@ ${banner(";")}
         jz      .L${tag}_${which}zero
         cmp     rcx, [rel ${P}copy_above_max.here]   ; above: d <= above_max
         jbe     .L${tag}_${which}above
+        cmp     rcx, [rel ${P}copy_near_max.here]    ; near: d <= near_max
+        jbe     .L${tag}_${which}near
         cmp     rcx, [rel ${P}copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .L${tag}_${which}below
 @   if which == "" then
@@ -349,7 +351,7 @@ ${banner(";")}
         add     r8d, ${CLASS.elsewhere * NB}                         ; elsewhere, the most common class
 @   end
         jmp     .L${tag}_${which}class
-@   for _, class in ipairs({ "zero", "above", "below" }) do
+@   for _, class in ipairs({ "zero", "above", "near", "below" }) do
 .L${tag}_${which}${class}:
 @     set(class)
         jmp     .L${tag}_${which}class
@@ -375,6 +377,9 @@ ${banner(";")}
 @         elseif x.class == "above" then
         cmp     ecx, ${T.above_max}                       ; above: d <= above_max
         jbe     .L${tag}_c_above
+@         elseif x.class == "near" then
+        cmp     ecx, ${T.near_max}                       ; near: d <= near_max
+        jbe     .L${tag}_c_near
 @         else
         cmp     ecx, ${4096 - T.below_max}                     ; below: d >= 4096 - below_max
         jae     .L${tag}_c_below
@@ -464,7 +469,8 @@ ${banner(";")}
 ; = 0; with zero_mod 4096 only d = 0: dst == src, which memcpy's callers
 ; pass, LLVM emits memcpy(p, p, n); with 8..64 every mutually aligned pair
 ; of buffers, which a core may copy in its own way), above (d <= above_max),
-; below (d >= 4096 - below_max), elsewhere (every other d).
+; near (d <= near_max: further above, where a core may copy its own way
+; again), below (d >= 4096 - below_max), elsewhere (every other d).
 ;
 ; Strategy down copies highest first: the nearest older store with the same
 ; low 12 bits is then 4 KiB - d back, long retired. Eight bytes per store;
@@ -789,6 +795,12 @@ ${P}copy_above_max:
 ${P}copy_above_max.here:
         dq      0
         endobject
+; 0 (no near class) or more than copy_above_max.
+        object  ${P}copy_near_max
+${P}copy_near_max:
+${P}copy_near_max.here:
+        dq      0
+        endobject
         object  ${P}copy_below_from
 ${P}copy_below_from:
 ${P}copy_below_from.here:
@@ -808,7 +820,7 @@ ${P}copy_long_hi.here:
         dq      -1
 @   end
         endobject
-; Their strategy codes, one row of ${NB} per class (zero, above, below, elsewhere).
+; Their strategy codes, one row of ${NB} per class (${table.concat(db.classes, ", ")}).
         object  ${P}copy_long_cells
 ${P}copy_long_cells:
 ${P}copy_long_cells.here:
