@@ -330,8 +330,8 @@ int record_run(const char *db_path, const struct entry_choice *entry, const stru
 	if (rc == 0) {
 		char text[512];
 		rule_text(run->rule, text, sizeof text);
-		printf("recorded: %s's %s rule, above_max %u, below_max %u: %s; evidence %s\n", entry->name, run->archive->flavor,
-		       run->rule->above_max, run->rule->below_max, text, ev.link);
+		printf("recorded: %s's %s rule, above_max %u, near_max %u, below_max %u: %s; evidence %s\n", entry->name,
+		       run->archive->flavor, run->rule->above_max, run->rule->near_max, run->rule->below_max, text, ev.link);
 	}
 	return rc;
 }
