@@ -35,8 +35,9 @@ enum isa_level { ISA_LEVELS(ISA_ENUM) N_ISA_LEVELS };
  *  - avx2_forward, avx2_down: 32-byte ymm loads and stores, ascending or
  *    descending, the first and last 32 bytes loaded before any store and
  *    stored last, so n >= 32.
- *  - avx2_small: every load before any store, in two vector registers
- *    (xmm to 32 bytes, ymm to 64) or, below 16 bytes, general ones; n <= 64.
+ *  - avx2_small: every load before any store, in up to eight vector
+ *    registers (xmm to 32 bytes, ymm to 256) or, below 16 bytes, general
+ *    ones; n <= 256.
  *  - avx512_forward, avx512_down: the same with 64-byte zmm moves, n >= 64. */
 #define STRATEGIES(X)                                                                                              \
 	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD)                                     \
@@ -45,7 +46,7 @@ enum isa_level { ISA_LEVELS(ISA_ENUM) N_ISA_LEVELS };
 	X(STRATEGY_SMALL, "small", 0, 32, ISA_GPR, 'S', STRATEGY_SMALL)                                           \
 	X(STRATEGY_AVX2_FORWARD, "avx2_forward", 32, -1, ISA_AVX2, 'V', STRATEGY_FORWARD)                         \
 	X(STRATEGY_AVX2_DOWN, "avx2_down", 32, -1, ISA_AVX2, 'W', STRATEGY_DOWN)                                  \
-	X(STRATEGY_AVX2_SMALL, "avx2_small", 0, 64, ISA_AVX2, 'Q', STRATEGY_SMALL)                                \
+	X(STRATEGY_AVX2_SMALL, "avx2_small", 0, 256, ISA_AVX2, 'Q', STRATEGY_SMALL)                                \
 	X(STRATEGY_AVX512_FORWARD, "avx512_forward", 64, -1, ISA_AVX512, 'Z', STRATEGY_AVX2_FORWARD)              \
 	X(STRATEGY_AVX512_DOWN, "avx512_down", 64, -1, ISA_AVX512, 'X', STRATEGY_AVX2_DOWN)
 

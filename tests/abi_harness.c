@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 		{0, 0, 0, 4096, 64, 2, {{63, ALL(FORWARD)}, {(size_t)-1, ALL(FORWARD_ALIGNED)}}, UC_RULE_BASELINE, "", "", ""},
 #ifdef UC_STRATEGY_AVX2_FORWARD
 		/* The vector paths (each falls back where this CPU lacks it). */
-		{0, 0, 0, 4096, 0, 2, {{64, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX2_FORWARD)}}, UC_RULE_BASELINE, "", "", ""},
+		{0, 0, 0, 4096, 0, 2, {{256, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX2_FORWARD)}}, UC_RULE_BASELINE, "", "", ""},
 		{2047, 0, 2047, 4096, 0, 2, {{64, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX2_DOWN)}}, UC_RULE_BASELINE, "", "", ""},
 		{0, 0, 0, 4096, 0, 2, {{63, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX512_FORWARD)}}, UC_RULE_BASELINE, "", "", ""},
 		{2047, 0, 2047, 4096, 0, 2, {{63, ALL(AVX2_SMALL)}, {(size_t)-1, ALL(AVX512_DOWN)}}, UC_RULE_BASELINE, "", "", ""},

@@ -258,7 +258,7 @@ extern unsigned char uc_copy_long_uniform[UC_MAX_BANDS];
 static const unsigned char strategy_isa[UC_N_STRATEGIES] = { 0, 0, 0, 0, 1, 1, 1, 2, 2 };
 static const unsigned char strategy_fallback[UC_N_STRATEGIES] = { UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_DOWN, UC_STRATEGY_SMALL, UC_STRATEGY_FORWARD, UC_STRATEGY_DOWN, UC_STRATEGY_SMALL, UC_STRATEGY_AVX2_FORWARD, UC_STRATEGY_AVX2_DOWN };
 static const uc_size_t strategy_min[UC_N_STRATEGIES] = { 0, 64, 8, 0, 32, 32, 0, 64, 64 };
-static const uc_size_t strategy_max[UC_N_STRATEGIES] = { (uc_size_t)-1, (uc_size_t)-1, (uc_size_t)-1, 32, (uc_size_t)-1, (uc_size_t)-1, 64, (uc_size_t)-1, (uc_size_t)-1 };
+static const uc_size_t strategy_max[UC_N_STRATEGIES] = { (uc_size_t)-1, (uc_size_t)-1, (uc_size_t)-1, 32, (uc_size_t)-1, (uc_size_t)-1, 256, (uc_size_t)-1, (uc_size_t)-1 };
 
 /* The widest isa the installed rule may use: what uc_copy_isa() reports, at
  * most the cap. Until uc_rule_install, none. */

@@ -48,7 +48,7 @@ typedef __UINTPTR_TYPE__ uc_uintptr;
 	X(UC_STRATEGY_SMALL, "small", 0, 32, 0) \
 	X(UC_STRATEGY_AVX2_FORWARD, "avx2_forward", 32, (uc_size_t)-1, 1) \
 	X(UC_STRATEGY_AVX2_DOWN, "avx2_down", 32, (uc_size_t)-1, 1) \
-	X(UC_STRATEGY_AVX2_SMALL, "avx2_small", 0, 64, 1) \
+	X(UC_STRATEGY_AVX2_SMALL, "avx2_small", 0, 256, 1) \
 	X(UC_STRATEGY_AVX512_FORWARD, "avx512_forward", 64, (uc_size_t)-1, 2) \
 	X(UC_STRATEGY_AVX512_DOWN, "avx512_down", 64, (uc_size_t)-1, 2) \
 	/* end */
@@ -176,7 +176,7 @@ void *uc_copy_avx2_forward(void *dst, const void *src, uc_size_t n);
 /* uc_copy_avx2_down: strategy avx2_down alone, for n >= 32, on a CPU whose copy_isa() is 1 or more: ymm moves, highest first; returns dst. */
 void *uc_copy_avx2_down(void *dst, const void *src, uc_size_t n);
 #define UC_HAS_COPY_AVX2_DOWN 1
-/* uc_copy_avx2_small: strategy avx2_small alone, for n <= 64 (any overlap), on a CPU whose copy_isa() is 1 or more; returns dst. */
+/* uc_copy_avx2_small: strategy avx2_small alone, for n <= 256 (any overlap), on a CPU whose copy_isa() is 1 or more; returns dst. */
 void *uc_copy_avx2_small(void *dst, const void *src, uc_size_t n);
 #define UC_HAS_COPY_AVX2_SMALL 1
 /* uc_copy_avx512_forward: strategy avx512_forward alone, for n >= 64, on a CPU whose copy_isa() is 2: zmm moves, ascending; returns dst. */

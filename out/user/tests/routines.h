@@ -30,7 +30,7 @@
 	X(uc_copy_small, "copy_small", UC_KIND_COPY, 0, 32, 0) \
 	X(uc_copy_avx2_forward, "copy_avx2_forward", UC_KIND_COPY, 32, (size_t)-1, 1) \
 	X(uc_copy_avx2_down, "copy_avx2_down", UC_KIND_COPY, 32, (size_t)-1, 1) \
-	X(uc_copy_avx2_small, "copy_avx2_small", UC_KIND_COPY, 0, 64, 1) \
+	X(uc_copy_avx2_small, "copy_avx2_small", UC_KIND_COPY, 0, 256, 1) \
 	X(uc_copy_avx512_forward, "copy_avx512_forward", UC_KIND_COPY, 64, (size_t)-1, 2) \
 	X(uc_copy_avx512_down, "copy_avx512_down", UC_KIND_COPY, 64, (size_t)-1, 2) \
 	X(uc_copy_isa, "copy_isa", UC_KIND_ISA, 0, (size_t)-1, 0) \

@@ -2974,7 +2974,7 @@ static void group_copy_avx2_down(struct uc_test_ctx *t)
 }
 
 /* Strategy avx2_small on its own, where this CPU and its OS enable it: every
- * length from 0 to 64, destination alignments across a
+ * length from 0 to 256, destination alignments across a
  * vector, disjoint, and overlapping in the direction it copies safely. */
 static void group_copy_avx2_small(struct uc_test_ctx *t)
 {
@@ -2984,15 +2984,15 @@ static void group_copy_avx2_small(struct uc_test_ctx *t)
 	size_t n, k;
 	if (uc_copy_isa() < 1)
 		return; /* not run: the CPU or the OS lacks avx2 */
-	for (n = 0; n <= 64; n++)
+	for (n = 0; n <= 256; n++)
 		for (m = 0; m < 64; m += 7)
 			for (k = 0; k < 4; k++)
 				check_copy(t, &d, "copy_avx2_small", uc_copy_avx2_small, n, distances[k], m, 0);
 	finish(t, "copy_avx2_small", "every length and alignment", &d);
-	for (n = 0; n <= 64; n++)
+	for (n = 0; n <= 256; n++)
 		check_copy(t, &d, "copy_avx2_small", uc_copy_avx2_small, n, 0, (unsigned int)(n % 64), 1);
 	finish(t, "copy_avx2_small", "dst == src", &d);
-	for (n = 0; n <= 64; n++)
+	for (n = 0; n <= 256; n++)
 		for (k = 1; k < n && k <= 130; k++) {
 			check_overlap(t, &d, "copy_avx2_small", uc_copy_avx2_small, n, k, 1);
 			check_overlap(t, &d, "copy_avx2_small", uc_copy_avx2_small, n, k, 0);
@@ -3060,7 +3060,7 @@ static void group_copy_avx512_down(struct uc_test_ctx *t)
 
 /* The dispatch under tables no entry holds: the strategy and the copy at
  * every band and class edge. */
-static const struct uc_rule synthetic_1 = { 31, 95, 64, 4096, 0, 4, { { 31, { 6, 3, 6, 6, 6 } }, { 63, { 6, 5, 5, 0, 4 } }, { 1023, { 7, 5, 0, 8, 4 } }, { (uc_size_t)-1, { 8, 8, 4, 0, 7 } } }, UC_RULE_BASELINE, "", "", "" };
+static const struct uc_rule synthetic_1 = { 31, 95, 64, 4096, 0, 5, { { 31, { 6, 3, 6, 6, 6 } }, { 63, { 6, 5, 5, 0, 4 } }, { 256, { 7, 6, 0, 8, 6 } }, { 1023, { 7, 5, 0, 8, 4 } }, { (uc_size_t)-1, { 8, 8, 4, 0, 7 } } }, UC_RULE_BASELINE, "", "", "" };
 static const struct edge synthetic_edges_1[] = {
 	{ 0, 0, 6 },
 	{ 0, 1, 3 },
@@ -3183,53 +3183,77 @@ static const struct edge synthetic_edges_1[] = {
 	{ 63, 4032, 0 },
 	{ 63, 4095, 0 },
 	{ 64, 0, 7 },
-	{ 64, 1, 5 },
-	{ 64, 2, 5 },
-	{ 64, 31, 5 },
+	{ 64, 1, 6 },
+	{ 64, 2, 6 },
+	{ 64, 31, 6 },
 	{ 64, 32, 0 },
 	{ 64, 95, 0 },
-	{ 64, 96, 4 },
-	{ 64, 1023, 4 },
-	{ 64, 2048, 4 },
-	{ 64, 4031, 4 },
+	{ 64, 96, 6 },
+	{ 64, 1023, 6 },
+	{ 64, 2048, 6 },
+	{ 64, 4031, 6 },
 	{ 64, 4032, 8 },
 	{ 64, 4095, 8 },
 	{ 65, 0, 7 },
-	{ 65, 1, 5 },
-	{ 65, 2, 5 },
-	{ 65, 31, 5 },
+	{ 65, 1, 6 },
+	{ 65, 2, 6 },
+	{ 65, 31, 6 },
 	{ 65, 32, 0 },
 	{ 65, 95, 0 },
-	{ 65, 96, 4 },
-	{ 65, 1023, 4 },
-	{ 65, 2048, 4 },
-	{ 65, 4031, 4 },
+	{ 65, 96, 6 },
+	{ 65, 1023, 6 },
+	{ 65, 2048, 6 },
+	{ 65, 4031, 6 },
 	{ 65, 4032, 8 },
 	{ 65, 4095, 8 },
 	{ 255, 0, 7 },
-	{ 255, 1, 5 },
-	{ 255, 2, 5 },
-	{ 255, 31, 5 },
+	{ 255, 1, 6 },
+	{ 255, 2, 6 },
+	{ 255, 31, 6 },
 	{ 255, 32, 0 },
 	{ 255, 95, 0 },
-	{ 255, 96, 4 },
-	{ 255, 1023, 4 },
-	{ 255, 2048, 4 },
-	{ 255, 4031, 4 },
+	{ 255, 96, 6 },
+	{ 255, 1023, 6 },
+	{ 255, 2048, 6 },
+	{ 255, 4031, 6 },
 	{ 255, 4032, 8 },
 	{ 255, 4095, 8 },
 	{ 256, 0, 7 },
-	{ 256, 1, 5 },
-	{ 256, 2, 5 },
-	{ 256, 31, 5 },
+	{ 256, 1, 6 },
+	{ 256, 2, 6 },
+	{ 256, 31, 6 },
 	{ 256, 32, 0 },
 	{ 256, 95, 0 },
-	{ 256, 96, 4 },
-	{ 256, 1023, 4 },
-	{ 256, 2048, 4 },
-	{ 256, 4031, 4 },
+	{ 256, 96, 6 },
+	{ 256, 1023, 6 },
+	{ 256, 2048, 6 },
+	{ 256, 4031, 6 },
 	{ 256, 4032, 8 },
 	{ 256, 4095, 8 },
+	{ 257, 0, 7 },
+	{ 257, 1, 5 },
+	{ 257, 2, 5 },
+	{ 257, 31, 5 },
+	{ 257, 32, 0 },
+	{ 257, 95, 0 },
+	{ 257, 96, 4 },
+	{ 257, 1023, 4 },
+	{ 257, 2048, 4 },
+	{ 257, 4031, 4 },
+	{ 257, 4032, 8 },
+	{ 257, 4095, 8 },
+	{ 258, 0, 7 },
+	{ 258, 1, 5 },
+	{ 258, 2, 5 },
+	{ 258, 31, 5 },
+	{ 258, 32, 0 },
+	{ 258, 95, 0 },
+	{ 258, 96, 4 },
+	{ 258, 1023, 4 },
+	{ 258, 2048, 4 },
+	{ 258, 4031, 4 },
+	{ 258, 4032, 8 },
+	{ 258, 4095, 8 },
 	{ 300, 0, 7 },
 	{ 300, 1, 5 },
 	{ 300, 2, 5 },

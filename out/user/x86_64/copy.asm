@@ -335,6 +335,8 @@ uc_memcpy:
         ret
 .Lmemcpy_avx2_small:
         ; avx2 small body: begin
+        cmp     rdx, 64
+        jae     .Lmemcpy_avx2_small_q64
         cmp     rdx, 32
         jae     .Lmemcpy_avx2_small_q32
         cmp     rdx, 16
@@ -349,6 +351,34 @@ uc_memcpy:
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          ; ymm tail store
+        vzeroupper
+        jmp     .Lmemcpy_avx2_small_q_end
+.Lmemcpy_avx2_small_q64:
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + 32]
+        vmovdqu ymm2, [rsi + rdx - 64]
+        vmovdqu ymm3, [rsi + rdx - 32]
+        cmp     rdx, 128
+        jae     .Lmemcpy_avx2_small_q128
+        vmovdqu [rdi], ymm0
+        vmovdqu [rdi + 32], ymm1
+        vmovdqu [rdi + rdx - 64], ymm2
+        vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 64..127
+        vzeroupper
+        jmp     .Lmemcpy_avx2_small_q_end
+.Lmemcpy_avx2_small_q128:
+        vmovdqu ymm4, [rsi + 64]
+        vmovdqu ymm5, [rsi + 96]
+        vmovdqu ymm6, [rsi + rdx - 128]
+        vmovdqu ymm7, [rsi + rdx - 96]
+        vmovdqu [rdi], ymm0
+        vmovdqu [rdi + 32], ymm1
+        vmovdqu [rdi + 64], ymm4
+        vmovdqu [rdi + 96], ymm5
+        vmovdqu [rdi + rdx - 128], ymm6
+        vmovdqu [rdi + rdx - 96], ymm7
+        vmovdqu [rdi + rdx - 64], ymm2
+        vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 128..256
         vzeroupper
         jmp     .Lmemcpy_avx2_small_q_end
 .Lmemcpy_avx2_small_gpr:
@@ -720,6 +750,8 @@ uc_memmove:
         ret
 .Lmemmove_up_avx2_small:
         ; avx2 small body: begin
+        cmp     rdx, 64
+        jae     .Lmemmove_up_avx2_small_q64
         cmp     rdx, 32
         jae     .Lmemmove_up_avx2_small_q32
         cmp     rdx, 16
@@ -734,6 +766,34 @@ uc_memmove:
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          ; ymm tail store
+        vzeroupper
+        jmp     .Lmemmove_up_avx2_small_q_end
+.Lmemmove_up_avx2_small_q64:
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + 32]
+        vmovdqu ymm2, [rsi + rdx - 64]
+        vmovdqu ymm3, [rsi + rdx - 32]
+        cmp     rdx, 128
+        jae     .Lmemmove_up_avx2_small_q128
+        vmovdqu [rdi], ymm0
+        vmovdqu [rdi + 32], ymm1
+        vmovdqu [rdi + rdx - 64], ymm2
+        vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 64..127
+        vzeroupper
+        jmp     .Lmemmove_up_avx2_small_q_end
+.Lmemmove_up_avx2_small_q128:
+        vmovdqu ymm4, [rsi + 64]
+        vmovdqu ymm5, [rsi + 96]
+        vmovdqu ymm6, [rsi + rdx - 128]
+        vmovdqu ymm7, [rsi + rdx - 96]
+        vmovdqu [rdi], ymm0
+        vmovdqu [rdi + 32], ymm1
+        vmovdqu [rdi + 64], ymm4
+        vmovdqu [rdi + 96], ymm5
+        vmovdqu [rdi + rdx - 128], ymm6
+        vmovdqu [rdi + rdx - 96], ymm7
+        vmovdqu [rdi + rdx - 64], ymm2
+        vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 128..256
         vzeroupper
         jmp     .Lmemmove_up_avx2_small_q_end
 .Lmemmove_up_avx2_small_gpr:
@@ -1251,6 +1311,8 @@ uc_memmove:
         ret
 .Lmemmove_down_avx2_small:
         ; avx2 small body: begin
+        cmp     rdx, 64
+        jae     .Lmemmove_down_avx2_small_q64
         cmp     rdx, 32
         jae     .Lmemmove_down_avx2_small_q32
         cmp     rdx, 16
@@ -1265,6 +1327,34 @@ uc_memmove:
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          ; ymm tail store
+        vzeroupper
+        jmp     .Lmemmove_down_avx2_small_q_end
+.Lmemmove_down_avx2_small_q64:
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + 32]
+        vmovdqu ymm2, [rsi + rdx - 64]
+        vmovdqu ymm3, [rsi + rdx - 32]
+        cmp     rdx, 128
+        jae     .Lmemmove_down_avx2_small_q128
+        vmovdqu [rdi], ymm0
+        vmovdqu [rdi + 32], ymm1
+        vmovdqu [rdi + rdx - 64], ymm2
+        vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 64..127
+        vzeroupper
+        jmp     .Lmemmove_down_avx2_small_q_end
+.Lmemmove_down_avx2_small_q128:
+        vmovdqu ymm4, [rsi + 64]
+        vmovdqu ymm5, [rsi + 96]
+        vmovdqu ymm6, [rsi + rdx - 128]
+        vmovdqu ymm7, [rsi + rdx - 96]
+        vmovdqu [rdi], ymm0
+        vmovdqu [rdi + 32], ymm1
+        vmovdqu [rdi + 64], ymm4
+        vmovdqu [rdi + 96], ymm5
+        vmovdqu [rdi + rdx - 128], ymm6
+        vmovdqu [rdi + rdx - 96], ymm7
+        vmovdqu [rdi + rdx - 64], ymm2
+        vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 128..256
         vzeroupper
         jmp     .Lmemmove_down_avx2_small_q_end
 .Lmemmove_down_avx2_small_gpr:
@@ -1627,6 +1717,8 @@ uc_memmove:
         ret
 .Lmemmove_avx2_small:
         ; avx2 small body: begin
+        cmp     rdx, 64
+        jae     .Lmemmove_avx2_small_q64
         cmp     rdx, 32
         jae     .Lmemmove_avx2_small_q32
         cmp     rdx, 16
@@ -1641,6 +1733,34 @@ uc_memmove:
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          ; ymm tail store
+        vzeroupper
+        jmp     .Lmemmove_avx2_small_q_end
+.Lmemmove_avx2_small_q64:
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + 32]
+        vmovdqu ymm2, [rsi + rdx - 64]
+        vmovdqu ymm3, [rsi + rdx - 32]
+        cmp     rdx, 128
+        jae     .Lmemmove_avx2_small_q128
+        vmovdqu [rdi], ymm0
+        vmovdqu [rdi + 32], ymm1
+        vmovdqu [rdi + rdx - 64], ymm2
+        vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 64..127
+        vzeroupper
+        jmp     .Lmemmove_avx2_small_q_end
+.Lmemmove_avx2_small_q128:
+        vmovdqu ymm4, [rsi + 64]
+        vmovdqu ymm5, [rsi + 96]
+        vmovdqu ymm6, [rsi + rdx - 128]
+        vmovdqu ymm7, [rsi + rdx - 96]
+        vmovdqu [rdi], ymm0
+        vmovdqu [rdi + 32], ymm1
+        vmovdqu [rdi + 64], ymm4
+        vmovdqu [rdi + 96], ymm5
+        vmovdqu [rdi + rdx - 128], ymm6
+        vmovdqu [rdi + rdx - 96], ymm7
+        vmovdqu [rdi + rdx - 64], ymm2
+        vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 128..256
         vzeroupper
         jmp     .Lmemmove_avx2_small_q_end
 .Lmemmove_avx2_small_gpr:
@@ -1974,12 +2094,14 @@ uc_copy_avx2_down:
 uc_copy_avx2_down.end:
 
 ; void *uc_copy_avx2_small(void *dst, const void *src, size_t n): strategy avx2_small
-; alone, whatever the rule, for n <= 64. Returns dst.
+; alone, whatever the rule, for n <= 256. Returns dst.
         global  uc_copy_avx2_small:function (uc_copy_avx2_small.end - uc_copy_avx2_small)
 uc_copy_avx2_small:
         endbr64
         mov     rax, rdi
         ; avx2 small body: begin
+        cmp     rdx, 64
+        jae     .Lcopy_avx2_small_q64
         cmp     rdx, 32
         jae     .Lcopy_avx2_small_q32
         cmp     rdx, 16
@@ -1994,6 +2116,34 @@ uc_copy_avx2_small:
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          ; ymm tail store
+        vzeroupper
+        jmp     .Lcopy_avx2_small_q_end
+.Lcopy_avx2_small_q64:
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + 32]
+        vmovdqu ymm2, [rsi + rdx - 64]
+        vmovdqu ymm3, [rsi + rdx - 32]
+        cmp     rdx, 128
+        jae     .Lcopy_avx2_small_q128
+        vmovdqu [rdi], ymm0
+        vmovdqu [rdi + 32], ymm1
+        vmovdqu [rdi + rdx - 64], ymm2
+        vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 64..127
+        vzeroupper
+        jmp     .Lcopy_avx2_small_q_end
+.Lcopy_avx2_small_q128:
+        vmovdqu ymm4, [rsi + 64]
+        vmovdqu ymm5, [rsi + 96]
+        vmovdqu ymm6, [rsi + rdx - 128]
+        vmovdqu ymm7, [rsi + rdx - 96]
+        vmovdqu [rdi], ymm0
+        vmovdqu [rdi + 32], ymm1
+        vmovdqu [rdi + 64], ymm4
+        vmovdqu [rdi + 96], ymm5
+        vmovdqu [rdi + rdx - 128], ymm6
+        vmovdqu [rdi + rdx - 96], ymm7
+        vmovdqu [rdi + rdx - 64], ymm2
+        vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 128..256
         vzeroupper
         jmp     .Lcopy_avx2_small_q_end
 .Lcopy_avx2_small_gpr:

@@ -398,7 +398,8 @@ static void group_${name}(struct ${P}test_ctx *t)
 @   table.insert(synthetic, 1, { status = "baseline", above_max = 31, near_max = 95, below_max = 64, zero_mod = 4096, align_dst = 0, bands = {
 @       B(0, 31, "avx2_small", "small", "avx2_small", "avx2_small", "avx2_small"),
 @       B(32, 63, "avx2_small", "avx2_down", "avx2_down", "forward", "avx2_forward"),
-@       B(64, 1023, "avx512_forward", "avx2_down", "forward", "avx512_down", "avx2_forward"),
+@       B(64, 256, "avx512_forward", "avx2_small", "forward", "avx512_down", "avx2_small"),
+@       B(257, 1023, "avx512_forward", "avx2_down", "forward", "avx512_down", "avx2_forward"),
 @       B(1024, -1, "avx512_down", "avx512_down", "avx2_forward", "forward", "avx512_forward") } })
 @ end
 /* The dispatch under tables no entry holds: the strategy and the copy at
