@@ -430,7 +430,8 @@ static int stalls_at(const struct grid *g, const int *other, double noise, size_
  * becomes the cost taken. The bounds tried are 0, the above bound found,
  * and each end of a run of finely measured distances (up to REF_LO) that
  * stall or do not: a class edge anywhere else would split a run whose
- * distances behave alike. */
+ * distances behave alike. The above bound stays below zero_mod, as derive
+ * keeps it: class zero is tested first. */
 static int near_class(const struct grid *g, const int *other, struct derived_rule *r, double *best)
 {
 	unsigned int ends[REF_LO + 1], n_ends = 0, above = r->above_max, near = 0, prev = 0;
@@ -458,7 +459,7 @@ static int near_class(const struct grid *g, const int *other, struct derived_rul
 		else
 			ends[i] = above_was;
 	}
-	for (unsigned int i = 0; i < n_ends; i++)
+	for (unsigned int i = 0; i < n_ends && ends[i] < (unsigned int)r->zero_mod; i++)
 		for (unsigned int j = i + 1; j < n_ends; j++) {
 			r->above_max = ends[i];
 			r->near_max = ends[j];
@@ -537,6 +538,13 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 	static const int zero_mods[] = {ZERO_MOD_VALUES};
 	int keep_mod = 4096;
 	for (size_t i = 1; i < sizeof zero_mods / sizeof zero_mods[0]; i++) {
+		/* A multiple inside the above or below class would leave that
+		 * class for zero, which tests first: one run on the Zen 3 guest
+		 * took every multiple of 8 with the above class at 1..55, and
+		 * rep movsb at d = 24 took 25.6x the best at 4 KiB (user flavor,
+		 * probe-19h-01h-2026-11-30-user-13da92.run, not imported). */
+		if ((unsigned int)zero_mods[i] <= r->above_max || (unsigned int)zero_mods[i] <= r->below_max)
+			continue;
 		r->zero_mod = zero_mods[i];
 		long n = fit(g, r, &cost);
 		if (!n) {
