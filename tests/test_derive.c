@@ -66,6 +66,9 @@ static void well_formed(void)
 	      "a class bound is out of range");
 	check(r->worst_regret >= 1 && r->median_regret >= 1 && r->median_regret <= r->worst_regret,
 	      "regret worst %.3f, median %.3f", r->worst_regret, r->median_regret);
+	check(r->zero_mod == 4096 || ((unsigned int)r->zero_mod > r->above_max && (unsigned int)r->zero_mod > r->below_max),
+	      "zero_mod %d takes multiples from the above (1..%u) or below (%u) class", r->zero_mod, r->above_max,
+	      r->below_max);
 	check(r->note[0] && strlen(r->note) < sizeof r->note, "no note");
 }
 
@@ -298,6 +301,12 @@ int main(int argc, char **argv)
 		choose(4096, 40, F);
 		check(rule.worst_regret <= 1 + DERIVE_NOISE_FLOOR, "worst regret %.3f, want within the noise of 1",
 		      rule.worst_regret);
+	}
+	if (derive("aligned_stall.csv")) {
+		check(rule.above_max == 40, "above_max %u, want 40", rule.above_max);
+		choose(4096, 32, DOWN);
+		choose(4096, 8, DOWN);
+		check(rule.worst_regret < 2, "worst regret %.3f: a stalled point left to rep movsb", rule.worst_regret);
 	}
 	if (derive("harm_somewhere.csv")) {
 		choose(256, 40, F);
