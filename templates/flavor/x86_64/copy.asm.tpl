@@ -237,11 +237,13 @@ ${banner(";")}
 @ -- Strategy avx2_small: rdi = dst, rsi = src, rdx = n <= 256. Every load
 @ -- before any store, so an overlap either way copies correctly: eight ymm
 @ -- from 128 bytes (four from each end), four from 64, two from 32, two xmm
-@ -- from 16, below that small's general registers. A vector loop pays for
-@ -- its bounds and its branch: at 64..256 bytes the C library's memcpy,
-@ -- which copies these lengths this way, took 0.6-0.85x the time of
-@ -- avx2_down on the Zen 3 guest (make bench, user flavor, one run, not
-@ -- kept). Clobbers rax, rcx, r8 and rsi like small.
+@ -- from 16, below that small's general registers. The C library copies
+@ -- these lengths this way, and at 64..256 bytes took 0.6-0.85x the time of
+@ -- uc_memcpy under a table that chose avx2_down there (make bench, user
+@ -- flavor, Zen 3 guest, one run, not kept). The probe on that guest then
+@ -- chose it at 193..256 bytes only: at 96 it took 9.6 ticks a call against
+@ -- the loops' 8.8 (evidence/zen3-2026-11-30-41ab45). Clobbers rax, rcx, r8
+@ -- and rsi like small.
 @ local function avx2_small_body(tag)
         ; avx2 small body: begin
         cmp     rdx, 64
