@@ -103,10 +103,10 @@ static void summary_head(struct buf *b, const struct entry_choice *entry, const 
 		char hi[16] = "";
 		if (band->hi != BAND_UNBOUNDED)
 			snprintf(hi, sizeof hi, "%u", band->hi);
-		buf_printf(b, "| %u..%s | %s | %s | %s | %s | %s |\n", band->lo, hi, strategy_name[band->strategy[CLASS_ZERO]],
-			   strategy_name[band->strategy[CLASS_ABOVE]], strategy_name[band->strategy[CLASS_NEAR]],
-			   strategy_name[band->strategy[CLASS_BELOW]],
-			   strategy_name[band->strategy[CLASS_ELSEWHERE]]);
+		buf_printf(b, "| %u..%s", band->lo, hi);
+		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+			buf_printf(b, " | %s", strategy_name[band->strategy[c]]);
+		buf_printf(b, " |\n");
 	}
 	buf_printf(b, "\n%s\n\n", r->note);
 	buf_printf(b,
@@ -158,8 +158,9 @@ static void summary_stability(struct buf *b, const struct run_facts *run)
 	for (int k = 0; k < run->archive->m.passes && k < MAX_PASSES; k++) {
 		char text[512];
 		rule_text(&run->pass_rule[k], text, sizeof text);
-		buf_printf(b, "| 1..%d | %u | %u | %u | %d | %s | %.3f |\n", k + 1, run->pass_rule[k].above_max,
-			   run->pass_rule[k].near_max, run->pass_rule[k].below_max, run->pass_rule[k].zero_mod, text, run->pass_rule[k].worst_regret);
+		const struct derived_rule *p = &run->pass_rule[k];
+		buf_printf(b, "| 1..%d | %u | %u | %u | %d | %s | %.3f |\n", k + 1, p->above_max, p->near_max,
+			   p->below_max, p->zero_mod, text, p->worst_regret);
 	}
 	buf_printf(b,
 		   "\nThe rule above is derived from the minimum over all passes. Spread of a point's pass minima "

@@ -167,11 +167,10 @@ static int best_else(const struct grid *g, size_t li, double noise)
  * the best by more than the noise, as a bound 0..CLASS_BOUND_MAX. A
  * distance not measured does not break the run. The bounds are at most
  * 2047, so above (d <= 2047) and below (d >= 2049) never meet. */
-static unsigned int run(const struct grid *g, const int *other, double noise, int below, unsigned int from,
-			double *worst, int *who)
+static unsigned int run(const struct grid *g, const int *other, double noise, int below, double *worst, int *who)
 {
-	unsigned int bound = from;
-	for (unsigned int k = from + 1; k <= CLASS_BOUND_MAX; k++) {
+	unsigned int bound = 0;
+	for (unsigned int k = 1; k <= CLASS_BOUND_MAX; k++) {
 		int di = g->di[below ? 4096 - k : k], stalls = 0;
 		if (di < 0)
 			continue;
@@ -434,7 +433,8 @@ static int stalls_at(const struct grid *g, const int *other, double noise, size_
  * keeps it: class zero is tested first. */
 static int near_class(const struct grid *g, const int *other, struct derived_rule *r, double *best)
 {
-	unsigned int ends[REF_LO + 1], n_ends = 0, above = r->above_max, near = 0, prev = 0;
+	/* 0, at most one end per distance below REF_LO, and the above bound */
+	unsigned int ends[REF_LO + 2], n_ends = 0, above = r->above_max, near = 0, prev = 0;
 	const unsigned int above_was = r->above_max;
 	int prev_stall = -1;
 	double lowest = HUGE_VAL, cost;
@@ -500,8 +500,8 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 	for (size_t li = 0; li < g->nl; li++)
 		other[li] = best_else(g, li, r->noise);
 	r->zero_mod = 4096;
-	r->above_max = run(g, other, r->noise, 0, 0, &worst[0], &who[0]);
-	r->below_max = run(g, other, r->noise, 1, 0, &worst[1], &who[1]);
+	r->above_max = run(g, other, r->noise, 0, &worst[0], &who[0]);
+	r->below_max = run(g, other, r->noise, 1, &worst[1], &who[1]);
 
 	/* The run of distances that stall bounds each class; within it, the
 	 * bound that costs least overall, since a distance that stalls only at
@@ -580,7 +580,10 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 			say(r, "The destination 1..%u bytes %s the source needs its own class: there %s takes up to %.1fx "
 			       "the best. ",
 			    bound[k], side[k], strategy_name[who[k]], worst[k]);
-	if (!r->above_max && !r->below_max)
+	if (r->near_max)
+		say(r, "The destination %u..%u bytes above the source copies its own way again. ", r->above_max + 1,
+		    r->near_max);
+	if (!r->above_max && !r->below_max && !r->near_max)
 		say(r, "No distance near the source needs its own class. ");
 	if (r->zero_mod < 4096)
 		say(r, "Class zero holds every multiple of %d: mutually aligned buffers copy their own way. ", r->zero_mod);
