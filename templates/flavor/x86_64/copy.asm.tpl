@@ -33,13 +33,25 @@ ${banner(";")}
 @ end
 ;
 ; Contract, for every routine here:
+@ if flavor.isa_level == 0 then
 ;  - general registers only: no x87, SSE or AVX state is touched;
+@ else
+;  - general registers, and xmm, ymm and zmm registers (caller-saved in the
+;    System V ABI) only where CPUID and XGETBV say that the CPU and the OS
+;    enable them; a path that wrote a ymm or zmm register runs vzeroupper
+;    before it returns, so the upper state is clean (XINUSE) on return;
+@ end
 ;  - no stack below rsp is used (kernels build with -mno-red-zone), nor any
 ;    stack at all;
 ;  - DF is trusted clear, as the ABI guarantees on entry, and never written:
 ;    no std, no cld;
+@ if flavor.isa_level == 0 then
 ;  - only rax, rcx, rdx, rsi, rdi, r8 and r9 change; callee-saved registers
 ;    are untouched.
+@ else
+;  - only rax, rcx, rdx, rsi, rdi and r8 to r11 change; callee-saved
+;    registers are untouched.
+@ end
 
         intel64
 
