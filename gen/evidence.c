@@ -130,9 +130,37 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 			first = 0;
 		}
 	buf_printf(b, " (gen/rule_limits.h says what each does; forward, one `rep movsb`, is the baseline; "
-		      "forward_aligned's head aligns to %d bytes).\n", PROBE_ALIGN_DST);
+		      "forward_aligned's head aligns to %d bytes)", PROBE_ALIGN_DST);
+	unsigned int streams_from = 0;
+	for (size_t i = 0; i < run->table->n; i++)
+		if (run->table->rows[i].strategy == STRATEGY_AVX2_NT &&
+		    (!streams_from || run->table->rows[i].length < streams_from))
+			streams_from = run->table->rows[i].length;
+	if (streams_from)
+		buf_printf(b, "; `uc_copy_avx2_nt`, whose stores bypass the caches, from %u bytes", streams_from);
+	buf_printf(b, ".\n");
+	/* The longest length, and the distances timed there: runs since the
+	 * probe reached past 1 MiB time those lengths at a sparse set. */
+	unsigned int longest = 0;
+	unsigned char at_longest[4096] = {0};
+	size_t sparse = 0;
+	for (size_t i = 0; i < run->table->n; i++)
+		if (run->table->rows[i].length > longest)
+			longest = run->table->rows[i].length;
+	for (size_t i = 0; i < run->table->n; i++) {
+		const struct row *w = &run->table->rows[i];
+		if (w->length == longest && w->distance < 4096 && !at_longest[w->distance])
+			at_longest[w->distance] = 1, sparse++;
+	}
+	buf_printf(b, "- Points: %zu, at every length 1..64 and in steps to ", run->table->n);
+	if (longest % 1048576 == 0)
+		buf_printf(b, "%u MiB", longest / 1048576);
+	else
+		buf_printf(b, "%u bytes", longest);
+	if (longest > 1048576)
+		buf_printf(b, " (past 1 MiB at %zu distances)", sparse);
 	buf_printf(b,
-		   "- Points: %zu, at every length 1..64 and in steps to 1 MiB; every distance in 0..160 and "
+		   "; every distance in 0..160 and "
 		   "3936..4095 with a coarse middle at the lengths that place the class bounds, a thinner set at "
 		   "the others. The source is page-aligned, so a point's destination misalignment is d mod 64; "
 		   "the coarse distances sit off multiples of 64 to cover misalignments.\n"
@@ -145,7 +173,7 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 		   "baseline; the bands minimise the summed log regret, a regret beyond that weighing ten times "
 		   "and a loss to the baseline thirty; no cell takes a strategy slower than the baseline by more "
 		   "than the tie threshold at any of its points.\n",
-		   run->table->n, run->archive->samples, run->archive->m.overhead, run->rule->noise * 100,
+		   run->archive->samples, run->archive->m.overhead, run->rule->noise * 100,
 		   DERIVE_NOISE_FLOOR * 100, DERIVE_NOISE_MIN_TICKS);
 }
 

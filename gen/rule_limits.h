@@ -38,6 +38,10 @@ enum isa_level { ISA_LEVELS(ISA_ENUM) N_ISA_LEVELS };
  *  - avx2_small: every load before any store, in up to eight vector
  *    registers (xmm to 32 bytes, ymm to 256) or, below 16 bytes, general
  *    ones; n <= 256.
+ *  - avx2_nt: avx2_forward with streaming (non-temporal) stores between
+ *    the head and the tail, then sfence: the copy does not read the
+ *    destination's lines in or evict the caches' other lines for them, for
+ *    copies larger than the caches hold; n >= 32.
  *  - avx512_forward, avx512_down: the same with 64-byte zmm moves, n >= 64. */
 #define STRATEGIES(X)                                                                                              \
 	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD)                                     \
@@ -47,8 +51,13 @@ enum isa_level { ISA_LEVELS(ISA_ENUM) N_ISA_LEVELS };
 	X(STRATEGY_AVX2_FORWARD, "avx2_forward", 32, -1, ISA_AVX2, 'V', STRATEGY_FORWARD)                         \
 	X(STRATEGY_AVX2_DOWN, "avx2_down", 32, -1, ISA_AVX2, 'W', STRATEGY_DOWN)                                  \
 	X(STRATEGY_AVX2_SMALL, "avx2_small", 0, 256, ISA_AVX2, 'Q', STRATEGY_SMALL)                                \
+	X(STRATEGY_AVX2_NT, "avx2_nt", 32, -1, ISA_AVX2, 'N', STRATEGY_FORWARD)                                   \
 	X(STRATEGY_AVX512_FORWARD, "avx512_forward", 64, -1, ISA_AVX512, 'Z', STRATEGY_AVX2_FORWARD)              \
 	X(STRATEGY_AVX512_DOWN, "avx512_down", 64, -1, ISA_AVX512, 'X', STRATEGY_AVX2_DOWN)
+
+/* The names, for an error message: "forward, forward_aligned, ...". */
+#define STRATEGY_LIST_ITEM(id, name, ...) ", " name
+#define STRATEGY_LIST (STRATEGIES(STRATEGY_LIST_ITEM) + 2)
 
 #define STRATEGY_ENUM(id, ...) id,
 enum copy_strategy { STRATEGIES(STRATEGY_ENUM) N_COPY_STRATEGIES };

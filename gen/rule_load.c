@@ -210,9 +210,9 @@ static void add_band(struct loader *l, struct model *m, sqlite3_stmt *st, const 
 		char *name = col_text(l, st, 4 + c, "rule_band", row, 0);
 		b.strategy[c] = name ? strategy_code(name) : 0;
 		if (name && b.strategy[c] < 0) {
-			row_error(l, "rule_band", row, class_names[c],
-				  "must be a strategy: forward, forward_aligned, down, small, avx2_forward, avx2_down, "
-				  "avx2_small, avx512_forward or avx512_down");
+			char *what = xasprintf("must be a strategy: %s", STRATEGY_LIST);
+			row_error(l, "rule_band", row, class_names[c], what);
+			free(what);
 			b.strategy[c] = 0;
 		} else if (name && (has_lo && lo < strategy_min[b.strategy[c]])) {
 			char *what = xasprintf("%s needs lengths of %d or more; the band starts at %d", name,

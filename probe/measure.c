@@ -34,9 +34,15 @@ static unsigned int coarse(unsigned int k)
 
 void plan_full(struct plan *p)
 {
-	static const unsigned int steps[] = {80,   96,   112,  128,  160,   192,   256,   320,    384,    512,
-					     768,  1024, 1536, 2048, 3072,  4096,  6144,  8192,   16384,  32768,
-					     65536, 131072, 262144, 524288, 1048576};
+	static const unsigned int steps[] = {80,    96,     112,    128,    160,     192,     256,     320,
+					     384,   512,    768,    1024,   1536,    2048,    3072,    4096,
+					     6144,  8192,   16384,  32768,  65536,   131072,  262144,  524288,
+					     1048576, 2097152, 4194304, 8388608};
+	/* Past 1 MiB a copy outgrows the caches that four lanes of it fill
+	 * (the lanes of an 8 MiB copy span 64 MiB), where streaming stores can
+	 * win; a point there costs milliseconds, so only the distances of the
+	 * benchmark's grid are timed. */
+	static const unsigned int sparse[] = {0, 1, 16, 31, 32, 33, 63, 64, 65, 2061, 4064, 4088, 4095};
 	static const unsigned int fine_lengths[] = {1, 2, 3, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024, 4096, 16384};
 	memset(p, 0, sizeof *p);
 	for (unsigned int n = 1; n <= 64; n++)
@@ -63,6 +69,10 @@ void plan_full(struct plan *p)
 	qsort(p->fine, p->n_fine, sizeof *p->fine, cmp_uint);
 	memcpy(p->fine_lengths, fine_lengths, sizeof fine_lengths);
 	p->n_fine_lengths = sizeof fine_lengths / sizeof fine_lengths[0];
+	memcpy(p->sparse, sparse, sizeof sparse);
+	p->n_sparse = sizeof sparse / sizeof sparse[0];
+	p->sparse_from = 1048576 + 1;
+	p->streaming_from = 65536;
 	p->ticks_per_sample = 3000;
 	p->samples = 5;
 	p->max_passes = 7;
@@ -80,6 +90,12 @@ void plan_quick(struct plan *p)
 	p->ticks_per_sample = 500;
 	p->samples = 2;
 	p->max_passes = 2;
+}
+
+/* The strategies whose stores bypass the caches (gen/rule_limits.h). */
+static int strategy_streams(int s)
+{
+	return s == STRATEGY_AVX2_NT;
 }
 
 static int is_fine_length(const struct plan *p, unsigned int n)
@@ -104,11 +120,13 @@ void measurement_init(struct measurement *m, const struct plan *p, const struct 
 	for (size_t l = 0; l < p->n_lengths; l++) {
 		unsigned int n = p->lengths[l];
 		int fine = is_fine_length(p, n) && p->n_fine > 0;
-		const unsigned int *ds = fine ? p->fine : p->thin;
-		size_t n_ds = fine ? p->n_fine : p->n_thin;
+		int sparse = p->sparse_from && n >= p->sparse_from;
+		const unsigned int *ds = sparse ? p->sparse : fine ? p->fine : p->thin;
+		size_t n_ds = sparse ? p->n_sparse : fine ? p->n_fine : p->n_thin;
 		for (size_t d = 0; d < n_ds; d++)
 			for (int s = 0; s < N_COPY_STRATEGIES; s++) {
-				if (!strategy_serves(s, n) || !measured_strategy(f, s))
+				if (!strategy_serves(s, n) || !measured_strategy(f, s) ||
+				    (strategy_streams(s) && n < p->streaming_from))
 					continue;
 				struct point *pt = &m->points[m->n++];
 				pt->strategy = s;

@@ -18,14 +18,23 @@ struct plan {
 	size_t n_fine, n_thin;
 	unsigned int fine_lengths[32];
 	size_t n_fine_lengths;
+	/* Lengths of sparse_from or more (0: none) are timed at these distances
+	 * only: each point costs milliseconds. */
+	unsigned int sparse[32];
+	size_t n_sparse;
+	unsigned int sparse_from;
+	/* A strategy with streaming stores is timed from this length: below
+	 * it a copy fits the caches that such stores bypass. */
+	unsigned int streaming_from;
 	unsigned int ticks_per_sample; /* copies per sample fill about this many ticks */
 	int samples;                   /* per point and pass; the minimum is kept */
 	int max_passes;                /* give up as unstable after this many */
 };
 
-/* Every n in 1..64, then steps to 1 MiB; every distance in 0..160 and
+/* Every n in 1..64, then steps to 8 MiB; every distance in 0..160 and
  * 3936..4095 and a coarse middle at the lengths that place the class
- * bounds, a thinner set at the others. */
+ * bounds, a thinner set at the others, the benchmark's distances past
+ * 1 MiB. */
 void plan_full(struct plan *p);
 /* A small plan that exercises every path in seconds, for tests. */
 void plan_quick(struct plan *p);

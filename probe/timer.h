@@ -71,10 +71,12 @@ __attribute__((noinline, unused)) static double best_of_lanes(copy_fn fn, void *
 	return best;
 }
 
-/* An arena for time_copy: MAX_LANES stretches, each room for a copy of up
- * to 1 MiB at any distance. */
-#define LANE_BYTES (2u * 1048576u + 3u * 4096u)
-#define TIMING_ARENA (MAX_LANES * LANE_BYTES)
+/* The longest copy time_copy times: the probe's largest length. */
+#define MAX_TIMED_LENGTH (8u * 1048576u)
+/* An arena for time_copy: room for its four lanes of the longest copy, or
+ * MAX_LANES of a shorter one, at any distance (a lane is at most twice the
+ * length and three pages, plus its 256-byte step). */
+#define TIMING_ARENA (4u * (2u * MAX_TIMED_LENGTH + 4u * 4096u))
 
 /* Ticks per call of fn copying n bytes to (distance d mod 4096) above its
  * source, in arena. Each lane's source lies 256 bytes further past a page

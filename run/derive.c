@@ -191,9 +191,16 @@ static unsigned int run(const struct grid *g, const int *other, double noise, in
 
 /* Per length and class, summed over the points: log(t_s / t_best),
  * log(t_s / t_baseline) and how many points measured s; prefix sums over
- * the sorted lengths, so a band's cell is a difference. */
+ * the sorted lengths, so a band's cell is a difference. The logs are
+ * weighted so that every length weighs alike, however many distances the
+ * probe timed at it (512 at a few lengths, 128 at most, 13 past 1 MiB):
+ * counted point by point, 8 MiB weighed a fortieth of 32 bytes, and a band
+ * past 4 MiB, where streaming stores took 0.6-0.8x the time of the best
+ * other copy, bought less than one that split off a single length below
+ * 64 bytes (user flavor on the Zen 3 guest,
+ * probe-19h-01h-2026-11-30-user-7fd109.run, not imported). */
 struct acc {
-	double vs_best[NS], vs_base[NS];
+	double vs_best[NS], vs_base[NS], weight;
 	size_t n[NS], points;
 };
 
@@ -244,7 +251,7 @@ static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned 
 		    b->vs_best[s] - a->vs_best[s] < b->vs_best[best] - a->vs_best[best] &&
 		    worst_harm(f, i, j, c, s) <= log1p(noise))
 			best = s;
-	if ((b->vs_base[best] - a->vs_base[best]) / (double)points >= -log1p(noise))
+	if ((b->vs_base[best] - a->vs_base[best]) / (b->weight - a->weight) >= -log1p(noise))
 		best = BASELINE_STRATEGY;
 	*cost = b->vs_best[best] - a->vs_best[best];
 	return best;
@@ -375,23 +382,31 @@ static long fit(const struct grid *g, struct derived_rule *r, double *cost)
 	for (size_t k = 0; k < g->nl * NC; k++)
 		for (int s = 0; s < NS; s++)
 			harm[k].of[s] = -HUGE_VAL;
+	for (size_t li = 0; li < g->nl; li++)
+		for (size_t di = 0; di < g->nd; di++)
+			points += at(g, li, di, BASELINE_STRATEGY) > 0;
 	for (size_t li = 0; li < g->nl; li++) {
 		memcpy(&pre[(li + 1) * NC], &pre[li * NC], NC * sizeof *pre);
+		size_t here = 0;
+		for (size_t di = 0; di < g->nd; di++)
+			here += at(g, li, di, BASELINE_STRATEGY) > 0;
+		/* The weights sum to the number of points, which BAND_PRICE is per. */
+		double w = here ? (double)points / (double)g->nl / (double)here : 0;
 		for (size_t di = 0; di < g->nd; di++) {
 			double tb = best_at(g, li, di), base = at(g, li, di, BASELINE_STRATEGY);
 			struct acc *a = &pre[(li + 1) * NC + rule_class(r, g->dist[di])];
 			if (base == 0)
 				continue;
-			a->points++, points++;
+			a->points++, a->weight += w;
 			for (int s = 0; s < NS; s++)
 				if (at(g, li, di, s) > 0) {
 					/* A regret beyond the noise weighs ten times, a loss to the
 					 * baseline beyond it thirty: the fit is judged by its worst
 					 * points as well as its sum, and it should do no harm. */
 					double lr = log(at(g, li, di, s) / tb), lb = log(at(g, li, di, s) / base);
-					a->vs_best[s] += lr + EXCESS_WEIGHT * fmax(0, lr - log1p(r->noise)) +
-							 HARM_WEIGHT * fmax(0, lb - log1p(r->noise));
-					a->vs_base[s] += log(at(g, li, di, s) / base);
+					a->vs_best[s] += w * (lr + EXCESS_WEIGHT * fmax(0, lr - log1p(r->noise)) +
+							      HARM_WEIGHT * fmax(0, lb - log1p(r->noise)));
+					a->vs_base[s] += w * log(at(g, li, di, s) / base);
 					a->n[s]++;
 					double *h = &harm[li * NC + rule_class(r, g->dist[di])].of[s];
 					*h = fmax(*h, lb);
