@@ -41,6 +41,12 @@ char *col_text(struct loader *l, sqlite3_stmt *st, int i, const char *table, con
 int col_int(struct loader *l, sqlite3_stmt *st, int i, const char *table, const char *row,
 		   int *has)
 {
+	return col_int_in(l, st, i, table, row, has, -1000000, 1000000);
+}
+
+int col_int_in(struct loader *l, sqlite3_stmt *st, int i, const char *table, const char *row, int *has,
+	       long long min, long long max)
+{
 	const char *column = sqlite3_column_name(st, i);
 	int type = sqlite3_column_type(st, i);
 	*has = type != SQLITE_NULL;
@@ -52,7 +58,7 @@ int col_int(struct loader *l, sqlite3_stmt *st, int i, const char *table, const 
 		return 0;
 	}
 	sqlite3_int64 v = sqlite3_column_int64(st, i);
-	if (v < -1000000 || v > 1000000) {
+	if (v < min || v > max) {
 		row_error(l, table, row, column, "integer out of any sane range");
 		*has = 0;
 		return 0;

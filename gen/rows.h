@@ -18,6 +18,9 @@ char *col_text(struct loader *l, sqlite3_stmt *st, int i, const char *table, con
 
 /* Column i as an integer; *has is 0 where it is NULL or not an integer. */
 int col_int(struct loader *l, sqlite3_stmt *st, int i, const char *table, const char *row, int *has);
+/* The same within min..max: a length may pass a million bytes. */
+int col_int_in(struct loader *l, sqlite3_stmt *st, int i, const char *table, const char *row, int *has,
+	       long long min, long long max);
 
 sqlite3_stmt *prepare(struct loader *l, const char *sql);
 

@@ -11,7 +11,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -190,8 +189,10 @@ static void add_band(struct loader *l, struct model *m, sqlite3_stmt *st, const 
 	char *flavor = col_text(l, st, 1, "rule_band", row, 0);
 	int has_lo, has_hi;
 	struct band b = {0};
-	int lo = col_int(l, st, 2, "rule_band", row, &has_lo);
-	int hi = col_int(l, st, 3, "rule_band", row, &has_hi);
+	/* Lengths up to INT_MAX: the band bounds are unsigned int, and
+	 * BAND_UNBOUNDED (no bound) is NULL here. */
+	int lo = col_int_in(l, st, 2, "rule_band", row, &has_lo, -1000000, INT_MAX);
+	int hi = col_int_in(l, st, 3, "rule_band", row, &has_hi, -1000000, INT_MAX);
 	int null_hi = sqlite3_column_type(st, 3) == SQLITE_NULL;
 	struct rule *r = NULL;
 	for (size_t i = 0; uarch && flavor && i < m->n_rules; i++)

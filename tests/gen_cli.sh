@@ -80,6 +80,8 @@ bad_case "a last band with a bound" "UPDATE rule_band SET length_hi = 100000 WHE
 	"table rule_band, row (uarch='zen2', flavor='$F'), column length_hi: the last band must have no bound"
 bad_case "a band that ends before it starts" "UPDATE rule_band SET length_hi = 10 WHERE uarch = 'zen2' AND length_lo = 64;" \
 	"table rule_band, row (uarch='zen2', flavor='$F', length_lo=64), column length_hi"
+bad_case "a band past any length" "UPDATE rule_band SET length_lo = 3000000000 WHERE uarch = 'zen2' AND length_lo = 64;" \
+	"table rule_band, row (uarch='zen2', flavor='$F', length_lo=3000000000), column length_lo: integer out of any sane range"
 bad_case "down below 8 bytes" "UPDATE rule_band SET above = 'down' WHERE uarch = 'zen2' AND length_lo = 0;" \
 	"table rule_band, row (uarch='zen2', flavor='$F', length_lo=0), column above: down needs lengths of 8 or more"
 bad_case "small past 32 bytes" "UPDATE rule_band SET elsewhere = 'small' WHERE uarch = 'tigerlake';" \
