@@ -208,11 +208,13 @@ static int cmp_uarch(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-static int load(struct model *m, const char *path, int check_files)
+/* open_db: a connection to use, left open (its transaction's rows are
+ * what is checked); NULL to open path read-only. */
+static int load(struct model *m, const char *path, int check_files, sqlite3 *open_db)
 {
-	struct loader l = {.path = path};
+	struct loader l = {.path = path, .db = open_db};
 	memset(m, 0, sizeof *m);
-	if (db_open_readonly(path, &l.db))
+	if (!open_db && db_open_readonly(path, &l.db))
 		return EXIT_FAIL;
 	const char *slash = strrchr(path, '/');
 	if (check_files)
@@ -227,7 +229,8 @@ static int load(struct model *m, const char *path, int check_files)
 		if (!l.errors)
 			err("%s: schema version %d, but this uarchgen reads version %d", path, version,
 			    UARCH_SCHEMA_VERSION);
-		sqlite3_close(l.db);
+		if (!open_db)
+			sqlite3_close(l.db);
 		return EXIT_FAIL;
 	}
 
@@ -242,7 +245,8 @@ static int load(struct model *m, const char *path, int check_files)
 		if (m->dump)
 			sha256_hex(m->dump, strlen(m->dump), m->hash);
 	}
-	sqlite3_close(l.db);
+	if (!open_db)
+		sqlite3_close(l.db);
 	if (l.errors) {
 		err("%s: %d problem%s; nothing was written", path, l.errors, l.errors == 1 ? "" : "s");
 		return EXIT_FAIL;
@@ -260,10 +264,15 @@ static int load(struct model *m, const char *path, int check_files)
 
 int model_load(struct model *m, const char *path)
 {
-	return load(m, path, 1);
+	return load(m, path, 1, NULL);
 }
 
 int model_load_unfiled(struct model *m, const char *path)
 {
-	return load(m, path, 0);
+	return load(m, path, 0, NULL);
+}
+
+int model_load_open(struct model *m, sqlite3 *db, const char *path)
+{
+	return load(m, path, 0, db);
 }

@@ -84,6 +84,11 @@ int model_load(struct model *m, const char *path);
  * folder a killed import left). Every row is checked as model_load checks
  * it. */
 int model_load_unfiled(struct model *m, const char *path);
+/* model_load_unfiled through an open connection, which it leaves open: an
+ * import loads the rows of its transaction before it commits them, so that
+ * it never commits a rule the generator would refuse. */
+struct sqlite3;
+int model_load_open(struct model *m, struct sqlite3 *db, const char *path);
 
 /* The entry's own stored rule for flavor, or NULL. */
 const struct rule *model_rule(const struct model *m, const char *uarch, const char *flavor);

@@ -297,6 +297,13 @@ static int record_both(const char *db_path, const struct entry_choice *entry, co
 		fprintf(stderr, "uarchgen: %s: %s; nothing was recorded\n", db_path, sqlite3_errmsg(db));
 		rc = 1;
 	}
+	/* The rows as the generator will read them, before they are committed
+	 * (the evidence folder is not published yet, so unfiled). */
+	struct model after;
+	if (!rc && model_load_open(&after, db, db_path)) {
+		fprintf(stderr, "uarchgen: %s: the generator would refuse the rule; nothing was recorded\n", db_path);
+		rc = 1;
+	}
 	if (!rc) {
 		published = evidence_publish(ev) == 0;
 		rc = !published;

@@ -89,6 +89,15 @@ if grep -qE '^avx(2|512)_' "$T/as_kernel.run"; then
 		"which is not a strategy of flavor kernel"
 fi
 
+# ---- a rule the generator would refuse is never committed ----
+# A trigger spoils the first band as it is written (down cannot copy fewer
+# than 8 bytes): the import loads its own rows before it commits them.
+fresh "$T/guard"
+sqlite3 "$T/guard/uarch.db" "CREATE TRIGGER spoil AFTER INSERT ON rule_band WHEN NEW.length_lo = 0
+	BEGIN UPDATE rule_band SET elsewhere = 'down' WHERE rowid = NEW.rowid; END;"
+# shellcheck disable=SC2086
+refused "a rule the generator would refuse" "$T/guard" "$A" "the generator would refuse the rule" $name_arg
+
 # ---- the timings of a run must be where the run row says ----
 fresh "$T/lost"
 cp "$T/rec/uarch.db" "$T/lost/uarch.db" && cp -r "$T/rec/evidence/$run_id" "$T/lost/evidence/"

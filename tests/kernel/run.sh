@@ -65,9 +65,10 @@ for cpu in $CPUS; do
 	entry=$(field entry) source=$(field source)
 	# The log's table: each band's lengths, then a letter per class.
 	bands=$(field table | sed 's/forward_aligned/A/g; s/forward/F/g; s/down/D/g; s/small/S/g; s/,//g; s/:/ /g; s/;/, /g')
-	zero=""
+	zero="" near=""
 	[ "$(field zero_mod)" -lt 4096 ] && zero=", zero_mod: $(field zero_mod)"
-	want_rule="Rule { above_max: $(field above_max), below_max: $(field below_max)$zero, align_dst: $(field align_dst), bands: [$bands] }"
+	[ "$(field near_max)" -gt 0 ] && near=", near_max: $(field near_max)"
+	want_rule="Rule { above_max: $(field above_max)$near, below_max: $(field below_max)$zero, align_dst: $(field align_dst), bands: [$bands] }"
 	case "$(field status)" in
 	measured) want_tail="($entry, measured)" ;;
 	inherited) want_tail="($entry, inherited from $source)" ;;
