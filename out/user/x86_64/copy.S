@@ -118,6 +118,8 @@ uc_memcpy:
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
 .Lmemcpy_code:
+        cmp     ecx, 4
+        je      .Lmemcpy_avx2_forward
         cmp     ecx, 5
         je      .Lmemcpy_avx2_down
         ja      .Lmemcpy_codes_7_10
@@ -577,6 +579,8 @@ uc_memmove:
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
 .Lmemmove_up_code:
+        cmp     ecx, 4
+        je      .Lmemmove_up_avx2_forward
         cmp     ecx, 5
         je      .Lmemmove_up_avx2_down
         ja      .Lmemmove_up_codes_7_10
@@ -1006,6 +1010,8 @@ uc_memmove:
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
 .Lmemmove_down_code:
+        cmp     ecx, 4
+        je      .Lmemmove_down_avx2_forward
         cmp     ecx, 5
         je      .Lmemmove_down_avx2_down
         ja      .Lmemmove_down_codes_7_10
@@ -1579,6 +1585,8 @@ uc_memmove:
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
 .Lmemmove_code:
+        cmp     ecx, 4
+        je      .Lmemmove_avx2_forward
         cmp     ecx, 5
         je      .Lmemmove_avx2_down
         ja      .Lmemmove_codes_7_10
@@ -2467,6 +2475,8 @@ uc_copy_strategy:
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
 .Lcopy_strategy_code:
+        cmp     ecx, 4
+        je      .Lcopy_strategy_avx2_forward
         cmp     ecx, 5
         je      .Lcopy_strategy_avx2_down
         ja      .Lcopy_strategy_codes_7_10

@@ -118,6 +118,8 @@ uc_memcpy:
         lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
 .Lmemcpy_code:
+        cmp     ecx, 4
+        je      .Lmemcpy_avx2_forward
         cmp     ecx, 5
         je      .Lmemcpy_avx2_down
         ja      .Lmemcpy_codes_7_10
@@ -576,6 +578,8 @@ uc_memmove:
         lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
 .Lmemmove_up_code:
+        cmp     ecx, 4
+        je      .Lmemmove_up_avx2_forward
         cmp     ecx, 5
         je      .Lmemmove_up_avx2_down
         ja      .Lmemmove_up_codes_7_10
@@ -1005,6 +1009,8 @@ uc_memmove:
         lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
 .Lmemmove_down_code:
+        cmp     ecx, 4
+        je      .Lmemmove_down_avx2_forward
         cmp     ecx, 5
         je      .Lmemmove_down_avx2_down
         ja      .Lmemmove_down_codes_7_10
@@ -1578,6 +1584,8 @@ uc_memmove:
         lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
 .Lmemmove_code:
+        cmp     ecx, 4
+        je      .Lmemmove_avx2_forward
         cmp     ecx, 5
         je      .Lmemmove_avx2_down
         ja      .Lmemmove_codes_7_10
@@ -2454,6 +2462,8 @@ uc_copy_strategy:
         lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
 .Lcopy_strategy_code:
+        cmp     ecx, 4
+        je      .Lcopy_strategy_avx2_forward
         cmp     ecx, 5
         je      .Lcopy_strategy_avx2_down
         ja      .Lcopy_strategy_codes_7_10

@@ -384,6 +384,17 @@ ${banner(";")}
         jmp     .L${tag}_forward_aligned
 @     return
 @   end
+@   -- A vector flavor's tables choose avx2_forward for most lengths past
+@   -- small's: it is tested first. Ten codes put it three compares deep,
+@   -- and the dispatch's median cost for n = 1..256 at d = 0 rose from 1.5
+@   -- to 3.6 ticks; testing it first took 2.9 (make bench, user flavor,
+@   -- Zen 3 guest, two runs each, not kept).
+@   for _, name in ipairs(names) do
+@     if name == "avx2_forward" then
+        cmp     ecx, ${code.avx2_forward}
+        je      .L${tag}_avx2_forward
+@     end
+@   end
 @   local function split(lo, hi, label)
 @     if label then
 .L${tag}_codes_${lo}_${hi}:
