@@ -195,7 +195,7 @@ static unsigned int run(const struct grid *g, const int *other, double noise, in
  * weighted so that every length weighs alike, however many distances the
  * probe timed at it (512 at a few lengths, 128 at most, 13 past 1 MiB):
  * counted point by point, 8 MiB weighed a fortieth of 32 bytes, and a band
- * past 4 MiB, where streaming stores took 0.6-0.8x the time of the best
+ * past 2 MiB, where streaming stores took 0.7-0.85x the time of the best
  * other copy, bought less than one that split off a single length below
  * 64 bytes (user flavor on the Zen 3 guest,
  * probe-19h-01h-2026-11-30-user-7fd109.run, not imported). */
