@@ -189,10 +189,20 @@ ${banner(";")}
 @   local mov, mova = width == 32 and "vmovdqu" or "vmovdqu64", width == 32 and "vmovdqa" or "vmovdqa64"
 @   return reg, mov, mova
 @ end
-@ local function vector_forward_body(width)
+@ -- Strategy avx2_nt (stream): the same with streaming stores (vmovntdq)
+@ -- for the aligned blocks between head and tail: they go to memory through
+@ -- write-combining buffers, without reading the destination's lines first
+@ -- or evicting other lines for them, which pays where a copy is larger
+@ -- than the caches hold. They are weakly ordered (Intel SDM vol. 1,
+@ -- 10.4.6.2, "Caching of Temporal vs. Non-Temporal Data"; vol. 3A,
+@ -- 11.3.1), so an sfence follows them: a store that the caller makes after
+@ -- the copy, to publish the buffer, cannot become visible before the
+@ -- copy's.
+@ local function vector_forward_body(width, stream)
 @   local reg, mov, mova = vector(width)
+@   local what = stream and "streaming forward body" or "vector forward body"
 @   return function(tag)
-        ; vector forward body: begin
+        ; ${what}: begin
         ${mov} ${reg}0, [rsi]
         ${mov} ${reg}1, [rsi + rdx - ${width}]            ; the tail, loaded before any store
         cmp     rdx, ${2 * width}
@@ -209,50 +219,23 @@ ${banner(";")}
         codealign 16
 .L${tag}_loop:
         ${mov} ${reg}2, [rsi + rcx]
+@     if stream then
+        vmovntdq [rdi + rcx], ${reg}2              ; streaming store, aligned
+@     else
         ${mova} [rdi + rcx], ${reg}2               ; aligned store
+@     end
         add     rcx, ${width}                         ; vector loop step
         cmp     rcx, r8
         jb      .L${tag}_loop                   ; vector loop bound
+@     if stream then
+        sfence                                  ; the streaming stores before any later store
+@     end
 .L${tag}_ends:
         ${mov} [rdi], ${reg}0                     ; head store
         ${mov} [rdi + rdx - ${width}], ${reg}1            ; tail store
         vzeroupper
-        ; vector forward body: end
+        ; ${what}: end
 @   end
-@ end
-@ -- Strategy avx2_nt: rdi = dst, rsi = src, rdx = n >= 32. avx2_forward
-@ -- with streaming stores (vmovntdq) for the aligned blocks between head and
-@ -- tail: they go to memory through write-combining buffers, without
-@ -- reading the destination's lines first or evicting other lines for them,
-@ -- which pays where a copy is larger than the caches hold. They are weakly
-@ -- ordered (Intel SDM vol. 1, 10.4.6.2, "Caching of Temporal vs.
-@ -- Non-Temporal Data"; vol. 3A, 11.3.1), so an sfence follows them: a store
-@ -- that the caller makes after the copy, to publish the buffer, cannot
-@ -- become visible before the copy's. Clobbers rcx, r8.
-@ local function vector_nt_body(tag)
-        ; streaming forward body: begin
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]          ; the tail, loaded before any store
-        cmp     rdx, 64
-        jbe     .L${tag}_ends                   ; head and tail cover n
-        mov     rcx, rdi
-        neg     rcx
-        and     rcx, 31                         ; the first aligned destination block
-        lea     r8, [rdx - 32]                  ; blocks start below n - 32
-        jmp     .L${tag}_loop
-        codealign 16
-.L${tag}_loop:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
-        add     rcx, 32                         ; vector loop step
-        cmp     rcx, r8
-        jb      .L${tag}_loop                   ; vector loop bound
-        sfence                                  ; the streaming stores before any later store
-.L${tag}_ends:
-        vmovdqu [rdi], ymm0                     ; head store
-        vmovdqu [rdi + rdx - 32], ymm1          ; tail store
-        vzeroupper
-        ; streaming forward body: end
 @ end
 @ local function vector_down_body(width)
 @   local reg, mov, mova = vector(width)
@@ -346,7 +329,7 @@ ${banner(";")}
 @ local bodies = { forward = forward_body, forward_aligned = forward_aligned_body, down = down_body, small = small_body,
 @                  avx2_forward = vector_forward_body(32), avx2_down = vector_down_body(32),
 @                  avx512_forward = vector_forward_body(64), avx512_down = vector_down_body(64),
-@                  avx2_small = avx2_small_body, avx2_nt = vector_nt_body }
+@                  avx2_small = avx2_small_body, avx2_nt = vector_forward_body(32, true) }
 @ -- Bodies that use rax, which the caller's finish restores to dst.
 @ local uses_rax = { small = true, avx2_small = true }
 @
