@@ -131,13 +131,16 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 		}
 	buf_printf(b, " (gen/rule_limits.h says what each does; forward, one `rep movsb`, is the baseline; "
 		      "forward_aligned's head aligns to %d bytes)", PROBE_ALIGN_DST);
-	unsigned int streams_from = 0;
-	for (size_t i = 0; i < run->table->n; i++)
-		if (run->table->rows[i].strategy == STRATEGY_AVX2_NT &&
-		    (!streams_from || run->table->rows[i].length < streams_from))
-			streams_from = run->table->rows[i].length;
-	if (streams_from)
-		buf_printf(b, "; `uc_copy_avx2_nt`, whose stores bypass the caches, from %u bytes", streams_from);
+	unsigned int streams_from[N_COPY_STRATEGIES] = {0};
+	for (size_t i = 0; i < run->table->n; i++) {
+		const struct row *w = &run->table->rows[i];
+		if (strategy_streams(w->strategy) && (!streams_from[w->strategy] || w->length < streams_from[w->strategy]))
+			streams_from[w->strategy] = w->length;
+	}
+	for (int k = 0; k < N_COPY_STRATEGIES; k++)
+		if (streams_from[k])
+			buf_printf(b, "; `uc_copy_%s`, whose stores bypass the caches, from %u bytes", strategy_name[k],
+				   streams_from[k]);
 	buf_printf(b, ".\n");
 	/* The longest length, and the distances timed there: runs since the
 	 * probe reached past 1 MiB time those lengths at a sparse set. */

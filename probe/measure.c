@@ -92,12 +92,6 @@ void plan_quick(struct plan *p)
 	p->max_passes = 2;
 }
 
-/* The strategies whose stores bypass the caches (gen/rule_limits.h). */
-static int strategy_streams(int s)
-{
-	return s == STRATEGY_AVX2_NT;
-}
-
 static int is_fine_length(const struct plan *p, unsigned int n)
 {
 	for (size_t i = 0; i < p->n_fine_lengths; i++)

@@ -22,6 +22,11 @@ int strategy_serves(int s, unsigned int n)
 	       (limits[s].max_n < 0 || n <= (unsigned int)limits[s].max_n);
 }
 
+int strategy_streams(int s)
+{
+	return s == STRATEGY_AVX2_NT;
+}
+
 void table_add(struct table *t, struct row r)
 {
 	if (t->n == t->cap) {
