@@ -282,7 +282,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench: %s: %s\n", dir, strerror(errno));
 		return 1;
 	}
-	char line[512];
+	char line[1024];
 	uc_rule_describe(line, sizeof line, uc_rule_init());
 	printf("%s\n\n", line);
 	unsigned char *arena = mmap(NULL, TIMING_ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -89,7 +89,7 @@ __attribute__((constructor)) static void install(void)
 			say("UARCHCOPY_STRATEGY=", strategy, ": no such strategy; the CPU's rule stays");
 	}
 	if (getenv("UARCHCOPY_REPORT")) {
-		char line[512];
+		char line[1024];
 		uc_rule_describe(line, sizeof line, rule);
 		say(line, NULL, NULL);
 	}

@@ -64,7 +64,7 @@ typedef __UINTPTR_TYPE__ uc_uintptr;
 #define UC_CLASS_BELOW 3
 #define UC_CLASS_ELSEWHERE 4
 #define UC_N_CLASSES 5
-#define UC_MAX_BANDS 8
+#define UC_MAX_BANDS 16
 
 /* Where a rule comes from. */
 #define UC_RULE_BASELINE 0  /* no evidence for this core: every copy forward */

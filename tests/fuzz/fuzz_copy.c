@@ -41,7 +41,7 @@ static void setup(void)
 static void diverged(const char *what, size_t n, size_t src, size_t dst, const struct uc_rule *rule,
 		     const char *routine)
 {
-	char table[256];
+	char table[1024];
 	uc_rule_describe(table, sizeof table, rule);
 	fprintf(stderr, "DIVERGED: %s: %s n=%zu src=+%zu dst=+%zu d=%zu under %s\n", routine, what, n, src, dst,
 		(dst - src) % 4096, table);
@@ -70,30 +70,36 @@ static const struct routine routines[] = {
 #undef ROUTINE
 };
 
-/* A table from 65 input bytes, each read for one thing: 1..UC_MAX_BANDS
+/* A table from TABLE_BYTES input bytes, each read for one thing: 1..UC_MAX_BANDS
  * bands with random bounds, random class bounds, zero_mod and alignment,
  * and in each cell a random strategy where it is valid for the band (small
  * to 32 bytes, down from 8, the aligned head from 64), forward elsewhere. */
-_Static_assert(16 + UC_N_CLASSES * UC_MAX_BANDS <= 56, "the cells' bytes run into the class bounds'");
+#define BOUND_KIND 0                        /* UC_MAX_BANDS bytes: a short or a long band */
+#define BOUND_SIZE (BOUND_KIND + UC_MAX_BANDS) /* UC_MAX_BANDS bytes: its length */
+#define CELLS (BOUND_SIZE + UC_MAX_BANDS)      /* UC_N_CLASSES bytes a band */
+#define CLASSES (CELLS + UC_N_CLASSES * UC_MAX_BANDS)
+#define TABLE_BYTES (CLASSES + 9)
 static void random_table(const uint8_t *b, struct uc_rule *r)
 {
 	static const unsigned int aligns[] = {0, 8, 16, 32, 64};
 	static const unsigned int zero_mods[] = {4096, 64, 32, 16, 8};
+	const uint8_t *k = b + CLASSES;
 	memset(r, 0, sizeof *r);
-	r->above_max = (b[56] | (unsigned int)b[57] << 8) % 2048;
-	r->below_max = (b[58] | (unsigned int)b[59] << 8) % 2048;
-	unsigned int near = (b[60] | (unsigned int)b[61] << 8) % 2048;
+	r->above_max = (k[0] | (unsigned int)k[1] << 8) % 2048;
+	r->below_max = (k[2] | (unsigned int)k[3] << 8) % 2048;
+	unsigned int near = (k[4] | (unsigned int)k[5] << 8) % 2048;
 	r->near_max = near > r->above_max ? near : 0;
-	r->zero_mod = zero_mods[b[62] % 5];
-	r->align_dst = aligns[b[63] % 5];
-	r->n_bands = 1 + b[64] % UC_MAX_BANDS;
+	r->zero_mod = zero_mods[k[6] % 5];
+	r->align_dst = aligns[k[7] % 5];
+	r->n_bands = 1 + k[8] % UC_MAX_BANDS;
 	r->entry = r->source = r->reason = "";
 	size_t lo = 0;
 	for (unsigned int i = 0; i < r->n_bands; i++) {
-		size_t hi = i + 1 == r->n_bands ? (size_t)-1 : lo + (b[i] % 4 == 0 ? b[8 + i] : b[8 + i] * 97u);
+		size_t size = b[BOUND_KIND + i] % 4 == 0 ? b[BOUND_SIZE + i] : b[BOUND_SIZE + i] * 97u;
+		size_t hi = i + 1 == r->n_bands ? (size_t)-1 : lo + size;
 		r->bands[i].hi = hi;
 		for (unsigned int c = 0; c < UC_N_CLASSES; c++) {
-			unsigned int s = b[16 + UC_N_CLASSES * i + c] % UC_N_STRATEGIES;
+			unsigned int s = b[CELLS + UC_N_CLASSES * i + c] % UC_N_STRATEGIES;
 			if (lo < strategies[s].min_n || hi > strategies[s].max_n)
 				s = UC_STRATEGY_FORWARD;
 			r->bands[i].strategy[c] = (unsigned char)s;
@@ -110,7 +116,7 @@ static int untouched(size_t from, size_t to)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint8_t b[96] = {0};
+	uint8_t b[16 + TABLE_BYTES] = {0};
 	memcpy(b, data, size < sizeof b ? size : sizeof b);
 	if (!region)
 		setup();

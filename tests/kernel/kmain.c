@@ -115,7 +115,7 @@ static void put_cpuid(void)
 void kmain(void)
 {
 	/* The longest table, MAX_BANDS bands of full-width bounds, fits. */
-	char line[512];
+	char line[1024];
 	serial_init();
 	put_cpuid();
 	const struct uc_rule *rule = uc_rule_init();

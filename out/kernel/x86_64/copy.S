@@ -144,6 +144,30 @@ uc_memcpy:
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
         jbe     .Lmemcpy_long_band              /* long band edge */
         inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 56]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 64]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 72]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 80]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 88]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 96]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 104]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 112]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
 .Lmemcpy_long_band:
         lea     rcx, [rip + uc_copy_long_uniform.here]
         movzx   ecx, byte ptr [rcx + r8]
@@ -160,18 +184,18 @@ uc_memcpy:
         jbe     .Lmemcpy_long_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lmemcpy_long_below
-        add     r8d, 32                         /* elsewhere, the most common class */
+        add     r8d, 64                         /* elsewhere, the most common class */
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_zero:
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_above:
-        add     r8d, 8
-        jmp     .Lmemcpy_long_class
-.Lmemcpy_long_near:
         add     r8d, 16
         jmp     .Lmemcpy_long_class
+.Lmemcpy_long_near:
+        add     r8d, 32
+        jmp     .Lmemcpy_long_class
 .Lmemcpy_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
@@ -479,6 +503,30 @@ uc_copy_strategy:
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
         jbe     .Lcopy_strategy_long_band              /* long band edge */
         inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 56]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 64]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 72]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 80]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 88]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 96]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 104]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 112]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
 .Lcopy_strategy_long_band:
         lea     rcx, [rip + uc_copy_long_uniform.here]
         movzx   ecx, byte ptr [rcx + r8]
@@ -495,18 +543,18 @@ uc_copy_strategy:
         jbe     .Lcopy_strategy_long_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_strategy_long_below
-        add     r8d, 32                         /* elsewhere, the most common class */
+        add     r8d, 64                         /* elsewhere, the most common class */
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_zero:
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_above:
-        add     r8d, 8
-        jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_long_near:
         add     r8d, 16
         jmp     .Lcopy_strategy_long_class
+.Lcopy_strategy_long_near:
+        add     r8d, 32
+        jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
@@ -625,6 +673,30 @@ uc_copy_to_user_access:
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
         jbe     .Lcopy_to_user_long_band              /* long band edge */
         inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 56]
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 64]
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 72]
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 80]
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 88]
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 96]
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 104]
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 112]
+        jbe     .Lcopy_to_user_long_band              /* long band edge */
+        inc     r8d
 .Lcopy_to_user_long_band:
         lea     rcx, [rip + uc_copy_long_uniform.here]
         movzx   ecx, byte ptr [rcx + r8]
@@ -641,18 +713,18 @@ uc_copy_to_user_access:
         jbe     .Lcopy_to_user_long_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_to_user_long_below
-        add     r8d, 32                         /* elsewhere, the most common class */
+        add     r8d, 64                         /* elsewhere, the most common class */
         jmp     .Lcopy_to_user_long_class
 .Lcopy_to_user_long_zero:
         jmp     .Lcopy_to_user_long_class
 .Lcopy_to_user_long_above:
-        add     r8d, 8
-        jmp     .Lcopy_to_user_long_class
-.Lcopy_to_user_long_near:
         add     r8d, 16
         jmp     .Lcopy_to_user_long_class
+.Lcopy_to_user_long_near:
+        add     r8d, 32
+        jmp     .Lcopy_to_user_long_class
 .Lcopy_to_user_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lcopy_to_user_long_class
 .Lcopy_to_user_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
@@ -840,6 +912,30 @@ uc_copy_from_user_access:
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
         jbe     .Lcopy_from_user_long_band              /* long band edge */
         inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 56]
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 64]
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 72]
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 80]
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 88]
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 96]
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 104]
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 112]
+        jbe     .Lcopy_from_user_long_band              /* long band edge */
+        inc     r8d
 .Lcopy_from_user_long_band:
         lea     rcx, [rip + uc_copy_long_uniform.here]
         movzx   ecx, byte ptr [rcx + r8]
@@ -856,18 +952,18 @@ uc_copy_from_user_access:
         jbe     .Lcopy_from_user_long_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_from_user_long_below
-        add     r8d, 32                         /* elsewhere, the most common class */
+        add     r8d, 64                         /* elsewhere, the most common class */
         jmp     .Lcopy_from_user_long_class
 .Lcopy_from_user_long_zero:
         jmp     .Lcopy_from_user_long_class
 .Lcopy_from_user_long_above:
-        add     r8d, 8
-        jmp     .Lcopy_from_user_long_class
-.Lcopy_from_user_long_near:
         add     r8d, 16
         jmp     .Lcopy_from_user_long_class
+.Lcopy_from_user_long_near:
+        add     r8d, 32
+        jmp     .Lcopy_from_user_long_class
 .Lcopy_from_user_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lcopy_from_user_long_class
 .Lcopy_from_user_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
@@ -1052,17 +1148,25 @@ uc_copy_long_hi.here:
         .quad   -1
         .quad   -1
         .quad   -1
+        .quad   -1
+        .quad   -1
+        .quad   -1
+        .quad   -1
+        .quad   -1
+        .quad   -1
+        .quad   -1
+        .quad   -1
         .size   uc_copy_long_hi, . - uc_copy_long_hi
-/* Their strategy codes, one row of 8 per class (zero, above, near, below, elsewhere). */
+/* Their strategy codes, one row of 16 per class (zero, above, near, below, elsewhere). */
         .globl  uc_copy_long_cells
         .type   uc_copy_long_cells, @object
 uc_copy_long_cells:
 uc_copy_long_cells.here:
-        .byte   0, 0, 0, 0, 0, 0, 0, 0
-        .byte   0, 0, 0, 0, 0, 0, 0, 0
-        .byte   0, 0, 0, 0, 0, 0, 0, 0
-        .byte   0, 0, 0, 0, 0, 0, 0, 0
-        .byte   0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
         .size   uc_copy_long_cells, . - uc_copy_long_cells
 /* Per band that reaches 256 bytes, its strategy code where every class */
 /* takes the same, else 255. */
@@ -1070,7 +1174,7 @@ uc_copy_long_cells.here:
         .type   uc_copy_long_uniform, @object
 uc_copy_long_uniform:
 uc_copy_long_uniform.here:
-        .byte   0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
         .size   uc_copy_long_uniform, . - uc_copy_long_uniform
 /* The strategy code of every length below 256 where every class takes the */
 /* same, else 255. */

@@ -144,6 +144,30 @@ uc_memcpy:
         cmp     rdx, [rel uc_copy_long_hi.here + 48]
         jbe     .Lmemcpy_long_band              ; long band edge
         inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 56]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 64]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 72]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 80]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 88]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 96]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 104]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 112]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
 .Lmemcpy_long_band:
         lea     rcx, [rel uc_copy_long_uniform.here]
         movzx   ecx, byte [rcx + r8]
@@ -160,18 +184,18 @@ uc_memcpy:
         jbe     .Lmemcpy_long_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemcpy_long_below
-        add     r8d, 32                         ; elsewhere, the most common class
+        add     r8d, 64                         ; elsewhere, the most common class
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_zero:
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_above:
-        add     r8d, 8
-        jmp     .Lmemcpy_long_class
-.Lmemcpy_long_near:
         add     r8d, 16
         jmp     .Lmemcpy_long_class
+.Lmemcpy_long_near:
+        add     r8d, 32
+        jmp     .Lmemcpy_long_class
 .Lmemcpy_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_class:
         lea     rcx, [rel uc_copy_long_cells.here]
@@ -474,6 +498,30 @@ uc_copy_strategy:
         cmp     rdx, [rel uc_copy_long_hi.here + 48]
         jbe     .Lcopy_strategy_long_band              ; long band edge
         inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 56]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 64]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 72]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 80]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 88]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 96]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 104]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 112]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
 .Lcopy_strategy_long_band:
         lea     rcx, [rel uc_copy_long_uniform.here]
         movzx   ecx, byte [rcx + r8]
@@ -490,18 +538,18 @@ uc_copy_strategy:
         jbe     .Lcopy_strategy_long_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_strategy_long_below
-        add     r8d, 32                         ; elsewhere, the most common class
+        add     r8d, 64                         ; elsewhere, the most common class
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_zero:
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_above:
-        add     r8d, 8
-        jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_long_near:
         add     r8d, 16
         jmp     .Lcopy_strategy_long_class
+.Lcopy_strategy_long_near:
+        add     r8d, 32
+        jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_class:
         lea     rcx, [rel uc_copy_long_cells.here]
@@ -619,6 +667,30 @@ uc_copy_to_user_access:
         cmp     rdx, [rel uc_copy_long_hi.here + 48]
         jbe     .Lcopy_to_user_long_band              ; long band edge
         inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 56]
+        jbe     .Lcopy_to_user_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 64]
+        jbe     .Lcopy_to_user_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 72]
+        jbe     .Lcopy_to_user_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 80]
+        jbe     .Lcopy_to_user_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 88]
+        jbe     .Lcopy_to_user_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 96]
+        jbe     .Lcopy_to_user_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 104]
+        jbe     .Lcopy_to_user_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 112]
+        jbe     .Lcopy_to_user_long_band              ; long band edge
+        inc     r8d
 .Lcopy_to_user_long_band:
         lea     rcx, [rel uc_copy_long_uniform.here]
         movzx   ecx, byte [rcx + r8]
@@ -635,18 +707,18 @@ uc_copy_to_user_access:
         jbe     .Lcopy_to_user_long_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_to_user_long_below
-        add     r8d, 32                         ; elsewhere, the most common class
+        add     r8d, 64                         ; elsewhere, the most common class
         jmp     .Lcopy_to_user_long_class
 .Lcopy_to_user_long_zero:
         jmp     .Lcopy_to_user_long_class
 .Lcopy_to_user_long_above:
-        add     r8d, 8
-        jmp     .Lcopy_to_user_long_class
-.Lcopy_to_user_long_near:
         add     r8d, 16
         jmp     .Lcopy_to_user_long_class
+.Lcopy_to_user_long_near:
+        add     r8d, 32
+        jmp     .Lcopy_to_user_long_class
 .Lcopy_to_user_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lcopy_to_user_long_class
 .Lcopy_to_user_long_class:
         lea     rcx, [rel uc_copy_long_cells.here]
@@ -833,6 +905,30 @@ uc_copy_from_user_access:
         cmp     rdx, [rel uc_copy_long_hi.here + 48]
         jbe     .Lcopy_from_user_long_band              ; long band edge
         inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 56]
+        jbe     .Lcopy_from_user_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 64]
+        jbe     .Lcopy_from_user_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 72]
+        jbe     .Lcopy_from_user_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 80]
+        jbe     .Lcopy_from_user_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 88]
+        jbe     .Lcopy_from_user_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 96]
+        jbe     .Lcopy_from_user_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 104]
+        jbe     .Lcopy_from_user_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 112]
+        jbe     .Lcopy_from_user_long_band              ; long band edge
+        inc     r8d
 .Lcopy_from_user_long_band:
         lea     rcx, [rel uc_copy_long_uniform.here]
         movzx   ecx, byte [rcx + r8]
@@ -849,18 +945,18 @@ uc_copy_from_user_access:
         jbe     .Lcopy_from_user_long_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_from_user_long_below
-        add     r8d, 32                         ; elsewhere, the most common class
+        add     r8d, 64                         ; elsewhere, the most common class
         jmp     .Lcopy_from_user_long_class
 .Lcopy_from_user_long_zero:
         jmp     .Lcopy_from_user_long_class
 .Lcopy_from_user_long_above:
-        add     r8d, 8
-        jmp     .Lcopy_from_user_long_class
-.Lcopy_from_user_long_near:
         add     r8d, 16
         jmp     .Lcopy_from_user_long_class
+.Lcopy_from_user_long_near:
+        add     r8d, 32
+        jmp     .Lcopy_from_user_long_class
 .Lcopy_from_user_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lcopy_from_user_long_class
 .Lcopy_from_user_long_class:
         lea     rcx, [rel uc_copy_long_cells.here]
@@ -1037,23 +1133,31 @@ uc_copy_long_hi.here:
         dq      -1
         dq      -1
         dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
 uc_copy_long_hi.end:
-; Their strategy codes, one row of 8 per class (zero, above, near, below, elsewhere).
+; Their strategy codes, one row of 16 per class (zero, above, near, below, elsewhere).
         global  uc_copy_long_cells:data (uc_copy_long_cells.end - uc_copy_long_cells)
 uc_copy_long_cells:
 uc_copy_long_cells.here:
-        db      0, 0, 0, 0, 0, 0, 0, 0
-        db      0, 0, 0, 0, 0, 0, 0, 0
-        db      0, 0, 0, 0, 0, 0, 0, 0
-        db      0, 0, 0, 0, 0, 0, 0, 0
-        db      0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 uc_copy_long_cells.end:
 ; Per band that reaches 256 bytes, its strategy code where every class
 ; takes the same, else 255.
         global  uc_copy_long_uniform:data (uc_copy_long_uniform.end - uc_copy_long_uniform)
 uc_copy_long_uniform:
 uc_copy_long_uniform.here:
-        db      0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 uc_copy_long_uniform.end:
 ; The strategy code of every length below 256 where every class takes the
 ; same, else 255.

@@ -165,6 +165,30 @@ uc_memcpy:
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
         jbe     .Lmemcpy_long_band              /* long band edge */
         inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 56]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 64]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 72]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 80]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 88]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 96]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 104]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 112]
+        jbe     .Lmemcpy_long_band              /* long band edge */
+        inc     r8d
 .Lmemcpy_long_band:
         lea     rcx, [rip + uc_copy_long_uniform.here]
         movzx   ecx, byte ptr [rcx + r8]
@@ -181,18 +205,18 @@ uc_memcpy:
         jbe     .Lmemcpy_long_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lmemcpy_long_below
-        add     r8d, 32                         /* elsewhere, the most common class */
+        add     r8d, 64                         /* elsewhere, the most common class */
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_zero:
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_above:
-        add     r8d, 8
-        jmp     .Lmemcpy_long_class
-.Lmemcpy_long_near:
         add     r8d, 16
         jmp     .Lmemcpy_long_class
+.Lmemcpy_long_near:
+        add     r8d, 32
+        jmp     .Lmemcpy_long_class
 .Lmemcpy_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
@@ -630,6 +654,30 @@ uc_memmove:
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
         jbe     .Lmemmove_up_long_band              /* long band edge */
         inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 56]
+        jbe     .Lmemmove_up_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 64]
+        jbe     .Lmemmove_up_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 72]
+        jbe     .Lmemmove_up_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 80]
+        jbe     .Lmemmove_up_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 88]
+        jbe     .Lmemmove_up_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 96]
+        jbe     .Lmemmove_up_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 104]
+        jbe     .Lmemmove_up_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 112]
+        jbe     .Lmemmove_up_long_band              /* long band edge */
+        inc     r8d
 .Lmemmove_up_long_band:
         lea     rcx, [rip + uc_copy_long_uniform.here]
         movzx   ecx, byte ptr [rcx + r8]
@@ -646,18 +694,18 @@ uc_memmove:
         jbe     .Lmemmove_up_long_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lmemmove_up_long_below
-        add     r8d, 32                         /* elsewhere, the most common class */
+        add     r8d, 64                         /* elsewhere, the most common class */
         jmp     .Lmemmove_up_long_class
 .Lmemmove_up_long_zero:
         jmp     .Lmemmove_up_long_class
 .Lmemmove_up_long_above:
-        add     r8d, 8
-        jmp     .Lmemmove_up_long_class
-.Lmemmove_up_long_near:
         add     r8d, 16
         jmp     .Lmemmove_up_long_class
+.Lmemmove_up_long_near:
+        add     r8d, 32
+        jmp     .Lmemmove_up_long_class
 .Lmemmove_up_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lmemmove_up_long_class
 .Lmemmove_up_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
@@ -1065,6 +1113,30 @@ uc_memmove:
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
         jbe     .Lmemmove_down_long_band              /* long band edge */
         inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 56]
+        jbe     .Lmemmove_down_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 64]
+        jbe     .Lmemmove_down_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 72]
+        jbe     .Lmemmove_down_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 80]
+        jbe     .Lmemmove_down_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 88]
+        jbe     .Lmemmove_down_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 96]
+        jbe     .Lmemmove_down_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 104]
+        jbe     .Lmemmove_down_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 112]
+        jbe     .Lmemmove_down_long_band              /* long band edge */
+        inc     r8d
 .Lmemmove_down_long_band:
         lea     rcx, [rip + uc_copy_long_uniform.here]
         movzx   ecx, byte ptr [rcx + r8]
@@ -1081,18 +1153,18 @@ uc_memmove:
         jbe     .Lmemmove_down_long_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lmemmove_down_long_below
-        add     r8d, 32                         /* elsewhere, the most common class */
+        add     r8d, 64                         /* elsewhere, the most common class */
         jmp     .Lmemmove_down_long_class
 .Lmemmove_down_long_zero:
         jmp     .Lmemmove_down_long_class
 .Lmemmove_down_long_above:
-        add     r8d, 8
-        jmp     .Lmemmove_down_long_class
-.Lmemmove_down_long_near:
         add     r8d, 16
         jmp     .Lmemmove_down_long_class
+.Lmemmove_down_long_near:
+        add     r8d, 32
+        jmp     .Lmemmove_down_long_class
 .Lmemmove_down_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lmemmove_down_long_class
 .Lmemmove_down_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
@@ -1640,6 +1712,30 @@ uc_memmove:
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
         jbe     .Lmemmove_long_band              /* long band edge */
         inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 56]
+        jbe     .Lmemmove_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 64]
+        jbe     .Lmemmove_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 72]
+        jbe     .Lmemmove_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 80]
+        jbe     .Lmemmove_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 88]
+        jbe     .Lmemmove_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 96]
+        jbe     .Lmemmove_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 104]
+        jbe     .Lmemmove_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 112]
+        jbe     .Lmemmove_long_band              /* long band edge */
+        inc     r8d
 .Lmemmove_long_band:
         lea     rcx, [rip + uc_copy_long_uniform.here]
         movzx   ecx, byte ptr [rcx + r8]
@@ -1656,18 +1752,18 @@ uc_memmove:
         jbe     .Lmemmove_long_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lmemmove_long_below
-        add     r8d, 32                         /* elsewhere, the most common class */
+        add     r8d, 64                         /* elsewhere, the most common class */
         jmp     .Lmemmove_long_class
 .Lmemmove_long_zero:
         jmp     .Lmemmove_long_class
 .Lmemmove_long_above:
-        add     r8d, 8
-        jmp     .Lmemmove_long_class
-.Lmemmove_long_near:
         add     r8d, 16
         jmp     .Lmemmove_long_class
+.Lmemmove_long_near:
+        add     r8d, 32
+        jmp     .Lmemmove_long_class
 .Lmemmove_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lmemmove_long_class
 .Lmemmove_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
@@ -2538,6 +2634,30 @@ uc_copy_strategy:
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
         jbe     .Lcopy_strategy_long_band              /* long band edge */
         inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 56]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 64]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 72]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 80]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 88]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 96]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 104]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
+        cmp     rdx, [rip + uc_copy_long_hi.here + 112]
+        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        inc     r8d
 .Lcopy_strategy_long_band:
         lea     rcx, [rip + uc_copy_long_uniform.here]
         movzx   ecx, byte ptr [rcx + r8]
@@ -2554,18 +2674,18 @@ uc_copy_strategy:
         jbe     .Lcopy_strategy_long_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_strategy_long_below
-        add     r8d, 32                         /* elsewhere, the most common class */
+        add     r8d, 64                         /* elsewhere, the most common class */
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_zero:
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_above:
-        add     r8d, 8
-        jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_long_near:
         add     r8d, 16
         jmp     .Lcopy_strategy_long_class
+.Lcopy_strategy_long_near:
+        add     r8d, 32
+        jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
@@ -2657,17 +2777,25 @@ uc_copy_long_hi.here:
         .quad   -1
         .quad   -1
         .quad   -1
+        .quad   -1
+        .quad   -1
+        .quad   -1
+        .quad   -1
+        .quad   -1
+        .quad   -1
+        .quad   -1
+        .quad   -1
         .size   uc_copy_long_hi, . - uc_copy_long_hi
-/* Their strategy codes, one row of 8 per class (zero, above, near, below, elsewhere). */
+/* Their strategy codes, one row of 16 per class (zero, above, near, below, elsewhere). */
         .globl  uc_copy_long_cells
         .type   uc_copy_long_cells, @object
 uc_copy_long_cells:
 uc_copy_long_cells.here:
-        .byte   0, 0, 0, 0, 0, 0, 0, 0
-        .byte   0, 0, 0, 0, 0, 0, 0, 0
-        .byte   0, 0, 0, 0, 0, 0, 0, 0
-        .byte   0, 0, 0, 0, 0, 0, 0, 0
-        .byte   0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
         .size   uc_copy_long_cells, . - uc_copy_long_cells
 /* Per band that reaches 256 bytes, its strategy code where every class */
 /* takes the same, else 255. */
@@ -2675,7 +2803,7 @@ uc_copy_long_cells.here:
         .type   uc_copy_long_uniform, @object
 uc_copy_long_uniform:
 uc_copy_long_uniform.here:
-        .byte   0, 0, 0, 0, 0, 0, 0, 0
+        .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
         .size   uc_copy_long_uniform, . - uc_copy_long_uniform
 /* The strategy code of every length below 256 where every class takes the */
 /* same, else 255. */

@@ -165,6 +165,30 @@ uc_memcpy:
         cmp     rdx, [rel uc_copy_long_hi.here + 48]
         jbe     .Lmemcpy_long_band              ; long band edge
         inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 56]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 64]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 72]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 80]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 88]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 96]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 104]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 112]
+        jbe     .Lmemcpy_long_band              ; long band edge
+        inc     r8d
 .Lmemcpy_long_band:
         lea     rcx, [rel uc_copy_long_uniform.here]
         movzx   ecx, byte [rcx + r8]
@@ -181,18 +205,18 @@ uc_memcpy:
         jbe     .Lmemcpy_long_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemcpy_long_below
-        add     r8d, 32                         ; elsewhere, the most common class
+        add     r8d, 64                         ; elsewhere, the most common class
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_zero:
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_above:
-        add     r8d, 8
-        jmp     .Lmemcpy_long_class
-.Lmemcpy_long_near:
         add     r8d, 16
         jmp     .Lmemcpy_long_class
+.Lmemcpy_long_near:
+        add     r8d, 32
+        jmp     .Lmemcpy_long_class
 .Lmemcpy_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_class:
         lea     rcx, [rel uc_copy_long_cells.here]
@@ -629,6 +653,30 @@ uc_memmove:
         cmp     rdx, [rel uc_copy_long_hi.here + 48]
         jbe     .Lmemmove_up_long_band              ; long band edge
         inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 56]
+        jbe     .Lmemmove_up_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 64]
+        jbe     .Lmemmove_up_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 72]
+        jbe     .Lmemmove_up_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 80]
+        jbe     .Lmemmove_up_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 88]
+        jbe     .Lmemmove_up_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 96]
+        jbe     .Lmemmove_up_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 104]
+        jbe     .Lmemmove_up_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 112]
+        jbe     .Lmemmove_up_long_band              ; long band edge
+        inc     r8d
 .Lmemmove_up_long_band:
         lea     rcx, [rel uc_copy_long_uniform.here]
         movzx   ecx, byte [rcx + r8]
@@ -645,18 +693,18 @@ uc_memmove:
         jbe     .Lmemmove_up_long_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemmove_up_long_below
-        add     r8d, 32                         ; elsewhere, the most common class
+        add     r8d, 64                         ; elsewhere, the most common class
         jmp     .Lmemmove_up_long_class
 .Lmemmove_up_long_zero:
         jmp     .Lmemmove_up_long_class
 .Lmemmove_up_long_above:
-        add     r8d, 8
-        jmp     .Lmemmove_up_long_class
-.Lmemmove_up_long_near:
         add     r8d, 16
         jmp     .Lmemmove_up_long_class
+.Lmemmove_up_long_near:
+        add     r8d, 32
+        jmp     .Lmemmove_up_long_class
 .Lmemmove_up_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lmemmove_up_long_class
 .Lmemmove_up_long_class:
         lea     rcx, [rel uc_copy_long_cells.here]
@@ -1064,6 +1112,30 @@ uc_memmove:
         cmp     rdx, [rel uc_copy_long_hi.here + 48]
         jbe     .Lmemmove_down_long_band              ; long band edge
         inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 56]
+        jbe     .Lmemmove_down_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 64]
+        jbe     .Lmemmove_down_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 72]
+        jbe     .Lmemmove_down_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 80]
+        jbe     .Lmemmove_down_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 88]
+        jbe     .Lmemmove_down_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 96]
+        jbe     .Lmemmove_down_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 104]
+        jbe     .Lmemmove_down_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 112]
+        jbe     .Lmemmove_down_long_band              ; long band edge
+        inc     r8d
 .Lmemmove_down_long_band:
         lea     rcx, [rel uc_copy_long_uniform.here]
         movzx   ecx, byte [rcx + r8]
@@ -1080,18 +1152,18 @@ uc_memmove:
         jbe     .Lmemmove_down_long_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemmove_down_long_below
-        add     r8d, 32                         ; elsewhere, the most common class
+        add     r8d, 64                         ; elsewhere, the most common class
         jmp     .Lmemmove_down_long_class
 .Lmemmove_down_long_zero:
         jmp     .Lmemmove_down_long_class
 .Lmemmove_down_long_above:
-        add     r8d, 8
-        jmp     .Lmemmove_down_long_class
-.Lmemmove_down_long_near:
         add     r8d, 16
         jmp     .Lmemmove_down_long_class
+.Lmemmove_down_long_near:
+        add     r8d, 32
+        jmp     .Lmemmove_down_long_class
 .Lmemmove_down_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lmemmove_down_long_class
 .Lmemmove_down_long_class:
         lea     rcx, [rel uc_copy_long_cells.here]
@@ -1639,6 +1711,30 @@ uc_memmove:
         cmp     rdx, [rel uc_copy_long_hi.here + 48]
         jbe     .Lmemmove_long_band              ; long band edge
         inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 56]
+        jbe     .Lmemmove_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 64]
+        jbe     .Lmemmove_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 72]
+        jbe     .Lmemmove_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 80]
+        jbe     .Lmemmove_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 88]
+        jbe     .Lmemmove_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 96]
+        jbe     .Lmemmove_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 104]
+        jbe     .Lmemmove_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 112]
+        jbe     .Lmemmove_long_band              ; long band edge
+        inc     r8d
 .Lmemmove_long_band:
         lea     rcx, [rel uc_copy_long_uniform.here]
         movzx   ecx, byte [rcx + r8]
@@ -1655,18 +1751,18 @@ uc_memmove:
         jbe     .Lmemmove_long_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemmove_long_below
-        add     r8d, 32                         ; elsewhere, the most common class
+        add     r8d, 64                         ; elsewhere, the most common class
         jmp     .Lmemmove_long_class
 .Lmemmove_long_zero:
         jmp     .Lmemmove_long_class
 .Lmemmove_long_above:
-        add     r8d, 8
-        jmp     .Lmemmove_long_class
-.Lmemmove_long_near:
         add     r8d, 16
         jmp     .Lmemmove_long_class
+.Lmemmove_long_near:
+        add     r8d, 32
+        jmp     .Lmemmove_long_class
 .Lmemmove_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lmemmove_long_class
 .Lmemmove_long_class:
         lea     rcx, [rel uc_copy_long_cells.here]
@@ -2525,6 +2621,30 @@ uc_copy_strategy:
         cmp     rdx, [rel uc_copy_long_hi.here + 48]
         jbe     .Lcopy_strategy_long_band              ; long band edge
         inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 56]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 64]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 72]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 80]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 88]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 96]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 104]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 112]
+        jbe     .Lcopy_strategy_long_band              ; long band edge
+        inc     r8d
 .Lcopy_strategy_long_band:
         lea     rcx, [rel uc_copy_long_uniform.here]
         movzx   ecx, byte [rcx + r8]
@@ -2541,18 +2661,18 @@ uc_copy_strategy:
         jbe     .Lcopy_strategy_long_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_strategy_long_below
-        add     r8d, 32                         ; elsewhere, the most common class
+        add     r8d, 64                         ; elsewhere, the most common class
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_zero:
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_above:
-        add     r8d, 8
-        jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_long_near:
         add     r8d, 16
         jmp     .Lcopy_strategy_long_class
+.Lcopy_strategy_long_near:
+        add     r8d, 32
+        jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_below:
-        add     r8d, 24
+        add     r8d, 48
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_class:
         lea     rcx, [rel uc_copy_long_cells.here]
@@ -2638,23 +2758,31 @@ uc_copy_long_hi.here:
         dq      -1
         dq      -1
         dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
+        dq      -1
 uc_copy_long_hi.end:
-; Their strategy codes, one row of 8 per class (zero, above, near, below, elsewhere).
+; Their strategy codes, one row of 16 per class (zero, above, near, below, elsewhere).
         global  uc_copy_long_cells:data (uc_copy_long_cells.end - uc_copy_long_cells)
 uc_copy_long_cells:
 uc_copy_long_cells.here:
-        db      0, 0, 0, 0, 0, 0, 0, 0
-        db      0, 0, 0, 0, 0, 0, 0, 0
-        db      0, 0, 0, 0, 0, 0, 0, 0
-        db      0, 0, 0, 0, 0, 0, 0, 0
-        db      0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 uc_copy_long_cells.end:
 ; Per band that reaches 256 bytes, its strategy code where every class
 ; takes the same, else 255.
         global  uc_copy_long_uniform:data (uc_copy_long_uniform.end - uc_copy_long_uniform)
 uc_copy_long_uniform:
 uc_copy_long_uniform.here:
-        db      0, 0, 0, 0, 0, 0, 0, 0
+        db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 uc_copy_long_uniform.end:
 ; The strategy code of every length below 256 where every class takes the
 ; same, else 255.
