@@ -362,8 +362,8 @@ static void group_${name}(struct ${P}test_ctx *t)
 @ end
 @ if not target_name() then
 @ -- Tables no entry holds, so that every class, class bound and band bound of
-@ -- the dispatch is tested whatever the database measures: one with the
-@ -- classes distinct and every band the dispatch can hold, one whose above
+@ -- the dispatch is tested whatever the database measures: one with every
+@ -- band the dispatch can hold, one with the classes distinct, one whose above
 @ -- and below classes fill the circle but for d = 2048, one alike in every
 @ -- class, band by band, but for a near class past an above class that
 @ -- copies as elsewhere does, and the baseline.
@@ -392,6 +392,20 @@ static void group_${name}(struct ${P}test_ctx *t)
 @       B(256, -1, "down", "forward", "down", "down", "forward") } },
 @   lookup("", 0, 0, flavor.name),
 @ }
+@ -- As many bands as a table holds, all but the first reaching past 255
+@ -- bytes, so that every slot of the long bands' chain ends a band; the
+@ -- strategies change from each band to the next in every class.
+@ do
+@   local bands = { B(0, 255, "forward", "forward", "forward", "forward", "forward") }
+@   for k = 2, db.max_bands do
+@     local lo, even = bands[#bands].hi + 1, k % 2 == 0
+@     bands[#bands + 1] = B(lo, k == db.max_bands and -1 or lo + 64 * k - 1, even and "down" or "forward",
+@                           even and "down" or "forward_aligned", even and "forward_aligned" or "down",
+@                           even and "down" or "forward_aligned", even and "forward_aligned" or "forward")
+@   end
+@   table.insert(synthetic, 1, { status = "baseline", above_max = 40, near_max = 120, below_max = 16, zero_mod = 64,
+@                                align_dst = 16, bands = bands })
+@ end
 @ if flavor.isa_level > 0 then
 @   -- The vector strategies in every class and band kind: where this CPU
 @   -- lacks one, its fallback runs, which the edges check as well.
