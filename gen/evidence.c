@@ -67,19 +67,21 @@ static void summary_head(struct buf *b, const struct entry_choice *entry, const 
 		   run->archive->date, run->archive->probe_version,
 		   entry->is_new ? " The entry is new: no CPUID range of the database held this CPU." : "");
 	buf_printf(b, "| | |\n|---|---|\n");
-	buf_printf(b, "| CPU | %s |\n| CPUID | %s (signature 0x%08x) |\n", c->brand[0] ? c->brand : "(no brand string)",
-		   sig, c->signature);
+	char brand[ARCHIVE_TEXT_MAX + 1], hypervisor[ARCHIVE_TEXT_MAX + 1];
+	md_plain(brand, c->brand[0] ? c->brand : "(no brand string)");
+	md_plain(hypervisor, c->hypervisor);
+	buf_printf(b, "| CPU | %s |\n| CPUID | %s (signature 0x%08x) |\n", brand, sig, c->signature);
 	buf_printf(b, "| features | ERMS %s, FSRM %s, AVX2 %s, AVX-512F %s |\n", c->erms ? "yes" : "no",
 		   c->fsrm ? "yes" : "no", c->avx2 ? "yes" : "no", c->avx512f ? "yes" : "no");
 	if (c->guest)
 		buf_printf(b,
 			   "| hypervisor | **%s guest.** The CPUID family and model are what the hypervisor presents, "
 			   "which need not be the host's core; timings include virtualisation. |\n",
-			   c->hypervisor);
+			   hypervisor);
 	else
 		buf_printf(b, "| hypervisor | none reported (bare metal) |\n");
 	/* The archive's text fields passed text_problem: one printable line,
-	 * but a '|' would still split a Markdown cell. */
+	 * but a '|' would still split a Markdown cell; so would the CPU's. */
 	char kernel[ARCHIVE_TEXT_MAX + 1], microcode[ARCHIVE_TEXT_MAX + 1], platform[ARCHIVE_TEXT_MAX + 1];
 	md_plain(kernel, run->archive->kernel);
 	md_plain(microcode, run->archive->microcode);
@@ -271,9 +273,26 @@ static int write_choices(const char *path, const struct run_facts *run)
 	return fclose(f);
 }
 
+/* Text in a single-quoted gnuplot string: gnuplot runs a `command` inside
+ * double quotes (its "substitution"), not inside single ones, where a quote
+ * is written twice. The brand string is the CPU's, or a hypervisor's. */
+static void gp_single_quoted(char *out, size_t size, const char *s)
+{
+	size_t o = 0;
+	for (; *s && o + 3 < size; s++) {
+		if (*s == '\'')
+			out[o++] = '\'';
+		out[o++] = *s;
+	}
+	out[o] = '\0';
+}
+
 static char *plot_body(const struct entry_choice *entry, const struct run_facts *run)
 {
 	struct buf b = {0};
+	char raw[256], title[512];
+	snprintf(raw, sizeof raw, "%s (%s)%s", entry->name, run->cpu->brand, run->cpu->guest ? ", guest" : "");
+	gp_single_quoted(title, sizeof title, raw);
 	buf_printf(&b,
 		   "set datafile separator ','\n"
 		   "set logscale x 2\n"
@@ -283,10 +302,10 @@ static char *plot_body(const struct entry_choice *entry, const struct run_facts 
 		   "set grid\n"
 		   "set xlabel 'length (bytes)'\n"
 		   "set ylabel '(dst - src) mod 4096'\n"
-		   "set multiplot layout 1,2 title \"%s (%s)%s: the derived table at every measured point\"\n"
+		   "set multiplot layout 1,2 title '%s: the derived table at every measured point'\n"
 		   "set title 'strategy chosen'\n"
 		   "set key outside bottom center horizontal\n",
-		   entry->name, run->cpu->brand, run->cpu->guest ? ", guest" : "");
+		   title);
 	buf_printf(&b, "plot ");
 	for (int s = 0; s < N_COPY_STRATEGIES; s++)
 		buf_printf(&b,

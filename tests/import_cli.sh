@@ -135,6 +135,14 @@ check "...with the CPU's range" test "$(sqlite3 "$T/fleet/uarch.db" \
 refused "--name that CPUID contradicts" "$T/fleet" "$T/spr2.run" "contradicts" --name zen5
 refused "a guest claiming bare metal" "$T/fleet" "$T/liar.run" "a guest measurement claims bare metal"
 refused "a vendor no CPU reports" "$T/fleet" "$T/alien.run" "CPUID vendor 'FakeVendor12'"
+# A brand string is the CPU's (or a hypervisor's) text: it must not run in
+# the plot script nor split the summary's Markdown cell.
+"$FORGE" "$A" "$T/brand.run" GenuineIntel 000806f8 none "E\`id>$T/ran\`|C"
+fresh "$T/brand"
+check "a brand string with a command and a bar imports" "$GEN" import --db "$T/brand/uarch.db" "$T/brand.run"
+check "...and the plot ran no command from it" test ! -e "$T/ran"
+check "...and the summary's CPU row keeps its two cells" sh -c "grep '^| CPU |' '$T/brand/$(sqlite3 "$T/brand/uarch.db" \
+	"SELECT evidence FROM rule WHERE uarch = 'sapphirerapids'")' | awk -F'|' 'END { exit NR != 1 || NF != 4 }'"
 
 # ---- broken archives ----
 head -c 3000 "$A" >"$T/truncated.run"
