@@ -140,7 +140,7 @@ $(B)/%/fuzz_copy: tests/fuzz/fuzz_copy.c $(B)/%/copy.o $(B)/%/copy_rule.o
 .PHONY: fuzz
 fuzz: all $(FLAVORS:%=$(B)/%/fuzz_copy)
 	$(Q)for f in $(FLAVORS); do mkdir -p $(B)/$$f/fuzz-corpus && \
-		$(B)/$$f/fuzz_copy -runs=$(FUZZ_RUNS) -max_total_time=1200 -max_len=96 -print_final_stats=1 \
+		$(B)/$$f/fuzz_copy -runs=$(FUZZ_RUNS) -max_total_time=1200 -max_len=160 -print_final_stats=1 \
 		$(B)/$$f/fuzz-corpus || exit 1; done
 
 $(B)/%/fault_tests: tests/fault_tests.c $(B)/%/copy_rule.o $(B)/%/copy.o out/%/tests/routines.h

@@ -74,16 +74,21 @@ static const struct routine routines[] = {
  * bands with random bounds, random class bounds, zero_mod and alignment,
  * and in each cell a random strategy where it is valid for the band (small
  * to 32 bytes, down from 8, the aligned head from 64), forward elsewhere. */
-#define BOUND_KIND 0                        /* UC_MAX_BANDS bytes: a short or a long band */
+#define SETTINGS 0                          /* 9 bytes: class bounds, zero_mod, align_dst, bands */
+#define BOUND_KIND (SETTINGS + 9)           /* UC_MAX_BANDS bytes: a short or a long band */
 #define BOUND_SIZE (BOUND_KIND + UC_MAX_BANDS) /* UC_MAX_BANDS bytes: its length */
 #define CELLS (BOUND_SIZE + UC_MAX_BANDS)      /* UC_N_CLASSES bytes a band */
-#define CLASSES (CELLS + UC_N_CLASSES * UC_MAX_BANDS)
-#define TABLE_BYTES (CLASSES + 9)
+#define TABLE_BYTES (CELLS + UC_N_CLASSES * UC_MAX_BANDS)
+/* The whole input: 16 bytes of copy, then the table. libFuzzer makes no
+ * input longer than -max_len, and bytes past an input read as 0: a table
+ * whose bytes lay past it would always be one band of forward. */
+#define INPUT_BYTES (16 + TABLE_BYTES)
+_Static_assert(INPUT_BYTES <= 160, "make fuzz and tests/run_all.sh pass -max_len=160");
 static void random_table(const uint8_t *b, struct uc_rule *r)
 {
 	static const unsigned int aligns[] = {0, 8, 16, 32, 64};
 	static const unsigned int zero_mods[] = {4096, 64, 32, 16, 8};
-	const uint8_t *k = b + CLASSES;
+	const uint8_t *k = b + SETTINGS;
 	memset(r, 0, sizeof *r);
 	r->above_max = (k[0] | (unsigned int)k[1] << 8) % 2048;
 	r->below_max = (k[2] | (unsigned int)k[3] << 8) % 2048;
@@ -116,7 +121,7 @@ static int untouched(size_t from, size_t to)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint8_t b[16 + TABLE_BYTES] = {0};
+	uint8_t b[INPUT_BYTES] = {0};
 	memcpy(b, data, size < sizeof b ? size : sizeof b);
 	if (!region)
 		setup();
