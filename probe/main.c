@@ -210,8 +210,18 @@ int main(int argc, char **argv)
 		plan_full(&plan);
 	/* Every flavor is measured before any archive is written: an
 	 * interruption or an unstable flavor writes none. */
+	/* Allocated before any measurement: a failure later would leave some
+	 * archives written and not others. names + i * name_len is flavor i's
+	 * archive, "" when none. */
+	size_t name_len = strlen(out) + 128;
 	struct run_archive *runs = calloc(n_flavors, sizeof *runs);
-	int rc = runs ? 0 : -1;
+	char *names = calloc(n_flavors, name_len);
+	int *written = calloc(n_flavors, sizeof *written);
+	if (!runs || !names || !written) {
+		fprintf(stderr, "probe: out of memory\n");
+		return 1;
+	}
+	int rc = 0;
 	for (size_t i = 0; i < n_flavors && rc == 0; i++) {
 		const struct probe_flavor *f = probe_flavors[i];
 		if (only && strcmp(f->name, only) != 0)
@@ -234,40 +244,35 @@ int main(int argc, char **argv)
 	time_t now = time(NULL);
 	char date[11];
 	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-	char **names = calloc(n_flavors, sizeof *names);
-	int *written = calloc(n_flavors, sizeof *written);
 	for (size_t i = 0; rc == 0 && !stop && i < n_flavors; i++) {
 		struct run_archive *a = &runs[i];
 		if (!a->m.n)
 			continue;
 		memcpy(a->date, date, sizeof date);
-		char *text = archive_text(a);
-		names[i] = malloc(strlen(out) + 128);
-		sprintf(names[i], "%s/probe-%02xh-%02xh-%s-%s-%.6s.run", out, cpu.family, cpu.model, a->date, a->flavor,
-			a->sha256);
-		rc = write_whole(names[i], text);
+		char *text = archive_text(a), *name = names + i * name_len;
+		snprintf(name, name_len, "%s/probe-%02xh-%02xh-%s-%s-%.6s.run", out, cpu.family, cpu.model, a->date,
+			 a->flavor, a->sha256);
+		rc = write_whole(name, text);
 		written[i] = rc == 0;
 		free(text);
 		if (rc == 0)
-			printf("wrote %s (%zu points, %d passes, sha256 %.12s...)\n", names[i], a->m.n, a->m.passes,
+			printf("wrote %s (%zu points, %d passes, sha256 %.12s...)\n", name, a->m.n, a->m.passes,
 			       a->sha256);
 	}
 	if (rc || stop) {
 		/* An archive written before a later one failed goes too: all or none. */
 		for (size_t i = 0; i < n_flavors; i++)
 			if (written[i])
-				unlink(names[i]);
+				unlink(names + i * name_len);
 	} else {
 		printf("next, in a checkout of uarchcopy: gen/uarchgen import");
 		for (size_t i = 0; i < n_flavors; i++)
-			if (names[i])
-				printf(" %s", names[i]);
+			if (names[i * name_len])
+				printf(" %s", names + i * name_len);
 		printf("\n");
 	}
-	for (size_t i = 0; i < n_flavors; i++) {
+	for (size_t i = 0; i < n_flavors; i++)
 		measurement_free(&runs[i].m);
-		free(names[i]);
-	}
 	free(runs);
 	free(names);
 	free(written);

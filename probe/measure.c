@@ -103,12 +103,20 @@ static int is_fine_length(const struct plan *p, unsigned int n)
 void measurement_init(struct measurement *m, const struct plan *p, const struct probe_flavor *f)
 {
 	memset(m, 0, sizeof *m);
-	size_t cap = p->n_lengths * (p->n_fine > p->n_thin ? p->n_fine : p->n_thin) * N_COPY_STRATEGIES;
+	size_t most = p->n_fine > p->n_thin ? p->n_fine : p->n_thin; /* distances at one length */
+	if (p->n_sparse > most)
+		most = p->n_sparse;
+	size_t cap = p->n_lengths * most * N_COPY_STRATEGIES;
 	m->points = calloc(cap, sizeof *m->points);
 	if (!m->points) {
 		fprintf(stderr, "probe: out of memory\n");
 		exit(1);
 	}
+	/* Whether this CPU runs each strategy, asked once: each ask reads
+	 * CPUID and XGETBV, which a guest's hypervisor intercepts. */
+	int runs[N_COPY_STRATEGIES];
+	for (int s = 0; s < N_COPY_STRATEGIES; s++)
+		runs[s] = measured_strategy(f, s);
 	/* Every strategy of a point is timed right after the others, so that
 	 * they are compared side by side. */
 	for (size_t l = 0; l < p->n_lengths; l++) {
@@ -119,7 +127,7 @@ void measurement_init(struct measurement *m, const struct plan *p, const struct 
 		size_t n_ds = sparse ? p->n_sparse : fine ? p->n_fine : p->n_thin;
 		for (size_t d = 0; d < n_ds; d++)
 			for (int s = 0; s < N_COPY_STRATEGIES; s++) {
-				if (!strategy_serves(s, n) || !measured_strategy(f, s) ||
+				if (!strategy_serves(s, n) || !runs[s] ||
 				    (strategy_streams(s) && n < p->streaming_from))
 					continue;
 				struct point *pt = &m->points[m->n++];
