@@ -112,8 +112,9 @@ void measurement_init(struct measurement *m, const struct plan *p, const struct 
 		fprintf(stderr, "probe: out of memory\n");
 		exit(1);
 	}
-	/* Whether this CPU runs each strategy, asked once: each ask reads
-	 * CPUID and XGETBV, which a guest's hypervisor intercepts. */
+	/* Whether this CPU runs each strategy, asked once: each ask executes
+	 * CPUID, which in a guest exits to the hypervisor (Intel SDM vol. 3C,
+	 * "Instructions That Cause VM Exits Unconditionally"). */
 	int runs[N_COPY_STRATEGIES];
 	for (int s = 0; s < N_COPY_STRATEGIES; s++)
 		runs[s] = measured_strategy(f, s);
