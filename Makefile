@@ -180,9 +180,10 @@ $(B)/lib/uarchcopy.o: preload/uarchcopy.c out/MANIFEST
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
-$(B)/libuarchcopy.so: $(B)/lib/uarchcopy.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o
+$(B)/libuarchcopy.so: $(B)/lib/uarchcopy.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o preload/exports.map
 	@echo "  LD      $@"
-	$(Q)$(CC) -shared -Wl,-z,text -Wl,-z,now -Wl,-z,noexecstack $^ -o $@.tmp && mv $@.tmp $@
+	$(Q)$(CC) -shared -Wl,-z,text -Wl,-z,now -Wl,-z,noexecstack -Wl,--version-script=preload/exports.map \
+		$(filter %.o,$^) -o $@.tmp && mv $@.tmp $@
 $(B)/libuarchcopy.a: $(B)/lib/uarchcopy.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o
 	@echo "  AR      $@"
 	$(Q)rm -f $@.tmp && ar rcs $@.tmp $^ && mv $@.tmp $@

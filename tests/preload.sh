@@ -15,6 +15,14 @@ for tool in sqlite3 python3 git tar gzip; do
 	command -v $tool >/dev/null || { bad "$tool is missing (make deps)"; summary; exit 1; }
 done
 
+# The library exports the C library's copies and nothing else
+# (preload/exports.map): its uc_ symbols bind inside it, so memcpy reaches
+# uc_memmove by a direct jump, not through the PLT.
+check "the library exports memcpy, memmove and their _chk forms only" test "$(nm -D --defined-only "$LIB" |
+	awk '{ print $3 }' | sort | tr '\n' ' ')" = "__memcpy_chk __memmove_chk memcpy memmove "
+check "...and calls uc_memmove without the PLT" sh -c "objdump -d --no-show-raw-insn '$LIB' |
+	grep -A1 '<memcpy>:' | grep -q 'jmp.*<uc_memmove>\$'"
+
 # The sqlite3 script: a table of 2000 rows with text and blobs, updates,
 # an index, queries that sort and group, a vacuum and an integrity check.
 awk 'BEGIN {
