@@ -198,7 +198,7 @@ PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
 # flavors' routines, all named uc_..., do not clash.
 PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c $(RUN_SRCS) gen/text.c gen/sha256.c gen/util.c
 
-$(B)/probe-flavors/%.o: probe/flavor.c probe/flavor.h probe/timer.h $(B)/%/copy.o $(B)/%/copy_rule.o
+$(B)/probe-flavors/%.o: probe/flavor.c probe/flavor.h probe/timer.h $(wildcard run/*.h) gen/rule_limits.h $(B)/%/copy.o $(B)/%/copy_rule.o
 	@mkdir -p $(@D)
 	@echo "  LD -r   $@"
 	$(Q)$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) -c probe/flavor.c -o $(@D)/$*-flavor.o
@@ -214,13 +214,13 @@ $(B)/probe-flavors/flavors.c: out/MANIFEST
 	      printf 'const struct probe_flavor *const probe_flavors[] = {'; \
 	      for f in $(FLAVORS); do printf '&%s_probe_flavor, ' $$f; done; echo 'NULL};'; } >$@.tmp && mv $@.tmp $@
 
-$(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h run/*.h) gen/text.h gen/sha256.h gen/util.h \
+$(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h run/*.h) gen/rule_limits.h gen/text.h gen/sha256.h gen/util.h \
 		      $(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o)
 	@echo "  CC      $@ (static, every flavor)"
 	$(Q)$(CC) $(PROBE_CFLAGS) -static $(CFLAGS) $(PROBE_SRCS) $(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o) \
 		-o $@.tmp -lm && mv $@.tmp $@
 
-$(B)/test_derive: tests/test_derive.c run/derive.c run/table.c run/derive.h run/table.h
+$(B)/test_derive: tests/test_derive.c run/derive.c run/table.c run/derive.h run/table.h gen/rule_limits.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Irun tests/test_derive.c run/derive.c run/table.c -o $@ -lm
