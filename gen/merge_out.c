@@ -114,15 +114,6 @@ static int render_merged(const char *db, struct fileset *fs)
 	return render_all(&m, &o, fs);
 }
 
-static int write_file(const char *path, const struct buf *text)
-{
-	FILE *f = fopen(path, "wb");
-	if (!f)
-		return -1;
-	size_t n = fwrite(text->data ? text->data : "", 1, text->len, f);
-	return fclose(f) != 0 || n != text->len ? -1 : 0;
-}
-
 int merge_out_command(const char *ours_file, const char *path)
 {
 	static const char fix[] = "after the merge: make, then git add out";
@@ -176,7 +167,7 @@ int merge_out_command(const char *ours_file, const char *path)
 		err("merge-out: %s is not generated from the merged database; %s", path, fix);
 		rc = 1;
 	}
-	if (!rc && write_file(ours_file, &file->text) != 0) {
+	if (!rc && write_file_replacing(ours_file, file->text.data ? file->text.data : "", file->text.len) != 0) {
 		err("merge-out: %s: %s", ours_file, strerror(errno));
 		rc = 1;
 	}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void err(const char *fmt, ...)
 {
@@ -115,6 +116,31 @@ char *read_file(const char *path, size_t *len)
 	if (len)
 		*len = b.len;
 	return b.data;
+}
+
+int write_file_replacing(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "wb");
+	int rc = -1, saved = 0;
+	if (f) {
+		size_t n = len ? fwrite(data, 1, len, f) : 0;
+		saved = n == len ? 0 : errno ? errno : EIO;
+		if (fclose(f) != 0 && !saved)
+			saved = errno;
+		if (!saved && rename(tmp, path) == 0)
+			rc = 0;
+		else if (!saved)
+			saved = errno;
+	} else {
+		saved = errno;
+	}
+	if (rc) {
+		unlink(tmp);
+		errno = saved ? saved : EIO;
+	}
+	free(tmp);
+	return rc;
 }
 
 int day_exists(const char *s)

@@ -27,6 +27,11 @@ void buf_free(struct buf *b);
 /* Reads a whole file; NULL (errno set) when it cannot. */
 char *read_file(const char *path, size_t *len);
 
+/* Writes a whole file as PATH.tmp.<pid>, then renames it over path: a
+ * reader sees the old file or the new one, never a part. -1 (errno set,
+ * nothing left behind) when it cannot. */
+int write_file_replacing(const char *path, const void *data, size_t len);
+
 /* Holds SIGINT, SIGTERM and SIGHUP until sigprocmask(SIG_SETMASK, old,
  * NULL): what is written meanwhile is finished, or undone, before Ctrl-C
  * stops the program. */
