@@ -318,11 +318,20 @@ static void group_copy_small(struct ${P}test_ctx *t)
 @ for _, st in ipairs(flavor_strategies()) do
 @   if st.isa_level > 0 and has["copy_" .. st.name] then vector_routines[#vector_routines + 1] = st end
 @ end
+@ -- The direction a strategy copies safely is that of the general-register
+@ -- strategy its fallbacks end in: the catalogue says it, not the name.
+@ local function gpr_of(st)
+@   local by = {}
+@   for _, s in ipairs(db.strategies) do by[s.name] = s end
+@   while st.isa_level > 0 do st = by[st.fallback] end
+@   return st.name
+@ end
 @ for _, st in ipairs(vector_routines) do
 @   local name = "copy_" .. st.name
 @   local hi = st.max_n < 0 and 300 or st.max_n
-@   local up = st.name:match("forward") or st.name:match("small")
-@   local down = st.name:match("down") or st.name:match("small")
+@   local base = gpr_of(st)
+@   local up = base ~= "down"
+@   local down = base == "down" or base == "small"
 /* Strategy ${st.name} on its own, where this CPU and its OS enable it: every
  * length from ${st.min_n} to ${hi}${st.max_n < 0 and " and long ones" or ""}, destination alignments across a
  * vector, disjoint, and overlapping in the direction it copies safely. */
@@ -414,7 +423,7 @@ static void group_${name}(struct ${P}test_ctx *t)
 @       B(32, 63, "avx2_small", "avx2_down", "avx2_down", "forward", "avx2_forward"),
 @       B(64, 256, "avx512_forward", "avx2_small", "forward", "avx512_down", "avx2_small"),
 @       B(257, 1023, "avx512_forward", "avx2_down", "forward", "avx512_down", "avx2_forward"),
-@       B(1024, -1, "avx512_down", "avx512_down", "avx2_forward", "forward", "avx512_forward") } })
+@       B(1024, -1, "avx512_down", "avx512_down", "avx2_nt", "forward", "avx512_forward") } })
 @ end
 /* The dispatch under tables no entry holds: the strategy and the copy at
  * every band and class edge. */
