@@ -54,6 +54,24 @@ static void words(char *out, uint32_t a, uint32_t b, uint32_t c)
 	out[12] = '\0';
 }
 
+/* The database's ranges are in the display family and model the generated
+ * lookup computes (uc_cpuid_family_model, as Linux's x86_family and
+ * x86_model in arch/x86/lib/cpu.c do): the extended family adds to a base
+ * family of 0xf, and the extended model is the high nibble from display
+ * family 6 up. Intel SDM vol. 2A (CPUID, "Processor Version Information")
+ * takes the extended model for base families 6 and 0xf only; the two differ
+ * for base families 7..0xe, which no CPU has reported. An import must place
+ * a CPU where the lookup will look for it, so it decodes as the lookup does. */
+void cpu_family_model(uint32_t signature, unsigned int *family, unsigned int *model)
+{
+	*family = (signature >> 8) & 0xf;
+	if (*family == 0xf)
+		*family += (signature >> 20) & 0xff;
+	*model = (signature >> 4) & 0xf;
+	if (*family >= 0x6)
+		*model += ((signature >> 16) & 0xf) << 4;
+}
+
 void cpu_decode(const struct cpuid_dump *d, struct cpu_info *c)
 {
 	memset(c, 0, sizeof *c);
@@ -68,14 +86,7 @@ void cpu_decode(const struct cpuid_dump *d, struct cpu_info *c)
 		c->signature = l->eax;
 		c->guest = (l->ecx >> 31) & 1;
 	}
-	/* Family and model as Intel SDM vol. 2A (CPUID, "Processor Version
-	 * Information") and AMD APM vol. 3 (Fn0000_0001_EAX) define them: the
-	 * extended family adds to a base family of 0xf; the extended model
-	 * is the high nibble for base families 0x6 and 0xf. */
-	unsigned int base_family = (c->signature >> 8) & 0xf, base_model = (c->signature >> 4) & 0xf;
-	c->family = base_family == 0xf ? base_family + ((c->signature >> 20) & 0xff) : base_family;
-	c->model = base_family == 0x6 || base_family == 0xf ? (((c->signature >> 16) & 0xf) << 4) | base_model
-							      : base_model;
+	cpu_family_model(c->signature, &c->family, &c->model);
 	c->stepping = c->signature & 0xf;
 	if (max_leaf >= 7 && (l = cpuid_find(d, 7, 0))) {
 		c->erms = (l->ebx >> 9) & 1; /* Enhanced REP MOVSB/STOSB */

@@ -41,6 +41,10 @@ struct cpu_info {
 
 void cpu_decode(const struct cpuid_dump *d, struct cpu_info *c);
 
+/* The display family and model of a leaf 1 EAX signature, as the generated
+ * lookup (uc_cpuid_family_model) computes them. */
+void cpu_family_model(uint32_t signature, unsigned int *family, unsigned int *model);
+
 /* "GenuineIntel family 0x06 model 0xa7 stepping 1" */
 void cpu_signature_text(const struct cpu_info *c, char *buf, size_t size);
 

@@ -4,7 +4,8 @@
 # lookup (uarchgen lookup, gen/resolve.c) and in every flavor's generated C
 # table (uc_rule_from_cpuid on the raw words), so the lookup tests do not rest
 # only on signatures the test generator makes up. A negative control feeds a
-# fixture with a wrong expected entry.
+# fixture with a wrong expected entry. tests/decode_cpuid.c checks that the
+# import (run/cpuid.c) decodes every signature as each flavor's lookup does.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GEN=$ROOT/gen/uarchgen
@@ -14,6 +15,13 @@ FIXTURES=tests/fixtures/cpuid/leaves.tsv
 for f in $("$GEN" flavors | cut -d' ' -f1); do
 	cc -std=c11 -no-pie -Iout/"$f" tests/lookup_cpuid.c build/"$f"/copy_rule.o build/"$f"/copy.o -o "$T/lookup-$f" ||
 		{ bad "$f: lookup_cpuid does not build"; continue; }
+	# The import decodes a signature as this flavor's lookup does.
+	if cc -std=c11 -no-pie -Iout/"$f" tests/decode_cpuid.c run/cpuid.c gen/text.c build/"$f"/copy_rule.o \
+		build/"$f"/copy.o -o "$T/decode-$f"; then
+		check "$f: the import and the lookup decode every signature alike" "$T/decode-$f"
+	else
+		bad "$f: decode_cpuid does not build"
+	fi
 done
 
 # check_rows FILE: every row's entry from both lookups must be the fixture's.
