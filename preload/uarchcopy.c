@@ -38,9 +38,12 @@ static const struct {
 #undef ROW
 };
 
-/* One strategy in every class, in the lengths it copies; forward elsewhere. */
-static int forced_table(const char *name, struct uc_rule *r)
+/* One strategy in every class, in the lengths it copies; forward elsewhere.
+ * The table keeps the CPU's entry and says it was forced, so that the
+ * report does not pass it off as the CPU's rule or the baseline. */
+static int forced_table(const char *name, const struct uc_rule *cpu_rule, struct uc_rule *r)
 {
+	static char reason[64];
 	size_t i = 0;
 	while (i < sizeof strategies / sizeof *strategies && strcmp(strategies[i].name, name) != 0)
 		i++;
@@ -49,8 +52,12 @@ static int forced_table(const char *name, struct uc_rule *r)
 	memset(r, 0, sizeof *r);
 	r->zero_mod = 4096;
 	r->align_dst = 64; /* forward_aligned's head, where it is the one */
-	r->status = UC_RULE_BASELINE;
-	r->entry = r->source = r->reason = "";
+	r->status = UC_RULE_FORCED;
+	r->entry = cpu_rule->entry;
+	r->source = "";
+	strcpy(reason, "UARCHCOPY_STRATEGY=");
+	strncat(reason, strategies[i].name, sizeof reason - strlen(reason) - 1);
+	r->reason = reason;
 	unsigned char s = (unsigned char)strategies[i].code, f = UC_STRATEGY_FORWARD;
 	size_t lo = strategies[i].min_n, hi = strategies[i].max_n;
 	if (lo > 0) {
@@ -83,7 +90,7 @@ __attribute__((constructor)) static void install(void)
 	}
 	rule = uc_rule_init();
 	if (strategy && *strategy) {
-		if (forced_table(strategy, &forced) == 0)
+		if (forced_table(strategy, rule, &forced) == 0)
 			uc_rule_install(rule = &forced);
 		else
 			say("UARCHCOPY_STRATEGY=", strategy, ": no such strategy; the CPU's rule stays");

@@ -409,6 +409,9 @@ uc_size_t uc_rule_describe(char *buf, uc_size_t size, const struct uc_rule *rule
 	} else if (rule->status == UC_RULE_INHERITED) {
 		put(&t, ", inherited from ");
 		put(&t, rule->source);
+	} else if (rule->status == UC_RULE_FORCED) {
+		put(&t, ", forced: ");
+		put(&t, rule->reason);
 	} else {
 		put(&t, ", baseline: no evidence");
 	}

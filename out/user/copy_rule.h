@@ -70,6 +70,9 @@ typedef __UINTPTR_TYPE__ uc_uintptr;
 #define UC_RULE_BASELINE 0  /* no evidence for this core: every copy forward */
 #define UC_RULE_INHERITED 1 /* a measured entry's table, through a row that says why */
 #define UC_RULE_MEASURED 2  /* measured on this core's own entry */
+/* Never in the generated table: a table a caller built to force a path
+ * (tests), whose reason says how. */
+#define UC_RULE_FORCED 3
 
 struct uc_band {
 	/* The band holds lengths from the previous band's hi + 1 (0 for the

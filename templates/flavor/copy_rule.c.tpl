@@ -338,6 +338,9 @@ ${P}size_t ${P}rule_describe(char *buf, ${P}size_t size, const struct ${P}rule *
 	} else if (rule->status == ${G}RULE_INHERITED) {
 		put(&t, ", inherited from ");
 		put(&t, rule->source);
+	} else if (rule->status == ${G}RULE_FORCED) {
+		put(&t, ", forced: ");
+		put(&t, rule->reason);
 	} else {
 		put(&t, ", baseline: no evidence");
 	}

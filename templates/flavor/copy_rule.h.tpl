@@ -59,6 +59,9 @@ typedef __UINTPTR_TYPE__ ${P}uintptr;
 #define ${G}RULE_BASELINE 0  /* no evidence for this core: every copy forward */
 #define ${G}RULE_INHERITED 1 /* a measured entry's table, through a row that says why */
 #define ${G}RULE_MEASURED 2  /* measured on this core's own entry */
+/* Never in the generated table: a table a caller built to force a path
+ * (tests), whose reason says how. */
+#define ${G}RULE_FORCED 3
 
 struct ${P}band {
 	/* The band holds lengths from the previous band's hi + 1 (0 for the
