@@ -60,20 +60,6 @@ const struct row *table_find(const struct table *t, int s, unsigned int length, 
 
 static const char header[] = "strategy,length,distance,misalign,ticks,spread";
 
-int table_write_csv(const struct table *t, const char *path)
-{
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "%s\n", header);
-	for (size_t i = 0; i < t->n; i++) {
-		const struct row *r = &t->rows[i];
-		fprintf(f, "%s,%u,%u,%u,%.2f,%.4f\n", strategy_name[r->strategy], r->length, r->distance, r->misalign,
-			r->ticks, r->spread);
-	}
-	return fclose(f) ? -1 : 0;
-}
-
 int table_read_csv(struct table *t, const char *path)
 {
 	FILE *f = fopen(path, "r");

@@ -40,9 +40,9 @@ void table_free(struct table *t);
 const struct row *table_find(const struct table *t, int strategy, unsigned int length, unsigned int distance,
 			     unsigned int misalign);
 
-/* CSV with the header "strategy,length,distance,misalign,ticks,spread". */
-int table_write_csv(const struct table *t, const char *path);
-/* Reads such a CSV. Nonzero, after printing file:line and the problem, on bad input. */
+/* Reads a CSV with the header "strategy,length,distance,misalign,ticks,spread"
+ * (the derivation's fixtures). Nonzero, after printing file:line and the
+ * problem, on bad input. */
 int table_read_csv(struct table *t, const char *path);
 
 #endif

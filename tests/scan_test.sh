@@ -18,6 +18,13 @@ limits=$(gen/uarchgen flavors | awk -v f="$FLAVOR" '$1 == f { print "--isa", $2,
 gates=$(sed -n 's/^\tX(\([A-Za-z0-9_]*\), "[a-z0-9_]*", [A-Z_]*, [^,]*, [^,]*, \([0-9]\)) \\$/--gate \1=\2/p' \
 	"out/$FLAVOR/tests/routines.h" | sed 's/=0$/=gpr/; s/=1$/=avx2/; s/=2$/=avx512/')
 check "routines.h gives every routine's gate" test -n "$gates"
+# Each strategy's own routine (copy_rule.h's UC_STRATEGY_ROUTINES) must be
+# scanned against its strategy's isa: a routine missing from the gates, or
+# gated wider, would let its instructions go unchecked.
+want=$(sed -n 's/^\tX(UC_STRATEGY_[A-Z0-9_]*, \([a-z0-9_]*\), \([0-9]\)) \\$/--gate \1=\2/p' "out/$FLAVOR/copy_rule.h" |
+	sed 's/=0$/=gpr/; s/=1$/=avx2/; s/=2$/=avx512/')
+missing=$(printf '%s\n' "$want" | while read -r w; do printf '%s\n' "$gates" | grep -qx -- "$w" || echo "$w"; done)
+check "every strategy routine is gated by its strategy's isa" sh -c "test -n '$want' && test -z '$missing'"
 # shellcheck disable=SC2086
 if "$SCAN" $limits $gates "$ROOT/build/$FLAVOR/copy.o" >"$T/out" 2>&1; then ok; else bad "out/$FLAVOR/x86_64/copy.asm:"; cat "$T/out"; fi
 # shellcheck disable=SC2086
