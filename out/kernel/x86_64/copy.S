@@ -96,19 +96,6 @@ uc_memcpy:
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lmemcpy_below
         mov     r8d, 4                          /* elsewhere, the most common class */
-        jmp     .Lmemcpy_class
-.Lmemcpy_zero:
-        mov     r8d, 0
-        jmp     .Lmemcpy_class
-.Lmemcpy_above:
-        mov     r8d, 1
-        jmp     .Lmemcpy_class
-.Lmemcpy_near:
-        mov     r8d, 2
-        jmp     .Lmemcpy_class
-.Lmemcpy_below:
-        mov     r8d, 3
-        jmp     .Lmemcpy_class
 .Lmemcpy_class:
         shl     r8d, 8
         add     r8, rdx
@@ -121,6 +108,19 @@ uc_memcpy:
         test    ecx, ecx
         jz      .Lmemcpy_forward
         jmp     .Lmemcpy_forward_aligned
+.Lmemcpy_zero:
+        lea     rcx, [rip + uc_copy_short.here]
+        movzx   ecx, byte ptr [rcx + rdx]       /* class zero's row is the first */
+        jmp     .Lmemcpy_code
+.Lmemcpy_above:
+        mov     r8d, 1
+        jmp     .Lmemcpy_class
+.Lmemcpy_near:
+        mov     r8d, 2
+        jmp     .Lmemcpy_class
+.Lmemcpy_below:
+        mov     r8d, 3
+        jmp     .Lmemcpy_class
 .Lmemcpy_long:
         xor     r8d, r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 0]
@@ -185,7 +185,10 @@ uc_memcpy:
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lmemcpy_long_below
         add     r8d, 64                         /* elsewhere, the most common class */
-        jmp     .Lmemcpy_long_class
+.Lmemcpy_long_class:
+        lea     rcx, [rip + uc_copy_long_cells.here]
+        movzx   ecx, byte ptr [rcx + r8]
+        jmp     .Lmemcpy_code
 .Lmemcpy_long_zero:
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_above:
@@ -197,10 +200,6 @@ uc_memcpy:
 .Lmemcpy_long_below:
         add     r8d, 48
         jmp     .Lmemcpy_long_class
-.Lmemcpy_long_class:
-        lea     rcx, [rip + uc_copy_long_cells.here]
-        movzx   ecx, byte ptr [rcx + r8]
-        jmp     .Lmemcpy_code
 .Lmemcpy_forward:
         mov     rcx, rdx
         rep movsb
@@ -455,19 +454,6 @@ uc_copy_strategy:
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_strategy_below
         mov     r8d, 4                          /* elsewhere, the most common class */
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_zero:
-        mov     r8d, 0
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_above:
-        mov     r8d, 1
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_near:
-        mov     r8d, 2
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_below:
-        mov     r8d, 3
-        jmp     .Lcopy_strategy_class
 .Lcopy_strategy_class:
         shl     r8d, 8
         add     r8, rdx
@@ -480,6 +466,19 @@ uc_copy_strategy:
         test    ecx, ecx
         jz      .Lcopy_strategy_forward
         jmp     .Lcopy_strategy_forward_aligned
+.Lcopy_strategy_zero:
+        lea     rcx, [rip + uc_copy_short.here]
+        movzx   ecx, byte ptr [rcx + rdx]       /* class zero's row is the first */
+        jmp     .Lcopy_strategy_code
+.Lcopy_strategy_above:
+        mov     r8d, 1
+        jmp     .Lcopy_strategy_class
+.Lcopy_strategy_near:
+        mov     r8d, 2
+        jmp     .Lcopy_strategy_class
+.Lcopy_strategy_below:
+        mov     r8d, 3
+        jmp     .Lcopy_strategy_class
 .Lcopy_strategy_long:
         xor     r8d, r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 0]
@@ -544,7 +543,10 @@ uc_copy_strategy:
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_strategy_long_below
         add     r8d, 64                         /* elsewhere, the most common class */
-        jmp     .Lcopy_strategy_long_class
+.Lcopy_strategy_long_class:
+        lea     rcx, [rip + uc_copy_long_cells.here]
+        movzx   ecx, byte ptr [rcx + r8]
+        jmp     .Lcopy_strategy_code
 .Lcopy_strategy_long_zero:
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_above:
@@ -556,10 +558,6 @@ uc_copy_strategy:
 .Lcopy_strategy_long_below:
         add     r8d, 48
         jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_long_class:
-        lea     rcx, [rip + uc_copy_long_cells.here]
-        movzx   ecx, byte ptr [rcx + r8]
-        jmp     .Lcopy_strategy_code
 .Lcopy_strategy_forward:
         mov     eax, 0
         ret
@@ -625,19 +623,6 @@ uc_copy_to_user_access:
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_to_user_below
         mov     r8d, 4                          /* elsewhere, the most common class */
-        jmp     .Lcopy_to_user_class
-.Lcopy_to_user_zero:
-        mov     r8d, 0
-        jmp     .Lcopy_to_user_class
-.Lcopy_to_user_above:
-        mov     r8d, 1
-        jmp     .Lcopy_to_user_class
-.Lcopy_to_user_near:
-        mov     r8d, 2
-        jmp     .Lcopy_to_user_class
-.Lcopy_to_user_below:
-        mov     r8d, 3
-        jmp     .Lcopy_to_user_class
 .Lcopy_to_user_class:
         shl     r8d, 8
         add     r8, rdx
@@ -650,6 +635,19 @@ uc_copy_to_user_access:
         test    ecx, ecx
         jz      .Lcopy_to_user_forward
         jmp     .Lcopy_to_user_forward_aligned
+.Lcopy_to_user_zero:
+        lea     rcx, [rip + uc_copy_short.here]
+        movzx   ecx, byte ptr [rcx + rdx]       /* class zero's row is the first */
+        jmp     .Lcopy_to_user_code
+.Lcopy_to_user_above:
+        mov     r8d, 1
+        jmp     .Lcopy_to_user_class
+.Lcopy_to_user_near:
+        mov     r8d, 2
+        jmp     .Lcopy_to_user_class
+.Lcopy_to_user_below:
+        mov     r8d, 3
+        jmp     .Lcopy_to_user_class
 .Lcopy_to_user_long:
         xor     r8d, r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 0]
@@ -714,7 +712,10 @@ uc_copy_to_user_access:
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_to_user_long_below
         add     r8d, 64                         /* elsewhere, the most common class */
-        jmp     .Lcopy_to_user_long_class
+.Lcopy_to_user_long_class:
+        lea     rcx, [rip + uc_copy_long_cells.here]
+        movzx   ecx, byte ptr [rcx + r8]
+        jmp     .Lcopy_to_user_code
 .Lcopy_to_user_long_zero:
         jmp     .Lcopy_to_user_long_class
 .Lcopy_to_user_long_above:
@@ -726,10 +727,6 @@ uc_copy_to_user_access:
 .Lcopy_to_user_long_below:
         add     r8d, 48
         jmp     .Lcopy_to_user_long_class
-.Lcopy_to_user_long_class:
-        lea     rcx, [rip + uc_copy_long_cells.here]
-        movzx   ecx, byte ptr [rcx + r8]
-        jmp     .Lcopy_to_user_code
 .Lcopy_to_user_forward:
         mov     rcx, rdx
         rep movsb
@@ -864,19 +861,6 @@ uc_copy_from_user_access:
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_from_user_below
         mov     r8d, 4                          /* elsewhere, the most common class */
-        jmp     .Lcopy_from_user_class
-.Lcopy_from_user_zero:
-        mov     r8d, 0
-        jmp     .Lcopy_from_user_class
-.Lcopy_from_user_above:
-        mov     r8d, 1
-        jmp     .Lcopy_from_user_class
-.Lcopy_from_user_near:
-        mov     r8d, 2
-        jmp     .Lcopy_from_user_class
-.Lcopy_from_user_below:
-        mov     r8d, 3
-        jmp     .Lcopy_from_user_class
 .Lcopy_from_user_class:
         shl     r8d, 8
         add     r8, rdx
@@ -889,6 +873,19 @@ uc_copy_from_user_access:
         test    ecx, ecx
         jz      .Lcopy_from_user_forward
         jmp     .Lcopy_from_user_forward_aligned
+.Lcopy_from_user_zero:
+        lea     rcx, [rip + uc_copy_short.here]
+        movzx   ecx, byte ptr [rcx + rdx]       /* class zero's row is the first */
+        jmp     .Lcopy_from_user_code
+.Lcopy_from_user_above:
+        mov     r8d, 1
+        jmp     .Lcopy_from_user_class
+.Lcopy_from_user_near:
+        mov     r8d, 2
+        jmp     .Lcopy_from_user_class
+.Lcopy_from_user_below:
+        mov     r8d, 3
+        jmp     .Lcopy_from_user_class
 .Lcopy_from_user_long:
         xor     r8d, r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 0]
@@ -953,7 +950,10 @@ uc_copy_from_user_access:
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
         jae     .Lcopy_from_user_long_below
         add     r8d, 64                         /* elsewhere, the most common class */
-        jmp     .Lcopy_from_user_long_class
+.Lcopy_from_user_long_class:
+        lea     rcx, [rip + uc_copy_long_cells.here]
+        movzx   ecx, byte ptr [rcx + r8]
+        jmp     .Lcopy_from_user_code
 .Lcopy_from_user_long_zero:
         jmp     .Lcopy_from_user_long_class
 .Lcopy_from_user_long_above:
@@ -965,10 +965,6 @@ uc_copy_from_user_access:
 .Lcopy_from_user_long_below:
         add     r8d, 48
         jmp     .Lcopy_from_user_long_class
-.Lcopy_from_user_long_class:
-        lea     rcx, [rip + uc_copy_long_cells.here]
-        movzx   ecx, byte ptr [rcx + r8]
-        jmp     .Lcopy_from_user_code
 .Lcopy_from_user_forward:
         mov     rcx, rdx
         rep movsb

@@ -96,19 +96,6 @@ uc_memcpy:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemcpy_below
         mov     r8d, 4                          ; elsewhere, the most common class
-        jmp     .Lmemcpy_class
-.Lmemcpy_zero:
-        mov     r8d, 0
-        jmp     .Lmemcpy_class
-.Lmemcpy_above:
-        mov     r8d, 1
-        jmp     .Lmemcpy_class
-.Lmemcpy_near:
-        mov     r8d, 2
-        jmp     .Lmemcpy_class
-.Lmemcpy_below:
-        mov     r8d, 3
-        jmp     .Lmemcpy_class
 .Lmemcpy_class:
         shl     r8d, 8
         add     r8, rdx
@@ -121,6 +108,19 @@ uc_memcpy:
         test    ecx, ecx
         jz      .Lmemcpy_forward
         jmp     .Lmemcpy_forward_aligned
+.Lmemcpy_zero:
+        lea     rcx, [rel uc_copy_short.here]
+        movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
+        jmp     .Lmemcpy_code
+.Lmemcpy_above:
+        mov     r8d, 1
+        jmp     .Lmemcpy_class
+.Lmemcpy_near:
+        mov     r8d, 2
+        jmp     .Lmemcpy_class
+.Lmemcpy_below:
+        mov     r8d, 3
+        jmp     .Lmemcpy_class
 .Lmemcpy_long:
         xor     r8d, r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 0]
@@ -185,7 +185,10 @@ uc_memcpy:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemcpy_long_below
         add     r8d, 64                         ; elsewhere, the most common class
-        jmp     .Lmemcpy_long_class
+.Lmemcpy_long_class:
+        lea     rcx, [rel uc_copy_long_cells.here]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .Lmemcpy_code
 .Lmemcpy_long_zero:
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_above:
@@ -197,10 +200,6 @@ uc_memcpy:
 .Lmemcpy_long_below:
         add     r8d, 48
         jmp     .Lmemcpy_long_class
-.Lmemcpy_long_class:
-        lea     rcx, [rel uc_copy_long_cells.here]
-        movzx   ecx, byte [rcx + r8]
-        jmp     .Lmemcpy_code
 .Lmemcpy_forward:
         mov     rcx, rdx
         rep movsb
@@ -450,19 +449,6 @@ uc_copy_strategy:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_strategy_below
         mov     r8d, 4                          ; elsewhere, the most common class
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_zero:
-        mov     r8d, 0
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_above:
-        mov     r8d, 1
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_near:
-        mov     r8d, 2
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_below:
-        mov     r8d, 3
-        jmp     .Lcopy_strategy_class
 .Lcopy_strategy_class:
         shl     r8d, 8
         add     r8, rdx
@@ -475,6 +461,19 @@ uc_copy_strategy:
         test    ecx, ecx
         jz      .Lcopy_strategy_forward
         jmp     .Lcopy_strategy_forward_aligned
+.Lcopy_strategy_zero:
+        lea     rcx, [rel uc_copy_short.here]
+        movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
+        jmp     .Lcopy_strategy_code
+.Lcopy_strategy_above:
+        mov     r8d, 1
+        jmp     .Lcopy_strategy_class
+.Lcopy_strategy_near:
+        mov     r8d, 2
+        jmp     .Lcopy_strategy_class
+.Lcopy_strategy_below:
+        mov     r8d, 3
+        jmp     .Lcopy_strategy_class
 .Lcopy_strategy_long:
         xor     r8d, r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 0]
@@ -539,7 +538,10 @@ uc_copy_strategy:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_strategy_long_below
         add     r8d, 64                         ; elsewhere, the most common class
-        jmp     .Lcopy_strategy_long_class
+.Lcopy_strategy_long_class:
+        lea     rcx, [rel uc_copy_long_cells.here]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .Lcopy_strategy_code
 .Lcopy_strategy_long_zero:
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_above:
@@ -551,10 +553,6 @@ uc_copy_strategy:
 .Lcopy_strategy_long_below:
         add     r8d, 48
         jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_long_class:
-        lea     rcx, [rel uc_copy_long_cells.here]
-        movzx   ecx, byte [rcx + r8]
-        jmp     .Lcopy_strategy_code
 .Lcopy_strategy_forward:
         mov     eax, 0
         ret
@@ -619,19 +617,6 @@ uc_copy_to_user_access:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_to_user_below
         mov     r8d, 4                          ; elsewhere, the most common class
-        jmp     .Lcopy_to_user_class
-.Lcopy_to_user_zero:
-        mov     r8d, 0
-        jmp     .Lcopy_to_user_class
-.Lcopy_to_user_above:
-        mov     r8d, 1
-        jmp     .Lcopy_to_user_class
-.Lcopy_to_user_near:
-        mov     r8d, 2
-        jmp     .Lcopy_to_user_class
-.Lcopy_to_user_below:
-        mov     r8d, 3
-        jmp     .Lcopy_to_user_class
 .Lcopy_to_user_class:
         shl     r8d, 8
         add     r8, rdx
@@ -644,6 +629,19 @@ uc_copy_to_user_access:
         test    ecx, ecx
         jz      .Lcopy_to_user_forward
         jmp     .Lcopy_to_user_forward_aligned
+.Lcopy_to_user_zero:
+        lea     rcx, [rel uc_copy_short.here]
+        movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
+        jmp     .Lcopy_to_user_code
+.Lcopy_to_user_above:
+        mov     r8d, 1
+        jmp     .Lcopy_to_user_class
+.Lcopy_to_user_near:
+        mov     r8d, 2
+        jmp     .Lcopy_to_user_class
+.Lcopy_to_user_below:
+        mov     r8d, 3
+        jmp     .Lcopy_to_user_class
 .Lcopy_to_user_long:
         xor     r8d, r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 0]
@@ -708,7 +706,10 @@ uc_copy_to_user_access:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_to_user_long_below
         add     r8d, 64                         ; elsewhere, the most common class
-        jmp     .Lcopy_to_user_long_class
+.Lcopy_to_user_long_class:
+        lea     rcx, [rel uc_copy_long_cells.here]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .Lcopy_to_user_code
 .Lcopy_to_user_long_zero:
         jmp     .Lcopy_to_user_long_class
 .Lcopy_to_user_long_above:
@@ -720,10 +721,6 @@ uc_copy_to_user_access:
 .Lcopy_to_user_long_below:
         add     r8d, 48
         jmp     .Lcopy_to_user_long_class
-.Lcopy_to_user_long_class:
-        lea     rcx, [rel uc_copy_long_cells.here]
-        movzx   ecx, byte [rcx + r8]
-        jmp     .Lcopy_to_user_code
 .Lcopy_to_user_forward:
         mov     rcx, rdx
         rep movsb
@@ -857,19 +854,6 @@ uc_copy_from_user_access:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_from_user_below
         mov     r8d, 4                          ; elsewhere, the most common class
-        jmp     .Lcopy_from_user_class
-.Lcopy_from_user_zero:
-        mov     r8d, 0
-        jmp     .Lcopy_from_user_class
-.Lcopy_from_user_above:
-        mov     r8d, 1
-        jmp     .Lcopy_from_user_class
-.Lcopy_from_user_near:
-        mov     r8d, 2
-        jmp     .Lcopy_from_user_class
-.Lcopy_from_user_below:
-        mov     r8d, 3
-        jmp     .Lcopy_from_user_class
 .Lcopy_from_user_class:
         shl     r8d, 8
         add     r8, rdx
@@ -882,6 +866,19 @@ uc_copy_from_user_access:
         test    ecx, ecx
         jz      .Lcopy_from_user_forward
         jmp     .Lcopy_from_user_forward_aligned
+.Lcopy_from_user_zero:
+        lea     rcx, [rel uc_copy_short.here]
+        movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
+        jmp     .Lcopy_from_user_code
+.Lcopy_from_user_above:
+        mov     r8d, 1
+        jmp     .Lcopy_from_user_class
+.Lcopy_from_user_near:
+        mov     r8d, 2
+        jmp     .Lcopy_from_user_class
+.Lcopy_from_user_below:
+        mov     r8d, 3
+        jmp     .Lcopy_from_user_class
 .Lcopy_from_user_long:
         xor     r8d, r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 0]
@@ -946,7 +943,10 @@ uc_copy_from_user_access:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_from_user_long_below
         add     r8d, 64                         ; elsewhere, the most common class
-        jmp     .Lcopy_from_user_long_class
+.Lcopy_from_user_long_class:
+        lea     rcx, [rel uc_copy_long_cells.here]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .Lcopy_from_user_code
 .Lcopy_from_user_long_zero:
         jmp     .Lcopy_from_user_long_class
 .Lcopy_from_user_long_above:
@@ -958,10 +958,6 @@ uc_copy_from_user_access:
 .Lcopy_from_user_long_below:
         add     r8d, 48
         jmp     .Lcopy_from_user_long_class
-.Lcopy_from_user_long_class:
-        lea     rcx, [rel uc_copy_long_cells.here]
-        movzx   ecx, byte [rcx + r8]
-        jmp     .Lcopy_from_user_code
 .Lcopy_from_user_forward:
         mov     rcx, rdx
         rep movsb

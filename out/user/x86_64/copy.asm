@@ -99,19 +99,6 @@ uc_memcpy:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemcpy_below
         mov     r8d, 4                          ; elsewhere, the most common class
-        jmp     .Lmemcpy_class
-.Lmemcpy_zero:
-        mov     r8d, 0
-        jmp     .Lmemcpy_class
-.Lmemcpy_above:
-        mov     r8d, 1
-        jmp     .Lmemcpy_class
-.Lmemcpy_near:
-        mov     r8d, 2
-        jmp     .Lmemcpy_class
-.Lmemcpy_below:
-        mov     r8d, 3
-        jmp     .Lmemcpy_class
 .Lmemcpy_class:
         shl     r8d, 8
         add     r8, rdx
@@ -142,6 +129,19 @@ uc_memcpy:
         jmp     .Lmemcpy_avx2_small
 .Lmemcpy_codes_10_10:
         jmp     .Lmemcpy_avx512_down
+.Lmemcpy_zero:
+        lea     rcx, [rel uc_copy_short.here]
+        movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
+        jmp     .Lmemcpy_code
+.Lmemcpy_above:
+        mov     r8d, 1
+        jmp     .Lmemcpy_class
+.Lmemcpy_near:
+        mov     r8d, 2
+        jmp     .Lmemcpy_class
+.Lmemcpy_below:
+        mov     r8d, 3
+        jmp     .Lmemcpy_class
 .Lmemcpy_long:
         xor     r8d, r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 0]
@@ -206,7 +206,10 @@ uc_memcpy:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemcpy_long_below
         add     r8d, 64                         ; elsewhere, the most common class
-        jmp     .Lmemcpy_long_class
+.Lmemcpy_long_class:
+        lea     rcx, [rel uc_copy_long_cells.here]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .Lmemcpy_code
 .Lmemcpy_long_zero:
         jmp     .Lmemcpy_long_class
 .Lmemcpy_long_above:
@@ -218,10 +221,6 @@ uc_memcpy:
 .Lmemcpy_long_below:
         add     r8d, 48
         jmp     .Lmemcpy_long_class
-.Lmemcpy_long_class:
-        lea     rcx, [rel uc_copy_long_cells.here]
-        movzx   ecx, byte [rcx + r8]
-        jmp     .Lmemcpy_code
 .Lmemcpy_forward:
         mov     rcx, rdx
         rep movsb
@@ -587,19 +586,6 @@ uc_memmove:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemmove_up_below
         mov     r8d, 4                          ; elsewhere, the most common class
-        jmp     .Lmemmove_up_class
-.Lmemmove_up_zero:
-        mov     r8d, 0
-        jmp     .Lmemmove_up_class
-.Lmemmove_up_above:
-        mov     r8d, 1
-        jmp     .Lmemmove_up_class
-.Lmemmove_up_near:
-        mov     r8d, 2
-        jmp     .Lmemmove_up_class
-.Lmemmove_up_below:
-        mov     r8d, 3
-        jmp     .Lmemmove_up_class
 .Lmemmove_up_class:
         shl     r8d, 8
         add     r8, rdx
@@ -630,6 +616,19 @@ uc_memmove:
         jmp     .Lmemmove_up_avx2_small
 .Lmemmove_up_codes_10_10:
         jmp     .Lmemmove_up_avx512_down
+.Lmemmove_up_zero:
+        lea     rcx, [rel uc_copy_short.here]
+        movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
+        jmp     .Lmemmove_up_code
+.Lmemmove_up_above:
+        mov     r8d, 1
+        jmp     .Lmemmove_up_class
+.Lmemmove_up_near:
+        mov     r8d, 2
+        jmp     .Lmemmove_up_class
+.Lmemmove_up_below:
+        mov     r8d, 3
+        jmp     .Lmemmove_up_class
 .Lmemmove_up_long:
         xor     r8d, r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 0]
@@ -694,7 +693,10 @@ uc_memmove:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemmove_up_long_below
         add     r8d, 64                         ; elsewhere, the most common class
-        jmp     .Lmemmove_up_long_class
+.Lmemmove_up_long_class:
+        lea     rcx, [rel uc_copy_long_cells.here]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .Lmemmove_up_code
 .Lmemmove_up_long_zero:
         jmp     .Lmemmove_up_long_class
 .Lmemmove_up_long_above:
@@ -706,10 +708,6 @@ uc_memmove:
 .Lmemmove_up_long_below:
         add     r8d, 48
         jmp     .Lmemmove_up_long_class
-.Lmemmove_up_long_class:
-        lea     rcx, [rel uc_copy_long_cells.here]
-        movzx   ecx, byte [rcx + r8]
-        jmp     .Lmemmove_up_code
 .Lmemmove_up_forward:
         mov     rcx, rdx
         rep movsb
@@ -1046,19 +1044,6 @@ uc_memmove:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemmove_down_below
         mov     r8d, 4                          ; elsewhere, the most common class
-        jmp     .Lmemmove_down_class
-.Lmemmove_down_zero:
-        mov     r8d, 0
-        jmp     .Lmemmove_down_class
-.Lmemmove_down_above:
-        mov     r8d, 1
-        jmp     .Lmemmove_down_class
-.Lmemmove_down_near:
-        mov     r8d, 2
-        jmp     .Lmemmove_down_class
-.Lmemmove_down_below:
-        mov     r8d, 3
-        jmp     .Lmemmove_down_class
 .Lmemmove_down_class:
         shl     r8d, 8
         add     r8, rdx
@@ -1089,6 +1074,19 @@ uc_memmove:
         jmp     .Lmemmove_down_avx2_small
 .Lmemmove_down_codes_10_10:
         jmp     .Lmemmove_down_avx512_down
+.Lmemmove_down_zero:
+        lea     rcx, [rel uc_copy_short.here]
+        movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
+        jmp     .Lmemmove_down_code
+.Lmemmove_down_above:
+        mov     r8d, 1
+        jmp     .Lmemmove_down_class
+.Lmemmove_down_near:
+        mov     r8d, 2
+        jmp     .Lmemmove_down_class
+.Lmemmove_down_below:
+        mov     r8d, 3
+        jmp     .Lmemmove_down_class
 .Lmemmove_down_long:
         xor     r8d, r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 0]
@@ -1153,7 +1151,10 @@ uc_memmove:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemmove_down_long_below
         add     r8d, 64                         ; elsewhere, the most common class
-        jmp     .Lmemmove_down_long_class
+.Lmemmove_down_long_class:
+        lea     rcx, [rel uc_copy_long_cells.here]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .Lmemmove_down_code
 .Lmemmove_down_long_zero:
         jmp     .Lmemmove_down_long_class
 .Lmemmove_down_long_above:
@@ -1165,10 +1166,6 @@ uc_memmove:
 .Lmemmove_down_long_below:
         add     r8d, 48
         jmp     .Lmemmove_down_long_class
-.Lmemmove_down_long_class:
-        lea     rcx, [rel uc_copy_long_cells.here]
-        movzx   ecx, byte [rcx + r8]
-        jmp     .Lmemmove_down_code
 .Lmemmove_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_down_forward_tiny                   ; down needs 8 bytes
@@ -1645,19 +1642,6 @@ uc_memmove:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemmove_below
         mov     r8d, 4                          ; elsewhere, the most common class
-        jmp     .Lmemmove_class
-.Lmemmove_zero:
-        mov     r8d, 0
-        jmp     .Lmemmove_class
-.Lmemmove_above:
-        mov     r8d, 1
-        jmp     .Lmemmove_class
-.Lmemmove_near:
-        mov     r8d, 2
-        jmp     .Lmemmove_class
-.Lmemmove_below:
-        mov     r8d, 3
-        jmp     .Lmemmove_class
 .Lmemmove_class:
         shl     r8d, 8
         add     r8, rdx
@@ -1688,6 +1672,19 @@ uc_memmove:
         jmp     .Lmemmove_avx2_small
 .Lmemmove_codes_10_10:
         jmp     .Lmemmove_avx512_down
+.Lmemmove_zero:
+        lea     rcx, [rel uc_copy_short.here]
+        movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
+        jmp     .Lmemmove_code
+.Lmemmove_above:
+        mov     r8d, 1
+        jmp     .Lmemmove_class
+.Lmemmove_near:
+        mov     r8d, 2
+        jmp     .Lmemmove_class
+.Lmemmove_below:
+        mov     r8d, 3
+        jmp     .Lmemmove_class
 .Lmemmove_long:
         xor     r8d, r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 0]
@@ -1752,7 +1749,10 @@ uc_memmove:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lmemmove_long_below
         add     r8d, 64                         ; elsewhere, the most common class
-        jmp     .Lmemmove_long_class
+.Lmemmove_long_class:
+        lea     rcx, [rel uc_copy_long_cells.here]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .Lmemmove_code
 .Lmemmove_long_zero:
         jmp     .Lmemmove_long_class
 .Lmemmove_long_above:
@@ -1764,10 +1764,6 @@ uc_memmove:
 .Lmemmove_long_below:
         add     r8d, 48
         jmp     .Lmemmove_long_class
-.Lmemmove_long_class:
-        lea     rcx, [rel uc_copy_long_cells.here]
-        movzx   ecx, byte [rcx + r8]
-        jmp     .Lmemmove_code
 .Lmemmove_forward:
         mov     rcx, rdx
         rep movsb
@@ -2555,19 +2551,6 @@ uc_copy_strategy:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_strategy_below
         mov     r8d, 4                          ; elsewhere, the most common class
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_zero:
-        mov     r8d, 0
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_above:
-        mov     r8d, 1
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_near:
-        mov     r8d, 2
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_below:
-        mov     r8d, 3
-        jmp     .Lcopy_strategy_class
 .Lcopy_strategy_class:
         shl     r8d, 8
         add     r8, rdx
@@ -2598,6 +2581,19 @@ uc_copy_strategy:
         jmp     .Lcopy_strategy_avx2_small
 .Lcopy_strategy_codes_10_10:
         jmp     .Lcopy_strategy_avx512_down
+.Lcopy_strategy_zero:
+        lea     rcx, [rel uc_copy_short.here]
+        movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
+        jmp     .Lcopy_strategy_code
+.Lcopy_strategy_above:
+        mov     r8d, 1
+        jmp     .Lcopy_strategy_class
+.Lcopy_strategy_near:
+        mov     r8d, 2
+        jmp     .Lcopy_strategy_class
+.Lcopy_strategy_below:
+        mov     r8d, 3
+        jmp     .Lcopy_strategy_class
 .Lcopy_strategy_long:
         xor     r8d, r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 0]
@@ -2662,7 +2658,10 @@ uc_copy_strategy:
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
         jae     .Lcopy_strategy_long_below
         add     r8d, 64                         ; elsewhere, the most common class
-        jmp     .Lcopy_strategy_long_class
+.Lcopy_strategy_long_class:
+        lea     rcx, [rel uc_copy_long_cells.here]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .Lcopy_strategy_code
 .Lcopy_strategy_long_zero:
         jmp     .Lcopy_strategy_long_class
 .Lcopy_strategy_long_above:
@@ -2674,10 +2673,6 @@ uc_copy_strategy:
 .Lcopy_strategy_long_below:
         add     r8d, 48
         jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_long_class:
-        lea     rcx, [rel uc_copy_long_cells.here]
-        movzx   ecx, byte [rcx + r8]
-        jmp     .Lcopy_strategy_code
 .Lcopy_strategy_forward:
         mov     eax, 0
         ret

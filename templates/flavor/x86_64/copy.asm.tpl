@@ -400,17 +400,19 @@ ${banner(";")}
 @   split(1, #names, false)
 @ end
 @
-@ -- The distance class of rdi - rsi, then .L<tag>_<which>class. Short
-@ -- ("" ): r8d becomes the class. Long ("long_"): r8d holds the band, and
-@ -- becomes class * ${NB} + band, the cell's index.
-@ local function classify(tag, which)
-@   local function set(class)
-@     if which == "" then
+@ -- Sets the distance class of rdi - rsi for .L<tag>_<which>class, which
+@ -- must follow: the class elsewhere, most distances', falls through, and
+@ -- each other class jumps to its stub (classify_stubs, placed where no
+@ -- path falls in). Short (""): r8d becomes the class. Long ("long_"): r8d
+@ -- holds the band, and becomes class * ${NB} + band, the cell's index.
+@ local function set_class(which, class)
+@   if which == "" then
         mov     r8d, ${CLASS[class]}
-@     elseif CLASS[class] > 0 then
+@   elseif CLASS[class] > 0 then
         add     r8d, ${CLASS[class] * NB}
-@     end
 @   end
+@ end
+@ local function classify(tag, which)
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -427,11 +429,19 @@ ${banner(";")}
 @   else
         add     r8d, ${CLASS.elsewhere * NB}                         ; elsewhere, the most common class
 @   end
-        jmp     .L${tag}_${which}class
+@ end
+@ local function classify_stubs(tag, which)
 @   for _, class in ipairs({ "zero", "above", "near", "below" }) do
 .L${tag}_${which}${class}:
-@     set(class)
+@     if which == "" and class == "zero" then
+@       assert(CLASS.zero == 0, "class zero's row of copy_short is the first")
+        lea     rcx, [rel ${P}copy_short.here]
+        movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
+        jmp     .L${tag}_code
+@     else
+@       set_class(which, class)
         jmp     .L${tag}_${which}class
+@     end
 @   end
 @ end
 @
@@ -493,6 +503,7 @@ ${banner(";")}
         movzx   ecx, byte [rcx + r8]            ; the strategy code
 .L${tag}_code:
 @     code_tree(tag, reachable())
+@     classify_stubs(tag, "")
 .L${tag}_long:
         xor     r8d, r8d
 @     for i = 0, NB - 2 do
@@ -510,6 +521,7 @@ ${banner(";")}
         lea     rcx, [rel ${P}copy_long_cells.here]
         movzx   ecx, byte [rcx + r8]
         jmp     .L${tag}_code
+@     classify_stubs(tag, "long_")
 @   end
 @ end
 @
