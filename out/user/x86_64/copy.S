@@ -323,18 +323,37 @@ uc_memcpy:
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
-        jmp     .Lmemcpy_avx2_forward_loop
-        /* The loop starts a 16-byte block, as the descending one does: one */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemcpy_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemcpy_avx2_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
         /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
         /* run, not kept). */
         .balign 16, 0xcc
+.Lmemcpy_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemcpy_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemcpy_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemcpy_avx2_forward_done                   /* at most three blocks follow: no alignment */
 .Lmemcpy_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
         jb      .Lmemcpy_avx2_forward_loop                   /* vector loop bound */
+.Lmemcpy_avx2_forward_done:
 .Lmemcpy_avx2_forward_ends:
         vmovdqu [rdi], ymm0                     /* head store */
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
@@ -350,8 +369,24 @@ uc_memcpy:
         lea     rcx, [rdi + rdx - 32]
         and     rcx, -32
         sub     rcx, rdi                        /* the last aligned destination block */
-        jmp     .Lmemcpy_avx2_down_loop
+        cmp     rcx, 96
+        jle     .Lmemcpy_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemcpy_avx2_down_loop4
         .balign 16, 0xcc
+.Lmemcpy_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemcpy_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemcpy_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
 .Lmemcpy_avx2_down_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
@@ -469,18 +504,37 @@ uc_memcpy:
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
-        jmp     .Lmemcpy_avx2_nt_loop
-        /* The loop starts a 16-byte block, as the descending one does: one */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemcpy_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemcpy_avx2_nt_loop4
+        /* The loops start a 16-byte block, as the descending ones do: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
         /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
         /* run, not kept). */
         .balign 16, 0xcc
+.Lmemcpy_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 32], ymm3              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 64], ymm4              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemcpy_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemcpy_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemcpy_avx2_nt_done                   /* at most three blocks follow: no alignment */
 .Lmemcpy_avx2_nt_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
         jb      .Lmemcpy_avx2_nt_loop                   /* vector loop bound */
+.Lmemcpy_avx2_nt_done:
         sfence                                  /* the streaming stores before any later store */
 .Lmemcpy_avx2_nt_ends:
         vmovdqu [rdi], ymm0                     /* head store */
@@ -498,18 +552,37 @@ uc_memcpy:
         neg     rcx
         and     rcx, 63                         /* the first aligned destination block */
         lea     r8, [rdx - 64]                      /* blocks start below n - 64 */
-        jmp     .Lmemcpy_avx512_forward_loop
-        /* The loop starts a 16-byte block, as the descending one does: one */
+        lea     r9, [rdx - 256]                     /* steps of four start below n - 256 */
+        cmp     rcx, r9
+        jge     .Lmemcpy_avx512_forward_single                 /* signed: n - 256 may be below 0 */
+        jmp     .Lmemcpy_avx512_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
         /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
         /* run, not kept). */
         .balign 16, 0xcc
+.Lmemcpy_avx512_forward_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx + 64]
+        vmovdqu64 zmm4, [rsi + rcx + 128]
+        vmovdqu64 zmm5, [rsi + rcx + 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx + 64], zmm3               /* aligned store */
+        vmovdqa64 [rdi + rcx + 128], zmm4               /* aligned store */
+        vmovdqa64 [rdi + rcx + 192], zmm5               /* aligned store */
+        add     rcx, 256                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemcpy_avx512_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemcpy_avx512_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemcpy_avx512_forward_done                   /* at most three blocks follow: no alignment */
 .Lmemcpy_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
         add     rcx, 64                         /* vector loop step */
         cmp     rcx, r8
         jb      .Lmemcpy_avx512_forward_loop                   /* vector loop bound */
+.Lmemcpy_avx512_forward_done:
 .Lmemcpy_avx512_forward_ends:
         vmovdqu64 [rdi], zmm0                     /* head store */
         vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
@@ -525,8 +598,24 @@ uc_memcpy:
         lea     rcx, [rdi + rdx - 64]
         and     rcx, -64
         sub     rcx, rdi                        /* the last aligned destination block */
-        jmp     .Lmemcpy_avx512_down_loop
+        cmp     rcx, 192
+        jle     .Lmemcpy_avx512_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemcpy_avx512_down_loop4
         .balign 16, 0xcc
+.Lmemcpy_avx512_down_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx - 64]
+        vmovdqu64 zmm4, [rsi + rcx - 128]
+        vmovdqu64 zmm5, [rsi + rcx - 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx - 64], zmm3
+        vmovdqa64 [rdi + rcx - 128], zmm4
+        vmovdqa64 [rdi + rcx - 192], zmm5
+        sub     rcx, 256                        /* vector loop step */
+        cmp     rcx, 192
+        jg      .Lmemcpy_avx512_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemcpy_avx512_down_ends                   /* the step passed the head; at most three blocks follow */
 .Lmemcpy_avx512_down_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
@@ -789,18 +878,37 @@ uc_memmove:
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
-        jmp     .Lmemmove_up_avx2_forward_loop
-        /* The loop starts a 16-byte block, as the descending one does: one */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_up_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_up_avx2_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
         /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
         /* run, not kept). */
         .balign 16, 0xcc
+.Lmemmove_up_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_up_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_up_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_up_avx2_forward_done                   /* at most three blocks follow: no alignment */
 .Lmemmove_up_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
         jb      .Lmemmove_up_avx2_forward_loop                   /* vector loop bound */
+.Lmemmove_up_avx2_forward_done:
 .Lmemmove_up_avx2_forward_ends:
         vmovdqu [rdi], ymm0                     /* head store */
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
@@ -817,18 +925,37 @@ uc_memmove:
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
-        jmp     .Lmemmove_up_avx2_down_loop
-        /* The loop starts a 16-byte block, as the descending one does: one */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_up_avx2_down_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_up_avx2_down_loop4
+        /* The loops start a 16-byte block, as the descending ones do: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
         /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
         /* run, not kept). */
         .balign 16, 0xcc
+.Lmemmove_up_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_up_avx2_down_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_up_avx2_down_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_up_avx2_down_done                   /* at most three blocks follow: no alignment */
 .Lmemmove_up_avx2_down_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
         jb      .Lmemmove_up_avx2_down_loop                   /* vector loop bound */
+.Lmemmove_up_avx2_down_done:
 .Lmemmove_up_avx2_down_ends:
         vmovdqu [rdi], ymm0                     /* head store */
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
@@ -941,18 +1068,37 @@ uc_memmove:
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
-        jmp     .Lmemmove_up_avx2_nt_loop
-        /* The loop starts a 16-byte block, as the descending one does: one */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_up_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_up_avx2_nt_loop4
+        /* The loops start a 16-byte block, as the descending ones do: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
         /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
         /* run, not kept). */
         .balign 16, 0xcc
+.Lmemmove_up_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 32], ymm3              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 64], ymm4              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_up_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_up_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_up_avx2_nt_done                   /* at most three blocks follow: no alignment */
 .Lmemmove_up_avx2_nt_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
         jb      .Lmemmove_up_avx2_nt_loop                   /* vector loop bound */
+.Lmemmove_up_avx2_nt_done:
         sfence                                  /* the streaming stores before any later store */
 .Lmemmove_up_avx2_nt_ends:
         vmovdqu [rdi], ymm0                     /* head store */
@@ -970,18 +1116,37 @@ uc_memmove:
         neg     rcx
         and     rcx, 63                         /* the first aligned destination block */
         lea     r8, [rdx - 64]                      /* blocks start below n - 64 */
-        jmp     .Lmemmove_up_avx512_forward_loop
-        /* The loop starts a 16-byte block, as the descending one does: one */
+        lea     r9, [rdx - 256]                     /* steps of four start below n - 256 */
+        cmp     rcx, r9
+        jge     .Lmemmove_up_avx512_forward_single                 /* signed: n - 256 may be below 0 */
+        jmp     .Lmemmove_up_avx512_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
         /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
         /* run, not kept). */
         .balign 16, 0xcc
+.Lmemmove_up_avx512_forward_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx + 64]
+        vmovdqu64 zmm4, [rsi + rcx + 128]
+        vmovdqu64 zmm5, [rsi + rcx + 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx + 64], zmm3               /* aligned store */
+        vmovdqa64 [rdi + rcx + 128], zmm4               /* aligned store */
+        vmovdqa64 [rdi + rcx + 192], zmm5               /* aligned store */
+        add     rcx, 256                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_up_avx512_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_up_avx512_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_up_avx512_forward_done                   /* at most three blocks follow: no alignment */
 .Lmemmove_up_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
         add     rcx, 64                         /* vector loop step */
         cmp     rcx, r8
         jb      .Lmemmove_up_avx512_forward_loop                   /* vector loop bound */
+.Lmemmove_up_avx512_forward_done:
 .Lmemmove_up_avx512_forward_ends:
         vmovdqu64 [rdi], zmm0                     /* head store */
         vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
@@ -998,18 +1163,37 @@ uc_memmove:
         neg     rcx
         and     rcx, 63                         /* the first aligned destination block */
         lea     r8, [rdx - 64]                      /* blocks start below n - 64 */
-        jmp     .Lmemmove_up_avx512_down_loop
-        /* The loop starts a 16-byte block, as the descending one does: one */
+        lea     r9, [rdx - 256]                     /* steps of four start below n - 256 */
+        cmp     rcx, r9
+        jge     .Lmemmove_up_avx512_down_single                 /* signed: n - 256 may be below 0 */
+        jmp     .Lmemmove_up_avx512_down_loop4
+        /* The loops start a 16-byte block, as the descending ones do: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
         /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
         /* run, not kept). */
         .balign 16, 0xcc
+.Lmemmove_up_avx512_down_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx + 64]
+        vmovdqu64 zmm4, [rsi + rcx + 128]
+        vmovdqu64 zmm5, [rsi + rcx + 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx + 64], zmm3               /* aligned store */
+        vmovdqa64 [rdi + rcx + 128], zmm4               /* aligned store */
+        vmovdqa64 [rdi + rcx + 192], zmm5               /* aligned store */
+        add     rcx, 256                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_up_avx512_down_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_up_avx512_down_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_up_avx512_down_done                   /* at most three blocks follow: no alignment */
 .Lmemmove_up_avx512_down_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
         add     rcx, 64                         /* vector loop step */
         cmp     rcx, r8
         jb      .Lmemmove_up_avx512_down_loop                   /* vector loop bound */
+.Lmemmove_up_avx512_down_done:
 .Lmemmove_up_avx512_down_ends:
         vmovdqu64 [rdi], zmm0                     /* head store */
         vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
@@ -1417,8 +1601,24 @@ uc_memmove:
         lea     rcx, [rdi + rdx - 32]
         and     rcx, -32
         sub     rcx, rdi                        /* the last aligned destination block */
-        jmp     .Lmemmove_down_avx2_forward_loop
+        cmp     rcx, 96
+        jle     .Lmemmove_down_avx2_forward_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_down_avx2_forward_loop4
         .balign 16, 0xcc
+.Lmemmove_down_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_down_avx2_forward_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_down_avx2_forward_ends                   /* the step passed the head; at most three blocks follow */
 .Lmemmove_down_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
@@ -1439,8 +1639,24 @@ uc_memmove:
         lea     rcx, [rdi + rdx - 32]
         and     rcx, -32
         sub     rcx, rdi                        /* the last aligned destination block */
-        jmp     .Lmemmove_down_avx2_down_loop
+        cmp     rcx, 96
+        jle     .Lmemmove_down_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_down_avx2_down_loop4
         .balign 16, 0xcc
+.Lmemmove_down_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_down_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_down_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
 .Lmemmove_down_avx2_down_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
@@ -1557,8 +1773,24 @@ uc_memmove:
         lea     rcx, [rdi + rdx - 32]
         and     rcx, -32
         sub     rcx, rdi                        /* the last aligned destination block */
-        jmp     .Lmemmove_down_avx2_nt_loop
+        cmp     rcx, 96
+        jle     .Lmemmove_down_avx2_nt_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_down_avx2_nt_loop4
         .balign 16, 0xcc
+.Lmemmove_down_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_down_avx2_nt_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_down_avx2_nt_ends                   /* the step passed the head; at most three blocks follow */
 .Lmemmove_down_avx2_nt_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
@@ -1579,8 +1811,24 @@ uc_memmove:
         lea     rcx, [rdi + rdx - 64]
         and     rcx, -64
         sub     rcx, rdi                        /* the last aligned destination block */
-        jmp     .Lmemmove_down_avx512_forward_loop
+        cmp     rcx, 192
+        jle     .Lmemmove_down_avx512_forward_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_down_avx512_forward_loop4
         .balign 16, 0xcc
+.Lmemmove_down_avx512_forward_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx - 64]
+        vmovdqu64 zmm4, [rsi + rcx - 128]
+        vmovdqu64 zmm5, [rsi + rcx - 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx - 64], zmm3
+        vmovdqa64 [rdi + rcx - 128], zmm4
+        vmovdqa64 [rdi + rcx - 192], zmm5
+        sub     rcx, 256                        /* vector loop step */
+        cmp     rcx, 192
+        jg      .Lmemmove_down_avx512_forward_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_down_avx512_forward_ends                   /* the step passed the head; at most three blocks follow */
 .Lmemmove_down_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
@@ -1601,8 +1849,24 @@ uc_memmove:
         lea     rcx, [rdi + rdx - 64]
         and     rcx, -64
         sub     rcx, rdi                        /* the last aligned destination block */
-        jmp     .Lmemmove_down_avx512_down_loop
+        cmp     rcx, 192
+        jle     .Lmemmove_down_avx512_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_down_avx512_down_loop4
         .balign 16, 0xcc
+.Lmemmove_down_avx512_down_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx - 64]
+        vmovdqu64 zmm4, [rsi + rcx - 128]
+        vmovdqu64 zmm5, [rsi + rcx - 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx - 64], zmm3
+        vmovdqa64 [rdi + rcx - 128], zmm4
+        vmovdqa64 [rdi + rcx - 192], zmm5
+        sub     rcx, 256                        /* vector loop step */
+        cmp     rcx, 192
+        jg      .Lmemmove_down_avx512_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_down_avx512_down_ends                   /* the step passed the head; at most three blocks follow */
 .Lmemmove_down_avx512_down_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
@@ -1867,18 +2131,37 @@ uc_memmove:
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
-        jmp     .Lmemmove_avx2_forward_loop
-        /* The loop starts a 16-byte block, as the descending one does: one */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_avx2_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
         /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
         /* run, not kept). */
         .balign 16, 0xcc
+.Lmemmove_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_avx2_forward_done                   /* at most three blocks follow: no alignment */
 .Lmemmove_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
         jb      .Lmemmove_avx2_forward_loop                   /* vector loop bound */
+.Lmemmove_avx2_forward_done:
 .Lmemmove_avx2_forward_ends:
         vmovdqu [rdi], ymm0                     /* head store */
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
@@ -1894,8 +2177,24 @@ uc_memmove:
         lea     rcx, [rdi + rdx - 32]
         and     rcx, -32
         sub     rcx, rdi                        /* the last aligned destination block */
-        jmp     .Lmemmove_avx2_down_loop
+        cmp     rcx, 96
+        jle     .Lmemmove_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_avx2_down_loop4
         .balign 16, 0xcc
+.Lmemmove_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
 .Lmemmove_avx2_down_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
@@ -2013,18 +2312,37 @@ uc_memmove:
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
-        jmp     .Lmemmove_avx2_nt_loop
-        /* The loop starts a 16-byte block, as the descending one does: one */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_avx2_nt_loop4
+        /* The loops start a 16-byte block, as the descending ones do: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
         /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
         /* run, not kept). */
         .balign 16, 0xcc
+.Lmemmove_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 32], ymm3              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 64], ymm4              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_avx2_nt_done                   /* at most three blocks follow: no alignment */
 .Lmemmove_avx2_nt_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
         jb      .Lmemmove_avx2_nt_loop                   /* vector loop bound */
+.Lmemmove_avx2_nt_done:
         sfence                                  /* the streaming stores before any later store */
 .Lmemmove_avx2_nt_ends:
         vmovdqu [rdi], ymm0                     /* head store */
@@ -2042,18 +2360,37 @@ uc_memmove:
         neg     rcx
         and     rcx, 63                         /* the first aligned destination block */
         lea     r8, [rdx - 64]                      /* blocks start below n - 64 */
-        jmp     .Lmemmove_avx512_forward_loop
-        /* The loop starts a 16-byte block, as the descending one does: one */
+        lea     r9, [rdx - 256]                     /* steps of four start below n - 256 */
+        cmp     rcx, r9
+        jge     .Lmemmove_avx512_forward_single                 /* signed: n - 256 may be below 0 */
+        jmp     .Lmemmove_avx512_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
         /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
         /* run, not kept). */
         .balign 16, 0xcc
+.Lmemmove_avx512_forward_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx + 64]
+        vmovdqu64 zmm4, [rsi + rcx + 128]
+        vmovdqu64 zmm5, [rsi + rcx + 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx + 64], zmm3               /* aligned store */
+        vmovdqa64 [rdi + rcx + 128], zmm4               /* aligned store */
+        vmovdqa64 [rdi + rcx + 192], zmm5               /* aligned store */
+        add     rcx, 256                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_avx512_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_avx512_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_avx512_forward_done                   /* at most three blocks follow: no alignment */
 .Lmemmove_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
         add     rcx, 64                         /* vector loop step */
         cmp     rcx, r8
         jb      .Lmemmove_avx512_forward_loop                   /* vector loop bound */
+.Lmemmove_avx512_forward_done:
 .Lmemmove_avx512_forward_ends:
         vmovdqu64 [rdi], zmm0                     /* head store */
         vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
@@ -2069,8 +2406,24 @@ uc_memmove:
         lea     rcx, [rdi + rdx - 64]
         and     rcx, -64
         sub     rcx, rdi                        /* the last aligned destination block */
-        jmp     .Lmemmove_avx512_down_loop
+        cmp     rcx, 192
+        jle     .Lmemmove_avx512_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_avx512_down_loop4
         .balign 16, 0xcc
+.Lmemmove_avx512_down_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx - 64]
+        vmovdqu64 zmm4, [rsi + rcx - 128]
+        vmovdqu64 zmm5, [rsi + rcx - 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx - 64], zmm3
+        vmovdqa64 [rdi + rcx - 128], zmm4
+        vmovdqa64 [rdi + rcx - 192], zmm5
+        sub     rcx, 256                        /* vector loop step */
+        cmp     rcx, 192
+        jg      .Lmemmove_avx512_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_avx512_down_ends                   /* the step passed the head; at most three blocks follow */
 .Lmemmove_avx512_down_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
@@ -2271,18 +2624,37 @@ uc_copy_avx2_forward:
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
-        jmp     .Lcopy_avx2_forward_loop
-        /* The loop starts a 16-byte block, as the descending one does: one */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lcopy_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lcopy_avx2_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
         /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
         /* run, not kept). */
         .balign 16, 0xcc
+.Lcopy_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lcopy_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lcopy_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lcopy_avx2_forward_done                   /* at most three blocks follow: no alignment */
 .Lcopy_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
         jb      .Lcopy_avx2_forward_loop                   /* vector loop bound */
+.Lcopy_avx2_forward_done:
 .Lcopy_avx2_forward_ends:
         vmovdqu [rdi], ymm0                     /* head store */
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
@@ -2306,8 +2678,24 @@ uc_copy_avx2_down:
         lea     rcx, [rdi + rdx - 32]
         and     rcx, -32
         sub     rcx, rdi                        /* the last aligned destination block */
-        jmp     .Lcopy_avx2_down_loop
+        cmp     rcx, 96
+        jle     .Lcopy_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lcopy_avx2_down_loop4
         .balign 16, 0xcc
+.Lcopy_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lcopy_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lcopy_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
 .Lcopy_avx2_down_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
@@ -2441,18 +2829,37 @@ uc_copy_avx2_nt:
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
-        jmp     .Lcopy_avx2_nt_loop
-        /* The loop starts a 16-byte block, as the descending one does: one */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lcopy_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lcopy_avx2_nt_loop4
+        /* The loops start a 16-byte block, as the descending ones do: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
         /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
         /* run, not kept). */
         .balign 16, 0xcc
+.Lcopy_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 32], ymm3              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 64], ymm4              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lcopy_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lcopy_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lcopy_avx2_nt_done                   /* at most three blocks follow: no alignment */
 .Lcopy_avx2_nt_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
         jb      .Lcopy_avx2_nt_loop                   /* vector loop bound */
+.Lcopy_avx2_nt_done:
         sfence                                  /* the streaming stores before any later store */
 .Lcopy_avx2_nt_ends:
         vmovdqu [rdi], ymm0                     /* head store */
@@ -2478,18 +2885,37 @@ uc_copy_avx512_forward:
         neg     rcx
         and     rcx, 63                         /* the first aligned destination block */
         lea     r8, [rdx - 64]                      /* blocks start below n - 64 */
-        jmp     .Lcopy_avx512_forward_loop
-        /* The loop starts a 16-byte block, as the descending one does: one */
+        lea     r9, [rdx - 256]                     /* steps of four start below n - 256 */
+        cmp     rcx, r9
+        jge     .Lcopy_avx512_forward_single                 /* signed: n - 256 may be below 0 */
+        jmp     .Lcopy_avx512_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do: one */
         /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
         /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
         /* run, not kept). */
         .balign 16, 0xcc
+.Lcopy_avx512_forward_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx + 64]
+        vmovdqu64 zmm4, [rsi + rcx + 128]
+        vmovdqu64 zmm5, [rsi + rcx + 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx + 64], zmm3               /* aligned store */
+        vmovdqa64 [rdi + rcx + 128], zmm4               /* aligned store */
+        vmovdqa64 [rdi + rcx + 192], zmm5               /* aligned store */
+        add     rcx, 256                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lcopy_avx512_forward_loop4                  /* vector loop bound, four blocks */
+.Lcopy_avx512_forward_single:
+        cmp     rcx, r8
+        jae     .Lcopy_avx512_forward_done                   /* at most three blocks follow: no alignment */
 .Lcopy_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
         add     rcx, 64                         /* vector loop step */
         cmp     rcx, r8
         jb      .Lcopy_avx512_forward_loop                   /* vector loop bound */
+.Lcopy_avx512_forward_done:
 .Lcopy_avx512_forward_ends:
         vmovdqu64 [rdi], zmm0                     /* head store */
         vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
@@ -2513,8 +2939,24 @@ uc_copy_avx512_down:
         lea     rcx, [rdi + rdx - 64]
         and     rcx, -64
         sub     rcx, rdi                        /* the last aligned destination block */
-        jmp     .Lcopy_avx512_down_loop
+        cmp     rcx, 192
+        jle     .Lcopy_avx512_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lcopy_avx512_down_loop4
         .balign 16, 0xcc
+.Lcopy_avx512_down_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx - 64]
+        vmovdqu64 zmm4, [rsi + rcx - 128]
+        vmovdqu64 zmm5, [rsi + rcx - 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx - 64], zmm3
+        vmovdqa64 [rdi + rcx - 128], zmm4
+        vmovdqa64 [rdi + rcx - 192], zmm5
+        sub     rcx, 256                        /* vector loop step */
+        cmp     rcx, 192
+        jg      .Lcopy_avx512_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lcopy_avx512_down_ends                   /* the step passed the head; at most three blocks follow */
 .Lcopy_avx512_down_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
