@@ -1,6 +1,7 @@
 #include "table.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,32 +28,102 @@ int strategy_streams(int s)
 	return s == STRATEGY_AVX2_NT;
 }
 
+static void *grow(void *p, size_t n, size_t size)
+{
+	p = realloc(p, n * size);
+	if (!p) {
+		fprintf(stderr, "probe: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static size_t key_hash(int s, unsigned int length, unsigned int distance)
+{
+	uint64_t h = (uint64_t)length * 0x9e3779b97f4a7c15u ^ (uint64_t)distance * 0xc2b2ae3d27d4eb4fu ^
+		     (uint64_t)(unsigned int)s * 0x165667b19e3779f9u;
+	return (size_t)(h ^ h >> 29);
+}
+
+/* The slot of this key: the one holding its rows, or the empty one where
+ * they would go. The slots are never more than half full, so one is empty. */
+static struct table_slot *slot_of(const struct table *t, int s, unsigned int length, unsigned int distance)
+{
+	size_t mask = t->n_slots - 1;
+	for (size_t h = key_hash(s, length, distance) & mask;; h = (h + 1) & mask) {
+		struct table_slot *slot = &t->slots[h];
+		if (!slot->first)
+			return slot;
+		const struct row *w = &t->rows[slot->first - 1];
+		if (w->strategy == s && w->length == length && w->distance == distance)
+			return slot;
+	}
+}
+
+/* Row i joins the end of its key's list, which so stays in the order the
+ * rows were added. */
+static void index_row(struct table *t, size_t i)
+{
+	const struct row *w = &t->rows[i];
+	struct table_slot *slot = slot_of(t, w->strategy, w->length, w->distance);
+	t->next[i] = 0;
+	if (slot->first)
+		t->next[slot->last - 1] = i + 1;
+	else
+		slot->first = i + 1;
+	slot->last = i + 1;
+}
+
 void table_add(struct table *t, struct row r)
 {
 	if (t->n == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 1024;
-		t->rows = realloc(t->rows, t->cap * sizeof *t->rows);
-		if (!t->rows) {
-			fprintf(stderr, "probe: out of memory\n");
-			exit(1);
-		}
+		t->rows = grow(t->rows, t->cap, sizeof *t->rows);
+		t->next = grow(t->next, t->cap, sizeof *t->next);
 	}
 	t->rows[t->n++] = r;
+	if (2 * t->n <= t->n_slots) {
+		index_row(t, t->n - 1);
+		return;
+	}
+	/* Twice the slots, every row indexed again in order. */
+	free(t->slots);
+	t->n_slots = t->n_slots ? 2 * t->n_slots : 2048;
+	t->slots = calloc(t->n_slots, sizeof *t->slots);
+	if (!t->slots) {
+		fprintf(stderr, "probe: out of memory\n");
+		exit(1);
+	}
+	for (size_t i = 0; i < t->n; i++)
+		index_row(t, i);
 }
 
 void table_free(struct table *t)
 {
 	free(t->rows);
+	free(t->slots);
+	free(t->next);
 	memset(t, 0, sizeof *t);
 }
 
 const struct row *table_find(const struct table *t, int s, unsigned int length, unsigned int distance,
 			     unsigned int misalign)
 {
-	for (size_t i = 0; i < t->n; i++) {
-		const struct row *r = &t->rows[i];
-		if (r->strategy == s && r->length == length && r->distance == distance &&
-		    (misalign == ANY_MISALIGN || r->misalign == misalign))
+	if (!t->n_slots) {
+		/* Rows that did not come through table_add: no index. */
+		for (size_t i = 0; i < t->n; i++) {
+			const struct row *r = &t->rows[i];
+			if (r->strategy == s && r->length == length && r->distance == distance &&
+			    (misalign == ANY_MISALIGN || r->misalign == misalign))
+				return r;
+		}
+		return NULL;
+	}
+	/* The key's rows in the order they were added: the first that matches
+	 * is the first of the table. */
+	for (size_t i = slot_of(t, s, length, distance)->first; i; i = t->next[i - 1]) {
+		const struct row *r = &t->rows[i - 1];
+		if (misalign == ANY_MISALIGN || r->misalign == misalign)
 			return r;
 	}
 	return NULL;

@@ -24,9 +24,21 @@ struct row {
 	double spread; /* (second lowest - lowest) / lowest of the passes' minima */
 };
 
+/* Rows of one strategy, length and distance: the first and the last, as
+ * 1 + their index; first 0 is an empty slot. */
+struct table_slot {
+	size_t first, last;
+};
+
+/* Rows enter only through table_add, which indexes them by strategy,
+ * length and distance: table_find is asked about every point of a table
+ * tens of thousands of points long, and a scan per question is quadratic. */
 struct table {
 	struct row *rows;
 	size_t n, cap;
+	struct table_slot *slots; /* open addressing, n_slots (a power of two) at least 2 n */
+	size_t n_slots;
+	size_t *next;             /* per row: 1 + the index of the next row of its key, 0 none */
 };
 
 void table_add(struct table *t, struct row r);
@@ -36,7 +48,7 @@ void table_free(struct table *t);
  * misalignment follows from it. */
 #define ANY_MISALIGN 0xffffffffu
 
-/* The row for these keys, or NULL. */
+/* The row for these keys, or NULL; of several, the first added. */
 const struct row *table_find(const struct table *t, int strategy, unsigned int length, unsigned int distance,
 			     unsigned int misalign);
 

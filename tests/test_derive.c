@@ -186,6 +186,50 @@ static void classes(void)
 	      "with no bounds, d = 1 and 4095 are not elsewhere");
 }
 
+/* table_find as a scan would answer: the first row added that matches. */
+static const struct row *scan(const struct table *t, int s, unsigned int n, unsigned int d, unsigned int m)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct row *r = &t->rows[i];
+		if (r->strategy == s && r->length == n && r->distance == d && (m == ANY_MISALIGN || r->misalign == m))
+			return r;
+	}
+	return NULL;
+}
+
+/* table_find through its index: every key asked of a table that grew past
+ * several re-indexings, holding keys twice (one misalignment again and a
+ * new one), and keys it lacks; the same table without its index. */
+static void lookups(void)
+{
+	struct table t = {0};
+	unsigned int x = 1;
+	subject = "table_find";
+	noted = 1;
+	for (int i = 0; i < 9000; i++) {
+		x = x * 1103515245u + 12345u;
+		struct row r = {(int)(x >> 8) % N_COPY_STRATEGIES, 1 + (x >> 12) % 40, (x >> 20) % 64, 0, i, 0};
+		r.misalign = (x >> 16) % 2 ? r.distance % 64 : (r.distance + 1) % 64;
+		table_add(&t, r);
+	}
+	int wrong = 0;
+	for (int s = -1; s <= N_COPY_STRATEGIES; s++)
+		for (unsigned int n = 0; n <= 41; n++)
+			for (unsigned int d = 0; d <= 65; d++) {
+				const unsigned int m[] = {ANY_MISALIGN, d % 64, (d + 1) % 64, (d + 2) % 64};
+				for (size_t k = 0; k < sizeof m / sizeof *m; k++)
+					wrong += table_find(&t, s, n, d, m[k]) != scan(&t, s, n, d, m[k]);
+			}
+	check(wrong == 0, "%d answers differ from a scan's", wrong);
+	struct table bare = {t.rows, t.n, t.cap, NULL, 0, NULL};
+	check(table_find(&bare, t.rows[500].strategy, t.rows[500].length, t.rows[500].distance, ANY_MISALIGN) ==
+		      scan(&t, t.rows[500].strategy, t.rows[500].length, t.rows[500].distance, ANY_MISALIGN),
+	      "a table without its index answers otherwise");
+	table_free(&t);
+	struct table empty = {0};
+	check(table_find(&empty, F, 8, 0, ANY_MISALIGN) == NULL, "an empty table finds a row");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -193,6 +237,7 @@ int main(int argc, char **argv)
 		return strcmp(argv[1], "--help") == 0 ? 0 : 2;
 	}
 	classes();
+	lookups();
 
 	if (derive("zen2_like.csv")) {
 		bounds(31, 0, DERIVE_NOISE_FLOOR, 0);
