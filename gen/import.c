@@ -98,15 +98,12 @@ static int derive_run(const struct run_archive *a, struct table *t, struct deriv
 }
 
 /* The flavor's isa level (enum isa_level), -2 when the database has no
- * such flavor, -1 when it cannot be read. */
-static int flavor_isa(const char *db_path, const char *flavor)
+ * such flavor. */
+static int flavor_isa(const struct model *m, const char *flavor)
 {
-	struct model m;
-	if (model_load_unfiled(&m, db_path))
-		return -1;
-	for (size_t i = 0; i < m.n_flavors; i++)
-		if (m.flavors[i].name && strcmp(m.flavors[i].name, flavor) == 0)
-			return m.flavors[i].isa_level;
+	for (size_t i = 0; i < m->n_flavors; i++)
+		if (m->flavors[i].name && strcmp(m->flavors[i].name, flavor) == 0)
+			return m->flavors[i].isa_level;
 	return -2;
 }
 
@@ -137,7 +134,12 @@ static int import_one(const char *db_path, const char *name, int dry_run, const 
 		    path, cpu.vendor, vendor_list);
 		goto out;
 	}
-	int isa = flavor_isa(db_path, a.flavor);
+	/* One read of the database serves the flavor and the entry: nothing is
+	 * written before record_run, which reads it again under its lock. */
+	struct model m;
+	if (model_load_unfiled(&m, db_path))
+		goto out;
+	int isa = flavor_isa(&m, a.flavor);
 	if (isa < 0) {
 		if (isa == -2)
 			err("%s: flavor '%s' is not a flavor of %s; nothing was imported", path, a.flavor, db_path);
@@ -155,7 +157,7 @@ static int import_one(const char *db_path, const char *name, int dry_run, const 
 		goto out;
 	}
 	struct entry_choice entry;
-	int chosen = record_choose_entry(db_path, &cpu, name, &entry);
+	int chosen = record_choose_entry(db_path, &m, &cpu, name, &entry);
 	if (chosen) {
 		err("%s: nothing was imported", path);
 		rc = chosen == 2 ? EXIT_USAGE : EXIT_FAIL;

@@ -21,22 +21,21 @@ static const struct uarch *entry_holding(const struct model *m, const struct cpu
 	return model_lookup(m, c->vendor, (int)c->family, (int)c->model, "", &unused);
 }
 
-int record_choose_entry(const char *db_path, const struct cpu_info *cpu, const char *name, struct entry_choice *out)
+int record_choose_entry(const char *db_path, const struct model *m, const struct cpu_info *cpu, const char *name,
+			struct entry_choice *out)
 {
-	struct model m;
 	memset(out, 0, sizeof *out);
 	if (name && !name_ok(name)) {
 		fprintf(stderr, "uarchgen: --name '%s': an entry name is 1-31 of [a-z0-9_], starting with a letter\n", name);
 		return 2;
 	}
-	/* model_load would say this too, but as the generator. */
+	/* m was read from db_path moments ago; a database that cannot be read
+	 * now is still named before an entry is chosen from it. */
 	if (access(db_path, R_OK) != 0) {
 		fprintf(stderr, "uarchgen: %s: cannot open the database\n", db_path);
 		return 1;
 	}
-	if (model_load_unfiled(&m, db_path))
-		return 1;
-	const struct uarch *holder = entry_holding(&m, cpu);
+	const struct uarch *holder = entry_holding(m, cpu);
 	if (holder && name && strcmp(name, holder->name) != 0) {
 		fprintf(stderr,
 			"uarchgen: CPUID (%s family 0x%02x model 0x%02x) selects entry '%s'; --name %s contradicts it\n",
@@ -49,7 +48,7 @@ int record_choose_entry(const char *db_path, const struct cpu_info *cpu, const c
 			db_path, cpu->vendor, cpu->family, cpu->model);
 		return 2;
 	}
-	const struct uarch *named = holder ? holder : model_uarch(&m, name);
+	const struct uarch *named = holder ? holder : model_uarch(m, name);
 	snprintf(out->name, sizeof out->name, "%s", named ? named->name : name);
 	out->is_new = !named;
 	if (named && strcmp(named->vendor, cpu->vendor) != 0) {

@@ -6,9 +6,12 @@
 #include "run_facts.h"
 
 /* Picks the entry to record into, as the generator's lookup would for this
- * CPU. name (may be NULL) is --name. Nonzero, after printing why, when there
- * is none or name contradicts CPUID. */
-int record_choose_entry(const char *db_path, const struct cpu_info *cpu, const char *name, struct entry_choice *out);
+ * CPU, from m, the database at db_path as the import read it. name (may be
+ * NULL) is --name. Nonzero, after printing why, when there is none or name
+ * contradicts CPUID. */
+struct model;
+int record_choose_entry(const char *db_path, const struct model *m, const struct cpu_info *cpu, const char *name,
+			struct entry_choice *out);
 
 /* 1, with the run's id in id, when the archive of this checksum is recorded. */
 int record_imported_as(const char *db_path, const char *sha256, char *id, size_t size);
