@@ -124,8 +124,16 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 	int timed[N_COPY_STRATEGIES] = {0};
 	for (size_t i = 0; i < run->table->n; i++)
 		timed[run->table->rows[i].strategy] = 1;
-	buf_printf(b, "## Method\n\n- Routines: the generated strategies of the %s flavor that this CPU runs, each "
-		      "called alone:", run->archive->flavor);
+	if (run->archive->probe_version >= 2)
+		buf_printf(b, "## Method\n\n- Routines: the generated strategies of the %s flavor that this CPU runs, "
+			      "each run through the flavor's table copy (`uc_memmove`, or `uc_memcpy` where the flavor "
+			      "has no memmove) under a table that gives it every length and distance, so that a time "
+			      "is that of the body the dispatch runs, dispatch included:",
+			   run->archive->flavor);
+	else
+		buf_printf(b, "## Method\n\n- Routines: the generated strategies of the %s flavor that this CPU runs, "
+			      "each called alone:",
+			   run->archive->flavor);
 	for (int k = 0, first = 1; k < N_COPY_STRATEGIES; k++)
 		if (timed[k]) {
 			buf_printf(b, "%s `uc_copy_%s`", first ? "" : ",", strategy_name[k]);

@@ -14,18 +14,30 @@ static int machine_isa(void)
 	return UC_ISA_ENABLED();
 }
 
-static void install_aligned_head(void)
+/* Installs a table that gives every length and distance to one strategy,
+ * with forward_aligned's head aligned to PROBE_ALIGN_DST. */
+static void force_strategy(int code)
 {
-	static const struct uc_rule aligned = {.zero_mod = 4096,
-					       .align_dst = PROBE_ALIGN_DST,
-					       .n_bands = 1,
-					       .bands = {{(size_t)-1, {0}}},
-					       .status = UC_RULE_BASELINE,
-					       .entry = "",
-					       .source = "",
-					       .reason = ""};
-	uc_rule_install(&aligned);
+	struct uc_rule r = {.zero_mod = 4096,
+			    .align_dst = PROBE_ALIGN_DST,
+			    .n_bands = 1,
+			    .status = UC_RULE_FORCED,
+			    .entry = "",
+			    .source = "",
+			    .reason = "the probe"};
+	r.bands[0].hi = (uc_size_t)-1;
+	for (int c = 0; c < UC_N_CLASSES; c++)
+		r.bands[0].strategy[c] = (unsigned char)code;
+	uc_rule_install(&r);
 }
 
+/* The copy the table dispatches: memmove where the flavor has one, since
+ * the drop-in library serves memcpy with it too. */
+#ifdef UC_HAS_MEMMOVE
+#define TABLE_COPY uc_memmove
+#else
+#define TABLE_COPY uc_memcpy
+#endif
+
 const struct probe_flavor probe_flavor = {UC_FLAVOR, routines, sizeof routines / sizeof *routines, machine_isa,
-					  install_aligned_head};
+					  force_strategy, TABLE_COPY};

@@ -151,14 +151,6 @@ __attribute__((noinline)) static void *empty_copy(void *dst, const void *src, si
 
 #define ARENA TIMING_ARENA
 
-static copy_fn strategy_fn(const struct probe_flavor *f, int s)
-{
-	for (size_t i = 0; i < f->n_routines; i++)
-		if (f->routines[i].code == s)
-			return f->routines[i].fn;
-	return NULL;
-}
-
 int measured_strategy(const struct probe_flavor *f, int s)
 {
 	for (size_t i = 0; i < f->n_routines; i++)
@@ -188,9 +180,6 @@ int measure_pass(struct measurement *m, const struct plan *p, const struct probe
 	if (previous)
 		munmap(previous, ARENA);
 	previous = arena;
-	/* The strategies are called directly; the installed table only gives
-	 * forward_aligned its head. */
-	f->install_aligned_head();
 	int pass = m->passes;
 	double overhead = 1e300;
 	for (int k = 0; k < 8; k++) {
@@ -204,9 +193,18 @@ int measure_pass(struct measurement *m, const struct plan *p, const struct probe
 			return -1;
 		struct point *pt = &m->points[i];
 		/* A call's whole cost, call and return included: what a caller
-		 * pays, and a ratio that a tick of jitter cannot blow up. */
-		double t = time_copy(strategy_fn(f, pt->strategy), arena, pt->length, pt->distance, p->samples,
-				     p->ticks_per_sample);
+		 * pays, and a ratio that a tick of jitter cannot blow up. Each
+		 * strategy runs through the flavor's table copy, under a table
+		 * that gives it everything: the same instructions called as the
+		 * strategy's own routine, at its own address, timed 5.4-7.7 ticks
+		 * where the body in the dispatch took 6.9-9.2, and ranked the
+		 * descending copy first at 12..16 bytes where through the
+		 * dispatch it came second (user flavor, Zen 3 guest; probe runs
+		 * evidence/zen3-2026-11-30-d54f25 and -30dab5 timed the same
+		 * small routine at 5.8-6.0 and 7.8-8.0 ticks from two builds). */
+		if (i == 0 || pt->strategy != m->points[i - 1].strategy)
+			f->force_strategy(pt->strategy);
+		double t = time_copy(f->table_copy, arena, pt->length, pt->distance, p->samples, p->ticks_per_sample);
 		pt->pass_min[pass] = t > 0.01 ? t : 0.01;
 		if (progress && (i % 256 == 0 || i + 1 == m->n))
 			progress(pass, i + 1, m->n, pt);

@@ -201,10 +201,10 @@ static int parse_body(struct cursor *c, struct run_archive *a)
 	if (!(s = keyed(c, line, sizeof line, "probe")) || parse_int(c, s, "probe version", 0, 1000000, &v))
 		return -1;
 	a->probe_version = (int)v;
-	if (a->probe_version != PROBE_VERSION)
-		return fail(c, "written by probe version %d; this uarchgen imports version %d (measure again with "
-			       "the portable probe of this tree: make probe-portable)",
-			    a->probe_version, PROBE_VERSION);
+	if (a->probe_version < PROBE_VERSION_OLDEST || a->probe_version > PROBE_VERSION)
+		return fail(c, "written by probe version %d; this uarchgen imports versions %d to %d (measure again "
+			       "with the portable probe of this tree: make probe-portable)",
+			    a->probe_version, PROBE_VERSION_OLDEST, PROBE_VERSION);
 	if (!(s = keyed(c, line, sizeof line, "date")))
 		return -1;
 	if (!day_exists(s))

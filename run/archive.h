@@ -26,10 +26,16 @@
 #include "points.h"
 
 #define ARCHIVE_FORMAT 1
-/* The probe version this tree writes and imports. It changes when the
- * timing method or the plan changes meaning, so that a run taken one way is
- * never derived as if it had been taken another. */
-#define PROBE_VERSION 1
+/* The probe version this tree writes. It changes when the timing method or
+ * the plan changes meaning, so that a run taken one way is never derived as
+ * if it had been taken another; import takes the versions from
+ * PROBE_VERSION_OLDEST up, which derive alike.
+ *   1: each strategy called as its own routine (uc_copy_<strategy>).
+ *   2: each strategy run through the flavor's table copy (memmove, or
+ *      memcpy where the flavor has none) under a table that gives it every
+ *      length and distance: the bodies the dispatch runs, with its cost. */
+#define PROBE_VERSION 2
+#define PROBE_VERSION_OLDEST 1
 #define ARCHIVE_TEXT_MAX 200
 /* An archive of the full plan is about 1.5 MB; this bounds what is read. */
 #define ARCHIVE_BYTES_MAX (64u << 20)
