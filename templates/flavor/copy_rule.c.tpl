@@ -161,6 +161,11 @@ static const ${P}size_t strategy_max[${G}N_STRATEGIES] = { ${list(function(st) r
 /* The widest isa the installed rule may use: what ${P}copy_isa() reports, at
  * most the cap. Until ${P}rule_install, none. */
 static int isa_cap = 2, installed_isa;
+/* What ${P}copy_isa() reports, asked at the first install only: it runs
+ * CPUID, which in a guest exits to the hypervisor (Intel SDM vol. 3C,
+ * "Instructions That Cause VM Exits Unconditionally"), and the probe
+ * installs a table before every point it times. -1 until asked. */
+static int machine_isa = -1;
 
 void ${P}rule_limit_isa(int isa)
 {
@@ -208,7 +213,9 @@ void ${P}rule_install(const struct ${P}rule *rule)
 	if (n < 1 || n > ${G}MAX_BANDS)
 		n = 1;
 @ if vector then
-	installed_isa = ${P}copy_isa();
+	if (machine_isa < 0)
+		machine_isa = ${P}copy_isa();
+	installed_isa = machine_isa;
 	if (installed_isa > isa_cap)
 		installed_isa = isa_cap;
 @ end
