@@ -195,13 +195,13 @@ int measure_pass(struct measurement *m, const struct plan *p, const struct probe
 		/* A call's whole cost, call and return included: what a caller
 		 * pays, and a ratio that a tick of jitter cannot blow up. Each
 		 * strategy runs through the flavor's table copy, under a table
-		 * that gives it everything: the same instructions called as the
-		 * strategy's own routine, at its own address, timed 5.4-7.7 ticks
-		 * where the body in the dispatch took 6.9-9.2, and ranked the
-		 * descending copy first at 12..16 bytes where through the
-		 * dispatch it came second (user flavor, Zen 3 guest; probe runs
-		 * evidence/zen3-2026-11-30-d54f25 and -30dab5 timed the same
-		 * small routine at 5.8-6.0 and 7.8-8.0 ticks from two builds). */
+		 * that gives it everything, so that what is timed is the body the
+		 * dispatch runs: the strategy's own routine is the same
+		 * instructions at another address, and where it stands moved its
+		 * time by a third (the user flavor's unchanged small routine took
+		 * 5.8-6.0 ticks at 8..32 bytes in evidence/zen3-2026-11-30-d54f25
+		 * and 7.8-8.0 in -30dab5, a build later, which then ranked the
+		 * descending copy first at 12..23 bytes). */
 		if (i == 0 || pt->strategy != m->points[i - 1].strategy)
 			f->force_strategy(pt->strategy);
 		double t = time_copy(f->table_copy, arena, pt->length, pt->distance, p->samples, p->ticks_per_sample);
