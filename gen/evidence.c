@@ -136,7 +136,10 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 			   run->archive->flavor);
 	for (int k = 0, first = 1; k < N_COPY_STRATEGIES; k++)
 		if (timed[k]) {
-			buf_printf(b, "%s `uc_copy_%s`", first ? "" : ",", strategy_name[k]);
+			/* Version 2 ran the strategies' bodies through the table copy,
+			 * not their own routines. */
+			buf_printf(b, "%s `%s%s`", first ? "" : ",", run->archive->probe_version >= 2 ? "" : "uc_copy_",
+				   strategy_name[k]);
 			first = 0;
 		}
 	buf_printf(b, " (gen/rule_limits.h says what each does; forward, one `rep movsb`, is the baseline; "
@@ -149,8 +152,8 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 	}
 	for (int k = 0; k < N_COPY_STRATEGIES; k++)
 		if (streams_from[k])
-			buf_printf(b, "; `uc_copy_%s`, whose stores bypass the caches, from %u bytes", strategy_name[k],
-				   streams_from[k]);
+			buf_printf(b, "; `%s%s`, whose stores bypass the caches, from %u bytes",
+				   run->archive->probe_version >= 2 ? "" : "uc_copy_", strategy_name[k], streams_from[k]);
 	buf_printf(b, ".\n");
 	/* The longest length, and the distances timed there: runs since the
 	 * probe reached past 1 MiB time those lengths at a sparse set. */
