@@ -232,13 +232,14 @@ static double worst_harm(const struct fit_tables *f, size_t i, size_t j, int c, 
  * strategies valid for lengths lo..hi, measured at every point and slower
  * than the baseline by no more than the noise at any point, the lowest
  * geometric mean against the best, if it beats the baseline by more than
- * the noise; ties go to the baseline. A strategy that wins on the whole but
+ * the noise; ties go to the baseline, and, in a class other than elsewhere,
+ * to prefer, the elsewhere class's strategy. A strategy that wins on the whole but
  * loses at some point of the cell is not taken: a table never makes a copy
  * slower than the baseline would (one run on a Zen 3 guest chose the
  * descending copy for 161..256 bytes, which lost 16% to rep movsb at 256
  * bytes and d = 40..63: evidence/zen3-2026-11-30-d09b89). */
 static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned int lo, unsigned int hi,
-		double noise, double *cost)
+		double noise, int prefer, double *cost)
 {
 	const struct acc *a = &f->pre[i * NC + (size_t)c], *b = &f->pre[(j + 1) * NC + (size_t)c];
 	size_t points = b->points - a->points;
@@ -253,6 +254,15 @@ static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned 
 			best = s;
 	if ((b->vs_base[best] - a->vs_base[best]) / (b->weight - a->weight) >= -log1p(noise))
 		best = BASELINE_STRATEGY;
+	/* A class that copies like the elsewhere class needs no distance at
+	 * run time: its own copy must win beyond the noise, as any copy must
+	 * against the baseline, which keeps its ties. */
+	if (prefer >= 0 && best != BASELINE_STRATEGY && prefer != best && valid(prefer, lo, hi) &&
+	    b->n[prefer] - a->n[prefer] == points &&
+	    worst_harm(f, i, j, c, prefer) <= log1p(noise) &&
+	    (b->vs_best[prefer] - a->vs_best[prefer]) - (b->vs_best[best] - a->vs_best[best]) <
+		    log1p(noise) * (b->weight - a->weight))
+		best = prefer;
 	*cost = b->vs_best[best] - a->vs_best[best];
 	return best;
 }
@@ -265,11 +275,11 @@ static double band(const struct grid *g, const struct fit_tables *f, size_t i, s
 	double total = 0, cost;
 	out->lo = i ? g->len[i - 1] + 1 : 0;
 	out->hi = last ? BAND_UNBOUNDED : g->len[j];
-	int other = cell(f, i, j, CLASS_ELSEWHERE, out->lo, out->hi, noise, &total);
+	int other = cell(f, i, j, CLASS_ELSEWHERE, out->lo, out->hi, noise, -1, &total);
 	if (other < 0) /* the classes near the source took every distance measured */
 		other = BASELINE_STRATEGY;
 	for (int c = 0; c < NC; c++) {
-		int s = c == CLASS_ELSEWHERE ? other : cell(f, i, j, c, out->lo, out->hi, noise, &cost);
+		int s = c == CLASS_ELSEWHERE ? other : cell(f, i, j, c, out->lo, out->hi, noise, other, &cost);
 		out->strategy[c] = s < 0 ? other : s;
 		total += c == CLASS_ELSEWHERE ? 0 : cost;
 	}

@@ -286,6 +286,17 @@ int main(int argc, char **argv)
 		baseline();
 		bands(1, 1.0);
 	}
+	/* A class whose own best copy is within the noise of the elsewhere
+	 * class's keeps the elsewhere copy: the band then needs no distance. */
+	if (derive("class_tie.csv")) {
+		bounds(0, 0, DERIVE_NOISE_FLOOR, 0);
+		choose(1024, 0, DOWN);
+		choose(1024, 100, DOWN);
+		choose(8192, 0, DOWN);
+		for (int i = 0; i < rule.n_bands; i++)
+			check(rule.bands[i].strategy[CLASS_ZERO] == rule.bands[i].strategy[CLASS_ELSEWHERE],
+			      "band %u.. copies d = 0 its own way on a difference within the noise", rule.bands[i].lo);
+	}
 	if (derive("small_win.csv")) {
 		bounds(0, 0, DERIVE_NOISE_FLOOR, 0);
 		bands(2, 1.05);
