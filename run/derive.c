@@ -233,8 +233,8 @@ static double worst_harm(const struct fit_tables *f, size_t i, size_t j, int c, 
  * than the baseline by no more than the noise at any point, the lowest
  * geometric mean against the best, if it beats the baseline by more than
  * the noise; ties go to the baseline, and, in a class other than elsewhere,
- * to prefer, the elsewhere class's strategy. A strategy that wins on the whole but
- * loses at some point of the cell is not taken: a table never makes a copy
+ * to prefer, the elsewhere class's strategy. A strategy that wins on the
+ * whole but loses at some point of the cell is not taken: a table never makes a copy
  * slower than the baseline would (one run on a Zen 3 guest chose the
  * descending copy for 161..256 bytes, which lost 16% to rep movsb at 256
  * bytes and d = 40..63: evidence/zen3-2026-11-30-d09b89). */
