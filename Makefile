@@ -35,15 +35,18 @@ help:
 	@echo "make query        list every rule: measured, inherited or baseline, and its evidence"
 	@echo "make debt         list the unmeasured entries"
 	@echo "make mutate       run the mutation tests on the generated routines"
-	@echo "make check-kernel boot the test kernel (GAS output only) under QEMU on AMD and Intel CPU models"
+	@echo "make check-kernel boot the test kernel (GAS output only) under QEMU and Bochs on AMD and Intel CPU models"
 	@echo "make fuzz         run the fuzzer for ten million cases (FUZZ_RUNS=N)"
 	@echo "make probe        measure this CPU, import its run (rule, evidence), regenerate (NAME=entry)"
 	@echo "make probe-portable  build build/uarchcopy-probe, the static probe for other machines"
 	@echo "make bench        compare the copies side by side on this CPU"
 	@echo "make clean        remove build outputs (not out/)"
 
+# bochs runs the AVX-512 routines (tests/kernel/run.sh); of the display
+# libraries it needs one of, bochs-term needs no window.
 DEBIAN_PACKAGES := gcc make pkg-config nasm lua5.4 liblua5.4-dev libsqlite3-dev sqlite3 \
-                   binutils diffutils gnuplot-nox clang libclang-rt-14-dev qemu-system-x86 git python3
+                   binutils diffutils gnuplot-nox clang libclang-rt-14-dev qemu-system-x86 git python3 \
+                   bochs bochs-term bochsbios vgabios
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)

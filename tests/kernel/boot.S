@@ -1,8 +1,9 @@
 /* The test kernel's boot stub, in GAS (Intel syntax), so that the test
  * kernel builds with the C compiler alone. QEMU's -kernel loads a Multiboot
  * (v1) image in 32-bit protected mode with paging off (Multiboot
- * Specification 0.6.96, section 3.2). This identity-maps the first GiB with
- * 2 MiB pages, enters long mode (Intel SDM vol. 3A, 10.8.5) and calls kmain. */
+ * Specification 0.6.96, section 3.2); under Bochs, bootsect.S does the same.
+ * This identity-maps the first GiB with 2 MiB pages, enters long mode (Intel
+ * SDM vol. 3A, 10.8.5), enables the vector state and calls kmain. */
 
         .intel_syntax noprefix
 
@@ -76,6 +77,32 @@ long_mode:
         mov     fs, ax
         mov     gs, ax
         mov     rsp, offset stack_top
+        /* The SSE state, and where the CPU has XSAVE, every state of x87,
+         * SSE, AVX and AVX-512 it supports: the user flavor's vector copies
+         * need the OS to enable them (Intel SDM vol. 3A, 2.5 for CR0.MP/EM
+         * and CR4.OSFXSR/OSXMMEXCPT/OSXSAVE; vol. 1, 13.3 for XCR0). */
+        mov     rax, cr0
+        and     rax, ~(1 << 2)          /* EM */
+        or      rax, 1 << 1             /* MP */
+        mov     cr0, rax
+        mov     rax, cr4
+        or      rax, (1 << 9) | (1 << 10)  /* OSFXSR, OSXMMEXCPT */
+        mov     cr4, rax
+        mov     eax, 1
+        cpuid
+        bt      ecx, 26                 /* XSAVE */
+        jnc     3f
+        mov     rax, cr4
+        or      rax, 1 << 18            /* OSXSAVE */
+        mov     cr4, rax
+        mov     eax, 0xd
+        xor     ecx, ecx
+        cpuid                           /* eax: the XCR0 bits this CPU supports */
+        and     eax, 0xe7               /* x87, SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM */
+        xor     edx, edx
+        xor     ecx, ecx
+        xsetbv
+3:
         call    kmain
 2:
         cli

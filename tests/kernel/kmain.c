@@ -1,7 +1,11 @@
 /* A minimal x86-64 kernel that uses out/ as a kernel would: vendored by
  * copying (build/kernel/vendor/), the rule installed from CPUID at boot and
- * logged, then the generated tests run in ring 0. It reports on COM1 and
- * leaves QEMU through isa-debug-exit: status 1 when every test passed. */
+ * logged, then the generated tests run in ring 0 (only the groups
+ * RING0_GROUPS names, where it is defined), then every strategy this CPU
+ * runs, forced in turn (strategies.c). It reports on COM1 and leaves QEMU
+ * through isa-debug-exit (status 1 when every test passed), or Bochs
+ * through its shutdown port. */
+#include "strategies.h"
 #include "vendor/copy_rule.h"
 #include "vendor/tests/rule_tests.h"
 
@@ -123,14 +127,31 @@ void kmain(void)
 	put(line);
 	put("\n");
 
+	put("vector isa: ");
+	put_uint((unsigned long)UC_ISA_ENABLED(), 10);
+	put(" (0 general registers, 1 AVX2, 2 AVX-512)\n");
+
 	struct uc_test_ctx t = {work, expect, report, 0, 0, 0};
+#ifdef RING0_GROUPS
+	static const char *const groups[] = {RING0_GROUPS, 0};
+	for (const char *const *g = groups; *g; g++)
+		uc_rule_tests_run(&t, *g);
+#else
 	uc_rule_tests_run(&t, NULL);
+#endif
+	strategies_run(work, sizeof work, put, &t.passed, &t.failed);
 	put("ring 0: ");
 	put_uint(t.passed, 10);
 	put(" passed, ");
 	put_uint(t.failed, 10);
 	put(" failed\n");
 	outl(0xf4, t.failed ? 1 : 0); /* QEMU exits with (value << 1) | 1 */
+	while (!(inb(COM1 + 5) & 0x40)) /* the line is idle: the report is out */
+		;
+	/* Bochs leaves when its shutdown port, 8900h, receives "Shutdown" (the
+	 * port its BIOS uses for APM power-off); QEMU has left already. */
+	for (const char *p = "Shutdown"; *p; p++)
+		outb(0x8900, (uint8_t)*p);
 	for (;;)
 		__asm__ __volatile__("cli; hlt");
 }
