@@ -3,7 +3,7 @@
  * disjoint at source and destination misalignments and overlapping either
  * way, through memcpy and memmove. A copy must be right, touch nothing
  * outside its destination, return dst, be the forced strategy's own (not a
- * fallback), and, where the CPU reports XINUSE, leave no upper vector state
+ * fallback), and, where the CPU tracks XINUSE, leave no upper vector state
  * in use. This is how the AVX-512 routines run where no machine at hand has
  * AVX-512: under an emulator that has it (run.sh boots Bochs). */
 #include "strategies.h"
