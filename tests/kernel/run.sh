@@ -36,6 +36,11 @@ done
 	{ echo "check-kernel: $QEMU is missing (make deps installs qemu-system-x86)" >&2; exit 2; }
 [ $need_bochs = 0 ] || command -v "$BOCHS" >/dev/null ||
 	{ echo "check-kernel: $BOCHS is missing (make deps installs bochs)" >&2; exit 2; }
+BOCHS_BIOS=/usr/share/bochs/BIOS-bochs-latest BOCHS_VGA=/usr/share/vgabios/vgabios.bin
+for f in $BOCHS_BIOS $BOCHS_VGA; do
+	[ $need_bochs = 0 ] || [ -r "$f" ] ||
+		{ echo "check-kernel: $f is missing (make deps installs bochsbios and vgabios)" >&2; exit 2; }
+done
 
 rm -rf "$B" && mkdir -p "$B/vendor"
 cp -r "out/$FLAVOR/." "$B/vendor/" # vendoring: copy the files, nothing else
@@ -104,8 +109,8 @@ boot_bochs() {
 	cat >"$B/bochsrc-$model" <<EOF
 megs: 64
 cpu: model=$model
-romimage: file=/usr/share/bochs/BIOS-bochs-latest
-vgaromimage: file=/usr/share/vgabios/vgabios.bin
+romimage: file=$BOCHS_BIOS
+vgaromimage: file=$BOCHS_VGA
 display_library: term
 ata0-master: type=disk, path=$B/disk.img, mode=flat, cylinders=$cylinders, heads=16, spt=63
 boot: disk
