@@ -7,7 +7,9 @@
  *     time, the best strategy's time, the regret (choice / best) and the
  *     ratio to rep movsb.
  *  2. The dispatch: for n in 1..256 at d = 0, uc_memcpy against the strategy
- *     it chooses, called directly: what the table lookup costs a call.
+ *     it chooses, called directly: what the table lookup costs a call; and
+ *     uc_memcpy under the baseline table against rep movsb: what a core
+ *     nobody measured pays.
  *  3. The random-size workload (random_sizes.c): one stream of calls
  *     through uc_memcpy, rep movsb and the C library's memcpy.
  * Where the flavor has memmove (a libc's), the grid and the workload also
@@ -192,6 +194,33 @@ static void dispatch(FILE *csv, unsigned char *arena, int samples)
 	       (diff[127] + diff[128]) / 2, sum / 256, worst, worst_n);
 }
 
+/* What a core nobody measured pays: uc_memcpy under the baseline table
+ * (every copy forward, which the dispatch sends there before it reads the
+ * table) against one rep movsb, timed in turns, n = 1..256 at d = 0. */
+static void baseline(unsigned char *arena, int samples, const struct uc_rule *installed)
+{
+	struct uc_rule base = {.zero_mod = 4096, .n_bands = 1, .status = UC_RULE_BASELINE, .entry = "", .source = "",
+			       .reason = ""};
+	double diff[256], sum = 0;
+	base.bands[0].hi = (uc_size_t)-1; /* every class forward: strategy code 0 */
+	uc_rule_install(&base);
+	for (size_t n = 1; n <= 256; n++) {
+		double a = 1e300, b = 1e300;
+		for (int k = 0; k < ROUNDS; k++) {
+			a = fmin(a, time_copy(uc_memcpy, arena, n, 0, samples, 6000));
+			b = fmin(b, time_copy(rep_movsb, arena, n, 0, samples, 6000));
+		}
+		diff[n - 1] = a - b;
+		sum += a - b;
+		progress("baseline", n, 256);
+	}
+	uc_rule_install(installed);
+	qsort(diff, 256, sizeof *diff, cmp_double);
+	printf("baseline: uc_memcpy under the baseline table (what a core nobody measured runs) against rep movsb,\n"
+	       "  n = 1..256 at d = 0: median %.2f ticks per call, mean %.2f, worst %.2f\n\n",
+	       (diff[127] + diff[128]) / 2, sum / 256, diff[255]);
+}
+
 /* The random-size workload: one stream of calls, the same for each copy. */
 static void workload(unsigned char *arena, int samples)
 {
@@ -283,7 +312,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	char line[1024];
-	uc_rule_describe(line, sizeof line, uc_rule_init());
+	const struct uc_rule *installed = uc_rule_init();
+	uc_rule_describe(line, sizeof line, installed);
 	printf("%s\n\n", line);
 	unsigned char *arena = mmap(NULL, TIMING_ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (arena == MAP_FAILED) {
@@ -304,6 +334,7 @@ int main(int argc, char **argv)
 		}
 	}
 	dispatch(files[1], arena, samples);
+	baseline(arena, samples, installed);
 	grid(files[0], arena, samples);
 	workload(arena, samples);
 	for (int k = 0; k < 2; k++)

@@ -251,6 +251,7 @@ extern unsigned char uc_copy_long_cells[UC_N_CLASSES * UC_MAX_BANDS];
 extern unsigned char uc_copy_short[UC_N_CLASSES * SHORT];
 extern unsigned char uc_copy_uniform[SHORT];
 extern unsigned char uc_copy_long_uniform[UC_MAX_BANDS];
+extern unsigned char uc_copy_baseline;
 
 /* Each strategy's instruction set (0 general registers, 1 AVX2, 2
  * AVX-512), the strategy that runs in its place where that set is not
@@ -304,7 +305,7 @@ static unsigned char cell(const struct uc_rule *rule, unsigned int b, unsigned i
 
 void uc_rule_install(const struct uc_rule *rule)
 {
-	unsigned int b, c, k, n = rule->n_bands, first_long;
+	unsigned int b, c, k, n = rule->n_bands, first_long, all_forward;
 	uc_size_t len;
 	(void)*(const volatile unsigned char *)&uc_out_stamp_aa440737;
 	if (n < 1 || n > UC_MAX_BANDS)
@@ -353,6 +354,14 @@ void uc_rule_install(const struct uc_rule *rule)
 				s = 255;
 		((volatile unsigned char *)uc_copy_long_uniform)[k] = s;
 	}
+	/* Every copy forward: the dispatch skips the table. Forward is right
+	 * for every copy, so a copy that reads the flag and the table while
+	 * they change still copies right. */
+	for (all_forward = 1, len = 0; len < SHORT; len++)
+		all_forward &= uc_copy_uniform[len] == UC_STRATEGY_FORWARD;
+	for (k = 0; k < UC_MAX_BANDS; k++)
+		all_forward &= uc_copy_long_uniform[k] == UC_STRATEGY_FORWARD;
+	*(volatile unsigned char *)&uc_copy_baseline = (unsigned char)all_forward;
 }
 
 const struct uc_rule *uc_rule_init(void)

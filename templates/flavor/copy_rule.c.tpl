@@ -143,6 +143,7 @@ extern unsigned char ${P}copy_long_cells[${G}N_CLASSES * ${G}MAX_BANDS];
 extern unsigned char ${P}copy_short[${G}N_CLASSES * SHORT];
 extern unsigned char ${P}copy_uniform[SHORT];
 extern unsigned char ${P}copy_long_uniform[${G}MAX_BANDS];
+extern unsigned char ${P}copy_baseline;
 
 @ local strategies = flavor_strategies()
 @ local vector = flavor.isa_level > 0
@@ -207,7 +208,7 @@ static unsigned char cell(const struct ${P}rule *rule, unsigned int b, unsigned 
 
 void ${P}rule_install(const struct ${P}rule *rule)
 {
-	unsigned int b, c, k, n = rule->n_bands, first_long;
+	unsigned int b, c, k, n = rule->n_bands, first_long, all_forward;
 	${P}size_t len;
 	(void)*(const volatile unsigned char *)&${P}out_stamp_${gen.stamp};
 	if (n < 1 || n > ${G}MAX_BANDS)
@@ -258,6 +259,14 @@ void ${P}rule_install(const struct ${P}rule *rule)
 				s = 255;
 		((volatile unsigned char *)${P}copy_long_uniform)[k] = s;
 	}
+	/* Every copy forward: the dispatch skips the table. Forward is right
+	 * for every copy, so a copy that reads the flag and the table while
+	 * they change still copies right. */
+	for (all_forward = 1, len = 0; len < SHORT; len++)
+		all_forward &= ${P}copy_uniform[len] == ${G}STRATEGY_FORWARD;
+	for (k = 0; k < ${G}MAX_BANDS; k++)
+		all_forward &= ${P}copy_long_uniform[k] == ${G}STRATEGY_FORWARD;
+	*(volatile unsigned char *)&${P}copy_baseline = (unsigned char)all_forward;
 }
 
 const struct ${P}rule *${P}rule_init(void)

@@ -5418,34 +5418,54 @@ static const struct edge synthetic_edges_5[] = {
 	{ 65536, 4095, 0 },
 };
 
+/* Set by rule_install where every copy goes forward: the dispatch then
+ * skips the table. */
+extern unsigned char uc_copy_baseline;
+
 static void group_dispatch(struct uc_test_ctx *t)
 {
 	struct detail d = {{0}, 0, 0};
+	struct detail *why;
 	uc_rule_install(&synthetic_1);
 	check_edges(t, &d, synthetic_edges_1, sizeof synthetic_edges_1 / sizeof synthetic_edges_1[0]);
 	finish(t, "dispatch", "table 1: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_1, sizeof synthetic_edges_1 / sizeof synthetic_edges_1[0]);
 	finish(t, "dispatch", "table 1: copy at every band and class edge", &d);
+	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
+		say(why, "marked as copying forward everywhere");
+	finish(t, "dispatch", "table 1: the dispatch reads it", &d);
 	uc_rule_install(&synthetic_2);
 	check_edges(t, &d, synthetic_edges_2, sizeof synthetic_edges_2 / sizeof synthetic_edges_2[0]);
 	finish(t, "dispatch", "table 2: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_2, sizeof synthetic_edges_2 / sizeof synthetic_edges_2[0]);
 	finish(t, "dispatch", "table 2: copy at every band and class edge", &d);
+	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
+		say(why, "marked as copying forward everywhere");
+	finish(t, "dispatch", "table 2: the dispatch reads it", &d);
 	uc_rule_install(&synthetic_3);
 	check_edges(t, &d, synthetic_edges_3, sizeof synthetic_edges_3 / sizeof synthetic_edges_3[0]);
 	finish(t, "dispatch", "table 3: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_3, sizeof synthetic_edges_3 / sizeof synthetic_edges_3[0]);
 	finish(t, "dispatch", "table 3: copy at every band and class edge", &d);
+	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
+		say(why, "marked as copying forward everywhere");
+	finish(t, "dispatch", "table 3: the dispatch reads it", &d);
 	uc_rule_install(&synthetic_4);
 	check_edges(t, &d, synthetic_edges_4, sizeof synthetic_edges_4 / sizeof synthetic_edges_4[0]);
 	finish(t, "dispatch", "table 4: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_4, sizeof synthetic_edges_4 / sizeof synthetic_edges_4[0]);
 	finish(t, "dispatch", "table 4: copy at every band and class edge", &d);
+	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
+		say(why, "marked as copying forward everywhere");
+	finish(t, "dispatch", "table 4: the dispatch reads it", &d);
 	uc_rule_install(&synthetic_5);
 	check_edges(t, &d, synthetic_edges_5, sizeof synthetic_edges_5 / sizeof synthetic_edges_5[0]);
 	finish(t, "dispatch", "table 5: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_5, sizeof synthetic_edges_5 / sizeof synthetic_edges_5[0]);
 	finish(t, "dispatch", "table 5: copy at every band and class edge", &d);
+	if (!*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
+		say(why, "every copy forward, and the dispatch still reads the table");
+	finish(t, "dispatch", "table 5: every copy forward: the dispatch skips the table", &d);
 	uc_rule_install(&baseline_table);
 }
 

@@ -436,15 +436,35 @@ static const struct edge synthetic_edges_${i}[] = {
 };
 @ end
 
+/* Set by rule_install where every copy goes forward: the dispatch then
+ * skips the table. */
+extern unsigned char ${P}copy_baseline;
+@ -- Whether every class of every band of r copies forward (forward_aligned
+@ -- without an alignment is forward): the tables here that do, do so on
+@ -- every CPU, and the others name small or down somewhere.
+@ local function copies_forward(r)
+@   for _, b in ipairs(r.bands) do
+@     for _, c in ipairs(db.classes) do
+@       if b[c] ~= "forward" and not (b[c] == "forward_aligned" and r.align_dst == 0) then return false end
+@     end
+@   end
+@   return true
+@ end
+
 static void group_dispatch(struct ${P}test_ctx *t)
 {
 	struct detail d = {{0}, 0, 0};
-@ for i, _ in ipairs(synthetic) do
+	struct detail *why;
+@ for i, r in ipairs(synthetic) do
 	${P}rule_install(&synthetic_${i});
 	check_edges(t, &d, synthetic_edges_${i}, sizeof synthetic_edges_${i} / sizeof synthetic_edges_${i}[0]);
 	finish(t, "dispatch", "table ${i}: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_${i}, sizeof synthetic_edges_${i} / sizeof synthetic_edges_${i}[0]);
 	finish(t, "dispatch", "table ${i}: copy at every band and class edge", &d);
+@   local forward = copies_forward(r)
+	if (${forward and "!" or ""}*(volatile unsigned char *)&${P}copy_baseline && (why = fail(&d)) != NULL)
+		say(why, "${forward and "every copy forward, and the dispatch still reads the table" or "marked as copying forward everywhere"}");
+	finish(t, "dispatch", "table ${i}: ${forward and "every copy forward: the dispatch skips the table" or "the dispatch reads it"}", &d);
 @ end
 	${P}rule_install(&baseline_table);
 }
