@@ -229,9 +229,28 @@ $(B)/test_derive: tests/test_derive.c run/derive.c run/table.c run/derive.h run/
 	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Irun tests/test_derive.c run/derive.c run/table.c -o $@ -lm
 
 BENCH_SRCS := $(wildcard bench/*.c) gen/plot.c
-$(B)/%/bench: $(BENCH_SRCS) $(wildcard bench/*.h) gen/plot.h probe/timer.h $(B)/%/copy.o $(B)/%/copy_rule.o
+# The bench also times the table compiled for one core (gen --target, prefix
+# uct_) in the same process as the installed one: the entry this CPU's CPUID
+# selects, or TARGET=NAME; none where no entry holds the CPU. The entry file
+# changes only when the entry does, so the build follows it.
+BENCH_TARGET := $(B)/bench-target
+$(BENCH_TARGET)/entry: $(GEN) FORCE
+	@mkdir -p $(@D)
+	$(Q)e=$(if $(TARGET),$(TARGET),$$(bench/this_entry.sh $(GEN))) && \
+		if [ ! -f $@ ] || [ "$$(cat $@)" != "$$e" ]; then echo "$$e" >$@.tmp && mv $@.tmp $@; fi
+$(BENCH_TARGET)/out/MANIFEST: $(BENCH_TARGET)/entry $(GEN) uarch.db $(TEMPLATES)
+	$(Q)rm -rf $(@D) && e=$$(cat $<) && if [ -n "$$e" ]; then \
+		echo "  GEN     $(@D) (--target $$e)" && $(GEN) gen -q --target "$$e" --prefix uct_ --out $(@D); \
+		else mkdir -p $(@D) && : >$@; fi
+$(B)/%/bench: $(BENCH_SRCS) $(wildcard bench/*.h) gen/plot.h probe/timer.h $(B)/%/copy.o $(B)/%/copy_rule.o \
+	      $(BENCH_TARGET)/out/MANIFEST
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) $(BENCH_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lm
+	$(Q)t=$(BENCH_TARGET)/out/$*; set --; if [ -f $$t/copy_rule.h ]; then \
+		$(NASM) -f elf64 -w+all -Werror $$t/x86_64/copy.asm -o $(B)/$*/bench_target_copy.o && \
+		$(CC) $(KERNEL_CFLAGS) -c $$t/copy_rule.c -o $(B)/$*/bench_target_rule.o && \
+		set -- -DBENCH_TARGET_HEADER='"$(CURDIR)/'$$t'/copy_rule.h"' $(B)/$*/bench_target_copy.o \
+			$(B)/$*/bench_target_rule.o; fi && \
+	$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) "$$@" $(BENCH_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lm
 
 # make bench: the copies side by side, per flavor; reports ratios, asserts nothing.
 .PHONY: bench
@@ -266,5 +285,10 @@ clean:
 
 # Intermediate objects are kept: the tests and the mutation runs link them.
 .SECONDARY:
+
+# A prerequisite that is always remade, for files that change only when
+# their recipe finds a change.
+.PHONY: FORCE
+FORCE:
 
 include tests/mutate.mk

@@ -7,11 +7,12 @@
  *     time, the best strategy's time, the regret (choice / best) and the
  *     ratio to rep movsb.
  *  2. The dispatch: for n in 1..256 at d = 0, uc_memcpy against the strategy
- *     it chooses, called directly: what the table lookup costs a call; and
- *     uc_memcpy under the baseline table against rep movsb: what a core
- *     nobody measured pays.
+ *     it chooses, called directly: what the table lookup costs a call; the
+ *     same for the table compiled for this CPU's entry (gen --target, linked
+ *     in as uct_memcpy: target.c); and uc_memcpy under the baseline table
+ *     against rep movsb: what a core nobody measured pays.
  *  3. The random-size workload (random_sizes.c): one stream of calls
- *     through uc_memcpy, rep movsb and the C library's memcpy.
+ *     through uc_memcpy, rep movsb, the C library's memcpy and uct_memcpy.
  * Where the flavor has memmove (a libc's), the grid and the workload also
  * time it against the C library's memmove, and the grid prints the
  * geometric-mean speed-up over the C library. */
@@ -19,6 +20,7 @@
 #include "../gen/plot.h"
 #include "random_sizes.h"
 #include "routines.h"
+#include "target.h"
 
 #include <errno.h>
 #include <math.h>
@@ -45,8 +47,11 @@ static const char usage[] =
 	"for a flavor with memmove, uc_memmove against the C library's memmove), on a\n"
 	"grid of lengths (8 B..8 MiB) and distances (dst - src) mod 4096; the dispatch\n"
 	"cost for n in 1..256; and a random-size workload drawn from glibc's\n"
-	"bench-memcpy-random distribution. Prints ratios and writes DIR/bench.csv,\n"
-	"DIR/dispatch.csv and DIR/bench.png (default build/bench-results).\n"
+	"bench-memcpy-random distribution. Built with a table compiled for one entry\n"
+	"(gen --target; make bench links the entry this CPU's CPUID selects, or\n"
+	"TARGET=NAME), it times that table's copy too, as uct_memcpy. Prints ratios\n"
+	"and writes DIR/bench.csv, DIR/dispatch.csv and DIR/bench.png (default\n"
+	"build/bench-results).\n"
 	"It reports; it asserts nothing about speed.\n";
 
 static int tty;
@@ -162,21 +167,26 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The dispatch's cost: uc_memcpy against the strategy it picks, called
- * directly, timed in turns so that both see the same machine. A difference
- * of a tick is at the edge of what a guest's TSC resolves: runs here spread
- * from 1 to 7 ticks on the mean, so the median is printed too. */
-static void dispatch(FILE *csv, unsigned char *arena, int samples)
+/* The dispatch's cost: a table's memcpy against the strategy it picks,
+ * called directly, timed in turns so that both see the same machine. A
+ * difference of a tick is at the edge of what a guest's TSC resolves: runs
+ * here spread from 1 to 7 ticks on the mean, so the median is printed too.
+ * The table is the installed one (uc_memcpy), or the one compiled for a core
+ * (t: uct_memcpy, gen --target), whose bounds are immediates. */
+static void dispatch(FILE *csv, unsigned char *arena, int samples, const struct target *t)
 {
 	double sum = 0, worst = -1e300, diff[256];
 	size_t worst_n = 0;
-	fprintf(csv, "n,choice,uc_memcpy,direct,overhead\n");
+	copy_fn copy = t ? t->memcpy : uc_memcpy;
+	const char *name = t ? "uct_memcpy" : "uc_memcpy";
+	if (!t)
+		fprintf(csv, "table,n,choice,memcpy,direct,overhead\n");
 	for (size_t n = 1; n <= 256; n++) {
-		int choice = uc_copy_strategy(arena + 8192, arena, n);
-		copy_fn direct = strategy_routine(choice);
+		int choice = t ? t->strategy(arena + 8192, arena, n) : uc_copy_strategy(arena + 8192, arena, n);
+		copy_fn direct = t ? t->routine(choice) : strategy_routine(choice);
 		double a = 1e300, b = 1e300;
 		for (int k = 0; k < ROUNDS; k++) {
-			double x = time_copy(uc_memcpy, arena, n, 0, samples, 6000);
+			double x = time_copy(copy, arena, n, 0, samples, 6000);
 			double y = time_copy(direct, arena, n, 0, samples, 6000);
 			a = x < a ? x : a;
 			b = y < b ? y : b;
@@ -185,13 +195,18 @@ static void dispatch(FILE *csv, unsigned char *arena, int samples)
 		diff[n - 1] = a - b;
 		if (a - b > worst)
 			worst = a - b, worst_n = n;
-		fprintf(csv, "%zu,%d,%.3f,%.3f,%.3f\n", n, choice, a, b, a - b);
-		progress("dispatch", n, 256);
+		fprintf(csv, "%s,%zu,%d,%.3f,%.3f,%.3f\n", t ? "target" : "installed", n, choice, a, b, a - b);
+		progress(t ? "dispatch (--target)" : "dispatch", n, 256);
 	}
 	qsort(diff, 256, sizeof *diff, cmp_double);
-	printf("dispatch: uc_memcpy against its chosen strategy called directly, n = 1..256 at d = 0:\n"
-	       "  median %.2f ticks per call, mean %.2f, worst %.2f (n = %zu)\n\n",
-	       (diff[127] + diff[128]) / 2, sum / 256, worst, worst_n);
+	if (t)
+		printf("dispatch, the table compiled for %s (gen --target): %s against its chosen strategy called\n"
+		       "  directly, n = 1..256 at d = 0: median %.2f ticks per call, mean %.2f, worst %.2f (n = %zu)\n\n",
+		       t->entry, name, (diff[127] + diff[128]) / 2, sum / 256, worst, worst_n);
+	else
+		printf("dispatch: %s against its chosen strategy called directly, n = 1..256 at d = 0:\n"
+		       "  median %.2f ticks per call, mean %.2f, worst %.2f (n = %zu)\n\n",
+		       name, (diff[127] + diff[128]) / 2, sum / 256, worst, worst_n);
 }
 
 /* What a core nobody measured pays: uc_memcpy under the baseline table
@@ -222,26 +237,28 @@ static void baseline(unsigned char *arena, int samples, const struct uc_rule *in
 }
 
 /* The random-size workload: one stream of calls, the same for each copy. */
-static void workload(unsigned char *arena, int samples)
+static void workload(unsigned char *arena, int samples, const struct target *compiled)
 {
 	enum { CALLS = 4096, REGION = 32768 };
 	static struct call calls[CALLS];
-	static const struct {
+	/* The last is the table compiled for this core, where there is one. */
+	struct {
 		const char *name;
 		copy_fn fn;
 	} copies[] = {{"uc_memcpy", uc_memcpy}, {"rep movsb", rep_movsb}, {"libc memcpy", libc_copy},
 #ifdef UC_HAS_MEMMOVE
 		      {"uc_memmove", uc_memmove}, {"libc memmove", libc_move},
 #endif
-	};
-	enum { N = sizeof copies / sizeof *copies };
+		      {"uct_memcpy", compiled ? compiled->memcpy : NULL}};
+	enum { N = sizeof copies / sizeof *copies, TARGET = N - 1 };
+	const int n_copies = compiled ? N : N - 1;
 	double t[N];
 	for (int c = 0; c < N; c++)
 		t[c] = 1e300;
 	unsigned char *src = arena, *dst = arena + 65536 + 2048;
 	random_calls(calls, CALLS, REGION, 1);
 	for (int s = 0; s < samples * 4; s++)
-		for (int c = 0; c < N; c++) {
+		for (int c = 0; c < n_copies; c++) {
 			uint64_t t0 = tsc();
 			for (int i = 0; i < CALLS; i++)
 				copies[c].fn(dst + calls[i].dst, src + calls[i].src, calls[i].len);
@@ -257,6 +274,10 @@ static void workload(unsigned char *arena, int samples)
 	printf("  uc_memmove / libc memmove %.3f (ticks per call: %.1f, %.1f)\n\n", t[3] / t[4], t[3] / CALLS,
 	       t[4] / CALLS);
 #endif
+	if (compiled)
+		printf("  the table compiled for %s (gen --target): uct_memcpy / rep movsb %.3f, uct_memcpy / uc_memcpy "
+		       "%.3f\n  (ticks per call: %.1f)\n\n",
+		       compiled->entry, t[TARGET] / t[1], t[TARGET] / t[0], t[TARGET] / CALLS);
 }
 
 static int plot(const char *dir)
@@ -276,8 +297,11 @@ static int plot(const char *dir)
 		"set title 'dispatch cost: uc_memcpy - chosen strategy called directly'\n"
 		"set xlabel 'n (bytes), d = 0'\n"
 		"set ylabel 'ticks per call'\n"
-		"unset key\n"
-		"plot 'dispatch.csv' every ::1 using 1:5 with points pt 7 ps 0.4\n"
+		"set key top right\n"
+		"plot 'dispatch.csv' every ::1 using 2:(strcol(1) eq 'installed' ? $6 : 1/0) with points pt 7 ps 0.4 "
+		"title 'installed table (uc\\_memcpy)', "
+		"'' every ::1 using 2:(strcol(1) eq 'target' ? $6 : 1/0) with points pt 6 ps 0.5 "
+		"title 'compiled for this core (uct\\_memcpy, --target)'\n"
 		"unset multiplot\n";
 	return plot_png("bench", dir, "bench.gp", "bench.png", 1500, 650, body);
 }
@@ -333,10 +357,13 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	dispatch(files[1], arena, samples);
+	const struct target *compiled = target();
+	dispatch(files[1], arena, samples, NULL);
+	if (compiled)
+		dispatch(files[1], arena, samples, compiled);
 	baseline(arena, samples, installed);
 	grid(files[0], arena, samples);
-	workload(arena, samples);
+	workload(arena, samples, compiled);
 	for (int k = 0; k < 2; k++)
 		if (fclose(files[k])) {
 			fprintf(stderr, "bench: %s/%s: %s\n", dir, names[k], strerror(errno));

@@ -397,18 +397,6 @@ ${banner(";")}
 @   return list
 @ end
 @
-@ -- A length chain: runs of { hi, s }, the last unbounded.
-@ local function chain(tag, runs)
-@   for _, r in ipairs(runs) do
-@     if r.hi >= 0 then
-        cmp     rdx, ${r.hi}                    ; band edge
-        jbe     .L${tag}_${r.s}
-@     else
-        jmp     .L${tag}_${r.s}
-@     end
-@   end
-@ end
-@
 @ -- Jumps from a strategy code in ecx to .L<tag>_<strategy>. The four codes
 @ -- of general registers take the tree they always took; more are split at
 @ -- the middle code, each half alike.
@@ -508,34 +496,68 @@ ${banner(";")}
 @ -- rsi = src, rdx = n. Clobbers rcx and r8.
 @ local function dispatch(tag)
 @   if T then
-        ; ${target_name()}'s table, as a branch tree
-@     chain(tag, plan.shared)
-@     if plan.split_from then
+        ; ${target_name()}'s table, as a branch tree: length first
+@     local leaves = plan.leaves
+@     -- The distance tests of leaves[i], then its elsewhere class's copy.
+@     local function leaf(i)
+@       local L = leaves[i]
+@       if #L.tests > 0 then
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-@       for _, x in ipairs(plan.tests) do
+@       end
+@       for _, x in ipairs(L.tests) do
 @         if x.class == "zero" and T.zero_mod < 4096 then
         test    ecx, ${T.zero_mod - 1}                       ; zero: d mod ${T.zero_mod} = 0
-        jz      .L${tag}_c_zero
+        jz      .L${tag}_${x.s}
 @         elseif x.class == "zero" then
-        jz      .L${tag}_c_zero                 ; zero: d = 0
+        jz      .L${tag}_${x.s}                 ; zero: d = 0
 @         elseif x.class == "above" then
         cmp     ecx, ${T.above_max}                       ; above: d <= above_max
-        jbe     .L${tag}_c_above
+        jbe     .L${tag}_${x.s}
 @         elseif x.class == "near" then
         cmp     ecx, ${T.near_max}                       ; near: d <= near_max
-        jbe     .L${tag}_c_near
+        jbe     .L${tag}_${x.s}
 @         else
         cmp     ecx, ${4096 - T.below_max}                     ; below: d >= 4096 - below_max
-        jae     .L${tag}_c_below
+        jae     .L${tag}_${x.s}
 @         end
 @       end
-@       chain(tag, plan.elsewhere)
-@       for _, x in ipairs(plan.tests) do
-.L${tag}_c_${x.class}:
-@         chain(tag, x.runs)
+        jmp     .L${tag}_${L.elsewhere}
+@     end
+@     -- Leaves lo..hi, for a length past leaves[lo - 1].hi: halves them.
+@     local function search(lo, hi)
+@       if lo == hi then
+@         leaf(lo)
+@         return
 @       end
+@       local mid = (lo + hi) // 2
+        cmp     rdx, ${leaves[mid].hi}                    ; band edge
+@       if lo == mid and #leaves[lo].tests == 0 then
+        jbe     .L${tag}_${leaves[lo].elsewhere}
+@         search(mid + 1, hi)
+@       elseif mid + 1 == hi and #leaves[hi].tests == 0 then
+        ja      .L${tag}_${leaves[hi].elsewhere}
+@         search(lo, mid)
+@       else
+        ja      .L${tag}_t${mid + 1}_${hi}
+@         search(lo, mid)
+.L${tag}_t${mid + 1}_${hi}:
+@         search(mid + 1, hi)
+@       end
+@     end
+@     if #leaves == 1 then
+@       leaf(1)
+@     elseif #leaves[1].tests == 0 then
+        cmp     rdx, ${leaves[1].hi}                    ; band edge: the lowest band first
+        jbe     .L${tag}_${leaves[1].elsewhere}
+@       search(2, #leaves)
+@     else
+        cmp     rdx, ${leaves[1].hi}                    ; band edge: the lowest band first
+        ja      .L${tag}_t2_${#leaves}
+@       leaf(1)
+.L${tag}_t2_${#leaves}:
+@       search(2, #leaves)
 @     end
 @   else
         cmp     byte [rel ${P}copy_baseline.here], 0
