@@ -64,9 +64,10 @@ static void progress(const char *what, size_t done, size_t total)
 		fputc('\n', stderr);
 }
 
-static int grid(FILE *csv, unsigned char *arena, int samples)
+static int grid(FILE *csv, unsigned char *arena, int samples, const struct target *compiled)
 {
-	double worst_vs_movsb = 0, worst_vs_libc = 0, log_vs_libc = 0;
+	double worst_vs_movsb = 0, worst_vs_libc = 0, log_vs_libc = 0, worst_compiled = 0;
+	size_t compiled_over = 0, at_compiled_l = 0, at_compiled_d = 0;
 #ifdef UC_HAS_MEMMOVE
 	double log_move = 0, worst_move = 0;
 #endif
@@ -80,13 +81,15 @@ static int grid(FILE *csv, unsigned char *arena, int samples)
 	size_t twin_over = 0, uc_over = 0, at_twin_l = 0, at_twin_d = 0;
 	size_t at_l = 0, at_d = 0, at_libc_l = 0, at_libc_d = 0, points = 0;
 	fprintf(csv, "n,d,choice,uc_memcpy,best,best_strategy,regret,vs_rep_movsb,libc_vs_rep_movsb,vs_libc,"
-		     "memmove_vs_libc\n");
+		     "memmove_vs_libc,compiled_vs_rep_movsb\n");
 	printf("grid: uc_memcpy under the installed table (ticks per call; ratios lower is faster)\n\n");
 	printf("%8s %5s %-16s %10s %10s %-16s %7s %10s %10s %9s", "n", "d", "choice", "uc_memcpy", "best", "best is",
 	       "regret", "/rep movsb", "libc/movsb", "/libc");
 #ifdef UC_HAS_MEMMOVE
 	printf(" %13s", "move/libc mv");
 #endif
+	if (compiled)
+		printf(" %11s", "uct/movsb");
 	printf("\n");
 	for (size_t l = 0; l < N_LENGTHS; l++) {
 		for (size_t d = 0; d < N_DISTANCES; d++) {
@@ -94,13 +97,15 @@ static int grid(FILE *csv, unsigned char *arena, int samples)
 			int choice = uc_copy_strategy(arena + 8192 + distances[d], arena + 8192, n);
 			/* Rounds over every copy, each keeping its minimum, so that a
 			 * slow spell of the machine hits all of them alike. */
-			double uc = 1e300, movsb = 1e300, libc = 1e300, move = 1e300, libc_mv = 1e300,
+			double uc = 1e300, movsb = 1e300, libc = 1e300, move = 1e300, libc_mv = 1e300, uct = 1e300,
 			       strat[UC_N_STRATEGIES];
 			for (int s = 0; s < UC_N_STRATEGIES; s++)
 				strat[s] = 1e300;
 			for (int round = 0; round < ROUNDS; round++) {
 				uc = fmin(uc, time_copy(uc_memcpy, arena, n, distances[d], samples, 3000));
 				movsb = fmin(movsb, time_copy(rep_movsb, arena, n, distances[d], samples, 3000));
+				if (compiled)
+					uct = fmin(uct, time_copy(compiled->memcpy, arena, n, distances[d], samples, 3000));
 				libc = fmin(libc, time_copy(libc_copy, arena, n, distances[d], samples, 3000));
 #ifdef UC_HAS_MEMMOVE
 				move = fmin(move, time_copy(uc_memmove, arena, n, distances[d], samples, 3000));
@@ -126,10 +131,16 @@ static int grid(FILE *csv, unsigned char *arena, int samples)
 			log_move += log(move / libc_mv);
 			worst_move = fmax(worst_move, move / libc_mv);
 #endif
+			if (compiled) {
+				printf(" %11.3f", uct / movsb);
+				compiled_over += uct / movsb > 1.03;
+				if (uct / movsb > worst_compiled)
+					worst_compiled = uct / movsb, at_compiled_l = n, at_compiled_d = distances[d];
+			}
 			printf("\n");
-			fprintf(csv, "%zu,%u,%s,%.2f,%.2f,%s,%.4f,%.4f,%.4f,%.4f,%.4f\n", n, distances[d],
+			fprintf(csv, "%zu,%u,%s,%.2f,%.2f,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", n, distances[d],
 				strategy_label(choice), uc, best, strategy_label(best_s), uc / best, uc / movsb, libc / movsb,
-				uc / libc, move < 1e300 ? move / libc_mv : 0);
+				uc / libc, move < 1e300 ? move / libc_mv : 0, compiled ? uct / movsb : 0);
 			if (uc / movsb > worst_vs_movsb)
 				worst_vs_movsb = uc / movsb, at_l = n, at_d = distances[d];
 			uc_over += uc / movsb > 1.03;
@@ -147,6 +158,10 @@ static int grid(FILE *csv, unsigned char *arena, int samples)
 	}
 	printf("worst uc_memcpy / rep movsb on the grid: %.3f (n = %zu, d = %zu); above 1.03 at %zu of %zu points\n",
 	       worst_vs_movsb, at_l, at_d, uc_over, points);
+	if (compiled)
+		printf("worst uct_memcpy (the table compiled for %s) / rep movsb on the grid: %.3f (n = %zu, d = %zu); "
+		       "above 1.03 at %zu of %zu points\n",
+		       compiled->entry, worst_compiled, at_compiled_l, at_compiled_d, compiled_over, points);
 	printf("the same rep movsb from two addresses (uc_copy_forward against rep movsb): apart by up to %.3fx "
 	       "(n = %zu, d = %zu), by more than 3%% at %zu of %zu points\n",
 	       worst_twin, at_twin_l, at_twin_d, twin_over, points);
@@ -362,7 +377,7 @@ int main(int argc, char **argv)
 	if (compiled)
 		dispatch(files[1], arena, samples, compiled);
 	baseline(arena, samples, installed);
-	grid(files[0], arena, samples);
+	grid(files[0], arena, samples, compiled);
 	workload(arena, samples, compiled);
 	for (int k = 0; k < 2; k++)
 		if (fclose(files[k])) {

@@ -83,4 +83,66 @@ function M.plan(t)
   return p
 end
 
+-- Whether every class of every band of r copies forward (forward_aligned
+-- without an alignment is forward): such a table runs as the baseline,
+-- which the dispatch tests before anything else.
+function M.copies_forward(r)
+  for _, b in ipairs(r.bands) do
+    for _, c in ipairs(db.classes) do
+      if b[c] ~= "forward" and not (b[c] == "forward_aligned" and r.align_dst == 0) then return false end
+    end
+  end
+  return true
+end
+
+-- A table's content as one string: two entries with the same string (one
+-- inheriting the other's rule) share one compiled tree.
+local function signature(r)
+  local parts = { r.above_max, r.near_max, r.below_max, r.zero_mod, r.align_dst }
+  for _, b in ipairs(r.bands) do
+    parts[#parts + 1] = b.hi
+    for _, c in ipairs(db.classes) do parts[#parts + 1] = b[c] end
+  end
+  return table.concat(parts, ",")
+end
+
+-- The tables the generic build compiles to branch trees beside its
+-- installed table: every distinct measured or inherited table of the flavor
+-- that does not copy forward everywhere, in entry order. rule_install picks
+-- a table's tree when the table it installs is one of these and the CPU
+-- runs each of its strategies as itself. Returns { {rule = r, entries =
+-- {name, ...}}, ... }, computed once per flavor: the templates ask for
+-- every entry.
+local by_flavor = {}
+local function compiled_of(flavor_name)
+  local c = by_flavor[flavor_name]
+  if c then return c end
+  c = { list = {}, index = {} }
+  for _, e in ipairs(db.entries) do
+    local r = e.rules[flavor_name]
+    if r.status ~= "baseline" and not M.copies_forward(r) then
+      local sig = signature(r)
+      local k = c.index[sig]
+      if k then
+        table.insert(c.list[k].entries, e.name)
+      else
+        c.list[#c.list + 1] = { rule = r, entries = { e.name } }
+        c.index[sig] = #c.list
+      end
+    end
+  end
+  by_flavor[flavor_name] = c
+  return c
+end
+
+function M.compiled(flavor_name)
+  return compiled_of(flavor_name).list
+end
+
+-- The position (1-based) in M.compiled(flavor_name) of r's table, or 0.
+function M.compiled_index(flavor_name, r)
+  if r.status == "baseline" then return 0 end
+  return compiled_of(flavor_name).index[signature(r)] or 0
+end
+
 return M

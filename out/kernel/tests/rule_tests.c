@@ -224,13 +224,25 @@ struct edge {
 	int want;
 };
 
+/* The strategy memcpy takes for n bytes at distance dist. It reads no
+ * byte, so n may be longer than the arena: the destination is an address
+ * past it, formed as an integer. */
+static int strategy_at(struct uc_test_ctx *t, size_t n, unsigned int dist)
+{
+	struct layout l = place(n, dist, 0, 0);
+	uc_uintptr src = (uc_uintptr)(t->work + l.src);
+	return uc_copy_strategy((const void *)(src + (l.dst - l.src)), (const void *)src, n);
+}
+
+/* The longest edge copied: its layout fits the arena at any distance. */
+#define COPY_EDGE_MAX 65536u
+
 static void check_edges(struct uc_test_ctx *t, struct detail *d, const struct edge *edges, size_t n_edges)
 {
 	size_t i;
 	for (i = 0; i < n_edges; i++) {
 		const struct edge *e = &edges[i];
-		struct layout l = place(e->n, e->dist, 0, 0);
-		int got = uc_copy_strategy(t->work + l.dst, t->work + l.src, e->n);
+		int got = strategy_at(t, e->n, e->dist);
 		int want = uc_rule_runs(e->want, e->n); /* the table's, or what stands in for it here */
 		struct detail *why;
 		if (got != want && (why = fail(d)) != NULL) {
@@ -250,11 +262,14 @@ static void check_edges(struct uc_test_ctx *t, struct detail *d, const struct ed
 	}
 }
 
-/* memcpy copies correctly at every edge, whichever strategy it takes there. */
+/* memcpy copies correctly at every edge up to COPY_EDGE_MAX bytes,
+ * whichever strategy it takes there. */
 static void copy_edges(struct uc_test_ctx *t, struct detail *d, const struct edge *edges, size_t n_edges)
 {
 	size_t i;
 	for (i = 0; i < n_edges; i++) {
+		if (edges[i].n > COPY_EDGE_MAX)
+			continue;
 		check_copy(t, d, "memcpy", uc_memcpy, edges[i].n, edges[i].dist, edges[i].dist % 64, 0);
 		check_copy(t, d, "memcpy", uc_memcpy, edges[i].n, edges[i].dist, 7, 0);
 	}
@@ -359,8 +374,27 @@ static void check_lookups(struct detail *d, const struct lookup_case *cases, siz
 /* A group for one entry: lookup at the edges of each of its CPUID ranges and
  * just outside them, then, under the rule the lookup gives, the table's
  * edges and the copy sweeps. */
+/* Set by rule_install to k where the table it installs is the k-th that
+ * copy.asm holds as a branch tree, 0 otherwise. */
+extern unsigned char uc_copy_tree;
+
+/* The tree the dispatch must run for a table that is compiled tree tree (0:
+ * none) and needs isa need, where the rule may use isa have: none where
+ * need is more. */
+static void check_tree(struct detail *d, int tree, int need, int have)
+{
+	int want = tree && need <= have ? tree : 0;
+	struct detail *why;
+	if (*(volatile unsigned char *)&uc_copy_tree != want && (why = fail(d)) != NULL) {
+		say(why, "the dispatch runs compiled tree ");
+		say_uint(why, *(volatile unsigned char *)&uc_copy_tree);
+		say(why, ", not ");
+		say_uint(why, (unsigned long)want);
+	}
+}
+
 static void run_entry(struct uc_test_ctx *t, const char *group, const struct lookup_case *cases, size_t n_cases,
-		      const struct edge *edges, size_t n_edges, int sweeps)
+		      const struct edge *edges, size_t n_edges, int sweeps, int tree, int tree_isa)
 {
 	struct detail d = {{0}, 0, 0};
 	const struct lookup_case *own = &cases[0];
@@ -373,6 +407,8 @@ static void run_entry(struct uc_test_ctx *t, const char *group, const struct loo
 		return;
 	rule = uc_rule_lookup(own->vendor, own->family, own->model);
 	uc_rule_install(rule);
+	check_tree(&d, tree, tree_isa, UC_ISA_ENABLED());
+	finish(t, group, tree ? "its table runs as its compiled branch tree" : "its table has no compiled tree", &d);
 	check_edges(t, &d, edges, n_edges);
 	finish(t, group, "strategy at every band and class edge", &d);
 	copy_edges(t, &d, edges, n_edges);
@@ -508,7 +544,8 @@ static const struct lookup_case cases_zen1[] = {
 static void group_zen1(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen1", cases_zen1, sizeof cases_zen1 / sizeof cases_zen1[0], edges_zen1,
-		  sizeof edges_zen1 / sizeof edges_zen1[0], 1);
+		  sizeof edges_zen1 / sizeof edges_zen1[0], 1,
+		  0, 0);
 }
 
 /* zen2: measured by 2026-11-11. */
@@ -665,7 +702,8 @@ static const struct lookup_case cases_zen2[] = {
 static void group_zen2(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen2", cases_zen2, sizeof cases_zen2 / sizeof cases_zen2[0], edges_zen2,
-		  sizeof edges_zen2 / sizeof edges_zen2[0], 1);
+		  sizeof edges_zen2 / sizeof edges_zen2[0], 1,
+		  1, 0);
 }
 
 /* zen3: measured 2026-11-30 (KVMKVMKVM guest). */
@@ -1300,6 +1338,126 @@ static const struct edge edges_zen3[] = {
 	{ 65536, 4089, 0 },
 	{ 65536, 4090, 0 },
 	{ 65536, 4095, 0 },
+	{ 2097151, 0, 0 },
+	{ 2097151, 1, 2 },
+	{ 2097151, 2, 2 },
+	{ 2097151, 31, 2 },
+	{ 2097151, 32, 0 },
+	{ 2097151, 33, 0 },
+	{ 2097151, 58, 0 },
+	{ 2097151, 59, 0 },
+	{ 2097151, 1023, 0 },
+	{ 2097151, 2048, 0 },
+	{ 2097151, 4064, 0 },
+	{ 2097151, 4065, 0 },
+	{ 2097151, 4089, 0 },
+	{ 2097151, 4090, 0 },
+	{ 2097151, 4095, 0 },
+	{ 2097152, 0, 0 },
+	{ 2097152, 1, 2 },
+	{ 2097152, 2, 2 },
+	{ 2097152, 31, 2 },
+	{ 2097152, 32, 0 },
+	{ 2097152, 33, 0 },
+	{ 2097152, 58, 0 },
+	{ 2097152, 59, 0 },
+	{ 2097152, 1023, 0 },
+	{ 2097152, 2048, 0 },
+	{ 2097152, 4064, 0 },
+	{ 2097152, 4065, 0 },
+	{ 2097152, 4089, 0 },
+	{ 2097152, 4090, 0 },
+	{ 2097152, 4095, 0 },
+	{ 2097153, 0, 1 },
+	{ 2097153, 1, 2 },
+	{ 2097153, 2, 2 },
+	{ 2097153, 31, 2 },
+	{ 2097153, 32, 1 },
+	{ 2097153, 33, 1 },
+	{ 2097153, 58, 1 },
+	{ 2097153, 59, 1 },
+	{ 2097153, 1023, 1 },
+	{ 2097153, 2048, 1 },
+	{ 2097153, 4064, 1 },
+	{ 2097153, 4065, 1 },
+	{ 2097153, 4089, 1 },
+	{ 2097153, 4090, 0 },
+	{ 2097153, 4095, 0 },
+	{ 2097154, 0, 1 },
+	{ 2097154, 1, 2 },
+	{ 2097154, 2, 2 },
+	{ 2097154, 31, 2 },
+	{ 2097154, 32, 1 },
+	{ 2097154, 33, 1 },
+	{ 2097154, 58, 1 },
+	{ 2097154, 59, 1 },
+	{ 2097154, 1023, 1 },
+	{ 2097154, 2048, 1 },
+	{ 2097154, 4064, 1 },
+	{ 2097154, 4065, 1 },
+	{ 2097154, 4089, 1 },
+	{ 2097154, 4090, 0 },
+	{ 2097154, 4095, 0 },
+	{ 4194303, 0, 1 },
+	{ 4194303, 1, 2 },
+	{ 4194303, 2, 2 },
+	{ 4194303, 31, 2 },
+	{ 4194303, 32, 1 },
+	{ 4194303, 33, 1 },
+	{ 4194303, 58, 1 },
+	{ 4194303, 59, 1 },
+	{ 4194303, 1023, 1 },
+	{ 4194303, 2048, 1 },
+	{ 4194303, 4064, 1 },
+	{ 4194303, 4065, 1 },
+	{ 4194303, 4089, 1 },
+	{ 4194303, 4090, 0 },
+	{ 4194303, 4095, 0 },
+	{ 4194304, 0, 1 },
+	{ 4194304, 1, 2 },
+	{ 4194304, 2, 2 },
+	{ 4194304, 31, 2 },
+	{ 4194304, 32, 1 },
+	{ 4194304, 33, 1 },
+	{ 4194304, 58, 1 },
+	{ 4194304, 59, 1 },
+	{ 4194304, 1023, 1 },
+	{ 4194304, 2048, 1 },
+	{ 4194304, 4064, 1 },
+	{ 4194304, 4065, 1 },
+	{ 4194304, 4089, 1 },
+	{ 4194304, 4090, 0 },
+	{ 4194304, 4095, 0 },
+	{ 4194305, 0, 2 },
+	{ 4194305, 1, 2 },
+	{ 4194305, 2, 2 },
+	{ 4194305, 31, 2 },
+	{ 4194305, 32, 2 },
+	{ 4194305, 33, 0 },
+	{ 4194305, 58, 0 },
+	{ 4194305, 59, 1 },
+	{ 4194305, 1023, 1 },
+	{ 4194305, 2048, 2 },
+	{ 4194305, 4064, 2 },
+	{ 4194305, 4065, 1 },
+	{ 4194305, 4089, 1 },
+	{ 4194305, 4090, 0 },
+	{ 4194305, 4095, 0 },
+	{ 4194306, 0, 2 },
+	{ 4194306, 1, 2 },
+	{ 4194306, 2, 2 },
+	{ 4194306, 31, 2 },
+	{ 4194306, 32, 2 },
+	{ 4194306, 33, 0 },
+	{ 4194306, 58, 0 },
+	{ 4194306, 59, 1 },
+	{ 4194306, 1023, 1 },
+	{ 4194306, 2048, 2 },
+	{ 4194306, 4064, 2 },
+	{ 4194306, 4065, 1 },
+	{ 4194306, 4089, 1 },
+	{ 4194306, 4090, 0 },
+	{ 4194306, 4095, 0 },
 };
 
 static const struct lookup_case cases_zen3[] = {
@@ -1315,7 +1473,8 @@ static const struct lookup_case cases_zen3[] = {
 static void group_zen3(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen3", cases_zen3, sizeof cases_zen3 / sizeof cases_zen3[0], edges_zen3,
-		  sizeof edges_zen3 / sizeof edges_zen3[0], 1);
+		  sizeof edges_zen3 / sizeof edges_zen3[0], 1,
+		  2, 0);
 }
 
 /* zen4: baseline (no evidence). */
@@ -1426,7 +1585,8 @@ static const struct lookup_case cases_zen4[] = {
 static void group_zen4(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen4", cases_zen4, sizeof cases_zen4 / sizeof cases_zen4[0], edges_zen4,
-		  sizeof edges_zen4 / sizeof edges_zen4[0], 1);
+		  sizeof edges_zen4 / sizeof edges_zen4[0], 1,
+		  0, 0);
 }
 
 /* zen5: baseline (no evidence). */
@@ -1540,7 +1700,8 @@ static const struct lookup_case cases_zen5[] = {
 static void group_zen5(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen5", cases_zen5, sizeof cases_zen5 / sizeof cases_zen5[0], edges_zen5,
-		  sizeof edges_zen5 / sizeof edges_zen5[0], 1);
+		  sizeof edges_zen5 / sizeof edges_zen5[0], 1,
+		  0, 0);
 }
 
 /* zen6: baseline (no evidence). */
@@ -1655,7 +1816,8 @@ static const struct lookup_case cases_zen6[] = {
 static void group_zen6(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen6", cases_zen6, sizeof cases_zen6 / sizeof cases_zen6[0], edges_zen6,
-		  sizeof edges_zen6 / sizeof edges_zen6[0], 1);
+		  sizeof edges_zen6 / sizeof edges_zen6[0], 1,
+		  0, 0);
 }
 
 /* haswell: baseline (no evidence). */
@@ -1770,7 +1932,8 @@ static const struct lookup_case cases_haswell[] = {
 static void group_haswell(struct uc_test_ctx *t)
 {
 	run_entry(t, "haswell", cases_haswell, sizeof cases_haswell / sizeof cases_haswell[0], edges_haswell,
-		  sizeof edges_haswell / sizeof edges_haswell[0], 1);
+		  sizeof edges_haswell / sizeof edges_haswell[0], 1,
+		  0, 0);
 }
 
 /* broadwell: baseline (no evidence). */
@@ -1889,7 +2052,8 @@ static const struct lookup_case cases_broadwell[] = {
 static void group_broadwell(struct uc_test_ctx *t)
 {
 	run_entry(t, "broadwell", cases_broadwell, sizeof cases_broadwell / sizeof cases_broadwell[0], edges_broadwell,
-		  sizeof edges_broadwell / sizeof edges_broadwell[0], 1);
+		  sizeof edges_broadwell / sizeof edges_broadwell[0], 1,
+		  0, 0);
 }
 
 /* skylake: baseline (no evidence). */
@@ -2016,7 +2180,8 @@ static const struct lookup_case cases_skylake[] = {
 static void group_skylake(struct uc_test_ctx *t)
 {
 	run_entry(t, "skylake", cases_skylake, sizeof cases_skylake / sizeof cases_skylake[0], edges_skylake,
-		  sizeof edges_skylake / sizeof edges_skylake[0], 1);
+		  sizeof edges_skylake / sizeof edges_skylake[0], 1,
+		  0, 0);
 }
 
 /* icelake: baseline (no evidence). */
@@ -2131,7 +2296,8 @@ static const struct lookup_case cases_icelake[] = {
 static void group_icelake(struct uc_test_ctx *t)
 {
 	run_entry(t, "icelake", cases_icelake, sizeof cases_icelake / sizeof cases_icelake[0], edges_icelake,
-		  sizeof edges_icelake / sizeof edges_icelake[0], 1);
+		  sizeof edges_icelake / sizeof edges_icelake[0], 1,
+		  0, 0);
 }
 
 /* tigerlake: measured by 2026-11-11. */
@@ -2238,7 +2404,8 @@ static const struct lookup_case cases_tigerlake[] = {
 static void group_tigerlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "tigerlake", cases_tigerlake, sizeof cases_tigerlake / sizeof cases_tigerlake[0], edges_tigerlake,
-		  sizeof edges_tigerlake / sizeof edges_tigerlake[0], 1);
+		  sizeof edges_tigerlake / sizeof edges_tigerlake[0], 1,
+		  0, 0);
 }
 
 /* sapphirerapids: baseline (no evidence). */
@@ -2349,7 +2516,8 @@ static const struct lookup_case cases_sapphirerapids[] = {
 static void group_sapphirerapids(struct uc_test_ctx *t)
 {
 	run_entry(t, "sapphirerapids", cases_sapphirerapids, sizeof cases_sapphirerapids / sizeof cases_sapphirerapids[0], edges_sapphirerapids,
-		  sizeof edges_sapphirerapids / sizeof edges_sapphirerapids[0], 1);
+		  sizeof edges_sapphirerapids / sizeof edges_sapphirerapids[0], 1,
+		  0, 0);
 }
 
 /* alderlake: baseline (no evidence). */
@@ -2472,7 +2640,8 @@ static const struct lookup_case cases_alderlake[] = {
 static void group_alderlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "alderlake", cases_alderlake, sizeof cases_alderlake / sizeof cases_alderlake[0], edges_alderlake,
-		  sizeof edges_alderlake / sizeof edges_alderlake[0], 1);
+		  sizeof edges_alderlake / sizeof edges_alderlake[0], 1,
+		  0, 0);
 }
 
 /* rocketlake: measured 2026-11-29 (KVMKVMKVM guest). */
@@ -2579,7 +2748,8 @@ static const struct lookup_case cases_rocketlake[] = {
 static void group_rocketlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "rocketlake", cases_rocketlake, sizeof cases_rocketlake / sizeof cases_rocketlake[0], edges_rocketlake,
-		  sizeof edges_rocketlake / sizeof edges_rocketlake[0], 1);
+		  sizeof edges_rocketlake / sizeof edges_rocketlake[0], 1,
+		  0, 0);
 }
 
 /* meteorlake: baseline (no evidence). */
@@ -2690,7 +2860,8 @@ static const struct lookup_case cases_meteorlake[] = {
 static void group_meteorlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "meteorlake", cases_meteorlake, sizeof cases_meteorlake / sizeof cases_meteorlake[0], edges_meteorlake,
-		  sizeof edges_meteorlake / sizeof edges_meteorlake[0], 1);
+		  sizeof edges_meteorlake / sizeof edges_meteorlake[0], 1,
+		  0, 0);
 }
 
 /* graniterapids: baseline (no evidence). */
@@ -2797,7 +2968,8 @@ static const struct lookup_case cases_graniterapids[] = {
 static void group_graniterapids(struct uc_test_ctx *t)
 {
 	run_entry(t, "graniterapids", cases_graniterapids, sizeof cases_graniterapids / sizeof cases_graniterapids[0], edges_graniterapids,
-		  sizeof edges_graniterapids / sizeof edges_graniterapids[0], 1);
+		  sizeof edges_graniterapids / sizeof edges_graniterapids[0], 1,
+		  0, 0);
 }
 
 /* crestmont: baseline (no evidence). */
@@ -2908,7 +3080,8 @@ static const struct lookup_case cases_crestmont[] = {
 static void group_crestmont(struct uc_test_ctx *t)
 {
 	run_entry(t, "crestmont", cases_crestmont, sizeof cases_crestmont / sizeof cases_crestmont[0], edges_crestmont,
-		  sizeof edges_crestmont / sizeof edges_crestmont[0], 1);
+		  sizeof edges_crestmont / sizeof edges_crestmont[0], 1,
+		  0, 0);
 }
 
 /* arrowlake: baseline (no evidence). */
@@ -3023,7 +3196,8 @@ static const struct lookup_case cases_arrowlake[] = {
 static void group_arrowlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "arrowlake", cases_arrowlake, sizeof cases_arrowlake / sizeof cases_arrowlake[0], edges_arrowlake,
-		  sizeof edges_arrowlake / sizeof edges_arrowlake[0], 1);
+		  sizeof edges_arrowlake / sizeof edges_arrowlake[0], 1,
+		  0, 0);
 }
 
 /* gracemont: baseline (no evidence). */
@@ -3130,7 +3304,8 @@ static const struct lookup_case cases_gracemont[] = {
 static void group_gracemont(struct uc_test_ctx *t)
 {
 	run_entry(t, "gracemont", cases_gracemont, sizeof cases_gracemont / sizeof cases_gracemont[0], edges_gracemont,
-		  sizeof edges_gracemont / sizeof edges_gracemont[0], 1);
+		  sizeof edges_gracemont / sizeof edges_gracemont[0], 1,
+		  0, 0);
 }
 
 /* Cores no entry names, of a vendor the database knows or not: the
@@ -5434,6 +5609,8 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "marked as copying forward everywhere");
 	finish(t, "dispatch", "table 1: the dispatch reads it", &d);
+	check_tree(&d, 0, 0, UC_ISA_ENABLED());
+	finish(t, "dispatch", "table 1: no compiled tree", &d);
 	uc_rule_install(&synthetic_2);
 	check_edges(t, &d, synthetic_edges_2, sizeof synthetic_edges_2 / sizeof synthetic_edges_2[0]);
 	finish(t, "dispatch", "table 2: strategy at every band and class edge", &d);
@@ -5442,6 +5619,8 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "marked as copying forward everywhere");
 	finish(t, "dispatch", "table 2: the dispatch reads it", &d);
+	check_tree(&d, 0, 0, UC_ISA_ENABLED());
+	finish(t, "dispatch", "table 2: no compiled tree", &d);
 	uc_rule_install(&synthetic_3);
 	check_edges(t, &d, synthetic_edges_3, sizeof synthetic_edges_3 / sizeof synthetic_edges_3[0]);
 	finish(t, "dispatch", "table 3: strategy at every band and class edge", &d);
@@ -5450,6 +5629,8 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "marked as copying forward everywhere");
 	finish(t, "dispatch", "table 3: the dispatch reads it", &d);
+	check_tree(&d, 0, 0, UC_ISA_ENABLED());
+	finish(t, "dispatch", "table 3: no compiled tree", &d);
 	uc_rule_install(&synthetic_4);
 	check_edges(t, &d, synthetic_edges_4, sizeof synthetic_edges_4 / sizeof synthetic_edges_4[0]);
 	finish(t, "dispatch", "table 4: strategy at every band and class edge", &d);
@@ -5458,6 +5639,8 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "marked as copying forward everywhere");
 	finish(t, "dispatch", "table 4: the dispatch reads it", &d);
+	check_tree(&d, 0, 0, UC_ISA_ENABLED());
+	finish(t, "dispatch", "table 4: no compiled tree", &d);
 	uc_rule_install(&synthetic_5);
 	check_edges(t, &d, synthetic_edges_5, sizeof synthetic_edges_5 / sizeof synthetic_edges_5[0]);
 	finish(t, "dispatch", "table 5: strategy at every band and class edge", &d);
@@ -5466,6 +5649,21 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (!*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "every copy forward, and the dispatch still reads the table");
 	finish(t, "dispatch", "table 5: every copy forward: the dispatch skips the table", &d);
+	check_tree(&d, 0, 0, UC_ISA_ENABLED());
+	finish(t, "dispatch", "table 5: no compiled tree", &d);
+	{
+		/* A table equal to a compiled one, wherever it lies, runs its
+		 * tree; the same table with one bound moved does not. */
+		struct uc_rule copy = { 31, 0, 0, 4096, 0, 2, { { 63, { 0, 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" };
+		uc_rule_install(&copy);
+		check_tree(&d, 1, 0, UC_ISA_ENABLED());
+		check_edges(t, &d, edges_zen2, sizeof edges_zen2 / sizeof edges_zen2[0]);
+		finish(t, "dispatch", "a copy of zen2's table runs its compiled tree", &d);
+		copy.above_max = copy.above_max ? copy.above_max - 1 : 1;
+		uc_rule_install(&copy);
+		check_tree(&d, 0, 0, 0);
+		finish(t, "dispatch", "zen2's table with a bound moved runs no compiled tree", &d);
+	}
 	uc_rule_install(&baseline_table);
 }
 

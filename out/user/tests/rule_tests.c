@@ -224,13 +224,25 @@ struct edge {
 	int want;
 };
 
+/* The strategy memcpy takes for n bytes at distance dist. It reads no
+ * byte, so n may be longer than the arena: the destination is an address
+ * past it, formed as an integer. */
+static int strategy_at(struct uc_test_ctx *t, size_t n, unsigned int dist)
+{
+	struct layout l = place(n, dist, 0, 0);
+	uc_uintptr src = (uc_uintptr)(t->work + l.src);
+	return uc_copy_strategy((const void *)(src + (l.dst - l.src)), (const void *)src, n);
+}
+
+/* The longest edge copied: its layout fits the arena at any distance. */
+#define COPY_EDGE_MAX 65536u
+
 static void check_edges(struct uc_test_ctx *t, struct detail *d, const struct edge *edges, size_t n_edges)
 {
 	size_t i;
 	for (i = 0; i < n_edges; i++) {
 		const struct edge *e = &edges[i];
-		struct layout l = place(e->n, e->dist, 0, 0);
-		int got = uc_copy_strategy(t->work + l.dst, t->work + l.src, e->n);
+		int got = strategy_at(t, e->n, e->dist);
 		int want = uc_rule_runs(e->want, e->n); /* the table's, or what stands in for it here */
 		struct detail *why;
 		if (got != want && (why = fail(d)) != NULL) {
@@ -250,11 +262,14 @@ static void check_edges(struct uc_test_ctx *t, struct detail *d, const struct ed
 	}
 }
 
-/* memcpy copies correctly at every edge, whichever strategy it takes there. */
+/* memcpy copies correctly at every edge up to COPY_EDGE_MAX bytes,
+ * whichever strategy it takes there. */
 static void copy_edges(struct uc_test_ctx *t, struct detail *d, const struct edge *edges, size_t n_edges)
 {
 	size_t i;
 	for (i = 0; i < n_edges; i++) {
+		if (edges[i].n > COPY_EDGE_MAX)
+			continue;
 		check_copy(t, d, "memcpy", uc_memcpy, edges[i].n, edges[i].dist, edges[i].dist % 64, 0);
 		check_copy(t, d, "memcpy", uc_memcpy, edges[i].n, edges[i].dist, 7, 0);
 	}
@@ -359,8 +374,27 @@ static void check_lookups(struct detail *d, const struct lookup_case *cases, siz
 /* A group for one entry: lookup at the edges of each of its CPUID ranges and
  * just outside them, then, under the rule the lookup gives, the table's
  * edges and the copy sweeps. */
+/* Set by rule_install to k where the table it installs is the k-th that
+ * copy.asm holds as a branch tree, 0 otherwise. */
+extern unsigned char uc_copy_tree;
+
+/* The tree the dispatch must run for a table that is compiled tree tree (0:
+ * none) and needs isa need, where the rule may use isa have: none where
+ * need is more. */
+static void check_tree(struct detail *d, int tree, int need, int have)
+{
+	int want = tree && need <= have ? tree : 0;
+	struct detail *why;
+	if (*(volatile unsigned char *)&uc_copy_tree != want && (why = fail(d)) != NULL) {
+		say(why, "the dispatch runs compiled tree ");
+		say_uint(why, *(volatile unsigned char *)&uc_copy_tree);
+		say(why, ", not ");
+		say_uint(why, (unsigned long)want);
+	}
+}
+
 static void run_entry(struct uc_test_ctx *t, const char *group, const struct lookup_case *cases, size_t n_cases,
-		      const struct edge *edges, size_t n_edges, int sweeps)
+		      const struct edge *edges, size_t n_edges, int sweeps, int tree, int tree_isa)
 {
 	struct detail d = {{0}, 0, 0};
 	const struct lookup_case *own = &cases[0];
@@ -373,6 +407,8 @@ static void run_entry(struct uc_test_ctx *t, const char *group, const struct loo
 		return;
 	rule = uc_rule_lookup(own->vendor, own->family, own->model);
 	uc_rule_install(rule);
+	check_tree(&d, tree, tree_isa, UC_ISA_ENABLED());
+	finish(t, group, tree ? "its table runs as its compiled branch tree" : "its table has no compiled tree", &d);
 	check_edges(t, &d, edges, n_edges);
 	finish(t, group, "strategy at every band and class edge", &d);
 	copy_edges(t, &d, edges, n_edges);
@@ -508,7 +544,8 @@ static const struct lookup_case cases_zen1[] = {
 static void group_zen1(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen1", cases_zen1, sizeof cases_zen1 / sizeof cases_zen1[0], edges_zen1,
-		  sizeof edges_zen1 / sizeof edges_zen1[0], 1);
+		  sizeof edges_zen1 / sizeof edges_zen1[0], 1,
+		  0, 0);
 }
 
 /* zen2: baseline (no evidence). */
@@ -627,7 +664,8 @@ static const struct lookup_case cases_zen2[] = {
 static void group_zen2(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen2", cases_zen2, sizeof cases_zen2 / sizeof cases_zen2[0], edges_zen2,
-		  sizeof edges_zen2 / sizeof edges_zen2[0], 1);
+		  sizeof edges_zen2 / sizeof edges_zen2[0], 1,
+		  0, 0);
 }
 
 /* zen3: measured 2026-11-30 (KVMKVMKVM guest). */
@@ -992,6 +1030,222 @@ static const struct edge edges_zen3[] = {
 	{ 65536, 4093, 5 },
 	{ 65536, 4094, 5 },
 	{ 65536, 4095, 5 },
+	{ 65537, 0, 5 },
+	{ 65537, 1, 5 },
+	{ 65537, 2, 5 },
+	{ 65537, 61, 5 },
+	{ 65537, 62, 5 },
+	{ 65537, 131, 5 },
+	{ 65537, 132, 0 },
+	{ 65537, 1023, 0 },
+	{ 65537, 2048, 0 },
+	{ 65537, 4093, 0 },
+	{ 65537, 4094, 5 },
+	{ 65537, 4095, 5 },
+	{ 65538, 0, 5 },
+	{ 65538, 1, 5 },
+	{ 65538, 2, 5 },
+	{ 65538, 61, 5 },
+	{ 65538, 62, 5 },
+	{ 65538, 131, 5 },
+	{ 65538, 132, 0 },
+	{ 65538, 1023, 0 },
+	{ 65538, 2048, 0 },
+	{ 65538, 4093, 0 },
+	{ 65538, 4094, 5 },
+	{ 65538, 4095, 5 },
+	{ 262143, 0, 5 },
+	{ 262143, 1, 5 },
+	{ 262143, 2, 5 },
+	{ 262143, 61, 5 },
+	{ 262143, 62, 5 },
+	{ 262143, 131, 5 },
+	{ 262143, 132, 0 },
+	{ 262143, 1023, 0 },
+	{ 262143, 2048, 0 },
+	{ 262143, 4093, 0 },
+	{ 262143, 4094, 5 },
+	{ 262143, 4095, 5 },
+	{ 262144, 0, 5 },
+	{ 262144, 1, 5 },
+	{ 262144, 2, 5 },
+	{ 262144, 61, 5 },
+	{ 262144, 62, 5 },
+	{ 262144, 131, 5 },
+	{ 262144, 132, 0 },
+	{ 262144, 1023, 0 },
+	{ 262144, 2048, 0 },
+	{ 262144, 4093, 0 },
+	{ 262144, 4094, 5 },
+	{ 262144, 4095, 5 },
+	{ 262145, 0, 4 },
+	{ 262145, 1, 4 },
+	{ 262145, 2, 4 },
+	{ 262145, 61, 4 },
+	{ 262145, 62, 0 },
+	{ 262145, 131, 0 },
+	{ 262145, 132, 1 },
+	{ 262145, 1023, 1 },
+	{ 262145, 2048, 1 },
+	{ 262145, 4093, 1 },
+	{ 262145, 4094, 5 },
+	{ 262145, 4095, 5 },
+	{ 262146, 0, 4 },
+	{ 262146, 1, 4 },
+	{ 262146, 2, 4 },
+	{ 262146, 61, 4 },
+	{ 262146, 62, 0 },
+	{ 262146, 131, 0 },
+	{ 262146, 132, 1 },
+	{ 262146, 1023, 1 },
+	{ 262146, 2048, 1 },
+	{ 262146, 4093, 1 },
+	{ 262146, 4094, 5 },
+	{ 262146, 4095, 5 },
+	{ 524287, 0, 4 },
+	{ 524287, 1, 4 },
+	{ 524287, 2, 4 },
+	{ 524287, 61, 4 },
+	{ 524287, 62, 0 },
+	{ 524287, 131, 0 },
+	{ 524287, 132, 1 },
+	{ 524287, 1023, 1 },
+	{ 524287, 2048, 1 },
+	{ 524287, 4093, 1 },
+	{ 524287, 4094, 5 },
+	{ 524287, 4095, 5 },
+	{ 524288, 0, 4 },
+	{ 524288, 1, 4 },
+	{ 524288, 2, 4 },
+	{ 524288, 61, 4 },
+	{ 524288, 62, 0 },
+	{ 524288, 131, 0 },
+	{ 524288, 132, 1 },
+	{ 524288, 1023, 1 },
+	{ 524288, 2048, 1 },
+	{ 524288, 4093, 1 },
+	{ 524288, 4094, 5 },
+	{ 524288, 4095, 5 },
+	{ 524289, 0, 0 },
+	{ 524289, 1, 5 },
+	{ 524289, 2, 5 },
+	{ 524289, 61, 5 },
+	{ 524289, 62, 5 },
+	{ 524289, 131, 5 },
+	{ 524289, 132, 0 },
+	{ 524289, 1023, 0 },
+	{ 524289, 2048, 0 },
+	{ 524289, 4093, 0 },
+	{ 524289, 4094, 1 },
+	{ 524289, 4095, 1 },
+	{ 524290, 0, 0 },
+	{ 524290, 1, 5 },
+	{ 524290, 2, 5 },
+	{ 524290, 61, 5 },
+	{ 524290, 62, 5 },
+	{ 524290, 131, 5 },
+	{ 524290, 132, 0 },
+	{ 524290, 1023, 0 },
+	{ 524290, 2048, 0 },
+	{ 524290, 4093, 0 },
+	{ 524290, 4094, 1 },
+	{ 524290, 4095, 1 },
+	{ 1048575, 0, 0 },
+	{ 1048575, 1, 5 },
+	{ 1048575, 2, 5 },
+	{ 1048575, 61, 5 },
+	{ 1048575, 62, 5 },
+	{ 1048575, 131, 5 },
+	{ 1048575, 132, 0 },
+	{ 1048575, 1023, 0 },
+	{ 1048575, 2048, 0 },
+	{ 1048575, 4093, 0 },
+	{ 1048575, 4094, 1 },
+	{ 1048575, 4095, 1 },
+	{ 1048576, 0, 0 },
+	{ 1048576, 1, 5 },
+	{ 1048576, 2, 5 },
+	{ 1048576, 61, 5 },
+	{ 1048576, 62, 5 },
+	{ 1048576, 131, 5 },
+	{ 1048576, 132, 0 },
+	{ 1048576, 1023, 0 },
+	{ 1048576, 2048, 0 },
+	{ 1048576, 4093, 0 },
+	{ 1048576, 4094, 1 },
+	{ 1048576, 4095, 1 },
+	{ 1048577, 0, 0 },
+	{ 1048577, 1, 4 },
+	{ 1048577, 2, 4 },
+	{ 1048577, 61, 4 },
+	{ 1048577, 62, 4 },
+	{ 1048577, 131, 4 },
+	{ 1048577, 132, 5 },
+	{ 1048577, 1023, 5 },
+	{ 1048577, 2048, 5 },
+	{ 1048577, 4093, 5 },
+	{ 1048577, 4094, 1 },
+	{ 1048577, 4095, 1 },
+	{ 1048578, 0, 0 },
+	{ 1048578, 1, 4 },
+	{ 1048578, 2, 4 },
+	{ 1048578, 61, 4 },
+	{ 1048578, 62, 4 },
+	{ 1048578, 131, 4 },
+	{ 1048578, 132, 5 },
+	{ 1048578, 1023, 5 },
+	{ 1048578, 2048, 5 },
+	{ 1048578, 4093, 5 },
+	{ 1048578, 4094, 1 },
+	{ 1048578, 4095, 1 },
+	{ 2097151, 0, 0 },
+	{ 2097151, 1, 4 },
+	{ 2097151, 2, 4 },
+	{ 2097151, 61, 4 },
+	{ 2097151, 62, 4 },
+	{ 2097151, 131, 4 },
+	{ 2097151, 132, 5 },
+	{ 2097151, 1023, 5 },
+	{ 2097151, 2048, 5 },
+	{ 2097151, 4093, 5 },
+	{ 2097151, 4094, 1 },
+	{ 2097151, 4095, 1 },
+	{ 2097152, 0, 0 },
+	{ 2097152, 1, 4 },
+	{ 2097152, 2, 4 },
+	{ 2097152, 61, 4 },
+	{ 2097152, 62, 4 },
+	{ 2097152, 131, 4 },
+	{ 2097152, 132, 5 },
+	{ 2097152, 1023, 5 },
+	{ 2097152, 2048, 5 },
+	{ 2097152, 4093, 5 },
+	{ 2097152, 4094, 1 },
+	{ 2097152, 4095, 1 },
+	{ 2097153, 0, 7 },
+	{ 2097153, 1, 7 },
+	{ 2097153, 2, 7 },
+	{ 2097153, 61, 7 },
+	{ 2097153, 62, 7 },
+	{ 2097153, 131, 7 },
+	{ 2097153, 132, 7 },
+	{ 2097153, 1023, 7 },
+	{ 2097153, 2048, 7 },
+	{ 2097153, 4093, 7 },
+	{ 2097153, 4094, 7 },
+	{ 2097153, 4095, 7 },
+	{ 2097154, 0, 7 },
+	{ 2097154, 1, 7 },
+	{ 2097154, 2, 7 },
+	{ 2097154, 61, 7 },
+	{ 2097154, 62, 7 },
+	{ 2097154, 131, 7 },
+	{ 2097154, 132, 7 },
+	{ 2097154, 1023, 7 },
+	{ 2097154, 2048, 7 },
+	{ 2097154, 4093, 7 },
+	{ 2097154, 4094, 7 },
+	{ 2097154, 4095, 7 },
 };
 
 static const struct lookup_case cases_zen3[] = {
@@ -1007,7 +1261,8 @@ static const struct lookup_case cases_zen3[] = {
 static void group_zen3(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen3", cases_zen3, sizeof cases_zen3 / sizeof cases_zen3[0], edges_zen3,
-		  sizeof edges_zen3 / sizeof edges_zen3[0], 1);
+		  sizeof edges_zen3 / sizeof edges_zen3[0], 1,
+		  1, 1);
 }
 
 /* zen4: baseline (no evidence). */
@@ -1118,7 +1373,8 @@ static const struct lookup_case cases_zen4[] = {
 static void group_zen4(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen4", cases_zen4, sizeof cases_zen4 / sizeof cases_zen4[0], edges_zen4,
-		  sizeof edges_zen4 / sizeof edges_zen4[0], 1);
+		  sizeof edges_zen4 / sizeof edges_zen4[0], 1,
+		  0, 0);
 }
 
 /* zen5: baseline (no evidence). */
@@ -1232,7 +1488,8 @@ static const struct lookup_case cases_zen5[] = {
 static void group_zen5(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen5", cases_zen5, sizeof cases_zen5 / sizeof cases_zen5[0], edges_zen5,
-		  sizeof edges_zen5 / sizeof edges_zen5[0], 1);
+		  sizeof edges_zen5 / sizeof edges_zen5[0], 1,
+		  0, 0);
 }
 
 /* zen6: baseline (no evidence). */
@@ -1347,7 +1604,8 @@ static const struct lookup_case cases_zen6[] = {
 static void group_zen6(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen6", cases_zen6, sizeof cases_zen6 / sizeof cases_zen6[0], edges_zen6,
-		  sizeof edges_zen6 / sizeof edges_zen6[0], 1);
+		  sizeof edges_zen6 / sizeof edges_zen6[0], 1,
+		  0, 0);
 }
 
 /* haswell: baseline (no evidence). */
@@ -1462,7 +1720,8 @@ static const struct lookup_case cases_haswell[] = {
 static void group_haswell(struct uc_test_ctx *t)
 {
 	run_entry(t, "haswell", cases_haswell, sizeof cases_haswell / sizeof cases_haswell[0], edges_haswell,
-		  sizeof edges_haswell / sizeof edges_haswell[0], 1);
+		  sizeof edges_haswell / sizeof edges_haswell[0], 1,
+		  0, 0);
 }
 
 /* broadwell: baseline (no evidence). */
@@ -1581,7 +1840,8 @@ static const struct lookup_case cases_broadwell[] = {
 static void group_broadwell(struct uc_test_ctx *t)
 {
 	run_entry(t, "broadwell", cases_broadwell, sizeof cases_broadwell / sizeof cases_broadwell[0], edges_broadwell,
-		  sizeof edges_broadwell / sizeof edges_broadwell[0], 1);
+		  sizeof edges_broadwell / sizeof edges_broadwell[0], 1,
+		  0, 0);
 }
 
 /* skylake: baseline (no evidence). */
@@ -1708,7 +1968,8 @@ static const struct lookup_case cases_skylake[] = {
 static void group_skylake(struct uc_test_ctx *t)
 {
 	run_entry(t, "skylake", cases_skylake, sizeof cases_skylake / sizeof cases_skylake[0], edges_skylake,
-		  sizeof edges_skylake / sizeof edges_skylake[0], 1);
+		  sizeof edges_skylake / sizeof edges_skylake[0], 1,
+		  0, 0);
 }
 
 /* icelake: baseline (no evidence). */
@@ -1823,7 +2084,8 @@ static const struct lookup_case cases_icelake[] = {
 static void group_icelake(struct uc_test_ctx *t)
 {
 	run_entry(t, "icelake", cases_icelake, sizeof cases_icelake / sizeof cases_icelake[0], edges_icelake,
-		  sizeof edges_icelake / sizeof edges_icelake[0], 1);
+		  sizeof edges_icelake / sizeof edges_icelake[0], 1,
+		  0, 0);
 }
 
 /* tigerlake: baseline (no evidence). */
@@ -1930,7 +2192,8 @@ static const struct lookup_case cases_tigerlake[] = {
 static void group_tigerlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "tigerlake", cases_tigerlake, sizeof cases_tigerlake / sizeof cases_tigerlake[0], edges_tigerlake,
-		  sizeof edges_tigerlake / sizeof edges_tigerlake[0], 1);
+		  sizeof edges_tigerlake / sizeof edges_tigerlake[0], 1,
+		  0, 0);
 }
 
 /* sapphirerapids: baseline (no evidence). */
@@ -2041,7 +2304,8 @@ static const struct lookup_case cases_sapphirerapids[] = {
 static void group_sapphirerapids(struct uc_test_ctx *t)
 {
 	run_entry(t, "sapphirerapids", cases_sapphirerapids, sizeof cases_sapphirerapids / sizeof cases_sapphirerapids[0], edges_sapphirerapids,
-		  sizeof edges_sapphirerapids / sizeof edges_sapphirerapids[0], 1);
+		  sizeof edges_sapphirerapids / sizeof edges_sapphirerapids[0], 1,
+		  0, 0);
 }
 
 /* alderlake: baseline (no evidence). */
@@ -2164,7 +2428,8 @@ static const struct lookup_case cases_alderlake[] = {
 static void group_alderlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "alderlake", cases_alderlake, sizeof cases_alderlake / sizeof cases_alderlake[0], edges_alderlake,
-		  sizeof edges_alderlake / sizeof edges_alderlake[0], 1);
+		  sizeof edges_alderlake / sizeof edges_alderlake[0], 1,
+		  0, 0);
 }
 
 /* rocketlake: baseline (no evidence). */
@@ -2271,7 +2536,8 @@ static const struct lookup_case cases_rocketlake[] = {
 static void group_rocketlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "rocketlake", cases_rocketlake, sizeof cases_rocketlake / sizeof cases_rocketlake[0], edges_rocketlake,
-		  sizeof edges_rocketlake / sizeof edges_rocketlake[0], 1);
+		  sizeof edges_rocketlake / sizeof edges_rocketlake[0], 1,
+		  0, 0);
 }
 
 /* meteorlake: baseline (no evidence). */
@@ -2382,7 +2648,8 @@ static const struct lookup_case cases_meteorlake[] = {
 static void group_meteorlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "meteorlake", cases_meteorlake, sizeof cases_meteorlake / sizeof cases_meteorlake[0], edges_meteorlake,
-		  sizeof edges_meteorlake / sizeof edges_meteorlake[0], 1);
+		  sizeof edges_meteorlake / sizeof edges_meteorlake[0], 1,
+		  0, 0);
 }
 
 /* graniterapids: baseline (no evidence). */
@@ -2489,7 +2756,8 @@ static const struct lookup_case cases_graniterapids[] = {
 static void group_graniterapids(struct uc_test_ctx *t)
 {
 	run_entry(t, "graniterapids", cases_graniterapids, sizeof cases_graniterapids / sizeof cases_graniterapids[0], edges_graniterapids,
-		  sizeof edges_graniterapids / sizeof edges_graniterapids[0], 1);
+		  sizeof edges_graniterapids / sizeof edges_graniterapids[0], 1,
+		  0, 0);
 }
 
 /* crestmont: baseline (no evidence). */
@@ -2600,7 +2868,8 @@ static const struct lookup_case cases_crestmont[] = {
 static void group_crestmont(struct uc_test_ctx *t)
 {
 	run_entry(t, "crestmont", cases_crestmont, sizeof cases_crestmont / sizeof cases_crestmont[0], edges_crestmont,
-		  sizeof edges_crestmont / sizeof edges_crestmont[0], 1);
+		  sizeof edges_crestmont / sizeof edges_crestmont[0], 1,
+		  0, 0);
 }
 
 /* arrowlake: baseline (no evidence). */
@@ -2715,7 +2984,8 @@ static const struct lookup_case cases_arrowlake[] = {
 static void group_arrowlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "arrowlake", cases_arrowlake, sizeof cases_arrowlake / sizeof cases_arrowlake[0], edges_arrowlake,
-		  sizeof edges_arrowlake / sizeof edges_arrowlake[0], 1);
+		  sizeof edges_arrowlake / sizeof edges_arrowlake[0], 1,
+		  0, 0);
 }
 
 /* gracemont: baseline (no evidence). */
@@ -2822,7 +3092,8 @@ static const struct lookup_case cases_gracemont[] = {
 static void group_gracemont(struct uc_test_ctx *t)
 {
 	run_entry(t, "gracemont", cases_gracemont, sizeof cases_gracemont / sizeof cases_gracemont[0], edges_gracemont,
-		  sizeof edges_gracemont / sizeof edges_gracemont[0], 1);
+		  sizeof edges_gracemont / sizeof edges_gracemont[0], 1,
+		  0, 0);
 }
 
 /* Cores no entry names, of a vendor the database knows or not: the
@@ -5577,6 +5848,8 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "marked as copying forward everywhere");
 	finish(t, "dispatch", "table 1: the dispatch reads it", &d);
+	check_tree(&d, 0, 2, UC_ISA_ENABLED());
+	finish(t, "dispatch", "table 1: no compiled tree", &d);
 	uc_rule_install(&synthetic_2);
 	check_edges(t, &d, synthetic_edges_2, sizeof synthetic_edges_2 / sizeof synthetic_edges_2[0]);
 	finish(t, "dispatch", "table 2: strategy at every band and class edge", &d);
@@ -5585,6 +5858,8 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "marked as copying forward everywhere");
 	finish(t, "dispatch", "table 2: the dispatch reads it", &d);
+	check_tree(&d, 0, 0, UC_ISA_ENABLED());
+	finish(t, "dispatch", "table 2: no compiled tree", &d);
 	uc_rule_install(&synthetic_3);
 	check_edges(t, &d, synthetic_edges_3, sizeof synthetic_edges_3 / sizeof synthetic_edges_3[0]);
 	finish(t, "dispatch", "table 3: strategy at every band and class edge", &d);
@@ -5593,6 +5868,8 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "marked as copying forward everywhere");
 	finish(t, "dispatch", "table 3: the dispatch reads it", &d);
+	check_tree(&d, 0, 0, UC_ISA_ENABLED());
+	finish(t, "dispatch", "table 3: no compiled tree", &d);
 	uc_rule_install(&synthetic_4);
 	check_edges(t, &d, synthetic_edges_4, sizeof synthetic_edges_4 / sizeof synthetic_edges_4[0]);
 	finish(t, "dispatch", "table 4: strategy at every band and class edge", &d);
@@ -5601,6 +5878,8 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "marked as copying forward everywhere");
 	finish(t, "dispatch", "table 4: the dispatch reads it", &d);
+	check_tree(&d, 0, 0, UC_ISA_ENABLED());
+	finish(t, "dispatch", "table 4: no compiled tree", &d);
 	uc_rule_install(&synthetic_5);
 	check_edges(t, &d, synthetic_edges_5, sizeof synthetic_edges_5 / sizeof synthetic_edges_5[0]);
 	finish(t, "dispatch", "table 5: strategy at every band and class edge", &d);
@@ -5609,6 +5888,8 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "marked as copying forward everywhere");
 	finish(t, "dispatch", "table 5: the dispatch reads it", &d);
+	check_tree(&d, 0, 0, UC_ISA_ENABLED());
+	finish(t, "dispatch", "table 5: no compiled tree", &d);
 	uc_rule_install(&synthetic_6);
 	check_edges(t, &d, synthetic_edges_6, sizeof synthetic_edges_6 / sizeof synthetic_edges_6[0]);
 	finish(t, "dispatch", "table 6: strategy at every band and class edge", &d);
@@ -5617,6 +5898,21 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (!*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "every copy forward, and the dispatch still reads the table");
 	finish(t, "dispatch", "table 6: every copy forward: the dispatch skips the table", &d);
+	check_tree(&d, 0, 0, UC_ISA_ENABLED());
+	finish(t, "dispatch", "table 6: no compiled tree", &d);
+	{
+		/* A table equal to a compiled one, wherever it lies, runs its
+		 * tree; the same table with one bound moved does not. */
+		struct uc_rule copy = { 61, 131, 2, 4096, 64, 11, { { 7, { 3, 3, 3, 3, 3 } }, { 15, { 2, 2, 2, 2, 2 } }, { 32, { 3, 3, 3, 3, 3 } }, { 1536, { 5, 5, 5, 5, 5 } }, { 4096, { 4, 4, 4, 4, 4 } }, { 65536, { 0, 5, 5, 5, 5 } }, { 262144, { 5, 5, 5, 5, 0 } }, { 524288, { 4, 4, 0, 5, 1 } }, { 1048576, { 0, 5, 5, 1, 0 } }, { 2097152, { 0, 4, 4, 1, 5 } }, { (uc_size_t)-1, { 7, 7, 7, 7, 7 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" };
+		uc_rule_install(&copy);
+		check_tree(&d, 1, 1, UC_ISA_ENABLED());
+		check_edges(t, &d, edges_zen3, sizeof edges_zen3 / sizeof edges_zen3[0]);
+		finish(t, "dispatch", "a copy of zen3's table runs its compiled tree", &d);
+		copy.above_max = copy.above_max ? copy.above_max - 1 : 1;
+		uc_rule_install(&copy);
+		check_tree(&d, 0, 0, 0);
+		finish(t, "dispatch", "zen3's table with a bound moved runs no compiled tree", &d);
+	}
 	uc_rule_install(&baseline_table);
 }
 
@@ -5661,8 +5957,7 @@ static void group_isa_cap(struct uc_test_ctx *t)
 		uc_rule_install(&synthetic_1);
 		for (i = 0; i < sizeof synthetic_edges_1 / sizeof synthetic_edges_1[0]; i++) {
 			const struct edge *e = &synthetic_edges_1[i];
-			struct layout l = place(e->n, e->dist, 0, 0);
-			int got = uc_copy_strategy(t->work + l.dst, t->work + l.src, e->n);
+			int got = strategy_at(t, e->n, e->dist);
 			struct detail *why;
 			if ((got < 0 || got >= UC_N_STRATEGIES || isa_of[got] > cap) && (why = fail(&d)) != NULL) {
 				say(why, "isa capped at ");
@@ -5679,6 +5974,23 @@ static void group_isa_cap(struct uc_test_ctx *t)
 				  : cap == 1 ? "AVX2, no AVX-512: the AVX2 fallbacks" : "AVX-512", &d);
 		copy_edges(t, &d, synthetic_edges_1, sizeof synthetic_edges_1 / sizeof synthetic_edges_1[0]);
 		finish(t, "isa_cap", "the fallbacks copy correctly at every edge", &d);
+		/* A compiled tree runs only where the cap leaves its strategies. */
+		uc_rule_install(uc_rule_lookup("AuthenticAMD", 0x19, 0x00));
+		check_tree(&d, 1, 1, cap);
+		for (i = 0; i < sizeof edges_zen3 / sizeof edges_zen3[0]; i++) {
+			int got = strategy_at(t, edges_zen3[i].n, edges_zen3[i].dist);
+			struct detail *why;
+			if ((got < 0 || got >= UC_N_STRATEGIES || isa_of[got] > cap) && (why = fail(&d)) != NULL) {
+				say(why, "zen3, isa capped at ");
+				say_uint(why, (unsigned long)cap);
+				say(why, ": n=");
+				say_uint(why, edges_zen3[i].n);
+				say(why, " takes strategy ");
+				say_uint(why, (unsigned long)got);
+			}
+		}
+		copy_edges(t, &d, edges_zen3, sizeof edges_zen3 / sizeof edges_zen3[0]);
+		finish(t, "isa_cap", "zen3's table: its compiled tree only where the cap allows it", &d);
 	}
 	uc_rule_limit_isa(2);
 	uc_rule_install(&baseline_table);
