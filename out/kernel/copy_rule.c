@@ -252,34 +252,6 @@ extern unsigned char uc_copy_short[UC_N_CLASSES * SHORT];
 extern unsigned char uc_copy_uniform[SHORT];
 extern unsigned char uc_copy_long_uniform[UC_MAX_BANDS];
 extern unsigned char uc_copy_baseline;
-extern unsigned char uc_copy_tree;
-
-/* The tables copy.asm also holds as branch trees, in the order of its
- * copy_tree codes (1, 2, ...): installing a table equal to one of them runs
- * its tree, which reads no table. */
-static const struct uc_rule compiled[] = {
-	/* zen2 */
-	{ 31, 0, 0, 4096, 0, 2, { { 63, { 0, 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" },
-	/* zen3 */
-	{ 31, 58, 6, 32, 64, 12, { { 15, { 3, 3, 3, 3, 3 } }, { 16, { 2, 3, 3, 2, 2 } }, { 19, { 3, 3, 3, 2, 3 } }, { 32, { 3, 3, 3, 3, 3 } }, { 80, { 2, 2, 2, 2, 2 } }, { 96, { 0, 2, 0, 2, 2 } }, { 112, { 0, 2, 2, 0, 0 } }, { 160, { 2, 2, 2, 2, 2 } }, { 256, { 0, 2, 2, 2, 2 } }, { 2097152, { 0, 2, 0, 0, 0 } }, { 4194304, { 1, 2, 1, 0, 1 } }, { (uc_size_t)-1, { 2, 2, 0, 0, 1 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" },
-};
-
-/* Whether a and b hold the same table: bounds, alignment and bands. */
-static int same_table(const struct uc_rule *a, const struct uc_rule *b)
-{
-	unsigned int i, c;
-	if (a->above_max != b->above_max || a->near_max != b->near_max || a->below_max != b->below_max ||
-	    a->zero_mod != b->zero_mod || a->align_dst != b->align_dst || a->n_bands != b->n_bands)
-		return 0;
-	for (i = 0; i < a->n_bands && i < UC_MAX_BANDS; i++) {
-		if (a->bands[i].hi != b->bands[i].hi)
-			return 0;
-		for (c = 0; c < UC_N_CLASSES; c++)
-			if (a->bands[i].strategy[c] != b->bands[i].strategy[c])
-				return 0;
-	}
-	return 1;
-}
 
 /* The strategy the routines run where the table says s, at length len: a
  * head needs an alignment, so without one the copy is forward; a strategy
@@ -309,7 +281,6 @@ static unsigned char cell(const struct uc_rule *rule, unsigned int b, unsigned i
 void uc_rule_install(const struct uc_rule *rule)
 {
 	unsigned int b, c, k, n = rule->n_bands, first_long, all_forward;
-	unsigned int tree;
 	uc_size_t len;
 	(void)*(const volatile unsigned char *)&uc_out_stamp_95e7f830;
 	if (n < 1 || n > UC_MAX_BANDS)
@@ -361,18 +332,6 @@ void uc_rule_install(const struct uc_rule *rule)
 	for (k = 0; k < UC_MAX_BANDS; k++)
 		all_forward &= uc_copy_long_uniform[k] == UC_STRATEGY_FORWARD;
 	*(volatile unsigned char *)&uc_copy_baseline = (unsigned char)all_forward;
-	/* A compiled tree jumps to each strategy as its table names it, so it
-	 * serves only where every strategy runs as itself here (its isa is
-	 * enabled), as the tables above already say. */
-	tree = 0;
-	for (k = 0; k < sizeof compiled / sizeof compiled[0]; k++)
-		if (same_table(rule, &compiled[k]))
-			tree = k + 1;
-	for (b = 0; b < n && tree; b++)
-		for (c = 0; c < UC_N_CLASSES; c++)
-			if (cell(rule, b, c, rule->bands[b].hi < SHORT ? rule->bands[b].hi : SHORT) != rule->bands[b].strategy[c])
-				tree = 0;
-	*(volatile unsigned char *)&uc_copy_tree = (unsigned char)tree;
 }
 
 const struct uc_rule *uc_rule_init(void)

@@ -252,32 +252,6 @@ extern unsigned char uc_copy_short[UC_N_CLASSES * SHORT];
 extern unsigned char uc_copy_uniform[SHORT];
 extern unsigned char uc_copy_long_uniform[UC_MAX_BANDS];
 extern unsigned char uc_copy_baseline;
-extern unsigned char uc_copy_tree;
-
-/* The tables copy.asm also holds as branch trees, in the order of its
- * copy_tree codes (1, 2, ...): installing a table equal to one of them runs
- * its tree, which reads no table. */
-static const struct uc_rule compiled[] = {
-	/* zen3 */
-	{ 61, 131, 2, 4096, 64, 11, { { 7, { 3, 3, 3, 3, 3 } }, { 15, { 2, 2, 2, 2, 2 } }, { 32, { 3, 3, 3, 3, 3 } }, { 1536, { 5, 5, 5, 5, 5 } }, { 4096, { 4, 4, 4, 4, 4 } }, { 65536, { 0, 5, 5, 5, 5 } }, { 262144, { 5, 5, 5, 5, 0 } }, { 524288, { 4, 4, 0, 5, 1 } }, { 1048576, { 0, 5, 5, 1, 0 } }, { 2097152, { 0, 4, 4, 1, 5 } }, { (uc_size_t)-1, { 7, 7, 7, 7, 7 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" },
-};
-
-/* Whether a and b hold the same table: bounds, alignment and bands. */
-static int same_table(const struct uc_rule *a, const struct uc_rule *b)
-{
-	unsigned int i, c;
-	if (a->above_max != b->above_max || a->near_max != b->near_max || a->below_max != b->below_max ||
-	    a->zero_mod != b->zero_mod || a->align_dst != b->align_dst || a->n_bands != b->n_bands)
-		return 0;
-	for (i = 0; i < a->n_bands && i < UC_MAX_BANDS; i++) {
-		if (a->bands[i].hi != b->bands[i].hi)
-			return 0;
-		for (c = 0; c < UC_N_CLASSES; c++)
-			if (a->bands[i].strategy[c] != b->bands[i].strategy[c])
-				return 0;
-	}
-	return 1;
-}
 
 /* Each strategy's instruction set (0 general registers, 1 AVX2, 2
  * AVX-512), the strategy that runs in its place where that set is not
@@ -332,7 +306,6 @@ static unsigned char cell(const struct uc_rule *rule, unsigned int b, unsigned i
 void uc_rule_install(const struct uc_rule *rule)
 {
 	unsigned int b, c, k, n = rule->n_bands, first_long, all_forward;
-	unsigned int tree;
 	uc_size_t len;
 	(void)*(const volatile unsigned char *)&uc_out_stamp_aa440737;
 	if (n < 1 || n > UC_MAX_BANDS)
@@ -389,18 +362,6 @@ void uc_rule_install(const struct uc_rule *rule)
 	for (k = 0; k < UC_MAX_BANDS; k++)
 		all_forward &= uc_copy_long_uniform[k] == UC_STRATEGY_FORWARD;
 	*(volatile unsigned char *)&uc_copy_baseline = (unsigned char)all_forward;
-	/* A compiled tree jumps to each strategy as its table names it, so it
-	 * serves only where every strategy runs as itself here (its isa is
-	 * enabled), as the tables above already say. */
-	tree = 0;
-	for (k = 0; k < sizeof compiled / sizeof compiled[0]; k++)
-		if (same_table(rule, &compiled[k]))
-			tree = k + 1;
-	for (b = 0; b < n && tree; b++)
-		for (c = 0; c < UC_N_CLASSES; c++)
-			if (cell(rule, b, c, rule->bands[b].hi < SHORT ? rule->bands[b].hi : SHORT) != rule->bands[b].strategy[c])
-				tree = 0;
-	*(volatile unsigned char *)&uc_copy_tree = (unsigned char)tree;
 }
 
 const struct uc_rule *uc_rule_init(void)

@@ -144,37 +144,6 @@ extern unsigned char ${P}copy_short[${G}N_CLASSES * SHORT];
 extern unsigned char ${P}copy_uniform[SHORT];
 extern unsigned char ${P}copy_long_uniform[${G}MAX_BANDS];
 extern unsigned char ${P}copy_baseline;
-@ local compiled = import("dispatch").compiled(flavor.name)
-@ if #compiled > 0 then
-extern unsigned char ${P}copy_tree;
-
-/* The tables copy.asm also holds as branch trees, in the order of its
- * copy_tree codes (1, 2, ...): installing a table equal to one of them runs
- * its tree, which reads no table. */
-static const struct ${P}rule compiled[] = {
-@   for _, x in ipairs(compiled) do
-	/* ${table.concat(x.entries, ", ")} */
-	${rule_literal(x.rule, x.entries[1])},
-@   end
-};
-
-/* Whether a and b hold the same table: bounds, alignment and bands. */
-static int same_table(const struct ${P}rule *a, const struct ${P}rule *b)
-{
-	unsigned int i, c;
-	if (a->above_max != b->above_max || a->near_max != b->near_max || a->below_max != b->below_max ||
-	    a->zero_mod != b->zero_mod || a->align_dst != b->align_dst || a->n_bands != b->n_bands)
-		return 0;
-	for (i = 0; i < a->n_bands && i < ${G}MAX_BANDS; i++) {
-		if (a->bands[i].hi != b->bands[i].hi)
-			return 0;
-		for (c = 0; c < ${G}N_CLASSES; c++)
-			if (a->bands[i].strategy[c] != b->bands[i].strategy[c])
-				return 0;
-	}
-	return 1;
-}
-@ end
 
 @ local strategies = flavor_strategies()
 @ local vector = flavor.isa_level > 0
@@ -240,9 +209,6 @@ static unsigned char cell(const struct ${P}rule *rule, unsigned int b, unsigned 
 void ${P}rule_install(const struct ${P}rule *rule)
 {
 	unsigned int b, c, k, n = rule->n_bands, first_long, all_forward;
-@ if #compiled > 0 then
-	unsigned int tree;
-@ end
 	${P}size_t len;
 	(void)*(const volatile unsigned char *)&${P}out_stamp_${gen.stamp};
 	if (n < 1 || n > ${G}MAX_BANDS)
@@ -301,20 +267,6 @@ void ${P}rule_install(const struct ${P}rule *rule)
 	for (k = 0; k < ${G}MAX_BANDS; k++)
 		all_forward &= ${P}copy_long_uniform[k] == ${G}STRATEGY_FORWARD;
 	*(volatile unsigned char *)&${P}copy_baseline = (unsigned char)all_forward;
-@ if #compiled > 0 then
-	/* A compiled tree jumps to each strategy as its table names it, so it
-	 * serves only where every strategy runs as itself here (its isa is
-	 * enabled), as the tables above already say. */
-	tree = 0;
-	for (k = 0; k < sizeof compiled / sizeof compiled[0]; k++)
-		if (same_table(rule, &compiled[k]))
-			tree = k + 1;
-	for (b = 0; b < n && tree; b++)
-		for (c = 0; c < ${G}N_CLASSES; c++)
-			if (cell(rule, b, c, rule->bands[b].hi < SHORT ? rule->bands[b].hi : SHORT) != rule->bands[b].strategy[c])
-				tree = 0;
-	*(volatile unsigned char *)&${P}copy_tree = (unsigned char)tree;
-@ end
 }
 
 const struct ${P}rule *${P}rule_init(void)

@@ -20,13 +20,6 @@
 --                             code that no path falls into: the two
 --                             back-ends would fill with different nops
 --   dq X[, X] / db N[, N]     data: quadwords (numbers or symbols), bytes
---   jCC near LABEL            a jump with a 32-bit displacement in both
---                             back-ends (NASM "strict near", GAS ".d32",
---                             which Rust's global_asm! takes where it would
---                             read "{disp32}" as an argument): NASM shrinks
---                             jumps from near, GAS grows them from short, so
---                             where many lie close to a short jump's reach
---                             the two can settle on different sizes
 --   cetnote                   the GNU property note that marks the file as
 --                             compatible with CET (IBT and shadow stacks)
 --   anything else             an instruction: mnemonic, then operands, with
@@ -123,10 +116,6 @@ local function statement(syntax, indent, body, where, state)
     return say("dq      " .. table.concat(args, ", "), ".quad   " .. rest)
   elseif op == "db" and rest:match("^%d+[%d, ]*$") then
     return say("db      " .. rest, ".byte   " .. rest)
-  elseif op:match("^j[a-z]+$") and rest:match("^near [%w_.]+$") then
-    local label = rest:match("^near ([%w_.]+)$")
-    return say(op .. string.rep(" ", math.max(1, 8 - #op)) .. "strict near " .. label,
-               op .. ".d32" .. string.rep(" ", math.max(1, 4 - #op)) .. label)
   elseif op:match("^[a-z][a-z0-9]*$") and not rest:find("[%%$`\"']") then
     if nasm then return indent .. body end
     local g = body:gsub("%[rel ", "[rip + "):gsub("(%a*word) %[", "%1 ptr ["):gsub("byte %[", "byte ptr [")

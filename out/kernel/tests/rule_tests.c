@@ -374,27 +374,8 @@ static void check_lookups(struct detail *d, const struct lookup_case *cases, siz
 /* A group for one entry: lookup at the edges of each of its CPUID ranges and
  * just outside them, then, under the rule the lookup gives, the table's
  * edges and the copy sweeps. */
-/* Set by rule_install to k where the table it installs is the k-th that
- * copy.asm holds as a branch tree, 0 otherwise. */
-extern unsigned char uc_copy_tree;
-
-/* The tree the dispatch must run for a table that is compiled tree tree (0:
- * none) and needs isa need, where the rule may use isa have: none where
- * need is more. */
-static void check_tree(struct detail *d, int tree, int need, int have)
-{
-	int want = tree && need <= have ? tree : 0;
-	struct detail *why;
-	if (*(volatile unsigned char *)&uc_copy_tree != want && (why = fail(d)) != NULL) {
-		say(why, "the dispatch runs compiled tree ");
-		say_uint(why, *(volatile unsigned char *)&uc_copy_tree);
-		say(why, ", not ");
-		say_uint(why, (unsigned long)want);
-	}
-}
-
 static void run_entry(struct uc_test_ctx *t, const char *group, const struct lookup_case *cases, size_t n_cases,
-		      const struct edge *edges, size_t n_edges, int sweeps, int tree, int tree_isa)
+		      const struct edge *edges, size_t n_edges, int sweeps)
 {
 	struct detail d = {{0}, 0, 0};
 	const struct lookup_case *own = &cases[0];
@@ -407,8 +388,6 @@ static void run_entry(struct uc_test_ctx *t, const char *group, const struct loo
 		return;
 	rule = uc_rule_lookup(own->vendor, own->family, own->model);
 	uc_rule_install(rule);
-	check_tree(&d, tree, tree_isa, UC_ISA_ENABLED());
-	finish(t, group, tree ? "its table runs as its compiled branch tree" : "its table has no compiled tree", &d);
 	check_edges(t, &d, edges, n_edges);
 	finish(t, group, "strategy at every band and class edge", &d);
 	copy_edges(t, &d, edges, n_edges);
@@ -544,8 +523,7 @@ static const struct lookup_case cases_zen1[] = {
 static void group_zen1(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen1", cases_zen1, sizeof cases_zen1 / sizeof cases_zen1[0], edges_zen1,
-		  sizeof edges_zen1 / sizeof edges_zen1[0], 1,
-		  0, 0);
+		  sizeof edges_zen1 / sizeof edges_zen1[0], 1);
 }
 
 /* zen2: measured by 2026-11-11. */
@@ -702,8 +680,7 @@ static const struct lookup_case cases_zen2[] = {
 static void group_zen2(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen2", cases_zen2, sizeof cases_zen2 / sizeof cases_zen2[0], edges_zen2,
-		  sizeof edges_zen2 / sizeof edges_zen2[0], 1,
-		  1, 0);
+		  sizeof edges_zen2 / sizeof edges_zen2[0], 1);
 }
 
 /* zen3: measured 2026-11-30 (KVMKVMKVM guest). */
@@ -1473,8 +1450,7 @@ static const struct lookup_case cases_zen3[] = {
 static void group_zen3(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen3", cases_zen3, sizeof cases_zen3 / sizeof cases_zen3[0], edges_zen3,
-		  sizeof edges_zen3 / sizeof edges_zen3[0], 1,
-		  2, 0);
+		  sizeof edges_zen3 / sizeof edges_zen3[0], 1);
 }
 
 /* zen4: baseline (no evidence). */
@@ -1585,8 +1561,7 @@ static const struct lookup_case cases_zen4[] = {
 static void group_zen4(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen4", cases_zen4, sizeof cases_zen4 / sizeof cases_zen4[0], edges_zen4,
-		  sizeof edges_zen4 / sizeof edges_zen4[0], 1,
-		  0, 0);
+		  sizeof edges_zen4 / sizeof edges_zen4[0], 1);
 }
 
 /* zen5: baseline (no evidence). */
@@ -1700,8 +1675,7 @@ static const struct lookup_case cases_zen5[] = {
 static void group_zen5(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen5", cases_zen5, sizeof cases_zen5 / sizeof cases_zen5[0], edges_zen5,
-		  sizeof edges_zen5 / sizeof edges_zen5[0], 1,
-		  0, 0);
+		  sizeof edges_zen5 / sizeof edges_zen5[0], 1);
 }
 
 /* zen6: baseline (no evidence). */
@@ -1816,8 +1790,7 @@ static const struct lookup_case cases_zen6[] = {
 static void group_zen6(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen6", cases_zen6, sizeof cases_zen6 / sizeof cases_zen6[0], edges_zen6,
-		  sizeof edges_zen6 / sizeof edges_zen6[0], 1,
-		  0, 0);
+		  sizeof edges_zen6 / sizeof edges_zen6[0], 1);
 }
 
 /* haswell: baseline (no evidence). */
@@ -1932,8 +1905,7 @@ static const struct lookup_case cases_haswell[] = {
 static void group_haswell(struct uc_test_ctx *t)
 {
 	run_entry(t, "haswell", cases_haswell, sizeof cases_haswell / sizeof cases_haswell[0], edges_haswell,
-		  sizeof edges_haswell / sizeof edges_haswell[0], 1,
-		  0, 0);
+		  sizeof edges_haswell / sizeof edges_haswell[0], 1);
 }
 
 /* broadwell: baseline (no evidence). */
@@ -2052,8 +2024,7 @@ static const struct lookup_case cases_broadwell[] = {
 static void group_broadwell(struct uc_test_ctx *t)
 {
 	run_entry(t, "broadwell", cases_broadwell, sizeof cases_broadwell / sizeof cases_broadwell[0], edges_broadwell,
-		  sizeof edges_broadwell / sizeof edges_broadwell[0], 1,
-		  0, 0);
+		  sizeof edges_broadwell / sizeof edges_broadwell[0], 1);
 }
 
 /* skylake: baseline (no evidence). */
@@ -2180,8 +2151,7 @@ static const struct lookup_case cases_skylake[] = {
 static void group_skylake(struct uc_test_ctx *t)
 {
 	run_entry(t, "skylake", cases_skylake, sizeof cases_skylake / sizeof cases_skylake[0], edges_skylake,
-		  sizeof edges_skylake / sizeof edges_skylake[0], 1,
-		  0, 0);
+		  sizeof edges_skylake / sizeof edges_skylake[0], 1);
 }
 
 /* icelake: baseline (no evidence). */
@@ -2296,8 +2266,7 @@ static const struct lookup_case cases_icelake[] = {
 static void group_icelake(struct uc_test_ctx *t)
 {
 	run_entry(t, "icelake", cases_icelake, sizeof cases_icelake / sizeof cases_icelake[0], edges_icelake,
-		  sizeof edges_icelake / sizeof edges_icelake[0], 1,
-		  0, 0);
+		  sizeof edges_icelake / sizeof edges_icelake[0], 1);
 }
 
 /* tigerlake: measured by 2026-11-11. */
@@ -2404,8 +2373,7 @@ static const struct lookup_case cases_tigerlake[] = {
 static void group_tigerlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "tigerlake", cases_tigerlake, sizeof cases_tigerlake / sizeof cases_tigerlake[0], edges_tigerlake,
-		  sizeof edges_tigerlake / sizeof edges_tigerlake[0], 1,
-		  0, 0);
+		  sizeof edges_tigerlake / sizeof edges_tigerlake[0], 1);
 }
 
 /* sapphirerapids: baseline (no evidence). */
@@ -2516,8 +2484,7 @@ static const struct lookup_case cases_sapphirerapids[] = {
 static void group_sapphirerapids(struct uc_test_ctx *t)
 {
 	run_entry(t, "sapphirerapids", cases_sapphirerapids, sizeof cases_sapphirerapids / sizeof cases_sapphirerapids[0], edges_sapphirerapids,
-		  sizeof edges_sapphirerapids / sizeof edges_sapphirerapids[0], 1,
-		  0, 0);
+		  sizeof edges_sapphirerapids / sizeof edges_sapphirerapids[0], 1);
 }
 
 /* alderlake: baseline (no evidence). */
@@ -2640,8 +2607,7 @@ static const struct lookup_case cases_alderlake[] = {
 static void group_alderlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "alderlake", cases_alderlake, sizeof cases_alderlake / sizeof cases_alderlake[0], edges_alderlake,
-		  sizeof edges_alderlake / sizeof edges_alderlake[0], 1,
-		  0, 0);
+		  sizeof edges_alderlake / sizeof edges_alderlake[0], 1);
 }
 
 /* rocketlake: measured 2026-11-29 (KVMKVMKVM guest). */
@@ -2748,8 +2714,7 @@ static const struct lookup_case cases_rocketlake[] = {
 static void group_rocketlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "rocketlake", cases_rocketlake, sizeof cases_rocketlake / sizeof cases_rocketlake[0], edges_rocketlake,
-		  sizeof edges_rocketlake / sizeof edges_rocketlake[0], 1,
-		  0, 0);
+		  sizeof edges_rocketlake / sizeof edges_rocketlake[0], 1);
 }
 
 /* meteorlake: baseline (no evidence). */
@@ -2860,8 +2825,7 @@ static const struct lookup_case cases_meteorlake[] = {
 static void group_meteorlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "meteorlake", cases_meteorlake, sizeof cases_meteorlake / sizeof cases_meteorlake[0], edges_meteorlake,
-		  sizeof edges_meteorlake / sizeof edges_meteorlake[0], 1,
-		  0, 0);
+		  sizeof edges_meteorlake / sizeof edges_meteorlake[0], 1);
 }
 
 /* graniterapids: baseline (no evidence). */
@@ -2968,8 +2932,7 @@ static const struct lookup_case cases_graniterapids[] = {
 static void group_graniterapids(struct uc_test_ctx *t)
 {
 	run_entry(t, "graniterapids", cases_graniterapids, sizeof cases_graniterapids / sizeof cases_graniterapids[0], edges_graniterapids,
-		  sizeof edges_graniterapids / sizeof edges_graniterapids[0], 1,
-		  0, 0);
+		  sizeof edges_graniterapids / sizeof edges_graniterapids[0], 1);
 }
 
 /* crestmont: baseline (no evidence). */
@@ -3080,8 +3043,7 @@ static const struct lookup_case cases_crestmont[] = {
 static void group_crestmont(struct uc_test_ctx *t)
 {
 	run_entry(t, "crestmont", cases_crestmont, sizeof cases_crestmont / sizeof cases_crestmont[0], edges_crestmont,
-		  sizeof edges_crestmont / sizeof edges_crestmont[0], 1,
-		  0, 0);
+		  sizeof edges_crestmont / sizeof edges_crestmont[0], 1);
 }
 
 /* arrowlake: baseline (no evidence). */
@@ -3196,8 +3158,7 @@ static const struct lookup_case cases_arrowlake[] = {
 static void group_arrowlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "arrowlake", cases_arrowlake, sizeof cases_arrowlake / sizeof cases_arrowlake[0], edges_arrowlake,
-		  sizeof edges_arrowlake / sizeof edges_arrowlake[0], 1,
-		  0, 0);
+		  sizeof edges_arrowlake / sizeof edges_arrowlake[0], 1);
 }
 
 /* gracemont: baseline (no evidence). */
@@ -3304,8 +3265,7 @@ static const struct lookup_case cases_gracemont[] = {
 static void group_gracemont(struct uc_test_ctx *t)
 {
 	run_entry(t, "gracemont", cases_gracemont, sizeof cases_gracemont / sizeof cases_gracemont[0], edges_gracemont,
-		  sizeof edges_gracemont / sizeof edges_gracemont[0], 1,
-		  0, 0);
+		  sizeof edges_gracemont / sizeof edges_gracemont[0], 1);
 }
 
 /* Cores no entry names, of a vendor the database knows or not: the
@@ -5609,8 +5569,6 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "marked as copying forward everywhere");
 	finish(t, "dispatch", "table 1: the dispatch reads it", &d);
-	check_tree(&d, 0, 0, UC_ISA_ENABLED());
-	finish(t, "dispatch", "table 1: no compiled tree", &d);
 	uc_rule_install(&synthetic_2);
 	check_edges(t, &d, synthetic_edges_2, sizeof synthetic_edges_2 / sizeof synthetic_edges_2[0]);
 	finish(t, "dispatch", "table 2: strategy at every band and class edge", &d);
@@ -5619,8 +5577,6 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "marked as copying forward everywhere");
 	finish(t, "dispatch", "table 2: the dispatch reads it", &d);
-	check_tree(&d, 0, 0, UC_ISA_ENABLED());
-	finish(t, "dispatch", "table 2: no compiled tree", &d);
 	uc_rule_install(&synthetic_3);
 	check_edges(t, &d, synthetic_edges_3, sizeof synthetic_edges_3 / sizeof synthetic_edges_3[0]);
 	finish(t, "dispatch", "table 3: strategy at every band and class edge", &d);
@@ -5629,8 +5585,6 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "marked as copying forward everywhere");
 	finish(t, "dispatch", "table 3: the dispatch reads it", &d);
-	check_tree(&d, 0, 0, UC_ISA_ENABLED());
-	finish(t, "dispatch", "table 3: no compiled tree", &d);
 	uc_rule_install(&synthetic_4);
 	check_edges(t, &d, synthetic_edges_4, sizeof synthetic_edges_4 / sizeof synthetic_edges_4[0]);
 	finish(t, "dispatch", "table 4: strategy at every band and class edge", &d);
@@ -5639,8 +5593,6 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "marked as copying forward everywhere");
 	finish(t, "dispatch", "table 4: the dispatch reads it", &d);
-	check_tree(&d, 0, 0, UC_ISA_ENABLED());
-	finish(t, "dispatch", "table 4: no compiled tree", &d);
 	uc_rule_install(&synthetic_5);
 	check_edges(t, &d, synthetic_edges_5, sizeof synthetic_edges_5 / sizeof synthetic_edges_5[0]);
 	finish(t, "dispatch", "table 5: strategy at every band and class edge", &d);
@@ -5649,21 +5601,6 @@ static void group_dispatch(struct uc_test_ctx *t)
 	if (!*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "every copy forward, and the dispatch still reads the table");
 	finish(t, "dispatch", "table 5: every copy forward: the dispatch skips the table", &d);
-	check_tree(&d, 0, 0, UC_ISA_ENABLED());
-	finish(t, "dispatch", "table 5: no compiled tree", &d);
-	{
-		/* A table equal to a compiled one, wherever it lies, runs its
-		 * tree; the same table with one bound moved does not. */
-		struct uc_rule copy = { 31, 0, 0, 4096, 0, 2, { { 63, { 0, 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" };
-		uc_rule_install(&copy);
-		check_tree(&d, 1, 0, UC_ISA_ENABLED());
-		check_edges(t, &d, edges_zen2, sizeof edges_zen2 / sizeof edges_zen2[0]);
-		finish(t, "dispatch", "a copy of zen2's table runs its compiled tree", &d);
-		copy.above_max = copy.above_max ? copy.above_max - 1 : 1;
-		uc_rule_install(&copy);
-		check_tree(&d, 0, 0, 0);
-		finish(t, "dispatch", "zen2's table with a bound moved runs no compiled tree", &d);
-	}
 	uc_rule_install(&baseline_table);
 }
 

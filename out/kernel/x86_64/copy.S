@@ -71,8 +71,6 @@ uc_memcpy:
         mov     rax, rdi
         cmp     byte ptr [rip + uc_copy_baseline.here], 0
         jne     .Lmemcpy_forward                /* baseline: every copy forward */
-        cmp     byte ptr [rip + uc_copy_tree.here], 0
-        jne     .Lmemcpy_trees                  /* a table compiled to a tree */
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
@@ -205,124 +203,6 @@ uc_memcpy:
 .Lmemcpy_long_below:
         add     r8d, 48
         jmp     .Lmemcpy_long_class
-.Lmemcpy_trees:
-        cmp     byte ptr [rip + uc_copy_tree.here], 1
-        je      .Lmemcpy_k1                   /* zen2 */
-        /* the table of zen3, as a branch tree */
-        cmp     rdx, 15                    /* band edge: the lowest band first */
-        jbe.d32 .Lmemcpy_small
-        cmp     rdx, 112                    /* band edge */
-        ja.d32  .Lmemcpy_k2_t8_12
-        cmp     rdx, 32                    /* band edge */
-        ja.d32  .Lmemcpy_k2_t5_7
-        cmp     rdx, 19                    /* band edge */
-        ja.d32  .Lmemcpy_small
-        cmp     rdx, 16                    /* band edge */
-        ja.d32  .Lmemcpy_k2_t3_3
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lmemcpy_down
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lmemcpy_small
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lmemcpy_small
-        jmp.d32 .Lmemcpy_down
-.Lmemcpy_k2_t3_3:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lmemcpy_small
-        cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemcpy_down
-        jmp.d32 .Lmemcpy_small
-.Lmemcpy_k2_t5_7:
-        cmp     rdx, 96                    /* band edge */
-        ja.d32  .Lmemcpy_k2_t7_7
-        cmp     rdx, 80                    /* band edge */
-        jbe.d32 .Lmemcpy_down
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lmemcpy_forward
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lmemcpy_down
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lmemcpy_forward
-        jmp.d32 .Lmemcpy_down
-.Lmemcpy_k2_t7_7:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lmemcpy_forward
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lmemcpy_down
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lmemcpy_down
-        jmp.d32 .Lmemcpy_forward
-.Lmemcpy_k2_t8_12:
-        cmp     rdx, 2097152                    /* band edge */
-        ja.d32  .Lmemcpy_k2_t11_12
-        cmp     rdx, 256                    /* band edge */
-        ja.d32  .Lmemcpy_k2_t10_10
-        cmp     rdx, 160                    /* band edge */
-        jbe.d32 .Lmemcpy_down
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lmemcpy_forward
-        jmp.d32 .Lmemcpy_down
-.Lmemcpy_k2_t10_10:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lmemcpy_forward
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lmemcpy_down
-        jmp.d32 .Lmemcpy_forward
-.Lmemcpy_k2_t11_12:
-        cmp     rdx, 4194304                    /* band edge */
-        ja.d32  .Lmemcpy_k2_t12_12
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lmemcpy_forward_aligned
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lmemcpy_down
-        cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemcpy_forward
-        jmp.d32 .Lmemcpy_forward_aligned
-.Lmemcpy_k2_t12_12:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lmemcpy_down
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lmemcpy_down
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lmemcpy_forward
-        cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemcpy_forward
-        jmp.d32 .Lmemcpy_forward_aligned
-.Lmemcpy_k1:
-        /* the table of zen2, as a branch tree */
-        cmp     rdx, 63                    /* band edge: the lowest band first */
-        jbe.d32 .Lmemcpy_forward
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemcpy_forward                      /* zero: d = 0 */
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lmemcpy_down
-        jmp.d32 .Lmemcpy_forward
 .Lmemcpy_forward:
         mov     rcx, rdx
         rep movsb
@@ -551,8 +431,6 @@ uc_copy_strategy:
         endbr64
         cmp     byte ptr [rip + uc_copy_baseline.here], 0
         jne     .Lcopy_strategy_forward                /* baseline: every copy forward */
-        cmp     byte ptr [rip + uc_copy_tree.here], 0
-        jne     .Lcopy_strategy_trees                  /* a table compiled to a tree */
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
@@ -685,124 +563,6 @@ uc_copy_strategy:
 .Lcopy_strategy_long_below:
         add     r8d, 48
         jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_trees:
-        cmp     byte ptr [rip + uc_copy_tree.here], 1
-        je      .Lcopy_strategy_k1                   /* zen2 */
-        /* the table of zen3, as a branch tree */
-        cmp     rdx, 15                    /* band edge: the lowest band first */
-        jbe.d32 .Lcopy_strategy_small
-        cmp     rdx, 112                    /* band edge */
-        ja.d32  .Lcopy_strategy_k2_t8_12
-        cmp     rdx, 32                    /* band edge */
-        ja.d32  .Lcopy_strategy_k2_t5_7
-        cmp     rdx, 19                    /* band edge */
-        ja.d32  .Lcopy_strategy_small
-        cmp     rdx, 16                    /* band edge */
-        ja.d32  .Lcopy_strategy_k2_t3_3
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_strategy_down
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_strategy_small
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_strategy_small
-        jmp.d32 .Lcopy_strategy_down
-.Lcopy_strategy_k2_t3_3:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_strategy_small
-        cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lcopy_strategy_down
-        jmp.d32 .Lcopy_strategy_small
-.Lcopy_strategy_k2_t5_7:
-        cmp     rdx, 96                    /* band edge */
-        ja.d32  .Lcopy_strategy_k2_t7_7
-        cmp     rdx, 80                    /* band edge */
-        jbe.d32 .Lcopy_strategy_down
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_strategy_forward
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_strategy_down
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_strategy_forward
-        jmp.d32 .Lcopy_strategy_down
-.Lcopy_strategy_k2_t7_7:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_strategy_forward
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_strategy_down
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_strategy_down
-        jmp.d32 .Lcopy_strategy_forward
-.Lcopy_strategy_k2_t8_12:
-        cmp     rdx, 2097152                    /* band edge */
-        ja.d32  .Lcopy_strategy_k2_t11_12
-        cmp     rdx, 256                    /* band edge */
-        ja.d32  .Lcopy_strategy_k2_t10_10
-        cmp     rdx, 160                    /* band edge */
-        jbe.d32 .Lcopy_strategy_down
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_strategy_forward
-        jmp.d32 .Lcopy_strategy_down
-.Lcopy_strategy_k2_t10_10:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_strategy_forward
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_strategy_down
-        jmp.d32 .Lcopy_strategy_forward
-.Lcopy_strategy_k2_t11_12:
-        cmp     rdx, 4194304                    /* band edge */
-        ja.d32  .Lcopy_strategy_k2_t12_12
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_strategy_forward_aligned
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_strategy_down
-        cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lcopy_strategy_forward
-        jmp.d32 .Lcopy_strategy_forward_aligned
-.Lcopy_strategy_k2_t12_12:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_strategy_down
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_strategy_down
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_strategy_forward
-        cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lcopy_strategy_forward
-        jmp.d32 .Lcopy_strategy_forward_aligned
-.Lcopy_strategy_k1:
-        /* the table of zen2, as a branch tree */
-        cmp     rdx, 63                    /* band edge: the lowest band first */
-        jbe.d32 .Lcopy_strategy_forward
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lcopy_strategy_forward                      /* zero: d = 0 */
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_strategy_down
-        jmp.d32 .Lcopy_strategy_forward
 .Lcopy_strategy_forward:
         mov     eax, 0
         ret
@@ -842,8 +602,6 @@ uc_copy_to_user:
 uc_copy_to_user_access:
         cmp     byte ptr [rip + uc_copy_baseline.here], 0
         jne     .Lcopy_to_user_forward                /* baseline: every copy forward */
-        cmp     byte ptr [rip + uc_copy_tree.here], 0
-        jne     .Lcopy_to_user_trees                  /* a table compiled to a tree */
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
@@ -976,124 +734,6 @@ uc_copy_to_user_access:
 .Lcopy_to_user_long_below:
         add     r8d, 48
         jmp     .Lcopy_to_user_long_class
-.Lcopy_to_user_trees:
-        cmp     byte ptr [rip + uc_copy_tree.here], 1
-        je      .Lcopy_to_user_k1                   /* zen2 */
-        /* the table of zen3, as a branch tree */
-        cmp     rdx, 15                    /* band edge: the lowest band first */
-        jbe.d32 .Lcopy_to_user_small
-        cmp     rdx, 112                    /* band edge */
-        ja.d32  .Lcopy_to_user_k2_t8_12
-        cmp     rdx, 32                    /* band edge */
-        ja.d32  .Lcopy_to_user_k2_t5_7
-        cmp     rdx, 19                    /* band edge */
-        ja.d32  .Lcopy_to_user_small
-        cmp     rdx, 16                    /* band edge */
-        ja.d32  .Lcopy_to_user_k2_t3_3
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_to_user_down
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_to_user_small
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_to_user_small
-        jmp.d32 .Lcopy_to_user_down
-.Lcopy_to_user_k2_t3_3:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_to_user_small
-        cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lcopy_to_user_down
-        jmp.d32 .Lcopy_to_user_small
-.Lcopy_to_user_k2_t5_7:
-        cmp     rdx, 96                    /* band edge */
-        ja.d32  .Lcopy_to_user_k2_t7_7
-        cmp     rdx, 80                    /* band edge */
-        jbe.d32 .Lcopy_to_user_down
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_to_user_forward
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_to_user_down
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_to_user_forward
-        jmp.d32 .Lcopy_to_user_down
-.Lcopy_to_user_k2_t7_7:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_to_user_forward
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_to_user_down
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_to_user_down
-        jmp.d32 .Lcopy_to_user_forward
-.Lcopy_to_user_k2_t8_12:
-        cmp     rdx, 2097152                    /* band edge */
-        ja.d32  .Lcopy_to_user_k2_t11_12
-        cmp     rdx, 256                    /* band edge */
-        ja.d32  .Lcopy_to_user_k2_t10_10
-        cmp     rdx, 160                    /* band edge */
-        jbe.d32 .Lcopy_to_user_down
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_to_user_forward
-        jmp.d32 .Lcopy_to_user_down
-.Lcopy_to_user_k2_t10_10:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_to_user_forward
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_to_user_down
-        jmp.d32 .Lcopy_to_user_forward
-.Lcopy_to_user_k2_t11_12:
-        cmp     rdx, 4194304                    /* band edge */
-        ja.d32  .Lcopy_to_user_k2_t12_12
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_to_user_forward_aligned
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_to_user_down
-        cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lcopy_to_user_forward
-        jmp.d32 .Lcopy_to_user_forward_aligned
-.Lcopy_to_user_k2_t12_12:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_to_user_down
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_to_user_down
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_to_user_forward
-        cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lcopy_to_user_forward
-        jmp.d32 .Lcopy_to_user_forward_aligned
-.Lcopy_to_user_k1:
-        /* the table of zen2, as a branch tree */
-        cmp     rdx, 63                    /* band edge: the lowest band first */
-        jbe.d32 .Lcopy_to_user_forward
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lcopy_to_user_forward                      /* zero: d = 0 */
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_to_user_down
-        jmp.d32 .Lcopy_to_user_forward
 .Lcopy_to_user_forward:
         mov     rcx, rdx
         rep movsb
@@ -1202,8 +842,6 @@ uc_copy_from_user:
 uc_copy_from_user_access:
         cmp     byte ptr [rip + uc_copy_baseline.here], 0
         jne     .Lcopy_from_user_forward                /* baseline: every copy forward */
-        cmp     byte ptr [rip + uc_copy_tree.here], 0
-        jne     .Lcopy_from_user_trees                  /* a table compiled to a tree */
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
@@ -1336,124 +974,6 @@ uc_copy_from_user_access:
 .Lcopy_from_user_long_below:
         add     r8d, 48
         jmp     .Lcopy_from_user_long_class
-.Lcopy_from_user_trees:
-        cmp     byte ptr [rip + uc_copy_tree.here], 1
-        je      .Lcopy_from_user_k1                   /* zen2 */
-        /* the table of zen3, as a branch tree */
-        cmp     rdx, 15                    /* band edge: the lowest band first */
-        jbe.d32 .Lcopy_from_user_small
-        cmp     rdx, 112                    /* band edge */
-        ja.d32  .Lcopy_from_user_k2_t8_12
-        cmp     rdx, 32                    /* band edge */
-        ja.d32  .Lcopy_from_user_k2_t5_7
-        cmp     rdx, 19                    /* band edge */
-        ja.d32  .Lcopy_from_user_small
-        cmp     rdx, 16                    /* band edge */
-        ja.d32  .Lcopy_from_user_k2_t3_3
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_from_user_down
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_from_user_small
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_from_user_small
-        jmp.d32 .Lcopy_from_user_down
-.Lcopy_from_user_k2_t3_3:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_from_user_small
-        cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lcopy_from_user_down
-        jmp.d32 .Lcopy_from_user_small
-.Lcopy_from_user_k2_t5_7:
-        cmp     rdx, 96                    /* band edge */
-        ja.d32  .Lcopy_from_user_k2_t7_7
-        cmp     rdx, 80                    /* band edge */
-        jbe.d32 .Lcopy_from_user_down
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_from_user_forward
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_from_user_down
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_from_user_forward
-        jmp.d32 .Lcopy_from_user_down
-.Lcopy_from_user_k2_t7_7:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_from_user_forward
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_from_user_down
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_from_user_down
-        jmp.d32 .Lcopy_from_user_forward
-.Lcopy_from_user_k2_t8_12:
-        cmp     rdx, 2097152                    /* band edge */
-        ja.d32  .Lcopy_from_user_k2_t11_12
-        cmp     rdx, 256                    /* band edge */
-        ja.d32  .Lcopy_from_user_k2_t10_10
-        cmp     rdx, 160                    /* band edge */
-        jbe.d32 .Lcopy_from_user_down
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_from_user_forward
-        jmp.d32 .Lcopy_from_user_down
-.Lcopy_from_user_k2_t10_10:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_from_user_forward
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_from_user_down
-        jmp.d32 .Lcopy_from_user_forward
-.Lcopy_from_user_k2_t11_12:
-        cmp     rdx, 4194304                    /* band edge */
-        ja.d32  .Lcopy_from_user_k2_t12_12
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_from_user_forward_aligned
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_from_user_down
-        cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lcopy_from_user_forward
-        jmp.d32 .Lcopy_from_user_forward_aligned
-.Lcopy_from_user_k2_t12_12:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz.d32  .Lcopy_from_user_down
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_from_user_down
-        cmp     ecx, 58                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_from_user_forward
-        cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lcopy_from_user_forward
-        jmp.d32 .Lcopy_from_user_forward_aligned
-.Lcopy_from_user_k1:
-        /* the table of zen2, as a branch tree */
-        cmp     rdx, 63                    /* band edge: the lowest band first */
-        jbe.d32 .Lcopy_from_user_forward
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lcopy_from_user_forward                      /* zero: d = 0 */
-        cmp     ecx, 31                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_from_user_down
-        jmp.d32 .Lcopy_from_user_forward
 .Lcopy_from_user_forward:
         mov     rcx, rdx
         rep movsb
@@ -1717,20 +1237,6 @@ uc_copy_baseline:
 uc_copy_baseline.here:
         .byte   1
         .size   uc_copy_baseline, . - uc_copy_baseline
-/* k (1..2) where the installed table is the k-th of those this */
-/* build holds as branch trees, 0 for any other table: the dispatch then runs */
-/* that tree, which needs no load and no code tree. zen3's kernel table */
-/* compiled to a tree took a median 1.0-1.3 ticks a call over the chosen */
-/* strategy called directly, through the table 5.0-5.2 (n = 1..256, d = 0, */
-/* Zen 3 guest, the two timed in turns in one process; not kept). */
-/* 1: zen2 */
-/* 2: zen3 */
-        .globl  uc_copy_tree
-        .type   uc_copy_tree, @object
-uc_copy_tree:
-uc_copy_tree.here:
-        .byte   0
-        .size   uc_copy_tree, . - uc_copy_tree
 
         .section .data.rel.ro,"aw",@progbits
         .balign 8, 0

@@ -74,8 +74,6 @@ uc_memcpy:
         mov     rax, rdi
         cmp     byte ptr [rip + uc_copy_baseline.here], 0
         jne     .Lmemcpy_forward                /* baseline: every copy forward */
-        cmp     byte ptr [rip + uc_copy_tree.here], 0
-        jne     .Lmemcpy_trees                  /* a table compiled to a tree */
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
@@ -226,83 +224,6 @@ uc_memcpy:
 .Lmemcpy_long_below:
         add     r8d, 48
         jmp     .Lmemcpy_long_class
-.Lmemcpy_trees:
-        /* the table of zen3, as a branch tree */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe.d32 .Lmemcpy_small
-        cmp     rdx, 65536                    /* band edge */
-        ja.d32  .Lmemcpy_k1_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja.d32  .Lmemcpy_k1_t5_6
-        cmp     rdx, 32                    /* band edge */
-        ja.d32  .Lmemcpy_avx2_down
-        cmp     rdx, 15                    /* band edge */
-        jbe.d32 .Lmemcpy_down
-        jmp.d32 .Lmemcpy_small
-.Lmemcpy_k1_t5_6:
-        cmp     rdx, 4096                    /* band edge */
-        jbe.d32 .Lmemcpy_avx2_forward
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemcpy_forward                      /* zero: d = 0 */
-        jmp.d32 .Lmemcpy_avx2_down
-.Lmemcpy_k1_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja.d32  .Lmemcpy_k1_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja.d32  .Lmemcpy_k1_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja.d32  .Lmemcpy_k1_t8_8
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemcpy_avx2_down                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemcpy_avx2_down
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemcpy_avx2_down
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemcpy_avx2_down
-        jmp.d32 .Lmemcpy_forward
-.Lmemcpy_k1_t8_8:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemcpy_avx2_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemcpy_avx2_forward
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemcpy_forward
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemcpy_avx2_down
-        jmp.d32 .Lmemcpy_forward_aligned
-.Lmemcpy_k1_t9_9:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemcpy_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemcpy_avx2_down
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemcpy_avx2_down
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemcpy_forward_aligned
-        jmp.d32 .Lmemcpy_forward
-.Lmemcpy_k1_t10_11:
-        cmp     rdx, 2097152                    /* band edge */
-        ja.d32  .Lmemcpy_avx2_nt
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemcpy_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemcpy_avx2_forward
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemcpy_avx2_forward
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemcpy_forward_aligned
-        jmp.d32 .Lmemcpy_avx2_down
 .Lmemcpy_forward:
         mov     rcx, rdx
         rep movsb
@@ -732,8 +653,6 @@ uc_memmove:
         jae     .Lmemmove_disjoint
         cmp     byte ptr [rip + uc_copy_baseline.here], 0
         jne     .Lmemmove_up_forward                /* baseline: every copy forward */
-        cmp     byte ptr [rip + uc_copy_tree.here], 0
-        jne     .Lmemmove_up_trees                  /* a table compiled to a tree */
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
@@ -884,83 +803,6 @@ uc_memmove:
 .Lmemmove_up_long_below:
         add     r8d, 48
         jmp     .Lmemmove_up_long_class
-.Lmemmove_up_trees:
-        /* the table of zen3, as a branch tree */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe.d32 .Lmemmove_up_small
-        cmp     rdx, 65536                    /* band edge */
-        ja.d32  .Lmemmove_up_k1_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja.d32  .Lmemmove_up_k1_t5_6
-        cmp     rdx, 32                    /* band edge */
-        ja.d32  .Lmemmove_up_avx2_down
-        cmp     rdx, 15                    /* band edge */
-        jbe.d32 .Lmemmove_up_down
-        jmp.d32 .Lmemmove_up_small
-.Lmemmove_up_k1_t5_6:
-        cmp     rdx, 4096                    /* band edge */
-        jbe.d32 .Lmemmove_up_avx2_forward
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_up_forward                      /* zero: d = 0 */
-        jmp.d32 .Lmemmove_up_avx2_down
-.Lmemmove_up_k1_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja.d32  .Lmemmove_up_k1_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja.d32  .Lmemmove_up_k1_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja.d32  .Lmemmove_up_k1_t8_8
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_up_avx2_down                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemmove_up_avx2_down
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemmove_up_avx2_down
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemmove_up_avx2_down
-        jmp.d32 .Lmemmove_up_forward
-.Lmemmove_up_k1_t8_8:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_up_avx2_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemmove_up_avx2_forward
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemmove_up_forward
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemmove_up_avx2_down
-        jmp.d32 .Lmemmove_up_forward_aligned
-.Lmemmove_up_k1_t9_9:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_up_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemmove_up_avx2_down
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemmove_up_avx2_down
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemmove_up_forward_aligned
-        jmp.d32 .Lmemmove_up_forward
-.Lmemmove_up_k1_t10_11:
-        cmp     rdx, 2097152                    /* band edge */
-        ja.d32  .Lmemmove_up_avx2_nt
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_up_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemmove_up_avx2_forward
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemmove_up_avx2_forward
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemmove_up_forward_aligned
-        jmp.d32 .Lmemmove_up_avx2_down
 .Lmemmove_up_forward:
         mov     rcx, rdx
         rep movsb
@@ -1366,8 +1208,6 @@ uc_memmove:
 .Lmemmove_overlap_above:
         cmp     byte ptr [rip + uc_copy_baseline.here], 0
         jne     .Lmemmove_down_forward                /* baseline: every copy forward */
-        cmp     byte ptr [rip + uc_copy_tree.here], 0
-        jne     .Lmemmove_down_trees                  /* a table compiled to a tree */
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
@@ -1518,83 +1358,6 @@ uc_memmove:
 .Lmemmove_down_long_below:
         add     r8d, 48
         jmp     .Lmemmove_down_long_class
-.Lmemmove_down_trees:
-        /* the table of zen3, as a branch tree */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe.d32 .Lmemmove_down_small
-        cmp     rdx, 65536                    /* band edge */
-        ja.d32  .Lmemmove_down_k1_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja.d32  .Lmemmove_down_k1_t5_6
-        cmp     rdx, 32                    /* band edge */
-        ja.d32  .Lmemmove_down_avx2_down
-        cmp     rdx, 15                    /* band edge */
-        jbe.d32 .Lmemmove_down_down
-        jmp.d32 .Lmemmove_down_small
-.Lmemmove_down_k1_t5_6:
-        cmp     rdx, 4096                    /* band edge */
-        jbe.d32 .Lmemmove_down_avx2_forward
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_down_forward                      /* zero: d = 0 */
-        jmp.d32 .Lmemmove_down_avx2_down
-.Lmemmove_down_k1_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja.d32  .Lmemmove_down_k1_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja.d32  .Lmemmove_down_k1_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja.d32  .Lmemmove_down_k1_t8_8
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_down_avx2_down                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemmove_down_avx2_down
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemmove_down_avx2_down
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemmove_down_avx2_down
-        jmp.d32 .Lmemmove_down_forward
-.Lmemmove_down_k1_t8_8:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_down_avx2_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemmove_down_avx2_forward
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemmove_down_forward
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemmove_down_avx2_down
-        jmp.d32 .Lmemmove_down_forward_aligned
-.Lmemmove_down_k1_t9_9:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_down_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemmove_down_avx2_down
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemmove_down_avx2_down
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemmove_down_forward_aligned
-        jmp.d32 .Lmemmove_down_forward
-.Lmemmove_down_k1_t10_11:
-        cmp     rdx, 2097152                    /* band edge */
-        ja.d32  .Lmemmove_down_avx2_nt
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_down_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemmove_down_avx2_forward
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemmove_down_avx2_forward
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemmove_down_forward_aligned
-        jmp.d32 .Lmemmove_down_avx2_down
 .Lmemmove_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_down_forward_tiny                   /* down needs 8 bytes */
@@ -2125,8 +1888,6 @@ uc_memmove:
 .Lmemmove_disjoint:
         cmp     byte ptr [rip + uc_copy_baseline.here], 0
         jne     .Lmemmove_forward                /* baseline: every copy forward */
-        cmp     byte ptr [rip + uc_copy_tree.here], 0
-        jne     .Lmemmove_trees                  /* a table compiled to a tree */
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
@@ -2277,83 +2038,6 @@ uc_memmove:
 .Lmemmove_long_below:
         add     r8d, 48
         jmp     .Lmemmove_long_class
-.Lmemmove_trees:
-        /* the table of zen3, as a branch tree */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe.d32 .Lmemmove_small
-        cmp     rdx, 65536                    /* band edge */
-        ja.d32  .Lmemmove_k1_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja.d32  .Lmemmove_k1_t5_6
-        cmp     rdx, 32                    /* band edge */
-        ja.d32  .Lmemmove_avx2_down
-        cmp     rdx, 15                    /* band edge */
-        jbe.d32 .Lmemmove_down
-        jmp.d32 .Lmemmove_small
-.Lmemmove_k1_t5_6:
-        cmp     rdx, 4096                    /* band edge */
-        jbe.d32 .Lmemmove_avx2_forward
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_forward                      /* zero: d = 0 */
-        jmp.d32 .Lmemmove_avx2_down
-.Lmemmove_k1_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja.d32  .Lmemmove_k1_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja.d32  .Lmemmove_k1_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja.d32  .Lmemmove_k1_t8_8
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_avx2_down                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemmove_avx2_down
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemmove_avx2_down
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemmove_avx2_down
-        jmp.d32 .Lmemmove_forward
-.Lmemmove_k1_t8_8:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_avx2_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemmove_avx2_forward
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemmove_forward
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemmove_avx2_down
-        jmp.d32 .Lmemmove_forward_aligned
-.Lmemmove_k1_t9_9:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemmove_avx2_down
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemmove_avx2_down
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemmove_forward_aligned
-        jmp.d32 .Lmemmove_forward
-.Lmemmove_k1_t10_11:
-        cmp     rdx, 2097152                    /* band edge */
-        ja.d32  .Lmemmove_avx2_nt
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lmemmove_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lmemmove_avx2_forward
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lmemmove_avx2_forward
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lmemmove_forward_aligned
-        jmp.d32 .Lmemmove_avx2_down
 .Lmemmove_forward:
         mov     rcx, rdx
         rep movsb
@@ -3305,8 +2989,6 @@ uc_copy_strategy:
         endbr64
         cmp     byte ptr [rip + uc_copy_baseline.here], 0
         jne     .Lcopy_strategy_forward                /* baseline: every copy forward */
-        cmp     byte ptr [rip + uc_copy_tree.here], 0
-        jne     .Lcopy_strategy_trees                  /* a table compiled to a tree */
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
@@ -3457,83 +3139,6 @@ uc_copy_strategy:
 .Lcopy_strategy_long_below:
         add     r8d, 48
         jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_trees:
-        /* the table of zen3, as a branch tree */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe.d32 .Lcopy_strategy_small
-        cmp     rdx, 65536                    /* band edge */
-        ja.d32  .Lcopy_strategy_k1_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja.d32  .Lcopy_strategy_k1_t5_6
-        cmp     rdx, 32                    /* band edge */
-        ja.d32  .Lcopy_strategy_avx2_down
-        cmp     rdx, 15                    /* band edge */
-        jbe.d32 .Lcopy_strategy_down
-        jmp.d32 .Lcopy_strategy_small
-.Lcopy_strategy_k1_t5_6:
-        cmp     rdx, 4096                    /* band edge */
-        jbe.d32 .Lcopy_strategy_avx2_forward
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lcopy_strategy_forward                      /* zero: d = 0 */
-        jmp.d32 .Lcopy_strategy_avx2_down
-.Lcopy_strategy_k1_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja.d32  .Lcopy_strategy_k1_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja.d32  .Lcopy_strategy_k1_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja.d32  .Lcopy_strategy_k1_t8_8
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lcopy_strategy_avx2_down                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_strategy_avx2_down
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_strategy_avx2_down
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lcopy_strategy_avx2_down
-        jmp.d32 .Lcopy_strategy_forward
-.Lcopy_strategy_k1_t8_8:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lcopy_strategy_avx2_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_strategy_avx2_forward
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_strategy_forward
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lcopy_strategy_avx2_down
-        jmp.d32 .Lcopy_strategy_forward_aligned
-.Lcopy_strategy_k1_t9_9:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lcopy_strategy_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_strategy_avx2_down
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_strategy_avx2_down
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lcopy_strategy_forward_aligned
-        jmp.d32 .Lcopy_strategy_forward
-.Lcopy_strategy_k1_t10_11:
-        cmp     rdx, 2097152                    /* band edge */
-        ja.d32  .Lcopy_strategy_avx2_nt
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        jz.d32  .Lcopy_strategy_forward                      /* zero: d = 0 */
-        cmp     ecx, 61                       /* above: d <= above_max */
-        jbe.d32 .Lcopy_strategy_avx2_forward
-        cmp     ecx, 131                       /* near: d <= near_max */
-        jbe.d32 .Lcopy_strategy_avx2_forward
-        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae.d32 .Lcopy_strategy_forward_aligned
-        jmp.d32 .Lcopy_strategy_avx2_down
 .Lcopy_strategy_forward:
         mov     eax, 0
         ret
@@ -3704,19 +3309,6 @@ uc_copy_baseline:
 uc_copy_baseline.here:
         .byte   1
         .size   uc_copy_baseline, . - uc_copy_baseline
-/* k (1..1) where the installed table is the k-th of those this */
-/* build holds as branch trees, 0 for any other table: the dispatch then runs */
-/* that tree, which needs no load and no code tree. zen3's kernel table */
-/* compiled to a tree took a median 1.0-1.3 ticks a call over the chosen */
-/* strategy called directly, through the table 5.0-5.2 (n = 1..256, d = 0, */
-/* Zen 3 guest, the two timed in turns in one process; not kept). */
-/* 1: zen3 */
-        .globl  uc_copy_tree
-        .type   uc_copy_tree, @object
-uc_copy_tree:
-uc_copy_tree.here:
-        .byte   0
-        .size   uc_copy_tree, . - uc_copy_tree
 
         .section .rodata
 /* copy_rule.c refers to this symbol: linking it with a copy object from */

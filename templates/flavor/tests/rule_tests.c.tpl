@@ -15,18 +15,6 @@ ${banner("/*", "*/")}
 @   return word(v:sub(1, 4)) .. ", " .. word(v:sub(5, 8)) .. ", " .. word(v:sub(9, 12))
 @ end
 @ local rule_c = import("rule_c")
-@ local dispatch = import("dispatch")
-@ -- The tables copy.asm also holds as branch trees (none under --target).
-@ local compiled = target_name() and {} or dispatch.compiled(flavor.name)
-@ -- The widest isa a table's strategies need (0 general registers).
-@ local function table_isa(r)
-@   local level, top = {}, 0
-@   for _, st in ipairs(db.strategies) do level[st.name] = st.isa_level end
-@   for _, b in ipairs(r.bands) do
-@     for _, c in ipairs(db.classes) do top = math.max(top, level[b[c]]) end
-@   end
-@   return top
-@ end
 @ local function code_of(name)
 @   for _, st in ipairs(db.strategies) do if st.name == name then return st.code end end
 @ end
@@ -39,6 +27,8 @@ ${banner("/*", "*/")}
 @ -- Every band edge and class edge of a table, with the strategy it gives.
 @ local function edges(r)
 @   local ns, ds, seen = {}, {}, {}
+@   -- Every band edge, however long: the strategy check reads no byte, and
+@   -- the copies stop at COPY_EDGE_MAX (rule_checks.c.tpi).
 @   local function n_at(n) if n >= 0 and not seen["n" .. n] then seen["n" .. n] = true; ns[#ns + 1] = n end end
 @   local function d_at(d) if d >= 0 and d <= 4095 and not seen["d" .. d] then seen["d" .. d] = true; ds[#ds + 1] = d end end
 @   -- 255 and 256: where the dispatch's per-length bytes end and its band list begins.
@@ -170,29 +160,8 @@ static void check_lookups(struct detail *d, const struct lookup_case *cases, siz
 /* A group for one entry: lookup at the edges of each of its CPUID ranges and
  * just outside them, then, under the rule the lookup gives, the table's
  * edges and the copy sweeps. */
-@ if #compiled > 0 then
-/* Set by rule_install to k where the table it installs is the k-th that
- * copy.asm holds as a branch tree, 0 otherwise. */
-extern unsigned char ${P}copy_tree;
-
-/* The tree the dispatch must run for a table that is compiled tree tree (0:
- * none) and needs isa need, where the rule may use isa have: none where
- * need is more. */
-static void check_tree(struct detail *d, int tree, int need, int have)
-{
-	int want = tree && need <= have ? tree : 0;
-	struct detail *why;
-	if (*(volatile unsigned char *)&${P}copy_tree != want && (why = fail(d)) != NULL) {
-		say(why, "the dispatch runs compiled tree ");
-		say_uint(why, *(volatile unsigned char *)&${P}copy_tree);
-		say(why, ", not ");
-		say_uint(why, (unsigned long)want);
-	}
-}
-
-@ end
 static void run_entry(struct ${P}test_ctx *t, const char *group, const struct lookup_case *cases, size_t n_cases,
-		      const struct edge *edges, size_t n_edges, int sweeps, int tree, int tree_isa)
+		      const struct edge *edges, size_t n_edges, int sweeps)
 {
 	struct detail d = {{0}, 0, 0};
 	const struct lookup_case *own = &cases[0];
@@ -205,12 +174,6 @@ static void run_entry(struct ${P}test_ctx *t, const char *group, const struct lo
 		return;
 	rule = ${P}rule_lookup(own->vendor, own->family, own->model);
 	${P}rule_install(rule);
-@ if #compiled > 0 then
-	check_tree(&d, tree, tree_isa, ${G}ISA_ENABLED());
-	finish(t, group, tree ? "its table runs as its compiled branch tree" : "its table has no compiled tree", &d);
-@ else
-	(void)tree, (void)tree_isa;
-@ end
 	check_edges(t, &d, edges, n_edges);
 	finish(t, group, "strategy at every band and class edge", &d);
 	copy_edges(t, &d, edges, n_edges);
@@ -265,8 +228,7 @@ static const struct lookup_case cases_${e.name}[] = {
 static void group_${e.name}(struct ${P}test_ctx *t)
 {
 	run_entry(t, "${e.name}", cases_${e.name}, sizeof cases_${e.name} / sizeof cases_${e.name}[0], edges_${e.name},
-		  sizeof edges_${e.name} / sizeof edges_${e.name}[0], ${(not target_name() or target_name() == e.name) and 1 or 0},
-		  ${#compiled > 0 and dispatch.compiled_index(flavor.name, r) or 0}, ${table_isa(r)});
+		  sizeof edges_${e.name} / sizeof edges_${e.name}[0], ${(not target_name() or target_name() == e.name) and 1 or 0});
 }
 
 @ end
@@ -479,7 +441,17 @@ static const struct edge synthetic_edges_${i}[] = {
 /* Set by rule_install where every copy goes forward: the dispatch then
  * skips the table. */
 extern unsigned char ${P}copy_baseline;
-@ local copies_forward = dispatch.copies_forward
+@ -- Whether every class of every band of r copies forward (forward_aligned
+@ -- without an alignment is forward): the tables here that do, do so on
+@ -- every CPU, and the others name small or down somewhere.
+@ local function copies_forward(r)
+@   for _, b in ipairs(r.bands) do
+@     for _, c in ipairs(db.classes) do
+@       if b[c] ~= "forward" and not (b[c] == "forward_aligned" and r.align_dst == 0) then return false end
+@     end
+@   end
+@   return true
+@ end
 
 static void group_dispatch(struct ${P}test_ctx *t)
 {
@@ -495,26 +467,6 @@ static void group_dispatch(struct ${P}test_ctx *t)
 	if (${forward and "!" or ""}*(volatile unsigned char *)&${P}copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "${forward and "every copy forward, and the dispatch still reads the table" or "marked as copying forward everywhere"}");
 	finish(t, "dispatch", "table ${i}: ${forward and "every copy forward: the dispatch skips the table" or "the dispatch reads it"}", &d);
-@   if #compiled > 0 then
-	check_tree(&d, ${dispatch.compiled_index(flavor.name, r)}, ${table_isa(r)}, ${G}ISA_ENABLED());
-	finish(t, "dispatch", "table ${i}: ${dispatch.compiled_index(flavor.name, r) > 0 and "its compiled tree" or "no compiled tree"}", &d);
-@   end
-@ end
-@ if #compiled > 0 then
-@   local first = compiled[1]
-	{
-		/* A table equal to a compiled one, wherever it lies, runs its
-		 * tree; the same table with one bound moved does not. */
-		struct ${P}rule copy = ${rule_c.literal(first.rule, first.entries[1], P)};
-		${P}rule_install(&copy);
-		check_tree(&d, 1, ${table_isa(first.rule)}, ${G}ISA_ENABLED());
-		check_edges(t, &d, edges_${first.entries[1]}, sizeof edges_${first.entries[1]} / sizeof edges_${first.entries[1]}[0]);
-		finish(t, "dispatch", "a copy of ${first.entries[1]}'s table runs its compiled tree", &d);
-		copy.above_max = copy.above_max ? copy.above_max - 1 : 1;
-		${P}rule_install(&copy);
-		check_tree(&d, 0, 0, 0);
-		finish(t, "dispatch", "${first.entries[1]}'s table with a bound moved runs no compiled tree", &d);
-	}
 @ end
 	${P}rule_install(&baseline_table);
 }
@@ -580,26 +532,6 @@ static void group_isa_cap(struct ${P}test_ctx *t)
 				  : cap == 1 ? "AVX2, no AVX-512: the AVX2 fallbacks" : "AVX-512", &d);
 		copy_edges(t, &d, synthetic_edges_1, sizeof synthetic_edges_1 / sizeof synthetic_edges_1[0]);
 		finish(t, "isa_cap", "the fallbacks copy correctly at every edge", &d);
-@ for k, x in ipairs(compiled) do
-@   local E = "edges_" .. x.entries[1]
-		/* A compiled tree runs only where the cap leaves its strategies. */
-		${P}rule_install(${P}rule_lookup("${entry(x.entries[1]).vendor}", 0x${string.format("%02x", entry(x.entries[1]).ranges[1].family)}, 0x${string.format("%02x", entry(x.entries[1]).ranges[1].model_lo)}));
-		check_tree(&d, ${k}, ${table_isa(x.rule)}, cap);
-		for (i = 0; i < sizeof ${E} / sizeof ${E}[0]; i++) {
-			int got = strategy_at(t, ${E}[i].n, ${E}[i].dist);
-			struct detail *why;
-			if ((got < 0 || got >= ${G}N_STRATEGIES || isa_of[got] > cap) && (why = fail(&d)) != NULL) {
-				say(why, "${x.entries[1]}, isa capped at ");
-				say_uint(why, (unsigned long)cap);
-				say(why, ": n=");
-				say_uint(why, ${E}[i].n);
-				say(why, " takes strategy ");
-				say_uint(why, (unsigned long)got);
-			}
-		}
-		copy_edges(t, &d, ${E}, sizeof ${E} / sizeof ${E}[0]);
-		finish(t, "isa_cap", "${x.entries[1]}'s table: its compiled tree only where the cap allows it", &d);
-@ end
 	}
 	${P}rule_limit_isa(2);
 	${P}rule_install(&baseline_table);

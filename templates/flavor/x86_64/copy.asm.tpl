@@ -4,14 +4,6 @@ ${banner(";")}
 @ local P = opts.prefix
 @ local T = target_name() and target_rule(target_name(), flavor.name)
 @ local plan = T and import("dispatch").plan(T)
-@ -- The measured tables the generic build also holds as branch trees, with
-@ -- their bounds as immediates: rule_install (copy_rule.c) picks one through
-@ -- copy_tree when it installs that table (templates/lib/dispatch.lua).
-@ local compiled = {}
-@ if not T then
-@   compiled = import("dispatch").compiled(flavor.name)
-@   for _, x in ipairs(compiled) do x.plan = import("dispatch").plan(x.rule) end
-@ end
 @ local remaining = opts.user_copy_result == "remaining"
 @ local has = {}
 @ for _, r in ipairs(flavor.routines) do has[r.name] = true end
@@ -500,87 +492,76 @@ ${banner(";")}
 @   end
 @ end
 @
-@ -- A table t as a branch tree (its plan p, templates/lib/dispatch.lua):
-@ -- jumps to .L<tag>_<strategy> with t's bounds as immediates. key makes
-@ -- its labels unique among the trees of one dispatch.
-@ local function tree(tag, key, t, p)
-@   local leaves = p.leaves
-@   -- The distance tests of leaves[i], then its elsewhere class's copy.
-@   local function leaf(i)
-@     local L = leaves[i]
-@     if #L.tests > 0 then
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-@     end
-@     for _, x in ipairs(L.tests) do
-@       if x.class == "zero" and t.zero_mod < 4096 then
-        test    ecx, ${t.zero_mod - 1}                       ; zero: d mod ${t.zero_mod} = 0
-        jz      near .L${tag}_${x.s}
-@       elseif x.class == "zero" then
-        jz      near .L${tag}_${x.s}                 ; zero: d = 0
-@       elseif x.class == "above" then
-        cmp     ecx, ${t.above_max}                       ; above: d <= above_max
-        jbe     near .L${tag}_${x.s}
-@       elseif x.class == "near" then
-        cmp     ecx, ${t.near_max}                       ; near: d <= near_max
-        jbe     near .L${tag}_${x.s}
-@       else
-        cmp     ecx, ${4096 - t.below_max}                     ; below: d >= 4096 - below_max
-        jae     near .L${tag}_${x.s}
-@       end
-@     end
-        jmp     near .L${tag}_${L.elsewhere}
-@   end
-@   -- Leaves lo..hi, for a length past leaves[lo - 1].hi: halves them.
-@   local function search(lo, hi)
-@     if lo == hi then
-@       leaf(lo)
-@       return
-@     end
-@     local mid = (lo + hi) // 2
-        cmp     rdx, ${leaves[mid].hi}                    ; band edge
-@     if lo == mid and #leaves[lo].tests == 0 then
-        jbe     near .L${tag}_${leaves[lo].elsewhere}
-@       search(mid + 1, hi)
-@     elseif mid + 1 == hi and #leaves[hi].tests == 0 then
-        ja      near .L${tag}_${leaves[hi].elsewhere}
-@       search(lo, mid)
-@     else
-        ja      near .L${tag}${key}_t${mid + 1}_${hi}
-@       search(lo, mid)
-.L${tag}${key}_t${mid + 1}_${hi}:
-@       search(mid + 1, hi)
-@     end
-@   end
-@   if #leaves == 1 then
-@     leaf(1)
-@   elseif #leaves[1].tests == 0 then
-        cmp     rdx, ${leaves[1].hi}                    ; band edge: the lowest band first
-        jbe     near .L${tag}_${leaves[1].elsewhere}
-@     search(2, #leaves)
-@   else
-        cmp     rdx, ${leaves[1].hi}                    ; band edge: the lowest band first
-        ja      near .L${tag}${key}_t2_${#leaves}
-@     leaf(1)
-.L${tag}${key}_t2_${#leaves}:
-@     search(2, #leaves)
-@   end
-@ end
-@
 @ -- Jumps to .L<tag>_<strategy>, the strategy the table picks for rdi = dst,
 @ -- rsi = src, rdx = n. Clobbers rcx and r8.
 @ local function dispatch(tag)
 @   if T then
         ; ${target_name()}'s table, as a branch tree: length first
-@     tree(tag, "", T, plan)
+@     local leaves = plan.leaves
+@     -- The distance tests of leaves[i], then its elsewhere class's copy.
+@     local function leaf(i)
+@       local L = leaves[i]
+@       if #L.tests > 0 then
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+@       end
+@       for _, x in ipairs(L.tests) do
+@         if x.class == "zero" and T.zero_mod < 4096 then
+        test    ecx, ${T.zero_mod - 1}                       ; zero: d mod ${T.zero_mod} = 0
+        jz      .L${tag}_${x.s}
+@         elseif x.class == "zero" then
+        jz      .L${tag}_${x.s}                 ; zero: d = 0
+@         elseif x.class == "above" then
+        cmp     ecx, ${T.above_max}                       ; above: d <= above_max
+        jbe     .L${tag}_${x.s}
+@         elseif x.class == "near" then
+        cmp     ecx, ${T.near_max}                       ; near: d <= near_max
+        jbe     .L${tag}_${x.s}
+@         else
+        cmp     ecx, ${4096 - T.below_max}                     ; below: d >= 4096 - below_max
+        jae     .L${tag}_${x.s}
+@         end
+@       end
+        jmp     .L${tag}_${L.elsewhere}
+@     end
+@     -- Leaves lo..hi, for a length past leaves[lo - 1].hi: halves them.
+@     local function search(lo, hi)
+@       if lo == hi then
+@         leaf(lo)
+@         return
+@       end
+@       local mid = (lo + hi) // 2
+        cmp     rdx, ${leaves[mid].hi}                    ; band edge
+@       if lo == mid and #leaves[lo].tests == 0 then
+        jbe     .L${tag}_${leaves[lo].elsewhere}
+@         search(mid + 1, hi)
+@       elseif mid + 1 == hi and #leaves[hi].tests == 0 then
+        ja      .L${tag}_${leaves[hi].elsewhere}
+@         search(lo, mid)
+@       else
+        ja      .L${tag}_t${mid + 1}_${hi}
+@         search(lo, mid)
+.L${tag}_t${mid + 1}_${hi}:
+@         search(mid + 1, hi)
+@       end
+@     end
+@     if #leaves == 1 then
+@       leaf(1)
+@     elseif #leaves[1].tests == 0 then
+        cmp     rdx, ${leaves[1].hi}                    ; band edge: the lowest band first
+        jbe     .L${tag}_${leaves[1].elsewhere}
+@       search(2, #leaves)
+@     else
+        cmp     rdx, ${leaves[1].hi}                    ; band edge: the lowest band first
+        ja      .L${tag}_t2_${#leaves}
+@       leaf(1)
+.L${tag}_t2_${#leaves}:
+@       search(2, #leaves)
+@     end
 @   else
         cmp     byte [rel ${P}copy_baseline.here], 0
         jne     .L${tag}_forward                ; baseline: every copy forward
-@     if #compiled > 0 then
-        cmp     byte [rel ${P}copy_tree.here], 0
-        jne     .L${tag}_trees                  ; a table compiled to a tree
-@     end
         ; Most lengths take one strategy in every class: copy_uniform gives
         ; it below ${SHORT} bytes, copy_long_uniform for each band that reaches
         ; ${SHORT}, without the distance; 255 where the classes differ.
@@ -624,20 +605,6 @@ ${banner(";")}
         movzx   ecx, byte [rcx + r8]
         jmp     .L${tag}_code
 @     classify_stubs(tag, "long_")
-@     if #compiled > 0 then
-.L${tag}_trees:
-@       for k = 1, #compiled - 1 do
-        cmp     byte [rel ${P}copy_tree.here], ${k}
-        je      .L${tag}_k${k}                   ; ${table.concat(compiled[k].entries, ", ")}
-@       end
-@       for k = #compiled, 1, -1 do
-@         if k < #compiled then
-.L${tag}_k${k}:
-@         end
-        ; the table of ${table.concat(compiled[k].entries, ", ")}, as a branch tree
-@         tree(tag, "_k" .. k, compiled[k].rule, compiled[k].plan)
-@       end
-@     end
 @   end
 @ end
 @
@@ -1075,20 +1042,6 @@ ${P}copy_short.here:
 ${P}copy_baseline:
 ${P}copy_baseline.here:
         db      1
-        endobject
-; k (1..${#compiled}) where the installed table is the k-th of those this
-; build holds as branch trees, 0 for any other table: the dispatch then runs
-; that tree, which needs no load and no code tree. zen3's kernel table
-; compiled to a tree took a median 1.0-1.3 ticks a call over the chosen
-; strategy called directly, through the table 5.0-5.2 (n = 1..256, d = 0,
-; Zen 3 guest, the two timed in turns in one process; not kept).
-@   for k, x in ipairs(compiled) do
-; ${k}: ${table.concat(x.entries, ", ")}
-@   end
-        object  ${P}copy_tree
-${P}copy_tree:
-${P}copy_tree.here:
-        db      0
         endobject
 @ end
 @ if #access > 0 then
