@@ -384,6 +384,7 @@ for u in $(sqlite3 uarch.db "SELECT uarch FROM measured_rule WHERE flavor = '$F'
 	[ -d "$T/t_$u" ] || "$GEN" gen -q --target "$u" --out "$T/t_$u"
 	check "--target $u builds" build_suite "$T/t_$u/$F"
 	check "--target $u passes its generated tests" "$T/t_$u/$F/run" "$u"
+	check "--target $u: its NASM and GAS forms are one program" sh -c "'$ROOT/tests/syntax_identity.sh' '$T/t_$u' >/dev/null 2>&1"
 done
 "$GEN" gen -q --target tigerlake --out "$T/tgl"
 if [ "$(sqlite3 uarch.db "SELECT count(*) FROM rule_band WHERE uarch = 'tigerlake' AND flavor = '$F' AND 'down' IN (zero, above, below, elsewhere)")" -eq 0 ]; then

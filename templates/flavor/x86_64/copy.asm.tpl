@@ -160,7 +160,9 @@ ${banner(";")}
         cmp     rdx, ${ALIGN_MIN}                         ; align threshold
         jb      .L${tag}_body
 @   if T then
-        mov     rcx, ${T.align_dst - 1}
+        ; ecx, which zero-extends into rcx: NASM would write mov rcx, imm as
+        ; that 5-byte form and GAS as the 7-byte sign-extending one.
+        mov     ecx, ${T.align_dst - 1}
 @   else
         mov     rcx, [rel ${P}copy_align_dst.here]
         test    rcx, rcx
