@@ -14,7 +14,8 @@
 -- strategy called directly (n = 1..256, d = 0), and this one 1.0-1.3; on
 -- make bench's random sizes, 0.78-1.00x the time of rep movsb against
 -- 0.71-0.87x (zen3's kernel table on a Zen 3 guest, the two trees built
--- with different prefixes and timed in turns in one process, three runs).
+-- with different prefixes and timed in turns in one process, three runs;
+-- not kept).
 local M = {}
 
 local TESTED = { "zero", "above", "near", "below" }
