@@ -34,7 +34,9 @@ struct derived_rule {
 	size_t points, over_5pct; /* points judged; of them, regret above 1.05 */
 	unsigned int worst_length, worst_distance; /* where the worst regret is */
 	double noise;                              /* the tie threshold used */
-	char note[640];                            /* the derivation in a few sentences */
+	/* The derivation in a few sentences: room for every band of the
+	 * longest table, each naming all five classes. */
+	char note[4096];
 };
 
 /* Nonzero, with note saying why, when the table lacks what the derivation needs. */

@@ -68,6 +68,15 @@ check "the rule recorded is the one --dry-run derived" test -n "$dry_table" -a "
 check "the database generates" "$GEN" gen -q --db "$T/rec/uarch.db" --out "$T/rec/out"
 check "query shows the entry measured" sh -c "'$GEN' query --db '$T/rec/uarch.db' | grep -Eq '^$entry .* measured 20'"
 cp "$T/rec/uarch.db" "$T/rec.db"
+
+# The derivation's note is printed whole, however many bands the table
+# has: each recorded probe run's note ends with its last sentence.
+for ev in $(sqlite3 uarch.db "SELECT evidence FROM rule WHERE evidence GLOB 'evidence/*/summary.md'"); do
+	archive=${ev%/summary.md}/run.archive
+	[ -f "$archive" ] || continue
+	check "the note of $archive is whole" sh -c \
+		"'$GEN' import --dry-run '$archive' 2>&1 | grep -A2 '^table: ' | tail -1 | grep -q 'x\.\$'"
+done
 "$GEN" import --db "$T/rec/uarch.db" $name_arg "$A" >"$T/again.out" 2>&1
 check "importing it again succeeds" test $? -eq 0
 check "...says it was imported already" grep -q "already imported as run $run_id; nothing changed" "$T/again.out"

@@ -70,6 +70,11 @@ static void well_formed(void)
 	      "zero_mod %d takes multiples from the above (1..%u) or below (%u) class", r->zero_mod, r->above_max,
 	      r->below_max);
 	check(r->note[0] && strlen(r->note) < sizeof r->note, "no note");
+	/* The note is whole: its last sentence, the worst against the
+	 * baseline, was not cut off (summary.md prints it). */
+	size_t len = strlen(r->note);
+	check(strstr(r->note, " at worst ") && len > 2 && strcmp(r->note + len - 2, "x.") == 0,
+	      "the note is cut short: it ends '%s'", len > 40 ? r->note + len - 40 : r->note);
 }
 
 static int derive(const char *csv)
