@@ -1,10 +1,10 @@
 #!/bin/sh
 # Prints the entry of uarch.db whose CPUID range holds this CPU (what
 # uc_rule_init would select), or nothing where no entry holds it.
-# usage: bench/this_entry.sh UARCHGEN
+# usage: bench/this_entry.sh UARCHGEN   (CPUINFO=FILE reads FILE, not /proc/cpuinfo)
 set -eu
 gen=${1:?usage: bench/this_entry.sh UARCHGEN}
-info=/proc/cpuinfo
+info=${CPUINFO:-/proc/cpuinfo}
 field() { sed -n "s/^$1[[:space:]]*: *//p" "$info" | head -n 1; }
 vendor=$(field vendor_id)
 family=$(field 'cpu family')
