@@ -2,11 +2,14 @@
  * tests/abi/trampoline.asm with random callee-saved registers and a filled
  * red zone, on both the forward and the descending path, and on the vector
  * paths where the flavor has them. Any register not restored, DF left set,
- * rsp moved, write below rsp, or upper vector state left in use (XINUSE,
- * where the CPU reports it: a routine that touched ymm or zmm must end with
- * vzeroupper) is reported by name. A routine is called only where the CPU
- * and the OS enable its instructions. A self-test first proves the harness
- * catches each kind of breakage. */
+ * rsp moved, write below rsp, or upper vector state the routine left in use
+ * is reported by name. The upper vector state is judged per component, where
+ * the CPU reports XINUSE and XCR0 enables the component: the trampoline
+ * brings each to its initial state before the call, so a routine answers only
+ * for what it added (a routine that touched ymm or zmm0-15 must end with
+ * vzeroupper, and one that touched an opmask or zmm16-31 must clear it too).
+ * A routine is called only where the CPU and the OS enable its instructions.
+ * A self-test first proves the harness catches each kind of breakage. */
 #include "copy_rule.h"
 #include "tests/routines.h"
 
@@ -18,39 +21,113 @@
 
 struct abi_state {
 	uint64_t in[6], out[6];
-	uint64_t rflags, rsp_in, rsp_out, red_bad, ret, xinuse;
+	uint64_t rflags, rsp_in, rsp_out, red_bad, ret, xinuse, xinuse_before;
 };
 
-extern uint64_t abi_check_xinuse;
+extern uint64_t abi_xstate_reset;
+extern void *(*abi_dirty_before)(void *, const void *, size_t);
 
 uint64_t abi_call(const void *fn, const uint64_t args[4], struct abi_state *st);
 
-void *abi_clean(void *, const void *, size_t);
 void *abi_clobbers_rbx(void *, const void *, size_t);
 void *abi_clobbers_r15(void *, const void *, size_t);
 void *abi_leaves_df_set(void *, const void *, size_t);
 void *abi_writes_red_zone(void *, const void *, size_t);
 void *abi_moves_rsp(void *, const void *, size_t);
 void *abi_dirties_upper(void *, const void *, size_t);
+void *abi_writes_opmask(void *, const void *, size_t);
+void *abi_writes_zmm16(void *, const void *, size_t);
 
-/* XINUSE bits of the upper vector state: 2 the upper halves of ymm0-15, 5-7
- * the AVX-512 opmasks, upper halves of zmm0-15 and zmm16-31 (Intel SDM vol.
- * 1, 13.6). */
-#define UPPER_STATE ((1u << 2) | (1u << 5) | (1u << 6) | (1u << 7))
+/* The components of the upper vector state, by their XINUSE and XCR0 bit
+ * (Intel SDM vol. 1, 13.1 and 13.6). */
+static const struct component {
+	unsigned int bit;
+	const char *name;
+} components[] = {
+	{2, "AVX (upper halves of ymm0-15)"},
+	{5, "opmask (k0-k7)"},
+	{6, "ZMM_Hi256 (upper halves of zmm0-15)"},
+	{7, "Hi16_ZMM (zmm16-31)"},
+};
+#define N_COMPONENTS (sizeof components / sizeof *components)
 
-/* 1 when CPUID reports AVX (so vzeroupper runs) and XGETBV with ECX = 1. */
-static int xinuse_readable(void)
+/* The components judged after every call: enabled in XCR0, reported by
+ * XINUSE, and reading initial after the trampoline's reset. */
+static uint64_t xinuse_checked;
+/* Why a component is not judged, where it is not. */
+static const char *not_checked_why[8];
+
+static void cpuid(unsigned int leaf, unsigned int sub, unsigned int r[4])
 {
-	unsigned int a, b, c, d;
-	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27)) || !(c & (1u << 28)))
-		return 0;
-	if (__get_cpuid_max(0, NULL) < 0xd)
-		return 0;
-	__cpuid_count(0xd, 1, a, b, c, d);
-	return (a >> 2) & 1;
+	__cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
 }
 
+static uint64_t xgetbv(unsigned int which)
+{
+	unsigned int lo, hi;
+	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(which));
+	return (uint64_t)hi << 32 | lo;
+}
 
+void *abi_clean(void *, const void *, size_t);
+static void check_call_state(const void *fn, const uint64_t args[4], struct abi_state *st);
+
+/* Decides which components are judged, and says why each other one is not. */
+static void xstate_setup(void)
+{
+	unsigned int r[4];
+	const char *why = NULL;
+	uint64_t xcr0 = 0;
+	cpuid(0, 0, r);
+	unsigned int max_leaf = r[0];
+	cpuid(1, 0, r);
+	if (!(r[2] & (1u << 26)) || !(r[2] & (1u << 27)))
+		why = "this CPU or OS has no XSAVE";
+	else if (max_leaf < 0xd)
+		why = "this CPU has no CPUID leaf 0xd";
+	else {
+		cpuid(0xd, 1, r);
+		if (!((r[0] >> 2) & 1))
+			why = "this CPU reports no XINUSE";
+		else
+			xcr0 = xgetbv(0);
+	}
+	uint64_t reset = 0;
+	for (size_t i = 0; i < N_COMPONENTS; i++) {
+		unsigned int bit = components[i].bit;
+		if (why)
+			not_checked_why[bit] = why;
+		else if (!((xcr0 >> bit) & 1))
+			not_checked_why[bit] = "XCR0 does not enable it";
+		else
+			reset |= 1ull << bit;
+	}
+	abi_xstate_reset = reset;
+	if (!reset)
+		return;
+	/* An emulator may report a component in use whatever its state (QEMU's
+	 * TCG does): such a component cannot be judged. */
+	struct abi_state st;
+	uint64_t args[4] = {0, 0, 0, 0};
+	check_call_state((const void *)abi_clean, args, &st);
+	for (size_t i = 0; i < N_COMPONENTS; i++) {
+		unsigned int bit = components[i].bit;
+		if (!((reset >> bit) & 1))
+			continue;
+		if ((st.xinuse_before >> bit) & 1)
+			not_checked_why[bit] = "XINUSE reads it in use right after the reset";
+		else
+			xinuse_checked |= 1ull << bit;
+	}
+}
+
+static const char *component_name(unsigned int bit)
+{
+	for (size_t i = 0; i < N_COMPONENTS; i++)
+		if (components[i].bit == bit)
+			return components[i].name;
+	return "?";
+}
 
 static const char *const reg_names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
 
@@ -64,14 +141,19 @@ static uint64_t next_random(void)
 	return rng;
 }
 
+static void check_call_state(const void *fn, const uint64_t args[4], struct abi_state *st)
+{
+	memset(st, 0, sizeof *st);
+	for (int i = 0; i < 6; i++)
+		st->in[i] = next_random();
+	abi_call(fn, args, st);
+}
+
 /* Calls fn once; writes what broke into why (empty when nothing did). */
 static void check_call(const void *fn, const uint64_t args[4], char *why, size_t size)
 {
 	struct abi_state st;
-	memset(&st, 0, sizeof st);
-	for (int i = 0; i < 6; i++)
-		st.in[i] = next_random();
-	abi_call(fn, args, &st);
+	check_call_state(fn, args, &st);
 	why[0] = '\0';
 	size_t len = 0;
 	for (int i = 0; i < 6; i++)
@@ -85,9 +167,16 @@ static void check_call(const void *fn, const uint64_t args[4], char *why, size_t
 	if (st.red_bad)
 		len += (size_t)snprintf(why + len, size - len, "%llu qwords below rsp written; ",
 					(unsigned long long)st.red_bad);
-	if (abi_check_xinuse && (st.xinuse & UPPER_STATE))
-		snprintf(why + len, size - len, "upper vector state left in use (XINUSE 0x%llx); ",
-			 (unsigned long long)st.xinuse);
+	uint64_t added = st.xinuse & ~st.xinuse_before & xinuse_checked;
+	if (added) {
+		len += (size_t)snprintf(why + len, size - len, "upper vector state left in use (XINUSE 0x%llx before, "
+					"0x%llx after:", (unsigned long long)st.xinuse_before,
+					(unsigned long long)st.xinuse);
+		for (unsigned int bit = 0; bit < 8; bit++)
+			if ((added >> bit) & 1)
+				len += (size_t)snprintf(why + len, size - len, " %s", component_name(bit));
+		snprintf(why + len, size - len, "); ");
+	}
 }
 
 static int passed, failed;
@@ -131,11 +220,57 @@ int main(int argc, char **argv)
 	self_test("std left set", (const void *)abi_leaves_df_set, "DF left set");
 	self_test("red-zone write", (const void *)abi_writes_red_zone, "below rsp written");
 	self_test("moved rsp", (const void *)abi_moves_rsp, "rsp moved");
-	abi_check_xinuse = (uint64_t)xinuse_readable();
-	if (abi_check_xinuse)
-		self_test("dirty upper state", (const void *)abi_dirties_upper, "upper vector state left in use");
-	else
-		printf("note: this CPU reports no XINUSE; vzeroupper is not checked\n");
+	xstate_setup();
+	for (size_t i = 0; i < N_COMPONENTS; i++) {
+		unsigned int bit = components[i].bit;
+		if ((xinuse_checked >> bit) & 1)
+			printf("xinuse: %s checked\n", components[i].name);
+		else
+			printf("note: xinuse: %s not checked: %s\n", components[i].name, not_checked_why[bit]);
+	}
+	/* A routine that leaves each kind of state behind, where this CPU can
+	 * run it and the harness can see it. */
+	unsigned int r[4];
+	cpuid(0, 0, r);
+	unsigned int max_leaf = r[0];
+	cpuid(1, 0, r);
+	int avx = (r[2] >> 28) & 1, avx512f = 0;
+	if (max_leaf >= 7) {
+		cpuid(7, 0, r);
+		avx512f = (r[1] >> 16) & 1;
+	}
+	static const struct {
+		const char *name;
+		void *(*fn)(void *, const void *, size_t);
+		unsigned int bit;
+		const char *isa;
+	} dirty[] = {
+		{"ymm left dirty", abi_dirties_upper, 2, "AVX"},
+		{"k1 written", abi_writes_opmask, 5, "AVX-512F"},
+		{"zmm16 written", abi_writes_zmm16, 7, "AVX-512F"},
+	};
+	for (size_t i = 0; i < sizeof dirty / sizeof *dirty; i++) {
+		int runs = dirty[i].bit == 2 ? avx : avx512f;
+		if (!runs)
+			printf("note: self-test %s not checked: this CPU lacks %s\n", dirty[i].name, dirty[i].isa);
+		else if (!((xinuse_checked >> dirty[i].bit) & 1))
+			printf("note: self-test %s not checked: %s is not checked\n", dirty[i].name,
+			       component_name(dirty[i].bit));
+		else {
+			self_test(dirty[i].name, (const void *)dirty[i].fn, component_name(dirty[i].bit));
+			/* The state that code before the call leaves (here the
+			 * same routine, which the trampoline calls first) is not
+			 * the next routine's, and does not hide what that one
+			 * leaves. */
+			char name[64];
+			abi_dirty_before = dirty[i].fn;
+			snprintf(name, sizeof name, "%s before a clean routine", dirty[i].name);
+			self_test(name, (const void *)abi_clean, NULL);
+			snprintf(name, sizeof name, "%s before and by the routine", dirty[i].name);
+			self_test(name, (const void *)dirty[i].fn, component_name(dirty[i].bit));
+			abi_dirty_before = NULL;
+		}
+	}
 	int isa = UC_ISA_ENABLED();
 
 	static unsigned char arena[3 * 65536 + 8192] __attribute__((aligned(4096)));

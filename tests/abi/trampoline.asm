@@ -12,9 +12,16 @@
 ;   rsp_out  rsp after the return
 ;   red_bad  how many of the 16 qwords below the callee's entry rsp changed
 ;   ret      rax after the call
-;   xinuse   XGETBV(1) after the call (XINUSE: which state components are not
-;            in their initial state), when abi_check_xinuse is set; the
-;            upper vector state is cleared (vzeroupper) before the call
+;   xinuse   XGETBV(1) right after the call (XINUSE: which state components
+;            are not in their initial state), when abi_xstate_reset is set
+;   xinuse_before  XGETBV(1) right before the call, after the reset
+;
+; Before the call, the components of abi_xstate_reset (the upper vector
+; state that XCR0 enables) are brought to their initial state by XRSTOR
+; from an area whose XSTATE_BV is zero (Intel SDM vol. 1, 13.8.1: a
+; component requested but clear in XSTATE_BV is initialised). vzeroupper
+; would not do: it leaves the opmasks and zmm16-31, which the C library's
+; EVEX string functions use before the call, in use.
 
         bits    64
         default rel
@@ -27,20 +34,29 @@
 %define RED_BAD  120
 %define RET      128
 %define XINUSE   136
+%define XINUSE_BEFORE 144
 
 ; The pattern the 128 bytes below the callee's rsp are filled with.
 %define RED_PATTERN 0x5ca1ab1e0ddba11
 
-        section .bss
-        align   8
+        section .bss nobits alloc noexec write align=64
+; The XRSTOR area (64-byte aligned, first in the section): the legacy
+; region's MXCSR is written before each reset; the header (XSTATE_BV,
+; XCOMP_BV and the reserved bytes) stays zero.
+reset_area: resb 1024
 state:  resq    1       ; the abi_state: a broken routine may move rsp, so not on the stack
 
         section .data
         align   8
-; Set by the harness where CPUID reports AVX and XGETBV with ECX = 1
-; (leaf 0xd, subleaf 1, eax bit 2): XINUSE is read after every call.
-        global  abi_check_xinuse:data
-abi_check_xinuse: dq 0
+; Set by the harness where CPUID reports XSAVE, OSXSAVE and XGETBV with
+; ECX = 1 (leaf 0xd, subleaf 1, eax bit 2): the components to reset before
+; each call, within XCR0. XINUSE is read around every call when it is set.
+        global  abi_xstate_reset:data
+abi_xstate_reset: dq 0
+; Set by the harness's self-test: a routine the trampoline calls before
+; the reset, to stand for whatever ran before the routine under test.
+        global  abi_dirty_before:data
+abi_dirty_before: dq 0
 
         section .text
         global  abi_call:function
@@ -50,11 +66,20 @@ abi_call:
         push    r12
         push    r13
         push    r14
-        push    r15                     ; six pushes: rsp is 16-byte aligned again
-        mov     [state], rdx
-        mov     rax, rdi
-        mov     r10, rsi
-        mov     r11, rdx
+        push    r15
+        sub     rsp, 8                  ; rsp is 16-byte aligned at each call below
+        mov     r12, rdi
+        mov     r13, rsi
+        mov     r14, rdx
+        mov     rax, [abi_dirty_before]
+        test    rax, rax
+        jz      .dirty_done
+        call    rax                     ; the state that code before the routine leaves
+.dirty_done:
+        mov     [state], r14
+        mov     r9, r12
+        mov     r10, r13
+        mov     r11, r14
 
         ; The callee's entry rsp is rsp - 8 (the return address); its red zone
         ; is the 128 bytes below that.
@@ -64,6 +89,22 @@ abi_call:
         mov     [rsp + rcx * 8 - 144], r8     ; [rsp - 136, rsp - 8)
         dec     ecx
         jnz     .fill
+
+        cmp     qword [abi_xstate_reset], 0
+        je      .reset_done
+        ; The routine starts with the upper vector state initial, whatever
+        ; ran before: only what it adds is its own. Nothing between here
+        ; and the call touches vector state.
+        stmxcsr [reset_area + 24]       ; XRSTOR loads MXCSR with the AVX state
+        mov     eax, [abi_xstate_reset]
+        xor     edx, edx
+        xrstor  [reset_area]
+        mov     ecx, 1
+        xgetbv
+        shl     rdx, 32
+        or      rax, rdx
+        mov     [r11 + XINUSE_BEFORE], rax
+.reset_done:
 
         mov     [r11 + RSP_IN], rsp
         mov     rbx, [r11 + IN + 0]
@@ -76,16 +117,12 @@ abi_call:
         mov     rsi, [r10 + 8]
         mov     rdx, [r10 + 16]
         mov     rcx, [r10 + 24]
-        cmp     qword [abi_check_xinuse], 0
-        je      .call
-        vzeroupper                      ; the routine starts with clean upper state
-.call:
-        call    rax
+        call    r9
 
         mov     r11, [state]
         mov     [r11 + RET], rax
         mov     [r11 + RSP_OUT], rsp
-        cmp     qword [abi_check_xinuse], 0
+        cmp     qword [abi_xstate_reset], 0
         je      .no_xinuse
         mov     ecx, 1
         xgetbv                          ; XINUSE, before any code of the harness runs
@@ -116,6 +153,7 @@ abi_call:
         jnz     .check
         mov     [r11 + RED_BAD], rax
 
+        add     rsp, 8
         pop     r15
         pop     r14
         pop     r13

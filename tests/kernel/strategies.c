@@ -10,6 +10,8 @@
 
 #include "vendor/copy_rule.h"
 
+static void say(char *buf, uc_size_t size, const char *s);
+
 #define ROW(code, name, min_n, max_n, isa) {code, name, min_n, max_n, isa},
 static const struct {
 	int code;
@@ -21,7 +23,8 @@ static const struct {
 
 /* XINUSE bits of the upper vector state: 2 the upper halves of ymm0-15, 5-7
  * the AVX-512 opmasks, upper halves of zmm0-15 and zmm16-31 (Intel SDM vol.
- * 1, 13.6). A routine that touched ymm or zmm must end with vzeroupper. */
+ * 1, 13.6). A routine that touched ymm or zmm0-15 must end with vzeroupper;
+ * one that touched an opmask or zmm16-31 must clear it as well. */
 #define UPPER_STATE ((1u << 2) | (1u << 5) | (1u << 6) | (1u << 7))
 
 static void cpuid(unsigned int leaf, unsigned int sub, unsigned int r[4])
@@ -29,18 +32,34 @@ static void cpuid(unsigned int leaf, unsigned int sub, unsigned int r[4])
 	__asm__ __volatile__("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(sub));
 }
 
-static unsigned int xinuse(void)
+static unsigned int xgetbv(unsigned int which)
 {
 	unsigned int lo, hi;
-	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(which));
 	return lo;
+}
+
+/* The upper vector state XCR0 enables: what xstate_reset initialises. */
+static unsigned int upper_enabled;
+/* The XRSTOR area: its header (XSTATE_BV, XCOMP_BV, the reserved bytes)
+ * stays zero, so every requested component is initialised (SDM vol. 1,
+ * 13.8.1); the legacy region's MXCSR is written first. */
+static unsigned char reset_area[1024] __attribute__((aligned(64)));
+
+/* Brings the upper vector state to its initial configuration, so that
+ * XINUSE afterwards tells what the next routine adds. */
+static void xstate_reset(void)
+{
+	__asm__ __volatile__("stmxcsr 24(%0)\n\txrstor (%0)"
+			     :
+			     : "r"(reset_area), "a"(upper_enabled), "d"(0)
+			     : "memory");
 }
 
 /* 1 when XINUSE can be checked: XGETBV with ECX = 1 needs OSXSAVE and
  * CPUID.(EAX=0DH,ECX=1):EAX[2], and the CPU must track the state, which
- * QEMU's TCG does not (it reports every enabled state in use): after
- * vzeroupper, at boot, where no opmask or zmm16-31 was touched, none of the
- * upper state may read in use. */
+ * QEMU's TCG does not (it reports every enabled state in use): right after
+ * the reset, none of the upper state may read in use. */
 static int xinuse_tracked(const char **why)
 {
 	unsigned int r[4];
@@ -54,12 +73,62 @@ static int xinuse_tracked(const char **why)
 	cpuid(0xd, 1, r);
 	if (!((r[0] >> 2) & 1))
 		return 0;
-	__asm__ __volatile__("vzeroupper");
-	*why = "xinuse: reported but not tracked (upper state in use after vzeroupper); not checked\n";
-	if (xinuse() & UPPER_STATE)
+	upper_enabled = xgetbv(0) & UPPER_STATE;
+	xstate_reset();
+	*why = "xinuse: reported but not tracked (upper state in use after the reset); not checked\n";
+	if (xgetbv(1) & UPPER_STATE)
 		return 0;
 	*why = "xinuse: checked\n";
 	return 1;
+}
+
+/* Routines that leave each kind of upper state in use, to prove the check
+ * sees them: vzeroupper does not clear an opmask or zmm16-31. */
+static void dirty_ymm(void)
+{
+	__asm__ __volatile__("vpcmpeqd %%ymm1, %%ymm1, %%ymm1" ::: "memory");
+}
+static void dirty_opmask(void)
+{
+	__asm__ __volatile__("kxnorw %%k1, %%k1, %%k1\n\tvzeroupper" ::: "memory");
+}
+static void dirty_zmm16(void)
+{
+	__asm__ __volatile__("vpternlogd $0xff, %%zmm16, %%zmm16, %%zmm16\n\tvzeroupper" ::: "memory");
+}
+
+/* The negative controls of the XINUSE check, each where this CPU runs it
+ * and enables its component: the check must see the state it leaves. */
+static void xinuse_controls(int tracked, void (*put)(const char *), unsigned long *passed, unsigned long *failed)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(void);
+		unsigned int bit;
+	} controls[] = {
+		{"ymm left dirty", dirty_ymm, 2},
+		{"k1 written", dirty_opmask, 5},
+		{"zmm16 written", dirty_zmm16, 7},
+	};
+	unsigned int r[4];
+	cpuid(7, 0, r);
+	int avx512f = (r[1] >> 16) & 1;
+	for (uc_size_t i = 0; i < sizeof controls / sizeof controls[0]; i++) {
+		char line[120] = "xinuse control ";
+		say(line, sizeof line, controls[i].name);
+		if (!tracked || !((upper_enabled >> controls[i].bit) & 1) || (controls[i].bit != 2 && !avx512f)) {
+			say(line, sizeof line, ": not checked\n");
+			put(line);
+			continue;
+		}
+		xstate_reset();
+		controls[i].fn();
+		int seen = (xgetbv(1) >> controls[i].bit) & 1;
+		xstate_reset();
+		say(line, sizeof line, seen ? ": caught\n" : ": FAIL not caught\n");
+		put(line);
+		*(seen ? passed : failed) += 1;
+	}
 }
 
 static void force(int code)
@@ -139,8 +208,13 @@ static int one(struct sweep *s, void *(*fn)(void *, const void *, uc_size_t), co
 	for (i = lo; i < hi; i = i + 1 == a ? b : i + 1)
 		m[i] = pattern(i);
 	int took = uc_copy_strategy(s->arena + dst, s->arena + src, n);
+	unsigned int before = 0;
+	if (s->check_xinuse) {
+		xstate_reset();
+		before = xgetbv(1);
+	}
 	void *ret = fn(s->arena + dst, s->arena + src, n);
-	unsigned int upper = s->check_xinuse ? xinuse() & UPPER_STATE : 0;
+	unsigned int upper = s->check_xinuse ? xgetbv(1) & ~before & UPPER_STATE : 0;
 	s->copies++;
 	for (i = lo; i < hi && m[i] == expected(i, src, dst, n); i = i + 1 == a ? b : i + 1)
 		;
@@ -202,6 +276,7 @@ int strategies_run(unsigned char *arena, uc_size_t arena_size, void (*put)(const
 	struct sweep s = {arena, arena_size, 0, xinuse_tracked(&xinuse_line), 0, {0}};
 	int isa = UC_ISA_ENABLED(), ran = 0;
 	put(xinuse_line);
+	xinuse_controls(s.check_xinuse, put, passed, failed);
 	for (uc_size_t k = 0; k < sizeof strategies / sizeof strategies[0]; k++) {
 		if (strategies[k].isa > isa)
 			continue;
