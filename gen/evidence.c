@@ -200,7 +200,7 @@ static void summary_stability(struct buf *b, const struct run_facts *run)
 		      "|---|---|---|---|---|---|---|\n",
 		   run->archive->m.passes);
 	for (int k = 0; k < run->archive->m.passes && k < MAX_PASSES; k++) {
-		char text[512];
+		char text[RULE_TEXT_MAX];
 		rule_text(&run->pass_rule[k], text, sizeof text);
 		const struct derived_rule *p = &run->pass_rule[k];
 		buf_printf(b, "| 1..%d | %u | %u | %u | %d | %s | %.3f |\n", k + 1, p->above_max, p->near_max,

@@ -39,7 +39,10 @@ void evidence_remove(const char *dir);
 char *evidence_summary(const struct entry_choice *entry, const struct run_facts *run, const char *run_id);
 
 /* The table in a line: "0..32 small; 33..63 forward; 64.. forward, above
- * down", each band's strategy elsewhere, then the classes that differ. */
+ * down", each band's strategy elsewhere, then the classes that differ. A
+ * band takes at most 160 bytes: two 10-digit bounds and five class names
+ * with their strategies. */
+#define RULE_TEXT_MAX (MAX_BANDS * 160)
 void rule_text(const struct derived_rule *r, char *out, size_t size);
 
 #endif

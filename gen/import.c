@@ -57,7 +57,7 @@ static int cmp_double(const void *a, const void *b)
 
 static void print_rule(const char *what, const struct derived_rule *r)
 {
-	char text[512];
+	char text[RULE_TEXT_MAX];
 	rule_text(r, text, sizeof text);
 	printf("%s: above_max %u, near_max %u, below_max %u, zero_mod %d, align_dst %d: %s\n", what, r->above_max,
 	       r->near_max, r->below_max, r->zero_mod, r->align_dst, text);

@@ -334,7 +334,7 @@ int record_run(const char *db_path, const struct entry_choice *entry, const stru
 	int rc = record_both(db_path, entry, run, &ev);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc == 0) {
-		char text[512];
+		char text[RULE_TEXT_MAX];
 		rule_text(run->rule, text, sizeof text);
 		printf("recorded: %s's %s rule, above_max %u, near_max %u, below_max %u: %s; evidence %s\n", entry->name,
 		       run->archive->flavor, run->rule->above_max, run->rule->near_max, run->rule->below_max, text, ev.link);
