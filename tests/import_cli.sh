@@ -1,8 +1,9 @@
 #!/bin/sh
-# uarchgen import as a user runs it, on copies of uarch.db: archives from
-# this machine and from "other machines" (CPUID leaves of another vendor, a
-# guest, a core no entry covers, written by tests/forge_archive.sh over this
-# machine's timings), re-import, refusals that leave uarch.db byte-identical,
+# uarchgen import as a user runs it, on copies of uarch.db: archives of
+# named cores (CPUID leaves of either vendor, a guest, a core no entry
+# covers, written by tests/forge_archive.sh over this machine's timings, so
+# that which entry a run lands in never depends on the machine the test
+# runs on), re-import, refusals that leave uarch.db byte-identical,
 # concurrent and killed imports.
 # usage: tests/import_cli.sh   (needs build/uarchcopy-probe)
 set -u
@@ -39,20 +40,23 @@ sha_again() { # sha_again FILE: a new checksum line over FILE's other lines
 check "import --help" sh -c "'$GEN' import --help | grep -q 'import ARCHIVE'"
 check "import without an archive exits 2" sh -c "'$GEN' import 2>/dev/null; test \$? -eq 2"
 mkdir "$T/probe" && "$PROBE" --quick --flavor kernel --out "$T/probe" >/dev/null 2>&1 && mv "$T"/probe/*.run "$T/here.run"
-A=$T/here.run
-check "the probe wrote this machine's archive" test -s "$A"
+check "the probe wrote this machine's archive" test -s "$T/here.run"
+# This machine's timings, as a Zen 2 on bare metal said them: every run
+# below lands in an entry the test names, whatever this machine is.
+ZEN2_SIG=00830f10 ZEN2_BRAND="AMD EPYC 7502 32-Core Processor"
+A=$T/zen2.run
+"$FORGE" "$T/here.run" "$A" AuthenticAMD $ZEN2_SIG none "$ZEN2_BRAND"
 
-# ---- this machine's run ----
+# ---- a run of a core with an entry ----
 fresh "$T/rec"
-name_arg=""
-"$GEN" import --dry-run --db "$T/rec/uarch.db" "$A" >"$T/dry.out" 2>&1 || name_arg="--name probe_test_core"
+"$GEN" import --dry-run --db "$T/rec/uarch.db" "$A" >"$T/dry.out" 2>&1
 check "--dry-run writes nothing" cmp uarch.db "$T/rec/uarch.db"
-# shellcheck disable=SC2086
-check "an archive imports" sh -c "'$GEN' import --db '$T/rec/uarch.db' $name_arg '$A' >'$T/rec.out'"
+check "an archive imports" sh -c "'$GEN' import --db '$T/rec/uarch.db' '$A' >'$T/rec.out'"
 sha=$(tail -1 "$A" | sed 's/^sha256 //')
 run_id=$(sqlite3 "$T/rec/uarch.db" "SELECT id FROM run WHERE archive_sha256 = '$sha'")
 entry=$(sqlite3 "$T/rec/uarch.db" "SELECT uarch FROM run WHERE id = '$run_id'")
 check "its run row names the archive's checksum" test -n "$run_id"
+check "it lands in the entry its CPUID names" test "$entry" = zen2
 check "the run id is entry-date-checksum" sh -c "echo '$run_id' | grep -Eq '^${entry}-20[0-9-]{8}-${sha%"${sha#??????}"}\$'"
 ev=$(sqlite3 "$T/rec/uarch.db" "SELECT evidence FROM rule WHERE uarch = '$entry' AND flavor = 'kernel'")
 check "the rule links the run's evidence" test "$ev" = "evidence/$run_id/summary.md"
@@ -71,24 +75,34 @@ cp "$T/rec/uarch.db" "$T/rec.db"
 
 # The derivation's note is printed whole, however many bands the table
 # has: each recorded probe run's note ends with its last sentence.
+# So is its table, in the table line and in the summary's stability rows.
 for ev in $(sqlite3 uarch.db "SELECT evidence FROM rule WHERE evidence GLOB 'evidence/*/summary.md'"); do
 	archive=${ev%/summary.md}/run.archive
 	[ -f "$archive" ] || continue
-	check "the note of $archive is whole" sh -c \
-		"'$GEN' import --dry-run '$archive' 2>&1 | grep -A2 '^table: ' | tail -1 | grep -q 'x\.\$'"
+	"$GEN" import --dry-run "$archive" >"$T/note.out" 2>&1
+	check "the note of $archive is whole" sh -c "grep -A2 '^table: ' '$T/note.out' | tail -1 | grep -q 'x\.\$'"
+	# The note says the bands as "0..32: small; 33..: forward"; the table
+	# line as "0..32 small; 33.. forward".
+	note_bands=$(grep -A2 '^table: ' "$T/note.out" | tail -1 | sed 's/.*Lengths //; s/ (ties within.*//; s/\.\.\([0-9]*\): /..\1 /g')
+	check "the table line of $archive is whole" test "$(sed -n 's/^table: [^:]*: //p' "$T/note.out")" = "$note_bands"
+	check "...and so is the summary's last stability row" test \
+		"$(grep '^| 1\.\.[0-9]* |' "$ev" | tail -1 | cut -d'|' -f7 | sed 's/^ //; s/ $//')" = "$note_bands"
 done
-"$GEN" import --db "$T/rec/uarch.db" $name_arg "$A" >"$T/again.out" 2>&1
+"$GEN" import --db "$T/rec/uarch.db" "$A" >"$T/again.out" 2>&1
 check "importing it again succeeds" test $? -eq 0
 check "...says it was imported already" grep -q "already imported as run $run_id; nothing changed" "$T/again.out"
 check "...and changes nothing" cmp "$T/rec/uarch.db" "$T/rec.db"
 
 # ---- a flavor with vector strategies ----
 mkdir "$T/probe-user" && "$PROBE" --quick --flavor user --out "$T/probe-user" >/dev/null 2>&1
-U=$(ls "$T"/probe-user/*.run)
+U=$T/zen2-user.run
+"$FORGE" "$(ls "$T"/probe-user/*.run)" "$U" AuthenticAMD $ZEN2_SIG none "$ZEN2_BRAND"
 fresh "$T/vec"
-# shellcheck disable=SC2086
-check "the user flavor's archive imports" "$GEN" import --db "$T/vec/uarch.db" $name_arg "$U"
-check "...its rule is measured" test "$(sqlite3 "$T/vec/uarch.db" "SELECT count(*) FROM rule WHERE flavor = 'user'")" -eq 1
+check "the user flavor's archive imports" "$GEN" import --db "$T/vec/uarch.db" "$U"
+check "...its rule is measured" test "$(sqlite3 "$T/vec/uarch.db" \
+	"SELECT count(*) FROM rule WHERE flavor = 'user' AND uarch = 'zen2' AND evidence LIKE 'evidence/zen2-%'")" -eq 1
+check "...beside the user rules it had" test "$(sqlite3 "$T/vec/uarch.db" "SELECT count(*) FROM rule WHERE flavor = 'user'")" -eq \
+	"$(($(sqlite3 uarch.db "SELECT count(*) FROM rule WHERE flavor = 'user' AND uarch != 'zen2'") + 1))"
 check "...and the database generates" "$GEN" gen -q --db "$T/vec/uarch.db" --out "$T/vec/out"
 # The same timings, said to be a kernel's: a flavor of general registers
 # that cannot run them.
@@ -104,8 +118,7 @@ fi
 fresh "$T/guard"
 sqlite3 "$T/guard/uarch.db" "CREATE TRIGGER spoil AFTER INSERT ON rule_band WHEN NEW.length_lo = 0
 	BEGIN UPDATE rule_band SET elsewhere = 'down' WHERE rowid = NEW.rowid; END;"
-# shellcheck disable=SC2086
-refused "a rule the generator would refuse" "$T/guard" "$A" "the generator would refuse the rule" $name_arg
+refused "a rule the generator would refuse" "$T/guard" "$A" "the generator would refuse the rule"
 
 # ---- the timings of a run must be where the run row says ----
 fresh "$T/lost"
@@ -119,29 +132,29 @@ check "a missing run folder stops it" sh -c \
 
 # ---- other machines ----
 "$FORGE" "$A" "$T/spr.run" GenuineIntel 000806f8 none "Intel(R) Xeon(R) Platinum 8480+"
-"$FORGE" "$A" "$T/zen5.run" AuthenticAMD 00b00f20 KVMKVMKVM "AMD EPYC 9575F 64-Core Processor"
+"$FORGE" "$A" "$T/zen4.run" AuthenticAMD 00a10f11 KVMKVMKVM "AMD EPYC 9654 96-Core Processor"
 "$FORGE" "$A" "$T/new.run" AuthenticAMD 00b30f00 none "AMD Engineering Sample"
-CLAIM=bare "$FORGE" "$A" "$T/liar.run" AuthenticAMD 00b00f20 KVMKVMKVM "AMD EPYC 9575F 64-Core Processor"
+CLAIM=bare "$FORGE" "$A" "$T/liar.run" AuthenticAMD 00a10f11 KVMKVMKVM "AMD EPYC 9654 96-Core Processor"
 "$FORGE" "$A" "$T/alien.run" FakeVendor12 00b00f20 none "Nobody"
 fresh "$T/fleet"
 check "two archives of other machines import in one command" \
-	"$GEN" import --db "$T/fleet/uarch.db" "$T/spr.run" "$T/zen5.run"
+	"$GEN" import --db "$T/fleet/uarch.db" "$T/spr.run" "$T/zen4.run"
 check "...an Intel bare-metal run measures sapphirerapids" test "$(sqlite3 "$T/fleet/uarch.db" \
 	"SELECT count(*) FROM rule WHERE uarch = 'sapphirerapids' AND hypervisor IS NULL")" -eq 1
-check "...an AMD guest run measures zen5, as a guest" test "$(sqlite3 "$T/fleet/uarch.db" \
-	"SELECT hypervisor FROM rule WHERE uarch = 'zen5'")" = KVMKVMKVM
+check "...an AMD guest run measures zen4, as a guest" test "$(sqlite3 "$T/fleet/uarch.db" \
+	"SELECT hypervisor FROM rule WHERE uarch = 'zen4'")" = KVMKVMKVM
 check "...its evidence says it is a guest" grep -q 'KVMKVMKVM guest' "$T/fleet/$(sqlite3 "$T/fleet/uarch.db" \
-	"SELECT evidence FROM rule WHERE uarch = 'zen5'")"
+	"SELECT evidence FROM rule WHERE uarch = 'zen4'")"
 check "...and the database generates" "$GEN" gen -q --db "$T/fleet/uarch.db" --out "$T/fleet/out"
 check "...with both in the rule table as measured" sh -c "grep -q 'UC_RULE_MEASURED, \"sapphirerapids\"' '$T/fleet/out/kernel/copy_rule.c' &&
-	grep -q 'UC_RULE_MEASURED, \"zen5\"' '$T/fleet/out/kernel/copy_rule.c'"
+	grep -q 'UC_RULE_MEASURED, \"zen4\"' '$T/fleet/out/kernel/copy_rule.c'"
 refused "a core no entry covers" "$T/fleet" "$T/new.run" "name a new one with --name"
 check "...exits 2" sh -c "'$GEN' import --db '$T/fleet/uarch.db' '$T/new.run' >/dev/null 2>&1; test \$? -eq 2"
 check "...--name records it as a new entry" "$GEN" import --db "$T/fleet/uarch.db" --name zen_sample "$T/new.run"
 check "...with the CPU's range" test "$(sqlite3 "$T/fleet/uarch.db" \
 	"SELECT count(*) FROM cpuid_range WHERE uarch = 'zen_sample' AND family = 26 AND model_lo = 48 AND model_hi = 48")" -eq 1
 "$FORGE" "$A" "$T/spr2.run" GenuineIntel 000806f8 none "Intel(R) Xeon(R) Gold 6430"
-refused "--name that CPUID contradicts" "$T/fleet" "$T/spr2.run" "contradicts" --name zen5
+refused "--name that CPUID contradicts" "$T/fleet" "$T/spr2.run" "contradicts" --name zen4
 refused "a guest claiming bare metal" "$T/fleet" "$T/liar.run" "a guest measurement claims bare metal"
 refused "a vendor no CPU reports" "$T/fleet" "$T/alien.run" "CPUID vendor 'FakeVendor12'"
 # A brand string is the CPU's (or a hypervisor's) text: it must not run in
@@ -173,8 +186,7 @@ refused "a version older than any imported" "$T/fleet" "$T/ancient.run" "written
 # Version 1 called each strategy alone; it derives alike and its evidence says so.
 check "the probe writes version 2: through the table copy" grep -qx 'probe 2' "$A"
 fresh "$T/v1"
-# shellcheck disable=SC2086
-check "a version 1 archive still imports" sh -c "'$GEN' import --db '$T/v1/uarch.db' $name_arg '$T/v1.run' >/dev/null 2>&1"
+check "a version 1 archive still imports" sh -c "'$GEN' import --db '$T/v1/uarch.db' '$T/v1.run' >/dev/null 2>&1"
 check "...and its evidence says each strategy was called alone" sh -c \
 	"grep -q 'each called alone' '$T/v1/'\$(sqlite3 '$T/v1/uarch.db' \"SELECT evidence FROM rule WHERE flavor = 'kernel' AND evidence LIKE '%%$(tail -1 "$T/v1.run" | cut -c8-13)%%'\")"
 check "a version 2 archive's evidence says the table copy ran it" grep -q 'through the flavor.s table copy' "$T/rec/evidence/$run_id/summary.md"
@@ -187,8 +199,8 @@ refused "a folder" "$T/fleet" "$T" "not a file"
 # ---- two at once, killed, missing tools ----
 fresh "$T/two"
 "$GEN" import --db "$T/two/uarch.db" "$T/spr.run" >"$T/two1.out" 2>&1 & p1=$!
-"$GEN" import --db "$T/two/uarch.db" "$T/zen5.run" >"$T/two2.out" 2>&1 & p2=$!
-"$GEN" import --db "$T/two/uarch.db" "$T/zen5.run" >"$T/two3.out" 2>&1 & p3=$!
+"$GEN" import --db "$T/two/uarch.db" "$T/zen4.run" >"$T/two2.out" 2>&1 & p2=$!
+"$GEN" import --db "$T/two/uarch.db" "$T/zen4.run" >"$T/two3.out" 2>&1 & p3=$!
 wait $p1; r1=$?
 wait $p2; r2=$?
 wait $p3; r3=$?
@@ -230,18 +242,18 @@ check "...and removes the hidden folder the killed one left" sh -c "! ls -A '$T/
 # kill can hit, made here by hand): the folder stands without its run, the
 # generator names it, and importing the same archive again takes its place.
 fresh "$T/window"
-zen5_run=$(sqlite3 "$T/fleet/uarch.db" "SELECT id FROM run WHERE uarch = 'zen5'")
-cp -r "$T/fleet/evidence/$zen5_run" "$T/window/evidence/"
+zen4_run=$(sqlite3 "$T/fleet/uarch.db" "SELECT id FROM run WHERE uarch = 'zen4'")
+cp -r "$T/fleet/evidence/$zen4_run" "$T/window/evidence/"
 check "a folder a killed commit left stops the generator, named" sh -c \
 	"! '$GEN' gen -q --db '$T/window/uarch.db' --out '$T/window/out' 2>'$T/window.err' &&
-	 grep -q 'evidence/$zen5_run/: no rule links it .*import its run.archive again' '$T/window.err'"
-check "...importing the same archive again takes its place" "$GEN" import --db "$T/window/uarch.db" "$T/zen5.run"
+	 grep -q 'evidence/$zen4_run/: no rule links it .*import its run.archive again' '$T/window.err'"
+check "...importing the same archive again takes its place" "$GEN" import --db "$T/window/uarch.db" "$T/zen4.run"
 check "...and the generator passes" "$GEN" gen -q --db "$T/window/uarch.db" --out "$T/window/out"
-"$FORGE" "$A" "$T/zen5c.run" AuthenticAMD 00b00f20 KVMKVMKVM "AMD EPYC 9655 96-Core Processor"
+"$FORGE" "$A" "$T/zen4c.run" AuthenticAMD 00a10f11 KVMKVMKVM "AMD EPYC 9684X 96-Core Processor"
 fresh "$T/window2"
-cp -r "$T/fleet/evidence/$zen5_run" "$T/window2/evidence/"
-mv "$T/window2/evidence/$zen5_run" "$T/window2/evidence/$(echo "$zen5_run" | sed 's/-[0-9a-f]*$//')-$(tail -1 "$T/zen5c.run" | cut -c8-13)"
-refused "a folder of another archive under the run's name" "$T/window2" "$T/zen5c.run" "File exists"
+cp -r "$T/fleet/evidence/$zen4_run" "$T/window2/evidence/"
+mv "$T/window2/evidence/$zen4_run" "$T/window2/evidence/$(echo "$zen4_run" | sed 's/-[0-9a-f]*$//')-$(tail -1 "$T/zen4c.run" | cut -c8-13)"
+refused "a folder of another archive under the run's name" "$T/window2" "$T/zen4c.run" "File exists"
 
 # Killed at every step: after each SIGKILL, at delays that fall in the
 # parse, the derivation, the plot (the slow gnuplot), the wait for the lock
@@ -252,7 +264,7 @@ refused "a folder of another archive under the run's name" "$T/window2" "$T/zen5
 fresh "$T/steps"
 recorded=0 intact=0 kills=0 window=0
 for delay in 0 0.02 0.05 0.1 0.2 0.4 0.6 0.8 0.9 1.0 1.05 1.1 1.15 1.2 1.3 1.5; do
-	PATH="$T/slow:$PATH" "$GEN" import --db "$T/steps/uarch.db" "$T/zen5.run" >/dev/null 2>&1 &
+	PATH="$T/slow:$PATH" "$GEN" import --db "$T/steps/uarch.db" "$T/zen4.run" >/dev/null 2>&1 &
 	pid=$!
 	sleep $delay
 	kill -KILL $pid 2>/dev/null
@@ -266,14 +278,14 @@ for delay in 0 0.02 0.05 0.1 0.2 0.4 0.6 0.8 0.9 1.0 1.05 1.1 1.15 1.2 1.3 1.5; 
 	else
 		sed 's/^/    /' "$T/steps.err" | head -3
 	fi
-	[ "$(sqlite3 "$T/steps/uarch.db" "SELECT count(*) FROM rule WHERE uarch = 'zen5'")" -eq 1 ] && recorded=1
+	[ "$(sqlite3 "$T/steps/uarch.db" "SELECT count(*) FROM rule WHERE uarch = 'zen4'")" -eq 1 ] && recorded=1
 	[ $recorded = 1 ] && break
 done
 check "after each of $kills kills, uarch.db and evidence/ agree ($window in the commit window)" \
 	test $((intact + window)) -eq $kills
 [ $window -eq 0 ] && check "...with the run's folder there exactly when its rule is" test \
 	"$(evidence_list "$T/steps" | grep -vc '^\.import-')" -eq "$(($(evidence_list . | wc -l) + recorded))"
-check "...and the import runs to the end afterwards" "$GEN" import --db "$T/steps/uarch.db" "$T/zen5.run"
+check "...and the import runs to the end afterwards" "$GEN" import --db "$T/steps/uarch.db" "$T/zen4.run"
 check "...after which uarch.db and evidence/ agree" "$GEN" gen -q --db "$T/steps/uarch.db" --out "$T/steps/out"
 
 fresh "$T/tool"
