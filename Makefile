@@ -43,9 +43,10 @@ help:
 	@echo "make clean        remove build outputs (not out/)"
 
 # bochs runs the AVX-512 routines (tests/kernel/run.sh); of the display
-# libraries it needs one of, bochs-term needs no window.
+# libraries it needs one of, bochs-term needs no window. qemu-user runs the
+# tests that depend on the core as other cores (tests/identities.sh).
 DEBIAN_PACKAGES := gcc make pkg-config nasm lua5.4 liblua5.4-dev libsqlite3-dev sqlite3 \
-                   binutils diffutils gnuplot-nox clang libclang-rt-14-dev qemu-system-x86 git python3 \
+                   binutils diffutils gnuplot-nox clang libclang-rt-14-dev qemu-system-x86 qemu-user git python3 \
                    bochs bochs-term bochsbios vgabios
 deps:
 	apt-get update -qq

@@ -38,6 +38,7 @@ run "uarchgen commands" tests/gen_cli.sh
 run "syntax identity" tests/syntax_identity.sh
 run "two flavors" tests/two_flavors.sh
 run "lookup fixtures" tests/lookup_fixtures.sh
+run "CPUID identities" tests/identities.sh
 for flavor in $(gen/uarchgen flavors | cut -d' ' -f1); do
 	B=build/$flavor
 	run "$flavor: generated tests" $B/run_rule_tests
