@@ -62,6 +62,11 @@ h.update(zlib.decompress(zlib.compress(bytes(a), 6)))
 print(len(a), h.hexdigest())
 PY
 
+# A snapshot of this repository, taken once: git and tar work on it, so
+# that a commit or an edit while the test runs changes no output.
+git clone -q --bare "$ROOT" "$T/origin.git"
+mkdir "$T/src" && git -C "$ROOT" archive HEAD | tar -xf - -C "$T/src"
+
 # run DIR: every program once, under the environment the caller set; each
 # output into DIR.
 run() {
@@ -70,9 +75,9 @@ run() {
 	sqlite3 "$T/db.sqlite" <"$T/script.sql" >"$1/sqlite3" 2>&1
 	python3 "$T/bytes.py" >"$1/python3" 2>&1
 	rm -rf "$T/clone"
-	{ git clone -q "$ROOT" "$T/clone" && git -C "$T/clone" log --stat -25 &&
+	{ git clone -q "$T/origin.git" "$T/clone" && git -C "$T/clone" log --stat -25 &&
 		git -C "$T/clone" fsck --full 2>&1 && git -C "$T/clone" archive HEAD | sha256sum; } >"$1/git" 2>&1
-	{ tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - -C "$ROOT" gen run templates tests |
+	{ tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - -C "$T/src" . |
 		gzip -n -6 >"$T/tree.tar.gz" && sha256sum <"$T/tree.tar.gz" && rm -rf "$T/x" && mkdir "$T/x" &&
 		gzip -dc "$T/tree.tar.gz" | tar -xf - -C "$T/x" && (cd "$T/x" && find . -type f | LC_ALL=C sort | xargs sha256sum); } \
 		>"$1/tar" 2>&1
