@@ -2,7 +2,7 @@
 #ifndef UARCHGEN_MANIFEST_H
 #define UARCHGEN_MANIFEST_H
 
-#include "render.h"
+#include "fileset.h"
 
 #include <lua.h>
 

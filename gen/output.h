@@ -2,7 +2,7 @@
 #ifndef UARCHGEN_OUTPUT_H
 #define UARCHGEN_OUTPUT_H
 
-#include "render.h"
+#include "fileset.h"
 
 /* Replaces dir whole (output_write.c): the new tree is written beside it,
  * then exchanged with it in one rename, so that dir is always one run's

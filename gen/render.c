@@ -240,14 +240,3 @@ int render_all(const struct model *m, const struct options *o, struct fileset *f
 	free(per_flavor);
 	return rc;
 }
-
-void fileset_free(struct fileset *fs)
-{
-	for (size_t i = 0; i < fs->n; i++) {
-		free(fs->files[i].path);
-		free(fs->files[i].template_path);
-		buf_free(&fs->files[i].text);
-	}
-	free(fs->files);
-	memset(fs, 0, sizeof *fs);
-}

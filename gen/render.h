@@ -4,20 +4,10 @@
 #ifndef UARCHGEN_RENDER_H
 #define UARCHGEN_RENDER_H
 
+#include "fileset.h"
 #include "model.h"
 #include "options.h"
 #include "util.h"
-
-struct out_file {
-	char *path; /* relative to the output directory */
-	char *template_path;
-	struct buf text;
-};
-
-struct fileset {
-	struct out_file *files;
-	size_t n;
-};
 
 /* Renders every output file. Nonzero after printing the error. */
 int render_all(const struct model *m, const struct options *o, struct fileset *fs);
@@ -25,7 +15,5 @@ int render_all(const struct model *m, const struct options *o, struct fileset *f
 /* Renders one template to text (query, debt, lookup); flavor may be NULL. */
 int render_one(const struct model *m, const struct options *o, const struct flavor *flavor,
 	       const char *template_path, struct buf *out);
-
-void fileset_free(struct fileset *fs);
 
 #endif
