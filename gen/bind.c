@@ -1,10 +1,10 @@
 #include "bind.h"
 
-#include "rule_limits.h"
+#include "../common/rule_limits.h"
 
-#include "sha256.h"
+#include "../common/sha256.h"
 #include "template.h"
-#include "util.h"
+#include "../common/util.h"
 
 #include <lauxlib.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 #include "evidence.h"
 
-#include "util.h"
-#include "plot.h"
+#include "../common/util.h"
+#include "../common/plot.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -142,7 +142,7 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 				   strategy_name[k]);
 			first = 0;
 		}
-	buf_printf(b, " (gen/rule_limits.h says what each does; forward, one `rep movsb`, is the baseline; "
+	buf_printf(b, " (common/rule_limits.h says what each does; forward, one `rep movsb`, is the baseline; "
 		      "forward_aligned's head aligns to %d bytes)", PROBE_ALIGN_DST);
 	unsigned int streams_from[N_COPY_STRATEGIES] = {0};
 	for (size_t i = 0; i < run->table->n; i++) {

@@ -2,10 +2,10 @@
 
 #include "evidence.h"
 #include "model.h"
-#include "plot.h"
+#include "../common/plot.h"
 #include "record.h"
-#include "text.h"
-#include "util.h"
+#include "../common/text.h"
+#include "../common/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include "output.h"
 #include "render.h"
 #include "resolve_print.h"
-#include "util.h"
+#include "../common/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 
 #include "dump.h"
 #include "model.h"
-#include "util.h"
+#include "../common/util.h"
 
 #include <errno.h>
 #include <sqlite3.h>

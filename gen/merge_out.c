@@ -7,7 +7,7 @@
 #include "model.h"
 #include "options.h"
 #include "render.h"
-#include "util.h"
+#include "../common/util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -130,7 +130,8 @@ int merge_out_command(const char *ours_file, const char *path)
 		return EXIT_FAIL;
 	}
 	const char *merge_base[] = {"git", "merge-base", ours, theirs, NULL};
-	const char *same_generator[] = {"git", "diff", "--quiet", ours, theirs, "--", "templates", "gen", "run", NULL};
+	const char *same_generator[] = {"git", "diff", "--quiet", ours, theirs, "--",
+					"templates", "gen", "run", "common", NULL};
 	if (git_oid(merge_base, base)) {
 		err("merge-out: %s: the branches have no merge base; %s", path, fix);
 		return EXIT_FAIL;

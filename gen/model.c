@@ -6,9 +6,9 @@
 #include "db_open.h"
 #include "dump.h"
 #include "rows.h"
-#include "sha256.h"
-#include "text.h"
-#include "util.h"
+#include "../common/sha256.h"
+#include "../common/text.h"
+#include "../common/util.h"
 
 #include <sqlite3.h>
 #include <stdio.h>

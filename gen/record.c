@@ -2,7 +2,7 @@
 
 #include "model.h"
 #include "rows.h"
-#include "util.h"
+#include "../common/util.h"
 #include "evidence.h"
 
 #include <signal.h>

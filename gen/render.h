@@ -7,7 +7,7 @@
 #include "fileset.h"
 #include "model.h"
 #include "options.h"
-#include "util.h"
+#include "../common/util.h"
 
 /* Renders every output file. Nonzero after printing the error. */
 int render_all(const struct model *m, const struct options *o, struct fileset *fs);

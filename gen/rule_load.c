@@ -6,7 +6,7 @@
 #include "model.h"
 
 #include "rows.h"
-#include "util.h"
+#include "../common/util.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 
 #include "../run/archive.h"
 #include "rows.h"
-#include "util.h"
+#include "../common/util.h"
 
 #include <dirent.h>
 #include <errno.h>

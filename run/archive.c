@@ -1,9 +1,9 @@
 #include "archive.h"
 
-#include "../gen/rule_limits.h"
-#include "../gen/sha256.h"
-#include "../gen/text.h"
-#include "../gen/util.h"
+#include "../common/rule_limits.h"
+#include "../common/sha256.h"
+#include "../common/text.h"
+#include "../common/util.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 #include "cpuid.h"
 
-#include "../gen/text.h"
+#include "../common/text.h"
 
 #include <stdio.h>
 #include <string.h>

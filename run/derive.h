@@ -3,7 +3,7 @@
 #ifndef PROBE_DERIVE_H
 #define PROBE_DERIVE_H
 
-#include "../gen/rule_limits.h"
+#include "../common/rule_limits.h"
 #include "table.h"
 
 #include <limits.h>

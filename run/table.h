@@ -3,11 +3,11 @@
 #ifndef PROBE_TABLE_H
 #define PROBE_TABLE_H
 
-#include "../gen/rule_limits.h"
+#include "../common/rule_limits.h"
 
 #include <stddef.h>
 
-/* The catalogue's names, by code (gen/rule_limits.h). */
+/* The catalogue's names, by code (common/rule_limits.h). */
 extern const char *const strategy_name[N_COPY_STRATEGIES];
 
 /* 1 when strategy s can copy n bytes (the catalogue's min_n and max_n). */

@@ -1,4 +1,4 @@
-/* Small helpers shared by uarchgen's modules: errors, memory, growable text. */
+/* Small helpers shared by uarchgen and the probe: errors, memory, growable text. */
 #ifndef UARCHGEN_UTIL_H
 #define UARCHGEN_UTIL_H
 
