@@ -20,11 +20,12 @@ GEN        := gen/uarchgen
 # text checks, sha256, gnuplot, the strategy catalogue, the timer), shared by
 # uarchgen, the probe and the bench.
 COMMON_SRCS := $(wildcard common/*.c)
-# run/: what a probe run is (its archive, its points, the derivation), shared
-# by the probe, which writes archives, and uarchgen import, which reads them.
-RUN_SRCS   := $(wildcard run/*.c)
-GEN_SRCS   := $(wildcard gen/*.c) $(RUN_SRCS) $(COMMON_SRCS)
-GEN_HDRS   := $(wildcard gen/*.h run/*.h common/*.h)
+# derive/: what a probe run is (its archive, its points) and the derivation
+# of a table from it, shared by the probe, which writes archives, and
+# uarchgen import, which reads them. It includes common/ alone.
+DERIVE_SRCS := $(wildcard derive/*.c)
+GEN_SRCS   := $(wildcard gen/*.c) $(DERIVE_SRCS) $(COMMON_SRCS)
+GEN_HDRS   := $(wildcard gen/*.h derive/*.h common/*.h)
 TEMPLATES  := $(shell find templates -type f 2>/dev/null | LC_ALL=C sort)
 B          := build
 
@@ -203,9 +204,9 @@ PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
 # flavor: each flavor's probe/flavor.c, copy.o and copy_rule.o become one
 # object whose defined symbols are renamed <flavor>_..., so that the
 # flavors' routines, all named uc_..., do not clash.
-PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c $(RUN_SRCS) common/text.c common/sha256.c common/util.c
+PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c $(DERIVE_SRCS) common/text.c common/sha256.c common/util.c
 
-$(B)/probe-flavors/%.o: probe/flavor.c probe/flavor.h common/timer.h $(wildcard run/*.h) common/rule_limits.h $(B)/%/copy.o $(B)/%/copy_rule.o
+$(B)/probe-flavors/%.o: probe/flavor.c probe/flavor.h common/timer.h $(wildcard derive/*.h) common/rule_limits.h $(B)/%/copy.o $(B)/%/copy_rule.o
 	@mkdir -p $(@D)
 	@echo "  LD -r   $@"
 	$(Q)$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) -c probe/flavor.c -o $(@D)/$*-flavor.o
@@ -221,16 +222,16 @@ $(B)/probe-flavors/flavors.c: out/MANIFEST
 	      printf 'const struct probe_flavor *const probe_flavors[] = {'; \
 	      for f in $(FLAVORS); do printf '&%s_probe_flavor, ' $$f; done; echo 'NULL};'; } >$@.tmp && mv $@.tmp $@
 
-$(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h run/*.h common/*.h) \
+$(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h derive/*.h common/*.h) \
 		      $(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o)
 	@echo "  CC      $@ (static, every flavor)"
 	$(Q)$(CC) $(PROBE_CFLAGS) -static $(CFLAGS) $(PROBE_SRCS) $(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o) \
 		-o $@.tmp -lm && mv $@.tmp $@
 
-$(B)/test_derive: tests/test_derive.c run/derive.c run/table.c run/derive.h run/table.h common/rule_limits.h
+$(B)/test_derive: tests/test_derive.c derive/derive.c derive/table.c derive/derive.h derive/table.h common/rule_limits.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Irun tests/test_derive.c run/derive.c run/table.c -o $@ -lm
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iderive tests/test_derive.c derive/derive.c derive/table.c -o $@ -lm
 
 BENCH_SRCS := $(wildcard bench/*.c) common/plot.c
 # The bench also times the table compiled for one core (gen --target, prefix

@@ -184,7 +184,7 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 		   "many copies per sample, rotating over lanes 256 bytes apart (mod 4 KiB) so that a call's loads "
 		   "do not meet the previous call's stores; the minimum of %d samples per pass and over the "
 		   "passes. A time is a call's whole cost (an empty call costs %.1f ticks).\n"
-		   "- Derivation (run/derive.c): a difference under %.1f%% (the larger of %.0f%% and the median "
+		   "- Derivation (derive/derive.c): a difference under %.1f%% (the larger of %.0f%% and the median "
 		   "spread across passes of the points of %d ticks or more) is a tie, and a tie goes to the "
 		   "baseline; the bands minimise the summed log regret, a regret beyond that weighing ten times "
 		   "and a loss to the baseline thirty; no cell takes a strategy slower than the baseline by more "

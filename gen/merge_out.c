@@ -131,7 +131,7 @@ int merge_out_command(const char *ours_file, const char *path)
 	}
 	const char *merge_base[] = {"git", "merge-base", ours, theirs, NULL};
 	const char *same_generator[] = {"git", "diff", "--quiet", ours, theirs, "--",
-					"templates", "gen", "run", "common", NULL};
+					"templates", "gen", "derive", "common", NULL};
 	if (git_oid(merge_base, base)) {
 		err("merge-out: %s: the branches have no merge base; %s", path, fix);
 		return EXIT_FAIL;

@@ -5,7 +5,7 @@
  * evidence/ is a run's or a rule's. */
 #include "model.h"
 
-#include "../run/archive.h"
+#include "../derive/archive.h"
 #include "rows.h"
 #include "../common/util.h"
 

@@ -4,8 +4,8 @@
  * database, so it runs on machines that lack the toolchain. */
 #include "../common/text.h"
 #include "../common/util.h"
-#include "../run/archive.h"
-#include "../run/derive.h"
+#include "../derive/archive.h"
+#include "../derive/derive.h"
 #include "flavor.h"
 #include "machine.h"
 #include "measure.h"

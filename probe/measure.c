@@ -1,6 +1,6 @@
 #include "measure.h"
 
-#include "../run/derive.h"
+#include "../derive/derive.h"
 #include "../common/timer.h"
 
 #include <stdint.h>

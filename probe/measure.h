@@ -4,7 +4,7 @@
 #ifndef PROBE_MEASURE_H
 #define PROBE_MEASURE_H
 
-#include "../run/points.h"
+#include "../derive/points.h"
 #include "flavor.h"
 
 #include <signal.h>
