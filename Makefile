@@ -24,8 +24,11 @@ COMMON_SRCS := $(wildcard common/*.c)
 # of a table from it, shared by the probe, which writes archives, and
 # uarchgen import, which reads them. It includes common/ alone.
 DERIVE_SRCS := $(wildcard derive/*.c)
-GEN_SRCS   := $(wildcard gen/*.c) $(DERIVE_SRCS) $(COMMON_SRCS)
-GEN_HDRS   := $(wildcard gen/*.h derive/*.h common/*.h)
+# gen/: uarchgen, main.c over its rooms: merge/ uses render/ and model/,
+# import/ uses model/, render/ fills the file set output/ writes, and
+# model/ is uarch.db in memory.
+GEN_SRCS   := $(wildcard gen/*.c gen/*/*.c) $(DERIVE_SRCS) $(COMMON_SRCS)
+GEN_HDRS   := $(wildcard gen/*/*.h derive/*.h common/*.h)
 TEMPLATES  := $(shell find templates -type f 2>/dev/null | LC_ALL=C sort)
 B          := build
 
@@ -123,10 +126,11 @@ $(B)/test_text: tests/test_text.c common/text.c common/text.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) -Icommon tests/test_text.c common/text.c -o $@
 
-$(B)/test_template: tests/test_template.c gen/template.c common/util.c gen/template.h common/util.h
+$(B)/test_template: tests/test_template.c gen/render/template.c common/util.c gen/render/template.h common/util.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) -Igen tests/test_template.c gen/template.c common/util.c -o $@ $(LUA_LIBS)
+	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) -Igen/render tests/test_template.c gen/render/template.c common/util.c -o $@ \
+		$(LUA_LIBS)
 
 $(B)/abi_%.o: tests/abi/%.asm
 	@mkdir -p $(B)

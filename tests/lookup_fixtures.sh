@@ -1,11 +1,12 @@
 #!/bin/sh
 # Real CPUID values (tests/fixtures/cpuid/leaves.tsv, each with where it was
 # recorded) resolve to the entry the fixture names, both in the generator's
-# lookup (uarchgen lookup, gen/resolve.c) and in every flavor's generated C
-# table (uc_rule_from_cpuid on the raw words), so the lookup tests do not rest
-# only on signatures the test generator makes up. A negative control feeds a
-# fixture with a wrong expected entry. tests/decode_cpuid.c checks that the
-# import (derive/cpuid.c) decodes every signature as each flavor's lookup does.
+# lookup (uarchgen lookup, gen/model/resolve.c) and in every flavor's
+# generated C table (uc_rule_from_cpuid on the raw words), so the lookup tests
+# do not rest only on signatures the test generator makes up. A negative
+# control feeds a fixture with a wrong expected entry. tests/decode_cpuid.c
+# checks that the import (derive/cpuid.c) decodes every signature as each
+# flavor's lookup does.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GEN=$ROOT/gen/uarchgen

@@ -4,10 +4,10 @@
  * Right after `git merge`, `uarchgen check` then passes. */
 #include "merge.h"
 
-#include "model.h"
-#include "options.h"
-#include "render.h"
-#include "../common/util.h"
+#include "../../common/util.h"
+#include "../model/model.h"
+#include "../render/options.h"
+#include "../render/render.h"
 
 #include <errno.h>
 #include <stdio.h>

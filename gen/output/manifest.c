@@ -1,6 +1,6 @@
 #include "manifest.h"
 
-#include "../common/sha256.h"
+#include "../../common/sha256.h"
 
 #include <stdlib.h>
 #include <string.h>

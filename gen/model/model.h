@@ -2,7 +2,7 @@
 #ifndef UARCHGEN_MODEL_H
 #define UARCHGEN_MODEL_H
 
-#include "../common/rule_limits.h"
+#include "../../common/rule_limits.h"
 
 #include <stddef.h>
 

@@ -3,7 +3,7 @@
 #ifndef UARCHGEN_BIND_H
 #define UARCHGEN_BIND_H
 
-#include "model.h"
+#include "../model/model.h"
 #include "options.h"
 
 #include <lua.h>

@@ -4,7 +4,7 @@
 #ifndef UARCHGEN_FILESET_H
 #define UARCHGEN_FILESET_H
 
-#include "../common/util.h"
+#include "../../common/util.h"
 
 #include <stddef.h>
 

@@ -4,10 +4,10 @@
 #ifndef UARCHGEN_RENDER_H
 #define UARCHGEN_RENDER_H
 
-#include "fileset.h"
-#include "model.h"
+#include "../../common/util.h"
+#include "../model/model.h"
+#include "../output/fileset.h"
 #include "options.h"
-#include "../common/util.h"
 
 /* Renders every output file. Nonzero after printing the error. */
 int render_all(const struct model *m, const struct options *o, struct fileset *fs);

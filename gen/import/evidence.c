@@ -1,7 +1,7 @@
 #include "evidence.h"
 
-#include "../common/util.h"
-#include "../common/plot.h"
+#include "../../common/plot.h"
+#include "../../common/util.h"
 
 #include <dirent.h>
 #include <errno.h>

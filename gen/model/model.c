@@ -3,12 +3,12 @@
  * older schema, or with checks switched off, must not slip bad rows through. */
 #include "model.h"
 
+#include "../../common/sha256.h"
+#include "../../common/text.h"
+#include "../../common/util.h"
 #include "db_open.h"
 #include "dump.h"
 #include "rows.h"
-#include "../common/sha256.h"
-#include "../common/text.h"
-#include "../common/util.h"
 
 #include <sqlite3.h>
 #include <stdio.h>

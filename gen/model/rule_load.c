@@ -5,8 +5,8 @@
  * their lengths. */
 #include "model.h"
 
+#include "../../common/util.h"
 #include "rows.h"
-#include "../common/util.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 #include "resolve_print.h"
 
-#include "../common/util.h"
+#include "../../common/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 #include "rows.h"
 
-#include "../common/text.h"
-#include "../common/util.h"
+#include "../../common/text.h"
+#include "../../common/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 #include "record.h"
 
-#include "model.h"
-#include "rows.h"
-#include "../common/util.h"
+#include "../../common/util.h"
+#include "../model/model.h"
+#include "../model/rows.h"
 #include "evidence.h"
 
 #include <signal.h>

@@ -1,11 +1,11 @@
 #include "import.h"
 
+#include "../../common/plot.h"
+#include "../../common/text.h"
+#include "../../common/util.h"
+#include "../model/model.h"
 #include "evidence.h"
-#include "model.h"
-#include "../common/plot.h"
 #include "record.h"
-#include "../common/text.h"
-#include "../common/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
 #ifndef UARCHGEN_TEMPLATE_H
 #define UARCHGEN_TEMPLATE_H
 
-#include "../common/util.h"
+#include "../../common/util.h"
 
 #include <lua.h>
 

@@ -1,10 +1,9 @@
 #include "bind.h"
 
-#include "../common/rule_limits.h"
-
-#include "../common/sha256.h"
+#include "../../common/rule_limits.h"
+#include "../../common/sha256.h"
+#include "../../common/util.h"
 #include "template.h"
-#include "../common/util.h"
 
 #include <lauxlib.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 #include "db_open.h"
 
-#include "../common/util.h"
+#include "../../common/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 #include "render.h"
 
+#include "../output/manifest.h"
 #include "bind.h"
-#include "manifest.h"
 #include "template.h"
 
 #include <dirent.h>

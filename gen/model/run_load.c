@@ -5,9 +5,9 @@
  * evidence/ is a run's or a rule's. */
 #include "model.h"
 
-#include "../derive/archive.h"
+#include "../../common/util.h"
+#include "../../derive/archive.h"
 #include "rows.h"
-#include "../common/util.h"
 
 #include <dirent.h>
 #include <errno.h>

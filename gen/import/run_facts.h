@@ -3,10 +3,10 @@
 #ifndef UARCHGEN_RUN_FACTS_H
 #define UARCHGEN_RUN_FACTS_H
 
-#include "../derive/archive.h"
-#include "../derive/cpuid.h"
-#include "../derive/derive.h"
-#include "../derive/table.h"
+#include "../../derive/archive.h"
+#include "../../derive/cpuid.h"
+#include "../../derive/derive.h"
+#include "../../derive/table.h"
 
 struct entry_choice {
 	char name[32];

@@ -1,8 +1,8 @@
 #include "merge.h"
 
-#include "dump.h"
-#include "model.h"
-#include "../common/util.h"
+#include "../../common/util.h"
+#include "../model/dump.h"
+#include "../model/model.h"
 
 #include <errno.h>
 #include <sqlite3.h>
