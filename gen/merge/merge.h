@@ -1,6 +1,6 @@
 /* Merging uarch.db as git merges text: three-way, row by row. The rows are
- * those of the canonical dump (dump.c), keyed by each table's primary key;
- * the merged rows are rebuilt into a new database. */
+ * those of the canonical dump (model/dump.c), keyed by each table's primary
+ * key; the merged rows are rebuilt into a new database. */
 #ifndef UARCHGEN_MERGE_H
 #define UARCHGEN_MERGE_H
 
