@@ -16,11 +16,19 @@ KERNEL_CFLAGS := -std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding \
                  -mgeneral-regs-only -mno-red-zone -O2
 
 GEN        := gen/uarchgen
-# run/: what a probe run is (its archive, its points, the derivation), shared
-# by the probe, which writes archives, and uarchgen import, which reads them.
-RUN_SRCS   := $(wildcard run/*.c)
-GEN_SRCS   := $(wildcard gen/*.c) $(RUN_SRCS)
-GEN_HDRS   := $(wildcard gen/*.h run/*.h)
+# common/: helpers that include nothing else of the project (errors, memory,
+# text checks, sha256, gnuplot, the strategy catalogue, the timer), shared by
+# uarchgen, the probe and the bench.
+COMMON_SRCS := $(wildcard common/*.c)
+# derive/: what a probe run is (its archive, its points) and the derivation
+# of a table from it, shared by the probe, which writes archives, and
+# uarchgen import, which reads them. It includes common/ alone.
+DERIVE_SRCS := $(wildcard derive/*.c)
+# gen/: uarchgen, main.c over its rooms: merge/ uses render/ and model/,
+# import/ uses model/, render/ fills the file set output/ writes, and
+# model/ is uarch.db in memory.
+GEN_SRCS   := $(wildcard gen/*.c gen/*/*.c) $(DERIVE_SRCS) $(COMMON_SRCS)
+GEN_HDRS   := $(wildcard gen/*/*.h derive/*.h common/*.h)
 TEMPLATES  := $(shell find templates -type f 2>/dev/null | LC_ALL=C sort)
 B          := build
 
@@ -114,15 +122,16 @@ $(B)/%/run_rule_tests: tests/run_rule_tests.c $(B)/%/rule_tests.o $(B)/%/copy_ru
 	@echo "  LD      $@"
 	$(Q)$(CC) $(TEST_CFLAGS) $(CFLAGS) $^ -o $@
 
-$(B)/test_text: tests/test_text.c gen/text.c gen/text.h
+$(B)/test_text: tests/test_text.c common/text.c common/text.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) -Igen tests/test_text.c gen/text.c -o $@
+	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) -Icommon tests/test_text.c common/text.c -o $@
 
-$(B)/test_template: tests/test_template.c gen/template.c gen/util.c gen/template.h gen/util.h
+$(B)/test_template: tests/test_template.c gen/render/template.c common/util.c gen/render/template.h common/util.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) -Igen tests/test_template.c gen/template.c gen/util.c -o $@ $(LUA_LIBS)
+	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) -Igen/render tests/test_template.c gen/render/template.c common/util.c -o $@ \
+		$(LUA_LIBS)
 
 $(B)/abi_%.o: tests/abi/%.asm
 	@mkdir -p $(B)
@@ -200,9 +209,9 @@ PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
 # flavor: each flavor's probe/flavor.c, copy.o and copy_rule.o become one
 # object whose defined symbols are renamed <flavor>_..., so that the
 # flavors' routines, all named uc_..., do not clash.
-PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c $(RUN_SRCS) gen/text.c gen/sha256.c gen/util.c
+PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c $(DERIVE_SRCS) common/text.c common/sha256.c common/util.c
 
-$(B)/probe-flavors/%.o: probe/flavor.c probe/flavor.h probe/timer.h $(wildcard run/*.h) gen/rule_limits.h $(B)/%/copy.o $(B)/%/copy_rule.o
+$(B)/probe-flavors/%.o: probe/flavor.c probe/flavor.h common/timer.h $(wildcard derive/*.h) common/rule_limits.h $(B)/%/copy.o $(B)/%/copy_rule.o
 	@mkdir -p $(@D)
 	@echo "  LD -r   $@"
 	$(Q)$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) -c probe/flavor.c -o $(@D)/$*-flavor.o
@@ -218,18 +227,18 @@ $(B)/probe-flavors/flavors.c: out/MANIFEST
 	      printf 'const struct probe_flavor *const probe_flavors[] = {'; \
 	      for f in $(FLAVORS); do printf '&%s_probe_flavor, ' $$f; done; echo 'NULL};'; } >$@.tmp && mv $@.tmp $@
 
-$(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h run/*.h) gen/rule_limits.h gen/text.h gen/sha256.h gen/util.h \
+$(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h derive/*.h common/*.h) \
 		      $(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o)
 	@echo "  CC      $@ (static, every flavor)"
 	$(Q)$(CC) $(PROBE_CFLAGS) -static $(CFLAGS) $(PROBE_SRCS) $(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o) \
 		-o $@.tmp -lm && mv $@.tmp $@
 
-$(B)/test_derive: tests/test_derive.c run/derive.c run/table.c run/derive.h run/table.h gen/rule_limits.h
+$(B)/test_derive: tests/test_derive.c derive/derive.c derive/table.c derive/derive.h derive/table.h common/rule_limits.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Irun tests/test_derive.c run/derive.c run/table.c -o $@ -lm
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iderive tests/test_derive.c derive/derive.c derive/table.c -o $@ -lm
 
-BENCH_SRCS := $(wildcard bench/*.c) gen/plot.c
+BENCH_SRCS := $(wildcard bench/*.c) common/plot.c
 # The bench also times the table compiled for one core (gen --target, prefix
 # uct_) in the same process as the installed one: the entry this CPU's CPUID
 # selects, or TARGET=NAME; none where no entry holds the CPU, or where this
@@ -245,7 +254,7 @@ $(BENCH_TARGET)/out/MANIFEST: $(BENCH_TARGET)/entry $(GEN) uarch.db $(TEMPLATES)
 	$(Q)rm -rf $(@D) && e=$$(cat $<) && if [ -n "$$e" ]; then \
 		echo "  GEN     $(@D) (--target $$e)" && $(GEN) gen -q --target "$$e" --prefix uct_ --out $(@D); \
 		else mkdir -p $(@D) && : >$@; fi
-$(B)/%/bench: $(BENCH_SRCS) $(wildcard bench/*.h) gen/plot.h probe/timer.h $(B)/%/copy.o $(B)/%/copy_rule.o \
+$(B)/%/bench: $(BENCH_SRCS) $(wildcard bench/*.h) common/plot.h common/timer.h $(B)/%/copy.o $(B)/%/copy_rule.o \
 	      $(BENCH_TARGET)/out/MANIFEST
 	@echo "  CC      $@"
 	$(Q)t=$(BENCH_TARGET)/out/$*; set --; if [ -f $$t/copy_rule.h ]; then \

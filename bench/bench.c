@@ -17,7 +17,7 @@
  * time it against the C library's memmove, and the grid prints the
  * geometric-mean speed-up over the C library. */
 #include "copy_rule.h"
-#include "../gen/plot.h"
+#include "../common/plot.h"
 #include "random_sizes.h"
 #include "routines.h"
 #include "target.h"

@@ -2,7 +2,7 @@
 #ifndef BENCH_ROUTINES_H
 #define BENCH_ROUTINES_H
 
-#include "../probe/timer.h"
+#include "../common/timer.h"
 
 #include <stddef.h>
 

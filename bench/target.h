@@ -4,7 +4,7 @@
 #ifndef BENCH_TARGET_H
 #define BENCH_TARGET_H
 
-#include "../probe/timer.h"
+#include "../common/timer.h"
 
 #include <stddef.h>
 

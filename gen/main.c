@@ -1,12 +1,12 @@
 /* uarchgen: reads uarch.db and renders the templates into out/. */
-#include "dump.h"
-#include "import.h"
-#include "merge.h"
-#include "model.h"
-#include "output.h"
-#include "render.h"
-#include "resolve_print.h"
-#include "util.h"
+#include "../common/util.h"
+#include "import/import.h"
+#include "merge/merge.h"
+#include "model/dump.h"
+#include "model/model.h"
+#include "model/resolve_print.h"
+#include "output/output.h"
+#include "render/render.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * flavor's copy_rule.h; the Makefile then renames its symbols (flavor.h). */
 #include "flavor.h"
 
-#include "../run/derive.h"
+#include "../derive/derive.h"
 #include "copy_rule.h"
 
 #define ROUTINE(code, fn, isa) {code, fn, isa},

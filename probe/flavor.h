@@ -6,7 +6,7 @@
 #ifndef PROBE_FLAVOR_H
 #define PROBE_FLAVOR_H
 
-#include "timer.h"
+#include "../common/timer.h"
 
 #include <stddef.h>
 

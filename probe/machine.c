@@ -1,6 +1,6 @@
 #include "machine.h"
 
-#include "../gen/text.h"
+#include "../common/text.h"
 
 #include <cpuid.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
 #ifndef PROBE_MACHINE_H
 #define PROBE_MACHINE_H
 
-#include "../run/archive.h"
+#include "../derive/archive.h"
 
 /* Fills the archive's cpuid, kernel, microcode, platform and hypervisor
  * fields ("unknown" where a file is unreadable, "none" on bare metal). */

@@ -2,10 +2,10 @@
  * `uarchgen import` turns into the core's rule and evidence. It needs
  * nothing at run time but the kernel: it is linked statically and reads no
  * database, so it runs on machines that lack the toolchain. */
-#include "../gen/text.h"
-#include "../gen/util.h"
-#include "../run/archive.h"
-#include "../run/derive.h"
+#include "../common/text.h"
+#include "../common/util.h"
+#include "../derive/archive.h"
+#include "../derive/derive.h"
 #include "flavor.h"
 #include "machine.h"
 #include "measure.h"

@@ -1,7 +1,7 @@
 #include "measure.h"
 
-#include "../run/derive.h"
-#include "timer.h"
+#include "../derive/derive.h"
+#include "../common/timer.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,10 +1,11 @@
 /* Timing the generated routines: rdtsc fenced by lfence, many copies per
- * sample in rotating lanes (timer.h), the minimum over samples. A time is a
- * call's whole cost; an empty call's is measured alongside, for the record. */
+ * sample in rotating lanes (common/timer.h), the minimum over samples. A
+ * time is a call's whole cost; an empty call's is measured alongside, for
+ * the record. */
 #ifndef PROBE_MEASURE_H
 #define PROBE_MEASURE_H
 
-#include "../run/points.h"
+#include "../derive/points.h"
 #include "flavor.h"
 
 #include <signal.h>

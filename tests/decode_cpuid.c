@@ -1,10 +1,10 @@
-/* The import (run/cpuid.c) and the generated lookup (uc_cpuid_family_model)
+/* The import (derive/cpuid.c) and the generated lookup (uc_cpuid_family_model)
  * must read the same family and model from a CPUID signature: an import
  * files a CPU under the family and model it decodes, and the lookup looks
  * for it under its own. Compares the two on every value of the fields they
  * read (bits 4..27 of leaf 1 EAX); prints the first disagreement. */
 #include "copy_rule.h"
-#include "../run/cpuid.h"
+#include "../derive/cpuid.h"
 
 #include <stdio.h>
 

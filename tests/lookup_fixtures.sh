@@ -1,11 +1,12 @@
 #!/bin/sh
 # Real CPUID values (tests/fixtures/cpuid/leaves.tsv, each with where it was
 # recorded) resolve to the entry the fixture names, both in the generator's
-# lookup (uarchgen lookup, gen/resolve.c) and in every flavor's generated C
-# table (uc_rule_from_cpuid on the raw words), so the lookup tests do not rest
-# only on signatures the test generator makes up. A negative control feeds a
-# fixture with a wrong expected entry. tests/decode_cpuid.c checks that the
-# import (run/cpuid.c) decodes every signature as each flavor's lookup does.
+# lookup (uarchgen lookup, gen/model/resolve.c) and in every flavor's
+# generated C table (uc_rule_from_cpuid on the raw words), so the lookup tests
+# do not rest only on signatures the test generator makes up. A negative
+# control feeds a fixture with a wrong expected entry. tests/decode_cpuid.c
+# checks that the import (derive/cpuid.c) decodes every signature as each
+# flavor's lookup does.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GEN=$ROOT/gen/uarchgen
@@ -16,7 +17,7 @@ for f in $("$GEN" flavors | cut -d' ' -f1); do
 	cc -std=c11 -no-pie -Iout/"$f" tests/lookup_cpuid.c build/"$f"/copy_rule.o build/"$f"/copy.o -o "$T/lookup-$f" ||
 		{ bad "$f: lookup_cpuid does not build"; continue; }
 	# The import decodes a signature as this flavor's lookup does.
-	if cc -std=c11 -no-pie -Iout/"$f" tests/decode_cpuid.c run/cpuid.c gen/text.c build/"$f"/copy_rule.o \
+	if cc -std=c11 -no-pie -Iout/"$f" tests/decode_cpuid.c derive/cpuid.c common/text.c build/"$f"/copy_rule.o \
 		build/"$f"/copy.o -o "$T/decode-$f"; then
 		check "$f: the import and the lookup decode every signature alike" "$T/decode-$f"
 	else

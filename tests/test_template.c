@@ -1,4 +1,4 @@
-/* Unit tests of the template engine (gen/template.c): output, holes, Lua
+/* Unit tests of the template engine (gen/render/template.c): output, holes, Lua
  * lines, and errors that name the template's own file and line. */
 #include "template.h"
 

@@ -1,4 +1,4 @@
-/* gen/text.c: which database text the generator refuses, and the probe's
+/* common/text.c: which database text the generator refuses, and the probe's
  * repair of text a CPU reports. Prints N passed, N failed. */
 #include "text.h"
 
@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 		"c1 \xc2\x85 control", "lone \xc3", "overlong \xc0\xaf", "bad \xe2\x82 cut",
 	};
 	if (argc > 1) {
-		printf("usage: %s\nThe database text checks of gen/text.c; prints N passed, N failed.\n", argv[0]);
+		printf("usage: %s\nThe database text checks of common/text.c; prints N passed, N failed.\n", argv[0]);
 		return strcmp(argv[1], "--help") == 0 ? 0 : 2;
 	}
 	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {

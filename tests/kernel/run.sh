@@ -156,7 +156,7 @@ for cpu in $CPUS; do
 	field() { echo "$want" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 	entry=$(field entry) source=$(field source)
 	# The log's table: each band's lengths, then a letter per class (the
-	# catalogue's letters, gen/rule_limits.h; the longer names first).
+	# catalogue's letters, common/rule_limits.h; the longer names first).
 	bands=$(field table | sed 's/avx512_forward/Z/g; s/avx512_down/X/g; s/avx2_forward/V/g; s/avx2_down/W/g;
 		s/avx2_small/Q/g; s/avx2_nt/N/g; s/forward_aligned/A/g; s/forward/F/g; s/down/D/g; s/small/S/g;
 		s/,//g; s/:/ /g; s/;/, /g')

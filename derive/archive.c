@@ -1,0 +1,355 @@
+#include "archive.h"
+
+#include "../common/rule_limits.h"
+#include "../common/sha256.h"
+#include "../common/text.h"
+#include "../common/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAGIC "uarchcopy-run-archive"
+
+char *archive_text(struct run_archive *a)
+{
+	struct buf b = {0};
+	buf_printf(&b, MAGIC " %d\nprobe %d\ndate %s\nkernel %s\nmicrocode %s\nplatform %s\nhypervisor %s\n",
+		   ARCHIVE_FORMAT, a->probe_version, a->date, a->kernel, a->microcode, a->platform, a->hypervisor);
+	for (size_t i = 0; i < a->cpuid.n; i++) {
+		const struct cpuid_leaf *l = &a->cpuid.leaves[i];
+		buf_printf(&b, "cpuid %08x %08x %08x %08x %08x %08x\n", l->leaf, l->subleaf, l->eax, l->ebx, l->ecx,
+			   l->edx);
+	}
+	buf_printf(&b, "flavor %s\nsamples %d\npasses %d\noverhead %.2f\npoints %zu\n", a->flavor, a->samples,
+		   a->m.passes, a->m.overhead, a->m.n);
+	for (size_t i = 0; i < a->m.n; i++) {
+		const struct point *p = &a->m.points[i];
+		buf_printf(&b, "%s %u %u %u", strategy_name[p->strategy], p->length, p->distance, p->misalign);
+		for (int k = 0; k < a->m.passes; k++)
+			buf_printf(&b, " %.2f", p->pass_min[k]);
+		buf_adds(&b, "\n");
+	}
+	sha256_hex(b.data, b.len, a->sha256);
+	buf_printf(&b, "sha256 %s\n", a->sha256);
+	return b.data;
+}
+
+/* ---- reading ---- */
+
+struct cursor {
+	const char *p, *end;
+	int line;
+	char *why;
+	size_t why_size;
+};
+
+static int fail(struct cursor *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct cursor *c, const char *fmt, ...)
+{
+	int n = snprintf(c->why, c->why_size, "line %d: ", c->line);
+	va_list ap;
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < c->why_size)
+		vsnprintf(c->why + n, c->why_size - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The next line, without its newline, into out (NUL-terminated). */
+static int next_line(struct cursor *c, char *out, size_t size)
+{
+	c->line++;
+	const char *nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
+	if (!nl)
+		return fail(c, "the archive ends early");
+	size_t n = (size_t)(nl - c->p);
+	if (n >= size)
+		return fail(c, "a line of %zu bytes, longer than any this format has", n);
+	if (memchr(c->p, '\0', n))
+		return fail(c, "a NUL byte");
+	memcpy(out, c->p, n);
+	out[n] = '\0';
+	c->p = nl + 1;
+	return 0;
+}
+
+/* "KEY VALUE": the value after the key, or NULL after failing. */
+static const char *keyed(struct cursor *c, char *line, size_t size, const char *key)
+{
+	if (next_line(c, line, size))
+		return NULL;
+	size_t k = strlen(key);
+	if (strncmp(line, key, k) != 0 || line[k] != ' ') {
+		fail(c, "expected '%s ...', found '%.40s'", key, line);
+		return NULL;
+	}
+	return line + k + 1;
+}
+
+static int parse_int(struct cursor *c, const char *s, const char *what, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi || (*s != '-' && (*s < '0' || *s > '9')))
+		return fail(c, "%s '%.40s' is not a whole number in %ld..%ld", what, s, lo, hi);
+	*out = v;
+	return 0;
+}
+
+static int text_field(struct cursor *c, char *line, size_t size, const char *key, char *out)
+{
+	const char *v = keyed(c, line, size, key);
+	if (!v)
+		return -1;
+	const char *problem = text_problem(v);
+	if (problem)
+		return fail(c, "%s: %s", key, problem);
+	if (strlen(v) > ARCHIVE_TEXT_MAX)
+		return fail(c, "%s: longer than %d bytes", key, ARCHIVE_TEXT_MAX);
+	strcpy(out, v);
+	return 0;
+}
+
+static int parse_cpuid(struct cursor *c, const char *v, struct cpuid_leaf *l)
+{
+	unsigned int f[6];
+	int used = 0;
+	if (sscanf(v, "%8x %8x %8x %8x %8x %8x%n", &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &used) != 6 ||
+	    (size_t)used != strlen(v) || strlen(v) != 6 * 8 + 5)
+		return fail(c, "a cpuid line is six 8-digit hex words: leaf, subleaf, eax, ebx, ecx, edx");
+	*l = (struct cpuid_leaf){f[0], f[1], f[2], f[3], f[4], f[5]};
+	return 0;
+}
+
+static int parse_point(struct cursor *c, char *line, int passes, struct point *p)
+{
+	char *save = NULL, *tok = strtok_r(line, " ", &save);
+	p->strategy = -1;
+	for (int s = 0; tok && s < N_COPY_STRATEGIES; s++)
+		if (strcmp(tok, strategy_name[s]) == 0)
+			p->strategy = s;
+	if (p->strategy < 0)
+		return fail(c, "'%.40s' is not a strategy of this tree", tok ? tok : "");
+	long v[3];
+	static const char *const what[] = {"length", "distance", "misalignment"};
+	static const long hi[] = {1L << 30, 4095, 63};
+	for (int i = 0; i < 3; i++) {
+		tok = strtok_r(NULL, " ", &save);
+		if (!tok || parse_int(c, tok, what[i], i == 0 ? 1 : 0, hi[i], &v[i]))
+			return tok ? -1 : fail(c, "a point lacks its %s", what[i]);
+	}
+	p->length = (unsigned int)v[0];
+	p->distance = (unsigned int)v[1];
+	p->misalign = (unsigned int)v[2];
+	if (p->misalign != p->distance % 64)
+		return fail(c, "misalignment %u at distance %u: the source is page-aligned, so it is %u", p->misalign,
+			    p->distance, p->distance % 64);
+	if (!strategy_serves(p->strategy, p->length))
+		return fail(c, "%s cannot copy %u bytes", strategy_name[p->strategy], p->length);
+	for (int k = 0; k < passes; k++) {
+		tok = strtok_r(NULL, " ", &save);
+		char *end;
+		double t = tok ? strtod(tok, &end) : 0;
+		if (!tok || *end || !isfinite(t) || t <= 0 || t > 1e12)
+			return fail(c, "pass %d's time is missing or not a positive number of ticks", k + 1);
+		p->pass_min[k] = t;
+	}
+	if (strtok_r(NULL, " ", &save))
+		return fail(c, "more times than the %d passes", passes);
+	return 0;
+}
+
+static int cmp_point(const void *x, const void *y)
+{
+	const struct point *p = x, *q = y;
+	if (p->strategy != q->strategy)
+		return p->strategy < q->strategy ? -1 : 1;
+	if (p->length != q->length)
+		return p->length < q->length ? -1 : 1;
+	return p->distance < q->distance ? -1 : p->distance > q->distance;
+}
+
+/* The derivation reads one time per point: a point twice is an archive
+ * that was edited, and no run. */
+static int points_distinct(struct cursor *c, const struct measurement *m)
+{
+	struct point *sorted = malloc(m->n * sizeof *sorted);
+	if (!sorted)
+		return fail(c, "out of memory");
+	memcpy(sorted, m->points, m->n * sizeof *sorted);
+	qsort(sorted, m->n, sizeof *sorted, cmp_point);
+	int rc = 0;
+	for (size_t i = 1; i < m->n && !rc; i++)
+		if (cmp_point(&sorted[i - 1], &sorted[i]) == 0)
+			rc = fail(c, "the point %s %u %u appears twice", strategy_name[sorted[i].strategy],
+				  sorted[i].length, sorted[i].distance);
+	free(sorted);
+	return rc;
+}
+
+static int parse_body(struct cursor *c, struct run_archive *a)
+{
+	char line[512];
+	long v;
+	const char *s;
+	if (!(s = keyed(c, line, sizeof line, "probe")) || parse_int(c, s, "probe version", 0, 1000000, &v))
+		return -1;
+	a->probe_version = (int)v;
+	if (a->probe_version < PROBE_VERSION_OLDEST || a->probe_version > PROBE_VERSION)
+		return fail(c, "written by probe version %d; this uarchgen imports versions %d to %d (measure again "
+			       "with the portable probe of this tree: make probe-portable)",
+			    a->probe_version, PROBE_VERSION_OLDEST, PROBE_VERSION);
+	if (!(s = keyed(c, line, sizeof line, "date")))
+		return -1;
+	if (!day_exists(s))
+		return fail(c, "date '%.20s' is not a real YYYY-MM-DD", s);
+	strcpy(a->date, s);
+	if (text_field(c, line, sizeof line, "kernel", a->kernel) ||
+	    text_field(c, line, sizeof line, "microcode", a->microcode) ||
+	    text_field(c, line, sizeof line, "platform", a->platform) ||
+	    text_field(c, line, sizeof line, "hypervisor", a->hypervisor))
+		return -1;
+	for (;;) {
+		const char *mark = c->p;
+		int at = c->line;
+		if (next_line(c, line, sizeof line))
+			return -1;
+		if (strncmp(line, "cpuid ", 6) != 0) {
+			c->p = mark, c->line = at;
+			break;
+		}
+		if (a->cpuid.n == MAX_CPUID_LEAVES)
+			return fail(c, "more than %d cpuid leaves", MAX_CPUID_LEAVES);
+		struct cpuid_leaf l;
+		if (parse_cpuid(c, line + 6, &l))
+			return -1;
+		if (cpuid_find(&a->cpuid, l.leaf, l.subleaf))
+			return fail(c, "leaf %08x.%x appears twice", l.leaf, l.subleaf);
+		a->cpuid.leaves[a->cpuid.n++] = l;
+	}
+	if (!cpuid_find(&a->cpuid, 0, 0) || !cpuid_find(&a->cpuid, 1, 0))
+		return fail(c, "the archive lacks CPUID leaves 0 and 1, which say what the CPU is");
+	if (!(s = keyed(c, line, sizeof line, "flavor")))
+		return -1;
+	if (strlen(s) < 1 || strlen(s) > 31 || s[0] < 'a' || s[0] > 'z' || strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
+		return fail(c, "flavor '%.40s' is not a flavor name", s);
+	strcpy(a->flavor, s);
+	if (!(s = keyed(c, line, sizeof line, "samples")) || parse_int(c, s, "samples", 1, 1000, &v))
+		return -1;
+	a->samples = (int)v;
+	if (!(s = keyed(c, line, sizeof line, "passes")) || parse_int(c, s, "passes", 1, MAX_PASSES, &v))
+		return -1;
+	a->m.passes = (int)v;
+	if (!(s = keyed(c, line, sizeof line, "overhead")))
+		return -1;
+	char *end;
+	a->m.overhead = strtod(s, &end);
+	if (*end || end == s || !isfinite(a->m.overhead) || a->m.overhead < 0)
+		return fail(c, "overhead '%.40s' is not a number of ticks", s);
+	if (!(s = keyed(c, line, sizeof line, "points")) || parse_int(c, s, "points", 1, 10000000, &v))
+		return -1;
+	a->m.n = (size_t)v;
+	a->m.points = calloc(a->m.n, sizeof *a->m.points);
+	if (!a->m.points)
+		return fail(c, "out of memory for %zu points", a->m.n);
+	for (size_t i = 0; i < a->m.n; i++) {
+		if (next_line(c, line, sizeof line) || parse_point(c, line, a->m.passes, &a->m.points[i]))
+			return -1;
+	}
+	return points_distinct(c, &a->m);
+}
+
+int archive_checksum(const char *text, size_t len, char hex[65], size_t *body)
+{
+	/* The checksum line ends the archive: without it the file was cut
+	 * short; with a different sum, changed. */
+	static const char key[] = "sha256 ";
+	size_t tail = sizeof key - 1 + 64 + 1;
+	if (len < tail)
+		return 1;
+	const char *sum = text + len - tail;
+	if (text[len - 1] != '\n' || memcmp(sum, key, sizeof key - 1) != 0 || (sum > text && sum[-1] != '\n'))
+		return 1;
+	sha256_hex(text, (size_t)(sum - text), hex);
+	if (memcmp(hex, sum + sizeof key - 1, 64) != 0)
+		return 2;
+	if (body)
+		*body = (size_t)(sum - text);
+	return 0;
+}
+
+int archive_parse(const char *text, size_t len, struct run_archive *a, char *why, size_t why_size)
+{
+	memset(a, 0, sizeof *a);
+	struct cursor c = {text, text + len, 0, why, why_size};
+	char first[64];
+	if (next_line(&c, first, sizeof first) || strncmp(first, MAGIC " ", sizeof MAGIC) != 0) {
+		snprintf(why, why_size, "not a uarchcopy run archive (its first line is not '" MAGIC " N')");
+		return -1;
+	}
+	if (strcmp(first + sizeof MAGIC, "1") != 0) {
+		snprintf(why, why_size, "archive format '%.20s'; this uarchgen reads format %d", first + sizeof MAGIC,
+			 ARCHIVE_FORMAT);
+		return -1;
+	}
+	size_t body;
+	int sum = archive_checksum(text, len, a->sha256, &body);
+	if (sum) {
+		snprintf(why, why_size, "%s",
+			 sum == 1 ? "truncated: it does not end with its checksum line (sha256 ...)"
+				  : "checksum mismatch: the archive was changed or damaged after the probe wrote it");
+		return -1;
+	}
+	c.end = text + body;
+	if (parse_body(&c, a)) {
+		archive_free(a);
+		return -1;
+	}
+	if (c.p != c.end) {
+		c.line++;
+		fail(&c, "more points than its count says");
+		archive_free(a);
+		return -1;
+	}
+	return 0;
+}
+
+int archive_load(const char *path, struct run_archive *a, char *why, size_t why_size)
+{
+	struct stat sb;
+	memset(a, 0, sizeof *a);
+	if (stat(path, &sb) != 0) {
+		snprintf(why, why_size, "cannot read it: %s", strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode) || sb.st_size > (off_t)ARCHIVE_BYTES_MAX) {
+		snprintf(why, why_size, "not a run archive: %s", S_ISREG(sb.st_mode) ? "larger than any" : "not a file");
+		return -1;
+	}
+	size_t len;
+	char *text = read_file(path, &len);
+	if (!text) {
+		snprintf(why, why_size, "cannot read it: %s", strerror(errno));
+		return -1;
+	}
+	if (archive_parse(text, len, a, why, why_size)) {
+		free(text);
+		return -1;
+	}
+	a->text = text;
+	a->text_len = len;
+	return 0;
+}
+
+void archive_free(struct run_archive *a)
+{
+	measurement_free(&a->m);
+	free(a->text);
+	a->text = NULL;
+}

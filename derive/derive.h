@@ -1,0 +1,55 @@
+/* Derives a core's decision table from its measurements. Pure: no timing,
+ * no I/O, so it is tested on recorded tables. */
+#ifndef PROBE_DERIVE_H
+#define PROBE_DERIVE_H
+
+#include "../common/rule_limits.h"
+#include "table.h"
+
+#include <limits.h>
+
+/* A difference smaller than this fraction is a tie even where the passes
+ * agreed more closely: below it, timer placement and frequency moves
+ * decide, not the copy. */
+#define DERIVE_NOISE_FLOOR 0.03
+/* The noise is the median spread across passes of the points that take at
+ * least this many ticks. */
+#define DERIVE_NOISE_MIN_TICKS 100
+
+/* The probe measures forward_aligned with this alignment head. */
+#define PROBE_ALIGN_DST 64
+
+struct derived_rule {
+	unsigned int above_max, below_max; /* class bounds, 0..CLASS_BOUND_MAX */
+	unsigned int near_max;             /* above_max..CLASS_BOUND_MAX */
+	int zero_mod;                      /* class zero: d mod zero_mod = 0; 4096: d = 0 alone */
+	int align_dst;                     /* PROBE_ALIGN_DST when a band uses forward_aligned, else 0 */
+	int n_bands;                       /* 1..MAX_BANDS; bands[0].lo is 0 */
+	struct band bands[MAX_BANDS];
+	/* Over every measured point: the rule's choice against the best
+	 * measured strategy there, and against the baseline. */
+	double worst_regret, median_regret, worst_vs_baseline;
+	double mean_regret; /* geometric mean */
+	double p99_regret;  /* the 99th percentile */
+	size_t points, over_5pct; /* points judged; of them, regret above 1.05 */
+	unsigned int worst_length, worst_distance; /* where the worst regret is */
+	double noise;                              /* the tie threshold used */
+	/* The derivation in a few sentences: room for every band of the
+	 * longest table, each naming all five classes. */
+	char note[4096];
+};
+
+/* Nonzero, with note saying why, when the table lacks what the derivation needs. */
+int derive_rule(const struct table *t, struct derived_rule *out);
+
+/* Judges r's table on t: sets r's regret figures, keeps its bands. Nonzero,
+ * with the note saying why, when t lacks a point r needs. */
+int rule_regret(const struct table *t, struct derived_rule *r);
+
+/* The distance class of d = (dst - src) mod 4096 under r. */
+enum distance_class rule_class(const struct derived_rule *r, unsigned int d);
+
+/* The strategy r picks for length n at distance d. */
+int rule_choice(const struct derived_rule *r, unsigned int n, unsigned int d);
+
+#endif

@@ -1,0 +1,60 @@
+/* The probe's measurements: one row per strategy, length, distance and
+ * misalignment, as the evidence CSV and the measurement table hold them. */
+#ifndef PROBE_TABLE_H
+#define PROBE_TABLE_H
+
+#include "../common/rule_limits.h"
+
+#include <stddef.h>
+
+/* The catalogue's names, by code (common/rule_limits.h). */
+extern const char *const strategy_name[N_COPY_STRATEGIES];
+
+/* 1 when strategy s can copy n bytes (the catalogue's min_n and max_n). */
+int strategy_serves(int s, unsigned int n);
+
+/* 1 when strategy s stores past the caches (streaming stores): the probe
+ * times it only where a copy can outgrow them. */
+int strategy_streams(int s);
+
+struct row {
+	int strategy; /* enum copy_strategy */
+	unsigned int length, distance, misalign;
+	double ticks;  /* per copy, loop overhead subtracted */
+	double spread; /* (second lowest - lowest) / lowest of the passes' minima */
+};
+
+/* Rows of one strategy, length and distance: the first and the last, as
+ * 1 + their index; first 0 is an empty slot. */
+struct table_slot {
+	size_t first, last;
+};
+
+/* Rows enter only through table_add, which indexes them by strategy,
+ * length and distance: table_find is asked about every point of a table
+ * tens of thousands of points long, and a scan per question is quadratic. */
+struct table {
+	struct row *rows;
+	size_t n, cap;
+	struct table_slot *slots; /* open addressing, n_slots (a power of two) at least 2 n */
+	size_t n_slots;
+	size_t *next;             /* per row: 1 + the index of the next row of its key, 0 none */
+};
+
+void table_add(struct table *t, struct row r);
+void table_free(struct table *t);
+
+/* Matches any misalignment in table_find: rows are keyed by distance, their
+ * misalignment follows from it. */
+#define ANY_MISALIGN 0xffffffffu
+
+/* The row for these keys, or NULL; of several, the first added. */
+const struct row *table_find(const struct table *t, int strategy, unsigned int length, unsigned int distance,
+			     unsigned int misalign);
+
+/* Reads a CSV with the header "strategy,length,distance,misalign,ticks,spread"
+ * (the derivation's fixtures). Nonzero, after printing file:line and the
+ * problem, on bad input. */
+int table_read_csv(struct table *t, const char *path);
+
+#endif

@@ -1,0 +1,25 @@
+/* What one probe run found, and the entry it goes to: the database and the
+ * evidence folder record the same facts, so both read them from here. */
+#ifndef UARCHGEN_RUN_FACTS_H
+#define UARCHGEN_RUN_FACTS_H
+
+#include "../../derive/archive.h"
+#include "../../derive/cpuid.h"
+#include "../../derive/derive.h"
+#include "../../derive/table.h"
+
+struct entry_choice {
+	char name[32];
+	int is_new; /* no entry's CPUID range holds this CPU: one is created */
+};
+
+struct run_facts {
+	const struct run_archive *archive; /* as the probe wrote it: raw timings and the machine */
+	const struct cpu_info *cpu;        /* decoded from the archive's CPUID leaves */
+	const struct table *table;         /* the minimum over every pass */
+	const struct derived_rule *rule;
+	struct derived_rule pass_rule[MAX_PASSES]; /* derived from passes 1..k+1 */
+	double median_spread, worst_spread;
+};
+
+#endif
