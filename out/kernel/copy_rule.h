@@ -26,7 +26,7 @@ typedef __UINTPTR_TYPE__ uc_uintptr;
 #define UC_FLAVOR_ISA "gpr"
 #define UC_FLAVOR_RED_ZONE 0
 
-/* The strategies a rule's table chooses from, by code (gen/rule_limits.h):
+/* The strategies a rule's table chooses from, by code (common/rule_limits.h):
  * those the flavor's isa allows. */
 #define UC_STRATEGY_FORWARD 0
 #define UC_STRATEGY_FORWARD_ALIGNED 1

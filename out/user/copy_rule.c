@@ -255,7 +255,7 @@ extern unsigned char uc_copy_baseline;
 
 /* Each strategy's instruction set (0 general registers, 1 AVX2, 2
  * AVX-512), the strategy that runs in its place where that set is not
- * enabled, and the lengths it copies (gen/rule_limits.h). */
+ * enabled, and the lengths it copies (common/rule_limits.h). */
 static const unsigned char strategy_isa[UC_N_STRATEGIES] = { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2 };
 static const unsigned char strategy_fallback[UC_N_STRATEGIES] = { UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_DOWN, UC_STRATEGY_SMALL, UC_STRATEGY_FORWARD, UC_STRATEGY_DOWN, UC_STRATEGY_SMALL, UC_STRATEGY_FORWARD, UC_STRATEGY_AVX2_FORWARD, UC_STRATEGY_AVX2_DOWN };
 static const uc_size_t strategy_min[UC_N_STRATEGIES] = { 0, 64, 8, 0, 32, 32, 0, 32, 64, 64 };

@@ -152,7 +152,7 @@ extern unsigned char ${P}copy_baseline;
 @          "a flavor with vector strategies must list copy_isa: the rule installs what it reports")
 /* Each strategy's instruction set (0 general registers, 1 AVX2, 2
  * AVX-512), the strategy that runs in its place where that set is not
- * enabled, and the lengths it copies (gen/rule_limits.h). */
+ * enabled, and the lengths it copies (common/rule_limits.h). */
 @   local function list(f) local t = {} for _, st in ipairs(strategies) do t[#t + 1] = f(st) end return table.concat(t, ", ") end
 static const unsigned char strategy_isa[${G}N_STRATEGIES] = { ${list(function(st) return st.isa_level end)} };
 static const unsigned char strategy_fallback[${G}N_STRATEGIES] = { ${list(function(st) return G .. "STRATEGY_" .. string.upper(st.fallback) end)} };

@@ -31,7 +31,7 @@ typedef __UINTPTR_TYPE__ ${P}uintptr;
 #define ${G}COPY_RULE_TARGET "${target_name()}"
 @ end
 
-/* The strategies a rule's table chooses from, by code (gen/rule_limits.h):
+/* The strategies a rule's table chooses from, by code (common/rule_limits.h):
  * those the flavor's isa allows. */
 @ for _, st in ipairs(flavor_strategies()) do
 #define ${G}STRATEGY_${string.upper(st.name)} ${st.code}
