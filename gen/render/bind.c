@@ -52,17 +52,22 @@ static void freeze_top(lua_State *L)
 #define CLASS_NAME(id, name) name,
 static const char *const class_names[] = {DISTANCE_CLASSES(CLASS_NAME)};
 #undef CLASS_NAME
-#define STRATEGY_ROW(id, name, min_n, max_n, isa, letter, fallback) {name, min_n, max_n, isa, letter, fallback},
+#define STRATEGY_ROW(id, name, min_n, max_n, isa, letter, fallback, code, direction, streams, aligns, clobbers) \
+	{name, min_n, max_n, isa, letter, fallback, code, direction, streams, aligns, clobbers},
 static const struct {
 	const char *name;
 	int min_n, max_n, isa;
 	char letter;
-	int fallback;
+	int fallback, code, direction, streams, aligns;
+	const char *clobbers;
 } strategies[] = {STRATEGIES(STRATEGY_ROW)};
 #undef STRATEGY_ROW
 #define ISA_NAME(id, name) name,
 static const char *const isa_names[] = {ISA_LEVELS(ISA_NAME)};
 #undef ISA_NAME
+#define DIRECTION_NAME(id, name) name,
+static const char *const direction_names[] = {DIRECTIONS(DIRECTION_NAME)};
+#undef DIRECTION_NAME
 
 static const char *const status_names[] = {"baseline", "inherited", "measured"};
 
@@ -225,7 +230,7 @@ static void push_model(lua_State *L, const struct model *m)
 	for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++) {
 		lua_newtable(L);
 		set_str(L, "name", strategies[i].name);
-		set_int(L, "code", (lua_Integer)i);
+		set_int(L, "code", strategies[i].code);
 		set_int(L, "min_n", strategies[i].min_n);
 		set_int(L, "max_n", strategies[i].max_n);
 		set_str(L, "isa", isa_names[strategies[i].isa]);
@@ -233,6 +238,12 @@ static void push_model(lua_State *L, const struct model *m)
 		char letter[2] = {strategies[i].letter, '\0'};
 		set_str(L, "letter", letter);
 		set_str(L, "fallback", strategies[strategies[i].fallback].name);
+		set_str(L, "direction", direction_names[strategies[i].direction]);
+		lua_pushboolean(L, strategies[i].streams);
+		lua_setfield(L, -2, "streams");
+		lua_pushboolean(L, strategies[i].aligns);
+		lua_setfield(L, -2, "aligns");
+		set_str(L, "clobbers", strategies[i].clobbers);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	lua_setfield(L, -2, "strategies");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -42,21 +43,35 @@ static int render_with(lua_State *L, const char *template_path, struct buf *out)
 	return 0;
 }
 
-/* include(path): the text of a template part (name.tpi, never an output of
- * its own), rendered with the same globals, at the place of the call. path
- * is relative to the including template's directory. A part lets one long
- * output file be written as several short templates. */
+/* include(path [, args]): the text of a template part (name.tpi, never an
+ * output of its own), rendered with the same globals, at the place of the
+ * call. path is relative to the including template's directory. A part lets
+ * one long output file be written as several short templates; args, a
+ * table, is the part's global `args` while it renders, so that one part
+ * can be rendered for several callers (a strategy's body for each routine
+ * that runs it). */
 static int l_include(lua_State *L)
 {
 	const char *rel = luaL_checkstring(L, 1);
 	if (strstr(rel, "..") || rel[0] == '/' || !ends_with(rel, ".tpi"))
 		return luaL_error(L, "include('%s'): a part is a relative path ending in .tpi", rel);
+	if (!lua_isnoneornil(L, 2))
+		luaL_checktype(L, 2, LUA_TTABLE);
 	lua_getglobal(L, "template_name");
 	const char *including = lua_tostring(L, -1);
 	const char *slash = including ? strrchr(including, '/') : NULL;
 	char *path = slash ? xasprintf("%.*s/%s", (int)(slash - including), including, rel) : xstrdup(rel);
+	if (access(path, R_OK) != 0) {
+		lua_pushfstring(L, "include('%s'): there is no part %s", rel, path);
+		free(path);
+		return lua_error(L);
+	}
+	lua_getglobal(L, "args"); /* the including template's args, restored after */
+	lua_pushvalue(L, 2);
+	lua_setglobal(L, "args");
 	struct buf part = {0};
 	int rc = render_with(L, path, &part);
+	lua_setglobal(L, "args");
 	lua_setglobal(L, "template_name"); /* the including template's name, still on the stack */
 	free(path);
 	if (rc) {

@@ -239,8 +239,11 @@ void uc_cpuid_read(struct uc_cpuid *id)
 
 /* The installed table, in x86_64/copy.asm: the class bounds, the head's
  * alignment, a strategy byte per class and length below SHORT, and the
- * bands that reach SHORT: their upper bounds and strategies. */
+ * bands that reach SHORT: their upper bounds and strategies
+ * (templates/lib/table_layout.lua, which the dispatch reads too). MIXED in
+ * a uniform byte: the classes differ. */
 #define SHORT 256u
+#define MIXED 255
 extern uc_u64 uc_copy_zero_mask;
 extern uc_u64 uc_copy_above_max;
 extern uc_u64 uc_copy_near_max;
@@ -334,7 +337,7 @@ void uc_rule_install(const struct uc_rule *rule)
 		unsigned char s = uc_copy_short[len];
 		for (c = 1; c < UC_N_CLASSES; c++)
 			if (uc_copy_short[c * SHORT + len] != s)
-				s = 255;
+				s = MIXED;
 		((volatile unsigned char *)uc_copy_uniform)[len] = s;
 	}
 	for (first_long = 0; first_long + 1 < n && rule->bands[first_long].hi < SHORT; first_long++)
@@ -351,7 +354,7 @@ void uc_rule_install(const struct uc_rule *rule)
 		unsigned char s = uc_copy_long_cells[k];
 		for (c = 1; c < UC_N_CLASSES; c++)
 			if (uc_copy_long_cells[c * UC_MAX_BANDS + k] != s)
-				s = 255;
+				s = MIXED;
 		((volatile unsigned char *)uc_copy_long_uniform)[k] = s;
 	}
 	/* Every copy forward: the dispatch skips the table. Forward is right

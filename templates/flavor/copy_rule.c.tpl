@@ -1,6 +1,7 @@
 ${banner("/*", "*/")}
 @ local P = opts.prefix
 @ local G = string.upper(P)
+@ local layout = import("table_layout")
 @ local function rule_literal(r, entry) return import("rule_c").literal(r, entry, P) end
 @ local function status(r)
 @   if r.status == "measured" then return "measured: " .. r.evidence end
@@ -131,8 +132,11 @@ const struct ${P}rule *${P}rule_init(void)
 @ else
 /* The installed table, in x86_64/copy.asm: the class bounds, the head's
  * alignment, a strategy byte per class and length below SHORT, and the
- * bands that reach SHORT: their upper bounds and strategies. */
-#define SHORT 256u
+ * bands that reach SHORT: their upper bounds and strategies
+ * (templates/lib/table_layout.lua, which the dispatch reads too). MIXED in
+ * a uniform byte: the classes differ. */
+#define SHORT ${layout.short}u
+#define MIXED ${layout.mixed}
 extern ${P}u64 ${P}copy_zero_mask;
 extern ${P}u64 ${P}copy_above_max;
 extern ${P}u64 ${P}copy_near_max;
@@ -239,7 +243,7 @@ void ${P}rule_install(const struct ${P}rule *rule)
 		unsigned char s = ${P}copy_short[len];
 		for (c = 1; c < ${G}N_CLASSES; c++)
 			if (${P}copy_short[c * SHORT + len] != s)
-				s = 255;
+				s = MIXED;
 		((volatile unsigned char *)${P}copy_uniform)[len] = s;
 	}
 	for (first_long = 0; first_long + 1 < n && rule->bands[first_long].hi < SHORT; first_long++)
@@ -256,7 +260,7 @@ void ${P}rule_install(const struct ${P}rule *rule)
 		unsigned char s = ${P}copy_long_cells[k];
 		for (c = 1; c < ${G}N_CLASSES; c++)
 			if (${P}copy_long_cells[c * ${G}MAX_BANDS + k] != s)
-				s = 255;
+				s = MIXED;
 		((volatile unsigned char *)${P}copy_long_uniform)[k] = s;
 	}
 	/* Every copy forward: the dispatch skips the table. Forward is right

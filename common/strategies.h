@@ -1,0 +1,105 @@
+/* The catalogue of copy strategies: every fact about a strategy, stated
+ * once. The generator hands it to the templates as db.strategies, the
+ * probe times what it lists, and the routine, the tests and the legends of
+ * out/ are generated from it. docs/adding-a-strategy.md says what else a
+ * new strategy needs: its body, templates/flavor/x86_64/copy/bodies/<name>.tpi. */
+#ifndef UARCHGEN_STRATEGIES_H
+#define UARCHGEN_STRATEGIES_H
+
+/* The instruction sets a strategy may need, as a flavor's isa names them
+ * (table flavor): a flavor runs the strategies its isa allows. */
+#define ISA_LEVELS(X) X(ISA_GPR, "gpr") X(ISA_AVX2, "avx2") X(ISA_AVX512, "avx512")
+#define ISA_ENUM(id, name) id,
+enum isa_level { ISA_LEVELS(ISA_ENUM) N_ISA_LEVELS };
+#undef ISA_ENUM
+
+/* The direction a strategy copies in, which memmove needs: an overlap with
+ * the destination above the source must be copied highest first, one with
+ * it below lowest first. DIR_ANY: every load comes before any store, so
+ * either overlap copies correctly. */
+#define DIRECTIONS(X) X(DIR_UP, "up") X(DIR_DOWN, "down") X(DIR_ANY, "any")
+#define DIRECTION_ENUM(id, name) id,
+enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
+#undef DIRECTION_ENUM
+
+/* One row a strategy:
+ *   X(ID, "name", min_n, max_n, isa, 'letter', fallback, code, direction,
+ *     streams, aligns, "clobbers")
+ *  - min_n, max_n: the lengths it copies (max_n -1: no limit). A band may
+ *    name a strategy only when every length in it lies in [min_n, max_n].
+ *  - isa: the instructions it needs; a flavor runs it only when the
+ *    flavor's isa allows them.
+ *  - letter: it in the rule's log line.
+ *  - fallback: what the installed rule runs instead where the CPU or the OS
+ *    has not enabled its isa (forward where the fallback cannot copy n).
+ *  - code: its number in tables and in UC_STRATEGY_*. Stable: a code is
+ *    never renumbered or reused, the rows are in code order and a new
+ *    strategy takes the next code, last, whatever its isa.
+ *  - direction: DIR_UP, DIR_DOWN or DIR_ANY (above).
+ *  - streams: 1 where its stores are non-temporal (then sfence).
+ *  - aligns: 1 where it reads the rule's align_dst.
+ *  - clobbers: the registers its body writes besides the arguments'
+ *    rdi, rsi and rdx; a routine that returns dst in rax restores rax
+ *    after a body that names it.
+ * The strategies, and why each exists:
+ *  - forward: one rep movsb from the first byte. The baseline: the copy of
+ *    every core that has no evidence, the one a measured table must beat.
+ *  - forward_aligned: rep movsb of the head that aligns the destination to
+ *    the rule's align_dst, then of the rest. The head is at most 63 bytes,
+ *    so the copy needs n >= 64.
+ *  - down: the general-register descending copy, 8 bytes a store, n >= 8.
+ *  - small: every load before any store, overlapping head and tail moves
+ *    in four general registers, so n <= 32.
+ *  - avx2_forward, avx2_down: 32-byte ymm loads and stores, ascending or
+ *    descending, the first and last 32 bytes loaded before any store and
+ *    stored last, so n >= 32.
+ *  - avx2_small: every load before any store, in up to eight vector
+ *    registers (xmm to 32 bytes, ymm to 256) or, below 16 bytes, general
+ *    ones; n <= 256.
+ *  - avx2_nt: avx2_forward with streaming (non-temporal) stores between
+ *    the head and the tail, then sfence: the copy does not read the
+ *    destination's lines in or evict the caches' other lines for them, for
+ *    copies larger than the caches hold; n >= 32.
+ *  - avx512_forward, avx512_down: the same with 64-byte zmm moves, n >= 64. */
+#define STRATEGIES(X)                                                                                              \
+	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD, 0, DIR_UP, 0, 0, "rcx")              \
+	X(STRATEGY_FORWARD_ALIGNED, "forward_aligned", 64, -1, ISA_GPR, 'A', STRATEGY_FORWARD, 1, DIR_UP, 0, 1,    \
+	  "rcx r8")                                                                                                \
+	X(STRATEGY_DOWN, "down", 8, -1, ISA_GPR, 'D', STRATEGY_DOWN, 2, DIR_DOWN, 0, 0, "rcx r8")                  \
+	X(STRATEGY_SMALL, "small", 0, 32, ISA_GPR, 'S', STRATEGY_SMALL, 3, DIR_ANY, 0, 0, "rax rcx r8")            \
+	X(STRATEGY_AVX2_FORWARD, "avx2_forward", 32, -1, ISA_AVX2, 'V', STRATEGY_FORWARD, 4, DIR_UP, 0, 0,         \
+	  "rcx r8 r9 ymm0-5")                                                                                      \
+	X(STRATEGY_AVX2_DOWN, "avx2_down", 32, -1, ISA_AVX2, 'W', STRATEGY_DOWN, 5, DIR_DOWN, 0, 0,                \
+	  "rcx r8 ymm0-5")                                                                                         \
+	X(STRATEGY_AVX2_SMALL, "avx2_small", 0, 256, ISA_AVX2, 'Q', STRATEGY_SMALL, 6, DIR_ANY, 0, 0,              \
+	  "rax rcx r8 ymm0-7")                                                                                     \
+	X(STRATEGY_AVX2_NT, "avx2_nt", 32, -1, ISA_AVX2, 'N', STRATEGY_FORWARD, 7, DIR_UP, 1, 0,                   \
+	  "rcx r8 r9 ymm0-5")                                                                                      \
+	X(STRATEGY_AVX512_FORWARD, "avx512_forward", 64, -1, ISA_AVX512, 'Z', STRATEGY_AVX2_FORWARD, 8, DIR_UP, 0, \
+	  0, "rcx r8 r9 zmm0-5")                                                                                   \
+	X(STRATEGY_AVX512_DOWN, "avx512_down", 64, -1, ISA_AVX512, 'X', STRATEGY_AVX2_DOWN, 9, DIR_DOWN, 0, 0,     \
+	  "rcx r8 zmm0-5")
+
+/* The names, for an error message: "forward, forward_aligned, ...". */
+#define STRATEGY_LIST_ITEM(id, name, ...) ", " name
+#define STRATEGY_LIST (STRATEGIES(STRATEGY_LIST_ITEM) + 2)
+
+#define STRATEGY_ENUM(id, name, min_n, max_n, isa, letter, fallback, code, ...) id = code,
+enum copy_strategy { STRATEGIES(STRATEGY_ENUM) };
+#undef STRATEGY_ENUM
+#define STRATEGY_COUNT(...) +1
+enum { N_COPY_STRATEGIES = 0 STRATEGIES(STRATEGY_COUNT) };
+#undef STRATEGY_COUNT
+
+/* The codes are 0..N_COPY_STRATEGIES-1, one a row in row order, so that a
+ * table of strategies may be indexed by code: each row's code is the number
+ * of rows before it. */
+#define STRATEGY_ORDER(id, name, min_n, max_n, isa, letter, fallback, code, ...) +((code) == __COUNTER__ - order_base_)
+enum { order_base_ = __COUNTER__ + 1 };
+_Static_assert(0 STRATEGIES(STRATEGY_ORDER) == N_COPY_STRATEGIES,
+	       "catalogue rows out of code order: a new strategy takes the next code, last");
+#undef STRATEGY_ORDER
+
+#define BASELINE_STRATEGY STRATEGY_FORWARD
+
+#endif
