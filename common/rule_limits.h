@@ -1,8 +1,8 @@
 /* What a rule may say, written once for the generator, the probe and,
  * through db.strategies and db.align_dst_values, the templates. The
  * strategies themselves are in the catalogue, strategies.h. The schema's
- * CHECKs state the same sets for SQLite; the generator does not trust that
- * they ran. */
+ * CHECKs state the same value sets for SQLite (of a strategy only the form
+ * of its name); the generator does not trust that they ran. */
 #ifndef UARCHGEN_RULE_LIMITS_H
 #define UARCHGEN_RULE_LIMITS_H
 

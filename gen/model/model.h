@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* The schema this uarchgen reads (PRAGMA user_version). */
-#define UARCH_SCHEMA_VERSION 7
+#define UARCH_SCHEMA_VERSION 8
 
 struct uarch {
 	char *name, *vendor, *example, *cpuid_limit;
