@@ -24,7 +24,7 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
 
 /* One row a strategy:
  *   X(ID, "name", min_n, max_n, isa, 'letter', fallback, code, direction,
- *     streams, aligns, "clobbers")
+ *     streams, aligns, "clobbers", "what")
  *  - min_n, max_n: the lengths it copies (max_n -1: no limit). A band may
  *    name a strategy only when every length in it lies in [min_n, max_n].
  *  - isa: the instructions it needs; a flavor runs it only when the
@@ -41,6 +41,7 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
  *  - clobbers: the registers its body writes besides the arguments'
  *    rdi, rsi and rdx; a routine that returns dst in rax restores rax
  *    after a body that names it.
+ *  - what: what it does, in a few words, for the routine's documentation.
  * The strategies, and why each exists:
  *  - forward: one rep movsb from the first byte. The baseline: the copy of
  *    every core that has no evidence, the one a measured table must beat.
@@ -61,24 +62,27 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
  *    destination's lines in or evict the caches' other lines for them, for
  *    copies larger than the caches hold; n >= 32.
  *  - avx512_forward, avx512_down: the same with 64-byte zmm moves, n >= 64. */
-#define STRATEGIES(X)                                                                                              \
-	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD, 0, DIR_UP, 0, 0, "rcx")              \
-	X(STRATEGY_FORWARD_ALIGNED, "forward_aligned", 64, -1, ISA_GPR, 'A', STRATEGY_FORWARD, 1, DIR_UP, 0, 1,    \
-	  "rcx r8")                                                                                                \
-	X(STRATEGY_DOWN, "down", 8, -1, ISA_GPR, 'D', STRATEGY_DOWN, 2, DIR_DOWN, 0, 0, "rcx r8")                  \
-	X(STRATEGY_SMALL, "small", 0, 32, ISA_GPR, 'S', STRATEGY_SMALL, 3, DIR_ANY, 0, 0, "rax rcx r8")            \
-	X(STRATEGY_AVX2_FORWARD, "avx2_forward", 32, -1, ISA_AVX2, 'V', STRATEGY_FORWARD, 4, DIR_UP, 0, 0,         \
-	  "rcx r8 r9 ymm0-5")                                                                                      \
-	X(STRATEGY_AVX2_DOWN, "avx2_down", 32, -1, ISA_AVX2, 'W', STRATEGY_DOWN, 5, DIR_DOWN, 0, 0,                \
-	  "rcx r8 ymm0-5")                                                                                         \
-	X(STRATEGY_AVX2_SMALL, "avx2_small", 0, 256, ISA_AVX2, 'Q', STRATEGY_SMALL, 6, DIR_ANY, 0, 0,              \
-	  "rax rcx r8 ymm0-7")                                                                                     \
-	X(STRATEGY_AVX2_NT, "avx2_nt", 32, -1, ISA_AVX2, 'N', STRATEGY_FORWARD, 7, DIR_UP, 1, 0,                   \
-	  "rcx r8 r9 ymm0-5")                                                                                      \
-	X(STRATEGY_AVX512_FORWARD, "avx512_forward", 64, -1, ISA_AVX512, 'Z', STRATEGY_AVX2_FORWARD, 8, DIR_UP, 0, \
-	  0, "rcx r8 r9 zmm0-5")                                                                                   \
-	X(STRATEGY_AVX512_DOWN, "avx512_down", 64, -1, ISA_AVX512, 'X', STRATEGY_AVX2_DOWN, 9, DIR_DOWN, 0, 0,     \
-	  "rcx r8 zmm0-5")
+#define STRATEGIES(X) \
+	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD, 0, DIR_UP, 0, 0, "rcx", \
+	  "one rep movsb (the baseline)") \
+	X(STRATEGY_FORWARD_ALIGNED, "forward_aligned", 64, -1, ISA_GPR, 'A', STRATEGY_FORWARD, 1, DIR_UP, 0, 1, "rcx r8", \
+	  "a rep movsb head to the rule's align_dst, then the rest") \
+	X(STRATEGY_DOWN, "down", 8, -1, ISA_GPR, 'D', STRATEGY_DOWN, 2, DIR_DOWN, 0, 0, "rcx r8", \
+	  "the descending copy, 8 bytes a store") \
+	X(STRATEGY_SMALL, "small", 0, 32, ISA_GPR, 'S', STRATEGY_SMALL, 3, DIR_ANY, 0, 0, "rax rcx r8", \
+	  "every load before any store (any overlap)") \
+	X(STRATEGY_AVX2_FORWARD, "avx2_forward", 32, -1, ISA_AVX2, 'V', STRATEGY_FORWARD, 4, DIR_UP, 0, 0, "rcx r8 r9 ymm0-5", \
+	  "ymm moves, ascending") \
+	X(STRATEGY_AVX2_DOWN, "avx2_down", 32, -1, ISA_AVX2, 'W', STRATEGY_DOWN, 5, DIR_DOWN, 0, 0, "rcx r8 ymm0-5", \
+	  "ymm moves, highest first") \
+	X(STRATEGY_AVX2_SMALL, "avx2_small", 0, 256, ISA_AVX2, 'Q', STRATEGY_SMALL, 6, DIR_ANY, 0, 0, "rax rcx r8 ymm0-7", \
+	  "every load before any store, in xmm and ymm registers (any overlap)") \
+	X(STRATEGY_AVX2_NT, "avx2_nt", 32, -1, ISA_AVX2, 'N', STRATEGY_FORWARD, 7, DIR_UP, 1, 0, "rcx r8 r9 ymm0-5", \
+	  "ymm moves, ascending, streaming stores, then sfence") \
+	X(STRATEGY_AVX512_FORWARD, "avx512_forward", 64, -1, ISA_AVX512, 'Z', STRATEGY_AVX2_FORWARD, 8, DIR_UP, 0, 0, "rcx r8 r9 zmm0-5", \
+	  "zmm moves, ascending") \
+	X(STRATEGY_AVX512_DOWN, "avx512_down", 64, -1, ISA_AVX512, 'X', STRATEGY_AVX2_DOWN, 9, DIR_DOWN, 0, 0, "rcx r8 zmm0-5", \
+	  "zmm moves, highest first")
 
 /* The names, for an error message: "forward, forward_aligned, ...". */
 #define STRATEGY_LIST_ITEM(id, name, ...) ", " name

@@ -52,14 +52,14 @@ static void freeze_top(lua_State *L)
 #define CLASS_NAME(id, name) name,
 static const char *const class_names[] = {DISTANCE_CLASSES(CLASS_NAME)};
 #undef CLASS_NAME
-#define STRATEGY_ROW(id, name, min_n, max_n, isa, letter, fallback, code, direction, streams, aligns, clobbers) \
-	{name, min_n, max_n, isa, letter, fallback, code, direction, streams, aligns, clobbers},
+#define STRATEGY_ROW(id, name, min_n, max_n, isa, letter, fallback, code, direction, streams, aligns, clobbers, what) \
+	{name, min_n, max_n, isa, letter, fallback, code, direction, streams, aligns, clobbers, what},
 static const struct {
 	const char *name;
 	int min_n, max_n, isa;
 	char letter;
 	int fallback, code, direction, streams, aligns;
-	const char *clobbers;
+	const char *clobbers, *what;
 } strategies[] = {STRATEGIES(STRATEGY_ROW)};
 #undef STRATEGY_ROW
 #define ISA_NAME(id, name) name,
@@ -244,6 +244,7 @@ static void push_model(lua_State *L, const struct model *m)
 		lua_pushboolean(L, strategies[i].aligns);
 		lua_setfield(L, -2, "aligns");
 		set_str(L, "clobbers", strategies[i].clobbers);
+		set_str(L, "what", strategies[i].what);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	lua_setfield(L, -2, "strategies");

@@ -156,13 +156,13 @@ void *uc_memcpy(void *dst, const void *src, uc_size_t n);
 /* uc_copy_forward: strategy forward alone: one rep movsb (the baseline); returns dst. */
 void *uc_copy_forward(void *dst, const void *src, uc_size_t n);
 #define UC_HAS_COPY_FORWARD 1
-/* uc_copy_forward_aligned: strategy forward_aligned alone: for n >= 64 a rep movsb head to the rule's align_dst, then the rest; returns dst. */
+/* uc_copy_forward_aligned: strategy forward_aligned alone, for n >= 64: a rep movsb head to the rule's align_dst, then the rest; returns dst. */
 void *uc_copy_forward_aligned(void *dst, const void *src, uc_size_t n);
 #define UC_HAS_COPY_FORWARD_ALIGNED 1
-/* uc_copy_down: strategy down alone: the descending copy, for n >= 8; returns dst. */
+/* uc_copy_down: strategy down alone, for n >= 8: the descending copy, 8 bytes a store; returns dst. */
 void *uc_copy_down(void *dst, const void *src, uc_size_t n);
 #define UC_HAS_COPY_DOWN 1
-/* uc_copy_small: strategy small alone: every load before any store, for n <= 32 (any overlap); returns dst. */
+/* uc_copy_small: strategy small alone, for n <= 32: every load before any store (any overlap); returns dst. */
 void *uc_copy_small(void *dst, const void *src, uc_size_t n);
 #define UC_HAS_COPY_SMALL 1
 /* uc_copy_strategy: the code (UC_STRATEGY_*) of the strategy memcpy takes for these arguments. */

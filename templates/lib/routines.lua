@@ -19,43 +19,28 @@
 --   proto   its C declaration; %s is the prefixed name, RESULT the type of
 --           a user copy's result (int, or size_t with --user-copy-result=remaining)
 --   doc     one line for copy_rule.h
-return {
+--   strategy  for copy_<strategy>, the catalogue's row it runs alone
+--
+-- copy_<strategy> is written here once for every row of the strategy
+-- catalogue (common/strategies.h, db.strategies), after memmove.
+local isa_clause = { gpr = "", avx2 = ", on a CPU whose copy_isa() is 1 or more", avx512 = ", on a CPU whose copy_isa() is 2" }
+local function strategy_routine(s)
+  local lengths = (s.min_n > 0 and ", for n >= " .. s.min_n or "") .. (s.max_n >= 0 and ", for n <= " .. s.max_n or "")
+  return { name = "copy_" .. s.name, kind = "copy", min_n = s.min_n, max_n = s.max_n, access = false, isa = s.isa,
+           strategy = s.name, proto = "void *%s(void *dst, const void *src, size_t n)",
+           doc = "strategy " .. s.name .. " alone" .. lengths .. isa_clause[s.isa] .. ": " .. s.what .. "; returns dst" }
+end
+
+local list = {
   { name = "memcpy", kind = "copy", min_n = 0, max_n = -1, access = false, isa = "table",
     proto = "void *%s(void *dst, const void *src, size_t n)",
     doc = "the strategy the rule's table picks for n and the distance; dst and src disjoint or identical; returns dst" },
   { name = "memmove", kind = "move", min_n = 0, max_n = -1, access = false, isa = "table",
     proto = "void *%s(void *dst, const void *src, size_t n)",
     doc = "memcpy for buffers that may overlap: the table's strategy where it is safe for the overlap, else the one of its isa that copies in the safe direction; returns dst" },
-  { name = "copy_forward", kind = "copy", min_n = 0, max_n = -1, access = false, isa = "gpr",
-    proto = "void *%s(void *dst, const void *src, size_t n)",
-    doc = "strategy forward alone: one rep movsb (the baseline); returns dst" },
-  { name = "copy_forward_aligned", kind = "copy", min_n = 0, max_n = -1, access = false, isa = "gpr",
-    proto = "void *%s(void *dst, const void *src, size_t n)",
-    doc = "strategy forward_aligned alone: for n >= 64 a rep movsb head to the rule's align_dst, then the rest; returns dst" },
-  { name = "copy_down", kind = "copy", min_n = 8, max_n = -1, access = false, isa = "gpr",
-    proto = "void *%s(void *dst, const void *src, size_t n)",
-    doc = "strategy down alone: the descending copy, for n >= 8; returns dst" },
-  { name = "copy_small", kind = "copy", min_n = 0, max_n = 32, access = false, isa = "gpr",
-    proto = "void *%s(void *dst, const void *src, size_t n)",
-    doc = "strategy small alone: every load before any store, for n <= 32 (any overlap); returns dst" },
-  { name = "copy_avx2_forward", kind = "copy", min_n = 32, max_n = -1, access = false, isa = "avx2",
-    proto = "void *%s(void *dst, const void *src, size_t n)",
-    doc = "strategy avx2_forward alone, for n >= 32, on a CPU whose copy_isa() is 1 or more: ymm moves, ascending; returns dst" },
-  { name = "copy_avx2_down", kind = "copy", min_n = 32, max_n = -1, access = false, isa = "avx2",
-    proto = "void *%s(void *dst, const void *src, size_t n)",
-    doc = "strategy avx2_down alone, for n >= 32, on a CPU whose copy_isa() is 1 or more: ymm moves, highest first; returns dst" },
-  { name = "copy_avx2_small", kind = "copy", min_n = 0, max_n = 256, access = false, isa = "avx2",
-    proto = "void *%s(void *dst, const void *src, size_t n)",
-    doc = "strategy avx2_small alone, for n <= 256 (any overlap), on a CPU whose copy_isa() is 1 or more; returns dst" },
-  { name = "copy_avx2_nt", kind = "copy", min_n = 32, max_n = -1, access = false, isa = "avx2",
-    proto = "void *%s(void *dst, const void *src, size_t n)",
-    doc = "strategy avx2_nt alone, for n >= 32, on a CPU whose copy_isa() is 1 or more: ymm moves, ascending, streaming stores, then sfence; returns dst" },
-  { name = "copy_avx512_forward", kind = "copy", min_n = 64, max_n = -1, access = false, isa = "avx512",
-    proto = "void *%s(void *dst, const void *src, size_t n)",
-    doc = "strategy avx512_forward alone, for n >= 64, on a CPU whose copy_isa() is 2: zmm moves, ascending; returns dst" },
-  { name = "copy_avx512_down", kind = "copy", min_n = 64, max_n = -1, access = false, isa = "avx512",
-    proto = "void *%s(void *dst, const void *src, size_t n)",
-    doc = "strategy avx512_down alone, for n >= 64, on a CPU whose copy_isa() is 2: zmm moves, highest first; returns dst" },
+}
+for _, s in ipairs(db.strategies) do list[#list + 1] = strategy_routine(s) end
+for _, r in ipairs({
   { name = "copy_isa", kind = "isa", min_n = 0, max_n = -1, access = false, isa = "gpr",
     proto = "int %s(void)",
     doc = "the vector isa this CPU and its OS enable, by CPUID and XGETBV: 2 AVX-512 (AVX512F, XCR0 bits 1, 2, 5, 6, 7), 1 AVX2 (XCR0 bits 1, 2), 0 neither" },
@@ -74,4 +59,5 @@ return {
   { name = "user_fault_exit", kind = "fault_exit", min_n = 0, max_n = -1, access = false, isa = "gpr",
     proto = "RESULT %s(void)",
     doc = "where the kernel's fault handler sends rip for a fault it does not serve (closing SMAP first)" },
-}
+}) do list[#list + 1] = r end
+return list

@@ -24,7 +24,7 @@
 #define UC_ROUTINES(X) \
 	X(uc_memcpy, "memcpy", UC_KIND_COPY, 0, (size_t)-1, -1) \
 	X(uc_copy_forward, "copy_forward", UC_KIND_COPY, 0, (size_t)-1, 0) \
-	X(uc_copy_forward_aligned, "copy_forward_aligned", UC_KIND_COPY, 0, (size_t)-1, 0) \
+	X(uc_copy_forward_aligned, "copy_forward_aligned", UC_KIND_COPY, 64, (size_t)-1, 0) \
 	X(uc_copy_down, "copy_down", UC_KIND_COPY, 8, (size_t)-1, 0) \
 	X(uc_copy_small, "copy_small", UC_KIND_COPY, 0, 32, 0) \
 	X(uc_copy_strategy, "copy_strategy", UC_KIND_PREDICATE, 0, (size_t)-1, 0) \

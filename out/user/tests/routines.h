@@ -25,7 +25,7 @@
 	X(uc_memcpy, "memcpy", UC_KIND_COPY, 0, (size_t)-1, -1) \
 	X(uc_memmove, "memmove", UC_KIND_MOVE, 0, (size_t)-1, -1) \
 	X(uc_copy_forward, "copy_forward", UC_KIND_COPY, 0, (size_t)-1, 0) \
-	X(uc_copy_forward_aligned, "copy_forward_aligned", UC_KIND_COPY, 0, (size_t)-1, 0) \
+	X(uc_copy_forward_aligned, "copy_forward_aligned", UC_KIND_COPY, 64, (size_t)-1, 0) \
 	X(uc_copy_down, "copy_down", UC_KIND_COPY, 8, (size_t)-1, 0) \
 	X(uc_copy_small, "copy_small", UC_KIND_COPY, 0, 32, 0) \
 	X(uc_copy_avx2_forward, "copy_avx2_forward", UC_KIND_COPY, 32, (size_t)-1, 1) \
