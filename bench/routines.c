@@ -40,8 +40,8 @@ static const struct {
 static const struct {
 	const char *name;
 	size_t min_n, max_n;
-} strategies[] = {
-#define STRATEGY(code, name, min_n, max_n, isa) {name, min_n, max_n},
+} strategies[UC_N_STRATEGIES] = {
+#define STRATEGY(code, name, min_n, max_n, isa) [code] = {name, min_n, max_n},
 	UC_STRATEGIES(STRATEGY)
 #undef STRATEGY
 };
@@ -56,7 +56,7 @@ copy_fn strategy_routine(int code)
 
 const char *strategy_label(int code)
 {
-	return code >= 0 && code < UC_N_STRATEGIES ? strategies[code].name : "?";
+	return UC_IS_STRATEGY(code) ? strategies[code].name : "?";
 }
 
 int strategy_timed(int code, size_t n)

@@ -1,4 +1,5 @@
 /* uarchgen: reads uarch.db and renders the templates into out/. */
+#include "../common/strategies.h"
 #include "../common/util.h"
 #include "import/import.h"
 #include "merge/merge.h"
@@ -12,6 +13,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The catalogue, for scripts and people (common/strategies.h). */
+static int print_strategies(void)
+{
+	static const char *const isa[] = {
+#define ISA_NAME(id, name) name,
+		ISA_LEVELS(ISA_NAME)
+#undef ISA_NAME
+	};
+	static const char *const direction[] = {
+#define DIRECTION_NAME(id, name) name,
+		DIRECTIONS(DIRECTION_NAME)
+#undef DIRECTION_NAME
+	};
+#define PRINT_ROW(id, name, min_n, max_n, isa_level, letter, fallback, code, dir, ...) \
+	printf("%d %s %c %s %d %d %s\n", code, name, letter, isa[isa_level], min_n, max_n, direction[dir]);
+	STRATEGIES(PRINT_ROW)
+#undef PRINT_ROW
+	return 0;
+}
 
 static const char usage[] =
 	"usage: uarchgen [COMMAND] [OPTIONS]\n"
@@ -34,6 +55,9 @@ static const char usage[] =
 	"           flavor=F entry=E status=S source=E2 above_max=A near_max=N below_max=B zero_mod=Z\n"
 	"           align_dst=N table=LO..HI:ZERO,ABOVE,NEAR,BELOW,ELSEWHERE;... (FAMILY, MODEL: 0x.. or\n           decimal)\n"
 	"  flavors  print each flavor: name, isa, red_zone\n"
+	"  strategies\n"
+	"           print the strategy catalogue, one strategy a line in code order:\n"
+	"           code name letter isa min_n max_n (-1: none) direction\n"
 	"  merge-db BASE OURS THEIRS\n"
 	"           git's merge driver for uarch.db (make deps registers it): merges the\n"
 	"           rows three-way and rebuilds OURS from them; a row both branches changed\n"
@@ -163,7 +187,7 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(command, "gen") && strcmp(command, "check") && strcmp(command, "query") &&
 	    strcmp(command, "debt") && strcmp(command, "dump") && strcmp(command, "lookup") &&
-	    strcmp(command, "flavors") && strcmp(command, "import") && !merging)
+	    strcmp(command, "flavors") && strcmp(command, "import") && strcmp(command, "strategies") && !merging)
 		return bad_usage("unknown command '%s'", command);
 	if (strcmp(command, "import") == 0 && n_archives == 0)
 		return bad_usage("%s: import needs one or more run archives (probe --help)", "import");
@@ -184,6 +208,8 @@ int main(int argc, char **argv)
 	if (!o.out_dir)
 		o.out_dir = "out";
 
+	if (strcmp(command, "strategies") == 0)
+		return print_strategies();
 	if (strcmp(command, "dump") == 0)
 		return dump_command(o.db_path);
 	if (strcmp(command, "import") == 0)

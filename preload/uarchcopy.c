@@ -31,16 +31,16 @@ static void say(const char *a, const char *b, const char *c)
 static const struct {
 	int code;
 	const char *name;
-	size_t min_n, max_n;
 } strategies[] = {
-#define ROW(code, name, min_n, max_n, isa) {code, name, min_n, max_n},
+#define ROW(code, name, min_n, max_n, isa) {code, name},
 	UC_STRATEGIES(ROW)
 #undef ROW
 };
 
-/* One strategy in every class, in the lengths it copies; forward elsewhere.
- * The table keeps the CPU's entry and says it was forced, so that the
- * report does not pass it off as the CPU's rule or the baseline. */
+/* One strategy in every class, in the lengths it copies; forward elsewhere
+ * (uc_rule_force). The table keeps the CPU's entry and says it was
+ * forced, so that the report does not pass it off as the CPU's rule or the
+ * baseline. */
 static int forced_table(const char *name, const struct uc_rule *cpu_rule, struct uc_rule *r)
 {
 	static char reason[64];
@@ -49,27 +49,12 @@ static int forced_table(const char *name, const struct uc_rule *cpu_rule, struct
 		i++;
 	if (i == sizeof strategies / sizeof *strategies)
 		return -1;
-	memset(r, 0, sizeof *r);
-	r->zero_mod = 4096;
-	r->align_dst = 64; /* forward_aligned's head, where it is the one */
-	r->status = UC_RULE_FORCED;
-	r->entry = cpu_rule->entry;
-	r->source = "";
 	strcpy(reason, "UARCHCOPY_STRATEGY=");
 	strncat(reason, strategies[i].name, sizeof reason - strlen(reason) - 1);
-	r->reason = reason;
-	unsigned char s = (unsigned char)strategies[i].code, f = UC_STRATEGY_FORWARD;
-	size_t lo = strategies[i].min_n, hi = strategies[i].max_n;
-	if (lo > 0) {
-		r->bands[r->n_bands].hi = lo - 1;
-		memset(r->bands[r->n_bands++].strategy, f, UC_N_CLASSES);
-	}
-	r->bands[r->n_bands].hi = hi;
-	memset(r->bands[r->n_bands++].strategy, s, UC_N_CLASSES);
-	if (hi != (size_t)-1) {
-		r->bands[r->n_bands].hi = (size_t)-1;
-		memset(r->bands[r->n_bands++].strategy, f, UC_N_CLASSES);
-	}
+	/* 64: forward_aligned's head, where it is the one forced. */
+	if (uc_rule_force(r, strategies[i].code, 64, reason) != 0)
+		return -1;
+	r->entry = cpu_rule->entry;
 	return 0;
 }
 

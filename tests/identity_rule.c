@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NAME(code, name, min_n, max_n, isa) name,
-static const char *const strategy_names[] = {UC_STRATEGIES(NAME)};
+#define NAME(code, name, min_n, max_n, isa) [code] = name,
+static const char *const strategy_names[UC_N_STRATEGIES] = {UC_STRATEGIES(NAME)};
 #undef NAME
 
 static const char *status_name(int status)
@@ -99,7 +99,7 @@ static void one(const struct uc_rule *r, unsigned char *arena, uc_size_t n, unsi
 	}
 	if (failed++ < 10)
 		printf("FAIL n=%zu d=%u: %s (the table says %s, it took %s)\n", (size_t)n, d, wrong,
-		       strategy_names[want], took >= 0 && took < UC_N_STRATEGIES ? strategy_names[took] : "?");
+		       strategy_names[want], UC_IS_STRATEGY(took) ? strategy_names[took] : "?");
 }
 
 int main(int argc, char **argv)

@@ -237,6 +237,45 @@ void uc_cpuid_read(struct uc_cpuid *id)
 	}
 }
 
+int uc_rule_force(struct uc_rule *rule, int strategy, unsigned int align_dst, const char *reason)
+{
+	static const struct {
+		uc_size_t min_n, max_n;
+	} lengths[UC_N_STRATEGIES] = {
+#define LENGTHS(code, name, min_n, max_n, isa) [code] = {min_n, max_n},
+		UC_STRATEGIES(LENGTHS)
+#undef LENGTHS
+	};
+	static const struct uc_rule empty;
+	unsigned int c, n = 0;
+	if (!UC_IS_STRATEGY(strategy))
+		return -1;
+	*rule = empty;
+	rule->zero_mod = 4096;
+	rule->align_dst = align_dst;
+	rule->status = UC_RULE_FORCED;
+	rule->entry = rule->source = "";
+	rule->reason = reason;
+	if (lengths[strategy].min_n > 0) {
+		rule->bands[n].hi = lengths[strategy].min_n - 1;
+		for (c = 0; c < UC_N_CLASSES; c++)
+			rule->bands[n].strategy[c] = UC_STRATEGY_FORWARD;
+		n++;
+	}
+	rule->bands[n].hi = lengths[strategy].max_n;
+	for (c = 0; c < UC_N_CLASSES; c++)
+		rule->bands[n].strategy[c] = (unsigned char)strategy;
+	n++;
+	if (lengths[strategy].max_n != (uc_size_t)-1) {
+		rule->bands[n].hi = (uc_size_t)-1;
+		for (c = 0; c < UC_N_CLASSES; c++)
+			rule->bands[n].strategy[c] = UC_STRATEGY_FORWARD;
+		n++;
+	}
+	rule->n_bands = n;
+	return 0;
+}
+
 /* The installed table, in x86_64/copy.asm: the class bounds, the head's
  * alignment, a strategy byte per class and length below SHORT, and the
  * bands that reach SHORT: their upper bounds and strategies
@@ -262,7 +301,7 @@ extern unsigned char uc_copy_baseline;
  * the fallback cannot copy len bytes. */
 static unsigned char runs(unsigned int s, uc_size_t len, unsigned int align_dst)
 {
-	if (s >= UC_N_STRATEGIES)
+	if (!UC_IS_STRATEGY(s))
 		s = UC_STRATEGY_FORWARD;
 	(void)len;
 	if (s == UC_STRATEGY_FORWARD_ALIGNED && !align_dst)
@@ -327,14 +366,15 @@ void uc_rule_install(const struct uc_rule *rule)
 				s = MIXED;
 		((volatile unsigned char *)uc_copy_long_uniform)[k] = s;
 	}
-	/* Every copy forward: the dispatch skips the table. Forward is right
-	 * for every copy, so a copy that reads the flag and the table while
-	 * they change still copies right. */
+	/* Every copy forward: the dispatch skips the table, unless the table
+	 * was forced (uc_rule_force). Forward is right for every copy, so a
+	 * copy that reads the flag and the table while they change still
+	 * copies right. */
 	for (all_forward = 1, len = 0; len < SHORT; len++)
 		all_forward &= uc_copy_uniform[len] == UC_STRATEGY_FORWARD;
 	for (k = 0; k < UC_MAX_BANDS; k++)
 		all_forward &= uc_copy_long_uniform[k] == UC_STRATEGY_FORWARD;
-	*(volatile unsigned char *)&uc_copy_baseline = (unsigned char)all_forward;
+	*(volatile unsigned char *)&uc_copy_baseline = (unsigned char)(all_forward && rule->status != UC_RULE_FORCED);
 }
 
 const struct uc_rule *uc_rule_init(void)
@@ -408,7 +448,7 @@ uc_size_t uc_rule_describe(char *buf, uc_size_t size, const struct uc_rule *rule
 		for (c = 0; c < UC_N_CLASSES; c++) {
 			char one[2];
 			unsigned int s = rule->bands[b].strategy[c];
-			one[0] = s < UC_N_STRATEGIES ? letter[s] : '?';
+			one[0] = UC_IS_STRATEGY(s) ? letter[s] : '?';
 			one[1] = '\0';
 			put(&t, one);
 		}

@@ -26,13 +26,18 @@ typedef __UINTPTR_TYPE__ uc_uintptr;
 #define UC_FLAVOR_ISA "gpr"
 #define UC_FLAVOR_RED_ZONE 0
 
-/* The strategies a rule's table chooses from, by code (common/rule_limits.h):
- * those the flavor's isa allows. */
+/* The strategies a rule's table chooses from, by code (the catalogue,
+ * common/strategies.h): those the flavor's isa allows. A code is stable:
+ * a strategy added later takes a new one, so a flavor's codes may have
+ * gaps. Every code is below N_STRATEGIES; bit k of STRATEGY_CODES is set
+ * where code k is one of this flavor's. */
 #define UC_STRATEGY_FORWARD 0
 #define UC_STRATEGY_FORWARD_ALIGNED 1
 #define UC_STRATEGY_DOWN 2
 #define UC_STRATEGY_SMALL 3
 #define UC_N_STRATEGIES 4
+#define UC_STRATEGY_CODES 0xfull
+#define UC_IS_STRATEGY(code) ((unsigned int)(code) < UC_N_STRATEGIES && ((UC_STRATEGY_CODES >> (code)) & 1u))
 /* The same, as an X-macro: X(code, "name", min_n, max_n, isa), the lengths a
  * strategy copies (max_n (size_t)-1 where there is no limit) and the
  * instructions it needs (0 general registers, 1 AVX2, 2 AVX-512). */
@@ -123,6 +128,16 @@ const struct uc_rule *uc_rule_init(void);
 /* Makes the copy routines follow rule. */
 void uc_rule_install(const struct uc_rule *rule);
 
+/* Fills rule with a table that forces strategy: it in every class for the
+ * lengths it copies, forward at the others, the head of forward_aligned
+ * aligned to align_dst; status UC_RULE_FORCED, entry and source "", reason
+ * the caller's (it is kept, not copied). Installed, a forced table is read
+ * by the dispatch like a measured one, even where it is all forward, so
+ * that timing forward under it times the dispatch too. 0, or -1 (rule
+ * untouched) where strategy is not a code of this flavor. For the probe,
+ * the tests and UARCHCOPY_STRATEGY. */
+int uc_rule_force(struct uc_rule *rule, int strategy, unsigned int align_dst, const char *reason);
+
 /* The strategy the routines run, under the installed rule, where its table
  * says strategy for n bytes: strategy itself, or the strategy that stands in
  * for it (forward_aligned without an alignment is forward; a strategy whose
@@ -132,9 +147,10 @@ int uc_rule_runs(int strategy, uc_size_t n);
 /* Writes the log line, NUL-terminated and cut to size, and returns its full
  * length: "memcpy: Rule { above_max: 31, below_max: 0, align_dst: 0, bands:
  * [0..63 FFFFF, 64.. FDFFF] } (zen2, measured)". Each band lists its
- * strategy for the classes zero, above, near, below and elsewhere: F
- * forward, A forward_aligned, D down (highest first), S small; near_max
- * shows when there is a near class. */
+ * strategy for the classes zero, above, near, below and elsewhere:
+ * F forward, A forward_aligned, D down, S small; near_max shows when there
+ * is a near class.
+ */
 uc_size_t uc_rule_describe(char *buf, uc_size_t size, const struct uc_rule *rule);
 
 /* The user-access ranges of the user copies, as [begin, end) address pairs,

@@ -237,6 +237,45 @@ void uc_cpuid_read(struct uc_cpuid *id)
 	}
 }
 
+int uc_rule_force(struct uc_rule *rule, int strategy, unsigned int align_dst, const char *reason)
+{
+	static const struct {
+		uc_size_t min_n, max_n;
+	} lengths[UC_N_STRATEGIES] = {
+#define LENGTHS(code, name, min_n, max_n, isa) [code] = {min_n, max_n},
+		UC_STRATEGIES(LENGTHS)
+#undef LENGTHS
+	};
+	static const struct uc_rule empty;
+	unsigned int c, n = 0;
+	if (!UC_IS_STRATEGY(strategy))
+		return -1;
+	*rule = empty;
+	rule->zero_mod = 4096;
+	rule->align_dst = align_dst;
+	rule->status = UC_RULE_FORCED;
+	rule->entry = rule->source = "";
+	rule->reason = reason;
+	if (lengths[strategy].min_n > 0) {
+		rule->bands[n].hi = lengths[strategy].min_n - 1;
+		for (c = 0; c < UC_N_CLASSES; c++)
+			rule->bands[n].strategy[c] = UC_STRATEGY_FORWARD;
+		n++;
+	}
+	rule->bands[n].hi = lengths[strategy].max_n;
+	for (c = 0; c < UC_N_CLASSES; c++)
+		rule->bands[n].strategy[c] = (unsigned char)strategy;
+	n++;
+	if (lengths[strategy].max_n != (uc_size_t)-1) {
+		rule->bands[n].hi = (uc_size_t)-1;
+		for (c = 0; c < UC_N_CLASSES; c++)
+			rule->bands[n].strategy[c] = UC_STRATEGY_FORWARD;
+		n++;
+	}
+	rule->n_bands = n;
+	return 0;
+}
+
 /* The installed table, in x86_64/copy.asm: the class bounds, the head's
  * alignment, a strategy byte per class and length below SHORT, and the
  * bands that reach SHORT: their upper bounds and strategies
@@ -258,11 +297,35 @@ extern unsigned char uc_copy_baseline;
 
 /* Each strategy's instruction set (0 general registers, 1 AVX2, 2
  * AVX-512), the strategy that runs in its place where that set is not
- * enabled, and the lengths it copies (common/rule_limits.h). */
-static const unsigned char strategy_isa[UC_N_STRATEGIES] = { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2 };
-static const unsigned char strategy_fallback[UC_N_STRATEGIES] = { UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_DOWN, UC_STRATEGY_SMALL, UC_STRATEGY_FORWARD, UC_STRATEGY_DOWN, UC_STRATEGY_SMALL, UC_STRATEGY_FORWARD, UC_STRATEGY_AVX2_FORWARD, UC_STRATEGY_AVX2_DOWN };
-static const uc_size_t strategy_min[UC_N_STRATEGIES] = { 0, 64, 8, 0, 32, 32, 0, 32, 64, 64 };
-static const uc_size_t strategy_max[UC_N_STRATEGIES] = { (uc_size_t)-1, (uc_size_t)-1, (uc_size_t)-1, 32, (uc_size_t)-1, (uc_size_t)-1, 256, (uc_size_t)-1, (uc_size_t)-1, (uc_size_t)-1 };
+ * enabled, and the lengths it copies (common/strategies.h), by code. */
+static const unsigned char strategy_isa[UC_N_STRATEGIES] = {
+	[UC_STRATEGY_FORWARD] = 0, [UC_STRATEGY_FORWARD_ALIGNED] = 0, [UC_STRATEGY_DOWN] = 0,
+	[UC_STRATEGY_SMALL] = 0, [UC_STRATEGY_AVX2_FORWARD] = 1, [UC_STRATEGY_AVX2_DOWN] = 1,
+	[UC_STRATEGY_AVX2_SMALL] = 1, [UC_STRATEGY_AVX2_NT] = 1, [UC_STRATEGY_AVX512_FORWARD] = 2,
+	[UC_STRATEGY_AVX512_DOWN] = 2,
+};
+static const unsigned char strategy_fallback[UC_N_STRATEGIES] = {
+	[UC_STRATEGY_FORWARD] = UC_STRATEGY_FORWARD,
+	[UC_STRATEGY_FORWARD_ALIGNED] = UC_STRATEGY_FORWARD, [UC_STRATEGY_DOWN] = UC_STRATEGY_DOWN,
+	[UC_STRATEGY_SMALL] = UC_STRATEGY_SMALL, [UC_STRATEGY_AVX2_FORWARD] = UC_STRATEGY_FORWARD,
+	[UC_STRATEGY_AVX2_DOWN] = UC_STRATEGY_DOWN, [UC_STRATEGY_AVX2_SMALL] = UC_STRATEGY_SMALL,
+	[UC_STRATEGY_AVX2_NT] = UC_STRATEGY_FORWARD,
+	[UC_STRATEGY_AVX512_FORWARD] = UC_STRATEGY_AVX2_FORWARD,
+	[UC_STRATEGY_AVX512_DOWN] = UC_STRATEGY_AVX2_DOWN,
+};
+static const uc_size_t strategy_min[UC_N_STRATEGIES] = {
+	[UC_STRATEGY_FORWARD] = 0, [UC_STRATEGY_FORWARD_ALIGNED] = 64, [UC_STRATEGY_DOWN] = 8,
+	[UC_STRATEGY_SMALL] = 0, [UC_STRATEGY_AVX2_FORWARD] = 32, [UC_STRATEGY_AVX2_DOWN] = 32,
+	[UC_STRATEGY_AVX2_SMALL] = 0, [UC_STRATEGY_AVX2_NT] = 32, [UC_STRATEGY_AVX512_FORWARD] = 64,
+	[UC_STRATEGY_AVX512_DOWN] = 64,
+};
+static const uc_size_t strategy_max[UC_N_STRATEGIES] = {
+	[UC_STRATEGY_FORWARD] = (uc_size_t)-1, [UC_STRATEGY_FORWARD_ALIGNED] = (uc_size_t)-1,
+	[UC_STRATEGY_DOWN] = (uc_size_t)-1, [UC_STRATEGY_SMALL] = 32,
+	[UC_STRATEGY_AVX2_FORWARD] = (uc_size_t)-1, [UC_STRATEGY_AVX2_DOWN] = (uc_size_t)-1,
+	[UC_STRATEGY_AVX2_SMALL] = 256, [UC_STRATEGY_AVX2_NT] = (uc_size_t)-1,
+	[UC_STRATEGY_AVX512_FORWARD] = (uc_size_t)-1, [UC_STRATEGY_AVX512_DOWN] = (uc_size_t)-1,
+};
 
 /* The widest isa the installed rule may use: what uc_copy_isa() reports, at
  * most the cap. Until uc_rule_install, none. */
@@ -284,7 +347,7 @@ void uc_rule_limit_isa(int isa)
  * the fallback cannot copy len bytes. */
 static unsigned char runs(unsigned int s, uc_size_t len, unsigned int align_dst)
 {
-	if (s >= UC_N_STRATEGIES)
+	if (!UC_IS_STRATEGY(s))
 		s = UC_STRATEGY_FORWARD;
 	while ((int)strategy_isa[s] > installed_isa)
 		s = strategy_fallback[s];
@@ -357,14 +420,15 @@ void uc_rule_install(const struct uc_rule *rule)
 				s = MIXED;
 		((volatile unsigned char *)uc_copy_long_uniform)[k] = s;
 	}
-	/* Every copy forward: the dispatch skips the table. Forward is right
-	 * for every copy, so a copy that reads the flag and the table while
-	 * they change still copies right. */
+	/* Every copy forward: the dispatch skips the table, unless the table
+	 * was forced (uc_rule_force). Forward is right for every copy, so a
+	 * copy that reads the flag and the table while they change still
+	 * copies right. */
 	for (all_forward = 1, len = 0; len < SHORT; len++)
 		all_forward &= uc_copy_uniform[len] == UC_STRATEGY_FORWARD;
 	for (k = 0; k < UC_MAX_BANDS; k++)
 		all_forward &= uc_copy_long_uniform[k] == UC_STRATEGY_FORWARD;
-	*(volatile unsigned char *)&uc_copy_baseline = (unsigned char)all_forward;
+	*(volatile unsigned char *)&uc_copy_baseline = (unsigned char)(all_forward && rule->status != UC_RULE_FORCED);
 }
 
 const struct uc_rule *uc_rule_init(void)
@@ -438,7 +502,7 @@ uc_size_t uc_rule_describe(char *buf, uc_size_t size, const struct uc_rule *rule
 		for (c = 0; c < UC_N_CLASSES; c++) {
 			char one[2];
 			unsigned int s = rule->bands[b].strategy[c];
-			one[0] = s < UC_N_STRATEGIES ? letter[s] : '?';
+			one[0] = UC_IS_STRATEGY(s) ? letter[s] : '?';
 			one[1] = '\0';
 			put(&t, one);
 		}

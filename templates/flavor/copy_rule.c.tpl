@@ -109,6 +109,45 @@ void ${P}cpuid_read(struct ${P}cpuid *id)
 	}
 }
 
+int ${P}rule_force(struct ${P}rule *rule, int strategy, unsigned int align_dst, const char *reason)
+{
+	static const struct {
+		${P}size_t min_n, max_n;
+	} lengths[${G}N_STRATEGIES] = {
+#define LENGTHS(code, name, min_n, max_n, isa) [code] = {min_n, max_n},
+		${G}STRATEGIES(LENGTHS)
+#undef LENGTHS
+	};
+	static const struct ${P}rule empty;
+	unsigned int c, n = 0;
+	if (!${G}IS_STRATEGY(strategy))
+		return -1;
+	*rule = empty;
+	rule->zero_mod = 4096;
+	rule->align_dst = align_dst;
+	rule->status = ${G}RULE_FORCED;
+	rule->entry = rule->source = "";
+	rule->reason = reason;
+	if (lengths[strategy].min_n > 0) {
+		rule->bands[n].hi = lengths[strategy].min_n - 1;
+		for (c = 0; c < ${G}N_CLASSES; c++)
+			rule->bands[n].strategy[c] = ${G}STRATEGY_FORWARD;
+		n++;
+	}
+	rule->bands[n].hi = lengths[strategy].max_n;
+	for (c = 0; c < ${G}N_CLASSES; c++)
+		rule->bands[n].strategy[c] = (unsigned char)strategy;
+	n++;
+	if (lengths[strategy].max_n != (${P}size_t)-1) {
+		rule->bands[n].hi = (${P}size_t)-1;
+		for (c = 0; c < ${G}N_CLASSES; c++)
+			rule->bands[n].strategy[c] = ${G}STRATEGY_FORWARD;
+		n++;
+	}
+	rule->n_bands = n;
+	return 0;
+}
+
 @ if target_name() then
 /* Built for ${target_name()} alone: copy.asm holds the table as a branch tree. */
 int ${P}rule_runs(int strategy, ${P}size_t n)
@@ -156,12 +195,30 @@ extern unsigned char ${P}copy_baseline;
 @          "a flavor with vector strategies must list copy_isa: the rule installs what it reports")
 /* Each strategy's instruction set (0 general registers, 1 AVX2, 2
  * AVX-512), the strategy that runs in its place where that set is not
- * enabled, and the lengths it copies (common/rule_limits.h). */
-@   local function list(f) local t = {} for _, st in ipairs(strategies) do t[#t + 1] = f(st) end return table.concat(t, ", ") end
-static const unsigned char strategy_isa[${G}N_STRATEGIES] = { ${list(function(st) return st.isa_level end)} };
-static const unsigned char strategy_fallback[${G}N_STRATEGIES] = { ${list(function(st) return G .. "STRATEGY_" .. string.upper(st.fallback) end)} };
-static const ${P}size_t strategy_min[${G}N_STRATEGIES] = { ${list(function(st) return st.min_n end)} };
-static const ${P}size_t strategy_max[${G}N_STRATEGIES] = { ${list(function(st) return st.max_n < 0 and "(" .. P .. "size_t)-1" or st.max_n end)} };
+ * enabled, and the lengths it copies (common/strategies.h), by code. */
+@   -- The initialisers, by code, packed into lines of up to 100 columns.
+@   local function list(f)
+@     local lines, line = {}, ""
+@     for _, st in ipairs(strategies) do
+@       local item = "[" .. G .. "STRATEGY_" .. string.upper(st.name) .. "] = " .. f(st) .. ","
+@       if line ~= "" and 8 + #line + 1 + #item > 100 then lines[#lines + 1], line = line, item
+@       else line = line == "" and item or line .. " " .. item end
+@     end
+@     lines[#lines + 1] = line
+@     return "\t" .. table.concat(lines, "\n\t")
+@   end
+static const unsigned char strategy_isa[${G}N_STRATEGIES] = {
+${list(function(st) return st.isa_level end)}
+};
+static const unsigned char strategy_fallback[${G}N_STRATEGIES] = {
+${list(function(st) return G .. "STRATEGY_" .. string.upper(st.fallback) end)}
+};
+static const ${P}size_t strategy_min[${G}N_STRATEGIES] = {
+${list(function(st) return st.min_n end)}
+};
+static const ${P}size_t strategy_max[${G}N_STRATEGIES] = {
+${list(function(st) return st.max_n < 0 and "(" .. P .. "size_t)-1" or st.max_n end)}
+};
 
 /* The widest isa the installed rule may use: what ${P}copy_isa() reports, at
  * most the cap. Until ${P}rule_install, none. */
@@ -184,7 +241,7 @@ void ${P}rule_limit_isa(int isa)
  * the fallback cannot copy len bytes. */
 static unsigned char runs(unsigned int s, ${P}size_t len, unsigned int align_dst)
 {
-	if (s >= ${G}N_STRATEGIES)
+	if (!${G}IS_STRATEGY(s))
 		s = ${G}STRATEGY_FORWARD;
 @ if vector then
 	while ((int)strategy_isa[s] > installed_isa)
@@ -263,14 +320,15 @@ void ${P}rule_install(const struct ${P}rule *rule)
 				s = MIXED;
 		((volatile unsigned char *)${P}copy_long_uniform)[k] = s;
 	}
-	/* Every copy forward: the dispatch skips the table. Forward is right
-	 * for every copy, so a copy that reads the flag and the table while
-	 * they change still copies right. */
+	/* Every copy forward: the dispatch skips the table, unless the table
+	 * was forced (${P}rule_force). Forward is right for every copy, so a
+	 * copy that reads the flag and the table while they change still
+	 * copies right. */
 	for (all_forward = 1, len = 0; len < SHORT; len++)
 		all_forward &= ${P}copy_uniform[len] == ${G}STRATEGY_FORWARD;
 	for (k = 0; k < ${G}MAX_BANDS; k++)
 		all_forward &= ${P}copy_long_uniform[k] == ${G}STRATEGY_FORWARD;
-	*(volatile unsigned char *)&${P}copy_baseline = (unsigned char)all_forward;
+	*(volatile unsigned char *)&${P}copy_baseline = (unsigned char)(all_forward && rule->status != ${G}RULE_FORCED);
 }
 
 const struct ${P}rule *${P}rule_init(void)
@@ -313,7 +371,7 @@ static void put_size(struct text *t, ${P}size_t v)
 
 ${P}size_t ${P}rule_describe(char *buf, ${P}size_t size, const struct ${P}rule *rule)
 {
-	static const char letter[${G}N_STRATEGIES + 1] = "${(function() local l = {} for _, st in ipairs(flavor_strategies()) do l[#l + 1] = st.letter end return table.concat(l) end)()}";
+	static const char letter[${G}N_STRATEGIES + 1] = "${(function() local l = {} for _, st in ipairs(flavor_strategies()) do l[st.code + 1] = st.letter end for k = 1, #l do l[k] = l[k] or "?" end return table.concat(l) end)()}";
 	struct text t;
 	unsigned int b, c;
 	${P}size_t lo = 0;
@@ -345,7 +403,7 @@ ${P}size_t ${P}rule_describe(char *buf, ${P}size_t size, const struct ${P}rule *
 		for (c = 0; c < ${G}N_CLASSES; c++) {
 			char one[2];
 			unsigned int s = rule->bands[b].strategy[c];
-			one[0] = s < ${G}N_STRATEGIES ? letter[s] : '?';
+			one[0] = ${G}IS_STRATEGY(s) ? letter[s] : '?';
 			one[1] = '\0';
 			put(&t, one);
 		}

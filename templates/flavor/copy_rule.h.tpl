@@ -31,12 +31,20 @@ typedef __UINTPTR_TYPE__ ${P}uintptr;
 #define ${G}COPY_RULE_TARGET "${target_name()}"
 @ end
 
-/* The strategies a rule's table chooses from, by code (common/rule_limits.h):
- * those the flavor's isa allows. */
+/* The strategies a rule's table chooses from, by code (the catalogue,
+ * common/strategies.h): those the flavor's isa allows. A code is stable:
+ * a strategy added later takes a new one, so a flavor's codes may have
+ * gaps. Every code is below N_STRATEGIES; bit k of STRATEGY_CODES is set
+ * where code k is one of this flavor's. */
+@ local mask = 0
 @ for _, st in ipairs(flavor_strategies()) do
+@   mask = mask | (1 << st.code)
 #define ${G}STRATEGY_${string.upper(st.name)} ${st.code}
 @ end
-#define ${G}N_STRATEGIES ${#flavor_strategies()}
+@ local strategies = flavor_strategies()
+#define ${G}N_STRATEGIES ${strategies[#strategies].code + 1}
+#define ${G}STRATEGY_CODES ${string.format("0x%xull", mask)}
+#define ${G}IS_STRATEGY(code) ((unsigned int)(code) < ${G}N_STRATEGIES && ((${G}STRATEGY_CODES >> (code)) & 1u))
 /* The same, as an X-macro: X(code, "name", min_n, max_n, isa), the lengths a
  * strategy copies (max_n (size_t)-1 where there is no limit) and the
  * instructions it needs (0 general registers, 1 AVX2, 2 AVX-512). */
@@ -124,6 +132,16 @@ const struct ${P}rule *${P}rule_init(void);
 /* Makes the copy routines follow rule. */
 void ${P}rule_install(const struct ${P}rule *rule);
 
+/* Fills rule with a table that forces strategy: it in every class for the
+ * lengths it copies, forward at the others, the head of forward_aligned
+ * aligned to align_dst; status ${G}RULE_FORCED, entry and source "", reason
+ * the caller's (it is kept, not copied). Installed, a forced table is read
+ * by the dispatch like a measured one, even where it is all forward, so
+ * that timing forward under it times the dispatch too. 0, or -1 (rule
+ * untouched) where strategy is not a code of this flavor. For the probe,
+ * the tests and UARCHCOPY_STRATEGY. */
+int ${P}rule_force(struct ${P}rule *rule, int strategy, unsigned int align_dst, const char *reason);
+
 /* The strategy the routines run, under the installed rule, where its table
  * says strategy for n bytes: strategy itself, or the strategy that stands in
  * for it (forward_aligned without an alignment is forward; a strategy whose
@@ -141,9 +159,13 @@ void ${P}rule_limit_isa(int isa);
 /* Writes the log line, NUL-terminated and cut to size, and returns its full
  * length: "memcpy: Rule { above_max: 31, below_max: 0, align_dst: 0, bands:
  * [0..63 FFFFF, 64.. FDFFF] } (zen2, measured)". Each band lists its
- * strategy for the classes zero, above, near, below and elsewhere: F
- * forward, A forward_aligned, D down (highest first), S small; near_max
- * shows when there is a near class. */
+ * strategy for the classes zero, above, near, below and elsewhere:
+@ local legend = {}
+@ for _, st in ipairs(flavor_strategies()) do legend[#legend + 1] = st.letter .. " " .. st.name end
+@ for _, line in ipairs(wrap(table.concat(legend, ", ") .. "; near_max shows when there is a near class.", 72)) do
+ * ${line}
+@ end
+ */
 ${P}size_t ${P}rule_describe(char *buf, ${P}size_t size, const struct ${P}rule *rule);
 
 @ if has_access then

@@ -88,3 +88,18 @@ end
 function md_cell(s)
   return (s:gsub("%c", "?"):gsub("|", "\\|"))
 end
+
+-- text in lines of at most width characters, broken at spaces.
+function wrap(text, width)
+  local lines, line = {}, ""
+  for word in text:gmatch("%S+") do
+    if line ~= "" and #line + 1 + #word > width then
+      lines[#lines + 1] = line
+      line = word
+    else
+      line = line == "" and word or line .. " " .. word
+    end
+  end
+  if line ~= "" then lines[#lines + 1] = line end
+  return lines
+end

@@ -50,8 +50,8 @@ static void diverged(const char *what, size_t n, size_t src, size_t dst, const s
 
 static const struct {
 	size_t min_n, max_n;
-} strategies[] = {
-#define LIMITS(code, name, min_n, max_n, isa) {min_n, max_n},
+} strategies[UC_N_STRATEGIES] = {
+#define LIMITS(code, name, min_n, max_n, isa) [code] = {min_n, max_n},
 	UC_STRATEGIES(LIMITS)
 #undef LIMITS
 };
@@ -105,7 +105,7 @@ static void random_table(const uint8_t *b, struct uc_rule *r)
 		r->bands[i].hi = hi;
 		for (unsigned int c = 0; c < UC_N_CLASSES; c++) {
 			unsigned int s = b[CELLS + UC_N_CLASSES * i + c] % UC_N_STRATEGIES;
-			if (lo < strategies[s].min_n || hi > strategies[s].max_n)
+			if (!UC_IS_STRATEGY(s) || lo < strategies[s].min_n || hi > strategies[s].max_n)
 				s = UC_STRATEGY_FORWARD;
 			r->bands[i].strategy[c] = (unsigned char)s;
 		}

@@ -131,6 +131,12 @@ EOF
 		grep -q '^xinuse control k1 written: caught$' "$2" && grep -q '^xinuse control zmm16 written: caught$' "$2"
 }
 
+# A sed script turning each strategy's name into its letter, from the
+# catalogue (uarchgen strategies), the longer names first so that forward
+# does not match inside avx2_forward.
+letters=$(gen/uarchgen strategies | awk '{ print length($2), $2, $3 }' | sort -rn |
+	awk '{ printf "s/%s/%s/g; ", $2, $3 }') || exit 2
+
 for cpu in $CPUS; do
 	log=$B/boot-$cpu.log
 	start=$(date +%s)
@@ -155,11 +161,8 @@ for cpu in $CPUS; do
 	want=$(gen/uarchgen lookup "$vendor" "$family" "$model" --flavor "$FLAVOR") || exit 1
 	field() { echo "$want" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 	entry=$(field entry) source=$(field source)
-	# The log's table: each band's lengths, then a letter per class (the
-	# catalogue's letters, common/rule_limits.h; the longer names first).
-	bands=$(field table | sed 's/avx512_forward/Z/g; s/avx512_down/X/g; s/avx2_forward/V/g; s/avx2_down/W/g;
-		s/avx2_small/Q/g; s/avx2_nt/N/g; s/forward_aligned/A/g; s/forward/F/g; s/down/D/g; s/small/S/g;
-		s/,//g; s/:/ /g; s/;/, /g')
+	# The log's table: each band's lengths, then a letter per class.
+	bands=$(field table | sed "$letters"'; s/,//g; s/:/ /g; s/;/, /g')
 	zero="" near=""
 	[ "$(field zero_mod)" -lt 4096 ] && zero=", zero_mod: $(field zero_mod)"
 	[ "$(field near_max)" -gt 0 ] && near=", near_max: $(field near_max)"

@@ -133,12 +133,9 @@ static void xinuse_controls(int tracked, void (*put)(const char *), unsigned lon
 
 static void force(int code)
 {
-	struct uc_rule r = {.zero_mod = 4096, .align_dst = 64, .n_bands = 1, .status = UC_RULE_FORCED,
-			    .entry = "", .source = "", .reason = "the ring 0 test"};
-	r.bands[0].hi = (uc_size_t)-1;
-	for (int c = 0; c < UC_N_CLASSES; c++)
-		r.bands[0].strategy[c] = (unsigned char)code;
-	uc_rule_install(&r);
+	struct uc_rule r;
+	if (uc_rule_force(&r, code, 64, "the ring 0 test") == 0)
+		uc_rule_install(&r);
 }
 
 /* The arena's bytes before a copy: no short period, so a byte copied from

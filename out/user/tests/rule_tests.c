@@ -6450,7 +6450,7 @@ static void group_align_head(struct uc_test_ctx *t)
  * with AVX-512, then AVX2, taken away), the table of vector strategies
  * installs; at each of its edges memcpy takes a strategy of that isa or
  * less, and copies correctly. */
-static const unsigned char isa_of[UC_N_STRATEGIES] = { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2 };
+static const unsigned char isa_of[UC_N_STRATEGIES] = { [0] = 0, [1] = 0, [2] = 0, [3] = 0, [4] = 1, [5] = 1, [6] = 1, [7] = 1, [8] = 2, [9] = 2 };
 
 static void group_isa_cap(struct uc_test_ctx *t)
 {
@@ -6464,7 +6464,7 @@ static void group_isa_cap(struct uc_test_ctx *t)
 			const struct edge *e = &synthetic_edges_1[i];
 			int got = strategy_at(t, e->n, e->dist);
 			struct detail *why;
-			if ((got < 0 || got >= UC_N_STRATEGIES || isa_of[got] > cap) && (why = fail(&d)) != NULL) {
+			if ((!UC_IS_STRATEGY(got) || isa_of[got] > cap) && (why = fail(&d)) != NULL) {
 				say(why, "isa capped at ");
 				say_uint(why, (unsigned long)cap);
 				say(why, ": n=");

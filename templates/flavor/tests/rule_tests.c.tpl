@@ -503,7 +503,7 @@ static void group_align_head(struct ${P}test_ctx *t)
  * with AVX-512, then AVX2, taken away), the table of vector strategies
  * installs; at each of its edges memcpy takes a strategy of that isa or
  * less, and copies correctly. */
-static const unsigned char isa_of[${G}N_STRATEGIES] = { ${(function() local t = {} for _, st in ipairs(flavor_strategies()) do t[#t + 1] = st.isa_level end return table.concat(t, ", ") end)()} };
+static const unsigned char isa_of[${G}N_STRATEGIES] = { ${(function() local t = {} for _, st in ipairs(flavor_strategies()) do t[#t + 1] = "[" .. st.code .. "] = " .. st.isa_level end return table.concat(t, ", ") end)()} };
 
 static void group_isa_cap(struct ${P}test_ctx *t)
 {
@@ -517,7 +517,7 @@ static void group_isa_cap(struct ${P}test_ctx *t)
 			const struct edge *e = &synthetic_edges_1[i];
 			int got = strategy_at(t, e->n, e->dist);
 			struct detail *why;
-			if ((got < 0 || got >= ${G}N_STRATEGIES || isa_of[got] > cap) && (why = fail(&d)) != NULL) {
+			if ((!${G}IS_STRATEGY(got) || isa_of[got] > cap) && (why = fail(&d)) != NULL) {
 				say(why, "isa capped at ");
 				say_uint(why, (unsigned long)cap);
 				say(why, ": n=");
