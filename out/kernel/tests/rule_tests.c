@@ -3679,9 +3679,47 @@ static void group_fallback(struct uc_test_ctx *t)
 	finish(t, "fallback", "fake cpuid", &d);
 }
 
-/* The descending copy on its own, at every length from its minimum of 8,
- * every destination alignment within a word, and distances inside and
- * outside the classes near the source. */
+/* Strategy forward on its own. */
+static void group_copy_forward(struct uc_test_ctx *t)
+{
+	static const unsigned int distances[] = {1, 31, 2051, 4095};
+	struct detail d = {{0}, 0, 0};
+	unsigned int m;
+	size_t n, k;
+	for (n = 0; n <= 300; n++)
+		for (m = 0; m < 8; m += 1)
+			for (k = 0; k < 4; k++)
+				check_copy(t, &d, "copy_forward", uc_copy_forward, n, distances[k], m, 0);
+	for (k = 0; k < 3; k++)
+		for (m = 0; m < 8; m += 1)
+			check_copy(t, &d, "copy_forward", uc_copy_forward, long_lengths[k], 17, m, 0);
+	finish(t, "copy_forward", "every length and alignment", &d);
+	for (n = 0; n <= 300; n++)
+		check_copy(t, &d, "copy_forward", uc_copy_forward, n, 0, (unsigned int)(n % 64), 1);
+	finish(t, "copy_forward", "dst == src", &d);
+}
+
+/* Strategy forward_aligned on its own. */
+static void group_copy_forward_aligned(struct uc_test_ctx *t)
+{
+	static const unsigned int distances[] = {1, 31, 2051, 4095};
+	struct detail d = {{0}, 0, 0};
+	unsigned int m;
+	size_t n, k;
+	for (n = 64; n <= 300; n++)
+		for (m = 0; m < 8; m += 1)
+			for (k = 0; k < 4; k++)
+				check_copy(t, &d, "copy_forward_aligned", uc_copy_forward_aligned, n, distances[k], m, 0);
+	for (k = 0; k < 3; k++)
+		for (m = 0; m < 8; m += 1)
+			check_copy(t, &d, "copy_forward_aligned", uc_copy_forward_aligned, long_lengths[k], 17, m, 0);
+	finish(t, "copy_forward_aligned", "every length and alignment", &d);
+	for (n = 64; n <= 300; n++)
+		check_copy(t, &d, "copy_forward_aligned", uc_copy_forward_aligned, n, 0, (unsigned int)(n % 64), 1);
+	finish(t, "copy_forward_aligned", "dst == src", &d);
+}
+
+/* Strategy down on its own. */
 static void group_copy_down(struct uc_test_ctx *t)
 {
 	static const unsigned int distances[] = {1, 31, 2051, 4095};
@@ -3689,11 +3727,11 @@ static void group_copy_down(struct uc_test_ctx *t)
 	unsigned int m;
 	size_t n, k;
 	for (n = 8; n <= 300; n++)
-		for (m = 0; m < 8; m++)
+		for (m = 0; m < 8; m += 1)
 			for (k = 0; k < 4; k++)
 				check_copy(t, &d, "copy_down", uc_copy_down, n, distances[k], m, 0);
 	for (k = 0; k < 3; k++)
-		for (m = 0; m < 8; m++)
+		for (m = 0; m < 8; m += 1)
 			check_copy(t, &d, "copy_down", uc_copy_down, long_lengths[k], 17, m, 0);
 	finish(t, "copy_down", "every length and alignment", &d);
 	for (n = 8; n <= 300; n++)
@@ -3701,23 +3739,7 @@ static void group_copy_down(struct uc_test_ctx *t)
 	finish(t, "copy_down", "dst == src", &d);
 }
 
-/* The forward path on its own, whatever the installed rule. */
-static void group_copy_forward(struct uc_test_ctx *t)
-{
-	struct detail d = {{0}, 0, 0};
-	unsigned int m;
-	size_t n, k;
-	for (n = 0; n <= 300; n++)
-		for (m = 0; m < 64; m += 9)
-			check_copy(t, &d, "copy_forward", uc_copy_forward, n, 2048, m, 0);
-	for (k = 0; k < 3; k++)
-		check_copy(t, &d, "copy_forward", uc_copy_forward, long_lengths[k], 100, 5, 0);
-	finish(t, "copy_forward", "every length", &d);
-}
-
-/* Strategy small on its own: every length it serves, every destination
- * alignment within a word, disjoint and overlapping either way, since it
- * loads everything before it stores. */
+/* Strategy small on its own. */
 static void group_copy_small(struct uc_test_ctx *t)
 {
 	static const unsigned int distances[] = {1, 31, 2051, 4095};
@@ -3725,7 +3747,7 @@ static void group_copy_small(struct uc_test_ctx *t)
 	unsigned int m;
 	size_t n, k;
 	for (n = 0; n <= 32; n++)
-		for (m = 0; m < 8; m++)
+		for (m = 0; m < 8; m += 1)
 			for (k = 0; k < 4; k++)
 				check_copy(t, &d, "copy_small", uc_copy_small, n, distances[k], m, 0);
 	finish(t, "copy_small", "every length and alignment", &d);
@@ -3733,17 +3755,320 @@ static void group_copy_small(struct uc_test_ctx *t)
 		check_copy(t, &d, "copy_small", uc_copy_small, n, 0, (unsigned int)(n % 64), 1);
 	finish(t, "copy_small", "dst == src", &d);
 	for (n = 0; n <= 32; n++)
-		for (k = 1; k < n; k++) {
-			check_overlap(t, &d, "copy_small", uc_copy_small, n, k, 0);
+		for (k = 1; k < n && k <= 130; k++) {
 			check_overlap(t, &d, "copy_small", uc_copy_small, n, k, 1);
+			check_overlap(t, &d, "copy_small", uc_copy_small, n, k, 0);
 		}
 	finish(t, "copy_small", "every overlap, either way", &d);
 }
 
 /* The dispatch under tables no entry holds: the strategy and the copy at
  * every band and class edge. */
-static const struct uc_rule synthetic_1 = { 40, 120, 16, 64, 16, 16, { { 255, { 0, 0, 0, 0, 0 } }, { 383, { 2, 2, 1, 2, 1 } }, { 575, { 0, 1, 2, 1, 0 } }, { 831, { 2, 2, 1, 2, 1 } }, { 1151, { 0, 1, 2, 1, 0 } }, { 1535, { 2, 2, 1, 2, 1 } }, { 1983, { 0, 1, 2, 1, 0 } }, { 2495, { 2, 2, 1, 2, 1 } }, { 3071, { 0, 1, 2, 1, 0 } }, { 3711, { 2, 2, 1, 2, 1 } }, { 4415, { 0, 1, 2, 1, 0 } }, { 5183, { 2, 2, 1, 2, 1 } }, { 6015, { 0, 1, 2, 1, 0 } }, { 6911, { 2, 2, 1, 2, 1 } }, { 7871, { 0, 1, 2, 1, 0 } }, { (uc_size_t)-1, { 2, 2, 1, 2, 1 } } }, UC_RULE_BASELINE, "", "", "" };
+static const struct uc_rule synthetic_1 = { 31, 95, 64, 4096, 0, 6, { { 7, { 0, 3, 0, 3, 0 } }, { 31, { 2, 2, 3, 0, 2 } }, { 63, { 0, 2, 0, 2, 0 } }, { 256, { 1, 1, 2, 0, 1 } }, { 1023, { 2, 0, 1, 2, 0 } }, { (uc_size_t)-1, { 1, 2, 0, 1, 2 } } }, UC_RULE_BASELINE, "", "", "" };
 static const struct edge synthetic_edges_1[] = {
+	{ 0, 0, 0 },
+	{ 0, 1, 3 },
+	{ 0, 2, 3 },
+	{ 0, 31, 3 },
+	{ 0, 32, 0 },
+	{ 0, 95, 0 },
+	{ 0, 96, 0 },
+	{ 0, 1023, 0 },
+	{ 0, 2048, 0 },
+	{ 0, 4031, 0 },
+	{ 0, 4032, 3 },
+	{ 0, 4095, 3 },
+	{ 1, 0, 0 },
+	{ 1, 1, 3 },
+	{ 1, 2, 3 },
+	{ 1, 31, 3 },
+	{ 1, 32, 0 },
+	{ 1, 95, 0 },
+	{ 1, 96, 0 },
+	{ 1, 1023, 0 },
+	{ 1, 2048, 0 },
+	{ 1, 4031, 0 },
+	{ 1, 4032, 3 },
+	{ 1, 4095, 3 },
+	{ 6, 0, 0 },
+	{ 6, 1, 3 },
+	{ 6, 2, 3 },
+	{ 6, 31, 3 },
+	{ 6, 32, 0 },
+	{ 6, 95, 0 },
+	{ 6, 96, 0 },
+	{ 6, 1023, 0 },
+	{ 6, 2048, 0 },
+	{ 6, 4031, 0 },
+	{ 6, 4032, 3 },
+	{ 6, 4095, 3 },
+	{ 7, 0, 0 },
+	{ 7, 1, 3 },
+	{ 7, 2, 3 },
+	{ 7, 31, 3 },
+	{ 7, 32, 0 },
+	{ 7, 95, 0 },
+	{ 7, 96, 0 },
+	{ 7, 1023, 0 },
+	{ 7, 2048, 0 },
+	{ 7, 4031, 0 },
+	{ 7, 4032, 3 },
+	{ 7, 4095, 3 },
+	{ 8, 0, 2 },
+	{ 8, 1, 2 },
+	{ 8, 2, 2 },
+	{ 8, 31, 2 },
+	{ 8, 32, 3 },
+	{ 8, 95, 3 },
+	{ 8, 96, 2 },
+	{ 8, 1023, 2 },
+	{ 8, 2048, 2 },
+	{ 8, 4031, 2 },
+	{ 8, 4032, 0 },
+	{ 8, 4095, 0 },
+	{ 9, 0, 2 },
+	{ 9, 1, 2 },
+	{ 9, 2, 2 },
+	{ 9, 31, 2 },
+	{ 9, 32, 3 },
+	{ 9, 95, 3 },
+	{ 9, 96, 2 },
+	{ 9, 1023, 2 },
+	{ 9, 2048, 2 },
+	{ 9, 4031, 2 },
+	{ 9, 4032, 0 },
+	{ 9, 4095, 0 },
+	{ 30, 0, 2 },
+	{ 30, 1, 2 },
+	{ 30, 2, 2 },
+	{ 30, 31, 2 },
+	{ 30, 32, 3 },
+	{ 30, 95, 3 },
+	{ 30, 96, 2 },
+	{ 30, 1023, 2 },
+	{ 30, 2048, 2 },
+	{ 30, 4031, 2 },
+	{ 30, 4032, 0 },
+	{ 30, 4095, 0 },
+	{ 31, 0, 2 },
+	{ 31, 1, 2 },
+	{ 31, 2, 2 },
+	{ 31, 31, 2 },
+	{ 31, 32, 3 },
+	{ 31, 95, 3 },
+	{ 31, 96, 2 },
+	{ 31, 1023, 2 },
+	{ 31, 2048, 2 },
+	{ 31, 4031, 2 },
+	{ 31, 4032, 0 },
+	{ 31, 4095, 0 },
+	{ 32, 0, 0 },
+	{ 32, 1, 2 },
+	{ 32, 2, 2 },
+	{ 32, 31, 2 },
+	{ 32, 32, 0 },
+	{ 32, 95, 0 },
+	{ 32, 96, 0 },
+	{ 32, 1023, 0 },
+	{ 32, 2048, 0 },
+	{ 32, 4031, 0 },
+	{ 32, 4032, 2 },
+	{ 32, 4095, 2 },
+	{ 33, 0, 0 },
+	{ 33, 1, 2 },
+	{ 33, 2, 2 },
+	{ 33, 31, 2 },
+	{ 33, 32, 0 },
+	{ 33, 95, 0 },
+	{ 33, 96, 0 },
+	{ 33, 1023, 0 },
+	{ 33, 2048, 0 },
+	{ 33, 4031, 0 },
+	{ 33, 4032, 2 },
+	{ 33, 4095, 2 },
+	{ 62, 0, 0 },
+	{ 62, 1, 2 },
+	{ 62, 2, 2 },
+	{ 62, 31, 2 },
+	{ 62, 32, 0 },
+	{ 62, 95, 0 },
+	{ 62, 96, 0 },
+	{ 62, 1023, 0 },
+	{ 62, 2048, 0 },
+	{ 62, 4031, 0 },
+	{ 62, 4032, 2 },
+	{ 62, 4095, 2 },
+	{ 63, 0, 0 },
+	{ 63, 1, 2 },
+	{ 63, 2, 2 },
+	{ 63, 31, 2 },
+	{ 63, 32, 0 },
+	{ 63, 95, 0 },
+	{ 63, 96, 0 },
+	{ 63, 1023, 0 },
+	{ 63, 2048, 0 },
+	{ 63, 4031, 0 },
+	{ 63, 4032, 2 },
+	{ 63, 4095, 2 },
+	{ 64, 0, 1 },
+	{ 64, 1, 1 },
+	{ 64, 2, 1 },
+	{ 64, 31, 1 },
+	{ 64, 32, 2 },
+	{ 64, 95, 2 },
+	{ 64, 96, 1 },
+	{ 64, 1023, 1 },
+	{ 64, 2048, 1 },
+	{ 64, 4031, 1 },
+	{ 64, 4032, 0 },
+	{ 64, 4095, 0 },
+	{ 65, 0, 1 },
+	{ 65, 1, 1 },
+	{ 65, 2, 1 },
+	{ 65, 31, 1 },
+	{ 65, 32, 2 },
+	{ 65, 95, 2 },
+	{ 65, 96, 1 },
+	{ 65, 1023, 1 },
+	{ 65, 2048, 1 },
+	{ 65, 4031, 1 },
+	{ 65, 4032, 0 },
+	{ 65, 4095, 0 },
+	{ 255, 0, 1 },
+	{ 255, 1, 1 },
+	{ 255, 2, 1 },
+	{ 255, 31, 1 },
+	{ 255, 32, 2 },
+	{ 255, 95, 2 },
+	{ 255, 96, 1 },
+	{ 255, 1023, 1 },
+	{ 255, 2048, 1 },
+	{ 255, 4031, 1 },
+	{ 255, 4032, 0 },
+	{ 255, 4095, 0 },
+	{ 256, 0, 1 },
+	{ 256, 1, 1 },
+	{ 256, 2, 1 },
+	{ 256, 31, 1 },
+	{ 256, 32, 2 },
+	{ 256, 95, 2 },
+	{ 256, 96, 1 },
+	{ 256, 1023, 1 },
+	{ 256, 2048, 1 },
+	{ 256, 4031, 1 },
+	{ 256, 4032, 0 },
+	{ 256, 4095, 0 },
+	{ 257, 0, 2 },
+	{ 257, 1, 0 },
+	{ 257, 2, 0 },
+	{ 257, 31, 0 },
+	{ 257, 32, 1 },
+	{ 257, 95, 1 },
+	{ 257, 96, 0 },
+	{ 257, 1023, 0 },
+	{ 257, 2048, 0 },
+	{ 257, 4031, 0 },
+	{ 257, 4032, 2 },
+	{ 257, 4095, 2 },
+	{ 258, 0, 2 },
+	{ 258, 1, 0 },
+	{ 258, 2, 0 },
+	{ 258, 31, 0 },
+	{ 258, 32, 1 },
+	{ 258, 95, 1 },
+	{ 258, 96, 0 },
+	{ 258, 1023, 0 },
+	{ 258, 2048, 0 },
+	{ 258, 4031, 0 },
+	{ 258, 4032, 2 },
+	{ 258, 4095, 2 },
+	{ 300, 0, 2 },
+	{ 300, 1, 0 },
+	{ 300, 2, 0 },
+	{ 300, 31, 0 },
+	{ 300, 32, 1 },
+	{ 300, 95, 1 },
+	{ 300, 96, 0 },
+	{ 300, 1023, 0 },
+	{ 300, 2048, 0 },
+	{ 300, 4031, 0 },
+	{ 300, 4032, 2 },
+	{ 300, 4095, 2 },
+	{ 1022, 0, 2 },
+	{ 1022, 1, 0 },
+	{ 1022, 2, 0 },
+	{ 1022, 31, 0 },
+	{ 1022, 32, 1 },
+	{ 1022, 95, 1 },
+	{ 1022, 96, 0 },
+	{ 1022, 1023, 0 },
+	{ 1022, 2048, 0 },
+	{ 1022, 4031, 0 },
+	{ 1022, 4032, 2 },
+	{ 1022, 4095, 2 },
+	{ 1023, 0, 2 },
+	{ 1023, 1, 0 },
+	{ 1023, 2, 0 },
+	{ 1023, 31, 0 },
+	{ 1023, 32, 1 },
+	{ 1023, 95, 1 },
+	{ 1023, 96, 0 },
+	{ 1023, 1023, 0 },
+	{ 1023, 2048, 0 },
+	{ 1023, 4031, 0 },
+	{ 1023, 4032, 2 },
+	{ 1023, 4095, 2 },
+	{ 1024, 0, 1 },
+	{ 1024, 1, 2 },
+	{ 1024, 2, 2 },
+	{ 1024, 31, 2 },
+	{ 1024, 32, 0 },
+	{ 1024, 95, 0 },
+	{ 1024, 96, 2 },
+	{ 1024, 1023, 2 },
+	{ 1024, 2048, 2 },
+	{ 1024, 4031, 2 },
+	{ 1024, 4032, 1 },
+	{ 1024, 4095, 1 },
+	{ 1025, 0, 1 },
+	{ 1025, 1, 2 },
+	{ 1025, 2, 2 },
+	{ 1025, 31, 2 },
+	{ 1025, 32, 0 },
+	{ 1025, 95, 0 },
+	{ 1025, 96, 2 },
+	{ 1025, 1023, 2 },
+	{ 1025, 2048, 2 },
+	{ 1025, 4031, 2 },
+	{ 1025, 4032, 1 },
+	{ 1025, 4095, 1 },
+	{ 4096, 0, 1 },
+	{ 4096, 1, 2 },
+	{ 4096, 2, 2 },
+	{ 4096, 31, 2 },
+	{ 4096, 32, 0 },
+	{ 4096, 95, 0 },
+	{ 4096, 96, 2 },
+	{ 4096, 1023, 2 },
+	{ 4096, 2048, 2 },
+	{ 4096, 4031, 2 },
+	{ 4096, 4032, 1 },
+	{ 4096, 4095, 1 },
+	{ 65536, 0, 1 },
+	{ 65536, 1, 2 },
+	{ 65536, 2, 2 },
+	{ 65536, 31, 2 },
+	{ 65536, 32, 0 },
+	{ 65536, 95, 0 },
+	{ 65536, 96, 2 },
+	{ 65536, 1023, 2 },
+	{ 65536, 2048, 2 },
+	{ 65536, 4031, 2 },
+	{ 65536, 4032, 1 },
+	{ 65536, 4095, 1 },
+};
+static const struct uc_rule synthetic_2 = { 40, 120, 16, 64, 16, 16, { { 255, { 0, 0, 0, 0, 0 } }, { 383, { 2, 2, 1, 2, 1 } }, { 575, { 0, 1, 2, 1, 0 } }, { 831, { 2, 2, 1, 2, 1 } }, { 1151, { 0, 1, 2, 1, 0 } }, { 1535, { 2, 2, 1, 2, 1 } }, { 1983, { 0, 1, 2, 1, 0 } }, { 2495, { 2, 2, 1, 2, 1 } }, { 3071, { 0, 1, 2, 1, 0 } }, { 3711, { 2, 2, 1, 2, 1 } }, { 4415, { 0, 1, 2, 1, 0 } }, { 5183, { 2, 2, 1, 2, 1 } }, { 6015, { 0, 1, 2, 1, 0 } }, { 6911, { 2, 2, 1, 2, 1 } }, { 7871, { 0, 1, 2, 1, 0 } }, { (uc_size_t)-1, { 2, 2, 1, 2, 1 } } }, UC_RULE_BASELINE, "", "", "" };
+static const struct edge synthetic_edges_2[] = {
 	{ 0, 0, 0 },
 	{ 0, 1, 0 },
 	{ 0, 2, 0 },
@@ -4986,8 +5311,8 @@ static const struct edge synthetic_edges_1[] = {
 	{ 65536, 4080, 2 },
 	{ 65536, 4095, 2 },
 };
-static const struct uc_rule synthetic_2 = { 31, 90, 64, 32, 32, 6, { { 7, { 3, 3, 0, 0, 3 } }, { 32, { 3, 2, 0, 2, 0 } }, { 63, { 0, 2, 2, 0, 0 } }, { 1023, { 1, 2, 0, 2, 0 } }, { 4095, { 0, 0, 1, 2, 1 } }, { (uc_size_t)-1, { 2, 0, 2, 1, 0 } } }, UC_RULE_BASELINE, "", "", "" };
-static const struct edge synthetic_edges_2[] = {
+static const struct uc_rule synthetic_3 = { 31, 90, 64, 32, 32, 6, { { 7, { 3, 3, 0, 0, 3 } }, { 32, { 3, 2, 0, 2, 0 } }, { 63, { 0, 2, 2, 0, 0 } }, { 1023, { 1, 2, 0, 2, 0 } }, { 4095, { 0, 0, 1, 2, 1 } }, { (uc_size_t)-1, { 2, 0, 2, 1, 0 } } }, UC_RULE_BASELINE, "", "", "" };
+static const struct edge synthetic_edges_3[] = {
 	{ 0, 0, 3 },
 	{ 0, 1, 3 },
 	{ 0, 2, 3 },
@@ -5379,8 +5704,8 @@ static const struct edge synthetic_edges_2[] = {
 	{ 65536, 4065, 1 },
 	{ 65536, 4095, 1 },
 };
-static const struct uc_rule synthetic_3 = { 2047, 0, 2047, 4096, 8, 2, { { 32, { 0, 3, 3, 0, 3 } }, { (uc_size_t)-1, { 0, 2, 0, 1, 0 } } }, UC_RULE_BASELINE, "", "", "" };
-static const struct edge synthetic_edges_3[] = {
+static const struct uc_rule synthetic_4 = { 2047, 0, 2047, 4096, 8, 2, { { 32, { 0, 3, 3, 0, 3 } }, { (uc_size_t)-1, { 0, 2, 0, 1, 0 } } }, UC_RULE_BASELINE, "", "", "" };
+static const struct edge synthetic_edges_4[] = {
 	{ 0, 0, 0 },
 	{ 0, 1, 3 },
 	{ 0, 2, 3 },
@@ -5510,8 +5835,8 @@ static const struct edge synthetic_edges_3[] = {
 	{ 65536, 2049, 1 },
 	{ 65536, 4095, 1 },
 };
-static const struct uc_rule synthetic_4 = { 100, 200, 100, 4096, 16, 6, { { 7, { 0, 0, 0, 0, 0 } }, { 20, { 2, 2, 2, 2, 2 } }, { 32, { 3, 3, 3, 3, 3 } }, { 127, { 2, 2, 2, 2, 2 } }, { 255, { 1, 1, 1, 1, 1 } }, { (uc_size_t)-1, { 2, 0, 2, 2, 0 } } }, UC_RULE_BASELINE, "", "", "" };
-static const struct edge synthetic_edges_4[] = {
+static const struct uc_rule synthetic_5 = { 100, 200, 100, 4096, 16, 6, { { 7, { 0, 0, 0, 0, 0 } }, { 20, { 2, 2, 2, 2, 2 } }, { 32, { 3, 3, 3, 3, 3 } }, { 127, { 2, 2, 2, 2, 2 } }, { 255, { 1, 1, 1, 1, 1 } }, { (uc_size_t)-1, { 2, 0, 2, 2, 0 } } }, UC_RULE_BASELINE, "", "", "" };
+static const struct edge synthetic_edges_5[] = {
 	{ 0, 0, 0 },
 	{ 0, 1, 0 },
 	{ 0, 2, 0 },
@@ -5849,8 +6174,8 @@ static const struct edge synthetic_edges_4[] = {
 	{ 65536, 3996, 2 },
 	{ 65536, 4095, 2 },
 };
-static const struct uc_rule synthetic_5 = { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" };
-static const struct edge synthetic_edges_5[] = {
+static const struct uc_rule synthetic_6 = { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" };
+static const struct edge synthetic_edges_6[] = {
 	{ 0, 0, 0 },
 	{ 0, 1, 0 },
 	{ 0, 2, 0 },
@@ -5988,9 +6313,17 @@ static void group_dispatch(struct uc_test_ctx *t)
 	finish(t, "dispatch", "table 5: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_5, sizeof synthetic_edges_5 / sizeof synthetic_edges_5[0]);
 	finish(t, "dispatch", "table 5: copy at every band and class edge", &d);
+	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
+		say(why, "marked as copying forward everywhere");
+	finish(t, "dispatch", "table 5: the dispatch reads it", &d);
+	uc_rule_install(&synthetic_6);
+	check_edges(t, &d, synthetic_edges_6, sizeof synthetic_edges_6 / sizeof synthetic_edges_6[0]);
+	finish(t, "dispatch", "table 6: strategy at every band and class edge", &d);
+	copy_edges(t, &d, synthetic_edges_6, sizeof synthetic_edges_6 / sizeof synthetic_edges_6[0]);
+	finish(t, "dispatch", "table 6: copy at every band and class edge", &d);
 	if (!*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
 		say(why, "every copy forward, and the dispatch still reads the table");
-	finish(t, "dispatch", "table 5: every copy forward: the dispatch skips the table", &d);
+	finish(t, "dispatch", "table 6: every copy forward: the dispatch skips the table", &d);
 	uc_rule_install(&baseline_table);
 }
 
@@ -6000,12 +6333,12 @@ static void group_align_head(struct uc_test_ctx *t)
 {
 	static const unsigned int aligns[] = {8, 16, 32, 64};
 	struct detail d = {{0}, 0, 0};
-	/* A table that takes forward_aligned everywhere it may (n >= 64). */
-	struct uc_rule rule = { 0, 0, 0, 4096, 0, 2, { { 63, { 0, 0, 0, 0, 0 } }, { (uc_size_t)-1, { 1, 1, 1, 1, 1 } } }, UC_RULE_BASELINE, "", "", "" };
+	/* A table that takes forward_aligned everywhere it may. */
+	struct uc_rule rule;
 	size_t n, k;
 	unsigned int m;
 	for (k = 0; k < sizeof aligns / sizeof aligns[0]; k++) {
-		rule.align_dst = aligns[k];
+		uc_rule_force(&rule, UC_STRATEGY_FORWARD_ALIGNED, aligns[k], "align_head");
 		uc_rule_install(&rule);
 		for (n = 0; n <= 300; n++)
 			check_copy(t, &d, "memcpy", uc_memcpy, n, 2048, (unsigned int)(n % 64), 0);
@@ -6093,10 +6426,11 @@ struct group {
 };
 
 static const struct group groups[] = {
-	{"copy_down", group_copy_down},
-	{"copy_forward", group_copy_forward},
-	{"copy_small", group_copy_small},
 	{"user_copies", group_user_copies},
+	{"copy_forward", group_copy_forward},
+	{"copy_forward_aligned", group_copy_forward_aligned},
+	{"copy_down", group_copy_down},
+	{"copy_small", group_copy_small},
 	{"align_head", group_align_head},
 	{"dispatch", group_dispatch},
 	{"fallback", group_fallback},

@@ -636,8 +636,9 @@ uc_memcpy:
 /* Disjoint buffers take memcpy's dispatch. Where the destination overlaps */
 /* the source from above (dst in [src, src + n)), a copy must go highest */
 /* first, and where it overlaps from below, lowest first: the table's */
-/* strategy where it already does (small and avx2_small load everything */
-/* first, so they do either), else the one of its isa that goes the safe way. */
+/* strategy where it already does (a strategy that loads everything first, */
+/* direction any in the catalogue, does either), else the one of its isa that */
+/* goes the safe way. */
         .globl  uc_memmove
         .type   uc_memmove, @function
 uc_memmove:
