@@ -37,6 +37,7 @@ run "linear scale" tests/scale.sh
 run "uarchgen commands" tests/gen_cli.sh
 run "syntax identity" tests/syntax_identity.sh
 run "two flavors" tests/two_flavors.sh
+run "a new strategy" tests/new_strategy.sh
 run "lookup fixtures" tests/lookup_fixtures.sh
 run "CPUID identities" tests/identities.sh
 for flavor in $(gen/uarchgen flavors | cut -d' ' -f1); do

@@ -25,7 +25,8 @@ int main(int argc, char **argv)
 		} else if (strcmp(argv[i], "--help") == 0) {
 			printf("usage: %s [-v] [GROUP]\n"
 			       "Runs the tests generated from uarch.db against the linked copy routines.\n"
-			       "GROUP is an entry name, copy_down, copy_forward or fallback.\n",
+			       "GROUP is an entry name, copy_<strategy>, dispatch, fallback or another group\n"
+			       "the generated file lists.\n",
 			       argv[0]);
 			return 0;
 		} else if (argv[i][0] == '-') {

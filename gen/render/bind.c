@@ -394,7 +394,7 @@ int bind_flavor(lua_State *L, const struct model *m, const struct options *o, co
 	set_str(L, "isa", f->isa);
 	set_int(L, "isa_level", f->isa_level);
 	set_bool(L, "red_zone", f->red_zone);
-	/* Its strategies: those its isa allows, the first codes of the catalogue. */
+	/* Its strategies: those its isa allows, in code order. */
 	lua_newtable(L);
 	for (size_t i = 0, k = 0; i < sizeof strategies / sizeof strategies[0]; i++)
 		if (strategies[i].isa <= f->isa_level) {

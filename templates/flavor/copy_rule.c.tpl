@@ -369,9 +369,13 @@ static void put_size(struct text *t, ${P}size_t v)
 	}
 }
 
+@ -- Each code's letter, '?' where a code is not one of this flavor's.
+@ local letters, by_code = {}, {}
+@ for _, st in ipairs(flavor_strategies()) do by_code[st.code] = st.letter end
+@ for code = 0, flavor_strategies()[#flavor_strategies()].code do letters[#letters + 1] = by_code[code] or "?" end
 ${P}size_t ${P}rule_describe(char *buf, ${P}size_t size, const struct ${P}rule *rule)
 {
-	static const char letter[${G}N_STRATEGIES + 1] = "${(function() local l = {} for _, st in ipairs(flavor_strategies()) do l[st.code + 1] = st.letter end for k = 1, #l do l[k] = l[k] or "?" end return table.concat(l) end)()}";
+	static const char letter[${G}N_STRATEGIES + 1] = "${table.concat(letters)}";
 	struct text t;
 	unsigned int b, c;
 	${P}size_t lo = 0;

@@ -15,12 +15,13 @@ function entry(name)
   error("the database has no entry " .. tostring(name), 2)
 end
 
--- The strategies of the flavor being rendered (those its isa allows: the
--- first codes of db.strategies), each as db.strategies holds it.
+-- The strategies of the flavor being rendered (those its isa allows), in
+-- code order, each as db.strategies holds it.
 function flavor_strategies()
   local list = {}
-  for i = 1, #flavor.strategies do list[i] = db.strategies[i] end
-  for i, s in ipairs(list) do assert(s.name == flavor.strategies[i], "the catalogue is not ordered by isa") end
+  for _, s in ipairs(db.strategies) do
+    if s.isa_level <= flavor.isa_level then list[#list + 1] = s end
+  end
   return list
 end
 

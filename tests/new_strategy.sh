@@ -1,0 +1,69 @@
+#!/bin/sh
+# A strategy is a catalogue row and a body: in a copy of this tree, a
+# throwaway strategy forward_twin (forward under another name, code 10, a
+# general-register one, so that the kernel flavor's codes get a gap) is
+# added by its row in common/strategies.h and its body
+# templates/flavor/x86_64/copy/bodies/forward_twin.tpi, and a fixture puts it
+# in two rules and lists its routine in both flavors. Nothing else changes:
+# `make` regenerates out/, the generated tests, the ABI harness and the
+# instruction scan pass in both flavors, and the probe times it. Without its
+# body, generation stops and names the body it lacks.
+# usage: tests/new_strategy.sh   (needs what make builds; takes a minute)
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tests/lib.sh"
+
+W=$T/tree
+mkdir "$W"
+git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$W"
+cd "$W" || exit 2
+git init -q && git add -A && git -c user.email=t@example.org -c user.name=t commit -qm base
+
+# The catalogue row: appended after the last row of STRATEGIES(X).
+awk '
+	/^#define STRATEGIES\(X\)/ { inside = 1 }
+	inside && !/\\$/ {
+		print $0 " \\"
+		print "\tX(STRATEGY_FORWARD_TWIN, \"forward_twin\", 0, -1, ISA_GPR, '\''T'\'', STRATEGY_FORWARD, 10, DIR_UP, 0, 0, \"rcx\", \\"
+		print "\t  \"forward, under another name\")"
+		inside = 0
+		next
+	}
+	{ print }' common/strategies.h >"$T/strategies.h" && mv "$T/strategies.h" common/strategies.h
+# Its body.
+sed 's/Strategy forward:/Strategy forward_twin, a copy of forward:/' \
+	templates/flavor/x86_64/copy/bodies/forward.tpi >templates/flavor/x86_64/copy/bodies/forward_twin.tpi
+# The fixture: its routine in both flavors, and a cell of a rule in each.
+sqlite3 uarch.db "
+	INSERT INTO flavor_routine (flavor, routine) VALUES ('kernel', 'copy_forward_twin'), ('user', 'copy_forward_twin');
+	UPDATE rule_band SET elsewhere = 'forward_twin' WHERE uarch = 'zen2' AND flavor = 'kernel' AND length_lo = 0;
+	UPDATE rule_band SET zero = 'forward_twin' WHERE uarch = 'zen3' AND flavor = 'user' AND length_lo =
+		(SELECT max(length_lo) FROM rule_band WHERE uarch = 'zen3' AND flavor = 'user');"
+
+check "the tree builds with the new strategy" make -s
+check "...which the catalogue lists with code 10" sh -c "gen/uarchgen strategies | grep -qx '10 forward_twin T gpr 0 -1 up'"
+check "...the kernel flavor with a gap in its codes" sh -c \
+	"grep -q '^#define UC_STRATEGY_FORWARD_TWIN 10$' out/kernel/copy_rule.h && grep -q '^#define UC_N_STRATEGIES 11$' out/kernel/copy_rule.h"
+check "...zen2's kernel rule choosing it" sh -c \
+	"gen/uarchgen lookup AuthenticAMD 0x17 0x31 --flavor kernel | grep -q 'table=0\.\.63:forward,forward,forward,forward,forward_twin;'"
+check "the changed files: the row, the body, the fixture, and out/" sh -c \
+	"test \"\$(git status --porcelain | grep -v ' out/' | sort | tr '\n' ' ')\" = \
+' M common/strategies.h  M uarch.db ?? templates/flavor/x86_64/copy/bodies/forward_twin.tpi '"
+for flavor in kernel user; do
+	check "$flavor: the generated tests build" make -s "build/$flavor/run_rule_tests" "build/$flavor/abi_harness"
+	check "$flavor: ...and pass" "build/$flavor/run_rule_tests"
+	check "$flavor: ...copy_forward_twin's group among them" "build/$flavor/run_rule_tests" copy_forward_twin
+	check "$flavor: the ABI harness passes, copy_forward_twin among its routines" sh -c \
+		"grep -q '(uc_copy_forward_twin, ' out/$flavor/tests/routines.h && build/$flavor/abi_harness"
+	check "$flavor: the instruction scan passes" tests/scan_test.sh "$flavor"
+done
+check "the probe times it" sh -c "make -s build/uarchcopy-probe && mkdir '$T/p' &&
+	build/uarchcopy-probe --quick --flavor kernel --out '$T/p' >/dev/null 2>&1 && grep -q '^forward_twin ' '$T'/p/*.run"
+
+rm templates/flavor/x86_64/copy/bodies/forward_twin.tpi
+gen/uarchgen gen -q --out "$T/nobody" >/dev/null 2>"$T/nobody.err"
+rc=$?
+check "without its body, generation fails" test $rc -eq 1
+check "...naming the body it lacks" grep -q "there is no part .*bodies/forward_twin.tpi" "$T/nobody.err"
+check "...and writes nothing" test ! -e "$T/nobody"
+summary
