@@ -1,7 +1,7 @@
 #!/bin/sh
 # out/FLAVOR/, vendored by copying, compiles with a kernel's flags and links into a
 # freestanding ELF with nothing undefined. The generated tests may also need
-# memset (clang emits it for zeroed locals), which README documents; nothing
+# memset (clang emits it for zeroed locals), which docs/vendoring.md documents; nothing
 # else may be left undefined. A negative control proves the check fails.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
