@@ -9,13 +9,8 @@
 -- Only in a band whose classes copy differently does it compute the
 -- distance, and then it tests only the classes whose strategy differs from
 -- "elsewhere", the class most distances fall in, which it reaches last
--- with no further test. The tree that tested the distance first, then each
--- class's bands in turn, took a median 5.0-5.2 ticks a call over the chosen
--- strategy called directly (n = 1..256, d = 0), and this one 1.0-1.3; on
--- make bench's random sizes, 0.78-1.00x the time of rep movsb against
--- 0.71-0.87x (zen3's kernel table on a Zen 3 guest, the two trees built
--- with different prefixes and timed in turns in one process, three runs;
--- not kept).
+-- with no further test. make bench's dispatch line times the tree against
+-- the chosen strategy called directly.
 local M = {}
 
 local TESTED = { "zero", "above", "near", "below" }

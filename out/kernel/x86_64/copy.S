@@ -79,10 +79,7 @@ uc_memcpy:
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
-        /* here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks */
-        /* against 11.3, and the C library's memcpy took 7.5 (user flavor on */
-        /* the Zen 3 guest, the three timed in turns in one process; one run, */
-        /* not kept). */
+        /* here, not the code tree, for the lengths most calls copy. */
         cmp     ecx, 3
         je      .Lmemcpy_small                  /* uniform: small */
         cmp     ecx, 255
@@ -234,10 +231,10 @@ uc_memcpy:
         ja      .Lmemcpy_down_loop
         jmp     .Lmemcpy_down_bottom
         /* The loop starts a 16-byte block, so that it never straddles a */
-        /* 64-byte line and its speed does not depend on where it lies: before */
-        /* this, make bench on a Zen 3 guest timed memcpy's copy of the loop, */
-        /* which straddled a line, at 1.6x the time of copy_down's at 256 */
-        /* bytes (one run, not kept). */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
         .balign 16, 0xcc
 .Lmemcpy_down_loop:
         mov     r8, [rsi + rcx]
@@ -350,10 +347,10 @@ uc_copy_down:
         ja      .Lcopy_down_loop
         jmp     .Lcopy_down_bottom
         /* The loop starts a 16-byte block, so that it never straddles a */
-        /* 64-byte line and its speed does not depend on where it lies: before */
-        /* this, make bench on a Zen 3 guest timed memcpy's copy of the loop, */
-        /* which straddled a line, at 1.6x the time of copy_down's at 256 */
-        /* bytes (one run, not kept). */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
         .balign 16, 0xcc
 .Lcopy_down_loop:
         mov     r8, [rsi + rcx]
@@ -439,10 +436,7 @@ uc_copy_strategy:
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
-        /* here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks */
-        /* against 11.3, and the C library's memcpy took 7.5 (user flavor on */
-        /* the Zen 3 guest, the three timed in turns in one process; one run, */
-        /* not kept). */
+        /* here, not the code tree, for the lengths most calls copy. */
         cmp     ecx, 3
         je      .Lcopy_strategy_small                  /* uniform: small */
         cmp     ecx, 255
@@ -610,10 +604,7 @@ uc_copy_to_user_access:
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
-        /* here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks */
-        /* against 11.3, and the C library's memcpy took 7.5 (user flavor on */
-        /* the Zen 3 guest, the three timed in turns in one process; one run, */
-        /* not kept). */
+        /* here, not the code tree, for the lengths most calls copy. */
         cmp     ecx, 3
         je      .Lcopy_to_user_small                  /* uniform: small */
         cmp     ecx, 255
@@ -765,10 +756,10 @@ uc_copy_to_user_access:
         ja      .Lcopy_to_user_down_loop
         jmp     .Lcopy_to_user_down_bottom
         /* The loop starts a 16-byte block, so that it never straddles a */
-        /* 64-byte line and its speed does not depend on where it lies: before */
-        /* this, make bench on a Zen 3 guest timed memcpy's copy of the loop, */
-        /* which straddled a line, at 1.6x the time of copy_down's at 256 */
-        /* bytes (one run, not kept). */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
         .balign 16, 0xcc
 .Lcopy_to_user_down_loop:
         mov     r8, [rsi + rcx]
@@ -850,10 +841,7 @@ uc_copy_from_user_access:
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
-        /* here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks */
-        /* against 11.3, and the C library's memcpy took 7.5 (user flavor on */
-        /* the Zen 3 guest, the three timed in turns in one process; one run, */
-        /* not kept). */
+        /* here, not the code tree, for the lengths most calls copy. */
         cmp     ecx, 3
         je      .Lcopy_from_user_small                  /* uniform: small */
         cmp     ecx, 255
@@ -1005,10 +993,10 @@ uc_copy_from_user_access:
         ja      .Lcopy_from_user_down_loop
         jmp     .Lcopy_from_user_down_bottom
         /* The loop starts a 16-byte block, so that it never straddles a */
-        /* 64-byte line and its speed does not depend on where it lies: before */
-        /* this, make bench on a Zen 3 guest timed memcpy's copy of the loop, */
-        /* which straddled a line, at 1.6x the time of copy_down's at 256 */
-        /* bytes (one run, not kept). */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
         .balign 16, 0xcc
 .Lcopy_from_user_down_loop:
         mov     r8, [rsi + rcx]
@@ -1220,17 +1208,9 @@ uc_copy_short.here:
         .size   uc_copy_short, . - uc_copy_short
 /* 1 where every strategy code above is 0 (forward): the dispatch then goes */
 /* forward before it reads the table. That is the baseline of every core */
-/* nobody measured. make bench's baseline line (n = 1..256, d = 0, against */
-/* rep movsb): through the table, a median of 1.9-2.3 ticks more a call in */
-/* the kernel flavor and 4.2-4.3 in the user flavor; with this test first, */
-/* 0.6-0.7 and 0.1-0.6 (Zen 3 guest, the two builds' benches run in turns, */
-/* three times). On the random-size workload, the user flavor under the */
-/* baseline took 1.155x rep movsb's time through the table and 0.957x with */
-/* this test. A measured table pays a load, a compare and a branch not */
-/* taken, which the placement of the code outweighs: under this guest's */
-/* table the same workload took 0.680-0.732x with the test and 0.738-0.890x */
-/* without in the user flavor, 0.649-0.719x and 0.623-0.693x in the kernel */
-/* flavor (the builds in one process, three runs; not kept). */
+/* nobody measured: one load and one branch instead of the table's overlap */
+/* tests and loads. make bench's baseline line shows what remains of the */
+/* dispatch's cost against a bare rep movsb. */
         .globl  uc_copy_baseline
         .type   uc_copy_baseline, @object
 uc_copy_baseline:

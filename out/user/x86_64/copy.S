@@ -82,10 +82,7 @@ uc_memcpy:
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
-        /* here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks */
-        /* against 11.3, and the C library's memcpy took 7.5 (user flavor on */
-        /* the Zen 3 guest, the three timed in turns in one process; one run, */
-        /* not kept). */
+        /* here, not the code tree, for the lengths most calls copy. */
         cmp     ecx, 3
         je      .Lmemcpy_small                  /* uniform: small */
         cmp     ecx, 255
@@ -255,10 +252,10 @@ uc_memcpy:
         ja      .Lmemcpy_down_loop
         jmp     .Lmemcpy_down_bottom
         /* The loop starts a 16-byte block, so that it never straddles a */
-        /* 64-byte line and its speed does not depend on where it lies: before */
-        /* this, make bench on a Zen 3 guest timed memcpy's copy of the loop, */
-        /* which straddled a line, at 1.6x the time of copy_down's at 256 */
-        /* bytes (one run, not kept). */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
         .balign 16, 0xcc
 .Lmemcpy_down_loop:
         mov     r8, [rsi + rcx]
@@ -330,10 +327,9 @@ uc_memcpy:
         cmp     rcx, r9
         jge     .Lmemcpy_avx2_forward_single                 /* signed: n - 128 may be below 0 */
         jmp     .Lmemcpy_avx2_forward_loop4
-        /* The loops start a 16-byte block, as the descending ones do: one */
-        /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
-        /* run, not kept). */
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
         .balign 16, 0xcc
 .Lmemcpy_avx2_forward_loop4:
         vmovdqu ymm2, [rsi + rcx]
@@ -511,10 +507,9 @@ uc_memcpy:
         cmp     rcx, r9
         jge     .Lmemcpy_avx2_nt_single                 /* signed: n - 128 may be below 0 */
         jmp     .Lmemcpy_avx2_nt_loop4
-        /* The loops start a 16-byte block, as the descending ones do: one */
-        /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
-        /* run, not kept). */
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
         .balign 16, 0xcc
 .Lmemcpy_avx2_nt_loop4:
         vmovdqu ymm2, [rsi + rcx]
@@ -559,10 +554,9 @@ uc_memcpy:
         cmp     rcx, r9
         jge     .Lmemcpy_avx512_forward_single                 /* signed: n - 256 may be below 0 */
         jmp     .Lmemcpy_avx512_forward_loop4
-        /* The loops start a 16-byte block, as the descending ones do: one */
-        /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
-        /* run, not kept). */
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
         .balign 16, 0xcc
 .Lmemcpy_avx512_forward_loop4:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -662,10 +656,7 @@ uc_memmove:
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
-        /* here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks */
-        /* against 11.3, and the C library's memcpy took 7.5 (user flavor on */
-        /* the Zen 3 guest, the three timed in turns in one process; one run, */
-        /* not kept). */
+        /* here, not the code tree, for the lengths most calls copy. */
         cmp     ecx, 3
         je      .Lmemmove_up_small                  /* uniform: small */
         cmp     ecx, 255
@@ -888,10 +879,9 @@ uc_memmove:
         cmp     rcx, r9
         jge     .Lmemmove_up_avx2_forward_single                 /* signed: n - 128 may be below 0 */
         jmp     .Lmemmove_up_avx2_forward_loop4
-        /* The loops start a 16-byte block, as the descending ones do: one */
-        /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
-        /* run, not kept). */
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
         .balign 16, 0xcc
 .Lmemmove_up_avx2_forward_loop4:
         vmovdqu ymm2, [rsi + rcx]
@@ -935,10 +925,9 @@ uc_memmove:
         cmp     rcx, r9
         jge     .Lmemmove_up_avx2_down_single                 /* signed: n - 128 may be below 0 */
         jmp     .Lmemmove_up_avx2_down_loop4
-        /* The loops start a 16-byte block, as the descending ones do: one */
-        /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
-        /* run, not kept). */
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
         .balign 16, 0xcc
 .Lmemmove_up_avx2_down_loop4:
         vmovdqu ymm2, [rsi + rcx]
@@ -1078,10 +1067,9 @@ uc_memmove:
         cmp     rcx, r9
         jge     .Lmemmove_up_avx2_nt_single                 /* signed: n - 128 may be below 0 */
         jmp     .Lmemmove_up_avx2_nt_loop4
-        /* The loops start a 16-byte block, as the descending ones do: one */
-        /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
-        /* run, not kept). */
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
         .balign 16, 0xcc
 .Lmemmove_up_avx2_nt_loop4:
         vmovdqu ymm2, [rsi + rcx]
@@ -1126,10 +1114,9 @@ uc_memmove:
         cmp     rcx, r9
         jge     .Lmemmove_up_avx512_forward_single                 /* signed: n - 256 may be below 0 */
         jmp     .Lmemmove_up_avx512_forward_loop4
-        /* The loops start a 16-byte block, as the descending ones do: one */
-        /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
-        /* run, not kept). */
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
         .balign 16, 0xcc
 .Lmemmove_up_avx512_forward_loop4:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -1173,10 +1160,9 @@ uc_memmove:
         cmp     rcx, r9
         jge     .Lmemmove_up_avx512_down_single                 /* signed: n - 256 may be below 0 */
         jmp     .Lmemmove_up_avx512_down_loop4
-        /* The loops start a 16-byte block, as the descending ones do: one */
-        /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
-        /* run, not kept). */
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
         .balign 16, 0xcc
 .Lmemmove_up_avx512_down_loop4:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -1217,10 +1203,7 @@ uc_memmove:
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
-        /* here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks */
-        /* against 11.3, and the C library's memcpy took 7.5 (user flavor on */
-        /* the Zen 3 guest, the three timed in turns in one process; one run, */
-        /* not kept). */
+        /* here, not the code tree, for the lengths most calls copy. */
         cmp     ecx, 3
         je      .Lmemmove_down_small                  /* uniform: small */
         cmp     ecx, 255
@@ -1897,10 +1880,7 @@ uc_memmove:
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
-        /* here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks */
-        /* against 11.3, and the C library's memcpy took 7.5 (user flavor on */
-        /* the Zen 3 guest, the three timed in turns in one process; one run, */
-        /* not kept). */
+        /* here, not the code tree, for the lengths most calls copy. */
         cmp     ecx, 3
         je      .Lmemmove_small                  /* uniform: small */
         cmp     ecx, 255
@@ -2070,10 +2050,10 @@ uc_memmove:
         ja      .Lmemmove_down_loop
         jmp     .Lmemmove_down_bottom
         /* The loop starts a 16-byte block, so that it never straddles a */
-        /* 64-byte line and its speed does not depend on where it lies: before */
-        /* this, make bench on a Zen 3 guest timed memcpy's copy of the loop, */
-        /* which straddled a line, at 1.6x the time of copy_down's at 256 */
-        /* bytes (one run, not kept). */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
         .balign 16, 0xcc
 .Lmemmove_down_loop:
         mov     r8, [rsi + rcx]
@@ -2145,10 +2125,9 @@ uc_memmove:
         cmp     rcx, r9
         jge     .Lmemmove_avx2_forward_single                 /* signed: n - 128 may be below 0 */
         jmp     .Lmemmove_avx2_forward_loop4
-        /* The loops start a 16-byte block, as the descending ones do: one */
-        /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
-        /* run, not kept). */
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
         .balign 16, 0xcc
 .Lmemmove_avx2_forward_loop4:
         vmovdqu ymm2, [rsi + rcx]
@@ -2326,10 +2305,9 @@ uc_memmove:
         cmp     rcx, r9
         jge     .Lmemmove_avx2_nt_single                 /* signed: n - 128 may be below 0 */
         jmp     .Lmemmove_avx2_nt_loop4
-        /* The loops start a 16-byte block, as the descending ones do: one */
-        /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
-        /* run, not kept). */
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
         .balign 16, 0xcc
 .Lmemmove_avx2_nt_loop4:
         vmovdqu ymm2, [rsi + rcx]
@@ -2374,10 +2352,9 @@ uc_memmove:
         cmp     rcx, r9
         jge     .Lmemmove_avx512_forward_single                 /* signed: n - 256 may be below 0 */
         jmp     .Lmemmove_avx512_forward_loop4
-        /* The loops start a 16-byte block, as the descending ones do: one */
-        /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
-        /* run, not kept). */
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
         .balign 16, 0xcc
 .Lmemmove_avx512_forward_loop4:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -2547,10 +2524,10 @@ uc_copy_down:
         ja      .Lcopy_down_loop
         jmp     .Lcopy_down_bottom
         /* The loop starts a 16-byte block, so that it never straddles a */
-        /* 64-byte line and its speed does not depend on where it lies: before */
-        /* this, make bench on a Zen 3 guest timed memcpy's copy of the loop, */
-        /* which straddled a line, at 1.6x the time of copy_down's at 256 */
-        /* bytes (one run, not kept). */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
         .balign 16, 0xcc
 .Lcopy_down_loop:
         mov     r8, [rsi + rcx]
@@ -2638,10 +2615,9 @@ uc_copy_avx2_forward:
         cmp     rcx, r9
         jge     .Lcopy_avx2_forward_single                 /* signed: n - 128 may be below 0 */
         jmp     .Lcopy_avx2_forward_loop4
-        /* The loops start a 16-byte block, as the descending ones do: one */
-        /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
-        /* run, not kept). */
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
         .balign 16, 0xcc
 .Lcopy_avx2_forward_loop4:
         vmovdqu ymm2, [rsi + rcx]
@@ -2843,10 +2819,9 @@ uc_copy_avx2_nt:
         cmp     rcx, r9
         jge     .Lcopy_avx2_nt_single                 /* signed: n - 128 may be below 0 */
         jmp     .Lcopy_avx2_nt_loop4
-        /* The loops start a 16-byte block, as the descending ones do: one */
-        /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
-        /* run, not kept). */
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
         .balign 16, 0xcc
 .Lcopy_avx2_nt_loop4:
         vmovdqu ymm2, [rsi + rcx]
@@ -2899,10 +2874,9 @@ uc_copy_avx512_forward:
         cmp     rcx, r9
         jge     .Lcopy_avx512_forward_single                 /* signed: n - 256 may be below 0 */
         jmp     .Lcopy_avx512_forward_loop4
-        /* The loops start a 16-byte block, as the descending ones do: one */
-        /* in-process A/B on the Zen 3 guest timed the same avx2_forward copy */
-        /* of 2 KiB at 63 and 107 ticks from two placements of the loop (one */
-        /* run, not kept). */
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
         .balign 16, 0xcc
 .Lcopy_avx512_forward_loop4:
         vmovdqu64 zmm2, [rsi + rcx]
@@ -2998,10 +2972,7 @@ uc_copy_strategy:
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
-        /* here, not the code tree, was a copy of 8 or 24 bytes in 6.8 ticks */
-        /* against 11.3, and the C library's memcpy took 7.5 (user flavor on */
-        /* the Zen 3 guest, the three timed in turns in one process; one run, */
-        /* not kept). */
+        /* here, not the code tree, for the lengths most calls copy. */
         cmp     ecx, 3
         je      .Lcopy_strategy_small                  /* uniform: small */
         cmp     ecx, 255
@@ -3293,17 +3264,9 @@ uc_copy_short.here:
         .size   uc_copy_short, . - uc_copy_short
 /* 1 where every strategy code above is 0 (forward): the dispatch then goes */
 /* forward before it reads the table. That is the baseline of every core */
-/* nobody measured. make bench's baseline line (n = 1..256, d = 0, against */
-/* rep movsb): through the table, a median of 1.9-2.3 ticks more a call in */
-/* the kernel flavor and 4.2-4.3 in the user flavor; with this test first, */
-/* 0.6-0.7 and 0.1-0.6 (Zen 3 guest, the two builds' benches run in turns, */
-/* three times). On the random-size workload, the user flavor under the */
-/* baseline took 1.155x rep movsb's time through the table and 0.957x with */
-/* this test. A measured table pays a load, a compare and a branch not */
-/* taken, which the placement of the code outweighs: under this guest's */
-/* table the same workload took 0.680-0.732x with the test and 0.738-0.890x */
-/* without in the user flavor, 0.649-0.719x and 0.623-0.693x in the kernel */
-/* flavor (the builds in one process, three runs; not kept). */
+/* nobody measured: one load and one branch instead of the table's overlap */
+/* tests and loads. make bench's baseline line shows what remains of the */
+/* dispatch's cost against a bare rep movsb. */
         .globl  uc_copy_baseline
         .type   uc_copy_baseline, @object
 uc_copy_baseline:
