@@ -56,7 +56,7 @@ for flavor in $(gen/uarchgen flavors | cut -d' ' -f1); do
 		run "$flavor: AVX-512 in Bochs" tests/kernel/run.sh "$flavor" bochs:tigerlake
 	fi
 	run "$flavor: fuzzer, short" sh -c 'd=$(mktemp -d) && cd "$d" && '"$PWD/$B"'/fuzz_copy -runs=300000 -max_len=160 -seed=1; rc=$?; rm -rf "$d"; exit $rc'
-	run "$flavor: bench runs" sh -c 'd=$(mktemp -d) && '"$B"'/bench --samples 1 --out "$d" && test -s "$d/bench.png"; rc=$?; rm -rf "$d"; exit $rc'
+	run "$flavor: bench runs" tests/bench_runs.sh "$flavor"
 	run "$flavor: mutation tests" tests/mutate.sh "$flavor"
 done
 run "probe derivation" build/test_derive

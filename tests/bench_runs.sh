@@ -1,0 +1,61 @@
+#!/bin/sh
+# tests/bench_runs.sh FLAVOR: make bench's program, one quick sample, owes a
+# report that holds together. It asserts no speed: timing on a shared
+# machine is noise. It checks the report's shape, whatever core it runs on:
+#   - every section is printed: dispatch, baseline, grid, random sizes;
+#   - bench.csv has one row per grid point (13 lengths x 13 distances), each
+#     naming one of the flavor's strategies, with finite positive times;
+#   - dispatch.csv has n = 1..256 for the installed table, its codes the
+#     flavor's, and at d = 0 the grid names the same strategy as it does;
+#   - bench.png is a PNG of the size asked, drawn from bench.gp, whose
+#     length axis reads 1 KiB, not 1024.
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tests/lib.sh"
+flavor=${1:?usage: tests/bench_runs.sh FLAVOR}
+bench=build/$flavor/bench
+[ -x "$bench" ] || { echo "tests/bench_runs.sh: $bench is not built (make)" >&2; exit 2; }
+
+# The flavor's strategies, "code name" a line: the catalogue's rows whose
+# code the flavor's UC_STRATEGY_CODES mask holds.
+mask=$(sed -n 's/^#define UC_STRATEGY_CODES \(0x[0-9a-f]*\)ull$/\1/p' "out/$flavor/copy_rule.h")
+gen/uarchgen strategies | while read -r code name _; do
+	[ $(((mask >> code) & 1)) -eq 1 ] && echo "$code $name"
+done >"$T/strategies"
+
+out=$T/run
+mkdir "$out"
+check "$flavor: the bench runs" "$bench" --samples 1 --out "$out"
+cp "$T/log" "$T/report"
+for section in "dispatch: " "baseline: " "grid: " "random sizes "; do
+	check "$flavor: the report has its '$section' section" grep -q "^$section" "$T/report"
+done
+
+# bench.csv: n,d,choice,uc_memcpy,best,best_strategy,...
+check "$flavor: bench.csv has a row per grid point" \
+	test "$(tail -n +2 "$out/bench.csv" | wc -l)" -eq 169
+check "$flavor: bench.csv names only the flavor's strategies, times finite and positive" \
+	awk -F'[ ,]' 'NR == FNR { ok[$2] = 1; next }
+		FNR > 1 && (!($3 in ok) || !($6 in ok) || !($4 + 0 > 0) || !($5 + 0 > 0) ||
+			    $4 ~ /nan|inf/ || $5 ~ /nan|inf/) { print "row " FNR ": " $0; bad = 1 }
+		END { exit bad }' "$T/strategies" "$out/bench.csv"
+
+# dispatch.csv: table,n,choice (a code),memcpy,direct,overhead
+check "$flavor: dispatch.csv has n = 1..256 for the installed table" \
+	sh -c "awk -F, '\$1 == \"installed\" { print \$2 }' '$out/dispatch.csv' | tr '\n' ' ' |
+		grep -qx \"\$(seq 1 256 | tr '\n' ' ')\""
+check "$flavor: the dispatch and the grid agree on the strategy at d = 0" \
+	awk -F'[ ,]' 'FNR == 1 { file++ }
+		file == 1 { name[$1] = $2; next }
+		file == 2 && $1 == "installed" { at[$2] = $3; next }
+		file == 3 && FNR > 1 && $2 == 0 && ($1 in at) {
+			seen++
+			if (!(at[$1] in name) || name[at[$1]] != $3) { print "n = " $1 ": " $3 " against code " at[$1]; bad = 1 }
+		}
+		END { exit bad || seen < 6 }' "$T/strategies" "$out/dispatch.csv" "$out/bench.csv"
+
+# A PNG's signature, then IHDR: width and height as 4-byte big-endian.
+check "$flavor: bench.png is a 1500 x 650 PNG" \
+	test "$(od -An -tx1 -N24 "$out/bench.png" | tr -d ' \n')" = \
+	"89504e470d0a1a0a0000000d49484452000005dc0000028a"
+check "$flavor: the plot labels lengths in KiB and MiB" grep -q '"1 KiB" 1024' "$out/bench.gp"
+summary
