@@ -195,10 +195,9 @@ static unsigned int run(const struct grid *g, const int *other, double noise, in
  * weighted so that every length weighs alike, however many distances the
  * probe timed at it (512 at a few lengths, 128 at most, 13 past 1 MiB):
  * counted point by point, 8 MiB weighed a fortieth of 32 bytes, and a band
- * past 2 MiB, where streaming stores took 0.7-0.85x the time of the best
- * other copy, bought less than one that split off a single length below
- * 64 bytes (user flavor on the Zen 3 guest,
- * probe-19h-01h-2026-11-30-user-7fd109.run, not imported). */
+ * past the caches, where streaming stores win at few points, bought less
+ * than one that split off a single length below 64 bytes
+ * (tests/fixtures/streaming_win.csv, which test_derive derives). */
 struct acc {
 	double vs_best[NS], vs_base[NS], weight;
 	size_t n[NS], points;
@@ -235,9 +234,10 @@ static double worst_harm(const struct fit_tables *f, size_t i, size_t j, int c, 
  * the noise; ties go to the baseline, and, in a class other than elsewhere,
  * to prefer, the elsewhere class's strategy. A strategy that wins on the
  * whole but loses at some point of the cell is not taken: a table never makes a copy
- * slower than the baseline would (one run on a Zen 3 guest chose the
- * descending copy for 161..256 bytes, which lost 16% to rep movsb at 256
- * bytes and d = 40..63: evidence/zen3-2026-11-30-d09b89). */
+ * slower than the baseline would (the table recorded in
+ * evidence/zen3-2026-11-30-d09b89 takes the descending copy for 161..256
+ * bytes, which loses up to 16% to rep movsb at 256 bytes and d = 40..63,
+ * as its run.archive shows; tests/fixtures/harm_somewhere.csv). */
 static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned int lo, unsigned int hi,
 		double noise, int prefer, double *cost)
 {
@@ -564,10 +564,11 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 	int keep_mod = 4096;
 	for (size_t i = 1; i < sizeof zero_mods / sizeof zero_mods[0]; i++) {
 		/* A multiple inside the above or below class would leave that
-		 * class for zero, which tests first: one run on the Zen 3 guest
-		 * took every multiple of 8 with the above class at 1..55, and
-		 * rep movsb at d = 24 took 25.6x the best at 4 KiB (user flavor,
-		 * probe-19h-01h-2026-11-30-user-13da92.run, not imported). */
+		 * class for zero, which tests first: the table recorded in
+		 * evidence/zen3-2026-11-30-13da92 takes every multiple of 8
+		 * with the above class at 1..55, and rep movsb at d = 24 takes
+		 * 25.6x the best at 4 KiB there (its summary.md); the fixture
+		 * aligned_stall.csv tests it. */
 		if ((unsigned int)zero_mods[i] <= r->above_max || (unsigned int)zero_mods[i] <= r->below_max)
 			continue;
 		r->zero_mod = zero_mods[i];
@@ -581,9 +582,10 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 	}
 	r->zero_mod = keep_mod;
 	/* Past the above class, distances where the elsewhere copy loses may
-	 * need a copy of their own: on a Zen 3 guest the descending copy won by
-	 * 15-25% at 96 and 256 bytes from d = 86 up, and lost by up to 20% at
-	 * d = 32..85, where rep movsb won (evidence/zen3-2026-11-30-72cc3c).
+	 * need a copy of their own: on a Zen 3 guest the descending copy took
+	 * 0.8-0.95x the time of rep movsb at 96 and 256 bytes from d = 86 up,
+	 * and up to 1.2x at most of d = 33..85, where rep movsb won
+	 * (evidence/zen3-2026-11-30-72cc3c, its run.archive).
 	 * The above bound is chosen again with it: a near class may begin
 	 * where no above class would have ended. */
 	int failed = near_class(g, other, r, &best_cost);
