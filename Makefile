@@ -236,10 +236,12 @@ $(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h derive/*.h common/*.h) 
 # The derivation: derive.c and the steps it takes (derive/grid.h), with the
 # table it reads.
 DERIVATION_SRCS := derive/derive.c derive/grid.c derive/class_bounds.c derive/fit.c derive/rule.c derive/table.c
-$(B)/test_derive: tests/test_derive.c $(DERIVATION_SRCS) derive/derive.h derive/grid.h derive/table.h common/rule_limits.h
+TEST_DERIVE_SRCS := tests/test_derive.c tests/test_derive_fixtures.c
+$(B)/test_derive: $(TEST_DERIVE_SRCS) tests/test_derive.h $(DERIVATION_SRCS) derive/derive.h derive/grid.h derive/table.h \
+		  common/rule_limits.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iderive tests/test_derive.c $(DERIVATION_SRCS) -o $@ -lm
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iderive $(TEST_DERIVE_SRCS) $(DERIVATION_SRCS) -o $@ -lm
 
 BENCH_SRCS := $(wildcard bench/*.c) common/plot.c
 # The bench also times the table compiled for one core (gen --target, prefix
