@@ -233,10 +233,15 @@ $(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h derive/*.h common/*.h) 
 	$(Q)$(CC) $(PROBE_CFLAGS) -static $(CFLAGS) $(PROBE_SRCS) $(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o) \
 		-o $@.tmp -lm && mv $@.tmp $@
 
-$(B)/test_derive: tests/test_derive.c derive/derive.c derive/table.c derive/derive.h derive/table.h common/rule_limits.h
+# The derivation: derive.c and the steps it takes (derive/grid.h), with the
+# table it reads.
+DERIVATION_SRCS := derive/derive.c derive/grid.c derive/class_bounds.c derive/fit.c derive/rule.c derive/table.c
+TEST_DERIVE_SRCS := tests/test_derive.c tests/test_derive_fixtures.c
+$(B)/test_derive: $(TEST_DERIVE_SRCS) tests/test_derive.h $(DERIVATION_SRCS) derive/derive.h derive/grid.h derive/table.h \
+		  common/rule_limits.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iderive tests/test_derive.c derive/derive.c derive/table.c -o $@ -lm
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iderive $(TEST_DERIVE_SRCS) $(DERIVATION_SRCS) -o $@ -lm
 
 BENCH_SRCS := $(wildcard bench/*.c) common/plot.c
 # The bench also times the table compiled for one core (gen --target, prefix

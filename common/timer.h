@@ -43,9 +43,7 @@ static inline double best_of(copy_fn fn, void *dst, const void *src, size_t n, i
  * back, a short copy's loads would meet the low 12 address bits of stores
  * that an earlier call made to the same buffers and that are still in
  * flight: the time would be that of a loop copying one buffer over and
- * over, not of a copy. On a Zen 3 guest the small-copy path at 16 bytes,
- * 12 bytes below its source, took 57 ticks copying one buffer over and
- * over, 5 in a rotation (one run of the probe, not kept). */
+ * over, not of a copy. */
 #define MAX_LANES 16
 /* Not inlined: every routine a caller compares is timed by the same loop
  * at the same address, so that the loop's own cost (which moves with its

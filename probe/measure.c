@@ -165,8 +165,10 @@ int measure_pass(struct measurement *m, const struct plan *p, const struct probe
 	/* A fresh arena each pass: the physical pages behind it change, so the
 	 * passes sample different placements, and a placement that happens to
 	 * conflict in the caches shows up as spread instead of as the rule
-	 * (one run on a Rocket Lake guest saw rep movsb at 8 KiB take 10x
-	 * longer at d = 1..1023, and no other run did). The previous pass's
+	 * (on one Rocket Lake guest rep movsb at 8 KiB took 910-985 ticks at
+	 * d = 1..127 in one run and 97-144 in the next, against 97 and 92 at
+	 * d = 0: measurements.csv in evidence/rocketlake-2026-11-29 and
+	 * evidence/rocketlake-2026-11-29-2). The previous pass's
 	 * arena is released only once the new one is backed, so the new pages
 	 * cannot be the old ones. */
 	static unsigned char *previous;

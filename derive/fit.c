@@ -1,0 +1,231 @@
+/* Fits the bands to a rule's class bounds: in each band and class the
+ * strategy of least weighted regret, and the split of the lengths into
+ * bands that costs least. */
+#include "grid.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STRATEGY_LIMITS(id, name, min_n, max_n, ...) {min_n, max_n},
+static const struct {
+	int min_n, max_n;
+} limits[NS] = {STRATEGIES(STRATEGY_LIMITS)};
+#undef STRATEGY_LIMITS
+
+#define EXCESS_WEIGHT 10
+#define HARM_WEIGHT 30
+
+static int valid(int s, unsigned int lo, unsigned int hi)
+{
+	return lo >= (unsigned int)limits[s].min_n && (limits[s].max_n < 0 || hi <= (unsigned int)limits[s].max_n);
+}
+
+/* Per length and class, summed over the points: log(t_s / t_best),
+ * log(t_s / t_baseline) and how many points measured s; prefix sums over
+ * the sorted lengths, so a band's cell is a difference. The logs are
+ * weighted so that every length weighs alike, however many distances the
+ * probe timed at it (512 at a few lengths, 128 at most, 13 past 1 MiB):
+ * counted point by point, 8 MiB weighed a fortieth of 32 bytes, and a band
+ * past the caches, where streaming stores win at few points, bought less
+ * than one that split off a single length below 64 bytes
+ * (tests/fixtures/streaming_win.csv, which test_derive derives). */
+struct acc {
+	double vs_best[NS], vs_base[NS], weight;
+	size_t n[NS], points;
+};
+
+/* The worst loss to the baseline, log(t_s / t_baseline), of each strategy
+ * at each (length, class), and over runs of 2^k lengths, so that a band's
+ * worst is two lookups: harm[(k * nl + li) * NC + c].of[s] covers lengths
+ * li..li + 2^k - 1. */
+struct harm {
+	double of[NS];
+};
+
+struct fit_tables {
+	const struct acc *pre; /* prefix sums over the lengths */
+	struct harm *harm;
+	size_t nl;
+};
+
+static double worst_harm(const struct fit_tables *f, size_t i, size_t j, int c, int s)
+{
+	int k = 0;
+	while ((size_t)2 << k <= j - i + 1)
+		k++;
+	double a = f->harm[((size_t)k * f->nl + i) * NC + (size_t)c].of[s];
+	double b = f->harm[((size_t)k * f->nl + j + 1 - ((size_t)1 << k)) * NC + (size_t)c].of[s];
+	return fmax(a, b);
+}
+
+/* A cell's strategy (cost in *cost), or -1 when it has no points: among the
+ * strategies valid for lengths lo..hi, measured at every point and slower
+ * than the baseline by no more than the noise at any point, the lowest
+ * geometric mean against the best, if it beats the baseline by more than
+ * the noise; ties go to the baseline, and, in a class other than elsewhere,
+ * to prefer, the elsewhere class's strategy. A strategy that wins on the
+ * whole but loses at some point of the cell is not taken: a table never makes a copy
+ * slower than the baseline would (the table recorded in
+ * evidence/zen3-2026-11-30-d09b89 takes the descending copy for 161..256
+ * bytes, which loses up to 16% to rep movsb at 256 bytes and d = 40..63,
+ * as its run.archive shows; tests/fixtures/harm_somewhere.csv). */
+static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned int lo, unsigned int hi,
+		double noise, int prefer, double *cost)
+{
+	const struct acc *a = &f->pre[i * NC + (size_t)c], *b = &f->pre[(j + 1) * NC + (size_t)c];
+	size_t points = b->points - a->points;
+	int best = BASELINE_STRATEGY;
+	*cost = 0;
+	if (!points)
+		return -1;
+	for (int s = 0; s < NS; s++)
+		if (valid(s, lo, hi) && b->n[s] - a->n[s] == points &&
+		    b->vs_best[s] - a->vs_best[s] < b->vs_best[best] - a->vs_best[best] &&
+		    worst_harm(f, i, j, c, s) <= log1p(noise))
+			best = s;
+	if ((b->vs_base[best] - a->vs_base[best]) / (b->weight - a->weight) >= -log1p(noise))
+		best = BASELINE_STRATEGY;
+	/* A class that copies like the elsewhere class needs no distance at
+	 * run time: its own copy must win beyond the noise, as any copy must
+	 * against the baseline, which keeps its ties. */
+	if (prefer >= 0 && best != BASELINE_STRATEGY && prefer != best && valid(prefer, lo, hi) &&
+	    b->n[prefer] - a->n[prefer] == points &&
+	    worst_harm(f, i, j, c, prefer) <= log1p(noise) &&
+	    (b->vs_best[prefer] - a->vs_best[prefer]) - (b->vs_best[best] - a->vs_best[best]) <
+		    log1p(noise) * (b->weight - a->weight))
+		best = prefer;
+	*cost = b->vs_best[best] - a->vs_best[best];
+	return best;
+}
+
+/* The band of length indices i..j, the last one when last; its cost. A
+ * class without points there copies as elsewhere does. */
+static double band(const struct grid *g, const struct fit_tables *f, size_t i, size_t j, int last, double noise,
+		   struct band *out)
+{
+	double total = 0, cost;
+	out->lo = i ? g->len[i - 1] + 1 : 0;
+	out->hi = last ? BAND_UNBOUNDED : g->len[j];
+	int other = cell(f, i, j, CLASS_ELSEWHERE, out->lo, out->hi, noise, -1, &total);
+	if (other < 0) /* the classes near the source took every distance measured */
+		other = BASELINE_STRATEGY;
+	for (int c = 0; c < NC; c++) {
+		int s = c == CLASS_ELSEWHERE ? other : cell(f, i, j, c, out->lo, out->hi, noise, other, &cost);
+		out->strategy[c] = s < 0 ? other : s;
+		total += c == CLASS_ELSEWHERE ? 0 : cost;
+	}
+	return total;
+}
+
+/* The split of the sorted lengths into at most MAX_BANDS bands with the
+ * least cost, each band past the first charged a five-thousandth of a log per
+ * point so that bands come only where they buy real time. f[b * cols + j]:
+ * lengths 0..j-1 in b bands, none of them the last. */
+static int segment(const struct grid *g, const struct fit_tables *pre, size_t points, double noise,
+		   struct derived_rule *r, double *total)
+{
+	size_t nl = g->nl, cols = nl + 1, start = 0;
+	struct {
+		double cost;
+		size_t from; /* where the last of the b bands starts */
+	} *f = malloc(MAX_BANDS * cols * sizeof *f);
+	double best = HUGE_VAL;
+	struct band scratch;
+	int nb = 0;
+	if (!f)
+		return -1;
+	for (size_t k = 0; k < MAX_BANDS * cols; k++)
+		f[k].cost = k ? HUGE_VAL : 0;
+	for (int b = 0; b + 1 < MAX_BANDS; b++)
+		for (size_t j = 0; j < nl; j++)
+			for (size_t e = j; f[b * cols + j].cost < HUGE_VAL && e + 1 < nl; e++) {
+				double c = f[b * cols + j].cost + band(g, pre, j, e, 0, noise, &scratch);
+				if (c < f[(b + 1) * cols + e + 1].cost)
+					f[(b + 1) * cols + e + 1].cost = c, f[(b + 1) * cols + e + 1].from = j;
+			}
+	for (int b = 0; b < MAX_BANDS; b++)
+		for (size_t j = 0; j < nl; j++) {
+			if (f[b * cols + j].cost == HUGE_VAL)
+				continue;
+			double c = f[b * cols + j].cost + band(g, pre, j, nl - 1, 1, noise, &scratch) +
+				   BAND_PRICE * (double)points * b;
+			if (c < best)
+				best = c, nb = b, start = j;
+		}
+	*total = best;
+	r->n_bands = nb + 1;
+	band(g, pre, start, nl - 1, 1, noise, &r->bands[nb]);
+	for (size_t e = start, j; nb > 0; nb--, e = j)
+		band(g, pre, (j = f[nb * cols + e].from), e - 1, 0, noise, &r->bands[nb - 1]);
+	free(f);
+	/* Neighbours that chose alike are one band. */
+	int m = 0;
+	for (int i = 0; i < r->n_bands; i++)
+		if (m && memcmp(r->bands[m - 1].strategy, r->bands[i].strategy, sizeof r->bands[i].strategy) == 0)
+			r->bands[m - 1].hi = r->bands[i].hi;
+		else
+			r->bands[m++] = r->bands[i];
+	r->n_bands = m;
+	return 0;
+}
+
+long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
+{
+	size_t points = 0, levels = 1;
+	while ((size_t)1 << levels <= g->nl)
+		levels++;
+	struct acc *pre = calloc((g->nl + 1) * NC, sizeof *pre);
+	struct harm *harm = malloc(levels * g->nl * NC * sizeof *harm);
+	if (!pre || !harm) {
+		free(pre);
+		free(harm);
+		return 0;
+	}
+	for (size_t k = 0; k < g->nl * NC; k++)
+		for (int s = 0; s < NS; s++)
+			harm[k].of[s] = -HUGE_VAL;
+	for (size_t li = 0; li < g->nl; li++)
+		for (size_t di = 0; di < g->nd; di++)
+			points += at(g, li, di, BASELINE_STRATEGY) > 0;
+	for (size_t li = 0; li < g->nl; li++) {
+		memcpy(&pre[(li + 1) * NC], &pre[li * NC], NC * sizeof *pre);
+		size_t here = 0;
+		for (size_t di = 0; di < g->nd; di++)
+			here += at(g, li, di, BASELINE_STRATEGY) > 0;
+		/* The weights sum to the number of points, which BAND_PRICE is per. */
+		double w = here ? (double)points / (double)g->nl / (double)here : 0;
+		for (size_t di = 0; di < g->nd; di++) {
+			double tb = best_at(g, li, di), base = at(g, li, di, BASELINE_STRATEGY);
+			struct acc *a = &pre[(li + 1) * NC + rule_class(r, g->dist[di])];
+			if (base == 0)
+				continue;
+			a->points++, a->weight += w;
+			for (int s = 0; s < NS; s++)
+				if (at(g, li, di, s) > 0) {
+					/* A regret beyond the noise weighs ten times, a loss to the
+					 * baseline beyond it thirty: the fit is judged by its worst
+					 * points as well as its sum, and it should do no harm. */
+					double lr = log(at(g, li, di, s) / tb), lb = log(at(g, li, di, s) / base);
+					a->vs_best[s] += w * (lr + EXCESS_WEIGHT * fmax(0, lr - log1p(r->noise)) +
+							      HARM_WEIGHT * fmax(0, lb - log1p(r->noise)));
+					a->vs_base[s] += w * log(at(g, li, di, s) / base);
+					a->n[s]++;
+					double *h = &harm[li * NC + rule_class(r, g->dist[di])].of[s];
+					*h = fmax(*h, lb);
+				}
+		}
+	}
+	for (size_t k = 1; k < levels; k++)
+		for (size_t li = 0; li + ((size_t)1 << k) <= g->nl; li++)
+			for (int c = 0; c < NC; c++)
+				for (int s = 0; s < NS; s++)
+					harm[(k * g->nl + li) * NC + (size_t)c].of[s] =
+						fmax(harm[((k - 1) * g->nl + li) * NC + (size_t)c].of[s],
+						     harm[((k - 1) * g->nl + li + ((size_t)1 << (k - 1))) * NC + (size_t)c].of[s]);
+	struct fit_tables f = {pre, harm, g->nl};
+	int rc = segment(g, &f, points, r->noise, r, cost);
+	free(pre);
+	free(harm);
+	return rc ? 0 : (long)points;
+}

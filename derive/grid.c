@@ -1,0 +1,73 @@
+/* The measurements as a grid of points, built from a table and checked for
+ * what the derivation needs. */
+#include "grid.h"
+
+#include <stdlib.h>
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int grid_build(const struct table *t, struct grid *g, struct derived_rule *r)
+{
+	unsigned char seen[4096] = {0};
+	if (!(g->len = malloc(t->n * sizeof *g->len)))
+		return -1;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct row *w = &t->rows[i];
+		if (w->strategy < 0 || w->strategy >= NS || w->distance > 4095 || !(w->ticks > 0)) {
+			say(r, "row %zu has no strategy, distance or time the derivation can use", i + 1);
+			return -1;
+		}
+		g->len[i] = w->length;
+		seen[w->distance] = 1;
+	}
+	qsort(g->len, t->n, sizeof *g->len, cmp_uint);
+	for (size_t i = 0; i < t->n; i++)
+		if (!g->nl || g->len[g->nl - 1] != g->len[i])
+			g->len[g->nl++] = g->len[i];
+	for (unsigned int d = 0; d < 4096; d++) {
+		g->di[d] = seen[d] ? (int)g->nd : -1;
+		if (seen[d])
+			g->dist[g->nd++] = d;
+	}
+	if (!(g->t = calloc(g->nl * g->nd * NS, sizeof *g->t)))
+		return -1;
+	/* Of two rows for one key the first counts, as in table_find. */
+	for (size_t i = t->n; i-- > 0;) {
+		const struct row *w = &t->rows[i];
+		size_t li = (size_t)((unsigned int *)bsearch(&w->length, g->len, g->nl, sizeof *g->len, cmp_uint) - g->len);
+		g->t[(li * g->nd + (size_t)g->di[w->distance]) * NS + (size_t)w->strategy] = w->ticks;
+	}
+	for (size_t li = 0; li < g->nl; li++) {
+		int refs = 0;
+		for (size_t di = 0; di < g->nd; di++) {
+			if (best_at(g, li, di) > 0 && at(g, li, di, BASELINE_STRATEGY) == 0) {
+				say(r, "%s was not measured at length %u, distance %u; every point needs the baseline",
+				    strategy_name[BASELINE_STRATEGY], g->len[li], g->dist[di]);
+				return -1;
+			}
+			refs += at(g, li, di, BASELINE_STRATEGY) > 0 && g->dist[di] >= REF_LO && g->dist[di] <= REF_HI;
+		}
+		if (!refs) {
+			say(r, "length %u has no distance in %d..%d measured to stand for the elsewhere class", g->len[li],
+			    REF_LO, REF_HI);
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,81 @@
+/* Private to derive/: the measurements as a grid of points, and the steps
+ * of the derivation that read it. grid.c builds the grid, class_bounds.c
+ * finds where the distance classes end, fit.c fits the bands to them,
+ * rule.c judges a rule on the grid, and derive.c takes the steps in turn. */
+#ifndef DERIVE_GRID_H
+#define DERIVE_GRID_H
+
+#include "derive.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#define NS N_COPY_STRATEGIES
+#define NC N_DISTANCE_CLASSES
+
+/* What a band past the first costs, per point: bands come only where they
+ * buy real time. */
+#define BAND_PRICE 2e-4
+
+/* The coarse middle the probe measures, far from any distance that stalls:
+ * what the elsewhere class is judged on. */
+#define REF_LO 161
+#define REF_HI 3935
+
+/* The measurements as a grid of points (length, distance), one time per
+ * strategy, 0 where it was not measured. A point is where the baseline was. */
+struct grid {
+	unsigned int *len; /* sorted distinct lengths */
+	size_t nl, nd;
+	unsigned int dist[4096]; /* sorted distinct distances */
+	int di[4096];            /* a distance's index, -1 if not measured */
+	double *t;
+};
+
+static inline double at(const struct grid *g, size_t li, size_t di, int s)
+{
+	return g->t[(li * g->nd + di) * NS + (size_t)s];
+}
+
+static inline double best_at(const struct grid *g, size_t li, size_t di)
+{
+	double b = 0;
+	for (int s = 0; s < NS; s++)
+		if (at(g, li, di, s) > 0 && (b == 0 || at(g, li, di, s) < b))
+			b = at(g, li, di, s);
+	return b;
+}
+
+/* Appends to the note; truncates rather than overflows. */
+static inline void say(struct derived_rule *r, const char *fmt, ...)
+{
+	size_t used = strlen(r->note);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->note + used, sizeof r->note - used, fmt, ap);
+	va_end(ap);
+}
+
+/* The median of v[0..n-1], which it sorts. */
+double median_of(double *v, size_t n);
+
+/* Fills g from t. Nonzero when t lacks what the derivation needs, with
+ * r's note saying why, or when memory runs out. */
+int grid_build(const struct table *t, struct grid *g, struct derived_rule *r);
+
+/* class_bounds.c: the copy the elsewhere class makes at each length, the
+ * runs of distances where it stalls, and the near class. */
+int best_else(const struct grid *g, size_t li, double noise);
+unsigned int stall_run(const struct grid *g, const int *other, double noise, int below, double *worst, int *who);
+int near_class(const struct grid *g, const int *other, struct derived_rule *r, double *best);
+
+/* Fits bands to the class bounds in r: r->bands, and the cost in *cost.
+ * Returns the number of points, 0 on failure. */
+long fit_bands(const struct grid *g, struct derived_rule *r, double *cost);
+
+/* What the rule costs at every point, against the best and the baseline. */
+int grid_regret(const struct grid *g, size_t points, struct derived_rule *r);
+
+#endif

@@ -1,0 +1,90 @@
+/* What a derived rule chooses at a point, and what it costs on the
+ * measurements. */
+#include "grid.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int grid_regret(const struct grid *g, size_t points, struct derived_rule *r)
+{
+	double *v = malloc((points ? points : 1) * sizeof *v);
+	size_t k = 0;
+	if (!v)
+		return -1;
+	for (size_t li = 0; li < g->nl; li++)
+		for (size_t di = 0; di < g->nd; di++) {
+			double base = at(g, li, di, BASELINE_STRATEGY);
+			int s = rule_choice(r, g->len[li], g->dist[di]);
+			if (base == 0)
+				continue;
+			if (at(g, li, di, s) == 0) {
+				say(r, "the rule's %s was not measured at length %u, distance %u", strategy_name[s],
+				    g->len[li], g->dist[di]);
+				free(v);
+				return -1;
+			}
+			v[k] = at(g, li, di, s) / best_at(g, li, di);
+			r->mean_regret += log(v[k]);
+			if (v[k] > r->worst_regret)
+				r->worst_regret = v[k], r->worst_length = g->len[li], r->worst_distance = g->dist[di];
+			r->worst_vs_baseline = fmax(r->worst_vs_baseline, at(g, li, di, s) / base);
+			k++;
+		}
+	r->median_regret = median_of(v, k); /* sorts v */
+	r->p99_regret = k ? v[(k - 1) * 99 / 100] : 1;
+	r->points = k;
+	r->over_5pct = 0;
+	for (size_t i = 0; i < k; i++)
+		r->over_5pct += v[i] > 1.05;
+	r->mean_regret = exp(r->mean_regret / (double)(k ? k : 1));
+	free(v);
+	return 0;
+}
+
+int rule_regret(const struct table *t, struct derived_rule *r)
+{
+	struct grid *g = calloc(1, sizeof *g);
+	size_t points = 0;
+	int rc = -1;
+	char note[sizeof r->note];
+	memcpy(note, r->note, sizeof note);
+	r->note[0] = '\0';
+	r->worst_regret = r->median_regret = r->mean_regret = r->worst_vs_baseline = r->p99_regret = 0;
+	if (g && grid_build(t, g, r) == 0) {
+		for (size_t li = 0; li < g->nl; li++)
+			for (size_t di = 0; di < g->nd; di++)
+				points += at(g, li, di, BASELINE_STRATEGY) > 0;
+		rc = grid_regret(g, points, r);
+	}
+	if (rc == 0)
+		memcpy(r->note, note, sizeof note);
+	if (g) {
+		free(g->len);
+		free(g->t);
+	}
+	free(g);
+	return rc;
+}
+
+enum distance_class rule_class(const struct derived_rule *r, unsigned int d)
+{
+	d %= 4096;
+	if (d % (r->zero_mod ? (unsigned int)r->zero_mod : 4096u) == 0)
+		return CLASS_ZERO;
+	if (d <= r->above_max)
+		return CLASS_ABOVE;
+	if (d <= r->near_max)
+		return CLASS_NEAR;
+	if (r->below_max && d >= 4096 - r->below_max)
+		return CLASS_BELOW;
+	return CLASS_ELSEWHERE;
+}
+
+int rule_choice(const struct derived_rule *r, unsigned int n, unsigned int d)
+{
+	for (int i = 0; i < r->n_bands; i++)
+		if (n >= r->bands[i].lo && n <= r->bands[i].hi)
+			return r->bands[i].strategy[rule_class(r, d)];
+	return BASELINE_STRATEGY;
+}

@@ -1,0 +1,35 @@
+/* What test_derive.c's checks share with the derivations of the recorded
+ * tables in test_derive_fixtures.c. */
+#ifndef TEST_DERIVE_H
+#define TEST_DERIVE_H
+
+#include "derive.h"
+#include "table.h"
+
+enum { F = STRATEGY_FORWARD, FA = STRATEGY_FORWARD_ALIGNED, DOWN = STRATEGY_DOWN, SMALL = STRATEGY_SMALL };
+
+extern struct derived_rule rule; /* the rule the checks look at */
+
+/* Counts a check; prints what failed, with the rule's note the first time. */
+void check(int ok, const char *fmt, ...);
+
+/* Derives the rule from tests/fixtures/CSV and checks it is well formed;
+ * 0 when it could not. */
+int derive(const char *csv);
+
+/* The rule's class bounds, noise and alignment head. */
+void bounds(unsigned int above_max, unsigned int below_max, double noise, int align_dst);
+
+/* The rule's strategy at length n, distance d. */
+void choose(unsigned int n, unsigned int d, int s);
+
+/* The rule's number of bands and its worst regret at most. */
+void bands(int n_bands, double max_regret);
+
+/* The baseline: one band, forward everywhere, no class near the source. */
+void baseline(void);
+
+/* The rules derived from the recorded tables (test_derive_fixtures.c). */
+void derive_fixtures(void);
+
+#endif

@@ -1,0 +1,154 @@
+/* The derivation on each recorded table of tests/fixtures/ (written by
+ * make_fixtures.lua): the class bounds, bands and choices it must find. */
+#include "test_derive.h"
+
+#include <string.h>
+
+void derive_fixtures(void)
+{
+	if (derive("zen2_like.csv")) {
+		bounds(31, 0, DERIVE_NOISE_FLOOR, 0);
+		bands(2, 1.05);
+		check(rule.bands[1].lo == 64, "the second band starts at %u, want 64 where the stall does",
+		      rule.bands[1].lo);
+		check(strstr(rule.note, "1..31 bytes above") != NULL, "the note does not give the above class");
+		choose(16, 5, F);
+		choose(63, 5, F);
+		choose(64, 1, DOWN);
+		choose(64, 31, DOWN);
+		choose(64, 32, F);
+		choose(8192, 17, DOWN);
+		choose(1048576, 31, DOWN);
+		choose(8192, 0, F);
+		choose(8192, 2048, F);
+		choose(8192, 4095, F);
+	}
+	if (derive("length_stall.csv")) {
+		bounds(31, 0, DERIVE_NOISE_FLOOR, 0);
+		bands(3, 1.05);
+		for (int i = 0; i < rule.n_bands; i++)
+			check(rule.bands[i].strategy[CLASS_ABOVE] != DOWN || rule.bands[i].hi < 1024,
+			      "band %u.. goes down above the source past 1 KiB", rule.bands[i].lo);
+		choose(40, 5, F);
+		choose(64, 5, DOWN);
+		choose(384, 31, DOWN);
+		choose(384, 100, F);
+		choose(512, 5, F);
+		choose(1024, 5, F);
+		choose(65536, 1, F);
+	}
+	if (derive("below_stall.csv")) {
+		bounds(0, 64, DERIVE_NOISE_FLOOR, 0);
+		bands(2, 1.05);
+		choose(63, 4095, F);
+		choose(64, 4095, DOWN);
+		choose(8192, 4032, DOWN);
+		choose(8192, 4031, F);
+		choose(8192, 31, F);
+		choose(8192, 0, F);
+		choose(1048576, 4064, DOWN);
+	}
+	if (derive("no_stall.csv")) {
+		bounds(0, 0, DERIVE_NOISE_FLOOR, 0);
+		baseline();
+		bands(1, 1.0);
+	}
+	/* A class whose own best copy is within the noise of the elsewhere
+	 * class's keeps the elsewhere copy: the band then needs no distance. */
+	if (derive("class_tie.csv")) {
+		bounds(0, 0, DERIVE_NOISE_FLOOR, 0);
+		choose(1024, 0, DOWN);
+		choose(1024, 100, DOWN);
+		choose(8192, 0, DOWN);
+		for (int i = 0; i < rule.n_bands; i++)
+			check(rule.bands[i].strategy[CLASS_ZERO] == rule.bands[i].strategy[CLASS_ELSEWHERE],
+			      "band %u.. copies d = 0 its own way on a difference within the noise", rule.bands[i].lo);
+	}
+	if (derive("small_win.csv")) {
+		bounds(0, 0, DERIVE_NOISE_FLOOR, 0);
+		bands(2, 1.05);
+		check(rule.bands[0].hi == 32, "the first band ends at %u, want 32, small's last length", rule.bands[0].hi);
+		choose(1, 0, SMALL);
+		choose(16, 5, SMALL);
+		choose(32, 2048, SMALL);
+		choose(32, 4095, SMALL);
+		choose(33, 5, F);
+		choose(8192, 5, F);
+	}
+	/* Every copy within 2% of rep movsb, with passes 4% apart: no gain
+	 * survives the noise the spread sets, so the baseline. */
+	if (derive("noisy.csv")) {
+		bounds(0, 0, 0.04, 0);
+		baseline();
+		bands(1, 1.05);
+	}
+	/* The coarse middle holds misaligned destinations too, so the aligned
+	 * head's gain is the elsewhere class's, and no distance needs a class. */
+	if (derive("align_win.csv")) {
+		bounds(0, 0, DERIVE_NOISE_FLOOR, PROBE_ALIGN_DST);
+		bands(2, 1.05);
+		choose(256, 5, F);
+		choose(512, 100, F);
+		choose(1024, 5, FA);
+		choose(1024, 100, FA);
+		choose(65536, 4090, FA);
+		choose(8192, 0, F);
+	}
+
+	/* Mutually aligned buffers copy their own way: class zero widens to
+	 * every multiple of 32, forward there, down at the other distances. */
+	if (derive("aligned_fast.csv")) {
+		check(rule.zero_mod == 32, "zero_mod %d, want 32", rule.zero_mod);
+		choose(1024, 0, F);
+		choose(1024, 64, F);
+		choose(4096, 160, F);
+		choose(1024, 33, DOWN);
+		choose(4096, 65, DOWN);
+		check(rule.worst_regret <= 1.05, "worst regret %.3f, want <= 1.05", rule.worst_regret);
+	}
+
+	/* Down wins by far on the whole of 128..512 bytes but loses 20% at two
+	 * distances no above or below class can hold: the table takes rep
+	 * movsb there rather than make any copy slower than the baseline (it
+	 * may keep down where a class excludes them, as class zero widened to
+	 * the multiples of 16 does). */
+	if (derive("near_stall.csv")) {
+		check(rule.above_max == 31 && rule.near_max == 65, "above_max %u, near_max %u, want 31 and 65",
+		      rule.above_max, rule.near_max);
+		choose(256, 5, DOWN);
+		choose(256, 31, DOWN);
+		choose(256, 32, F);
+		choose(256, 65, F);
+		choose(256, 128, DOWN);
+		choose(512, 2048, DOWN);
+		choose(4096, 40, F);
+		check(rule.worst_regret <= 1 + DERIVE_NOISE_FLOOR, "worst regret %.3f, want within the noise of 1",
+		      rule.worst_regret);
+	}
+	if (derive("aligned_stall.csv")) {
+		check(rule.above_max == 40, "above_max %u, want 40", rule.above_max);
+		choose(4096, 32, DOWN);
+		choose(4096, 8, DOWN);
+		check(rule.worst_regret < 2, "worst regret %.3f: a stalled point left to rep movsb", rule.worst_regret);
+	}
+	if (derive("harm_somewhere.csv")) {
+		choose(256, 40, F);
+		choose(512, 63, F);
+		check(rule.worst_vs_baseline <= 1 + DERIVE_NOISE_FLOOR,
+		      "worst against the baseline %.3f, want within the noise of 1", rule.worst_vs_baseline);
+	}
+
+	/* Streaming stores win past the caches, where the probe times few
+	 * distances, and single lengths below 64 bytes bid for more bands than
+	 * a table has: every length weighs alike, so the streaming band is
+	 * bought (counted point by point, it was not). */
+	if (derive("streaming_win.csv")) {
+		choose(4194304, 2061, STRATEGY_AVX2_NT);
+		choose(8388608, 0, STRATEGY_AVX2_NT);
+		choose(8388608, 4095, STRATEGY_AVX2_NT);
+		choose(2097152, 2061, F);
+		choose(65536, 2061, F);
+		check(rule.worst_vs_baseline <= 1 + DERIVE_NOISE_FLOOR,
+		      "worst against the baseline %.3f, want within the noise of 1", rule.worst_vs_baseline);
+	}
+}
