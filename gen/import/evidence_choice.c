@@ -2,6 +2,7 @@
  * and the drawing of it beside the summary. */
 #include "evidence_choice.h"
 
+#include "../../common/plot.h"
 #include "../../common/util.h"
 
 #include <stdio.h>
@@ -60,6 +61,7 @@ char *evidence_plot_body(const struct entry_choice *entry, const struct run_fact
 	buf_printf(&b,
 		   "set datafile separator ','\n"
 		   "set logscale x 2\n"
+		   "%s"
 		   "set xrange [0.8:1.3e6]\n"
 		   "set yrange [-50:4146]\n"
 		   "set ytics 512\n"
@@ -69,7 +71,7 @@ char *evidence_plot_body(const struct entry_choice *entry, const struct run_fact
 		   "set multiplot layout 1,2 title '%s: the derived table at every measured point'\n"
 		   "set title 'strategy chosen'\n"
 		   "set key outside bottom center horizontal\n",
-		   title);
+		   plot_length_xtics, title);
 	buf_printf(&b, "plot ");
 	for (int s = 0; s < N_COPY_STRATEGIES; s++)
 		buf_printf(&b,
