@@ -8,8 +8,8 @@
 static void add_leaf(struct cpuid_dump *d, cpuid_fn cpuid, uint32_t leaf, uint32_t subleaf)
 {
 	uint32_t r[4];
-	if (d->n == MAX_CPUID_LEAVES)
-		return;
+	/* cpuid_read_all reads at most 70 leaves (cpuid.h). */
+	_Static_assert(MAX_CPUID_LEAVES >= 0x20 + 2 + 0x22 + 2, "the dump holds every leaf the reader reads");
 	cpuid(leaf, subleaf, r);
 	d->leaves[d->n++] = (struct cpuid_leaf){leaf, subleaf, r[0], r[1], r[2], r[3]};
 }

@@ -8,7 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MAX_CPUID_LEAVES 64
+/* The most leaves the reader below records: 0x20 basic leaves and two
+ * subleaves, 0x22 extended leaves and two of the hypervisor's, 70, on a
+ * CPU that has them all (Sapphire Rapids reports basic leaves to 0x20 and
+ * extended ones past 0x80000021). An archive may hold a few more, as a
+ * hand-edited or later probe's might; the import refuses more than this. */
+#define MAX_CPUID_LEAVES 128
 
 struct cpuid_leaf {
 	uint32_t leaf, subleaf;

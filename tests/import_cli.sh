@@ -176,6 +176,16 @@ sed 's/^probe [0-9]*$/probe 1/' "$A" >"$T/v1.run" && sha_again "$T/v1.run"
 sed 's/^small /warp /' "$A" >"$T/strategy.run" && sha_again "$T/strategy.run"
 sed 's/^\(forward 8 0 0\) .*/\1 -5.00 -5.00/' "$A" >"$T/negative.run" && sha_again "$T/negative.run"
 sed '/^cpuid 00000001 /d' "$A" >"$T/nocpu.run" && sha_again "$T/nocpu.run"
+# As many leaves as the probe reads on a CPU that has them all (70: the
+# basic leaves to 0x1f with two subleaves, the extended ones to 0x80000021,
+# the hypervisor's two), and past the limit the import names.
+leaves() { # leaves IN OUT N: IN with N more leaves 0x0f000000.. before its flavor line
+	awk -v n="$3" '/^flavor / && !done { for (i = 0; i < n; i++) printf "cpuid %08x 00000000 00000000 00000000 00000000 00000000\n", 251658240 + i; done = 1 } { print }' "$1" | sed '$d' >"$2"
+	echo "sha256 $(sha256sum "$2" | cut -d' ' -f1)" >>"$2"
+}
+have=$(grep -c '^cpuid ' "$A")
+leaves "$A" "$T/leaves70.run" $((70 - have))
+leaves "$A" "$T/leaves129.run" $((129 - have))
 head -c 20000 /dev/urandom >"$T/random.run"
 refused "random bytes" "$T/fleet" "$T/random.run" "not a uarchcopy run archive"
 refused "a truncated archive" "$T/fleet" "$T/truncated.run" "truncated: it does not end with its checksum line"
@@ -195,6 +205,9 @@ refused "a negative time" "$T/fleet" "$T/negative.run" "not a positive number of
 refused "no CPUID leaf 1" "$T/fleet" "$T/nocpu.run" "lacks CPUID leaves 0 and 1"
 refused "a missing file" "$T/fleet" "$T/none.run" "cannot read it"
 refused "a folder" "$T/fleet" "$T" "not a file"
+fresh "$T/leaves"
+check "an archive with every CPUID leaf the probe reads (70) imports" sh -c "'$GEN' import --db '$T/leaves/uarch.db' --dry-run '$T/leaves70.run' >/dev/null 2>&1"
+refused "an archive of 129 CPUID leaves" "$T/fleet" "$T/leaves129.run" "more than 128 cpuid leaves"
 
 # ---- two at once, killed, missing tools ----
 fresh "$T/two"
