@@ -31,7 +31,7 @@ Opteron_G5|AuthenticAMD|21|2|-"
 FLAVORS=$("$GEN" flavors | cut -d' ' -f1)
 
 for f in $FLAVORS; do
-	cc -std=c11 -D_GNU_SOURCE -no-pie -Iout/"$f" tests/identity_rule.c build/"$f"/copy_rule.o build/"$f"/copy.o \
+	cc -std=c11 -D_GNU_SOURCE -no-pie -Iout/"$f" tests/identity_rule.c common/text_poke.c build/"$f"/copy_rule.o build/"$f"/copy.o \
 		-o "$T/rule-$f" || { bad "$f: identity_rule does not build"; continue; }
 done
 
