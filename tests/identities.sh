@@ -90,7 +90,7 @@ run_identity() { # run_identity CPU VENDOR FAMILY MODEL ENTRY
 	for f in $FLAVORS; do
 		if nasm -f elf64 "$d/out/$f/x86_64/copy.asm" -o "$d/copy-$f.o" &&
 			cc -std=c11 -c "$d/out/$f/copy_rule.c" -o "$d/rule-$f.o" &&
-			cc -std=c11 -D_GNU_SOURCE -no-pie -I"$d/out/$f" tests/identity_rule.c "$d/rule-$f.o" "$d/copy-$f.o" \
+			cc -std=c11 -D_GNU_SOURCE -no-pie -I"$d/out/$f" tests/identity_rule.c common/text_poke.c "$d/rule-$f.o" "$d/copy-$f.o" \
 				-o "$d/rule-$f"; then
 			check "$who, $f: the new table picks the measured rule, and the dispatch follows it" \
 				rule_matches "$cpu" "$d/db/uarch.db" "$f" "$vendor" "$family" "$model" "$d/rule-$f"
