@@ -19,7 +19,10 @@ GEN        := gen/uarchgen
 # common/: helpers that include nothing else of the project (errors, memory,
 # text checks, sha256, gnuplot, the strategy catalogue, the timer), shared by
 # uarchgen, the probe and the bench.
-COMMON_SRCS := $(wildcard common/*.c)
+# text_poke.c is for the programs that patch the routines in user space
+# (tests, probe, bench), not uarchgen.
+POKE_SRC    := common/text_poke.c
+COMMON_SRCS := $(filter-out $(POKE_SRC),$(wildcard common/*.c))
 # derive/: what a probe run is (its archive, its points) and the derivation
 # of a table from it, shared by the probe, which writes archives, and
 # uarchgen import, which reads them. It includes common/ alone.
@@ -95,7 +98,7 @@ debt: $(GEN)
 # and test programs. The flavors are the directories make finds in out/.
 
 FLAVORS := $(patsubst out/%/copy_rule.h,%,$(wildcard out/*/copy_rule.h))
-TEST_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie -Iout/$*
+TEST_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie -Iout/$* -I.
 
 $(B)/%/copy.o: out/%/x86_64/copy.asm out/MANIFEST
 	@mkdir -p $(@D)
@@ -118,7 +121,7 @@ $(B)/%/rule_tests.o: out/%/tests/rule_tests.c out/%/tests/rule_tests.h out/%/cop
 	@echo "  CC      $<"
 	$(Q)$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
-$(B)/%/run_rule_tests: tests/run_rule_tests.c $(B)/%/rule_tests.o $(B)/%/copy_rule.o $(B)/%/copy.o
+$(B)/%/run_rule_tests: tests/run_rule_tests.c $(POKE_SRC) $(B)/%/rule_tests.o $(B)/%/copy_rule.o $(B)/%/copy.o
 	@echo "  LD      $@"
 	$(Q)$(CC) $(TEST_CFLAGS) $(CFLAGS) $^ -o $@
 
@@ -138,14 +141,14 @@ $(B)/abi_%.o: tests/abi/%.asm
 	@echo "  NASM    $<"
 	$(Q)$(NASM) -f elf64 -w+all -Werror $< -o $@
 
-$(B)/%/abi_harness: tests/abi_harness.c $(B)/abi_trampoline.o $(B)/abi_broken.o $(B)/%/copy_rule.o $(B)/%/copy.o out/%/tests/routines.h
+$(B)/%/abi_harness: tests/abi_harness.c $(POKE_SRC) $(B)/abi_trampoline.o $(B)/abi_broken.o $(B)/%/copy_rule.o $(B)/%/copy.o out/%/tests/routines.h
 	@echo "  LD      $@"
 	$(Q)$(CC) $(TEST_CFLAGS) $(CFLAGS) $(filter %.c %.o,$^) -o $@
 
 # ---- the fuzzer (clang's libFuzzer) ----
 
 FUZZ_RUNS ?= 10000000
-$(B)/%/fuzz_copy: tests/fuzz/fuzz_copy.c $(B)/%/copy.o $(B)/%/copy_rule.o
+$(B)/%/fuzz_copy: tests/fuzz/fuzz_copy.c $(POKE_SRC) $(B)/%/copy.o $(B)/%/copy_rule.o
 	@echo "  CLANG   $@"
 	$(Q)clang -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -fsanitize=fuzzer -no-pie -Iout/$* $^ -o $@
 
@@ -156,7 +159,7 @@ fuzz: all $(FLAVORS:%=$(B)/%/fuzz_copy)
 		$(B)/$$f/fuzz_copy -runs=$(FUZZ_RUNS) -max_total_time=1200 -max_len=160 -print_final_stats=1 \
 		$(B)/$$f/fuzz-corpus || exit 1; done
 
-$(B)/%/fault_tests: tests/fault_tests.c $(B)/%/copy_rule.o $(B)/%/copy.o out/%/tests/routines.h
+$(B)/%/fault_tests: tests/fault_tests.c $(POKE_SRC) $(B)/%/copy_rule.o $(B)/%/copy.o out/%/tests/routines.h
 	@echo "  LD      $@"
 	$(Q)$(CC) $(TEST_CFLAGS) $(CFLAGS) $(filter %.c %.o,$^) -o $@
 
@@ -170,7 +173,7 @@ $(B)/%/fault_tests_remaining: tests/fault_tests.c $(B)/%-remaining/out/MANIFEST
 	@echo "  LD      $@"
 	$(Q)$(NASM) -f elf64 -w+all -Werror $(B)/$*-remaining/out/$*/x86_64/copy.asm -o $(B)/$*/copy_remaining.o
 	$(Q)$(CC) $(KERNEL_CFLAGS) -c $(B)/$*-remaining/out/$*/copy_rule.c -o $(B)/$*/copy_rule_remaining.o
-	$(Q)$(CC) $(subst -Iout/$*,-I$(B)/$*-remaining/out/$*,$(TEST_CFLAGS)) $(CFLAGS) tests/fault_tests.c \
+	$(Q)$(CC) $(subst -Iout/$*,-I$(B)/$*-remaining/out/$*,$(TEST_CFLAGS)) $(CFLAGS) tests/fault_tests.c $(POKE_SRC) \
 		$(B)/$*/copy_rule_remaining.o $(B)/$*/copy_remaining.o -o $@
 
 PER_FLAVOR_BINS := fuzz_copy abi_harness run_rule_tests bench copy_gas.o
@@ -209,7 +212,8 @@ PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
 # flavor: each flavor's probe/flavor.c, copy.o and copy_rule.o become one
 # object whose defined symbols are renamed <flavor>_..., so that the
 # flavors' routines, all named uc_..., do not clash.
-PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c $(DERIVE_SRCS) common/text.c common/sha256.c common/util.c
+PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c $(DERIVE_SRCS) common/text.c common/sha256.c common/util.c \
+		$(POKE_SRC)
 
 $(B)/probe-flavors/%.o: probe/flavor.c probe/flavor.h common/timer.h $(wildcard derive/*.h) common/rule_limits.h $(B)/%/copy.o $(B)/%/copy_rule.o
 	@mkdir -p $(@D)
@@ -243,7 +247,7 @@ $(B)/test_derive: $(TEST_DERIVE_SRCS) tests/test_derive.h $(DERIVATION_SRCS) der
 	@echo "  CC      $@"
 	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iderive $(TEST_DERIVE_SRCS) $(DERIVATION_SRCS) -o $@ -lm
 
-BENCH_SRCS := $(wildcard bench/*.c) common/plot.c
+BENCH_SRCS := $(wildcard bench/*.c) common/plot.c $(POKE_SRC)
 # The bench also times the table compiled for one core (gen --target, prefix
 # uct_) in the same process as the installed one: the entry this CPU's CPUID
 # selects, or TARGET=NAME; none where no entry holds the CPU, or where this

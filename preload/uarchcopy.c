@@ -2,29 +2,54 @@
  * memmove. LD_PRELOAD=build/libuarchcopy.so puts them under a program
  * unchanged; build/libuarchcopy.a links them in statically.
  *
- * The rule is installed once, by a constructor, so a call runs the table
- * with no lookup. Before that (another library's constructor may copy
- * first) the table is the baseline's, every copy one rep movsb, which is
- * correct on every CPU. memcpy is memmove here: a program that overlaps a
- * memcpy keeps working, for the price of one compare.
+ * The choice is made once, by a constructor: it reads CPUID and XGETBV,
+ * installs the rule and patches the entries (uc_rule_patch) to jump to
+ * the compiled routine of this CPU's measured table. On a core with no
+ * evidence nothing is patched: the entry is the baseline itself, one rep
+ * movsb with no dispatch. Before the constructor runs (another library's
+ * constructor may copy first) every entry is that baseline, correct on
+ * every CPU. Nothing is tested on a call. memcpy is memmove here: a
+ * program that overlaps a memcpy keeps working, for the price of one
+ * compare.
  *
  * Environment, read once at load:
  *   UARCHCOPY_ISA=gpr|avx2|avx512   the widest instructions the copies may use
  *   UARCHCOPY_STRATEGY=NAME         every copy takes strategy NAME where it can
- *                                   copy the length, forward elsewhere (tests)
+ *                                   copy the length, forward elsewhere (tests):
+ *                                   the table dispatch runs it
  *   UARCHCOPY_REPORT=1              write the installed rule to stderr */
 #include "copy_rule.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
+
+/* The constructor runs before the program's main, possibly before other
+ * libraries' constructors: it calls nothing but write, mprotect and getenv
+ * of the C library's. */
+static size_t text_len(const char *s)
+{
+	size_t n = 0;
+	while (s[n])
+		n++;
+	return n;
+}
+
+static int same_text(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
 
 static void say(const char *a, const char *b, const char *c)
 {
 	const char *parts[] = {"libuarchcopy: ", a, b, c, "\n"};
 	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
-		if (parts[i] && write(2, parts[i], strlen(parts[i])) < 0)
+		if (parts[i] && write(2, parts[i], text_len(parts[i])) < 0)
 			return;
 }
 
@@ -45,12 +70,18 @@ static int forced_table(const char *name, const struct uc_rule *cpu_rule, struct
 {
 	static char reason[64];
 	size_t i = 0;
-	while (i < sizeof strategies / sizeof *strategies && strcmp(strategies[i].name, name) != 0)
+	while (i < sizeof strategies / sizeof *strategies &&
+	       !same_text(strategies[i].name, name, text_len(strategies[i].name) + 1))
 		i++;
 	if (i == sizeof strategies / sizeof *strategies)
 		return -1;
-	strcpy(reason, "UARCHCOPY_STRATEGY=");
-	strncat(reason, strategies[i].name, sizeof reason - strlen(reason) - 1);
+	static const char head[] = "UARCHCOPY_STRATEGY=";
+	size_t len = sizeof head - 1, k;
+	for (k = 0; k < len; k++)
+		reason[k] = head[k];
+	for (k = 0; strategies[i].name[k] && len < sizeof reason - 1; k++)
+		reason[len++] = strategies[i].name[k];
+	reason[len] = '\0';
 	/* 64: forward_aligned's head, where it is the one forced. */
 	if (uc_rule_force(r, strategies[i].code, 64, reason) != 0)
 		return -1;
@@ -58,15 +89,30 @@ static int forced_table(const char *name, const struct uc_rule *cpu_rule, struct
 	return 0;
 }
 
+/* uc_rule_patch's text poke: the page made writable for the write, then
+ * executable again. Where the system refuses writable code, the site is
+ * left as built, the baseline, which is correct: each entry copies right
+ * whether or not the others were patched. */
+static void poke(void *addr, const void *bytes, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), first = (uintptr_t)addr & ~(page - 1);
+	size_t span = (size_t)((uintptr_t)addr + len - first);
+	if (mprotect((void *)first, span, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
+		return;
+	for (size_t i = 0; i < len; i++)
+		((volatile unsigned char *)addr)[i] = ((const unsigned char *)bytes)[i];
+	mprotect((void *)first, span, PROT_READ | PROT_EXEC);
+}
+
 __attribute__((constructor)) static void install(void)
 {
 	static const char *const isa_names[] = {"gpr", "avx2", "avx512"};
+	static struct uc_rule forced;
 	const char *isa = getenv("UARCHCOPY_ISA"), *strategy = getenv("UARCHCOPY_STRATEGY");
 	const struct uc_rule *rule;
-	static struct uc_rule forced;
 	if (isa && *isa) {
 		int k = 0;
-		while (k < 3 && strcmp(isa, isa_names[k]) != 0)
+		while (k < 3 && !same_text(isa, isa_names[k], text_len(isa_names[k]) + 1))
 			k++;
 		if (k < 3)
 			uc_rule_limit_isa(k);
@@ -80,10 +126,12 @@ __attribute__((constructor)) static void install(void)
 		else
 			say("UARCHCOPY_STRATEGY=", strategy, ": no such strategy; the CPU's rule stays");
 	}
+	if (uc_rule_patch(poke) != 0)
+		say("uc_rule_patch refused: the copies stay the baseline", NULL, NULL);
 	if (getenv("UARCHCOPY_REPORT")) {
 		char line[1024];
 		uc_rule_describe(line, sizeof line, rule);
-		say(line, NULL, NULL);
+		say(line, "; routines ", uc_rule_routines());
 	}
 }
 

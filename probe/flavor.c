@@ -4,6 +4,7 @@
 
 #include "../derive/derive.h"
 #include "copy_rule.h"
+#include "../common/text_poke.h"
 
 #define ROUTINE(code, fn, isa) {code, fn, isa},
 static const struct probe_routine routines[] = {UC_STRATEGY_ROUTINES(ROUTINE)};
@@ -22,7 +23,7 @@ static void force_strategy(int code)
 {
 	struct uc_rule r;
 	if (uc_rule_force(&r, code, PROBE_ALIGN_DST, "the probe") == 0)
-		uc_rule_install(&r);
+		rule_install_patched(&r);
 }
 
 /* The copy the table dispatches: memmove where the flavor has one, since

@@ -11,6 +11,7 @@
  * A routine is called only where the CPU and the OS enable its instructions.
  * A self-test first proves the harness catches each kind of breakage. */
 #include "copy_rule.h"
+#include "../common/text_poke.h"
 #include "tests/routines.h"
 
 #include <cpuid.h>
@@ -307,7 +308,7 @@ int main(int argc, char **argv)
 		char first[512] = "";
 		unsigned long calls = 0, bad = 0;
 		for (size_t k = 0; k < sizeof rules / sizeof *rules; k++) {
-			uc_rule_install(&rules[k]);
+			rule_install_patched(&rules[k]);
 			for (size_t l = 0; l < sizeof lengths / sizeof *lengths; l++) {
 				if (lengths[l] < rt->min_n || lengths[l] > rt->max_n)
 					continue;
@@ -339,7 +340,7 @@ int main(int argc, char **argv)
 			passed++;
 		}
 	}
-	uc_rule_install(&rules[0]);
+	rule_install_patched(&rules[0]);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -5,6 +5,7 @@
  * instruction reruns) or sends rip to uc_user_fault_exit. Any other fault is
  * an oops: it is not swallowed. */
 #include "copy_rule.h"
+#include "../common/text_poke.h"
 
 #include <setjmp.h>
 #include <signal.h>
@@ -150,7 +151,7 @@ static void fault_case(const char *name, enum direction dir, unsigned int window
 				{(size_t)-1, {UC_STRATEGY_FORWARD, UC_STRATEGY_DOWN, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD,
 					      UC_STRATEGY_FORWARD}}},
 			       UC_RULE_BASELINE, "", "", ""};
-	uc_rule_install(&rule);
+	rule_install_patched(&rule);
 	reset();
 	size_t uoff = PAGE + 40;
 	/* The kernel side sits at the same offset mod 4096 as the user side plus or minus dist. */
@@ -221,7 +222,7 @@ static void exact_count_sweep(enum direction dir, unsigned int align_dst)
 			       UC_RULE_BASELINE, "", "", ""};
 	char name[96], why[160];
 	int bad_cases = 0;
-	uc_rule_install(&rule);
+	rule_install_patched(&rule);
 	for (size_t k = 0; k < n; k++) {
 		reset();
 		mode = REFUSE;

@@ -129,7 +129,7 @@ build_suite() { # build_suite DIR: the generated tests against DIR's routines
 		cc -std=c99 -O2 -ffreestanding -c "$1/copy_rule.c" -o "$1/copy_rule.o" &&
 		cc -std=c99 -O2 -ffreestanding -c "$1/tests/rule_tests.c" -o "$1/rule_tests.o" &&
 		mkdir -p "$1/harness/tests" && cp tests/run_rule_tests.c "$1/harness/tests/" &&
-		cc -O2 -no-pie -I"$1" "$1/harness/tests/run_rule_tests.c" "$1/rule_tests.o" "$1/copy_rule.o" "$1/copy.o" -o "$1/run"
+		cc -O2 -no-pie -I"$1" -I. "$1/harness/tests/run_rule_tests.c" common/text_poke.c "$1/rule_tests.o" "$1/copy_rule.o" "$1/copy.o" -o "$1/run"
 }
 # Every measured table compiles to a branch tree that passes its entry's tests.
 for u in $(sqlite3 uarch.db "SELECT uarch FROM measured_rule WHERE flavor = '$F'"); do

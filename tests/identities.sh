@@ -31,7 +31,7 @@ Opteron_G5|AuthenticAMD|21|2|-"
 FLAVORS=$("$GEN" flavors | cut -d' ' -f1)
 
 for f in $FLAVORS; do
-	cc -std=c11 -D_GNU_SOURCE -no-pie -Iout/"$f" tests/identity_rule.c build/"$f"/copy_rule.o build/"$f"/copy.o \
+	cc -std=c11 -D_GNU_SOURCE -no-pie -Iout/"$f" tests/identity_rule.c common/text_poke.c build/"$f"/copy_rule.o build/"$f"/copy.o \
 		-o "$T/rule-$f" || { bad "$f: identity_rule does not build"; continue; }
 done
 
@@ -90,7 +90,7 @@ run_identity() { # run_identity CPU VENDOR FAMILY MODEL ENTRY
 	for f in $FLAVORS; do
 		if nasm -f elf64 "$d/out/$f/x86_64/copy.asm" -o "$d/copy-$f.o" &&
 			cc -std=c11 -c "$d/out/$f/copy_rule.c" -o "$d/rule-$f.o" &&
-			cc -std=c11 -D_GNU_SOURCE -no-pie -I"$d/out/$f" tests/identity_rule.c "$d/rule-$f.o" "$d/copy-$f.o" \
+			cc -std=c11 -D_GNU_SOURCE -no-pie -I"$d/out/$f" tests/identity_rule.c common/text_poke.c "$d/rule-$f.o" "$d/copy-$f.o" \
 				-o "$d/rule-$f"; then
 			check "$who, $f: the new table picks the measured rule, and the dispatch follows it" \
 				rule_matches "$cpu" "$d/db/uarch.db" "$f" "$vendor" "$family" "$model" "$d/rule-$f"

@@ -114,7 +114,7 @@ for p in sqlite3 python3 git tar; do
 	check "$p under the library prints what it printed without" cmp "$T/plain/$p" "$T/rule/$p"
 done
 check "a forced strategy reports itself forced, on this CPU's entry" sh -c \
-	"UARCHCOPY_STRATEGY=down UARCHCOPY_REPORT=1 LD_PRELOAD='$LIB' env true 2>&1 | grep -q ', forced: UARCHCOPY_STRATEGY=down)\$'"
+	"UARCHCOPY_STRATEGY=down UARCHCOPY_REPORT=1 LD_PRELOAD='$LIB' env true 2>&1 | grep -q ', forced: UARCHCOPY_STRATEGY=down); routines table\$'"
 for s in $(sed -n 's/^\tX(UC_STRATEGY_[A-Z0-9_]*, "\([a-z0-9_]*\)",.*/\1/p' "$ROOT/out/user/copy_rule.h"); do
 	UARCHCOPY_STRATEGY=$s LD_PRELOAD=$LIB run "$T/$s"
 	for p in sqlite3 python3 git tar; do

@@ -2,6 +2,8 @@
  * the routines linked with it, and prints "N passed, N failed". */
 #include "tests/rule_tests.h"
 
+#include "common/text_poke.h" /* the repository root is on the include path */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t.report = report;
+	t.poke = text_poke_user;
 	t.cookie = &verbose;
 	if (uc_rule_tests_run(&t, only) == 0) {
 		fprintf(stderr, "%s: no test group named '%s'\n", argv[0], only);

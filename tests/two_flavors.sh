@@ -37,7 +37,7 @@ for f in $("$GEN" flavors --db "$T/uarch.db" | cut -d' ' -f1); do
 	if nasm -f elf64 -w+all -Werror "$O/$f/x86_64/copy.asm" -o "$S/$f-copy.o" &&
 		cc -std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding -O2 -c "$O/$f/copy_rule.c" -o "$S/$f-rule.o" &&
 		cc -std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding -O2 -c "$O/$f/tests/rule_tests.c" -o "$S/$f-tests.o" &&
-		cc -std=c11 -O2 -no-pie -I"$O/$f" tests/run_rule_tests.c "$S/$f-tests.o" "$S/$f-rule.o" "$S/$f-copy.o" \
+		cc -std=c11 -O2 -no-pie -I"$O/$f" -I. tests/run_rule_tests.c common/text_poke.c "$S/$f-tests.o" "$S/$f-rule.o" "$S/$f-copy.o" \
 			-o "$S/$f-run"; then
 		ok
 		check "flavor $f passes its generated tests" "$S/$f-run"

@@ -276,6 +276,129 @@ int uc_rule_force(struct uc_rule *rule, int strategy, unsigned int align_dst, co
 	return 0;
 }
 
+/* The patch list, in x86_64/copy.asm: each patched routine's site, its
+ * length, and per routine set the routine each site jumps to. */
+extern const uc_uintptr uc_patch_sites[UC_N_PATCH_SITES];
+extern const unsigned char uc_patch_site_len[UC_N_PATCH_SITES];
+extern const uc_uintptr uc_patch_targets[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES];
+
+/* The routine sets: 0 the entries' own baseline, 1 the table dispatch,
+ * then each measured table compiled for one isa level. */
+static const char *const set_names[UC_N_ROUTINE_SETS] = {
+	"baseline", "table",
+	"zen2",
+	"zen3",
+	"zen5",
+};
+
+/* Each measured table, and the set that runs it at each isa level (0 where
+ * it copies forward everywhere there). An inherited rule carries its
+ * source's table, and so finds its row. */
+static const struct {
+	struct uc_rule table;
+	unsigned char set[1];
+} compiled[] = {
+	/* zen2 */
+	{ { 31, 0, 0, 4096, 0, 2, { { 63, { 0, 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" }, { 2 } },
+	/* zen3 */
+	{ { 31, 58, 6, 32, 64, 12, { { 15, { 3, 3, 3, 3, 3 } }, { 16, { 2, 3, 3, 2, 2 } }, { 19, { 3, 3, 3, 2, 3 } }, { 32, { 3, 3, 3, 3, 3 } }, { 80, { 2, 2, 2, 2, 2 } }, { 96, { 0, 2, 0, 2, 2 } }, { 112, { 0, 2, 2, 0, 0 } }, { 160, { 2, 2, 2, 2, 2 } }, { 256, { 0, 2, 2, 2, 2 } }, { 2097152, { 0, 2, 0, 0, 0 } }, { 4194304, { 1, 2, 1, 0, 1 } }, { (uc_size_t)-1, { 2, 2, 0, 0, 1 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" }, { 3 } },
+	/* zen5 */
+	{ { 63, 0, 1, 64, 64, 8, { { 32, { 3, 3, 3, 3, 3 } }, { 56, { 2, 2, 2, 2, 2 } }, { 112, { 0, 2, 0, 0, 0 } }, { 320, { 2, 2, 2, 2, 2 } }, { 384, { 0, 2, 2, 2, 2 } }, { 768, { 0, 2, 0, 0, 0 } }, { 2097152, { 0, 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 0, 1, 1, 1 } } }, UC_RULE_MEASURED, "zen5", "zen5", "" }, { 4 } },
+	/* tigerlake */
+	{ { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "tigerlake", "tigerlake", "" }, { 0 } },
+	/* rocketlake */
+	{ { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "rocketlake", "rocketlake", "" }, { 0 } },
+};
+
+static int same_table(const struct uc_rule *a, const struct uc_rule *b)
+{
+	unsigned int i, k;
+	if (a->above_max != b->above_max || a->near_max != b->near_max || a->below_max != b->below_max ||
+	    a->zero_mod != b->zero_mod || a->align_dst != b->align_dst || a->n_bands != b->n_bands)
+		return 0;
+	for (i = 0; i < a->n_bands && i < UC_MAX_BANDS; i++) {
+		if (a->bands[i].hi != b->bands[i].hi)
+			return 0;
+		for (k = 0; k < UC_N_CLASSES; k++)
+			if (a->bands[i].strategy[k] != b->bands[i].strategy[k])
+				return 0;
+	}
+	return 1;
+}
+
+/* The set the installed rule runs. */
+static unsigned int installed_set;
+
+/* The set that runs rule at isa: a measured table's compiled routines; the
+ * baseline where every copy goes forward; else the table dispatch. A forced
+ * table always takes the dispatch, even where it is all forward, so that
+ * timing forward under it times the dispatch too. */
+static unsigned int choose_set(const struct uc_rule *rule, int isa, int all_forward)
+{
+	unsigned int i;
+	if (rule->status == UC_RULE_FORCED)
+		return 1;
+	for (i = 0; i < sizeof compiled / sizeof compiled[0]; i++)
+		if (same_table(rule, &compiled[i].table))
+			return compiled[i].set[isa];
+	return all_forward ? 0 : 1;
+}
+
+const char *uc_rule_routines(void)
+{
+	return set_names[installed_set];
+}
+
+const void *uc_rule_routine(unsigned int site)
+{
+	if (site >= UC_N_PATCH_SITES)
+		return 0;
+	return (const void *)uc_patch_targets[installed_set * UC_N_PATCH_SITES + site];
+}
+
+/* The bytes each site held as built, read before the first patch, so that
+ * a later rule of the baseline can put them back. */
+static unsigned char built[UC_N_PATCH_SITES][5];
+static int built_read;
+
+/* The rel32 of a jmp at site to the installed set's routine; -1 where it
+ * does not reach (a jmp rel32 reaches 2 GiB either way, and the targets
+ * are in the same object as the sites). */
+static int jump_rel(unsigned int s, uc_u64 *rel)
+{
+	uc_uintptr site = uc_patch_sites[s];
+	*rel = (uc_u64)uc_patch_targets[installed_set * UC_N_PATCH_SITES + s] - (uc_u64)(site + 5);
+	return ((*rel + 0x80000000ull) >> 32) != 0 ? -1 : 0;
+}
+
+int uc_rule_patch(uc_text_poke poke)
+{
+	unsigned int s, i;
+	uc_u64 rel;
+	for (s = 0; s < UC_N_PATCH_SITES; s++)
+		if (uc_patch_site_len[s] < 5 || jump_rel(s, &rel) != 0)
+			return -1;
+	if (!built_read) {
+		for (s = 0; s < UC_N_PATCH_SITES; s++)
+			for (i = 0; i < 5; i++)
+				built[s][i] = ((const volatile unsigned char *)uc_patch_sites[s])[i];
+		built_read = 1;
+	}
+	for (s = 0; s < UC_N_PATCH_SITES; s++) {
+		unsigned char jmp[5];
+		if (installed_set == 0) {
+			poke((void *)uc_patch_sites[s], built[s], 5);
+			continue;
+		}
+		jump_rel(s, &rel);
+		jmp[0] = 0xe9;
+		for (i = 0; i < 4; i++)
+			jmp[1 + i] = (unsigned char)(rel >> (8 * i));
+		poke((void *)uc_patch_sites[s], jmp, 5);
+	}
+	return 0;
+}
+
 /* The installed table, in x86_64/copy.asm: the class bounds, the head's
  * alignment, a strategy byte per class and length below SHORT, and the
  * bands that reach SHORT: their upper bounds and strategies
@@ -293,7 +416,6 @@ extern unsigned char uc_copy_long_cells[UC_N_CLASSES * UC_MAX_BANDS];
 extern unsigned char uc_copy_short[UC_N_CLASSES * SHORT];
 extern unsigned char uc_copy_uniform[SHORT];
 extern unsigned char uc_copy_long_uniform[UC_MAX_BANDS];
-extern unsigned char uc_copy_baseline;
 
 /* The strategy the routines run where the table says s, at length len: a
  * head needs an alignment, so without one the copy is forward; a strategy
@@ -366,15 +488,14 @@ void uc_rule_install(const struct uc_rule *rule)
 				s = MIXED;
 		((volatile unsigned char *)uc_copy_long_uniform)[k] = s;
 	}
-	/* Every copy forward: the dispatch skips the table, unless the table
-	 * was forced (uc_rule_force). Forward is right for every copy, so a
-	 * copy that reads the flag and the table while they change still
-	 * copies right. */
+	/* Which routines run it: its compiled ones, the baseline where every
+	 * copy goes forward, or the table dispatch (rule_patch points the
+	 * entries there). */
 	for (all_forward = 1, len = 0; len < SHORT; len++)
 		all_forward &= uc_copy_uniform[len] == UC_STRATEGY_FORWARD;
 	for (k = 0; k < UC_MAX_BANDS; k++)
 		all_forward &= uc_copy_long_uniform[k] == UC_STRATEGY_FORWARD;
-	*(volatile unsigned char *)&uc_copy_baseline = (unsigned char)(all_forward && rule->status != UC_RULE_FORCED);
+	installed_set = choose_set(rule, 0, (int)all_forward);
 }
 
 const struct uc_rule *uc_rule_init(void)

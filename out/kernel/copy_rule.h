@@ -125,8 +125,45 @@ const struct uc_rule *uc_rule_from_cpuid(const struct uc_cpuid *id);
  * returns it. Call once, before other CPUs copy. */
 const struct uc_rule *uc_rule_init(void);
 
-/* Makes the copy routines follow rule. */
+/* Makes the copy routines follow rule: writes the table the table
+ * dispatch reads and chooses the routines that run rule (its compiled
+ * ones, the baseline, or the table dispatch). The entries run them once
+ * uc_rule_patch has pointed them there. */
 void uc_rule_install(const struct uc_rule *rule);
+
+/* Writes len bytes over code at addr, as a kernel's text poke does
+ * (Linux's text_poke_early). */
+typedef void (*uc_text_poke)(void *addr, const void *bytes, uc_size_t len);
+
+/* The patched routines, by site: each entry's first bytes, which are the
+ * baseline (every copy one forward rep movsb, no dispatch) until
+ * uc_rule_patch writes a jmp there. */
+#define UC_SITE_MEMCPY 0
+#define UC_SITE_COPY_STRATEGY 1
+#define UC_SITE_COPY_TO_USER 2
+#define UC_SITE_COPY_FROM_USER 3
+#define UC_N_PATCH_SITES 4
+/* The routine sets: the baseline, the table dispatch, then each measured
+ * table compiled. */
+#define UC_N_ROUTINE_SETS 5
+
+/* Points every patched entry at the routines the installed rule chose, with
+ * a jmp rel32 written by poke over its first 5 bytes (or puts back the
+ * bytes it was built with, for the baseline). Call it after
+ * uc_rule_install, before other CPUs copy; a kernel that never calls it
+ * runs the baseline. 0, or -1 where a site is shorter than 5 bytes or a
+ * target out of a jmp's reach (nothing is then written). */
+int uc_rule_patch(uc_text_poke poke);
+
+/* The routines the installed rule runs, by name: "baseline", "table", or
+ * the compiled table's ("zen3", or "zen5_avx512" in a flavor of vector
+ * strategies, named for the widest isa it uses). */
+const char *uc_rule_routines(void);
+
+/* The routine site UC_SITE_* runs under the installed rule (the entry
+ * itself for the baseline): what an IFUNC resolver returns. 0 for a site
+ * out of range. */
+const void *uc_rule_routine(unsigned int site);
 
 /* Fills rule with a table that forces strategy: it in every class for the
  * lengths it copies, forward at the others, the head of forward_aligned

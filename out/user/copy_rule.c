@@ -276,6 +276,125 @@ int uc_rule_force(struct uc_rule *rule, int strategy, unsigned int align_dst, co
 	return 0;
 }
 
+/* The patch list, in x86_64/copy.asm: each patched routine's site, its
+ * length, and per routine set the routine each site jumps to. */
+extern const uc_uintptr uc_patch_sites[UC_N_PATCH_SITES];
+extern const unsigned char uc_patch_site_len[UC_N_PATCH_SITES];
+extern const uc_uintptr uc_patch_targets[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES];
+
+/* The routine sets: 0 the entries' own baseline, 1 the table dispatch,
+ * then each measured table compiled for one isa level. */
+static const char *const set_names[UC_N_ROUTINE_SETS] = {
+	"baseline", "table",
+	"zen3_avx2",
+	"zen3_gpr",
+	"zen5_avx512",
+	"zen5_avx2",
+	"zen5_gpr",
+};
+
+/* Each measured table, and the set that runs it at each isa level (0 where
+ * it copies forward everywhere there). An inherited rule carries its
+ * source's table, and so finds its row. */
+static const struct {
+	struct uc_rule table;
+	unsigned char set[3];
+} compiled[] = {
+	/* zen3 */
+	{ { 61, 131, 2, 4096, 64, 11, { { 7, { 3, 3, 3, 3, 3 } }, { 15, { 2, 2, 2, 2, 2 } }, { 32, { 3, 3, 3, 3, 3 } }, { 1536, { 5, 5, 5, 5, 5 } }, { 4096, { 4, 4, 4, 4, 4 } }, { 65536, { 0, 5, 5, 5, 5 } }, { 262144, { 5, 5, 5, 5, 0 } }, { 524288, { 4, 4, 0, 5, 1 } }, { 1048576, { 0, 5, 5, 1, 0 } }, { 2097152, { 0, 4, 4, 1, 5 } }, { (uc_size_t)-1, { 7, 7, 7, 7, 7 } } }, UC_RULE_MEASURED, "zen3", "zen3", "" }, { 3, 2, 2 } },
+	/* zen5 */
+	{ { 1359, 0, 9, 4096, 64, 16, { { 32, { 3, 3, 3, 3, 3 } }, { 39, { 4, 4, 4, 4, 4 } }, { 64, { 5, 5, 5, 5, 5 } }, { 96, { 4, 4, 4, 4, 4 } }, { 128, { 8, 8, 8, 8, 8 } }, { 160, { 5, 5, 5, 5, 5 } }, { 256, { 4, 4, 4, 4, 4 } }, { 384, { 8, 8, 8, 4, 8 } }, { 512, { 8, 5, 8, 8, 8 } }, { 1536, { 9, 9, 8, 8, 8 } }, { 3072, { 0, 0, 0, 0, 0 } }, { 4096, { 8, 9, 8, 8, 8 } }, { 1048576, { 0, 0, 0, 0, 0 } }, { 2097152, { 9, 0, 0, 0, 0 } }, { 4194304, { 7, 7, 7, 1, 7 } }, { (uc_size_t)-1, { 0, 7, 0, 1, 0 } } }, UC_RULE_MEASURED, "zen5", "zen5", "" }, { 6, 5, 4 } },
+};
+
+static int same_table(const struct uc_rule *a, const struct uc_rule *b)
+{
+	unsigned int i, k;
+	if (a->above_max != b->above_max || a->near_max != b->near_max || a->below_max != b->below_max ||
+	    a->zero_mod != b->zero_mod || a->align_dst != b->align_dst || a->n_bands != b->n_bands)
+		return 0;
+	for (i = 0; i < a->n_bands && i < UC_MAX_BANDS; i++) {
+		if (a->bands[i].hi != b->bands[i].hi)
+			return 0;
+		for (k = 0; k < UC_N_CLASSES; k++)
+			if (a->bands[i].strategy[k] != b->bands[i].strategy[k])
+				return 0;
+	}
+	return 1;
+}
+
+/* The set the installed rule runs. */
+static unsigned int installed_set;
+
+/* The set that runs rule at isa: a measured table's compiled routines; the
+ * baseline where every copy goes forward; else the table dispatch. A forced
+ * table always takes the dispatch, even where it is all forward, so that
+ * timing forward under it times the dispatch too. */
+static unsigned int choose_set(const struct uc_rule *rule, int isa, int all_forward)
+{
+	unsigned int i;
+	if (rule->status == UC_RULE_FORCED)
+		return 1;
+	for (i = 0; i < sizeof compiled / sizeof compiled[0]; i++)
+		if (same_table(rule, &compiled[i].table))
+			return compiled[i].set[isa];
+	return all_forward ? 0 : 1;
+}
+
+const char *uc_rule_routines(void)
+{
+	return set_names[installed_set];
+}
+
+const void *uc_rule_routine(unsigned int site)
+{
+	if (site >= UC_N_PATCH_SITES)
+		return 0;
+	return (const void *)uc_patch_targets[installed_set * UC_N_PATCH_SITES + site];
+}
+
+/* The bytes each site held as built, read before the first patch, so that
+ * a later rule of the baseline can put them back. */
+static unsigned char built[UC_N_PATCH_SITES][5];
+static int built_read;
+
+/* The rel32 of a jmp at site to the installed set's routine; -1 where it
+ * does not reach (a jmp rel32 reaches 2 GiB either way, and the targets
+ * are in the same object as the sites). */
+static int jump_rel(unsigned int s, uc_u64 *rel)
+{
+	uc_uintptr site = uc_patch_sites[s];
+	*rel = (uc_u64)uc_patch_targets[installed_set * UC_N_PATCH_SITES + s] - (uc_u64)(site + 5);
+	return ((*rel + 0x80000000ull) >> 32) != 0 ? -1 : 0;
+}
+
+int uc_rule_patch(uc_text_poke poke)
+{
+	unsigned int s, i;
+	uc_u64 rel;
+	for (s = 0; s < UC_N_PATCH_SITES; s++)
+		if (uc_patch_site_len[s] < 5 || jump_rel(s, &rel) != 0)
+			return -1;
+	if (!built_read) {
+		for (s = 0; s < UC_N_PATCH_SITES; s++)
+			for (i = 0; i < 5; i++)
+				built[s][i] = ((const volatile unsigned char *)uc_patch_sites[s])[i];
+		built_read = 1;
+	}
+	for (s = 0; s < UC_N_PATCH_SITES; s++) {
+		unsigned char jmp[5];
+		if (installed_set == 0) {
+			poke((void *)uc_patch_sites[s], built[s], 5);
+			continue;
+		}
+		jump_rel(s, &rel);
+		jmp[0] = 0xe9;
+		for (i = 0; i < 4; i++)
+			jmp[1 + i] = (unsigned char)(rel >> (8 * i));
+		poke((void *)uc_patch_sites[s], jmp, 5);
+	}
+	return 0;
+}
+
 /* The installed table, in x86_64/copy.asm: the class bounds, the head's
  * alignment, a strategy byte per class and length below SHORT, and the
  * bands that reach SHORT: their upper bounds and strategies
@@ -293,7 +412,6 @@ extern unsigned char uc_copy_long_cells[UC_N_CLASSES * UC_MAX_BANDS];
 extern unsigned char uc_copy_short[UC_N_CLASSES * SHORT];
 extern unsigned char uc_copy_uniform[SHORT];
 extern unsigned char uc_copy_long_uniform[UC_MAX_BANDS];
-extern unsigned char uc_copy_baseline;
 
 /* Each strategy's instruction set (0 general registers, 1 AVX2, 2
  * AVX-512), the strategy that runs in its place where that set is not
@@ -420,15 +538,14 @@ void uc_rule_install(const struct uc_rule *rule)
 				s = MIXED;
 		((volatile unsigned char *)uc_copy_long_uniform)[k] = s;
 	}
-	/* Every copy forward: the dispatch skips the table, unless the table
-	 * was forced (uc_rule_force). Forward is right for every copy, so a
-	 * copy that reads the flag and the table while they change still
-	 * copies right. */
+	/* Which routines run it: its compiled ones, the baseline where every
+	 * copy goes forward, or the table dispatch (rule_patch points the
+	 * entries there). */
 	for (all_forward = 1, len = 0; len < SHORT; len++)
 		all_forward &= uc_copy_uniform[len] == UC_STRATEGY_FORWARD;
 	for (k = 0; k < UC_MAX_BANDS; k++)
 		all_forward &= uc_copy_long_uniform[k] == UC_STRATEGY_FORWARD;
-	*(volatile unsigned char *)&uc_copy_baseline = (unsigned char)(all_forward && rule->status != UC_RULE_FORCED);
+	installed_set = choose_set(rule, installed_isa, (int)all_forward);
 }
 
 const struct uc_rule *uc_rule_init(void)

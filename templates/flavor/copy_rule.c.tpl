@@ -33,6 +33,23 @@ void ${P}rule_install(const struct ${P}rule *rule)
 	(void)*(const volatile unsigned char *)&${P}out_stamp_${gen.stamp};
 }
 
+int ${P}rule_patch(${P}text_poke poke)
+{
+	(void)poke;
+	return 0;
+}
+
+const char *${P}rule_routines(void)
+{
+	return "${target_name()}";
+}
+
+const void *${P}rule_routine(unsigned int site)
+{
+	(void)site;
+	return 0;
+}
+
 const struct ${P}rule *${P}rule_init(void)
 {
 	static const struct ${P}rule target = ${rule_literal(target_rule(target_name(), flavor.name), target_name())};
@@ -40,6 +57,8 @@ const struct ${P}rule *${P}rule_init(void)
 	return &target;
 }
 @ else
+${include("copy_rule/patch.c.tpi")}
+
 ${include("copy_rule/install.c.tpi")}
 @ end
 

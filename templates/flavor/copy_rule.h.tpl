@@ -129,8 +129,45 @@ const struct ${P}rule *${P}rule_from_cpuid(const struct ${P}cpuid *id);
  * returns it. Call once, before other CPUs copy. */
 const struct ${P}rule *${P}rule_init(void);
 
-/* Makes the copy routines follow rule. */
+/* Makes the copy routines follow rule: writes the table the table
+ * dispatch reads and chooses the routines that run rule (its compiled
+ * ones, the baseline, or the table dispatch). The entries run them once
+ * ${P}rule_patch has pointed them there. */
 void ${P}rule_install(const struct ${P}rule *rule);
+
+/* Writes len bytes over code at addr, as a kernel's text poke does
+ * (Linux's text_poke_early). */
+typedef void (*${P}text_poke)(void *addr, const void *bytes, ${P}size_t len);
+
+@ local ctx = import("copy_context").of()
+/* The patched routines, by site: each entry's first bytes, which are the
+ * baseline (every copy one forward rep movsb, no dispatch) until
+ * ${P}rule_patch writes a jmp there. */
+@ for i, r in ipairs(ctx.sites) do
+#define ${G}SITE_${string.upper(r)} ${i - 1}
+@ end
+#define ${G}N_PATCH_SITES ${#ctx.sites}
+/* The routine sets: the baseline, the table dispatch, then each measured
+ * table compiled${target_name() and " (--target: the entries are the target's own tree)" or ""}. */
+#define ${G}N_ROUTINE_SETS ${target_name() and 1 or (2 + #ctx.sets)}
+
+/* Points every patched entry at the routines the installed rule chose, with
+ * a jmp rel32 written by poke over its first 5 bytes (or puts back the
+ * bytes it was built with, for the baseline). Call it after
+ * ${P}rule_install, before other CPUs copy; a kernel that never calls it
+ * runs the baseline. 0, or -1 where a site is shorter than 5 bytes or a
+ * target out of a jmp's reach (nothing is then written). */
+int ${P}rule_patch(${P}text_poke poke);
+
+/* The routines the installed rule runs, by name: "baseline", "table", or
+ * the compiled table's ("zen3", or "zen5_avx512" in a flavor of vector
+ * strategies, named for the widest isa it uses). */
+const char *${P}rule_routines(void);
+
+/* The routine site ${G}SITE_* runs under the installed rule (the entry
+ * itself for the baseline): what an IFUNC resolver returns. 0 for a site
+ * out of range${target_name() and ", and in a --target build" or ""}. */
+const void *${P}rule_routine(unsigned int site);
 
 /* Fills rule with a table that forces strategy: it in every class for the
  * lengths it copies, forward at the others, the head of forward_aligned

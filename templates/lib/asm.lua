@@ -20,6 +20,7 @@
 --                             code that no path falls into: the two
 --                             back-ends would fill with different nops
 --   dq X[, X] / db N[, N]     data: quadwords (numbers or symbols), bytes
+--   db A - B                  a byte: the distance between two labels
 --   cetnote                   the GNU property note that marks the file as
 --                             compatible with CET (IBT and shadow stacks)
 --   anything else             an instruction: mnemonic, then operands, with
@@ -116,6 +117,8 @@ local function statement(syntax, indent, body, where, state)
     return say("dq      " .. table.concat(args, ", "), ".quad   " .. rest)
   elseif op == "db" and rest:match("^%d+[%d, ]*$") then
     return say("db      " .. rest, ".byte   " .. rest)
+  elseif op == "db" and rest:match("^[%a_][%w_.]* %- [%a_][%w_.]*$") then
+    return say("db      " .. rest, ".byte   " .. rest)
   elseif op:match("^[a-z][a-z0-9]*$") and not rest:find("[%%$`\"']") then
     if nasm then return indent .. body end
     local g = body:gsub("%[rel ", "[rip + "):gsub("(%a*word) %[", "%1 ptr ["):gsub("byte %[", "byte ptr [")
@@ -127,10 +130,32 @@ end
 -- The text of one syntax. name is the template's name, for errors; every
 -- routine of `routines` must be exported with func, and every exported
 -- function that starts with prefix must be one of them.
+-- The lines of text, less every "jmp L" whose next statement is "L:": a
+-- tree whose last leaf goes to the copy laid out after it falls through
+-- (a taken jump less on that path). A comment-only line in between stays.
+local function drop_jumps_to_next(text)
+  local lines = {}
+  for line in (text .. (text:sub(-1) == "\n" and "" or "\n")):gmatch("(.-)\n") do lines[#lines + 1] = line end
+  local function statement(line) return (line:match("^([^;]*)") or ""):match("^%s*(.-)%s*$") end
+  local keep = {}
+  for i, line in ipairs(lines) do
+    local target = statement(line):match("^jmp%s+([%w_.]+)$")
+    local drop = false
+    if target then
+      for j = i + 1, #lines do
+        local st = statement(lines[j])
+        if st ~= "" then drop = st == target .. ":"; break end
+      end
+    end
+    if not drop then keep[#keep + 1] = line end
+  end
+  return keep
+end
+
 function M.render(text, syntax, name, prefix, routines)
   local out, state = {}, { open = {}, exported = {} }
   local n = 0
-  for line in (text .. (text:sub(-1) == "\n" and "" or "\n")):gmatch("(.-)\n") do
+  for _, line in ipairs(drop_jumps_to_next(text)) do
     n = n + 1
     local where = name .. ": output line " .. n .. ": "
     local code, note = line:match("^(.-);(.*)$")

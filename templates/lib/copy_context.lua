@@ -2,30 +2,52 @@
 -- computed in one place: parts are rendered apart and share no locals.
 local M = {}
 
+-- A way to write a routine: under `rule`'s table compiled to a branch tree
+-- (dispatch.lua), or under the installed table (rule nil). way = {
+--   suffix = what its labels add to the routine's name, name = what it
+--   runs, in words, rule, plan = rule's branch tree, reachable = the
+--   strategies it can reach, in code order,
+-- }
+function M.way(suffix, name, rule)
+  local w = { suffix = suffix, name = name, rule = rule, reachable = {} }
+  w.plan = rule and import("dispatch").plan(rule)
+  for _, s in ipairs(flavor_strategies()) do
+    if not rule or w.plan.used[s.name] then w.reachable[#w.reachable + 1] = s.name end
+  end
+  return w
+end
+
 -- of() = {
---   P = symbol prefix, T = the --target rule (nil: the installed table),
---   plan = T's branch tree (dispatch.lua), code = {name = code},
---   strategy = {name = catalogue row}, CLASS = {class = index from 0},
---   NB = bands a table holds, remaining = the user copies' result contract,
---   has = {routine = true}, access = the routines that touch user memory,
---   in the flavor's order, reachable = the strategies the dispatch can
---   reach, in code order,
+--   P = symbol prefix, T = the --target rule (nil: a generic build),
+--   code = {name = code}, strategy = {name = catalogue row},
+--   CLASS = {class = index from 0}, NB = bands a table holds,
+--   remaining = the user copies' result contract, has = {routine = true},
+--   access = the routines that touch user memory, in the flavor's order,
+--   sites = the patched routines (routines.lua), in the flavor's order,
+--   sets = the compiled sets (compiled.lua),
+--   ways = how each patched routine is written: with --target, its entry
+--   is the target's tree ({ the target's way }); else its entry is the
+--   baseline, and it is written once more under the installed table
+--   (suffix "_table") and once for each compiled set (suffix "_<set>"),
 -- }
 function M.of()
   local c = { P = opts.prefix, NB = db.max_bands, code = {}, strategy = {}, CLASS = {}, has = {} }
   c.T = target_name() and target_rule(target_name(), flavor.name)
-  c.plan = c.T and import("dispatch").plan(c.T)
   c.remaining = opts.user_copy_result == "remaining"
-  c.access = {}
+  c.access, c.sites = {}, {}
   for _, r in ipairs(flavor.routines) do
     c.has[r.name] = true
     if r.access then c.access[#c.access + 1] = r.name end
+    if r.patched then c.sites[#c.sites + 1] = r.name end
   end
   for _, s in ipairs(db.strategies) do c.code[s.name], c.strategy[s.name] = s.code, s end
   for i, class in ipairs(db.classes) do c.CLASS[class] = i - 1 end
-  c.reachable = {}
-  for _, s in ipairs(flavor_strategies()) do
-    if not c.T or c.plan.used[s.name] then c.reachable[#c.reachable + 1] = s.name end
+  c.sets = import("compiled").of().sets
+  if c.T then
+    c.ways = { M.way("", target_name(), c.T) }
+  else
+    c.ways = { M.way("_table", "the installed table", nil) }
+    for _, s in ipairs(c.sets) do c.ways[#c.ways + 1] = M.way(s.suffix, s.name .. "'s table", s.table) end
   end
   return c
 end

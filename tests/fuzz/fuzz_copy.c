@@ -7,6 +7,7 @@
  * called alone; in tables, rule_install's fallbacks stand in for them.
  * Build and run: make fuzz (ten million cases) or make check (a short pass). */
 #include "copy_rule.h"
+#include "../../common/text_poke.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -175,7 +176,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		src = GUARD + 64 + src_mis;
 		dst = src + gap;
 	}
-	uc_rule_install(&rule);
+	rule_install_patched(&rule);
 	void *ret = rt->fn(region + dst, region + src, n);
 
 	if (ret != region + dst)

@@ -116,6 +116,17 @@ static void put_cpuid(void)
 	put("\n");
 }
 
+/* The test kernel's text poke: its pages are mapped writable (boot.S),
+ * and one CPU runs, which fetches what it stored before the next jump
+ * (Intel SDM vol. 3A, 8.1.3). */
+void kernel_poke(void *addr, const void *bytes, uc_size_t len)
+{
+	volatile unsigned char *to = addr;
+	const unsigned char *from = bytes;
+	while (len--)
+		*to++ = *from++;
+}
+
 void kmain(void)
 {
 	/* The longest table, MAX_BANDS bands of full-width bounds, fits. */
@@ -123,15 +134,19 @@ void kmain(void)
 	serial_init();
 	put_cpuid();
 	const struct uc_rule *rule = uc_rule_init();
+	int patched = uc_rule_patch(kernel_poke);
 	uc_rule_describe(line, sizeof line, rule);
 	put(line);
 	put("\n");
+	put("routines: ");
+	put(uc_rule_routines());
+	put(patched == 0 ? " (entries patched)\n" : " FAIL: uc_rule_patch refused\n");
 
 	put("vector isa: ");
 	put_uint((unsigned long)UC_ISA_ENABLED(), 10);
 	put(" (0 general registers, 1 AVX2, 2 AVX-512)\n");
 
-	struct uc_test_ctx t = {work, expect, report, 0, 0, 0};
+	struct uc_test_ctx t = {work, expect, report, 0, 0, patched != 0, kernel_poke};
 #ifdef RING0_GROUPS
 	static const char *const groups[] = {RING0_GROUPS, 0};
 	for (const char *const *g = groups; *g; g++)

@@ -215,6 +215,18 @@ static void sweep_same(struct uc_test_ctx *t, struct detail *d, const char *name
 /* The baseline, which a test that installs another table reinstalls after. */
 static const struct uc_rule baseline_table = { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" };
 
+/* Installs rule and patches the entries to run it, as a kernel does at
+ * boot: rule_install, then rule_patch through the harness's poke. A patch
+ * that fails is a failed test of its own. */
+static void use_rule(struct uc_test_ctx *t, const struct uc_rule *rule)
+{
+	uc_rule_install(rule);
+	if (uc_rule_patch(t->poke) != 0) {
+		t->failed++;
+		t->report(t->cookie, "patch", "rule_patch", 0, "a patch site is shorter than 5 bytes or a target out of reach");
+	}
+}
+
 /* A point at a band edge or a class edge, and the strategy the database's
  * table gives it there, computed by the generator (templates/lib/rule_c.lua),
  * not by copy.asm's dispatch that it checks. */
@@ -375,11 +387,12 @@ static void check_lookups(struct detail *d, const struct lookup_case *cases, siz
  * just outside them, then, under the rule the lookup gives, the table's
  * edges and the copy sweeps. */
 static void run_entry(struct uc_test_ctx *t, const char *group, const struct lookup_case *cases, size_t n_cases,
-		      const struct edge *edges, size_t n_edges, int sweeps)
+		      const struct edge *edges, size_t n_edges, int sweeps, const char *const *sets)
 {
 	struct detail d = {{0}, 0, 0};
 	const struct lookup_case *own = &cases[0];
 	const struct uc_rule *rule;
+	struct detail *why;
 	check_lookups(&d, cases, n_cases, 0);
 	finish(t, group, "lookup", &d);
 	check_lookups(&d, cases, n_cases, 1);
@@ -387,7 +400,14 @@ static void run_entry(struct uc_test_ctx *t, const char *group, const struct loo
 	if (!sweeps)
 		return;
 	rule = uc_rule_lookup(own->vendor, own->family, own->model);
-	uc_rule_install(rule);
+	use_rule(t, rule);
+	if (!same_text(uc_rule_routines(), sets[UC_ISA_ENABLED()]) && (why = fail(&d)) != NULL) {
+		say(why, "runs the routines of ");
+		say(why, uc_rule_routines());
+		say(why, ", want ");
+		say(why, sets[UC_ISA_ENABLED()]);
+	}
+	finish(t, group, "its compiled routines run it (patched entries)", &d);
 	check_edges(t, &d, edges, n_edges);
 	finish(t, group, "strategy at every band and class edge", &d);
 	copy_edges(t, &d, edges, n_edges);
@@ -520,10 +540,14 @@ static const struct lookup_case cases_zen1[] = {
 	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x60, 0x00860f01u, 1, { 31, 0, 0, 4096, 0, 2, { { 63, { 0, 0, 0, 0, 0 } }, { (uc_size_t)-1, { 0, 2, 0, 0, 0 } } }, UC_RULE_MEASURED, "zen2", "zen2", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_zen1[] = { "baseline" };
+
 static void group_zen1(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen1", cases_zen1, sizeof cases_zen1 / sizeof cases_zen1[0], edges_zen1,
-		  sizeof edges_zen1 / sizeof edges_zen1[0], 1);
+		  sizeof edges_zen1 / sizeof edges_zen1[0], 1,
+		  sets_zen1);
 }
 
 /* zen2: measured by 2026-11-11. */
@@ -677,10 +701,14 @@ static const struct lookup_case cases_zen2[] = {
 	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0xb0, 0x008b0f01u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_zen2[] = { "zen2" };
+
 static void group_zen2(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen2", cases_zen2, sizeof cases_zen2 / sizeof cases_zen2[0], edges_zen2,
-		  sizeof edges_zen2 / sizeof edges_zen2[0], 1);
+		  sizeof edges_zen2 / sizeof edges_zen2[0], 1,
+		  sets_zen2);
 }
 
 /* zen3: measured 2026-11-30 (KVMKVMKVM guest). */
@@ -1447,10 +1475,14 @@ static const struct lookup_case cases_zen3[] = {
 	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x60, 0x00a60f01u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_zen3[] = { "zen3" };
+
 static void group_zen3(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen3", cases_zen3, sizeof cases_zen3 / sizeof cases_zen3[0], edges_zen3,
-		  sizeof edges_zen3 / sizeof edges_zen3[0], 1);
+		  sizeof edges_zen3 / sizeof edges_zen3[0], 1,
+		  sets_zen3);
 }
 
 /* zen4: baseline (no evidence). */
@@ -1558,10 +1590,14 @@ static const struct lookup_case cases_zen4[] = {
 	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0xb0, 0x00ab0f01u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_zen4[] = { "baseline" };
+
 static void group_zen4(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen4", cases_zen4, sizeof cases_zen4 / sizeof cases_zen4[0], edges_zen4,
-		  sizeof edges_zen4 / sizeof edges_zen4[0], 1);
+		  sizeof edges_zen4 / sizeof edges_zen4[0], 1,
+		  sets_zen4);
 }
 
 /* zen5: measured 2026-12-01 (bhyve bhyve  guest). */
@@ -2062,10 +2098,14 @@ static const struct lookup_case cases_zen5[] = {
 	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x80, 0x00b80f01u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_zen5[] = { "zen5" };
+
 static void group_zen5(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen5", cases_zen5, sizeof cases_zen5 / sizeof cases_zen5[0], edges_zen5,
-		  sizeof edges_zen5 / sizeof edges_zen5[0], 1);
+		  sizeof edges_zen5 / sizeof edges_zen5[0], 1,
+		  sets_zen5);
 }
 
 /* zen6: baseline (no evidence). */
@@ -2177,10 +2217,14 @@ static const struct lookup_case cases_zen6[] = {
 	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0xd0, 0x00bd0f01u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_zen6[] = { "baseline" };
+
 static void group_zen6(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen6", cases_zen6, sizeof cases_zen6 / sizeof cases_zen6[0], edges_zen6,
-		  sizeof edges_zen6 / sizeof edges_zen6[0], 1);
+		  sizeof edges_zen6 / sizeof edges_zen6[0], 1,
+		  sets_zen6);
 }
 
 /* haswell: baseline (no evidence). */
@@ -2292,10 +2336,14 @@ static const struct lookup_case cases_haswell[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x47, 0x00040671u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_haswell[] = { "baseline" };
+
 static void group_haswell(struct uc_test_ctx *t)
 {
 	run_entry(t, "haswell", cases_haswell, sizeof cases_haswell / sizeof cases_haswell[0], edges_haswell,
-		  sizeof edges_haswell / sizeof edges_haswell[0], 1);
+		  sizeof edges_haswell / sizeof edges_haswell[0], 1,
+		  sets_haswell);
 }
 
 /* broadwell: baseline (no evidence). */
@@ -2411,10 +2459,14 @@ static const struct lookup_case cases_broadwell[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x57, 0x00050671u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_broadwell[] = { "baseline" };
+
 static void group_broadwell(struct uc_test_ctx *t)
 {
 	run_entry(t, "broadwell", cases_broadwell, sizeof cases_broadwell / sizeof cases_broadwell[0], edges_broadwell,
-		  sizeof edges_broadwell / sizeof edges_broadwell[0], 1);
+		  sizeof edges_broadwell / sizeof edges_broadwell[0], 1,
+		  sets_broadwell);
 }
 
 /* skylake: baseline (no evidence). */
@@ -2538,10 +2590,14 @@ static const struct lookup_case cases_skylake[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa7, 0x000a0671u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_MEASURED, "rocketlake", "rocketlake", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_skylake[] = { "baseline" };
+
 static void group_skylake(struct uc_test_ctx *t)
 {
 	run_entry(t, "skylake", cases_skylake, sizeof cases_skylake / sizeof cases_skylake[0], edges_skylake,
-		  sizeof edges_skylake / sizeof edges_skylake[0], 1);
+		  sizeof edges_skylake / sizeof edges_skylake[0], 1,
+		  sets_skylake);
 }
 
 /* icelake: baseline (no evidence). */
@@ -2653,10 +2709,14 @@ static const struct lookup_case cases_icelake[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x7f, 0x000706f1u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_icelake[] = { "baseline" };
+
 static void group_icelake(struct uc_test_ctx *t)
 {
 	run_entry(t, "icelake", cases_icelake, sizeof cases_icelake / sizeof cases_icelake[0], edges_icelake,
-		  sizeof edges_icelake / sizeof edges_icelake[0], 1);
+		  sizeof edges_icelake / sizeof edges_icelake[0], 1,
+		  sets_icelake);
 }
 
 /* tigerlake: measured by 2026-11-11. */
@@ -2760,10 +2820,14 @@ static const struct lookup_case cases_tigerlake[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8e, 0x000806e1u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_tigerlake[] = { "baseline" };
+
 static void group_tigerlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "tigerlake", cases_tigerlake, sizeof cases_tigerlake / sizeof cases_tigerlake[0], edges_tigerlake,
-		  sizeof edges_tigerlake / sizeof edges_tigerlake[0], 1);
+		  sizeof edges_tigerlake / sizeof edges_tigerlake[0], 1,
+		  sets_tigerlake);
 }
 
 /* sapphirerapids: baseline (no evidence). */
@@ -2871,10 +2935,14 @@ static const struct lookup_case cases_sapphirerapids[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xd0, 0x000d0601u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_sapphirerapids[] = { "baseline" };
+
 static void group_sapphirerapids(struct uc_test_ctx *t)
 {
 	run_entry(t, "sapphirerapids", cases_sapphirerapids, sizeof cases_sapphirerapids / sizeof cases_sapphirerapids[0], edges_sapphirerapids,
-		  sizeof edges_sapphirerapids / sizeof edges_sapphirerapids[0], 1);
+		  sizeof edges_sapphirerapids / sizeof edges_sapphirerapids[0], 1,
+		  sets_sapphirerapids);
 }
 
 /* alderlake: baseline (no evidence). */
@@ -2994,10 +3062,14 @@ static const struct lookup_case cases_alderlake[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xc0, 0x000c0601u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_alderlake[] = { "baseline" };
+
 static void group_alderlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "alderlake", cases_alderlake, sizeof cases_alderlake / sizeof cases_alderlake[0], edges_alderlake,
-		  sizeof edges_alderlake / sizeof edges_alderlake[0], 1);
+		  sizeof edges_alderlake / sizeof edges_alderlake[0], 1,
+		  sets_alderlake);
 }
 
 /* rocketlake: measured 2026-11-29 (KVMKVMKVM guest). */
@@ -3101,10 +3173,14 @@ static const struct lookup_case cases_rocketlake[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa8, 0x000a0681u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_rocketlake[] = { "baseline" };
+
 static void group_rocketlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "rocketlake", cases_rocketlake, sizeof cases_rocketlake / sizeof cases_rocketlake[0], edges_rocketlake,
-		  sizeof edges_rocketlake / sizeof edges_rocketlake[0], 1);
+		  sizeof edges_rocketlake / sizeof edges_rocketlake[0], 1,
+		  sets_rocketlake);
 }
 
 /* meteorlake: baseline (no evidence). */
@@ -3212,10 +3288,14 @@ static const struct lookup_case cases_meteorlake[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xad, 0x000a06d1u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "graniterapids", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_meteorlake[] = { "baseline" };
+
 static void group_meteorlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "meteorlake", cases_meteorlake, sizeof cases_meteorlake / sizeof cases_meteorlake[0], edges_meteorlake,
-		  sizeof edges_meteorlake / sizeof edges_meteorlake[0], 1);
+		  sizeof edges_meteorlake / sizeof edges_meteorlake[0], 1,
+		  sets_meteorlake);
 }
 
 /* graniterapids: baseline (no evidence). */
@@ -3319,10 +3399,14 @@ static const struct lookup_case cases_graniterapids[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xaf, 0x000a06f1u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_graniterapids[] = { "baseline" };
+
 static void group_graniterapids(struct uc_test_ctx *t)
 {
 	run_entry(t, "graniterapids", cases_graniterapids, sizeof cases_graniterapids / sizeof cases_graniterapids[0], edges_graniterapids,
-		  sizeof edges_graniterapids / sizeof edges_graniterapids[0], 1);
+		  sizeof edges_graniterapids / sizeof edges_graniterapids[0], 1,
+		  sets_graniterapids);
 }
 
 /* crestmont: baseline (no evidence). */
@@ -3430,10 +3514,14 @@ static const struct lookup_case cases_crestmont[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb7, 0x000b0671u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_crestmont[] = { "baseline" };
+
 static void group_crestmont(struct uc_test_ctx *t)
 {
 	run_entry(t, "crestmont", cases_crestmont, sizeof cases_crestmont / sizeof cases_crestmont[0], edges_crestmont,
-		  sizeof edges_crestmont / sizeof edges_crestmont[0], 1);
+		  sizeof edges_crestmont / sizeof edges_crestmont[0], 1,
+		  sets_crestmont);
 }
 
 /* arrowlake: baseline (no evidence). */
@@ -3545,10 +3633,14 @@ static const struct lookup_case cases_arrowlake[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xc7, 0x000c0671u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_arrowlake[] = { "baseline" };
+
 static void group_arrowlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "arrowlake", cases_arrowlake, sizeof cases_arrowlake / sizeof cases_arrowlake[0], edges_arrowlake,
-		  sizeof edges_arrowlake / sizeof edges_arrowlake[0], 1);
+		  sizeof edges_arrowlake / sizeof edges_arrowlake[0], 1,
+		  sets_arrowlake);
 }
 
 /* gracemont: baseline (no evidence). */
@@ -3652,10 +3744,14 @@ static const struct lookup_case cases_gracemont[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbf, 0x000b06f1u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_gracemont[] = { "baseline" };
+
 static void group_gracemont(struct uc_test_ctx *t)
 {
 	run_entry(t, "gracemont", cases_gracemont, sizeof cases_gracemont / sizeof cases_gracemont[0], edges_gracemont,
-		  sizeof edges_gracemont / sizeof edges_gracemont[0], 1);
+		  sizeof edges_gracemont / sizeof edges_gracemont[0], 1,
+		  sets_gracemont);
 }
 
 /* Cores no entry names, of a vendor the database knows or not: the
@@ -6268,63 +6364,72 @@ static const struct edge synthetic_edges_6[] = {
 	{ 65536, 4095, 0 },
 };
 
-/* Set by rule_install where every copy goes forward: the dispatch then
- * skips the table. */
-extern unsigned char uc_copy_baseline;
 
 static void group_dispatch(struct uc_test_ctx *t)
 {
 	struct detail d = {{0}, 0, 0};
 	struct detail *why;
-	uc_rule_install(&synthetic_1);
+	use_rule(t, &synthetic_1);
 	check_edges(t, &d, synthetic_edges_1, sizeof synthetic_edges_1 / sizeof synthetic_edges_1[0]);
 	finish(t, "dispatch", "table 1: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_1, sizeof synthetic_edges_1 / sizeof synthetic_edges_1[0]);
 	finish(t, "dispatch", "table 1: copy at every band and class edge", &d);
-	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
-		say(why, "marked as copying forward everywhere");
-	finish(t, "dispatch", "table 1: the dispatch reads it", &d);
-	uc_rule_install(&synthetic_2);
+	if (!same_text(uc_rule_routines(), "table") && (why = fail(&d)) != NULL) {
+		say(why, "runs the routines of ");
+		say(why, uc_rule_routines());
+	}
+	finish(t, "dispatch", "table 1: the table dispatch runs it", &d);
+	use_rule(t, &synthetic_2);
 	check_edges(t, &d, synthetic_edges_2, sizeof synthetic_edges_2 / sizeof synthetic_edges_2[0]);
 	finish(t, "dispatch", "table 2: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_2, sizeof synthetic_edges_2 / sizeof synthetic_edges_2[0]);
 	finish(t, "dispatch", "table 2: copy at every band and class edge", &d);
-	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
-		say(why, "marked as copying forward everywhere");
-	finish(t, "dispatch", "table 2: the dispatch reads it", &d);
-	uc_rule_install(&synthetic_3);
+	if (!same_text(uc_rule_routines(), "table") && (why = fail(&d)) != NULL) {
+		say(why, "runs the routines of ");
+		say(why, uc_rule_routines());
+	}
+	finish(t, "dispatch", "table 2: the table dispatch runs it", &d);
+	use_rule(t, &synthetic_3);
 	check_edges(t, &d, synthetic_edges_3, sizeof synthetic_edges_3 / sizeof synthetic_edges_3[0]);
 	finish(t, "dispatch", "table 3: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_3, sizeof synthetic_edges_3 / sizeof synthetic_edges_3[0]);
 	finish(t, "dispatch", "table 3: copy at every band and class edge", &d);
-	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
-		say(why, "marked as copying forward everywhere");
-	finish(t, "dispatch", "table 3: the dispatch reads it", &d);
-	uc_rule_install(&synthetic_4);
+	if (!same_text(uc_rule_routines(), "table") && (why = fail(&d)) != NULL) {
+		say(why, "runs the routines of ");
+		say(why, uc_rule_routines());
+	}
+	finish(t, "dispatch", "table 3: the table dispatch runs it", &d);
+	use_rule(t, &synthetic_4);
 	check_edges(t, &d, synthetic_edges_4, sizeof synthetic_edges_4 / sizeof synthetic_edges_4[0]);
 	finish(t, "dispatch", "table 4: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_4, sizeof synthetic_edges_4 / sizeof synthetic_edges_4[0]);
 	finish(t, "dispatch", "table 4: copy at every band and class edge", &d);
-	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
-		say(why, "marked as copying forward everywhere");
-	finish(t, "dispatch", "table 4: the dispatch reads it", &d);
-	uc_rule_install(&synthetic_5);
+	if (!same_text(uc_rule_routines(), "table") && (why = fail(&d)) != NULL) {
+		say(why, "runs the routines of ");
+		say(why, uc_rule_routines());
+	}
+	finish(t, "dispatch", "table 4: the table dispatch runs it", &d);
+	use_rule(t, &synthetic_5);
 	check_edges(t, &d, synthetic_edges_5, sizeof synthetic_edges_5 / sizeof synthetic_edges_5[0]);
 	finish(t, "dispatch", "table 5: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_5, sizeof synthetic_edges_5 / sizeof synthetic_edges_5[0]);
 	finish(t, "dispatch", "table 5: copy at every band and class edge", &d);
-	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
-		say(why, "marked as copying forward everywhere");
-	finish(t, "dispatch", "table 5: the dispatch reads it", &d);
-	uc_rule_install(&synthetic_6);
+	if (!same_text(uc_rule_routines(), "table") && (why = fail(&d)) != NULL) {
+		say(why, "runs the routines of ");
+		say(why, uc_rule_routines());
+	}
+	finish(t, "dispatch", "table 5: the table dispatch runs it", &d);
+	use_rule(t, &synthetic_6);
 	check_edges(t, &d, synthetic_edges_6, sizeof synthetic_edges_6 / sizeof synthetic_edges_6[0]);
 	finish(t, "dispatch", "table 6: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_6, sizeof synthetic_edges_6 / sizeof synthetic_edges_6[0]);
 	finish(t, "dispatch", "table 6: copy at every band and class edge", &d);
-	if (!*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
-		say(why, "every copy forward, and the dispatch still reads the table");
-	finish(t, "dispatch", "table 6: every copy forward: the dispatch skips the table", &d);
-	uc_rule_install(&baseline_table);
+	if (!same_text(uc_rule_routines(), "baseline") && (why = fail(&d)) != NULL) {
+		say(why, "runs the routines of ");
+		say(why, uc_rule_routines());
+	}
+	finish(t, "dispatch", "table 6: every copy forward: the entries' own baseline runs it", &d);
+	use_rule(t, &baseline_table);
 }
 
 /* The alignment head of the forward path, under each align_dst a rule may
@@ -6339,7 +6444,7 @@ static void group_align_head(struct uc_test_ctx *t)
 	unsigned int m;
 	for (k = 0; k < sizeof aligns / sizeof aligns[0]; k++) {
 		uc_rule_force(&rule, UC_STRATEGY_FORWARD_ALIGNED, aligns[k], "align_head");
-		uc_rule_install(&rule);
+		use_rule(t, &rule);
 		for (n = 0; n <= 300; n++)
 			check_copy(t, &d, "memcpy", uc_memcpy, n, 2048, (unsigned int)(n % 64), 0);
 		for (m = 0; m < 64; m++) {
@@ -6349,7 +6454,7 @@ static void group_align_head(struct uc_test_ctx *t)
 		sweep_same(t, &d, "memcpy", uc_memcpy);
 	}
 	finish(t, "align_head", "every alignment, length and misalignment", &d);
-	uc_rule_install(&baseline_table);
+	use_rule(t, &baseline_table);
 }
 
 /* The user copies without faults: the same sweeps, through memcpy's rule
@@ -6401,7 +6506,7 @@ static void group_user_copies(struct uc_test_ctx *t)
 	struct detail d = {{0}, 0, 0};
 	size_t k, n;
 	for (k = 0; k < sizeof tables / sizeof tables[0]; k++) {
-		uc_rule_install(&tables[k]);
+		use_rule(t, &tables[k]);
 		sweep_lengths(t, &d, "copy_to_user", to_user, 1);
 		sweep_lengths(t, &d, "copy_to_user", to_user, 2048);
 		sweep_distances(t, &d, "copy_to_user", to_user);
@@ -6411,7 +6516,7 @@ static void group_user_copies(struct uc_test_ctx *t)
 		sweep_distances(t, &d, "copy_from_user", from_user);
 		sweep_same(t, &d, "copy_from_user", from_user);
 	}
-	uc_rule_install(&baseline_table);
+	use_rule(t, &baseline_table);
 	finish(t, "user_copies", "copy_to_user and copy_from_user under each table", &d);
 	for (n = 0; n <= 300; n++)
 		check_clear(t, &d, n, (unsigned int)(n % 64));

@@ -22,6 +22,9 @@ struct uc_test_ctx {
 	void (*report)(void *cookie, const char *group, const char *test, int ok, const char *detail);
 	void *cookie;
 	unsigned long passed, failed;
+	/* Writes code (copy_rule.h's text_poke): the tests patch the entries
+	 * to run each rule they install. */
+	void (*poke)(void *addr, const void *bytes, size_t len);
 };
 
 /* Runs every group, or only the one named (NULL: all). Returns the number

@@ -4,13 +4,17 @@
 ;
 ; Copy routines of flavor kernel.
 ; System V calling convention.
-; The rule is the table that uc_rule_init() (copy_rule.c) installs from
-; CPUID, before the first copy, into uc_copy_above_max, uc_copy_near_max,
+; Each patched routine's entry (memcpy, copy_strategy, copy_to_user, copy_from_user) is the
+; baseline, every copy one forward rep movsb, until uc_rule_patch()
+; (copy_rule.c) writes a jmp at its start to the installed rule's routine:
+; each measured table compiled to a branch tree with its bounds as
+; immediates (zen2, zen3, zen5), or, for a table no entry
+; holds (forced ones, the tests'), the dispatch that reads the table
+; uc_rule_install() writes: uc_copy_above_max, uc_copy_near_max,
 ; uc_copy_below_from, uc_copy_align_dst, uc_copy_short (a strategy byte per
 ; class and length below 256, so that a short copy finds its strategy with
 ; one load) and uc_copy_long_hi and uc_copy_long_cells (the bands that reach
-; 256 bytes or more), and uc_copy_baseline, set where every copy goes
-; forward.
+; 256 bytes or more). Nothing is tested on each call.
 ;
 ; Contract, for every routine here:
 ;  - general registers only: no x87, SSE or AVX state is touched;
@@ -68,159 +72,168 @@
         global  uc_memcpy:function (uc_memcpy.end - uc_memcpy)
 uc_memcpy:
         endbr64
+uc_memcpy.site:
         mov     rax, rdi
-        cmp     byte [rel uc_copy_baseline.here], 0
-        jne     .Lmemcpy_forward                ; baseline: every copy forward
+        mov     rcx, rdx
+uc_memcpy.site_end:
+        rep movsb                               ; the baseline: one forward copy
+        ret
+uc_memcpy.end:
+
+; uc_memcpy under the installed table, where rule_patch sends uc_memcpy.
+uc_memcpy_table:
+        endbr64
+        mov     rax, rdi
         ; Most lengths take one strategy in every class: copy_uniform gives
         ; it below 256 bytes, copy_long_uniform for each band that reaches
         ; 256, without the distance; 255 where the classes differ.
         cmp     rdx, 255                         ; short: one byte per length
-        ja      .Lmemcpy_long
+        ja      .Lmemcpy_table_long
         lea     rcx, [rel uc_copy_uniform.here]
         movzx   ecx, byte [rcx + rdx]
         ; Strategy small first, the one short copies take most: one compare
         ; here, not the code tree, for the lengths most calls copy.
         cmp     ecx, 3
-        je      .Lmemcpy_small                  ; uniform: small
+        je      .Lmemcpy_table_small                  ; uniform: small
         cmp     ecx, 255
-        jne     .Lmemcpy_code                   ; uniform: every class alike
+        jne     .Lmemcpy_table_code                   ; uniform: every class alike
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    [rel uc_copy_zero_mask.here], rcx   ; zero: d mod zero_mod = 0
-        jz      .Lmemcpy_zero
+        jz      .Lmemcpy_table_zero
         cmp     rcx, [rel uc_copy_above_max.here]   ; above: d <= above_max
-        jbe     .Lmemcpy_above
+        jbe     .Lmemcpy_table_above
         cmp     rcx, [rel uc_copy_near_max.here]    ; near: d <= near_max
-        jbe     .Lmemcpy_near
+        jbe     .Lmemcpy_table_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_below
+        jae     .Lmemcpy_table_below
         mov     r8d, 4                          ; elsewhere, the most common class
-.Lmemcpy_class:
+.Lmemcpy_table_class:
         shl     r8d, 8
         add     r8, rdx
         lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
-.Lmemcpy_code:
+.Lmemcpy_table_code:
         cmp     ecx, 2
-        je      .Lmemcpy_down
-        ja      .Lmemcpy_small
+        je      .Lmemcpy_table_down
+        ja      .Lmemcpy_table_small
         test    ecx, ecx
-        jz      .Lmemcpy_forward
-        jmp     .Lmemcpy_forward_aligned
-.Lmemcpy_zero:
+        jz      .Lmemcpy_table_forward
+        jmp     .Lmemcpy_table_forward_aligned
+.Lmemcpy_table_zero:
         lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
-        jmp     .Lmemcpy_code
-.Lmemcpy_above:
+        jmp     .Lmemcpy_table_code
+.Lmemcpy_table_above:
         mov     r8d, 1
-        jmp     .Lmemcpy_class
-.Lmemcpy_near:
+        jmp     .Lmemcpy_table_class
+.Lmemcpy_table_near:
         mov     r8d, 2
-        jmp     .Lmemcpy_class
-.Lmemcpy_below:
+        jmp     .Lmemcpy_table_class
+.Lmemcpy_table_below:
         mov     r8d, 3
-        jmp     .Lmemcpy_class
-.Lmemcpy_long:
+        jmp     .Lmemcpy_table_class
+.Lmemcpy_table_long:
         xor     r8d, r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 0]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 8]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 16]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 24]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 32]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 40]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 48]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 56]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 64]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 72]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 80]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 88]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 96]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 104]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 112]
-        jbe     .Lmemcpy_long_band              ; long band edge
+        jbe     .Lmemcpy_table_long_band              ; long band edge
         inc     r8d
-.Lmemcpy_long_band:
+.Lmemcpy_table_long_band:
         lea     rcx, [rel uc_copy_long_uniform.here]
         movzx   ecx, byte [rcx + r8]
         cmp     ecx, 255
-        jne     .Lmemcpy_code                   ; long uniform: every class alike
+        jne     .Lmemcpy_table_code                   ; long uniform: every class alike
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    [rel uc_copy_zero_mask.here], rcx   ; zero: d mod zero_mod = 0
-        jz      .Lmemcpy_long_zero
+        jz      .Lmemcpy_table_long_zero
         cmp     rcx, [rel uc_copy_above_max.here]   ; above: d <= above_max
-        jbe     .Lmemcpy_long_above
+        jbe     .Lmemcpy_table_long_above
         cmp     rcx, [rel uc_copy_near_max.here]    ; near: d <= near_max
-        jbe     .Lmemcpy_long_near
+        jbe     .Lmemcpy_table_long_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_long_below
+        jae     .Lmemcpy_table_long_below
         add     r8d, 64                         ; elsewhere, the most common class
-.Lmemcpy_long_class:
+.Lmemcpy_table_long_class:
         lea     rcx, [rel uc_copy_long_cells.here]
         movzx   ecx, byte [rcx + r8]
-        jmp     .Lmemcpy_code
-.Lmemcpy_long_zero:
-        jmp     .Lmemcpy_long_class
-.Lmemcpy_long_above:
+        jmp     .Lmemcpy_table_code
+.Lmemcpy_table_long_zero:
+        jmp     .Lmemcpy_table_long_class
+.Lmemcpy_table_long_above:
         add     r8d, 16
-        jmp     .Lmemcpy_long_class
-.Lmemcpy_long_near:
+        jmp     .Lmemcpy_table_long_class
+.Lmemcpy_table_long_near:
         add     r8d, 32
-        jmp     .Lmemcpy_long_class
-.Lmemcpy_long_below:
+        jmp     .Lmemcpy_table_long_class
+.Lmemcpy_table_long_below:
         add     r8d, 48
-        jmp     .Lmemcpy_long_class
-.Lmemcpy_forward:
+        jmp     .Lmemcpy_table_long_class
+.Lmemcpy_table_forward:
         mov     rcx, rdx
         rep movsb
         ret
-.Lmemcpy_forward_aligned:
+.Lmemcpy_table_forward_aligned:
         cmp     rdx, 64                         ; align threshold
-        jb      .Lmemcpy_forward_aligned_body
+        jb      .Lmemcpy_table_forward_aligned_body
         mov     rcx, [rel uc_copy_align_dst.here]
         test    rcx, rcx
-        jz      .Lmemcpy_forward_aligned_body                   ; no alignment installed
+        jz      .Lmemcpy_table_forward_aligned_body                   ; no alignment installed
         dec     rcx
         mov     r8, rdi
         neg     r8
         and     rcx, r8                         ; head: bytes until dst is aligned
         sub     rdx, rcx
         rep movsb                               ; head
-.Lmemcpy_forward_aligned_body:
+.Lmemcpy_table_forward_aligned_body:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
-.Lmemcpy_down:
+.Lmemcpy_table_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             ; top store
@@ -228,58 +241,58 @@ uc_memcpy:
         and     rcx, -8
         sub     rcx, rdi                        ; aligned end, as an offset
         sub     rcx, 8                          ; first aligned store
-        ja      .Lmemcpy_down_loop
-        jmp     .Lmemcpy_down_bottom
+        ja      .Lmemcpy_table_down_loop
+        jmp     .Lmemcpy_table_down_bottom
         ; The loop starts a 16-byte block, so that it never straddles a
         ; 64-byte line and its speed does not depend on where the linker
         ; places it: a loop that straddles a fetch line is fetched as two
         ; lines every iteration, which is why both vendors' optimization
         ; manuals advise aligning the head of a hot loop.
         align   16, db 0xcc
-.Lmemcpy_down_loop:
+.Lmemcpy_table_down_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 ; aligned store
         sub     rcx, 8                          ; loop step
-        ja      .Lmemcpy_down_loop                   ; loop bound: offsets above 0
-.Lmemcpy_down_bottom:
+        ja      .Lmemcpy_table_down_loop                   ; loop bound: offsets above 0
+.Lmemcpy_table_down_bottom:
         mov     r8, [rsi]
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
-.Lmemcpy_small:
+.Lmemcpy_table_small:
         ; small body: begin
         cmp     rdx, 16
-        jae     .Lmemcpy_small_s16
+        jae     .Lmemcpy_table_small_s16
         cmp     rdx, 8
-        jae     .Lmemcpy_small_s8
+        jae     .Lmemcpy_table_small_s8
         cmp     rdx, 4
-        jae     .Lmemcpy_small_s4
+        jae     .Lmemcpy_table_small_s4
         cmp     rdx, 2
-        jae     .Lmemcpy_small_s2
+        jae     .Lmemcpy_table_small_s2
         test    rdx, rdx
-        jz      .Lmemcpy_small_s_end
+        jz      .Lmemcpy_table_small_s_end
         movzx   ecx, byte [rsi]
         mov     [rdi], cl
-        jmp     .Lmemcpy_small_s_end
-.Lmemcpy_small_s2:
+        jmp     .Lmemcpy_table_small_s_end
+.Lmemcpy_table_small_s2:
         movzx   ecx, word [rsi]
         movzx   r8d, word [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemcpy_small_s_end
-.Lmemcpy_small_s4:
+        jmp     .Lmemcpy_table_small_s_end
+.Lmemcpy_table_small_s4:
         mov     ecx, [rsi]
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemcpy_small_s_end
-.Lmemcpy_small_s8:
+        jmp     .Lmemcpy_table_small_s_end
+.Lmemcpy_table_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemcpy_small_s_end
-.Lmemcpy_small_s16:
+        jmp     .Lmemcpy_table_small_s_end
+.Lmemcpy_table_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
         mov     rax, [rsi + rdx - 16]
@@ -288,11 +301,400 @@ uc_memcpy:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
-.Lmemcpy_small_s_end:
+.Lmemcpy_table_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
-uc_memcpy.end:
+
+; uc_memcpy under zen2's table, where rule_patch sends uc_memcpy.
+uc_memcpy_zen2:
+        endbr64
+        mov     rax, rdi
+        ; zen2's table, as a branch tree: length first
+        cmp     rdx, 63                    ; band edge: the lowest band first
+        jbe     .Lmemcpy_zen2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz      .Lmemcpy_zen2_forward                 ; zero: d = 0
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lmemcpy_zen2_down
+.Lmemcpy_zen2_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemcpy_zen2_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lmemcpy_zen2_down_loop
+        jmp     .Lmemcpy_zen2_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lmemcpy_zen2_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lmemcpy_zen2_down_loop                   ; loop bound: offsets above 0
+.Lmemcpy_zen2_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        ret
+
+; uc_memcpy under zen3's table, where rule_patch sends uc_memcpy.
+uc_memcpy_zen3:
+        endbr64
+        mov     rax, rdi
+        ; zen3's table, as a branch tree: length first
+        cmp     rdx, 15                    ; band edge: the lowest band first
+        jbe     .Lmemcpy_zen3_small
+        cmp     rdx, 112                    ; band edge
+        ja      .Lmemcpy_zen3_t8_12
+        cmp     rdx, 32                    ; band edge
+        ja      .Lmemcpy_zen3_t5_7
+        cmp     rdx, 19                    ; band edge
+        ja      .Lmemcpy_zen3_small
+        cmp     rdx, 16                    ; band edge
+        ja      .Lmemcpy_zen3_t3_3
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lmemcpy_zen3_down
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lmemcpy_zen3_small
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lmemcpy_zen3_small
+        jmp     .Lmemcpy_zen3_down
+.Lmemcpy_zen3_t3_3:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lmemcpy_zen3_small
+        cmp     ecx, 4090                     ; below: d >= 4096 - below_max
+        jae     .Lmemcpy_zen3_down
+        jmp     .Lmemcpy_zen3_small
+.Lmemcpy_zen3_t5_7:
+        cmp     rdx, 96                    ; band edge
+        ja      .Lmemcpy_zen3_t7_7
+        cmp     rdx, 80                    ; band edge
+        jbe     .Lmemcpy_zen3_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lmemcpy_zen3_forward
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lmemcpy_zen3_down
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lmemcpy_zen3_forward
+        jmp     .Lmemcpy_zen3_down
+.Lmemcpy_zen3_t7_7:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lmemcpy_zen3_forward
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lmemcpy_zen3_down
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lmemcpy_zen3_down
+        jmp     .Lmemcpy_zen3_forward
+.Lmemcpy_zen3_t8_12:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lmemcpy_zen3_t11_12
+        cmp     rdx, 256                    ; band edge
+        ja      .Lmemcpy_zen3_t10_10
+        cmp     rdx, 160                    ; band edge
+        jbe     .Lmemcpy_zen3_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lmemcpy_zen3_forward
+        jmp     .Lmemcpy_zen3_down
+.Lmemcpy_zen3_t10_10:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lmemcpy_zen3_forward
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lmemcpy_zen3_down
+        jmp     .Lmemcpy_zen3_forward
+.Lmemcpy_zen3_t11_12:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lmemcpy_zen3_t12_12
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lmemcpy_zen3_forward_aligned
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lmemcpy_zen3_down
+        cmp     ecx, 4090                     ; below: d >= 4096 - below_max
+        jae     .Lmemcpy_zen3_forward
+        jmp     .Lmemcpy_zen3_forward_aligned
+.Lmemcpy_zen3_t12_12:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lmemcpy_zen3_down
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lmemcpy_zen3_down
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lmemcpy_zen3_forward
+        cmp     ecx, 4090                     ; below: d >= 4096 - below_max
+        jae     .Lmemcpy_zen3_forward
+        jmp     .Lmemcpy_zen3_forward_aligned
+.Lmemcpy_zen3_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemcpy_zen3_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemcpy_zen3_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen3_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemcpy_zen3_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        ret
+.Lmemcpy_zen3_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lmemcpy_zen3_down_loop
+        jmp     .Lmemcpy_zen3_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lmemcpy_zen3_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lmemcpy_zen3_down_loop                   ; loop bound: offsets above 0
+.Lmemcpy_zen3_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        ret
+.Lmemcpy_zen3_small:
+        ; small body: begin
+        cmp     rdx, 16
+        jae     .Lmemcpy_zen3_small_s16
+        cmp     rdx, 8
+        jae     .Lmemcpy_zen3_small_s8
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen3_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen3_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen3_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemcpy_zen3_small_s_end
+.Lmemcpy_zen3_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lmemcpy_zen3_small_s_end
+.Lmemcpy_zen3_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+        jmp     .Lmemcpy_zen3_small_s_end
+.Lmemcpy_zen3_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemcpy_zen3_small_s_end
+.Lmemcpy_zen3_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+.Lmemcpy_zen3_small_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+
+; uc_memcpy under zen5's table, where rule_patch sends uc_memcpy.
+uc_memcpy_zen5:
+        endbr64
+        mov     rax, rdi
+        ; zen5's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge: the lowest band first
+        jbe     .Lmemcpy_zen5_small
+        cmp     rdx, 384                    ; band edge
+        ja      .Lmemcpy_zen5_t6_8
+        cmp     rdx, 112                    ; band edge
+        ja      .Lmemcpy_zen5_t4_5
+        cmp     rdx, 56                    ; band edge
+        jbe     .Lmemcpy_zen5_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lmemcpy_zen5_forward
+        cmp     ecx, 63                       ; above: d <= above_max
+        jbe     .Lmemcpy_zen5_down
+        jmp     .Lmemcpy_zen5_forward
+.Lmemcpy_zen5_t4_5:
+        cmp     rdx, 320                    ; band edge
+        jbe     .Lmemcpy_zen5_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lmemcpy_zen5_forward
+        jmp     .Lmemcpy_zen5_down
+.Lmemcpy_zen5_t6_8:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lmemcpy_zen5_t8_8
+        cmp     rdx, 768                    ; band edge
+        ja      .Lmemcpy_zen5_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lmemcpy_zen5_forward
+        cmp     ecx, 63                       ; above: d <= above_max
+        jbe     .Lmemcpy_zen5_down
+        jmp     .Lmemcpy_zen5_forward
+.Lmemcpy_zen5_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lmemcpy_zen5_forward
+        cmp     ecx, 63                       ; above: d <= above_max
+        jbe     .Lmemcpy_zen5_forward
+        jmp     .Lmemcpy_zen5_forward_aligned
+.Lmemcpy_zen5_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemcpy_zen5_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemcpy_zen5_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen5_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemcpy_zen5_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        ret
+.Lmemcpy_zen5_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lmemcpy_zen5_down_loop
+        jmp     .Lmemcpy_zen5_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lmemcpy_zen5_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lmemcpy_zen5_down_loop                   ; loop bound: offsets above 0
+.Lmemcpy_zen5_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        ret
+.Lmemcpy_zen5_small:
+        ; small body: begin
+        cmp     rdx, 16
+        jae     .Lmemcpy_zen5_small_s16
+        cmp     rdx, 8
+        jae     .Lmemcpy_zen5_small_s8
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen5_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen5_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen5_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemcpy_zen5_small_s_end
+.Lmemcpy_zen5_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lmemcpy_zen5_small_s_end
+.Lmemcpy_zen5_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+        jmp     .Lmemcpy_zen5_small_s_end
+.Lmemcpy_zen5_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemcpy_zen5_small_s_end
+.Lmemcpy_zen5_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+.Lmemcpy_zen5_small_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 
 ; void *uc_copy_forward(void *dst, const void *src, size_t n): strategy forward
 ; alone, whatever the rule. Returns dst.
@@ -416,155 +818,364 @@ uc_copy_small.end:
 
 ; int uc_copy_strategy(const void *dst, const void *src, size_t n): the code
 ; of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same
-; dispatch, expanded from the same template function, so tests and logs see
-; what memcpy does.
+; dispatch, expanded from the same template function, and patched alike,
+; so tests and logs see what memcpy does.
         global  uc_copy_strategy:function (uc_copy_strategy.end - uc_copy_strategy)
 uc_copy_strategy:
         endbr64
-        cmp     byte [rel uc_copy_baseline.here], 0
-        jne     .Lcopy_strategy_forward                ; baseline: every copy forward
+uc_copy_strategy.site:
+        mov     eax, 0                           ; forward
+uc_copy_strategy.site_end:
+        ret
+uc_copy_strategy.end:
+
+; uc_copy_strategy under the installed table.
+uc_copy_strategy_table:
+        endbr64
         ; Most lengths take one strategy in every class: copy_uniform gives
         ; it below 256 bytes, copy_long_uniform for each band that reaches
         ; 256, without the distance; 255 where the classes differ.
         cmp     rdx, 255                         ; short: one byte per length
-        ja      .Lcopy_strategy_long
+        ja      .Lcopy_strategy_table_long
         lea     rcx, [rel uc_copy_uniform.here]
         movzx   ecx, byte [rcx + rdx]
         ; Strategy small first, the one short copies take most: one compare
         ; here, not the code tree, for the lengths most calls copy.
         cmp     ecx, 3
-        je      .Lcopy_strategy_small                  ; uniform: small
+        je      .Lcopy_strategy_table_small                  ; uniform: small
         cmp     ecx, 255
-        jne     .Lcopy_strategy_code                   ; uniform: every class alike
+        jne     .Lcopy_strategy_table_code                   ; uniform: every class alike
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    [rel uc_copy_zero_mask.here], rcx   ; zero: d mod zero_mod = 0
-        jz      .Lcopy_strategy_zero
+        jz      .Lcopy_strategy_table_zero
         cmp     rcx, [rel uc_copy_above_max.here]   ; above: d <= above_max
-        jbe     .Lcopy_strategy_above
+        jbe     .Lcopy_strategy_table_above
         cmp     rcx, [rel uc_copy_near_max.here]    ; near: d <= near_max
-        jbe     .Lcopy_strategy_near
+        jbe     .Lcopy_strategy_table_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_below
+        jae     .Lcopy_strategy_table_below
         mov     r8d, 4                          ; elsewhere, the most common class
-.Lcopy_strategy_class:
+.Lcopy_strategy_table_class:
         shl     r8d, 8
         add     r8, rdx
         lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
-.Lcopy_strategy_code:
+.Lcopy_strategy_table_code:
         cmp     ecx, 2
-        je      .Lcopy_strategy_down
-        ja      .Lcopy_strategy_small
+        je      .Lcopy_strategy_table_down
+        ja      .Lcopy_strategy_table_small
         test    ecx, ecx
-        jz      .Lcopy_strategy_forward
-        jmp     .Lcopy_strategy_forward_aligned
-.Lcopy_strategy_zero:
+        jz      .Lcopy_strategy_table_forward
+        jmp     .Lcopy_strategy_table_forward_aligned
+.Lcopy_strategy_table_zero:
         lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
-        jmp     .Lcopy_strategy_code
-.Lcopy_strategy_above:
+        jmp     .Lcopy_strategy_table_code
+.Lcopy_strategy_table_above:
         mov     r8d, 1
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_near:
+        jmp     .Lcopy_strategy_table_class
+.Lcopy_strategy_table_near:
         mov     r8d, 2
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_below:
+        jmp     .Lcopy_strategy_table_class
+.Lcopy_strategy_table_below:
         mov     r8d, 3
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_long:
+        jmp     .Lcopy_strategy_table_class
+.Lcopy_strategy_table_long:
         xor     r8d, r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 0]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 8]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 16]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 24]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 32]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 40]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 48]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 56]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 64]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 72]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 80]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 88]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 96]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 104]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 112]
-        jbe     .Lcopy_strategy_long_band              ; long band edge
+        jbe     .Lcopy_strategy_table_long_band              ; long band edge
         inc     r8d
-.Lcopy_strategy_long_band:
+.Lcopy_strategy_table_long_band:
         lea     rcx, [rel uc_copy_long_uniform.here]
         movzx   ecx, byte [rcx + r8]
         cmp     ecx, 255
-        jne     .Lcopy_strategy_code                   ; long uniform: every class alike
+        jne     .Lcopy_strategy_table_code                   ; long uniform: every class alike
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    [rel uc_copy_zero_mask.here], rcx   ; zero: d mod zero_mod = 0
-        jz      .Lcopy_strategy_long_zero
+        jz      .Lcopy_strategy_table_long_zero
         cmp     rcx, [rel uc_copy_above_max.here]   ; above: d <= above_max
-        jbe     .Lcopy_strategy_long_above
+        jbe     .Lcopy_strategy_table_long_above
         cmp     rcx, [rel uc_copy_near_max.here]    ; near: d <= near_max
-        jbe     .Lcopy_strategy_long_near
+        jbe     .Lcopy_strategy_table_long_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_long_below
+        jae     .Lcopy_strategy_table_long_below
         add     r8d, 64                         ; elsewhere, the most common class
-.Lcopy_strategy_long_class:
+.Lcopy_strategy_table_long_class:
         lea     rcx, [rel uc_copy_long_cells.here]
         movzx   ecx, byte [rcx + r8]
-        jmp     .Lcopy_strategy_code
-.Lcopy_strategy_long_zero:
-        jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_long_above:
+        jmp     .Lcopy_strategy_table_code
+.Lcopy_strategy_table_long_zero:
+        jmp     .Lcopy_strategy_table_long_class
+.Lcopy_strategy_table_long_above:
         add     r8d, 16
-        jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_long_near:
+        jmp     .Lcopy_strategy_table_long_class
+.Lcopy_strategy_table_long_near:
         add     r8d, 32
-        jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_long_below:
+        jmp     .Lcopy_strategy_table_long_class
+.Lcopy_strategy_table_long_below:
         add     r8d, 48
-        jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_forward:
+        jmp     .Lcopy_strategy_table_long_class
+.Lcopy_strategy_table_forward:
         mov     eax, 0
         ret
-.Lcopy_strategy_forward_aligned:
+.Lcopy_strategy_table_forward_aligned:
         mov     eax, 1
         ret
-.Lcopy_strategy_down:
+.Lcopy_strategy_table_down:
         mov     eax, 2
         ret
-.Lcopy_strategy_small:
+.Lcopy_strategy_table_small:
         mov     eax, 3
         ret
-uc_copy_strategy.end:
+
+; uc_copy_strategy under zen2's table.
+uc_copy_strategy_zen2:
+        endbr64
+        ; zen2's table, as a branch tree: length first
+        cmp     rdx, 63                    ; band edge: the lowest band first
+        jbe     .Lcopy_strategy_zen2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen2_forward                 ; zero: d = 0
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_strategy_zen2_down
+.Lcopy_strategy_zen2_forward:
+        mov     eax, 0
+        ret
+.Lcopy_strategy_zen2_down:
+        mov     eax, 2
+        ret
+
+; uc_copy_strategy under zen3's table.
+uc_copy_strategy_zen3:
+        endbr64
+        ; zen3's table, as a branch tree: length first
+        cmp     rdx, 15                    ; band edge: the lowest band first
+        jbe     .Lcopy_strategy_zen3_small
+        cmp     rdx, 112                    ; band edge
+        ja      .Lcopy_strategy_zen3_t8_12
+        cmp     rdx, 32                    ; band edge
+        ja      .Lcopy_strategy_zen3_t5_7
+        cmp     rdx, 19                    ; band edge
+        ja      .Lcopy_strategy_zen3_small
+        cmp     rdx, 16                    ; band edge
+        ja      .Lcopy_strategy_zen3_t3_3
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_strategy_zen3_down
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_strategy_zen3_small
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lcopy_strategy_zen3_small
+        jmp     .Lcopy_strategy_zen3_down
+.Lcopy_strategy_zen3_t3_3:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_strategy_zen3_small
+        cmp     ecx, 4090                     ; below: d >= 4096 - below_max
+        jae     .Lcopy_strategy_zen3_down
+        jmp     .Lcopy_strategy_zen3_small
+.Lcopy_strategy_zen3_t5_7:
+        cmp     rdx, 96                    ; band edge
+        ja      .Lcopy_strategy_zen3_t7_7
+        cmp     rdx, 80                    ; band edge
+        jbe     .Lcopy_strategy_zen3_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_strategy_zen3_forward
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_strategy_zen3_down
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lcopy_strategy_zen3_forward
+        jmp     .Lcopy_strategy_zen3_down
+.Lcopy_strategy_zen3_t7_7:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_strategy_zen3_forward
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_strategy_zen3_down
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lcopy_strategy_zen3_down
+        jmp     .Lcopy_strategy_zen3_forward
+.Lcopy_strategy_zen3_t8_12:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lcopy_strategy_zen3_t11_12
+        cmp     rdx, 256                    ; band edge
+        ja      .Lcopy_strategy_zen3_t10_10
+        cmp     rdx, 160                    ; band edge
+        jbe     .Lcopy_strategy_zen3_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_strategy_zen3_forward
+        jmp     .Lcopy_strategy_zen3_down
+.Lcopy_strategy_zen3_t10_10:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_strategy_zen3_forward
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_strategy_zen3_down
+        jmp     .Lcopy_strategy_zen3_forward
+.Lcopy_strategy_zen3_t11_12:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lcopy_strategy_zen3_t12_12
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_strategy_zen3_forward_aligned
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_strategy_zen3_down
+        cmp     ecx, 4090                     ; below: d >= 4096 - below_max
+        jae     .Lcopy_strategy_zen3_forward
+        jmp     .Lcopy_strategy_zen3_forward_aligned
+.Lcopy_strategy_zen3_t12_12:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_strategy_zen3_down
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_strategy_zen3_down
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lcopy_strategy_zen3_forward
+        cmp     ecx, 4090                     ; below: d >= 4096 - below_max
+        jae     .Lcopy_strategy_zen3_forward
+        jmp     .Lcopy_strategy_zen3_forward_aligned
+.Lcopy_strategy_zen3_forward:
+        mov     eax, 0
+        ret
+.Lcopy_strategy_zen3_forward_aligned:
+        mov     eax, 1
+        ret
+.Lcopy_strategy_zen3_down:
+        mov     eax, 2
+        ret
+.Lcopy_strategy_zen3_small:
+        mov     eax, 3
+        ret
+
+; uc_copy_strategy under zen5's table.
+uc_copy_strategy_zen5:
+        endbr64
+        ; zen5's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge: the lowest band first
+        jbe     .Lcopy_strategy_zen5_small
+        cmp     rdx, 384                    ; band edge
+        ja      .Lcopy_strategy_zen5_t6_8
+        cmp     rdx, 112                    ; band edge
+        ja      .Lcopy_strategy_zen5_t4_5
+        cmp     rdx, 56                    ; band edge
+        jbe     .Lcopy_strategy_zen5_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lcopy_strategy_zen5_forward
+        cmp     ecx, 63                       ; above: d <= above_max
+        jbe     .Lcopy_strategy_zen5_down
+        jmp     .Lcopy_strategy_zen5_forward
+.Lcopy_strategy_zen5_t4_5:
+        cmp     rdx, 320                    ; band edge
+        jbe     .Lcopy_strategy_zen5_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lcopy_strategy_zen5_forward
+        jmp     .Lcopy_strategy_zen5_down
+.Lcopy_strategy_zen5_t6_8:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lcopy_strategy_zen5_t8_8
+        cmp     rdx, 768                    ; band edge
+        ja      .Lcopy_strategy_zen5_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lcopy_strategy_zen5_forward
+        cmp     ecx, 63                       ; above: d <= above_max
+        jbe     .Lcopy_strategy_zen5_down
+        jmp     .Lcopy_strategy_zen5_forward
+.Lcopy_strategy_zen5_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lcopy_strategy_zen5_forward
+        cmp     ecx, 63                       ; above: d <= above_max
+        jbe     .Lcopy_strategy_zen5_forward
+        jmp     .Lcopy_strategy_zen5_forward_aligned
+.Lcopy_strategy_zen5_forward:
+        mov     eax, 0
+        ret
+.Lcopy_strategy_zen5_forward_aligned:
+        mov     eax, 1
+        ret
+.Lcopy_strategy_zen5_down:
+        mov     eax, 2
+        ret
+.Lcopy_strategy_zen5_small:
+        mov     eax, 3
+        ret
 
 ; The user copies expand memcpy's dispatch and bodies (the same template
 ; functions) between the labels uc_<routine>_access and
@@ -586,160 +1197,172 @@ uc_copy_strategy.end:
         global  uc_copy_to_user_access, uc_copy_to_user_access_end
 uc_copy_to_user:
         endbr64
-        ; (no SMAP: built without --smap)
+uc_copy_to_user.site:
+        mov     rcx, rdx
+        xor     eax, eax                        ; the result, 0: rep movsb keeps eax
+uc_copy_to_user.site_end:
 uc_copy_to_user_access:
-        cmp     byte [rel uc_copy_baseline.here], 0
-        jne     .Lcopy_to_user_forward                ; baseline: every copy forward
+        rep movsb                               ; the baseline: one forward copy
+uc_copy_to_user_access_end:
+        ret
+uc_copy_to_user.end:
+
+; uc_copy_to_user under the installed table, where rule_patch sends uc_copy_to_user; its
+; access range is in uc_user_access_ranges too.
+uc_copy_to_user_table:
+        endbr64
+        ; (no SMAP: built without --smap)
+uc_copy_to_user_table_access:
         ; Most lengths take one strategy in every class: copy_uniform gives
         ; it below 256 bytes, copy_long_uniform for each band that reaches
         ; 256, without the distance; 255 where the classes differ.
         cmp     rdx, 255                         ; short: one byte per length
-        ja      .Lcopy_to_user_long
+        ja      .Lcopy_to_user_table_long
         lea     rcx, [rel uc_copy_uniform.here]
         movzx   ecx, byte [rcx + rdx]
         ; Strategy small first, the one short copies take most: one compare
         ; here, not the code tree, for the lengths most calls copy.
         cmp     ecx, 3
-        je      .Lcopy_to_user_small                  ; uniform: small
+        je      .Lcopy_to_user_table_small                  ; uniform: small
         cmp     ecx, 255
-        jne     .Lcopy_to_user_code                   ; uniform: every class alike
+        jne     .Lcopy_to_user_table_code                   ; uniform: every class alike
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    [rel uc_copy_zero_mask.here], rcx   ; zero: d mod zero_mod = 0
-        jz      .Lcopy_to_user_zero
+        jz      .Lcopy_to_user_table_zero
         cmp     rcx, [rel uc_copy_above_max.here]   ; above: d <= above_max
-        jbe     .Lcopy_to_user_above
+        jbe     .Lcopy_to_user_table_above
         cmp     rcx, [rel uc_copy_near_max.here]    ; near: d <= near_max
-        jbe     .Lcopy_to_user_near
+        jbe     .Lcopy_to_user_table_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
-        jae     .Lcopy_to_user_below
+        jae     .Lcopy_to_user_table_below
         mov     r8d, 4                          ; elsewhere, the most common class
-.Lcopy_to_user_class:
+.Lcopy_to_user_table_class:
         shl     r8d, 8
         add     r8, rdx
         lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
-.Lcopy_to_user_code:
+.Lcopy_to_user_table_code:
         cmp     ecx, 2
-        je      .Lcopy_to_user_down
-        ja      .Lcopy_to_user_small
+        je      .Lcopy_to_user_table_down
+        ja      .Lcopy_to_user_table_small
         test    ecx, ecx
-        jz      .Lcopy_to_user_forward
-        jmp     .Lcopy_to_user_forward_aligned
-.Lcopy_to_user_zero:
+        jz      .Lcopy_to_user_table_forward
+        jmp     .Lcopy_to_user_table_forward_aligned
+.Lcopy_to_user_table_zero:
         lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
-        jmp     .Lcopy_to_user_code
-.Lcopy_to_user_above:
+        jmp     .Lcopy_to_user_table_code
+.Lcopy_to_user_table_above:
         mov     r8d, 1
-        jmp     .Lcopy_to_user_class
-.Lcopy_to_user_near:
+        jmp     .Lcopy_to_user_table_class
+.Lcopy_to_user_table_near:
         mov     r8d, 2
-        jmp     .Lcopy_to_user_class
-.Lcopy_to_user_below:
+        jmp     .Lcopy_to_user_table_class
+.Lcopy_to_user_table_below:
         mov     r8d, 3
-        jmp     .Lcopy_to_user_class
-.Lcopy_to_user_long:
+        jmp     .Lcopy_to_user_table_class
+.Lcopy_to_user_table_long:
         xor     r8d, r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 0]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 8]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 16]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 24]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 32]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 40]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 48]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 56]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 64]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 72]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 80]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 88]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 96]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 104]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 112]
-        jbe     .Lcopy_to_user_long_band              ; long band edge
+        jbe     .Lcopy_to_user_table_long_band              ; long band edge
         inc     r8d
-.Lcopy_to_user_long_band:
+.Lcopy_to_user_table_long_band:
         lea     rcx, [rel uc_copy_long_uniform.here]
         movzx   ecx, byte [rcx + r8]
         cmp     ecx, 255
-        jne     .Lcopy_to_user_code                   ; long uniform: every class alike
+        jne     .Lcopy_to_user_table_code                   ; long uniform: every class alike
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    [rel uc_copy_zero_mask.here], rcx   ; zero: d mod zero_mod = 0
-        jz      .Lcopy_to_user_long_zero
+        jz      .Lcopy_to_user_table_long_zero
         cmp     rcx, [rel uc_copy_above_max.here]   ; above: d <= above_max
-        jbe     .Lcopy_to_user_long_above
+        jbe     .Lcopy_to_user_table_long_above
         cmp     rcx, [rel uc_copy_near_max.here]    ; near: d <= near_max
-        jbe     .Lcopy_to_user_long_near
+        jbe     .Lcopy_to_user_table_long_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
-        jae     .Lcopy_to_user_long_below
+        jae     .Lcopy_to_user_table_long_below
         add     r8d, 64                         ; elsewhere, the most common class
-.Lcopy_to_user_long_class:
+.Lcopy_to_user_table_long_class:
         lea     rcx, [rel uc_copy_long_cells.here]
         movzx   ecx, byte [rcx + r8]
-        jmp     .Lcopy_to_user_code
-.Lcopy_to_user_long_zero:
-        jmp     .Lcopy_to_user_long_class
-.Lcopy_to_user_long_above:
+        jmp     .Lcopy_to_user_table_code
+.Lcopy_to_user_table_long_zero:
+        jmp     .Lcopy_to_user_table_long_class
+.Lcopy_to_user_table_long_above:
         add     r8d, 16
-        jmp     .Lcopy_to_user_long_class
-.Lcopy_to_user_long_near:
+        jmp     .Lcopy_to_user_table_long_class
+.Lcopy_to_user_table_long_near:
         add     r8d, 32
-        jmp     .Lcopy_to_user_long_class
-.Lcopy_to_user_long_below:
+        jmp     .Lcopy_to_user_table_long_class
+.Lcopy_to_user_table_long_below:
         add     r8d, 48
-        jmp     .Lcopy_to_user_long_class
-.Lcopy_to_user_forward:
+        jmp     .Lcopy_to_user_table_long_class
+.Lcopy_to_user_table_forward:
         mov     rcx, rdx
         rep movsb
-        jmp     .Lcopy_to_user_done
-.Lcopy_to_user_forward_aligned:
+        jmp     .Lcopy_to_user_table_done
+.Lcopy_to_user_table_forward_aligned:
         cmp     rdx, 64                         ; align threshold
-        jb      .Lcopy_to_user_forward_aligned_body
+        jb      .Lcopy_to_user_table_forward_aligned_body
         mov     rcx, [rel uc_copy_align_dst.here]
         test    rcx, rcx
-        jz      .Lcopy_to_user_forward_aligned_body                   ; no alignment installed
+        jz      .Lcopy_to_user_table_forward_aligned_body                   ; no alignment installed
         dec     rcx
         mov     r8, rdi
         neg     r8
         and     rcx, r8                         ; head: bytes until dst is aligned
         sub     rdx, rcx
         rep movsb                               ; head
-.Lcopy_to_user_forward_aligned_body:
+.Lcopy_to_user_table_forward_aligned_body:
         mov     rcx, rdx
         rep movsb                               ; body
-        jmp     .Lcopy_to_user_done
-.Lcopy_to_user_down:
+        jmp     .Lcopy_to_user_table_done
+.Lcopy_to_user_table_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             ; top store
@@ -747,58 +1370,58 @@ uc_copy_to_user_access:
         and     rcx, -8
         sub     rcx, rdi                        ; aligned end, as an offset
         sub     rcx, 8                          ; first aligned store
-        ja      .Lcopy_to_user_down_loop
-        jmp     .Lcopy_to_user_down_bottom
+        ja      .Lcopy_to_user_table_down_loop
+        jmp     .Lcopy_to_user_table_down_bottom
         ; The loop starts a 16-byte block, so that it never straddles a
         ; 64-byte line and its speed does not depend on where the linker
         ; places it: a loop that straddles a fetch line is fetched as two
         ; lines every iteration, which is why both vendors' optimization
         ; manuals advise aligning the head of a hot loop.
         align   16, db 0xcc
-.Lcopy_to_user_down_loop:
+.Lcopy_to_user_table_down_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 ; aligned store
         sub     rcx, 8                          ; loop step
-        ja      .Lcopy_to_user_down_loop                   ; loop bound: offsets above 0
-.Lcopy_to_user_down_bottom:
+        ja      .Lcopy_to_user_table_down_loop                   ; loop bound: offsets above 0
+.Lcopy_to_user_table_down_bottom:
         mov     r8, [rsi]
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
-        jmp     .Lcopy_to_user_done
-.Lcopy_to_user_small:
+        jmp     .Lcopy_to_user_table_done
+.Lcopy_to_user_table_small:
         ; small body: begin
         cmp     rdx, 16
-        jae     .Lcopy_to_user_small_s16
+        jae     .Lcopy_to_user_table_small_s16
         cmp     rdx, 8
-        jae     .Lcopy_to_user_small_s8
+        jae     .Lcopy_to_user_table_small_s8
         cmp     rdx, 4
-        jae     .Lcopy_to_user_small_s4
+        jae     .Lcopy_to_user_table_small_s4
         cmp     rdx, 2
-        jae     .Lcopy_to_user_small_s2
+        jae     .Lcopy_to_user_table_small_s2
         test    rdx, rdx
-        jz      .Lcopy_to_user_small_s_end
+        jz      .Lcopy_to_user_table_small_s_end
         movzx   ecx, byte [rsi]
         mov     [rdi], cl
-        jmp     .Lcopy_to_user_small_s_end
-.Lcopy_to_user_small_s2:
+        jmp     .Lcopy_to_user_table_small_s_end
+.Lcopy_to_user_table_small_s2:
         movzx   ecx, word [rsi]
         movzx   r8d, word [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lcopy_to_user_small_s_end
-.Lcopy_to_user_small_s4:
+        jmp     .Lcopy_to_user_table_small_s_end
+.Lcopy_to_user_table_small_s4:
         mov     ecx, [rsi]
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lcopy_to_user_small_s_end
-.Lcopy_to_user_small_s8:
+        jmp     .Lcopy_to_user_table_small_s_end
+.Lcopy_to_user_table_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lcopy_to_user_small_s_end
-.Lcopy_to_user_small_s16:
+        jmp     .Lcopy_to_user_table_small_s_end
+.Lcopy_to_user_table_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
         mov     rax, [rsi + rdx - 16]
@@ -807,14 +1430,419 @@ uc_copy_to_user_access:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
-.Lcopy_to_user_small_s_end:
+.Lcopy_to_user_table_small_s_end:
         ; small body: end
-.Lcopy_to_user_done:
-uc_copy_to_user_access_end:
+.Lcopy_to_user_table_done:
+uc_copy_to_user_table_access_end:
         ; (no SMAP)
         xor     eax, eax
         ret
-uc_copy_to_user.end:
+
+; uc_copy_to_user under zen2's table, where rule_patch sends uc_copy_to_user; its
+; access range is in uc_user_access_ranges too.
+uc_copy_to_user_zen2:
+        endbr64
+        ; (no SMAP: built without --smap)
+uc_copy_to_user_zen2_access:
+        ; zen2's table, as a branch tree: length first
+        cmp     rdx, 63                    ; band edge: the lowest band first
+        jbe     .Lcopy_to_user_zen2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz      .Lcopy_to_user_zen2_forward                 ; zero: d = 0
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_to_user_zen2_down
+.Lcopy_to_user_zen2_forward:
+        mov     rcx, rdx
+        rep movsb
+        jmp     .Lcopy_to_user_zen2_done
+.Lcopy_to_user_zen2_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lcopy_to_user_zen2_down_loop
+        jmp     .Lcopy_to_user_zen2_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lcopy_to_user_zen2_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lcopy_to_user_zen2_down_loop                   ; loop bound: offsets above 0
+.Lcopy_to_user_zen2_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+.Lcopy_to_user_zen2_done:
+uc_copy_to_user_zen2_access_end:
+        ; (no SMAP)
+        xor     eax, eax
+        ret
+
+; uc_copy_to_user under zen3's table, where rule_patch sends uc_copy_to_user; its
+; access range is in uc_user_access_ranges too.
+uc_copy_to_user_zen3:
+        endbr64
+        ; (no SMAP: built without --smap)
+uc_copy_to_user_zen3_access:
+        ; zen3's table, as a branch tree: length first
+        cmp     rdx, 15                    ; band edge: the lowest band first
+        jbe     .Lcopy_to_user_zen3_small
+        cmp     rdx, 112                    ; band edge
+        ja      .Lcopy_to_user_zen3_t8_12
+        cmp     rdx, 32                    ; band edge
+        ja      .Lcopy_to_user_zen3_t5_7
+        cmp     rdx, 19                    ; band edge
+        ja      .Lcopy_to_user_zen3_small
+        cmp     rdx, 16                    ; band edge
+        ja      .Lcopy_to_user_zen3_t3_3
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_to_user_zen3_down
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_to_user_zen3_small
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lcopy_to_user_zen3_small
+        jmp     .Lcopy_to_user_zen3_down
+.Lcopy_to_user_zen3_t3_3:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_to_user_zen3_small
+        cmp     ecx, 4090                     ; below: d >= 4096 - below_max
+        jae     .Lcopy_to_user_zen3_down
+        jmp     .Lcopy_to_user_zen3_small
+.Lcopy_to_user_zen3_t5_7:
+        cmp     rdx, 96                    ; band edge
+        ja      .Lcopy_to_user_zen3_t7_7
+        cmp     rdx, 80                    ; band edge
+        jbe     .Lcopy_to_user_zen3_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_to_user_zen3_forward
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_to_user_zen3_down
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lcopy_to_user_zen3_forward
+        jmp     .Lcopy_to_user_zen3_down
+.Lcopy_to_user_zen3_t7_7:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_to_user_zen3_forward
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_to_user_zen3_down
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lcopy_to_user_zen3_down
+        jmp     .Lcopy_to_user_zen3_forward
+.Lcopy_to_user_zen3_t8_12:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lcopy_to_user_zen3_t11_12
+        cmp     rdx, 256                    ; band edge
+        ja      .Lcopy_to_user_zen3_t10_10
+        cmp     rdx, 160                    ; band edge
+        jbe     .Lcopy_to_user_zen3_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_to_user_zen3_forward
+        jmp     .Lcopy_to_user_zen3_down
+.Lcopy_to_user_zen3_t10_10:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_to_user_zen3_forward
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_to_user_zen3_down
+        jmp     .Lcopy_to_user_zen3_forward
+.Lcopy_to_user_zen3_t11_12:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lcopy_to_user_zen3_t12_12
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_to_user_zen3_forward_aligned
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_to_user_zen3_down
+        cmp     ecx, 4090                     ; below: d >= 4096 - below_max
+        jae     .Lcopy_to_user_zen3_forward
+        jmp     .Lcopy_to_user_zen3_forward_aligned
+.Lcopy_to_user_zen3_t12_12:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_to_user_zen3_down
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_to_user_zen3_down
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lcopy_to_user_zen3_forward
+        cmp     ecx, 4090                     ; below: d >= 4096 - below_max
+        jae     .Lcopy_to_user_zen3_forward
+        jmp     .Lcopy_to_user_zen3_forward_aligned
+.Lcopy_to_user_zen3_forward:
+        mov     rcx, rdx
+        rep movsb
+        jmp     .Lcopy_to_user_zen3_done
+.Lcopy_to_user_zen3_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lcopy_to_user_zen3_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lcopy_to_user_zen3_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lcopy_to_user_zen3_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        jmp     .Lcopy_to_user_zen3_done
+.Lcopy_to_user_zen3_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lcopy_to_user_zen3_down_loop
+        jmp     .Lcopy_to_user_zen3_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lcopy_to_user_zen3_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lcopy_to_user_zen3_down_loop                   ; loop bound: offsets above 0
+.Lcopy_to_user_zen3_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        jmp     .Lcopy_to_user_zen3_done
+.Lcopy_to_user_zen3_small:
+        ; small body: begin
+        cmp     rdx, 16
+        jae     .Lcopy_to_user_zen3_small_s16
+        cmp     rdx, 8
+        jae     .Lcopy_to_user_zen3_small_s8
+        cmp     rdx, 4
+        jae     .Lcopy_to_user_zen3_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_to_user_zen3_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_to_user_zen3_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lcopy_to_user_zen3_small_s_end
+.Lcopy_to_user_zen3_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lcopy_to_user_zen3_small_s_end
+.Lcopy_to_user_zen3_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+        jmp     .Lcopy_to_user_zen3_small_s_end
+.Lcopy_to_user_zen3_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lcopy_to_user_zen3_small_s_end
+.Lcopy_to_user_zen3_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+.Lcopy_to_user_zen3_small_s_end:
+        ; small body: end
+.Lcopy_to_user_zen3_done:
+uc_copy_to_user_zen3_access_end:
+        ; (no SMAP)
+        xor     eax, eax
+        ret
+
+; uc_copy_to_user under zen5's table, where rule_patch sends uc_copy_to_user; its
+; access range is in uc_user_access_ranges too.
+uc_copy_to_user_zen5:
+        endbr64
+        ; (no SMAP: built without --smap)
+uc_copy_to_user_zen5_access:
+        ; zen5's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge: the lowest band first
+        jbe     .Lcopy_to_user_zen5_small
+        cmp     rdx, 384                    ; band edge
+        ja      .Lcopy_to_user_zen5_t6_8
+        cmp     rdx, 112                    ; band edge
+        ja      .Lcopy_to_user_zen5_t4_5
+        cmp     rdx, 56                    ; band edge
+        jbe     .Lcopy_to_user_zen5_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lcopy_to_user_zen5_forward
+        cmp     ecx, 63                       ; above: d <= above_max
+        jbe     .Lcopy_to_user_zen5_down
+        jmp     .Lcopy_to_user_zen5_forward
+.Lcopy_to_user_zen5_t4_5:
+        cmp     rdx, 320                    ; band edge
+        jbe     .Lcopy_to_user_zen5_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lcopy_to_user_zen5_forward
+        jmp     .Lcopy_to_user_zen5_down
+.Lcopy_to_user_zen5_t6_8:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lcopy_to_user_zen5_t8_8
+        cmp     rdx, 768                    ; band edge
+        ja      .Lcopy_to_user_zen5_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lcopy_to_user_zen5_forward
+        cmp     ecx, 63                       ; above: d <= above_max
+        jbe     .Lcopy_to_user_zen5_down
+        jmp     .Lcopy_to_user_zen5_forward
+.Lcopy_to_user_zen5_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lcopy_to_user_zen5_forward
+        cmp     ecx, 63                       ; above: d <= above_max
+        jbe     .Lcopy_to_user_zen5_forward
+        jmp     .Lcopy_to_user_zen5_forward_aligned
+.Lcopy_to_user_zen5_forward:
+        mov     rcx, rdx
+        rep movsb
+        jmp     .Lcopy_to_user_zen5_done
+.Lcopy_to_user_zen5_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lcopy_to_user_zen5_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lcopy_to_user_zen5_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lcopy_to_user_zen5_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        jmp     .Lcopy_to_user_zen5_done
+.Lcopy_to_user_zen5_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lcopy_to_user_zen5_down_loop
+        jmp     .Lcopy_to_user_zen5_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lcopy_to_user_zen5_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lcopy_to_user_zen5_down_loop                   ; loop bound: offsets above 0
+.Lcopy_to_user_zen5_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        jmp     .Lcopy_to_user_zen5_done
+.Lcopy_to_user_zen5_small:
+        ; small body: begin
+        cmp     rdx, 16
+        jae     .Lcopy_to_user_zen5_small_s16
+        cmp     rdx, 8
+        jae     .Lcopy_to_user_zen5_small_s8
+        cmp     rdx, 4
+        jae     .Lcopy_to_user_zen5_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_to_user_zen5_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_to_user_zen5_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lcopy_to_user_zen5_small_s_end
+.Lcopy_to_user_zen5_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lcopy_to_user_zen5_small_s_end
+.Lcopy_to_user_zen5_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+        jmp     .Lcopy_to_user_zen5_small_s_end
+.Lcopy_to_user_zen5_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lcopy_to_user_zen5_small_s_end
+.Lcopy_to_user_zen5_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+.Lcopy_to_user_zen5_small_s_end:
+        ; small body: end
+.Lcopy_to_user_zen5_done:
+uc_copy_to_user_zen5_access_end:
+        ; (no SMAP)
+        xor     eax, eax
+        ret
 
 ; uc_copy_from_user(void *dst, const void *src, size_t n): memcpy's table and
 ; bodies inside an access range.
@@ -822,160 +1850,172 @@ uc_copy_to_user.end:
         global  uc_copy_from_user_access, uc_copy_from_user_access_end
 uc_copy_from_user:
         endbr64
-        ; (no SMAP: built without --smap)
+uc_copy_from_user.site:
+        mov     rcx, rdx
+        xor     eax, eax                        ; the result, 0: rep movsb keeps eax
+uc_copy_from_user.site_end:
 uc_copy_from_user_access:
-        cmp     byte [rel uc_copy_baseline.here], 0
-        jne     .Lcopy_from_user_forward                ; baseline: every copy forward
+        rep movsb                               ; the baseline: one forward copy
+uc_copy_from_user_access_end:
+        ret
+uc_copy_from_user.end:
+
+; uc_copy_from_user under the installed table, where rule_patch sends uc_copy_from_user; its
+; access range is in uc_user_access_ranges too.
+uc_copy_from_user_table:
+        endbr64
+        ; (no SMAP: built without --smap)
+uc_copy_from_user_table_access:
         ; Most lengths take one strategy in every class: copy_uniform gives
         ; it below 256 bytes, copy_long_uniform for each band that reaches
         ; 256, without the distance; 255 where the classes differ.
         cmp     rdx, 255                         ; short: one byte per length
-        ja      .Lcopy_from_user_long
+        ja      .Lcopy_from_user_table_long
         lea     rcx, [rel uc_copy_uniform.here]
         movzx   ecx, byte [rcx + rdx]
         ; Strategy small first, the one short copies take most: one compare
         ; here, not the code tree, for the lengths most calls copy.
         cmp     ecx, 3
-        je      .Lcopy_from_user_small                  ; uniform: small
+        je      .Lcopy_from_user_table_small                  ; uniform: small
         cmp     ecx, 255
-        jne     .Lcopy_from_user_code                   ; uniform: every class alike
+        jne     .Lcopy_from_user_table_code                   ; uniform: every class alike
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    [rel uc_copy_zero_mask.here], rcx   ; zero: d mod zero_mod = 0
-        jz      .Lcopy_from_user_zero
+        jz      .Lcopy_from_user_table_zero
         cmp     rcx, [rel uc_copy_above_max.here]   ; above: d <= above_max
-        jbe     .Lcopy_from_user_above
+        jbe     .Lcopy_from_user_table_above
         cmp     rcx, [rel uc_copy_near_max.here]    ; near: d <= near_max
-        jbe     .Lcopy_from_user_near
+        jbe     .Lcopy_from_user_table_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
-        jae     .Lcopy_from_user_below
+        jae     .Lcopy_from_user_table_below
         mov     r8d, 4                          ; elsewhere, the most common class
-.Lcopy_from_user_class:
+.Lcopy_from_user_table_class:
         shl     r8d, 8
         add     r8, rdx
         lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + r8]            ; the strategy code
-.Lcopy_from_user_code:
+.Lcopy_from_user_table_code:
         cmp     ecx, 2
-        je      .Lcopy_from_user_down
-        ja      .Lcopy_from_user_small
+        je      .Lcopy_from_user_table_down
+        ja      .Lcopy_from_user_table_small
         test    ecx, ecx
-        jz      .Lcopy_from_user_forward
-        jmp     .Lcopy_from_user_forward_aligned
-.Lcopy_from_user_zero:
+        jz      .Lcopy_from_user_table_forward
+        jmp     .Lcopy_from_user_table_forward_aligned
+.Lcopy_from_user_table_zero:
         lea     rcx, [rel uc_copy_short.here]
         movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
-        jmp     .Lcopy_from_user_code
-.Lcopy_from_user_above:
+        jmp     .Lcopy_from_user_table_code
+.Lcopy_from_user_table_above:
         mov     r8d, 1
-        jmp     .Lcopy_from_user_class
-.Lcopy_from_user_near:
+        jmp     .Lcopy_from_user_table_class
+.Lcopy_from_user_table_near:
         mov     r8d, 2
-        jmp     .Lcopy_from_user_class
-.Lcopy_from_user_below:
+        jmp     .Lcopy_from_user_table_class
+.Lcopy_from_user_table_below:
         mov     r8d, 3
-        jmp     .Lcopy_from_user_class
-.Lcopy_from_user_long:
+        jmp     .Lcopy_from_user_table_class
+.Lcopy_from_user_table_long:
         xor     r8d, r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 0]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 8]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 16]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 24]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 32]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 40]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 48]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 56]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 64]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 72]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 80]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 88]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 96]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 104]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
         cmp     rdx, [rel uc_copy_long_hi.here + 112]
-        jbe     .Lcopy_from_user_long_band              ; long band edge
+        jbe     .Lcopy_from_user_table_long_band              ; long band edge
         inc     r8d
-.Lcopy_from_user_long_band:
+.Lcopy_from_user_table_long_band:
         lea     rcx, [rel uc_copy_long_uniform.here]
         movzx   ecx, byte [rcx + r8]
         cmp     ecx, 255
-        jne     .Lcopy_from_user_code                   ; long uniform: every class alike
+        jne     .Lcopy_from_user_table_code                   ; long uniform: every class alike
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    [rel uc_copy_zero_mask.here], rcx   ; zero: d mod zero_mod = 0
-        jz      .Lcopy_from_user_long_zero
+        jz      .Lcopy_from_user_table_long_zero
         cmp     rcx, [rel uc_copy_above_max.here]   ; above: d <= above_max
-        jbe     .Lcopy_from_user_long_above
+        jbe     .Lcopy_from_user_table_long_above
         cmp     rcx, [rel uc_copy_near_max.here]    ; near: d <= near_max
-        jbe     .Lcopy_from_user_long_near
+        jbe     .Lcopy_from_user_table_long_near
         cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
-        jae     .Lcopy_from_user_long_below
+        jae     .Lcopy_from_user_table_long_below
         add     r8d, 64                         ; elsewhere, the most common class
-.Lcopy_from_user_long_class:
+.Lcopy_from_user_table_long_class:
         lea     rcx, [rel uc_copy_long_cells.here]
         movzx   ecx, byte [rcx + r8]
-        jmp     .Lcopy_from_user_code
-.Lcopy_from_user_long_zero:
-        jmp     .Lcopy_from_user_long_class
-.Lcopy_from_user_long_above:
+        jmp     .Lcopy_from_user_table_code
+.Lcopy_from_user_table_long_zero:
+        jmp     .Lcopy_from_user_table_long_class
+.Lcopy_from_user_table_long_above:
         add     r8d, 16
-        jmp     .Lcopy_from_user_long_class
-.Lcopy_from_user_long_near:
+        jmp     .Lcopy_from_user_table_long_class
+.Lcopy_from_user_table_long_near:
         add     r8d, 32
-        jmp     .Lcopy_from_user_long_class
-.Lcopy_from_user_long_below:
+        jmp     .Lcopy_from_user_table_long_class
+.Lcopy_from_user_table_long_below:
         add     r8d, 48
-        jmp     .Lcopy_from_user_long_class
-.Lcopy_from_user_forward:
+        jmp     .Lcopy_from_user_table_long_class
+.Lcopy_from_user_table_forward:
         mov     rcx, rdx
         rep movsb
-        jmp     .Lcopy_from_user_done
-.Lcopy_from_user_forward_aligned:
+        jmp     .Lcopy_from_user_table_done
+.Lcopy_from_user_table_forward_aligned:
         cmp     rdx, 64                         ; align threshold
-        jb      .Lcopy_from_user_forward_aligned_body
+        jb      .Lcopy_from_user_table_forward_aligned_body
         mov     rcx, [rel uc_copy_align_dst.here]
         test    rcx, rcx
-        jz      .Lcopy_from_user_forward_aligned_body                   ; no alignment installed
+        jz      .Lcopy_from_user_table_forward_aligned_body                   ; no alignment installed
         dec     rcx
         mov     r8, rdi
         neg     r8
         and     rcx, r8                         ; head: bytes until dst is aligned
         sub     rdx, rcx
         rep movsb                               ; head
-.Lcopy_from_user_forward_aligned_body:
+.Lcopy_from_user_table_forward_aligned_body:
         mov     rcx, rdx
         rep movsb                               ; body
-        jmp     .Lcopy_from_user_done
-.Lcopy_from_user_down:
+        jmp     .Lcopy_from_user_table_done
+.Lcopy_from_user_table_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             ; top store
@@ -983,58 +2023,58 @@ uc_copy_from_user_access:
         and     rcx, -8
         sub     rcx, rdi                        ; aligned end, as an offset
         sub     rcx, 8                          ; first aligned store
-        ja      .Lcopy_from_user_down_loop
-        jmp     .Lcopy_from_user_down_bottom
+        ja      .Lcopy_from_user_table_down_loop
+        jmp     .Lcopy_from_user_table_down_bottom
         ; The loop starts a 16-byte block, so that it never straddles a
         ; 64-byte line and its speed does not depend on where the linker
         ; places it: a loop that straddles a fetch line is fetched as two
         ; lines every iteration, which is why both vendors' optimization
         ; manuals advise aligning the head of a hot loop.
         align   16, db 0xcc
-.Lcopy_from_user_down_loop:
+.Lcopy_from_user_table_down_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 ; aligned store
         sub     rcx, 8                          ; loop step
-        ja      .Lcopy_from_user_down_loop                   ; loop bound: offsets above 0
-.Lcopy_from_user_down_bottom:
+        ja      .Lcopy_from_user_table_down_loop                   ; loop bound: offsets above 0
+.Lcopy_from_user_table_down_bottom:
         mov     r8, [rsi]
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
-        jmp     .Lcopy_from_user_done
-.Lcopy_from_user_small:
+        jmp     .Lcopy_from_user_table_done
+.Lcopy_from_user_table_small:
         ; small body: begin
         cmp     rdx, 16
-        jae     .Lcopy_from_user_small_s16
+        jae     .Lcopy_from_user_table_small_s16
         cmp     rdx, 8
-        jae     .Lcopy_from_user_small_s8
+        jae     .Lcopy_from_user_table_small_s8
         cmp     rdx, 4
-        jae     .Lcopy_from_user_small_s4
+        jae     .Lcopy_from_user_table_small_s4
         cmp     rdx, 2
-        jae     .Lcopy_from_user_small_s2
+        jae     .Lcopy_from_user_table_small_s2
         test    rdx, rdx
-        jz      .Lcopy_from_user_small_s_end
+        jz      .Lcopy_from_user_table_small_s_end
         movzx   ecx, byte [rsi]
         mov     [rdi], cl
-        jmp     .Lcopy_from_user_small_s_end
-.Lcopy_from_user_small_s2:
+        jmp     .Lcopy_from_user_table_small_s_end
+.Lcopy_from_user_table_small_s2:
         movzx   ecx, word [rsi]
         movzx   r8d, word [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lcopy_from_user_small_s_end
-.Lcopy_from_user_small_s4:
+        jmp     .Lcopy_from_user_table_small_s_end
+.Lcopy_from_user_table_small_s4:
         mov     ecx, [rsi]
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lcopy_from_user_small_s_end
-.Lcopy_from_user_small_s8:
+        jmp     .Lcopy_from_user_table_small_s_end
+.Lcopy_from_user_table_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lcopy_from_user_small_s_end
-.Lcopy_from_user_small_s16:
+        jmp     .Lcopy_from_user_table_small_s_end
+.Lcopy_from_user_table_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
         mov     rax, [rsi + rdx - 16]
@@ -1043,14 +2083,419 @@ uc_copy_from_user_access:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
-.Lcopy_from_user_small_s_end:
+.Lcopy_from_user_table_small_s_end:
         ; small body: end
-.Lcopy_from_user_done:
-uc_copy_from_user_access_end:
+.Lcopy_from_user_table_done:
+uc_copy_from_user_table_access_end:
         ; (no SMAP)
         xor     eax, eax
         ret
-uc_copy_from_user.end:
+
+; uc_copy_from_user under zen2's table, where rule_patch sends uc_copy_from_user; its
+; access range is in uc_user_access_ranges too.
+uc_copy_from_user_zen2:
+        endbr64
+        ; (no SMAP: built without --smap)
+uc_copy_from_user_zen2_access:
+        ; zen2's table, as a branch tree: length first
+        cmp     rdx, 63                    ; band edge: the lowest band first
+        jbe     .Lcopy_from_user_zen2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz      .Lcopy_from_user_zen2_forward                 ; zero: d = 0
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_from_user_zen2_down
+.Lcopy_from_user_zen2_forward:
+        mov     rcx, rdx
+        rep movsb
+        jmp     .Lcopy_from_user_zen2_done
+.Lcopy_from_user_zen2_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lcopy_from_user_zen2_down_loop
+        jmp     .Lcopy_from_user_zen2_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lcopy_from_user_zen2_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lcopy_from_user_zen2_down_loop                   ; loop bound: offsets above 0
+.Lcopy_from_user_zen2_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+.Lcopy_from_user_zen2_done:
+uc_copy_from_user_zen2_access_end:
+        ; (no SMAP)
+        xor     eax, eax
+        ret
+
+; uc_copy_from_user under zen3's table, where rule_patch sends uc_copy_from_user; its
+; access range is in uc_user_access_ranges too.
+uc_copy_from_user_zen3:
+        endbr64
+        ; (no SMAP: built without --smap)
+uc_copy_from_user_zen3_access:
+        ; zen3's table, as a branch tree: length first
+        cmp     rdx, 15                    ; band edge: the lowest band first
+        jbe     .Lcopy_from_user_zen3_small
+        cmp     rdx, 112                    ; band edge
+        ja      .Lcopy_from_user_zen3_t8_12
+        cmp     rdx, 32                    ; band edge
+        ja      .Lcopy_from_user_zen3_t5_7
+        cmp     rdx, 19                    ; band edge
+        ja      .Lcopy_from_user_zen3_small
+        cmp     rdx, 16                    ; band edge
+        ja      .Lcopy_from_user_zen3_t3_3
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_from_user_zen3_down
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_from_user_zen3_small
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lcopy_from_user_zen3_small
+        jmp     .Lcopy_from_user_zen3_down
+.Lcopy_from_user_zen3_t3_3:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_from_user_zen3_small
+        cmp     ecx, 4090                     ; below: d >= 4096 - below_max
+        jae     .Lcopy_from_user_zen3_down
+        jmp     .Lcopy_from_user_zen3_small
+.Lcopy_from_user_zen3_t5_7:
+        cmp     rdx, 96                    ; band edge
+        ja      .Lcopy_from_user_zen3_t7_7
+        cmp     rdx, 80                    ; band edge
+        jbe     .Lcopy_from_user_zen3_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_from_user_zen3_forward
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_from_user_zen3_down
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lcopy_from_user_zen3_forward
+        jmp     .Lcopy_from_user_zen3_down
+.Lcopy_from_user_zen3_t7_7:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_from_user_zen3_forward
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_from_user_zen3_down
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lcopy_from_user_zen3_down
+        jmp     .Lcopy_from_user_zen3_forward
+.Lcopy_from_user_zen3_t8_12:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lcopy_from_user_zen3_t11_12
+        cmp     rdx, 256                    ; band edge
+        ja      .Lcopy_from_user_zen3_t10_10
+        cmp     rdx, 160                    ; band edge
+        jbe     .Lcopy_from_user_zen3_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_from_user_zen3_forward
+        jmp     .Lcopy_from_user_zen3_down
+.Lcopy_from_user_zen3_t10_10:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_from_user_zen3_forward
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_from_user_zen3_down
+        jmp     .Lcopy_from_user_zen3_forward
+.Lcopy_from_user_zen3_t11_12:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lcopy_from_user_zen3_t12_12
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_from_user_zen3_forward_aligned
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_from_user_zen3_down
+        cmp     ecx, 4090                     ; below: d >= 4096 - below_max
+        jae     .Lcopy_from_user_zen3_forward
+        jmp     .Lcopy_from_user_zen3_forward_aligned
+.Lcopy_from_user_zen3_t12_12:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 31                       ; zero: d mod 32 = 0
+        jz      .Lcopy_from_user_zen3_down
+        cmp     ecx, 31                       ; above: d <= above_max
+        jbe     .Lcopy_from_user_zen3_down
+        cmp     ecx, 58                       ; near: d <= near_max
+        jbe     .Lcopy_from_user_zen3_forward
+        cmp     ecx, 4090                     ; below: d >= 4096 - below_max
+        jae     .Lcopy_from_user_zen3_forward
+        jmp     .Lcopy_from_user_zen3_forward_aligned
+.Lcopy_from_user_zen3_forward:
+        mov     rcx, rdx
+        rep movsb
+        jmp     .Lcopy_from_user_zen3_done
+.Lcopy_from_user_zen3_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lcopy_from_user_zen3_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lcopy_from_user_zen3_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lcopy_from_user_zen3_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        jmp     .Lcopy_from_user_zen3_done
+.Lcopy_from_user_zen3_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lcopy_from_user_zen3_down_loop
+        jmp     .Lcopy_from_user_zen3_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lcopy_from_user_zen3_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lcopy_from_user_zen3_down_loop                   ; loop bound: offsets above 0
+.Lcopy_from_user_zen3_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        jmp     .Lcopy_from_user_zen3_done
+.Lcopy_from_user_zen3_small:
+        ; small body: begin
+        cmp     rdx, 16
+        jae     .Lcopy_from_user_zen3_small_s16
+        cmp     rdx, 8
+        jae     .Lcopy_from_user_zen3_small_s8
+        cmp     rdx, 4
+        jae     .Lcopy_from_user_zen3_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_from_user_zen3_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_from_user_zen3_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lcopy_from_user_zen3_small_s_end
+.Lcopy_from_user_zen3_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lcopy_from_user_zen3_small_s_end
+.Lcopy_from_user_zen3_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+        jmp     .Lcopy_from_user_zen3_small_s_end
+.Lcopy_from_user_zen3_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lcopy_from_user_zen3_small_s_end
+.Lcopy_from_user_zen3_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+.Lcopy_from_user_zen3_small_s_end:
+        ; small body: end
+.Lcopy_from_user_zen3_done:
+uc_copy_from_user_zen3_access_end:
+        ; (no SMAP)
+        xor     eax, eax
+        ret
+
+; uc_copy_from_user under zen5's table, where rule_patch sends uc_copy_from_user; its
+; access range is in uc_user_access_ranges too.
+uc_copy_from_user_zen5:
+        endbr64
+        ; (no SMAP: built without --smap)
+uc_copy_from_user_zen5_access:
+        ; zen5's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge: the lowest band first
+        jbe     .Lcopy_from_user_zen5_small
+        cmp     rdx, 384                    ; band edge
+        ja      .Lcopy_from_user_zen5_t6_8
+        cmp     rdx, 112                    ; band edge
+        ja      .Lcopy_from_user_zen5_t4_5
+        cmp     rdx, 56                    ; band edge
+        jbe     .Lcopy_from_user_zen5_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lcopy_from_user_zen5_forward
+        cmp     ecx, 63                       ; above: d <= above_max
+        jbe     .Lcopy_from_user_zen5_down
+        jmp     .Lcopy_from_user_zen5_forward
+.Lcopy_from_user_zen5_t4_5:
+        cmp     rdx, 320                    ; band edge
+        jbe     .Lcopy_from_user_zen5_down
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lcopy_from_user_zen5_forward
+        jmp     .Lcopy_from_user_zen5_down
+.Lcopy_from_user_zen5_t6_8:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lcopy_from_user_zen5_t8_8
+        cmp     rdx, 768                    ; band edge
+        ja      .Lcopy_from_user_zen5_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lcopy_from_user_zen5_forward
+        cmp     ecx, 63                       ; above: d <= above_max
+        jbe     .Lcopy_from_user_zen5_down
+        jmp     .Lcopy_from_user_zen5_forward
+.Lcopy_from_user_zen5_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    ecx, 63                       ; zero: d mod 64 = 0
+        jz      .Lcopy_from_user_zen5_forward
+        cmp     ecx, 63                       ; above: d <= above_max
+        jbe     .Lcopy_from_user_zen5_forward
+        jmp     .Lcopy_from_user_zen5_forward_aligned
+.Lcopy_from_user_zen5_forward:
+        mov     rcx, rdx
+        rep movsb
+        jmp     .Lcopy_from_user_zen5_done
+.Lcopy_from_user_zen5_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lcopy_from_user_zen5_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lcopy_from_user_zen5_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lcopy_from_user_zen5_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        jmp     .Lcopy_from_user_zen5_done
+.Lcopy_from_user_zen5_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lcopy_from_user_zen5_down_loop
+        jmp     .Lcopy_from_user_zen5_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lcopy_from_user_zen5_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lcopy_from_user_zen5_down_loop                   ; loop bound: offsets above 0
+.Lcopy_from_user_zen5_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        jmp     .Lcopy_from_user_zen5_done
+.Lcopy_from_user_zen5_small:
+        ; small body: begin
+        cmp     rdx, 16
+        jae     .Lcopy_from_user_zen5_small_s16
+        cmp     rdx, 8
+        jae     .Lcopy_from_user_zen5_small_s8
+        cmp     rdx, 4
+        jae     .Lcopy_from_user_zen5_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_from_user_zen5_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_from_user_zen5_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lcopy_from_user_zen5_small_s_end
+.Lcopy_from_user_zen5_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lcopy_from_user_zen5_small_s_end
+.Lcopy_from_user_zen5_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+        jmp     .Lcopy_from_user_zen5_small_s_end
+.Lcopy_from_user_zen5_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lcopy_from_user_zen5_small_s_end
+.Lcopy_from_user_zen5_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+.Lcopy_from_user_zen5_small_s_end:
+        ; small body: end
+.Lcopy_from_user_zen5_done:
+uc_copy_from_user_zen5_access_end:
+        ; (no SMAP)
+        xor     eax, eax
+        ret
 
 ; uc_clear_user(void *user_dst, size_t n): rep stosb has no loads, so no
 ; distance can make it wait; it needs no rule.
@@ -1187,31 +2632,63 @@ uc_copy_short.here:
         db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
         db      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 uc_copy_short.end:
-; 1 where every strategy code above is 0 (forward): the dispatch then goes
-; forward before it reads the table. That is the baseline of every core
-; nobody measured: one load and one branch instead of the table's overlap
-; tests and loads. make bench's baseline line shows what remains of the
-; dispatch's cost against a bare rep movsb.
-        global  uc_copy_baseline:data (uc_copy_baseline.end - uc_copy_baseline)
-uc_copy_baseline:
-uc_copy_baseline.here:
-        db      1
-uc_copy_baseline.end:
 
         section .data.rel.ro progbits alloc noexec write align=8
         align   8, db 0
-; The access ranges for a kernel's exception table: [begin, end) pairs.
+; Each patched routine's site: its first instructions, which rule_patch
+; overwrites with a jmp rel32 to the installed rule's routine.
+        global  uc_patch_sites:data (uc_patch_sites.end - uc_patch_sites)
+uc_patch_sites:
+        dq      uc_memcpy.site wrt ..sym
+        dq      uc_copy_strategy.site wrt ..sym
+        dq      uc_copy_to_user.site wrt ..sym
+        dq      uc_copy_from_user.site wrt ..sym
+uc_patch_sites.end:
+; Per routine set, the routine each site jumps to: set 0 the entries
+; themselves (the baseline; a site of set 0 is left as it was built), set
+; 1 the table dispatch, then each measured table compiled.
+        global  uc_patch_targets:data (uc_patch_targets.end - uc_patch_targets)
+uc_patch_targets:
+        dq      uc_memcpy wrt ..sym, uc_copy_strategy wrt ..sym, uc_copy_to_user wrt ..sym, uc_copy_from_user wrt ..sym
+        dq      uc_memcpy_table wrt ..sym, uc_copy_strategy_table wrt ..sym, uc_copy_to_user_table wrt ..sym, uc_copy_from_user_table wrt ..sym
+        dq      uc_memcpy_zen2 wrt ..sym, uc_copy_strategy_zen2 wrt ..sym, uc_copy_to_user_zen2 wrt ..sym, uc_copy_from_user_zen2 wrt ..sym
+        dq      uc_memcpy_zen3 wrt ..sym, uc_copy_strategy_zen3 wrt ..sym, uc_copy_to_user_zen3 wrt ..sym, uc_copy_from_user_zen3 wrt ..sym
+        dq      uc_memcpy_zen5 wrt ..sym, uc_copy_strategy_zen5 wrt ..sym, uc_copy_to_user_zen5 wrt ..sym, uc_copy_from_user_zen5 wrt ..sym
+uc_patch_targets.end:
+
+        section .rodata
+; The bytes of each site, at least the 5 of a jmp rel32.
+        global  uc_patch_site_len:data (uc_patch_site_len.end - uc_patch_site_len)
+uc_patch_site_len:
+        db      uc_memcpy.site_end - uc_memcpy.site
+        db      uc_copy_strategy.site_end - uc_copy_strategy.site
+        db      uc_copy_to_user.site_end - uc_copy_to_user.site
+        db      uc_copy_from_user.site_end - uc_copy_from_user.site
+uc_patch_site_len.end:
+
+        section .data.rel.ro progbits alloc noexec write align=8
+        align   8, db 0
+; The access ranges for a kernel's exception table: [begin, end) pairs, one
+; for each user copy and each routine rule_patch may send it to.
 ; Addresses, so the loader relocates them: a read-only-after-relocation
 ; section keeps a shared object or PIE free of text relocations.
         global  uc_user_access_ranges:data (uc_user_access_ranges.end - uc_user_access_ranges)
 uc_user_access_ranges:
         dq      uc_copy_to_user_access wrt ..sym, uc_copy_to_user_access_end wrt ..sym
+        dq      uc_copy_to_user_table_access wrt ..sym, uc_copy_to_user_table_access_end wrt ..sym
+        dq      uc_copy_to_user_zen2_access wrt ..sym, uc_copy_to_user_zen2_access_end wrt ..sym
+        dq      uc_copy_to_user_zen3_access wrt ..sym, uc_copy_to_user_zen3_access_end wrt ..sym
+        dq      uc_copy_to_user_zen5_access wrt ..sym, uc_copy_to_user_zen5_access_end wrt ..sym
         dq      uc_copy_from_user_access wrt ..sym, uc_copy_from_user_access_end wrt ..sym
+        dq      uc_copy_from_user_table_access wrt ..sym, uc_copy_from_user_table_access_end wrt ..sym
+        dq      uc_copy_from_user_zen2_access wrt ..sym, uc_copy_from_user_zen2_access_end wrt ..sym
+        dq      uc_copy_from_user_zen3_access wrt ..sym, uc_copy_from_user_zen3_access_end wrt ..sym
+        dq      uc_copy_from_user_zen5_access wrt ..sym, uc_copy_from_user_zen5_access_end wrt ..sym
         dq      uc_clear_user_access wrt ..sym, uc_clear_user_access_end wrt ..sym
 uc_user_access_ranges.end:
         global  uc_user_access_range_count:data (uc_user_access_range_count.end - uc_user_access_range_count)
 uc_user_access_range_count:
-        dq      3
+        dq      11
 uc_user_access_range_count.end:
 
         section .rodata

@@ -215,6 +215,18 @@ static void sweep_same(struct uc_test_ctx *t, struct detail *d, const char *name
 /* The baseline, which a test that installs another table reinstalls after. */
 static const struct uc_rule baseline_table = { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" };
 
+/* Installs rule and patches the entries to run it, as a kernel does at
+ * boot: rule_install, then rule_patch through the harness's poke. A patch
+ * that fails is a failed test of its own. */
+static void use_rule(struct uc_test_ctx *t, const struct uc_rule *rule)
+{
+	uc_rule_install(rule);
+	if (uc_rule_patch(t->poke) != 0) {
+		t->failed++;
+		t->report(t->cookie, "patch", "rule_patch", 0, "a patch site is shorter than 5 bytes or a target out of reach");
+	}
+}
+
 /* A point at a band edge or a class edge, and the strategy the database's
  * table gives it there, computed by the generator (templates/lib/rule_c.lua),
  * not by copy.asm's dispatch that it checks. */
@@ -375,11 +387,12 @@ static void check_lookups(struct detail *d, const struct lookup_case *cases, siz
  * just outside them, then, under the rule the lookup gives, the table's
  * edges and the copy sweeps. */
 static void run_entry(struct uc_test_ctx *t, const char *group, const struct lookup_case *cases, size_t n_cases,
-		      const struct edge *edges, size_t n_edges, int sweeps)
+		      const struct edge *edges, size_t n_edges, int sweeps, const char *const *sets)
 {
 	struct detail d = {{0}, 0, 0};
 	const struct lookup_case *own = &cases[0];
 	const struct uc_rule *rule;
+	struct detail *why;
 	check_lookups(&d, cases, n_cases, 0);
 	finish(t, group, "lookup", &d);
 	check_lookups(&d, cases, n_cases, 1);
@@ -387,7 +400,14 @@ static void run_entry(struct uc_test_ctx *t, const char *group, const struct loo
 	if (!sweeps)
 		return;
 	rule = uc_rule_lookup(own->vendor, own->family, own->model);
-	uc_rule_install(rule);
+	use_rule(t, rule);
+	if (!same_text(uc_rule_routines(), sets[UC_ISA_ENABLED()]) && (why = fail(&d)) != NULL) {
+		say(why, "runs the routines of ");
+		say(why, uc_rule_routines());
+		say(why, ", want ");
+		say(why, sets[UC_ISA_ENABLED()]);
+	}
+	finish(t, group, "its compiled routines run it (patched entries)", &d);
 	check_edges(t, &d, edges, n_edges);
 	finish(t, group, "strategy at every band and class edge", &d);
 	copy_edges(t, &d, edges, n_edges);
@@ -520,10 +540,14 @@ static const struct lookup_case cases_zen1[] = {
 	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0x60, 0x00860f01u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen2", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_zen1[] = { "baseline", "baseline", "baseline" };
+
 static void group_zen1(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen1", cases_zen1, sizeof cases_zen1 / sizeof cases_zen1[0], edges_zen1,
-		  sizeof edges_zen1 / sizeof edges_zen1[0], 1);
+		  sizeof edges_zen1 / sizeof edges_zen1[0], 1,
+		  sets_zen1);
 }
 
 /* zen2: baseline (no evidence). */
@@ -639,10 +663,14 @@ static const struct lookup_case cases_zen2[] = {
 	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x17, 0xb0, 0x008b0f01u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_zen2[] = { "baseline", "baseline", "baseline" };
+
 static void group_zen2(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen2", cases_zen2, sizeof cases_zen2 / sizeof cases_zen2[0], edges_zen2,
-		  sizeof edges_zen2 / sizeof edges_zen2[0], 1);
+		  sizeof edges_zen2 / sizeof edges_zen2[0], 1,
+		  sets_zen2);
 }
 
 /* zen3: measured 2026-11-30 (KVMKVMKVM guest). */
@@ -1235,10 +1263,14 @@ static const struct lookup_case cases_zen3[] = {
 	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x60, 0x00a60f01u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen4", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_zen3[] = { "zen3_gpr", "zen3_avx2", "zen3_avx2" };
+
 static void group_zen3(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen3", cases_zen3, sizeof cases_zen3 / sizeof cases_zen3[0], edges_zen3,
-		  sizeof edges_zen3 / sizeof edges_zen3[0], 1);
+		  sizeof edges_zen3 / sizeof edges_zen3[0], 1,
+		  sets_zen3);
 }
 
 /* zen4: baseline (no evidence). */
@@ -1346,10 +1378,14 @@ static const struct lookup_case cases_zen4[] = {
 	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0xb0, 0x00ab0f01u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_zen4[] = { "baseline", "baseline", "baseline" };
+
 static void group_zen4(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen4", cases_zen4, sizeof cases_zen4 / sizeof cases_zen4[0], edges_zen4,
-		  sizeof edges_zen4 / sizeof edges_zen4[0], 1);
+		  sizeof edges_zen4 / sizeof edges_zen4[0], 1,
+		  sets_zen4);
 }
 
 /* zen5: measured 2026-12-01 (bhyve bhyve  guest). */
@@ -2030,10 +2066,14 @@ static const struct lookup_case cases_zen5[] = {
 	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x80, 0x00b80f01u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "zen6", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_zen5[] = { "zen5_gpr", "zen5_avx2", "zen5_avx512" };
+
 static void group_zen5(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen5", cases_zen5, sizeof cases_zen5 / sizeof cases_zen5[0], edges_zen5,
-		  sizeof edges_zen5 / sizeof edges_zen5[0], 1);
+		  sizeof edges_zen5 / sizeof edges_zen5[0], 1,
+		  sets_zen5);
 }
 
 /* zen6: baseline (no evidence). */
@@ -2145,10 +2185,14 @@ static const struct lookup_case cases_zen6[] = {
 	{ "AuthenticAMD", { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0xd0, 0x00bd0f01u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_zen6[] = { "baseline", "baseline", "baseline" };
+
 static void group_zen6(struct uc_test_ctx *t)
 {
 	run_entry(t, "zen6", cases_zen6, sizeof cases_zen6 / sizeof cases_zen6[0], edges_zen6,
-		  sizeof edges_zen6 / sizeof edges_zen6[0], 1);
+		  sizeof edges_zen6 / sizeof edges_zen6[0], 1,
+		  sets_zen6);
 }
 
 /* haswell: baseline (no evidence). */
@@ -2260,10 +2304,14 @@ static const struct lookup_case cases_haswell[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x47, 0x00040671u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "broadwell", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_haswell[] = { "baseline", "baseline", "baseline" };
+
 static void group_haswell(struct uc_test_ctx *t)
 {
 	run_entry(t, "haswell", cases_haswell, sizeof cases_haswell / sizeof cases_haswell[0], edges_haswell,
-		  sizeof edges_haswell / sizeof edges_haswell[0], 1);
+		  sizeof edges_haswell / sizeof edges_haswell[0], 1,
+		  sets_haswell);
 }
 
 /* broadwell: baseline (no evidence). */
@@ -2379,10 +2427,14 @@ static const struct lookup_case cases_broadwell[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x57, 0x00050671u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_broadwell[] = { "baseline", "baseline", "baseline" };
+
 static void group_broadwell(struct uc_test_ctx *t)
 {
 	run_entry(t, "broadwell", cases_broadwell, sizeof cases_broadwell / sizeof cases_broadwell[0], edges_broadwell,
-		  sizeof edges_broadwell / sizeof edges_broadwell[0], 1);
+		  sizeof edges_broadwell / sizeof edges_broadwell[0], 1,
+		  sets_broadwell);
 }
 
 /* skylake: baseline (no evidence). */
@@ -2506,10 +2558,14 @@ static const struct lookup_case cases_skylake[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa7, 0x000a0671u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "rocketlake", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_skylake[] = { "baseline", "baseline", "baseline" };
+
 static void group_skylake(struct uc_test_ctx *t)
 {
 	run_entry(t, "skylake", cases_skylake, sizeof cases_skylake / sizeof cases_skylake[0], edges_skylake,
-		  sizeof edges_skylake / sizeof edges_skylake[0], 1);
+		  sizeof edges_skylake / sizeof edges_skylake[0], 1,
+		  sets_skylake);
 }
 
 /* icelake: baseline (no evidence). */
@@ -2621,10 +2677,14 @@ static const struct lookup_case cases_icelake[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x7f, 0x000706f1u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_icelake[] = { "baseline", "baseline", "baseline" };
+
 static void group_icelake(struct uc_test_ctx *t)
 {
 	run_entry(t, "icelake", cases_icelake, sizeof cases_icelake / sizeof cases_icelake[0], edges_icelake,
-		  sizeof edges_icelake / sizeof edges_icelake[0], 1);
+		  sizeof edges_icelake / sizeof edges_icelake[0], 1,
+		  sets_icelake);
 }
 
 /* tigerlake: baseline (no evidence). */
@@ -2728,10 +2788,14 @@ static const struct lookup_case cases_tigerlake[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0x8e, 0x000806e1u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "skylake", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_tigerlake[] = { "baseline", "baseline", "baseline" };
+
 static void group_tigerlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "tigerlake", cases_tigerlake, sizeof cases_tigerlake / sizeof cases_tigerlake[0], edges_tigerlake,
-		  sizeof edges_tigerlake / sizeof edges_tigerlake[0], 1);
+		  sizeof edges_tigerlake / sizeof edges_tigerlake[0], 1,
+		  sets_tigerlake);
 }
 
 /* sapphirerapids: baseline (no evidence). */
@@ -2839,10 +2903,14 @@ static const struct lookup_case cases_sapphirerapids[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xd0, 0x000d0601u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_sapphirerapids[] = { "baseline", "baseline", "baseline" };
+
 static void group_sapphirerapids(struct uc_test_ctx *t)
 {
 	run_entry(t, "sapphirerapids", cases_sapphirerapids, sizeof cases_sapphirerapids / sizeof cases_sapphirerapids[0], edges_sapphirerapids,
-		  sizeof edges_sapphirerapids / sizeof edges_sapphirerapids[0], 1);
+		  sizeof edges_sapphirerapids / sizeof edges_sapphirerapids[0], 1,
+		  sets_sapphirerapids);
 }
 
 /* alderlake: baseline (no evidence). */
@@ -2962,10 +3030,14 @@ static const struct lookup_case cases_alderlake[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xc0, 0x000c0601u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_alderlake[] = { "baseline", "baseline", "baseline" };
+
 static void group_alderlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "alderlake", cases_alderlake, sizeof cases_alderlake / sizeof cases_alderlake[0], edges_alderlake,
-		  sizeof edges_alderlake / sizeof edges_alderlake[0], 1);
+		  sizeof edges_alderlake / sizeof edges_alderlake[0], 1,
+		  sets_alderlake);
 }
 
 /* rocketlake: baseline (no evidence). */
@@ -3069,10 +3141,14 @@ static const struct lookup_case cases_rocketlake[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xa8, 0x000a0681u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_rocketlake[] = { "baseline", "baseline", "baseline" };
+
 static void group_rocketlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "rocketlake", cases_rocketlake, sizeof cases_rocketlake / sizeof cases_rocketlake[0], edges_rocketlake,
-		  sizeof edges_rocketlake / sizeof edges_rocketlake[0], 1);
+		  sizeof edges_rocketlake / sizeof edges_rocketlake[0], 1,
+		  sets_rocketlake);
 }
 
 /* meteorlake: baseline (no evidence). */
@@ -3180,10 +3256,14 @@ static const struct lookup_case cases_meteorlake[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xad, 0x000a06d1u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "graniterapids", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_meteorlake[] = { "baseline", "baseline", "baseline" };
+
 static void group_meteorlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "meteorlake", cases_meteorlake, sizeof cases_meteorlake / sizeof cases_meteorlake[0], edges_meteorlake,
-		  sizeof edges_meteorlake / sizeof edges_meteorlake[0], 1);
+		  sizeof edges_meteorlake / sizeof edges_meteorlake[0], 1,
+		  sets_meteorlake);
 }
 
 /* graniterapids: baseline (no evidence). */
@@ -3287,10 +3367,14 @@ static const struct lookup_case cases_graniterapids[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xaf, 0x000a06f1u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "crestmont", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_graniterapids[] = { "baseline", "baseline", "baseline" };
+
 static void group_graniterapids(struct uc_test_ctx *t)
 {
 	run_entry(t, "graniterapids", cases_graniterapids, sizeof cases_graniterapids / sizeof cases_graniterapids[0], edges_graniterapids,
-		  sizeof edges_graniterapids / sizeof edges_graniterapids[0], 1);
+		  sizeof edges_graniterapids / sizeof edges_graniterapids[0], 1,
+		  sets_graniterapids);
 }
 
 /* crestmont: baseline (no evidence). */
@@ -3398,10 +3482,14 @@ static const struct lookup_case cases_crestmont[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xb7, 0x000b0671u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_crestmont[] = { "baseline", "baseline", "baseline" };
+
 static void group_crestmont(struct uc_test_ctx *t)
 {
 	run_entry(t, "crestmont", cases_crestmont, sizeof cases_crestmont / sizeof cases_crestmont[0], edges_crestmont,
-		  sizeof edges_crestmont / sizeof edges_crestmont[0], 1);
+		  sizeof edges_crestmont / sizeof edges_crestmont[0], 1,
+		  sets_crestmont);
 }
 
 /* arrowlake: baseline (no evidence). */
@@ -3513,10 +3601,14 @@ static const struct lookup_case cases_arrowlake[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xc7, 0x000c0671u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_arrowlake[] = { "baseline", "baseline", "baseline" };
+
 static void group_arrowlake(struct uc_test_ctx *t)
 {
 	run_entry(t, "arrowlake", cases_arrowlake, sizeof cases_arrowlake / sizeof cases_arrowlake[0], edges_arrowlake,
-		  sizeof edges_arrowlake / sizeof edges_arrowlake[0], 1);
+		  sizeof edges_arrowlake / sizeof edges_arrowlake[0], 1,
+		  sets_arrowlake);
 }
 
 /* gracemont: baseline (no evidence). */
@@ -3620,10 +3712,14 @@ static const struct lookup_case cases_gracemont[] = {
 	{ "GenuineIntel", { 0x756e6547u, 0x49656e69u, 0x6c65746eu }, 0x06, 0xbf, 0x000b06f1u, 1, { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "alderlake", "", "" } },
 };
 
+/* The routines that run its rule at each isa level this flavor has. */
+static const char *const sets_gracemont[] = { "baseline", "baseline", "baseline" };
+
 static void group_gracemont(struct uc_test_ctx *t)
 {
 	run_entry(t, "gracemont", cases_gracemont, sizeof cases_gracemont / sizeof cases_gracemont[0], edges_gracemont,
-		  sizeof edges_gracemont / sizeof edges_gracemont[0], 1);
+		  sizeof edges_gracemont / sizeof edges_gracemont[0], 1,
+		  sets_gracemont);
 }
 
 /* Cores no entry names, of a vendor the database knows or not: the
@@ -6396,63 +6492,72 @@ static const struct edge synthetic_edges_6[] = {
 	{ 65536, 4095, 0 },
 };
 
-/* Set by rule_install where every copy goes forward: the dispatch then
- * skips the table. */
-extern unsigned char uc_copy_baseline;
 
 static void group_dispatch(struct uc_test_ctx *t)
 {
 	struct detail d = {{0}, 0, 0};
 	struct detail *why;
-	uc_rule_install(&synthetic_1);
+	use_rule(t, &synthetic_1);
 	check_edges(t, &d, synthetic_edges_1, sizeof synthetic_edges_1 / sizeof synthetic_edges_1[0]);
 	finish(t, "dispatch", "table 1: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_1, sizeof synthetic_edges_1 / sizeof synthetic_edges_1[0]);
 	finish(t, "dispatch", "table 1: copy at every band and class edge", &d);
-	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
-		say(why, "marked as copying forward everywhere");
-	finish(t, "dispatch", "table 1: the dispatch reads it", &d);
-	uc_rule_install(&synthetic_2);
+	if (!same_text(uc_rule_routines(), "table") && (why = fail(&d)) != NULL) {
+		say(why, "runs the routines of ");
+		say(why, uc_rule_routines());
+	}
+	finish(t, "dispatch", "table 1: the table dispatch runs it", &d);
+	use_rule(t, &synthetic_2);
 	check_edges(t, &d, synthetic_edges_2, sizeof synthetic_edges_2 / sizeof synthetic_edges_2[0]);
 	finish(t, "dispatch", "table 2: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_2, sizeof synthetic_edges_2 / sizeof synthetic_edges_2[0]);
 	finish(t, "dispatch", "table 2: copy at every band and class edge", &d);
-	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
-		say(why, "marked as copying forward everywhere");
-	finish(t, "dispatch", "table 2: the dispatch reads it", &d);
-	uc_rule_install(&synthetic_3);
+	if (!same_text(uc_rule_routines(), "table") && (why = fail(&d)) != NULL) {
+		say(why, "runs the routines of ");
+		say(why, uc_rule_routines());
+	}
+	finish(t, "dispatch", "table 2: the table dispatch runs it", &d);
+	use_rule(t, &synthetic_3);
 	check_edges(t, &d, synthetic_edges_3, sizeof synthetic_edges_3 / sizeof synthetic_edges_3[0]);
 	finish(t, "dispatch", "table 3: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_3, sizeof synthetic_edges_3 / sizeof synthetic_edges_3[0]);
 	finish(t, "dispatch", "table 3: copy at every band and class edge", &d);
-	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
-		say(why, "marked as copying forward everywhere");
-	finish(t, "dispatch", "table 3: the dispatch reads it", &d);
-	uc_rule_install(&synthetic_4);
+	if (!same_text(uc_rule_routines(), "table") && (why = fail(&d)) != NULL) {
+		say(why, "runs the routines of ");
+		say(why, uc_rule_routines());
+	}
+	finish(t, "dispatch", "table 3: the table dispatch runs it", &d);
+	use_rule(t, &synthetic_4);
 	check_edges(t, &d, synthetic_edges_4, sizeof synthetic_edges_4 / sizeof synthetic_edges_4[0]);
 	finish(t, "dispatch", "table 4: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_4, sizeof synthetic_edges_4 / sizeof synthetic_edges_4[0]);
 	finish(t, "dispatch", "table 4: copy at every band and class edge", &d);
-	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
-		say(why, "marked as copying forward everywhere");
-	finish(t, "dispatch", "table 4: the dispatch reads it", &d);
-	uc_rule_install(&synthetic_5);
+	if (!same_text(uc_rule_routines(), "table") && (why = fail(&d)) != NULL) {
+		say(why, "runs the routines of ");
+		say(why, uc_rule_routines());
+	}
+	finish(t, "dispatch", "table 4: the table dispatch runs it", &d);
+	use_rule(t, &synthetic_5);
 	check_edges(t, &d, synthetic_edges_5, sizeof synthetic_edges_5 / sizeof synthetic_edges_5[0]);
 	finish(t, "dispatch", "table 5: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_5, sizeof synthetic_edges_5 / sizeof synthetic_edges_5[0]);
 	finish(t, "dispatch", "table 5: copy at every band and class edge", &d);
-	if (*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
-		say(why, "marked as copying forward everywhere");
-	finish(t, "dispatch", "table 5: the dispatch reads it", &d);
-	uc_rule_install(&synthetic_6);
+	if (!same_text(uc_rule_routines(), "table") && (why = fail(&d)) != NULL) {
+		say(why, "runs the routines of ");
+		say(why, uc_rule_routines());
+	}
+	finish(t, "dispatch", "table 5: the table dispatch runs it", &d);
+	use_rule(t, &synthetic_6);
 	check_edges(t, &d, synthetic_edges_6, sizeof synthetic_edges_6 / sizeof synthetic_edges_6[0]);
 	finish(t, "dispatch", "table 6: strategy at every band and class edge", &d);
 	copy_edges(t, &d, synthetic_edges_6, sizeof synthetic_edges_6 / sizeof synthetic_edges_6[0]);
 	finish(t, "dispatch", "table 6: copy at every band and class edge", &d);
-	if (!*(volatile unsigned char *)&uc_copy_baseline && (why = fail(&d)) != NULL)
-		say(why, "every copy forward, and the dispatch still reads the table");
-	finish(t, "dispatch", "table 6: every copy forward: the dispatch skips the table", &d);
-	uc_rule_install(&baseline_table);
+	if (!same_text(uc_rule_routines(), "baseline") && (why = fail(&d)) != NULL) {
+		say(why, "runs the routines of ");
+		say(why, uc_rule_routines());
+	}
+	finish(t, "dispatch", "table 6: every copy forward: the entries' own baseline runs it", &d);
+	use_rule(t, &baseline_table);
 }
 
 /* The alignment head of the forward path, under each align_dst a rule may
@@ -6467,7 +6572,7 @@ static void group_align_head(struct uc_test_ctx *t)
 	unsigned int m;
 	for (k = 0; k < sizeof aligns / sizeof aligns[0]; k++) {
 		uc_rule_force(&rule, UC_STRATEGY_FORWARD_ALIGNED, aligns[k], "align_head");
-		uc_rule_install(&rule);
+		use_rule(t, &rule);
 		for (n = 0; n <= 300; n++)
 			check_copy(t, &d, "memcpy", uc_memcpy, n, 2048, (unsigned int)(n % 64), 0);
 		for (m = 0; m < 64; m++) {
@@ -6477,7 +6582,7 @@ static void group_align_head(struct uc_test_ctx *t)
 		sweep_same(t, &d, "memcpy", uc_memcpy);
 	}
 	finish(t, "align_head", "every alignment, length and misalignment", &d);
-	uc_rule_install(&baseline_table);
+	use_rule(t, &baseline_table);
 }
 
 /* The fallbacks: with the isa capped at each level this CPU has (and so
@@ -6493,7 +6598,7 @@ static void group_isa_cap(struct uc_test_ctx *t)
 	size_t i;
 	for (cap = 0; cap <= top; cap++) {
 		uc_rule_limit_isa(cap);
-		uc_rule_install(&synthetic_1);
+		use_rule(t, &synthetic_1);
 		for (i = 0; i < sizeof synthetic_edges_1 / sizeof synthetic_edges_1[0]; i++) {
 			const struct edge *e = &synthetic_edges_1[i];
 			int got = strategy_at(t, e->n, e->dist);
@@ -6515,7 +6620,7 @@ static void group_isa_cap(struct uc_test_ctx *t)
 		finish(t, "isa_cap", "the fallbacks copy correctly at every edge", &d);
 	}
 	uc_rule_limit_isa(2);
-	uc_rule_install(&baseline_table);
+	use_rule(t, &baseline_table);
 }
 
 /* memmove under each table the dispatch tests use and the baseline: every
@@ -6535,7 +6640,7 @@ static void group_memmove(struct uc_test_ctx *t)
 	struct detail d = {{0}, 0, 0};
 	size_t i, n, k;
 	for (i = 0; i < sizeof tables / sizeof tables[0]; i++) {
-		uc_rule_install(tables[i]);
+		use_rule(t, tables[i]);
 		for (k = 0; k < sizeof distances / sizeof distances[0]; k++)
 			sweep_lengths(t, &d, "memmove", uc_memmove, distances[k]);
 		sweep_same(t, &d, "memmove", uc_memmove);
@@ -6553,7 +6658,7 @@ static void group_memmove(struct uc_test_ctx *t)
 		}
 		finish(t, "memmove", "every overlap, either way", &d);
 	}
-	uc_rule_install(&baseline_table);
+	use_rule(t, &baseline_table);
 }
 
 struct group {

@@ -4,13 +4,17 @@
 /* */
 /* Copy routines of flavor user. */
 /* System V calling convention. */
-/* The rule is the table that uc_rule_init() (copy_rule.c) installs from */
-/* CPUID, before the first copy, into uc_copy_above_max, uc_copy_near_max, */
+/* Each patched routine's entry (memcpy, memmove, copy_strategy) is the */
+/* baseline, every copy one forward rep movsb, until uc_rule_patch() */
+/* (copy_rule.c) writes a jmp at its start to the installed rule's routine: */
+/* each measured table compiled to a branch tree with its bounds as */
+/* immediates (zen3_avx2, zen3_gpr, zen5_avx512, zen5_avx2, zen5_gpr), or, for a table no entry */
+/* holds (forced ones, the tests'), the dispatch that reads the table */
+/* uc_rule_install() writes: uc_copy_above_max, uc_copy_near_max, */
 /* uc_copy_below_from, uc_copy_align_dst, uc_copy_short (a strategy byte per */
 /* class and length below 256, so that a short copy finds its strategy with */
 /* one load) and uc_copy_long_hi and uc_copy_long_cells (the bands that reach */
-/* 256 bytes or more), and uc_copy_baseline, set where every copy goes */
-/* forward. */
+/* 256 bytes or more). Nothing is tested on each call. */
 /* */
 /* Contract, for every routine here: */
 /*  - general registers, and xmm, ymm and zmm registers (caller-saved in the */
@@ -71,177 +75,186 @@
         .type   uc_memcpy, @function
 uc_memcpy:
         endbr64
+uc_memcpy.site:
         mov     rax, rdi
-        cmp     byte ptr [rip + uc_copy_baseline.here], 0
-        jne     .Lmemcpy_forward                /* baseline: every copy forward */
+        mov     rcx, rdx
+uc_memcpy.site_end:
+        rep movsb                               /* the baseline: one forward copy */
+        ret
+        .size   uc_memcpy, . - uc_memcpy
+
+/* uc_memcpy under the installed table, where rule_patch sends uc_memcpy. */
+uc_memcpy_table:
+        endbr64
+        mov     rax, rdi
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
         cmp     rdx, 255                         /* short: one byte per length */
-        ja      .Lmemcpy_long
+        ja      .Lmemcpy_table_long
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
         /* here, not the code tree, for the lengths most calls copy. */
         cmp     ecx, 3
-        je      .Lmemcpy_small                  /* uniform: small */
+        je      .Lmemcpy_table_small                  /* uniform: small */
         cmp     ecx, 255
-        jne     .Lmemcpy_code                   /* uniform: every class alike */
+        jne     .Lmemcpy_table_code                   /* uniform: every class alike */
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
-        jz      .Lmemcpy_zero
+        jz      .Lmemcpy_table_zero
         cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
-        jbe     .Lmemcpy_above
+        jbe     .Lmemcpy_table_above
         cmp     rcx, [rip + uc_copy_near_max.here]  /* near: d <= near_max */
-        jbe     .Lmemcpy_near
+        jbe     .Lmemcpy_table_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_below
+        jae     .Lmemcpy_table_below
         mov     r8d, 4                          /* elsewhere, the most common class */
-.Lmemcpy_class:
+.Lmemcpy_table_class:
         shl     r8d, 8
         add     r8, rdx
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
-.Lmemcpy_code:
+.Lmemcpy_table_code:
         cmp     ecx, 4
-        je      .Lmemcpy_avx2_forward
+        je      .Lmemcpy_table_avx2_forward
         cmp     ecx, 5
-        je      .Lmemcpy_avx2_down
-        ja      .Lmemcpy_codes_7_10
+        je      .Lmemcpy_table_avx2_down
+        ja      .Lmemcpy_table_codes_7_10
         cmp     ecx, 2
-        je      .Lmemcpy_down
-        ja      .Lmemcpy_codes_4_5
+        je      .Lmemcpy_table_down
+        ja      .Lmemcpy_table_codes_4_5
         cmp     ecx, 1
-        je      .Lmemcpy_forward_aligned
-        jmp     .Lmemcpy_forward
-.Lmemcpy_codes_4_5:
+        je      .Lmemcpy_table_forward_aligned
+        jmp     .Lmemcpy_table_forward
+.Lmemcpy_table_codes_4_5:
         cmp     ecx, 4
-        je      .Lmemcpy_avx2_forward
-        jmp     .Lmemcpy_small
-.Lmemcpy_codes_7_10:
+        je      .Lmemcpy_table_avx2_forward
+        jmp     .Lmemcpy_table_small
+.Lmemcpy_table_codes_7_10:
         cmp     ecx, 8
-        je      .Lmemcpy_avx512_forward
-        ja      .Lmemcpy_codes_10_10
+        je      .Lmemcpy_table_avx512_forward
+        ja      .Lmemcpy_table_codes_10_10
         cmp     ecx, 7
-        je      .Lmemcpy_avx2_nt
-        jmp     .Lmemcpy_avx2_small
-.Lmemcpy_codes_10_10:
-        jmp     .Lmemcpy_avx512_down
-.Lmemcpy_zero:
+        je      .Lmemcpy_table_avx2_nt
+        jmp     .Lmemcpy_table_avx2_small
+.Lmemcpy_table_codes_10_10:
+        jmp     .Lmemcpy_table_avx512_down
+.Lmemcpy_table_zero:
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + rdx]       /* class zero's row is the first */
-        jmp     .Lmemcpy_code
-.Lmemcpy_above:
+        jmp     .Lmemcpy_table_code
+.Lmemcpy_table_above:
         mov     r8d, 1
-        jmp     .Lmemcpy_class
-.Lmemcpy_near:
+        jmp     .Lmemcpy_table_class
+.Lmemcpy_table_near:
         mov     r8d, 2
-        jmp     .Lmemcpy_class
-.Lmemcpy_below:
+        jmp     .Lmemcpy_table_class
+.Lmemcpy_table_below:
         mov     r8d, 3
-        jmp     .Lmemcpy_class
-.Lmemcpy_long:
+        jmp     .Lmemcpy_table_class
+.Lmemcpy_table_long:
         xor     r8d, r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 0]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 8]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 16]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 24]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 32]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 40]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 56]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 64]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 72]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 80]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 88]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 96]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 104]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 112]
-        jbe     .Lmemcpy_long_band              /* long band edge */
+        jbe     .Lmemcpy_table_long_band              /* long band edge */
         inc     r8d
-.Lmemcpy_long_band:
+.Lmemcpy_table_long_band:
         lea     rcx, [rip + uc_copy_long_uniform.here]
         movzx   ecx, byte ptr [rcx + r8]
         cmp     ecx, 255
-        jne     .Lmemcpy_code                   /* long uniform: every class alike */
+        jne     .Lmemcpy_table_code                   /* long uniform: every class alike */
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
-        jz      .Lmemcpy_long_zero
+        jz      .Lmemcpy_table_long_zero
         cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
-        jbe     .Lmemcpy_long_above
+        jbe     .Lmemcpy_table_long_above
         cmp     rcx, [rip + uc_copy_near_max.here]  /* near: d <= near_max */
-        jbe     .Lmemcpy_long_near
+        jbe     .Lmemcpy_table_long_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_long_below
+        jae     .Lmemcpy_table_long_below
         add     r8d, 64                         /* elsewhere, the most common class */
-.Lmemcpy_long_class:
+.Lmemcpy_table_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
         movzx   ecx, byte ptr [rcx + r8]
-        jmp     .Lmemcpy_code
-.Lmemcpy_long_zero:
-        jmp     .Lmemcpy_long_class
-.Lmemcpy_long_above:
+        jmp     .Lmemcpy_table_code
+.Lmemcpy_table_long_zero:
+        jmp     .Lmemcpy_table_long_class
+.Lmemcpy_table_long_above:
         add     r8d, 16
-        jmp     .Lmemcpy_long_class
-.Lmemcpy_long_near:
+        jmp     .Lmemcpy_table_long_class
+.Lmemcpy_table_long_near:
         add     r8d, 32
-        jmp     .Lmemcpy_long_class
-.Lmemcpy_long_below:
+        jmp     .Lmemcpy_table_long_class
+.Lmemcpy_table_long_below:
         add     r8d, 48
-        jmp     .Lmemcpy_long_class
-.Lmemcpy_forward:
+        jmp     .Lmemcpy_table_long_class
+.Lmemcpy_table_forward:
         mov     rcx, rdx
         rep movsb
         ret
-.Lmemcpy_forward_aligned:
+.Lmemcpy_table_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
-        jb      .Lmemcpy_forward_aligned_body
+        jb      .Lmemcpy_table_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
         test    rcx, rcx
-        jz      .Lmemcpy_forward_aligned_body                   /* no alignment installed */
+        jz      .Lmemcpy_table_forward_aligned_body                   /* no alignment installed */
         dec     rcx
         mov     r8, rdi
         neg     r8
         and     rcx, r8                         /* head: bytes until dst is aligned */
         sub     rdx, rcx
         rep movsb                               /* head */
-.Lmemcpy_forward_aligned_body:
+.Lmemcpy_table_forward_aligned_body:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
-.Lmemcpy_down:
+.Lmemcpy_table_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             /* top store */
@@ -249,58 +262,58 @@ uc_memcpy:
         and     rcx, -8
         sub     rcx, rdi                        /* aligned end, as an offset */
         sub     rcx, 8                          /* first aligned store */
-        ja      .Lmemcpy_down_loop
-        jmp     .Lmemcpy_down_bottom
+        ja      .Lmemcpy_table_down_loop
+        jmp     .Lmemcpy_table_down_bottom
         /* The loop starts a 16-byte block, so that it never straddles a */
         /* 64-byte line and its speed does not depend on where the linker */
         /* places it: a loop that straddles a fetch line is fetched as two */
         /* lines every iteration, which is why both vendors' optimization */
         /* manuals advise aligning the head of a hot loop. */
         .balign 16, 0xcc
-.Lmemcpy_down_loop:
+.Lmemcpy_table_down_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 /* aligned store */
         sub     rcx, 8                          /* loop step */
-        ja      .Lmemcpy_down_loop                   /* loop bound: offsets above 0 */
-.Lmemcpy_down_bottom:
+        ja      .Lmemcpy_table_down_loop                   /* loop bound: offsets above 0 */
+.Lmemcpy_table_down_bottom:
         mov     r8, [rsi]
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
-.Lmemcpy_small:
+.Lmemcpy_table_small:
         /* small body: begin */
         cmp     rdx, 16
-        jae     .Lmemcpy_small_s16
+        jae     .Lmemcpy_table_small_s16
         cmp     rdx, 8
-        jae     .Lmemcpy_small_s8
+        jae     .Lmemcpy_table_small_s8
         cmp     rdx, 4
-        jae     .Lmemcpy_small_s4
+        jae     .Lmemcpy_table_small_s4
         cmp     rdx, 2
-        jae     .Lmemcpy_small_s2
+        jae     .Lmemcpy_table_small_s2
         test    rdx, rdx
-        jz      .Lmemcpy_small_s_end
+        jz      .Lmemcpy_table_small_s_end
         movzx   ecx, byte ptr [rsi]
         mov     [rdi], cl
-        jmp     .Lmemcpy_small_s_end
-.Lmemcpy_small_s2:
+        jmp     .Lmemcpy_table_small_s_end
+.Lmemcpy_table_small_s2:
         movzx   ecx, word ptr [rsi]
         movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemcpy_small_s_end
-.Lmemcpy_small_s4:
+        jmp     .Lmemcpy_table_small_s_end
+.Lmemcpy_table_small_s4:
         mov     ecx, [rsi]
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemcpy_small_s_end
-.Lmemcpy_small_s8:
+        jmp     .Lmemcpy_table_small_s_end
+.Lmemcpy_table_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemcpy_small_s_end
-.Lmemcpy_small_s16:
+        jmp     .Lmemcpy_table_small_s_end
+.Lmemcpy_table_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
         mov     rax, [rsi + rdx - 16]
@@ -309,29 +322,29 @@ uc_memcpy:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
-.Lmemcpy_small_s_end:
+.Lmemcpy_table_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemcpy_avx2_forward:
+.Lmemcpy_table_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
         cmp     rdx, 64
-        jbe     .Lmemcpy_avx2_forward_ends                   /* head and tail cover n */
+        jbe     .Lmemcpy_table_avx2_forward_ends                   /* head and tail cover n */
         mov     rcx, rdi
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
         lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
         cmp     rcx, r9
-        jge     .Lmemcpy_avx2_forward_single                 /* signed: n - 128 may be below 0 */
-        jmp     .Lmemcpy_avx2_forward_loop4
+        jge     .Lmemcpy_table_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemcpy_table_avx2_forward_loop4
         /* The loops start a 16-byte block, as the descending ones do, so */
         /* that their speed does not depend on where the linker places them */
         /* (see the note on down's loop). */
         .balign 16, 0xcc
-.Lmemcpy_avx2_forward_loop4:
+.Lmemcpy_table_avx2_forward_loop4:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqu ymm3, [rsi + rcx + 32]
         vmovdqu ymm4, [rsi + rcx + 64]
@@ -342,37 +355,37 @@ uc_memcpy:
         vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
         add     rcx, 128                        /* vector loop step */
         cmp     rcx, r9
-        jl      .Lmemcpy_avx2_forward_loop4                  /* vector loop bound, four blocks */
-.Lmemcpy_avx2_forward_single:
+        jl      .Lmemcpy_table_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemcpy_table_avx2_forward_single:
         cmp     rcx, r8
-        jae     .Lmemcpy_avx2_forward_done                   /* at most three blocks follow: no alignment */
-.Lmemcpy_avx2_forward_loop:
+        jae     .Lmemcpy_table_avx2_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemcpy_table_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
-        jb      .Lmemcpy_avx2_forward_loop                   /* vector loop bound */
-.Lmemcpy_avx2_forward_done:
-.Lmemcpy_avx2_forward_ends:
+        jb      .Lmemcpy_table_avx2_forward_loop                   /* vector loop bound */
+.Lmemcpy_table_avx2_forward_done:
+.Lmemcpy_table_avx2_forward_ends:
         vmovdqu [rdi], ymm0                     /* head store */
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vzeroupper
         /* vector forward body: end */
         ret
-.Lmemcpy_avx2_down:
+.Lmemcpy_table_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
         cmp     rdx, 64
-        jbe     .Lmemcpy_avx2_down_ends                   /* head and tail cover n */
+        jbe     .Lmemcpy_table_avx2_down_ends                   /* head and tail cover n */
         lea     rcx, [rdi + rdx - 32]
         and     rcx, -32
         sub     rcx, rdi                        /* the last aligned destination block */
         cmp     rcx, 96
-        jle     .Lmemcpy_avx2_down_loop                   /* fewer than four blocks above the head */
-        jmp     .Lmemcpy_avx2_down_loop4
+        jle     .Lmemcpy_table_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemcpy_table_avx2_down_loop4
         .balign 16, 0xcc
-.Lmemcpy_avx2_down_loop4:
+.Lmemcpy_table_avx2_down_loop4:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqu ymm3, [rsi + rcx - 32]
         vmovdqu ymm4, [rsi + rcx - 64]
@@ -383,54 +396,54 @@ uc_memcpy:
         vmovdqa [rdi + rcx - 96], ymm5
         sub     rcx, 128                        /* vector loop step */
         cmp     rcx, 96
-        jg      .Lmemcpy_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        jg      .Lmemcpy_table_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
         test    rcx, rcx
-        jle     .Lmemcpy_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
-.Lmemcpy_avx2_down_loop:
+        jle     .Lmemcpy_table_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemcpy_table_avx2_down_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
         sub     rcx, 32                         /* vector loop step */
-        ja      .Lmemcpy_avx2_down_loop                   /* vector loop bound: offsets above 0 */
-.Lmemcpy_avx2_down_ends:
+        ja      .Lmemcpy_table_avx2_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemcpy_table_avx2_down_ends:
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vmovdqu [rdi], ymm0                     /* head store */
         vzeroupper
         /* vector down body: end */
         ret
-.Lmemcpy_avx2_small:
+.Lmemcpy_table_avx2_small:
         /* avx2 small body: begin */
         cmp     rdx, 64
-        jae     .Lmemcpy_avx2_small_q64
+        jae     .Lmemcpy_table_avx2_small_q64
         cmp     rdx, 32
-        jae     .Lmemcpy_avx2_small_q32
+        jae     .Lmemcpy_table_avx2_small_q32
         cmp     rdx, 16
-        jb      .Lmemcpy_avx2_small_gpr
+        jb      .Lmemcpy_table_avx2_small_gpr
         vmovdqu xmm0, [rsi]
         vmovdqu xmm1, [rsi + rdx - 16]
         vmovdqu [rdi], xmm0
         vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        jmp     .Lmemcpy_avx2_small_q_end
-.Lmemcpy_avx2_small_q32:
+        jmp     .Lmemcpy_table_avx2_small_q_end
+.Lmemcpy_table_avx2_small_q32:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
         vzeroupper
-        jmp     .Lmemcpy_avx2_small_q_end
-.Lmemcpy_avx2_small_q64:
+        jmp     .Lmemcpy_table_avx2_small_q_end
+.Lmemcpy_table_avx2_small_q64:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + 32]
         vmovdqu ymm2, [rsi + rdx - 64]
         vmovdqu ymm3, [rsi + rdx - 32]
         cmp     rdx, 128
-        jae     .Lmemcpy_avx2_small_q128
+        jae     .Lmemcpy_table_avx2_small_q128
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + 32], ymm1
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
         vzeroupper
-        jmp     .Lmemcpy_avx2_small_q_end
-.Lmemcpy_avx2_small_q128:
+        jmp     .Lmemcpy_table_avx2_small_q_end
+.Lmemcpy_table_avx2_small_q128:
         vmovdqu ymm4, [rsi + 64]
         vmovdqu ymm5, [rsi + 96]
         vmovdqu ymm6, [rsi + rdx - 128]
@@ -444,41 +457,41 @@ uc_memcpy:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
         vzeroupper
-        jmp     .Lmemcpy_avx2_small_q_end
-.Lmemcpy_avx2_small_gpr:
+        jmp     .Lmemcpy_table_avx2_small_q_end
+.Lmemcpy_table_avx2_small_gpr:
         /* small body: begin */
         cmp     rdx, 16
-        jae     .Lmemcpy_avx2_small_g_s16
+        jae     .Lmemcpy_table_avx2_small_g_s16
         cmp     rdx, 8
-        jae     .Lmemcpy_avx2_small_g_s8
+        jae     .Lmemcpy_table_avx2_small_g_s8
         cmp     rdx, 4
-        jae     .Lmemcpy_avx2_small_g_s4
+        jae     .Lmemcpy_table_avx2_small_g_s4
         cmp     rdx, 2
-        jae     .Lmemcpy_avx2_small_g_s2
+        jae     .Lmemcpy_table_avx2_small_g_s2
         test    rdx, rdx
-        jz      .Lmemcpy_avx2_small_g_s_end
+        jz      .Lmemcpy_table_avx2_small_g_s_end
         movzx   ecx, byte ptr [rsi]
         mov     [rdi], cl
-        jmp     .Lmemcpy_avx2_small_g_s_end
-.Lmemcpy_avx2_small_g_s2:
+        jmp     .Lmemcpy_table_avx2_small_g_s_end
+.Lmemcpy_table_avx2_small_g_s2:
         movzx   ecx, word ptr [rsi]
         movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemcpy_avx2_small_g_s_end
-.Lmemcpy_avx2_small_g_s4:
+        jmp     .Lmemcpy_table_avx2_small_g_s_end
+.Lmemcpy_table_avx2_small_g_s4:
         mov     ecx, [rsi]
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemcpy_avx2_small_g_s_end
-.Lmemcpy_avx2_small_g_s8:
+        jmp     .Lmemcpy_table_avx2_small_g_s_end
+.Lmemcpy_table_avx2_small_g_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemcpy_avx2_small_g_s_end
-.Lmemcpy_avx2_small_g_s16:
+        jmp     .Lmemcpy_table_avx2_small_g_s_end
+.Lmemcpy_table_avx2_small_g_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
         mov     rax, [rsi + rdx - 16]
@@ -487,31 +500,31 @@ uc_memcpy:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
-.Lmemcpy_avx2_small_g_s_end:
+.Lmemcpy_table_avx2_small_g_s_end:
         /* small body: end */
-.Lmemcpy_avx2_small_q_end:
+.Lmemcpy_table_avx2_small_q_end:
         /* avx2 small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemcpy_avx2_nt:
+.Lmemcpy_table_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
         cmp     rdx, 64
-        jbe     .Lmemcpy_avx2_nt_ends                   /* head and tail cover n */
+        jbe     .Lmemcpy_table_avx2_nt_ends                   /* head and tail cover n */
         mov     rcx, rdi
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
         lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
         cmp     rcx, r9
-        jge     .Lmemcpy_avx2_nt_single                 /* signed: n - 128 may be below 0 */
-        jmp     .Lmemcpy_avx2_nt_loop4
+        jge     .Lmemcpy_table_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemcpy_table_avx2_nt_loop4
         /* The loops start a 16-byte block, as the descending ones do, so */
         /* that their speed does not depend on where the linker places them */
         /* (see the note on down's loop). */
         .balign 16, 0xcc
-.Lmemcpy_avx2_nt_loop4:
+.Lmemcpy_table_avx2_nt_loop4:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqu ymm3, [rsi + rcx + 32]
         vmovdqu ymm4, [rsi + rcx + 64]
@@ -522,43 +535,43 @@ uc_memcpy:
         vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
         add     rcx, 128                        /* vector loop step */
         cmp     rcx, r9
-        jl      .Lmemcpy_avx2_nt_loop4                  /* vector loop bound, four blocks */
-.Lmemcpy_avx2_nt_single:
+        jl      .Lmemcpy_table_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemcpy_table_avx2_nt_single:
         cmp     rcx, r8
-        jae     .Lmemcpy_avx2_nt_done                   /* at most three blocks follow: no alignment */
-.Lmemcpy_avx2_nt_loop:
+        jae     .Lmemcpy_table_avx2_nt_done                   /* at most three blocks follow: no alignment */
+.Lmemcpy_table_avx2_nt_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
-        jb      .Lmemcpy_avx2_nt_loop                   /* vector loop bound */
-.Lmemcpy_avx2_nt_done:
+        jb      .Lmemcpy_table_avx2_nt_loop                   /* vector loop bound */
+.Lmemcpy_table_avx2_nt_done:
         sfence                                  /* the streaming stores before any later store */
-.Lmemcpy_avx2_nt_ends:
+.Lmemcpy_table_avx2_nt_ends:
         vmovdqu [rdi], ymm0                     /* head store */
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vzeroupper
         /* streaming forward body: end */
         ret
-.Lmemcpy_avx512_forward:
+.Lmemcpy_table_avx512_forward:
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]            /* the tail, loaded before any store */
         cmp     rdx, 128
-        jbe     .Lmemcpy_avx512_forward_ends                   /* head and tail cover n */
+        jbe     .Lmemcpy_table_avx512_forward_ends                   /* head and tail cover n */
         mov     rcx, rdi
         neg     rcx
         and     rcx, 63                         /* the first aligned destination block */
         lea     r8, [rdx - 64]                      /* blocks start below n - 64 */
         lea     r9, [rdx - 256]                     /* steps of four start below n - 256 */
         cmp     rcx, r9
-        jge     .Lmemcpy_avx512_forward_single                 /* signed: n - 256 may be below 0 */
-        jmp     .Lmemcpy_avx512_forward_loop4
+        jge     .Lmemcpy_table_avx512_forward_single                 /* signed: n - 256 may be below 0 */
+        jmp     .Lmemcpy_table_avx512_forward_loop4
         /* The loops start a 16-byte block, as the descending ones do, so */
         /* that their speed does not depend on where the linker places them */
         /* (see the note on down's loop). */
         .balign 16, 0xcc
-.Lmemcpy_avx512_forward_loop4:
+.Lmemcpy_table_avx512_forward_loop4:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqu64 zmm3, [rsi + rcx + 64]
         vmovdqu64 zmm4, [rsi + rcx + 128]
@@ -569,37 +582,37 @@ uc_memcpy:
         vmovdqa64 [rdi + rcx + 192], zmm5               /* aligned store */
         add     rcx, 256                        /* vector loop step */
         cmp     rcx, r9
-        jl      .Lmemcpy_avx512_forward_loop4                  /* vector loop bound, four blocks */
-.Lmemcpy_avx512_forward_single:
+        jl      .Lmemcpy_table_avx512_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemcpy_table_avx512_forward_single:
         cmp     rcx, r8
-        jae     .Lmemcpy_avx512_forward_done                   /* at most three blocks follow: no alignment */
-.Lmemcpy_avx512_forward_loop:
+        jae     .Lmemcpy_table_avx512_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemcpy_table_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
         add     rcx, 64                         /* vector loop step */
         cmp     rcx, r8
-        jb      .Lmemcpy_avx512_forward_loop                   /* vector loop bound */
-.Lmemcpy_avx512_forward_done:
-.Lmemcpy_avx512_forward_ends:
+        jb      .Lmemcpy_table_avx512_forward_loop                   /* vector loop bound */
+.Lmemcpy_table_avx512_forward_done:
+.Lmemcpy_table_avx512_forward_ends:
         vmovdqu64 [rdi], zmm0                     /* head store */
         vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
         vzeroupper
         /* vector forward body: end */
         ret
-.Lmemcpy_avx512_down:
+.Lmemcpy_table_avx512_down:
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu64 zmm1, [rsi + rdx - 64]
         cmp     rdx, 128
-        jbe     .Lmemcpy_avx512_down_ends                   /* head and tail cover n */
+        jbe     .Lmemcpy_table_avx512_down_ends                   /* head and tail cover n */
         lea     rcx, [rdi + rdx - 64]
         and     rcx, -64
         sub     rcx, rdi                        /* the last aligned destination block */
         cmp     rcx, 192
-        jle     .Lmemcpy_avx512_down_loop                   /* fewer than four blocks above the head */
-        jmp     .Lmemcpy_avx512_down_loop4
+        jle     .Lmemcpy_table_avx512_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemcpy_table_avx512_down_loop4
         .balign 16, 0xcc
-.Lmemcpy_avx512_down_loop4:
+.Lmemcpy_table_avx512_down_loop4:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqu64 zmm3, [rsi + rcx - 64]
         vmovdqu64 zmm4, [rsi + rcx - 128]
@@ -610,249 +623,1616 @@ uc_memcpy:
         vmovdqa64 [rdi + rcx - 192], zmm5
         sub     rcx, 256                        /* vector loop step */
         cmp     rcx, 192
-        jg      .Lmemcpy_avx512_down_loop4                  /* vector loop bound, four blocks above the head */
+        jg      .Lmemcpy_table_avx512_down_loop4                  /* vector loop bound, four blocks above the head */
         test    rcx, rcx
-        jle     .Lmemcpy_avx512_down_ends                   /* the step passed the head; at most three blocks follow */
-.Lmemcpy_avx512_down_loop:
+        jle     .Lmemcpy_table_avx512_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemcpy_table_avx512_down_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
         sub     rcx, 64                         /* vector loop step */
-        ja      .Lmemcpy_avx512_down_loop                   /* vector loop bound: offsets above 0 */
-.Lmemcpy_avx512_down_ends:
+        ja      .Lmemcpy_table_avx512_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemcpy_table_avx512_down_ends:
         vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
         vmovdqu64 [rdi], zmm0                     /* head store */
         vzeroupper
         /* vector down body: end */
         ret
-        .size   uc_memcpy, . - uc_memcpy
+
+/* uc_memcpy under zen3_avx2's table, where rule_patch sends uc_memcpy. */
+uc_memcpy_zen3_avx2:
+        endbr64
+        mov     rax, rdi
+        /* zen3_avx2's table, as a branch tree: length first */
+        cmp     rdx, 7                    /* band edge: the lowest band first */
+        jbe     .Lmemcpy_zen3_avx2_small
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemcpy_zen3_avx2_t7_11
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemcpy_zen3_avx2_t5_6
+        cmp     rdx, 32                    /* band edge */
+        ja      .Lmemcpy_zen3_avx2_avx2_down
+        cmp     rdx, 15                    /* band edge */
+        jbe     .Lmemcpy_zen3_avx2_down
+        jmp     .Lmemcpy_zen3_avx2_small
+.Lmemcpy_zen3_avx2_t5_6:
+        cmp     rdx, 4096                    /* band edge */
+        jbe     .Lmemcpy_zen3_avx2_avx2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen3_avx2_forward                 /* zero: d = 0 */
+        jmp     .Lmemcpy_zen3_avx2_avx2_down
+.Lmemcpy_zen3_avx2_t7_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemcpy_zen3_avx2_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemcpy_zen3_avx2_t9_9
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemcpy_zen3_avx2_t8_8
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen3_avx2_avx2_down                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen3_avx2_avx2_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemcpy_zen3_avx2_avx2_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_zen3_avx2_avx2_down
+        jmp     .Lmemcpy_zen3_avx2_forward
+.Lmemcpy_zen3_avx2_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen3_avx2_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen3_avx2_avx2_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemcpy_zen3_avx2_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_zen3_avx2_avx2_down
+        jmp     .Lmemcpy_zen3_avx2_forward_aligned
+.Lmemcpy_zen3_avx2_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen3_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen3_avx2_avx2_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemcpy_zen3_avx2_avx2_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_zen3_avx2_forward_aligned
+        jmp     .Lmemcpy_zen3_avx2_forward
+.Lmemcpy_zen3_avx2_t10_11:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemcpy_zen3_avx2_avx2_nt
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen3_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen3_avx2_avx2_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemcpy_zen3_avx2_avx2_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_zen3_avx2_forward_aligned
+        jmp     .Lmemcpy_zen3_avx2_avx2_down
+.Lmemcpy_zen3_avx2_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemcpy_zen3_avx2_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemcpy_zen3_avx2_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen3_avx2_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemcpy_zen3_avx2_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemcpy_zen3_avx2_down:
+        /* descending body: begin */
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             /* top store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        ja      .Lmemcpy_zen3_avx2_down_loop
+        jmp     .Lmemcpy_zen3_avx2_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
+        .balign 16, 0xcc
+.Lmemcpy_zen3_avx2_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemcpy_zen3_avx2_down_loop                   /* loop bound: offsets above 0 */
+.Lmemcpy_zen3_avx2_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       /* bottom store */
+        /* descending body: end */
+        ret
+.Lmemcpy_zen3_avx2_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemcpy_zen3_avx2_small_s16
+        cmp     rdx, 8
+        jae     .Lmemcpy_zen3_avx2_small_s8
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen3_avx2_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen3_avx2_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen3_avx2_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemcpy_zen3_avx2_small_s_end
+.Lmemcpy_zen3_avx2_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemcpy_zen3_avx2_small_s_end
+.Lmemcpy_zen3_avx2_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemcpy_zen3_avx2_small_s_end
+.Lmemcpy_zen3_avx2_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemcpy_zen3_avx2_small_s_end
+.Lmemcpy_zen3_avx2_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemcpy_zen3_avx2_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen3_avx2_avx2_forward:
+        /* vector forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemcpy_zen3_avx2_avx2_forward_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemcpy_zen3_avx2_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemcpy_zen3_avx2_avx2_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemcpy_zen3_avx2_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemcpy_zen3_avx2_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemcpy_zen3_avx2_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemcpy_zen3_avx2_avx2_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemcpy_zen3_avx2_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemcpy_zen3_avx2_avx2_forward_loop                   /* vector loop bound */
+.Lmemcpy_zen3_avx2_avx2_forward_done:
+.Lmemcpy_zen3_avx2_avx2_forward_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemcpy_zen3_avx2_avx2_down:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemcpy_zen3_avx2_avx2_down_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemcpy_zen3_avx2_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemcpy_zen3_avx2_avx2_down_loop4
+        .balign 16, 0xcc
+.Lmemcpy_zen3_avx2_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemcpy_zen3_avx2_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemcpy_zen3_avx2_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemcpy_zen3_avx2_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemcpy_zen3_avx2_avx2_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemcpy_zen3_avx2_avx2_down_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemcpy_zen3_avx2_avx2_nt:
+        /* streaming forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemcpy_zen3_avx2_avx2_nt_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemcpy_zen3_avx2_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemcpy_zen3_avx2_avx2_nt_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemcpy_zen3_avx2_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 32], ymm3              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 64], ymm4              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemcpy_zen3_avx2_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemcpy_zen3_avx2_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemcpy_zen3_avx2_avx2_nt_done                   /* at most three blocks follow: no alignment */
+.Lmemcpy_zen3_avx2_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemcpy_zen3_avx2_avx2_nt_loop                   /* vector loop bound */
+.Lmemcpy_zen3_avx2_avx2_nt_done:
+        sfence                                  /* the streaming stores before any later store */
+.Lmemcpy_zen3_avx2_avx2_nt_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* streaming forward body: end */
+        ret
+
+/* uc_memcpy under zen3_gpr's table, where rule_patch sends uc_memcpy. */
+uc_memcpy_zen3_gpr:
+        endbr64
+        mov     rax, rdi
+        /* zen3_gpr's table, as a branch tree: length first */
+        cmp     rdx, 7                    /* band edge: the lowest band first */
+        jbe     .Lmemcpy_zen3_gpr_small
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemcpy_zen3_gpr_t7_11
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemcpy_zen3_gpr_t5_6
+        cmp     rdx, 32                    /* band edge */
+        ja      .Lmemcpy_zen3_gpr_down
+        cmp     rdx, 15                    /* band edge */
+        jbe     .Lmemcpy_zen3_gpr_down
+        jmp     .Lmemcpy_zen3_gpr_small
+.Lmemcpy_zen3_gpr_t5_6:
+        cmp     rdx, 4096                    /* band edge */
+        jbe     .Lmemcpy_zen3_gpr_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen3_gpr_forward                 /* zero: d = 0 */
+        jmp     .Lmemcpy_zen3_gpr_down
+.Lmemcpy_zen3_gpr_t7_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemcpy_zen3_gpr_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemcpy_zen3_gpr_t9_9
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemcpy_zen3_gpr_t8_8
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen3_gpr_down                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen3_gpr_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemcpy_zen3_gpr_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_zen3_gpr_down
+        jmp     .Lmemcpy_zen3_gpr_forward
+.Lmemcpy_zen3_gpr_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen3_gpr_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen3_gpr_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemcpy_zen3_gpr_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_zen3_gpr_down
+        jmp     .Lmemcpy_zen3_gpr_forward_aligned
+.Lmemcpy_zen3_gpr_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen3_gpr_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen3_gpr_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemcpy_zen3_gpr_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_zen3_gpr_forward_aligned
+        jmp     .Lmemcpy_zen3_gpr_forward
+.Lmemcpy_zen3_gpr_t10_11:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemcpy_zen3_gpr_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen3_gpr_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen3_gpr_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemcpy_zen3_gpr_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_zen3_gpr_forward_aligned
+        jmp     .Lmemcpy_zen3_gpr_down
+.Lmemcpy_zen3_gpr_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemcpy_zen3_gpr_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemcpy_zen3_gpr_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen3_gpr_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemcpy_zen3_gpr_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemcpy_zen3_gpr_down:
+        /* descending body: begin */
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             /* top store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        ja      .Lmemcpy_zen3_gpr_down_loop
+        jmp     .Lmemcpy_zen3_gpr_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
+        .balign 16, 0xcc
+.Lmemcpy_zen3_gpr_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemcpy_zen3_gpr_down_loop                   /* loop bound: offsets above 0 */
+.Lmemcpy_zen3_gpr_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       /* bottom store */
+        /* descending body: end */
+        ret
+.Lmemcpy_zen3_gpr_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemcpy_zen3_gpr_small_s16
+        cmp     rdx, 8
+        jae     .Lmemcpy_zen3_gpr_small_s8
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen3_gpr_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen3_gpr_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen3_gpr_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemcpy_zen3_gpr_small_s_end
+.Lmemcpy_zen3_gpr_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemcpy_zen3_gpr_small_s_end
+.Lmemcpy_zen3_gpr_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemcpy_zen3_gpr_small_s_end
+.Lmemcpy_zen3_gpr_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemcpy_zen3_gpr_small_s_end
+.Lmemcpy_zen3_gpr_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemcpy_zen3_gpr_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+
+/* uc_memcpy under zen5_avx512's table, where rule_patch sends uc_memcpy. */
+uc_memcpy_zen5_avx512:
+        endbr64
+        mov     rax, rdi
+        /* zen5_avx512's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lmemcpy_zen5_avx512_small
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_t10_16
+        cmp     rdx, 128                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_t6_9
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_t4_5
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lmemcpy_zen5_avx512_avx2_forward
+        jmp     .Lmemcpy_zen5_avx512_avx2_down
+.Lmemcpy_zen5_avx512_t4_5:
+        cmp     rdx, 96                    /* band edge */
+        jbe     .Lmemcpy_zen5_avx512_avx2_forward
+        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+.Lmemcpy_zen5_avx512_t6_9:
+        cmp     rdx, 256                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_t8_9
+        cmp     rdx, 160                    /* band edge */
+        jbe     .Lmemcpy_zen5_avx512_avx2_down
+        jmp     .Lmemcpy_zen5_avx512_avx2_forward
+.Lmemcpy_zen5_avx512_t8_9:
+        cmp     rdx, 384                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_t9_9
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_avx512_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_zen5_avx512_avx2_forward
+        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+.Lmemcpy_zen5_avx512_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_avx512_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen5_avx512_avx2_down
+        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+.Lmemcpy_zen5_avx512_t10_16:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_t14_16
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_t12_13
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_avx512_avx512_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen5_avx512_avx512_down
+        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+.Lmemcpy_zen5_avx512_t12_13:
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_avx512_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen5_avx512_avx512_down
+        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+.Lmemcpy_zen5_avx512_t14_16:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_t16_16
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_t15_15
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_avx512_avx512_down                 /* zero: d = 0 */
+        jmp     .Lmemcpy_zen5_avx512_forward
+.Lmemcpy_zen5_avx512_t15_15:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_avx512_avx2_nt                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_zen5_avx512_forward_aligned
+        jmp     .Lmemcpy_zen5_avx512_avx2_nt
+.Lmemcpy_zen5_avx512_t16_16:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen5_avx512_avx2_nt
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_zen5_avx512_forward_aligned
+.Lmemcpy_zen5_avx512_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemcpy_zen5_avx512_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemcpy_zen5_avx512_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen5_avx512_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemcpy_zen5_avx512_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemcpy_zen5_avx512_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemcpy_zen5_avx512_small_s16
+        cmp     rdx, 8
+        jae     .Lmemcpy_zen5_avx512_small_s8
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen5_avx512_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen5_avx512_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen5_avx512_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemcpy_zen5_avx512_small_s_end
+.Lmemcpy_zen5_avx512_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemcpy_zen5_avx512_small_s_end
+.Lmemcpy_zen5_avx512_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemcpy_zen5_avx512_small_s_end
+.Lmemcpy_zen5_avx512_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemcpy_zen5_avx512_small_s_end
+.Lmemcpy_zen5_avx512_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemcpy_zen5_avx512_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen5_avx512_avx2_forward:
+        /* vector forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemcpy_zen5_avx512_avx2_forward_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemcpy_zen5_avx512_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemcpy_zen5_avx512_avx2_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemcpy_zen5_avx512_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemcpy_zen5_avx512_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemcpy_zen5_avx512_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemcpy_zen5_avx512_avx2_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemcpy_zen5_avx512_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemcpy_zen5_avx512_avx2_forward_loop                   /* vector loop bound */
+.Lmemcpy_zen5_avx512_avx2_forward_done:
+.Lmemcpy_zen5_avx512_avx2_forward_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemcpy_zen5_avx512_avx2_down:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemcpy_zen5_avx512_avx2_down_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemcpy_zen5_avx512_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemcpy_zen5_avx512_avx2_down_loop4
+        .balign 16, 0xcc
+.Lmemcpy_zen5_avx512_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemcpy_zen5_avx512_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemcpy_zen5_avx512_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemcpy_zen5_avx512_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemcpy_zen5_avx512_avx2_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemcpy_zen5_avx512_avx2_down_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemcpy_zen5_avx512_avx2_nt:
+        /* streaming forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemcpy_zen5_avx512_avx2_nt_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemcpy_zen5_avx512_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemcpy_zen5_avx512_avx2_nt_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemcpy_zen5_avx512_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 32], ymm3              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 64], ymm4              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemcpy_zen5_avx512_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemcpy_zen5_avx512_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemcpy_zen5_avx512_avx2_nt_done                   /* at most three blocks follow: no alignment */
+.Lmemcpy_zen5_avx512_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemcpy_zen5_avx512_avx2_nt_loop                   /* vector loop bound */
+.Lmemcpy_zen5_avx512_avx2_nt_done:
+        sfence                                  /* the streaming stores before any later store */
+.Lmemcpy_zen5_avx512_avx2_nt_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* streaming forward body: end */
+        ret
+.Lmemcpy_zen5_avx512_avx512_forward:
+        /* vector forward body: begin */
+        vmovdqu64 zmm0, [rsi]
+        vmovdqu64 zmm1, [rsi + rdx - 64]            /* the tail, loaded before any store */
+        cmp     rdx, 128
+        jbe     .Lmemcpy_zen5_avx512_avx512_forward_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 63                         /* the first aligned destination block */
+        lea     r8, [rdx - 64]                      /* blocks start below n - 64 */
+        lea     r9, [rdx - 256]                     /* steps of four start below n - 256 */
+        cmp     rcx, r9
+        jge     .Lmemcpy_zen5_avx512_avx512_forward_single                 /* signed: n - 256 may be below 0 */
+        jmp     .Lmemcpy_zen5_avx512_avx512_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemcpy_zen5_avx512_avx512_forward_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx + 64]
+        vmovdqu64 zmm4, [rsi + rcx + 128]
+        vmovdqu64 zmm5, [rsi + rcx + 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx + 64], zmm3               /* aligned store */
+        vmovdqa64 [rdi + rcx + 128], zmm4               /* aligned store */
+        vmovdqa64 [rdi + rcx + 192], zmm5               /* aligned store */
+        add     rcx, 256                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemcpy_zen5_avx512_avx512_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemcpy_zen5_avx512_avx512_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemcpy_zen5_avx512_avx512_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemcpy_zen5_avx512_avx512_forward_loop:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        add     rcx, 64                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemcpy_zen5_avx512_avx512_forward_loop                   /* vector loop bound */
+.Lmemcpy_zen5_avx512_avx512_forward_done:
+.Lmemcpy_zen5_avx512_avx512_forward_ends:
+        vmovdqu64 [rdi], zmm0                     /* head store */
+        vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemcpy_zen5_avx512_avx512_down:
+        /* vector down body: begin */
+        vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu64 zmm1, [rsi + rdx - 64]
+        cmp     rdx, 128
+        jbe     .Lmemcpy_zen5_avx512_avx512_down_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 64]
+        and     rcx, -64
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 192
+        jle     .Lmemcpy_zen5_avx512_avx512_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemcpy_zen5_avx512_avx512_down_loop4
+        .balign 16, 0xcc
+.Lmemcpy_zen5_avx512_avx512_down_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx - 64]
+        vmovdqu64 zmm4, [rsi + rcx - 128]
+        vmovdqu64 zmm5, [rsi + rcx - 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx - 64], zmm3
+        vmovdqa64 [rdi + rcx - 128], zmm4
+        vmovdqa64 [rdi + rcx - 192], zmm5
+        sub     rcx, 256                        /* vector loop step */
+        cmp     rcx, 192
+        jg      .Lmemcpy_zen5_avx512_avx512_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemcpy_zen5_avx512_avx512_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemcpy_zen5_avx512_avx512_down_loop:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        sub     rcx, 64                         /* vector loop step */
+        ja      .Lmemcpy_zen5_avx512_avx512_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemcpy_zen5_avx512_avx512_down_ends:
+        vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
+        vmovdqu64 [rdi], zmm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+
+/* uc_memcpy under zen5_avx2's table, where rule_patch sends uc_memcpy. */
+uc_memcpy_zen5_avx2:
+        endbr64
+        mov     rax, rdi
+        /* zen5_avx2's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lmemcpy_zen5_avx2_small
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemcpy_zen5_avx2_t9_14
+        cmp     rdx, 160                    /* band edge */
+        ja      .Lmemcpy_zen5_avx2_t6_8
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lmemcpy_zen5_avx2_t4_5
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lmemcpy_zen5_avx2_avx2_forward
+        jmp     .Lmemcpy_zen5_avx2_avx2_down
+.Lmemcpy_zen5_avx2_t4_5:
+        cmp     rdx, 128                    /* band edge */
+        jbe     .Lmemcpy_zen5_avx2_avx2_forward
+        jmp     .Lmemcpy_zen5_avx2_avx2_down
+.Lmemcpy_zen5_avx2_t6_8:
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemcpy_zen5_avx2_t8_8
+        cmp     rdx, 384                    /* band edge */
+        jbe     .Lmemcpy_zen5_avx2_avx2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_avx2_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen5_avx2_avx2_down
+        jmp     .Lmemcpy_zen5_avx2_avx2_forward
+.Lmemcpy_zen5_avx2_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_avx2_avx2_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen5_avx2_avx2_down
+        jmp     .Lmemcpy_zen5_avx2_avx2_forward
+.Lmemcpy_zen5_avx2_t9_14:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemcpy_zen5_avx2_t12_14
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemcpy_zen5_avx2_forward
+        cmp     rdx, 3072                    /* band edge */
+        jbe     .Lmemcpy_zen5_avx2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_avx2_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen5_avx2_avx2_down
+        jmp     .Lmemcpy_zen5_avx2_avx2_forward
+.Lmemcpy_zen5_avx2_t12_14:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemcpy_zen5_avx2_t14_14
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemcpy_zen5_avx2_t13_13
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_avx2_avx2_down                 /* zero: d = 0 */
+        jmp     .Lmemcpy_zen5_avx2_forward
+.Lmemcpy_zen5_avx2_t13_13:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_avx2_avx2_nt                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_zen5_avx2_forward_aligned
+        jmp     .Lmemcpy_zen5_avx2_avx2_nt
+.Lmemcpy_zen5_avx2_t14_14:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen5_avx2_avx2_nt
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_zen5_avx2_forward_aligned
+.Lmemcpy_zen5_avx2_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemcpy_zen5_avx2_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemcpy_zen5_avx2_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen5_avx2_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemcpy_zen5_avx2_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemcpy_zen5_avx2_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemcpy_zen5_avx2_small_s16
+        cmp     rdx, 8
+        jae     .Lmemcpy_zen5_avx2_small_s8
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen5_avx2_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen5_avx2_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen5_avx2_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemcpy_zen5_avx2_small_s_end
+.Lmemcpy_zen5_avx2_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemcpy_zen5_avx2_small_s_end
+.Lmemcpy_zen5_avx2_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemcpy_zen5_avx2_small_s_end
+.Lmemcpy_zen5_avx2_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemcpy_zen5_avx2_small_s_end
+.Lmemcpy_zen5_avx2_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemcpy_zen5_avx2_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen5_avx2_avx2_forward:
+        /* vector forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemcpy_zen5_avx2_avx2_forward_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemcpy_zen5_avx2_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemcpy_zen5_avx2_avx2_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemcpy_zen5_avx2_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemcpy_zen5_avx2_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemcpy_zen5_avx2_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemcpy_zen5_avx2_avx2_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemcpy_zen5_avx2_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemcpy_zen5_avx2_avx2_forward_loop                   /* vector loop bound */
+.Lmemcpy_zen5_avx2_avx2_forward_done:
+.Lmemcpy_zen5_avx2_avx2_forward_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemcpy_zen5_avx2_avx2_down:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemcpy_zen5_avx2_avx2_down_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemcpy_zen5_avx2_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemcpy_zen5_avx2_avx2_down_loop4
+        .balign 16, 0xcc
+.Lmemcpy_zen5_avx2_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemcpy_zen5_avx2_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemcpy_zen5_avx2_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemcpy_zen5_avx2_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemcpy_zen5_avx2_avx2_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemcpy_zen5_avx2_avx2_down_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemcpy_zen5_avx2_avx2_nt:
+        /* streaming forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemcpy_zen5_avx2_avx2_nt_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemcpy_zen5_avx2_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemcpy_zen5_avx2_avx2_nt_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemcpy_zen5_avx2_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 32], ymm3              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 64], ymm4              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemcpy_zen5_avx2_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemcpy_zen5_avx2_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemcpy_zen5_avx2_avx2_nt_done                   /* at most three blocks follow: no alignment */
+.Lmemcpy_zen5_avx2_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemcpy_zen5_avx2_avx2_nt_loop                   /* vector loop bound */
+.Lmemcpy_zen5_avx2_avx2_nt_done:
+        sfence                                  /* the streaming stores before any later store */
+.Lmemcpy_zen5_avx2_avx2_nt_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* streaming forward body: end */
+        ret
+
+/* uc_memcpy under zen5_gpr's table, where rule_patch sends uc_memcpy. */
+uc_memcpy_zen5_gpr:
+        endbr64
+        mov     rax, rdi
+        /* zen5_gpr's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lmemcpy_zen5_gpr_small
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemcpy_zen5_gpr_t8_13
+        cmp     rdx, 128                    /* band edge */
+        ja      .Lmemcpy_zen5_gpr_t5_7
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lmemcpy_zen5_gpr_forward
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lmemcpy_zen5_gpr_forward
+        jmp     .Lmemcpy_zen5_gpr_down
+.Lmemcpy_zen5_gpr_t5_7:
+        cmp     rdx, 384                    /* band edge */
+        ja      .Lmemcpy_zen5_gpr_t7_7
+        cmp     rdx, 160                    /* band edge */
+        jbe     .Lmemcpy_zen5_gpr_down
+        jmp     .Lmemcpy_zen5_gpr_forward
+.Lmemcpy_zen5_gpr_t7_7:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_gpr_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen5_gpr_down
+        jmp     .Lmemcpy_zen5_gpr_forward
+.Lmemcpy_zen5_gpr_t8_13:
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemcpy_zen5_gpr_t11_13
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemcpy_zen5_gpr_t10_10
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemcpy_zen5_gpr_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_gpr_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen5_gpr_down
+        jmp     .Lmemcpy_zen5_gpr_forward
+.Lmemcpy_zen5_gpr_t10_10:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_gpr_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen5_gpr_down
+        jmp     .Lmemcpy_zen5_gpr_forward
+.Lmemcpy_zen5_gpr_t11_13:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemcpy_zen5_gpr_t13_13
+        cmp     rdx, 1048576                    /* band edge */
+        jbe     .Lmemcpy_zen5_gpr_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_gpr_down                 /* zero: d = 0 */
+        jmp     .Lmemcpy_zen5_gpr_forward
+.Lmemcpy_zen5_gpr_t13_13:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemcpy_zen5_gpr_forward                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemcpy_zen5_gpr_forward_aligned
+.Lmemcpy_zen5_gpr_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemcpy_zen5_gpr_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemcpy_zen5_gpr_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen5_gpr_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemcpy_zen5_gpr_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemcpy_zen5_gpr_down:
+        /* descending body: begin */
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             /* top store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        ja      .Lmemcpy_zen5_gpr_down_loop
+        jmp     .Lmemcpy_zen5_gpr_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
+        .balign 16, 0xcc
+.Lmemcpy_zen5_gpr_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemcpy_zen5_gpr_down_loop                   /* loop bound: offsets above 0 */
+.Lmemcpy_zen5_gpr_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       /* bottom store */
+        /* descending body: end */
+        ret
+.Lmemcpy_zen5_gpr_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemcpy_zen5_gpr_small_s16
+        cmp     rdx, 8
+        jae     .Lmemcpy_zen5_gpr_small_s8
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen5_gpr_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen5_gpr_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen5_gpr_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemcpy_zen5_gpr_small_s_end
+.Lmemcpy_zen5_gpr_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemcpy_zen5_gpr_small_s_end
+.Lmemcpy_zen5_gpr_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemcpy_zen5_gpr_small_s_end
+.Lmemcpy_zen5_gpr_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemcpy_zen5_gpr_small_s_end
+.Lmemcpy_zen5_gpr_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemcpy_zen5_gpr_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 
 /* void *uc_memmove(void *dst, const void *src, size_t n): any overlap. */
-/* Disjoint buffers take memcpy's dispatch. Where the destination overlaps */
-/* the source from above (dst in [src, src + n)), a copy must go highest */
-/* first, and where it overlaps from below, lowest first: the table's */
-/* strategy where it already does (a strategy that loads everything first, */
-/* direction any in the catalogue, does either), else the one of its isa that */
-/* goes the safe way. */
+/* Returns dst. */
         .globl  uc_memmove
         .type   uc_memmove, @function
 uc_memmove:
+        endbr64
+uc_memmove.site:
+        mov     rax, rdi
+        mov     rcx, rdi
+uc_memmove.site_end:
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_baseline_down         /* dst in [src, src + n): copy highest first */
+        mov     rcx, rdx
+        rep movsb                               /* forward: right for every other overlap */
+        ret
+.Lmemmove_baseline_down:
+        cmp     rdx, 8
+        jb      .Lmemmove_baseline_down_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_baseline_down_ends
+.Lmemmove_baseline_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_baseline_down_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_baseline_down_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_baseline_down_tiny:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_baseline_down_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_baseline_down_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_baseline_down_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_baseline_down_s2
+        test    rdx, rdx
+        jz      .Lmemmove_baseline_down_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_baseline_down_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+        .size   uc_memmove, . - uc_memmove
+
+/* uc_memmove under the installed table, where rule_patch sends uc_memmove. */
+uc_memmove_table:
         endbr64
         mov     rax, rdi
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_overlap_above                 /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jae     .Lmemmove_disjoint
-        cmp     byte ptr [rip + uc_copy_baseline.here], 0
-        jne     .Lmemmove_up_forward                /* baseline: every copy forward */
+        jae     .Lmemmove_table_disjoint
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
         cmp     rdx, 255                         /* short: one byte per length */
-        ja      .Lmemmove_up_long
+        ja      .Lmemmove_table_up_long
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
         /* here, not the code tree, for the lengths most calls copy. */
         cmp     ecx, 3
-        je      .Lmemmove_up_small                  /* uniform: small */
+        je      .Lmemmove_table_up_small                  /* uniform: small */
         cmp     ecx, 255
-        jne     .Lmemmove_up_code                   /* uniform: every class alike */
+        jne     .Lmemmove_table_up_code                   /* uniform: every class alike */
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
-        jz      .Lmemmove_up_zero
+        jz      .Lmemmove_table_up_zero
         cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
-        jbe     .Lmemmove_up_above
+        jbe     .Lmemmove_table_up_above
         cmp     rcx, [rip + uc_copy_near_max.here]  /* near: d <= near_max */
-        jbe     .Lmemmove_up_near
+        jbe     .Lmemmove_table_up_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_up_below
+        jae     .Lmemmove_table_up_below
         mov     r8d, 4                          /* elsewhere, the most common class */
-.Lmemmove_up_class:
+.Lmemmove_table_up_class:
         shl     r8d, 8
         add     r8, rdx
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
-.Lmemmove_up_code:
+.Lmemmove_table_up_code:
         cmp     ecx, 4
-        je      .Lmemmove_up_avx2_forward
+        je      .Lmemmove_table_up_avx2_forward
         cmp     ecx, 5
-        je      .Lmemmove_up_avx2_down
-        ja      .Lmemmove_up_codes_7_10
+        je      .Lmemmove_table_up_avx2_down
+        ja      .Lmemmove_table_up_codes_7_10
         cmp     ecx, 2
-        je      .Lmemmove_up_down
-        ja      .Lmemmove_up_codes_4_5
+        je      .Lmemmove_table_up_down
+        ja      .Lmemmove_table_up_codes_4_5
         cmp     ecx, 1
-        je      .Lmemmove_up_forward_aligned
-        jmp     .Lmemmove_up_forward
-.Lmemmove_up_codes_4_5:
+        je      .Lmemmove_table_up_forward_aligned
+        jmp     .Lmemmove_table_up_forward
+.Lmemmove_table_up_codes_4_5:
         cmp     ecx, 4
-        je      .Lmemmove_up_avx2_forward
-        jmp     .Lmemmove_up_small
-.Lmemmove_up_codes_7_10:
+        je      .Lmemmove_table_up_avx2_forward
+        jmp     .Lmemmove_table_up_small
+.Lmemmove_table_up_codes_7_10:
         cmp     ecx, 8
-        je      .Lmemmove_up_avx512_forward
-        ja      .Lmemmove_up_codes_10_10
+        je      .Lmemmove_table_up_avx512_forward
+        ja      .Lmemmove_table_up_codes_10_10
         cmp     ecx, 7
-        je      .Lmemmove_up_avx2_nt
-        jmp     .Lmemmove_up_avx2_small
-.Lmemmove_up_codes_10_10:
-        jmp     .Lmemmove_up_avx512_down
-.Lmemmove_up_zero:
+        je      .Lmemmove_table_up_avx2_nt
+        jmp     .Lmemmove_table_up_avx2_small
+.Lmemmove_table_up_codes_10_10:
+        jmp     .Lmemmove_table_up_avx512_down
+.Lmemmove_table_up_zero:
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + rdx]       /* class zero's row is the first */
-        jmp     .Lmemmove_up_code
-.Lmemmove_up_above:
+        jmp     .Lmemmove_table_up_code
+.Lmemmove_table_up_above:
         mov     r8d, 1
-        jmp     .Lmemmove_up_class
-.Lmemmove_up_near:
+        jmp     .Lmemmove_table_up_class
+.Lmemmove_table_up_near:
         mov     r8d, 2
-        jmp     .Lmemmove_up_class
-.Lmemmove_up_below:
+        jmp     .Lmemmove_table_up_class
+.Lmemmove_table_up_below:
         mov     r8d, 3
-        jmp     .Lmemmove_up_class
-.Lmemmove_up_long:
+        jmp     .Lmemmove_table_up_class
+.Lmemmove_table_up_long:
         xor     r8d, r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 0]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 8]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 16]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 24]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 32]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 40]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 56]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 64]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 72]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 80]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 88]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 96]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 104]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 112]
-        jbe     .Lmemmove_up_long_band              /* long band edge */
+        jbe     .Lmemmove_table_up_long_band              /* long band edge */
         inc     r8d
-.Lmemmove_up_long_band:
+.Lmemmove_table_up_long_band:
         lea     rcx, [rip + uc_copy_long_uniform.here]
         movzx   ecx, byte ptr [rcx + r8]
         cmp     ecx, 255
-        jne     .Lmemmove_up_code                   /* long uniform: every class alike */
+        jne     .Lmemmove_table_up_code                   /* long uniform: every class alike */
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
-        jz      .Lmemmove_up_long_zero
+        jz      .Lmemmove_table_up_long_zero
         cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
-        jbe     .Lmemmove_up_long_above
+        jbe     .Lmemmove_table_up_long_above
         cmp     rcx, [rip + uc_copy_near_max.here]  /* near: d <= near_max */
-        jbe     .Lmemmove_up_long_near
+        jbe     .Lmemmove_table_up_long_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_up_long_below
+        jae     .Lmemmove_table_up_long_below
         add     r8d, 64                         /* elsewhere, the most common class */
-.Lmemmove_up_long_class:
+.Lmemmove_table_up_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
         movzx   ecx, byte ptr [rcx + r8]
-        jmp     .Lmemmove_up_code
-.Lmemmove_up_long_zero:
-        jmp     .Lmemmove_up_long_class
-.Lmemmove_up_long_above:
+        jmp     .Lmemmove_table_up_code
+.Lmemmove_table_up_long_zero:
+        jmp     .Lmemmove_table_up_long_class
+.Lmemmove_table_up_long_above:
         add     r8d, 16
-        jmp     .Lmemmove_up_long_class
-.Lmemmove_up_long_near:
+        jmp     .Lmemmove_table_up_long_class
+.Lmemmove_table_up_long_near:
         add     r8d, 32
-        jmp     .Lmemmove_up_long_class
-.Lmemmove_up_long_below:
+        jmp     .Lmemmove_table_up_long_class
+.Lmemmove_table_up_long_below:
         add     r8d, 48
-        jmp     .Lmemmove_up_long_class
-.Lmemmove_up_forward:
+        jmp     .Lmemmove_table_up_long_class
+.Lmemmove_table_up_forward:
         mov     rcx, rdx
         rep movsb
         ret
-.Lmemmove_up_forward_aligned:
+.Lmemmove_table_up_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
-        jb      .Lmemmove_up_forward_aligned_body
+        jb      .Lmemmove_table_up_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
         test    rcx, rcx
-        jz      .Lmemmove_up_forward_aligned_body                   /* no alignment installed */
+        jz      .Lmemmove_table_up_forward_aligned_body                   /* no alignment installed */
         dec     rcx
         mov     r8, rdi
         neg     r8
         and     rcx, r8                         /* head: bytes until dst is aligned */
         sub     rdx, rcx
         rep movsb                               /* head */
-.Lmemmove_up_forward_aligned_body:
+.Lmemmove_table_up_forward_aligned_body:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
-.Lmemmove_up_down:
+.Lmemmove_table_up_down:
         mov     rcx, rdx
         rep movsb
         ret
-.Lmemmove_up_small:
+.Lmemmove_table_up_small:
         /* small body: begin */
         cmp     rdx, 16
-        jae     .Lmemmove_up_small_s16
+        jae     .Lmemmove_table_up_small_s16
         cmp     rdx, 8
-        jae     .Lmemmove_up_small_s8
+        jae     .Lmemmove_table_up_small_s8
         cmp     rdx, 4
-        jae     .Lmemmove_up_small_s4
+        jae     .Lmemmove_table_up_small_s4
         cmp     rdx, 2
-        jae     .Lmemmove_up_small_s2
+        jae     .Lmemmove_table_up_small_s2
         test    rdx, rdx
-        jz      .Lmemmove_up_small_s_end
+        jz      .Lmemmove_table_up_small_s_end
         movzx   ecx, byte ptr [rsi]
         mov     [rdi], cl
-        jmp     .Lmemmove_up_small_s_end
-.Lmemmove_up_small_s2:
+        jmp     .Lmemmove_table_up_small_s_end
+.Lmemmove_table_up_small_s2:
         movzx   ecx, word ptr [rsi]
         movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_up_small_s_end
-.Lmemmove_up_small_s4:
+        jmp     .Lmemmove_table_up_small_s_end
+.Lmemmove_table_up_small_s4:
         mov     ecx, [rsi]
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_up_small_s_end
-.Lmemmove_up_small_s8:
+        jmp     .Lmemmove_table_up_small_s_end
+.Lmemmove_table_up_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_up_small_s_end
-.Lmemmove_up_small_s16:
+        jmp     .Lmemmove_table_up_small_s_end
+.Lmemmove_table_up_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
         mov     rax, [rsi + rdx - 16]
@@ -861,29 +2241,29 @@ uc_memmove:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
-.Lmemmove_up_small_s_end:
+.Lmemmove_table_up_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemmove_up_avx2_forward:
+.Lmemmove_table_up_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
         cmp     rdx, 64
-        jbe     .Lmemmove_up_avx2_forward_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_up_avx2_forward_ends                   /* head and tail cover n */
         mov     rcx, rdi
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
         lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
         cmp     rcx, r9
-        jge     .Lmemmove_up_avx2_forward_single                 /* signed: n - 128 may be below 0 */
-        jmp     .Lmemmove_up_avx2_forward_loop4
+        jge     .Lmemmove_table_up_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_table_up_avx2_forward_loop4
         /* The loops start a 16-byte block, as the descending ones do, so */
         /* that their speed does not depend on where the linker places them */
         /* (see the note on down's loop). */
         .balign 16, 0xcc
-.Lmemmove_up_avx2_forward_loop4:
+.Lmemmove_table_up_avx2_forward_loop4:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqu ymm3, [rsi + rcx + 32]
         vmovdqu ymm4, [rsi + rcx + 64]
@@ -894,42 +2274,42 @@ uc_memmove:
         vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
         add     rcx, 128                        /* vector loop step */
         cmp     rcx, r9
-        jl      .Lmemmove_up_avx2_forward_loop4                  /* vector loop bound, four blocks */
-.Lmemmove_up_avx2_forward_single:
+        jl      .Lmemmove_table_up_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_table_up_avx2_forward_single:
         cmp     rcx, r8
-        jae     .Lmemmove_up_avx2_forward_done                   /* at most three blocks follow: no alignment */
-.Lmemmove_up_avx2_forward_loop:
+        jae     .Lmemmove_table_up_avx2_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_table_up_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
-        jb      .Lmemmove_up_avx2_forward_loop                   /* vector loop bound */
-.Lmemmove_up_avx2_forward_done:
-.Lmemmove_up_avx2_forward_ends:
+        jb      .Lmemmove_table_up_avx2_forward_loop                   /* vector loop bound */
+.Lmemmove_table_up_avx2_forward_done:
+.Lmemmove_table_up_avx2_forward_ends:
         vmovdqu [rdi], ymm0                     /* head store */
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vzeroupper
         /* vector forward body: end */
         ret
-.Lmemmove_up_avx2_down:
+.Lmemmove_table_up_avx2_down:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
         cmp     rdx, 64
-        jbe     .Lmemmove_up_avx2_down_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_up_avx2_down_ends                   /* head and tail cover n */
         mov     rcx, rdi
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
         lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
         cmp     rcx, r9
-        jge     .Lmemmove_up_avx2_down_single                 /* signed: n - 128 may be below 0 */
-        jmp     .Lmemmove_up_avx2_down_loop4
+        jge     .Lmemmove_table_up_avx2_down_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_table_up_avx2_down_loop4
         /* The loops start a 16-byte block, as the descending ones do, so */
         /* that their speed does not depend on where the linker places them */
         /* (see the note on down's loop). */
         .balign 16, 0xcc
-.Lmemmove_up_avx2_down_loop4:
+.Lmemmove_table_up_avx2_down_loop4:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqu ymm3, [rsi + rcx + 32]
         vmovdqu ymm4, [rsi + rcx + 64]
@@ -940,57 +2320,57 @@ uc_memmove:
         vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
         add     rcx, 128                        /* vector loop step */
         cmp     rcx, r9
-        jl      .Lmemmove_up_avx2_down_loop4                  /* vector loop bound, four blocks */
-.Lmemmove_up_avx2_down_single:
+        jl      .Lmemmove_table_up_avx2_down_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_table_up_avx2_down_single:
         cmp     rcx, r8
-        jae     .Lmemmove_up_avx2_down_done                   /* at most three blocks follow: no alignment */
-.Lmemmove_up_avx2_down_loop:
+        jae     .Lmemmove_table_up_avx2_down_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_table_up_avx2_down_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
-        jb      .Lmemmove_up_avx2_down_loop                   /* vector loop bound */
-.Lmemmove_up_avx2_down_done:
-.Lmemmove_up_avx2_down_ends:
+        jb      .Lmemmove_table_up_avx2_down_loop                   /* vector loop bound */
+.Lmemmove_table_up_avx2_down_done:
+.Lmemmove_table_up_avx2_down_ends:
         vmovdqu [rdi], ymm0                     /* head store */
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vzeroupper
         /* vector forward body: end */
         ret
-.Lmemmove_up_avx2_small:
+.Lmemmove_table_up_avx2_small:
         /* avx2 small body: begin */
         cmp     rdx, 64
-        jae     .Lmemmove_up_avx2_small_q64
+        jae     .Lmemmove_table_up_avx2_small_q64
         cmp     rdx, 32
-        jae     .Lmemmove_up_avx2_small_q32
+        jae     .Lmemmove_table_up_avx2_small_q32
         cmp     rdx, 16
-        jb      .Lmemmove_up_avx2_small_gpr
+        jb      .Lmemmove_table_up_avx2_small_gpr
         vmovdqu xmm0, [rsi]
         vmovdqu xmm1, [rsi + rdx - 16]
         vmovdqu [rdi], xmm0
         vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        jmp     .Lmemmove_up_avx2_small_q_end
-.Lmemmove_up_avx2_small_q32:
+        jmp     .Lmemmove_table_up_avx2_small_q_end
+.Lmemmove_table_up_avx2_small_q32:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
         vzeroupper
-        jmp     .Lmemmove_up_avx2_small_q_end
-.Lmemmove_up_avx2_small_q64:
+        jmp     .Lmemmove_table_up_avx2_small_q_end
+.Lmemmove_table_up_avx2_small_q64:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + 32]
         vmovdqu ymm2, [rsi + rdx - 64]
         vmovdqu ymm3, [rsi + rdx - 32]
         cmp     rdx, 128
-        jae     .Lmemmove_up_avx2_small_q128
+        jae     .Lmemmove_table_up_avx2_small_q128
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + 32], ymm1
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
         vzeroupper
-        jmp     .Lmemmove_up_avx2_small_q_end
-.Lmemmove_up_avx2_small_q128:
+        jmp     .Lmemmove_table_up_avx2_small_q_end
+.Lmemmove_table_up_avx2_small_q128:
         vmovdqu ymm4, [rsi + 64]
         vmovdqu ymm5, [rsi + 96]
         vmovdqu ymm6, [rsi + rdx - 128]
@@ -1004,41 +2384,41 @@ uc_memmove:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
         vzeroupper
-        jmp     .Lmemmove_up_avx2_small_q_end
-.Lmemmove_up_avx2_small_gpr:
+        jmp     .Lmemmove_table_up_avx2_small_q_end
+.Lmemmove_table_up_avx2_small_gpr:
         /* small body: begin */
         cmp     rdx, 16
-        jae     .Lmemmove_up_avx2_small_g_s16
+        jae     .Lmemmove_table_up_avx2_small_g_s16
         cmp     rdx, 8
-        jae     .Lmemmove_up_avx2_small_g_s8
+        jae     .Lmemmove_table_up_avx2_small_g_s8
         cmp     rdx, 4
-        jae     .Lmemmove_up_avx2_small_g_s4
+        jae     .Lmemmove_table_up_avx2_small_g_s4
         cmp     rdx, 2
-        jae     .Lmemmove_up_avx2_small_g_s2
+        jae     .Lmemmove_table_up_avx2_small_g_s2
         test    rdx, rdx
-        jz      .Lmemmove_up_avx2_small_g_s_end
+        jz      .Lmemmove_table_up_avx2_small_g_s_end
         movzx   ecx, byte ptr [rsi]
         mov     [rdi], cl
-        jmp     .Lmemmove_up_avx2_small_g_s_end
-.Lmemmove_up_avx2_small_g_s2:
+        jmp     .Lmemmove_table_up_avx2_small_g_s_end
+.Lmemmove_table_up_avx2_small_g_s2:
         movzx   ecx, word ptr [rsi]
         movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_up_avx2_small_g_s_end
-.Lmemmove_up_avx2_small_g_s4:
+        jmp     .Lmemmove_table_up_avx2_small_g_s_end
+.Lmemmove_table_up_avx2_small_g_s4:
         mov     ecx, [rsi]
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_up_avx2_small_g_s_end
-.Lmemmove_up_avx2_small_g_s8:
+        jmp     .Lmemmove_table_up_avx2_small_g_s_end
+.Lmemmove_table_up_avx2_small_g_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_up_avx2_small_g_s_end
-.Lmemmove_up_avx2_small_g_s16:
+        jmp     .Lmemmove_table_up_avx2_small_g_s_end
+.Lmemmove_table_up_avx2_small_g_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
         mov     rax, [rsi + rdx - 16]
@@ -1047,31 +2427,31 @@ uc_memmove:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
-.Lmemmove_up_avx2_small_g_s_end:
+.Lmemmove_table_up_avx2_small_g_s_end:
         /* small body: end */
-.Lmemmove_up_avx2_small_q_end:
+.Lmemmove_table_up_avx2_small_q_end:
         /* avx2 small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemmove_up_avx2_nt:
+.Lmemmove_table_up_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
         cmp     rdx, 64
-        jbe     .Lmemmove_up_avx2_nt_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_up_avx2_nt_ends                   /* head and tail cover n */
         mov     rcx, rdi
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
         lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
         cmp     rcx, r9
-        jge     .Lmemmove_up_avx2_nt_single                 /* signed: n - 128 may be below 0 */
-        jmp     .Lmemmove_up_avx2_nt_loop4
+        jge     .Lmemmove_table_up_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_table_up_avx2_nt_loop4
         /* The loops start a 16-byte block, as the descending ones do, so */
         /* that their speed does not depend on where the linker places them */
         /* (see the note on down's loop). */
         .balign 16, 0xcc
-.Lmemmove_up_avx2_nt_loop4:
+.Lmemmove_table_up_avx2_nt_loop4:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqu ymm3, [rsi + rcx + 32]
         vmovdqu ymm4, [rsi + rcx + 64]
@@ -1082,43 +2462,43 @@ uc_memmove:
         vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
         add     rcx, 128                        /* vector loop step */
         cmp     rcx, r9
-        jl      .Lmemmove_up_avx2_nt_loop4                  /* vector loop bound, four blocks */
-.Lmemmove_up_avx2_nt_single:
+        jl      .Lmemmove_table_up_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_table_up_avx2_nt_single:
         cmp     rcx, r8
-        jae     .Lmemmove_up_avx2_nt_done                   /* at most three blocks follow: no alignment */
-.Lmemmove_up_avx2_nt_loop:
+        jae     .Lmemmove_table_up_avx2_nt_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_table_up_avx2_nt_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
-        jb      .Lmemmove_up_avx2_nt_loop                   /* vector loop bound */
-.Lmemmove_up_avx2_nt_done:
+        jb      .Lmemmove_table_up_avx2_nt_loop                   /* vector loop bound */
+.Lmemmove_table_up_avx2_nt_done:
         sfence                                  /* the streaming stores before any later store */
-.Lmemmove_up_avx2_nt_ends:
+.Lmemmove_table_up_avx2_nt_ends:
         vmovdqu [rdi], ymm0                     /* head store */
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vzeroupper
         /* streaming forward body: end */
         ret
-.Lmemmove_up_avx512_forward:
+.Lmemmove_table_up_avx512_forward:
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]            /* the tail, loaded before any store */
         cmp     rdx, 128
-        jbe     .Lmemmove_up_avx512_forward_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_up_avx512_forward_ends                   /* head and tail cover n */
         mov     rcx, rdi
         neg     rcx
         and     rcx, 63                         /* the first aligned destination block */
         lea     r8, [rdx - 64]                      /* blocks start below n - 64 */
         lea     r9, [rdx - 256]                     /* steps of four start below n - 256 */
         cmp     rcx, r9
-        jge     .Lmemmove_up_avx512_forward_single                 /* signed: n - 256 may be below 0 */
-        jmp     .Lmemmove_up_avx512_forward_loop4
+        jge     .Lmemmove_table_up_avx512_forward_single                 /* signed: n - 256 may be below 0 */
+        jmp     .Lmemmove_table_up_avx512_forward_loop4
         /* The loops start a 16-byte block, as the descending ones do, so */
         /* that their speed does not depend on where the linker places them */
         /* (see the note on down's loop). */
         .balign 16, 0xcc
-.Lmemmove_up_avx512_forward_loop4:
+.Lmemmove_table_up_avx512_forward_loop4:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqu64 zmm3, [rsi + rcx + 64]
         vmovdqu64 zmm4, [rsi + rcx + 128]
@@ -1129,42 +2509,42 @@ uc_memmove:
         vmovdqa64 [rdi + rcx + 192], zmm5               /* aligned store */
         add     rcx, 256                        /* vector loop step */
         cmp     rcx, r9
-        jl      .Lmemmove_up_avx512_forward_loop4                  /* vector loop bound, four blocks */
-.Lmemmove_up_avx512_forward_single:
+        jl      .Lmemmove_table_up_avx512_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_table_up_avx512_forward_single:
         cmp     rcx, r8
-        jae     .Lmemmove_up_avx512_forward_done                   /* at most three blocks follow: no alignment */
-.Lmemmove_up_avx512_forward_loop:
+        jae     .Lmemmove_table_up_avx512_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_table_up_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
         add     rcx, 64                         /* vector loop step */
         cmp     rcx, r8
-        jb      .Lmemmove_up_avx512_forward_loop                   /* vector loop bound */
-.Lmemmove_up_avx512_forward_done:
-.Lmemmove_up_avx512_forward_ends:
+        jb      .Lmemmove_table_up_avx512_forward_loop                   /* vector loop bound */
+.Lmemmove_table_up_avx512_forward_done:
+.Lmemmove_table_up_avx512_forward_ends:
         vmovdqu64 [rdi], zmm0                     /* head store */
         vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
         vzeroupper
         /* vector forward body: end */
         ret
-.Lmemmove_up_avx512_down:
+.Lmemmove_table_up_avx512_down:
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]            /* the tail, loaded before any store */
         cmp     rdx, 128
-        jbe     .Lmemmove_up_avx512_down_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_up_avx512_down_ends                   /* head and tail cover n */
         mov     rcx, rdi
         neg     rcx
         and     rcx, 63                         /* the first aligned destination block */
         lea     r8, [rdx - 64]                      /* blocks start below n - 64 */
         lea     r9, [rdx - 256]                     /* steps of four start below n - 256 */
         cmp     rcx, r9
-        jge     .Lmemmove_up_avx512_down_single                 /* signed: n - 256 may be below 0 */
-        jmp     .Lmemmove_up_avx512_down_loop4
+        jge     .Lmemmove_table_up_avx512_down_single                 /* signed: n - 256 may be below 0 */
+        jmp     .Lmemmove_table_up_avx512_down_loop4
         /* The loops start a 16-byte block, as the descending ones do, so */
         /* that their speed does not depend on where the linker places them */
         /* (see the note on down's loop). */
         .balign 16, 0xcc
-.Lmemmove_up_avx512_down_loop4:
+.Lmemmove_table_up_avx512_down_loop4:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqu64 zmm3, [rsi + rcx + 64]
         vmovdqu64 zmm4, [rsi + rcx + 128]
@@ -1175,226 +2555,224 @@ uc_memmove:
         vmovdqa64 [rdi + rcx + 192], zmm5               /* aligned store */
         add     rcx, 256                        /* vector loop step */
         cmp     rcx, r9
-        jl      .Lmemmove_up_avx512_down_loop4                  /* vector loop bound, four blocks */
-.Lmemmove_up_avx512_down_single:
+        jl      .Lmemmove_table_up_avx512_down_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_table_up_avx512_down_single:
         cmp     rcx, r8
-        jae     .Lmemmove_up_avx512_down_done                   /* at most three blocks follow: no alignment */
-.Lmemmove_up_avx512_down_loop:
+        jae     .Lmemmove_table_up_avx512_down_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_table_up_avx512_down_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
         add     rcx, 64                         /* vector loop step */
         cmp     rcx, r8
-        jb      .Lmemmove_up_avx512_down_loop                   /* vector loop bound */
-.Lmemmove_up_avx512_down_done:
-.Lmemmove_up_avx512_down_ends:
+        jb      .Lmemmove_table_up_avx512_down_loop                   /* vector loop bound */
+.Lmemmove_table_up_avx512_down_done:
+.Lmemmove_table_up_avx512_down_ends:
         vmovdqu64 [rdi], zmm0                     /* head store */
         vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
         vzeroupper
         /* vector forward body: end */
         ret
-.Lmemmove_overlap_above:
-        cmp     byte ptr [rip + uc_copy_baseline.here], 0
-        jne     .Lmemmove_down_forward                /* baseline: every copy forward */
+.Lmemmove_table_overlap_above:
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
         cmp     rdx, 255                         /* short: one byte per length */
-        ja      .Lmemmove_down_long
+        ja      .Lmemmove_table_down_long
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
         /* here, not the code tree, for the lengths most calls copy. */
         cmp     ecx, 3
-        je      .Lmemmove_down_small                  /* uniform: small */
+        je      .Lmemmove_table_down_small                  /* uniform: small */
         cmp     ecx, 255
-        jne     .Lmemmove_down_code                   /* uniform: every class alike */
+        jne     .Lmemmove_table_down_code                   /* uniform: every class alike */
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
-        jz      .Lmemmove_down_zero
+        jz      .Lmemmove_table_down_zero
         cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
-        jbe     .Lmemmove_down_above
+        jbe     .Lmemmove_table_down_above
         cmp     rcx, [rip + uc_copy_near_max.here]  /* near: d <= near_max */
-        jbe     .Lmemmove_down_near
+        jbe     .Lmemmove_table_down_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_down_below
+        jae     .Lmemmove_table_down_below
         mov     r8d, 4                          /* elsewhere, the most common class */
-.Lmemmove_down_class:
+.Lmemmove_table_down_class:
         shl     r8d, 8
         add     r8, rdx
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
-.Lmemmove_down_code:
+.Lmemmove_table_down_code:
         cmp     ecx, 4
-        je      .Lmemmove_down_avx2_forward
+        je      .Lmemmove_table_down_avx2_forward
         cmp     ecx, 5
-        je      .Lmemmove_down_avx2_down
-        ja      .Lmemmove_down_codes_7_10
+        je      .Lmemmove_table_down_avx2_down
+        ja      .Lmemmove_table_down_codes_7_10
         cmp     ecx, 2
-        je      .Lmemmove_down_down
-        ja      .Lmemmove_down_codes_4_5
+        je      .Lmemmove_table_down_down
+        ja      .Lmemmove_table_down_codes_4_5
         cmp     ecx, 1
-        je      .Lmemmove_down_forward_aligned
-        jmp     .Lmemmove_down_forward
-.Lmemmove_down_codes_4_5:
+        je      .Lmemmove_table_down_forward_aligned
+        jmp     .Lmemmove_table_down_forward
+.Lmemmove_table_down_codes_4_5:
         cmp     ecx, 4
-        je      .Lmemmove_down_avx2_forward
-        jmp     .Lmemmove_down_small
-.Lmemmove_down_codes_7_10:
+        je      .Lmemmove_table_down_avx2_forward
+        jmp     .Lmemmove_table_down_small
+.Lmemmove_table_down_codes_7_10:
         cmp     ecx, 8
-        je      .Lmemmove_down_avx512_forward
-        ja      .Lmemmove_down_codes_10_10
+        je      .Lmemmove_table_down_avx512_forward
+        ja      .Lmemmove_table_down_codes_10_10
         cmp     ecx, 7
-        je      .Lmemmove_down_avx2_nt
-        jmp     .Lmemmove_down_avx2_small
-.Lmemmove_down_codes_10_10:
-        jmp     .Lmemmove_down_avx512_down
-.Lmemmove_down_zero:
+        je      .Lmemmove_table_down_avx2_nt
+        jmp     .Lmemmove_table_down_avx2_small
+.Lmemmove_table_down_codes_10_10:
+        jmp     .Lmemmove_table_down_avx512_down
+.Lmemmove_table_down_zero:
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + rdx]       /* class zero's row is the first */
-        jmp     .Lmemmove_down_code
-.Lmemmove_down_above:
+        jmp     .Lmemmove_table_down_code
+.Lmemmove_table_down_above:
         mov     r8d, 1
-        jmp     .Lmemmove_down_class
-.Lmemmove_down_near:
+        jmp     .Lmemmove_table_down_class
+.Lmemmove_table_down_near:
         mov     r8d, 2
-        jmp     .Lmemmove_down_class
-.Lmemmove_down_below:
+        jmp     .Lmemmove_table_down_class
+.Lmemmove_table_down_below:
         mov     r8d, 3
-        jmp     .Lmemmove_down_class
-.Lmemmove_down_long:
+        jmp     .Lmemmove_table_down_class
+.Lmemmove_table_down_long:
         xor     r8d, r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 0]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 8]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 16]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 24]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 32]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 40]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 56]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 64]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 72]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 80]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 88]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 96]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 104]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 112]
-        jbe     .Lmemmove_down_long_band              /* long band edge */
+        jbe     .Lmemmove_table_down_long_band              /* long band edge */
         inc     r8d
-.Lmemmove_down_long_band:
+.Lmemmove_table_down_long_band:
         lea     rcx, [rip + uc_copy_long_uniform.here]
         movzx   ecx, byte ptr [rcx + r8]
         cmp     ecx, 255
-        jne     .Lmemmove_down_code                   /* long uniform: every class alike */
+        jne     .Lmemmove_table_down_code                   /* long uniform: every class alike */
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
-        jz      .Lmemmove_down_long_zero
+        jz      .Lmemmove_table_down_long_zero
         cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
-        jbe     .Lmemmove_down_long_above
+        jbe     .Lmemmove_table_down_long_above
         cmp     rcx, [rip + uc_copy_near_max.here]  /* near: d <= near_max */
-        jbe     .Lmemmove_down_long_near
+        jbe     .Lmemmove_table_down_long_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_down_long_below
+        jae     .Lmemmove_table_down_long_below
         add     r8d, 64                         /* elsewhere, the most common class */
-.Lmemmove_down_long_class:
+.Lmemmove_table_down_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
         movzx   ecx, byte ptr [rcx + r8]
-        jmp     .Lmemmove_down_code
-.Lmemmove_down_long_zero:
-        jmp     .Lmemmove_down_long_class
-.Lmemmove_down_long_above:
+        jmp     .Lmemmove_table_down_code
+.Lmemmove_table_down_long_zero:
+        jmp     .Lmemmove_table_down_long_class
+.Lmemmove_table_down_long_above:
         add     r8d, 16
-        jmp     .Lmemmove_down_long_class
-.Lmemmove_down_long_near:
+        jmp     .Lmemmove_table_down_long_class
+.Lmemmove_table_down_long_near:
         add     r8d, 32
-        jmp     .Lmemmove_down_long_class
-.Lmemmove_down_long_below:
+        jmp     .Lmemmove_table_down_long_class
+.Lmemmove_table_down_long_below:
         add     r8d, 48
-        jmp     .Lmemmove_down_long_class
-.Lmemmove_down_forward:
+        jmp     .Lmemmove_table_down_long_class
+.Lmemmove_table_down_forward:
         cmp     rdx, 8
-        jb      .Lmemmove_down_forward_tiny                   /* down needs 8 bytes */
+        jb      .Lmemmove_table_down_forward_tiny                   /* down needs 8 bytes */
         mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
         mov     r10, [rsi]                      /* the bottom, loaded before any store */
         lea     rcx, [rdi + rdx]
         and     rcx, -8
         sub     rcx, rdi                        /* aligned end, as an offset */
         sub     rcx, 8                          /* first aligned store */
-        jbe     .Lmemmove_down_forward_ends
-.Lmemmove_down_forward_loop:
+        jbe     .Lmemmove_table_down_forward_ends
+.Lmemmove_table_down_forward_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 /* aligned store */
         sub     rcx, 8                          /* loop step */
-        ja      .Lmemmove_down_forward_loop                   /* loop bound: offsets above 0 */
-.Lmemmove_down_forward_ends:
+        ja      .Lmemmove_table_down_forward_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_table_down_forward_ends:
         mov     [rdi + rdx - 8], r9             /* top store */
         mov     [rdi], r10                      /* bottom store */
         ret
-.Lmemmove_down_forward_tiny:
+.Lmemmove_table_down_forward_tiny:
         /* small body: begin */
         cmp     rdx, 16
-        jae     .Lmemmove_down_forward_s16
+        jae     .Lmemmove_table_down_forward_s16
         cmp     rdx, 8
-        jae     .Lmemmove_down_forward_s8
+        jae     .Lmemmove_table_down_forward_s8
         cmp     rdx, 4
-        jae     .Lmemmove_down_forward_s4
+        jae     .Lmemmove_table_down_forward_s4
         cmp     rdx, 2
-        jae     .Lmemmove_down_forward_s2
+        jae     .Lmemmove_table_down_forward_s2
         test    rdx, rdx
-        jz      .Lmemmove_down_forward_s_end
+        jz      .Lmemmove_table_down_forward_s_end
         movzx   ecx, byte ptr [rsi]
         mov     [rdi], cl
-        jmp     .Lmemmove_down_forward_s_end
-.Lmemmove_down_forward_s2:
+        jmp     .Lmemmove_table_down_forward_s_end
+.Lmemmove_table_down_forward_s2:
         movzx   ecx, word ptr [rsi]
         movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_down_forward_s_end
-.Lmemmove_down_forward_s4:
+        jmp     .Lmemmove_table_down_forward_s_end
+.Lmemmove_table_down_forward_s4:
         mov     ecx, [rsi]
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_down_forward_s_end
-.Lmemmove_down_forward_s8:
+        jmp     .Lmemmove_table_down_forward_s_end
+.Lmemmove_table_down_forward_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_down_forward_s_end
-.Lmemmove_down_forward_s16:
+        jmp     .Lmemmove_table_down_forward_s_end
+.Lmemmove_table_down_forward_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
         mov     rax, [rsi + rdx - 16]
@@ -1403,63 +2781,63 @@ uc_memmove:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
-.Lmemmove_down_forward_s_end:
+.Lmemmove_table_down_forward_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemmove_down_forward_aligned:
+.Lmemmove_table_down_forward_aligned:
         cmp     rdx, 8
-        jb      .Lmemmove_down_forward_aligned_tiny                   /* down needs 8 bytes */
+        jb      .Lmemmove_table_down_forward_aligned_tiny                   /* down needs 8 bytes */
         mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
         mov     r10, [rsi]                      /* the bottom, loaded before any store */
         lea     rcx, [rdi + rdx]
         and     rcx, -8
         sub     rcx, rdi                        /* aligned end, as an offset */
         sub     rcx, 8                          /* first aligned store */
-        jbe     .Lmemmove_down_forward_aligned_ends
-.Lmemmove_down_forward_aligned_loop:
+        jbe     .Lmemmove_table_down_forward_aligned_ends
+.Lmemmove_table_down_forward_aligned_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 /* aligned store */
         sub     rcx, 8                          /* loop step */
-        ja      .Lmemmove_down_forward_aligned_loop                   /* loop bound: offsets above 0 */
-.Lmemmove_down_forward_aligned_ends:
+        ja      .Lmemmove_table_down_forward_aligned_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_table_down_forward_aligned_ends:
         mov     [rdi + rdx - 8], r9             /* top store */
         mov     [rdi], r10                      /* bottom store */
         ret
-.Lmemmove_down_forward_aligned_tiny:
+.Lmemmove_table_down_forward_aligned_tiny:
         /* small body: begin */
         cmp     rdx, 16
-        jae     .Lmemmove_down_forward_aligned_s16
+        jae     .Lmemmove_table_down_forward_aligned_s16
         cmp     rdx, 8
-        jae     .Lmemmove_down_forward_aligned_s8
+        jae     .Lmemmove_table_down_forward_aligned_s8
         cmp     rdx, 4
-        jae     .Lmemmove_down_forward_aligned_s4
+        jae     .Lmemmove_table_down_forward_aligned_s4
         cmp     rdx, 2
-        jae     .Lmemmove_down_forward_aligned_s2
+        jae     .Lmemmove_table_down_forward_aligned_s2
         test    rdx, rdx
-        jz      .Lmemmove_down_forward_aligned_s_end
+        jz      .Lmemmove_table_down_forward_aligned_s_end
         movzx   ecx, byte ptr [rsi]
         mov     [rdi], cl
-        jmp     .Lmemmove_down_forward_aligned_s_end
-.Lmemmove_down_forward_aligned_s2:
+        jmp     .Lmemmove_table_down_forward_aligned_s_end
+.Lmemmove_table_down_forward_aligned_s2:
         movzx   ecx, word ptr [rsi]
         movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_down_forward_aligned_s_end
-.Lmemmove_down_forward_aligned_s4:
+        jmp     .Lmemmove_table_down_forward_aligned_s_end
+.Lmemmove_table_down_forward_aligned_s4:
         mov     ecx, [rsi]
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_down_forward_aligned_s_end
-.Lmemmove_down_forward_aligned_s8:
+        jmp     .Lmemmove_table_down_forward_aligned_s_end
+.Lmemmove_table_down_forward_aligned_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_down_forward_aligned_s_end
-.Lmemmove_down_forward_aligned_s16:
+        jmp     .Lmemmove_table_down_forward_aligned_s_end
+.Lmemmove_table_down_forward_aligned_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
         mov     rax, [rsi + rdx - 16]
@@ -1468,63 +2846,63 @@ uc_memmove:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
-.Lmemmove_down_forward_aligned_s_end:
+.Lmemmove_table_down_forward_aligned_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemmove_down_down:
+.Lmemmove_table_down_down:
         cmp     rdx, 8
-        jb      .Lmemmove_down_down_tiny                   /* down needs 8 bytes */
+        jb      .Lmemmove_table_down_down_tiny                   /* down needs 8 bytes */
         mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
         mov     r10, [rsi]                      /* the bottom, loaded before any store */
         lea     rcx, [rdi + rdx]
         and     rcx, -8
         sub     rcx, rdi                        /* aligned end, as an offset */
         sub     rcx, 8                          /* first aligned store */
-        jbe     .Lmemmove_down_down_ends
-.Lmemmove_down_down_loop:
+        jbe     .Lmemmove_table_down_down_ends
+.Lmemmove_table_down_down_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 /* aligned store */
         sub     rcx, 8                          /* loop step */
-        ja      .Lmemmove_down_down_loop                   /* loop bound: offsets above 0 */
-.Lmemmove_down_down_ends:
+        ja      .Lmemmove_table_down_down_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_table_down_down_ends:
         mov     [rdi + rdx - 8], r9             /* top store */
         mov     [rdi], r10                      /* bottom store */
         ret
-.Lmemmove_down_down_tiny:
+.Lmemmove_table_down_down_tiny:
         /* small body: begin */
         cmp     rdx, 16
-        jae     .Lmemmove_down_down_s16
+        jae     .Lmemmove_table_down_down_s16
         cmp     rdx, 8
-        jae     .Lmemmove_down_down_s8
+        jae     .Lmemmove_table_down_down_s8
         cmp     rdx, 4
-        jae     .Lmemmove_down_down_s4
+        jae     .Lmemmove_table_down_down_s4
         cmp     rdx, 2
-        jae     .Lmemmove_down_down_s2
+        jae     .Lmemmove_table_down_down_s2
         test    rdx, rdx
-        jz      .Lmemmove_down_down_s_end
+        jz      .Lmemmove_table_down_down_s_end
         movzx   ecx, byte ptr [rsi]
         mov     [rdi], cl
-        jmp     .Lmemmove_down_down_s_end
-.Lmemmove_down_down_s2:
+        jmp     .Lmemmove_table_down_down_s_end
+.Lmemmove_table_down_down_s2:
         movzx   ecx, word ptr [rsi]
         movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_down_down_s_end
-.Lmemmove_down_down_s4:
+        jmp     .Lmemmove_table_down_down_s_end
+.Lmemmove_table_down_down_s4:
         mov     ecx, [rsi]
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_down_down_s_end
-.Lmemmove_down_down_s8:
+        jmp     .Lmemmove_table_down_down_s_end
+.Lmemmove_table_down_down_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_down_down_s_end
-.Lmemmove_down_down_s16:
+        jmp     .Lmemmove_table_down_down_s_end
+.Lmemmove_table_down_down_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
         mov     rax, [rsi + rdx - 16]
@@ -1533,44 +2911,44 @@ uc_memmove:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
-.Lmemmove_down_down_s_end:
+.Lmemmove_table_down_down_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemmove_down_small:
+.Lmemmove_table_down_small:
         /* small body: begin */
         cmp     rdx, 16
-        jae     .Lmemmove_down_small_s16
+        jae     .Lmemmove_table_down_small_s16
         cmp     rdx, 8
-        jae     .Lmemmove_down_small_s8
+        jae     .Lmemmove_table_down_small_s8
         cmp     rdx, 4
-        jae     .Lmemmove_down_small_s4
+        jae     .Lmemmove_table_down_small_s4
         cmp     rdx, 2
-        jae     .Lmemmove_down_small_s2
+        jae     .Lmemmove_table_down_small_s2
         test    rdx, rdx
-        jz      .Lmemmove_down_small_s_end
+        jz      .Lmemmove_table_down_small_s_end
         movzx   ecx, byte ptr [rsi]
         mov     [rdi], cl
-        jmp     .Lmemmove_down_small_s_end
-.Lmemmove_down_small_s2:
+        jmp     .Lmemmove_table_down_small_s_end
+.Lmemmove_table_down_small_s2:
         movzx   ecx, word ptr [rsi]
         movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_down_small_s_end
-.Lmemmove_down_small_s4:
+        jmp     .Lmemmove_table_down_small_s_end
+.Lmemmove_table_down_small_s4:
         mov     ecx, [rsi]
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_down_small_s_end
-.Lmemmove_down_small_s8:
+        jmp     .Lmemmove_table_down_small_s_end
+.Lmemmove_table_down_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_down_small_s_end
-.Lmemmove_down_small_s16:
+        jmp     .Lmemmove_table_down_small_s_end
+.Lmemmove_table_down_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
         mov     rax, [rsi + rdx - 16]
@@ -1579,24 +2957,24 @@ uc_memmove:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
-.Lmemmove_down_small_s_end:
+.Lmemmove_table_down_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemmove_down_avx2_forward:
+.Lmemmove_table_down_avx2_forward:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
         cmp     rdx, 64
-        jbe     .Lmemmove_down_avx2_forward_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_down_avx2_forward_ends                   /* head and tail cover n */
         lea     rcx, [rdi + rdx - 32]
         and     rcx, -32
         sub     rcx, rdi                        /* the last aligned destination block */
         cmp     rcx, 96
-        jle     .Lmemmove_down_avx2_forward_loop                   /* fewer than four blocks above the head */
-        jmp     .Lmemmove_down_avx2_forward_loop4
+        jle     .Lmemmove_table_down_avx2_forward_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_table_down_avx2_forward_loop4
         .balign 16, 0xcc
-.Lmemmove_down_avx2_forward_loop4:
+.Lmemmove_table_down_avx2_forward_loop4:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqu ymm3, [rsi + rcx - 32]
         vmovdqu ymm4, [rsi + rcx - 64]
@@ -1607,34 +2985,34 @@ uc_memmove:
         vmovdqa [rdi + rcx - 96], ymm5
         sub     rcx, 128                        /* vector loop step */
         cmp     rcx, 96
-        jg      .Lmemmove_down_avx2_forward_loop4                  /* vector loop bound, four blocks above the head */
+        jg      .Lmemmove_table_down_avx2_forward_loop4                  /* vector loop bound, four blocks above the head */
         test    rcx, rcx
-        jle     .Lmemmove_down_avx2_forward_ends                   /* the step passed the head; at most three blocks follow */
-.Lmemmove_down_avx2_forward_loop:
+        jle     .Lmemmove_table_down_avx2_forward_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_table_down_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
         sub     rcx, 32                         /* vector loop step */
-        ja      .Lmemmove_down_avx2_forward_loop                   /* vector loop bound: offsets above 0 */
-.Lmemmove_down_avx2_forward_ends:
+        ja      .Lmemmove_table_down_avx2_forward_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_table_down_avx2_forward_ends:
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vmovdqu [rdi], ymm0                     /* head store */
         vzeroupper
         /* vector down body: end */
         ret
-.Lmemmove_down_avx2_down:
+.Lmemmove_table_down_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
         cmp     rdx, 64
-        jbe     .Lmemmove_down_avx2_down_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_down_avx2_down_ends                   /* head and tail cover n */
         lea     rcx, [rdi + rdx - 32]
         and     rcx, -32
         sub     rcx, rdi                        /* the last aligned destination block */
         cmp     rcx, 96
-        jle     .Lmemmove_down_avx2_down_loop                   /* fewer than four blocks above the head */
-        jmp     .Lmemmove_down_avx2_down_loop4
+        jle     .Lmemmove_table_down_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_table_down_avx2_down_loop4
         .balign 16, 0xcc
-.Lmemmove_down_avx2_down_loop4:
+.Lmemmove_table_down_avx2_down_loop4:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqu ymm3, [rsi + rcx - 32]
         vmovdqu ymm4, [rsi + rcx - 64]
@@ -1645,54 +3023,54 @@ uc_memmove:
         vmovdqa [rdi + rcx - 96], ymm5
         sub     rcx, 128                        /* vector loop step */
         cmp     rcx, 96
-        jg      .Lmemmove_down_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        jg      .Lmemmove_table_down_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
         test    rcx, rcx
-        jle     .Lmemmove_down_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
-.Lmemmove_down_avx2_down_loop:
+        jle     .Lmemmove_table_down_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_table_down_avx2_down_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
         sub     rcx, 32                         /* vector loop step */
-        ja      .Lmemmove_down_avx2_down_loop                   /* vector loop bound: offsets above 0 */
-.Lmemmove_down_avx2_down_ends:
+        ja      .Lmemmove_table_down_avx2_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_table_down_avx2_down_ends:
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vmovdqu [rdi], ymm0                     /* head store */
         vzeroupper
         /* vector down body: end */
         ret
-.Lmemmove_down_avx2_small:
+.Lmemmove_table_down_avx2_small:
         /* avx2 small body: begin */
         cmp     rdx, 64
-        jae     .Lmemmove_down_avx2_small_q64
+        jae     .Lmemmove_table_down_avx2_small_q64
         cmp     rdx, 32
-        jae     .Lmemmove_down_avx2_small_q32
+        jae     .Lmemmove_table_down_avx2_small_q32
         cmp     rdx, 16
-        jb      .Lmemmove_down_avx2_small_gpr
+        jb      .Lmemmove_table_down_avx2_small_gpr
         vmovdqu xmm0, [rsi]
         vmovdqu xmm1, [rsi + rdx - 16]
         vmovdqu [rdi], xmm0
         vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        jmp     .Lmemmove_down_avx2_small_q_end
-.Lmemmove_down_avx2_small_q32:
+        jmp     .Lmemmove_table_down_avx2_small_q_end
+.Lmemmove_table_down_avx2_small_q32:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
         vzeroupper
-        jmp     .Lmemmove_down_avx2_small_q_end
-.Lmemmove_down_avx2_small_q64:
+        jmp     .Lmemmove_table_down_avx2_small_q_end
+.Lmemmove_table_down_avx2_small_q64:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + 32]
         vmovdqu ymm2, [rsi + rdx - 64]
         vmovdqu ymm3, [rsi + rdx - 32]
         cmp     rdx, 128
-        jae     .Lmemmove_down_avx2_small_q128
+        jae     .Lmemmove_table_down_avx2_small_q128
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + 32], ymm1
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
         vzeroupper
-        jmp     .Lmemmove_down_avx2_small_q_end
-.Lmemmove_down_avx2_small_q128:
+        jmp     .Lmemmove_table_down_avx2_small_q_end
+.Lmemmove_table_down_avx2_small_q128:
         vmovdqu ymm4, [rsi + 64]
         vmovdqu ymm5, [rsi + 96]
         vmovdqu ymm6, [rsi + rdx - 128]
@@ -1706,41 +3084,41 @@ uc_memmove:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
         vzeroupper
-        jmp     .Lmemmove_down_avx2_small_q_end
-.Lmemmove_down_avx2_small_gpr:
+        jmp     .Lmemmove_table_down_avx2_small_q_end
+.Lmemmove_table_down_avx2_small_gpr:
         /* small body: begin */
         cmp     rdx, 16
-        jae     .Lmemmove_down_avx2_small_g_s16
+        jae     .Lmemmove_table_down_avx2_small_g_s16
         cmp     rdx, 8
-        jae     .Lmemmove_down_avx2_small_g_s8
+        jae     .Lmemmove_table_down_avx2_small_g_s8
         cmp     rdx, 4
-        jae     .Lmemmove_down_avx2_small_g_s4
+        jae     .Lmemmove_table_down_avx2_small_g_s4
         cmp     rdx, 2
-        jae     .Lmemmove_down_avx2_small_g_s2
+        jae     .Lmemmove_table_down_avx2_small_g_s2
         test    rdx, rdx
-        jz      .Lmemmove_down_avx2_small_g_s_end
+        jz      .Lmemmove_table_down_avx2_small_g_s_end
         movzx   ecx, byte ptr [rsi]
         mov     [rdi], cl
-        jmp     .Lmemmove_down_avx2_small_g_s_end
-.Lmemmove_down_avx2_small_g_s2:
+        jmp     .Lmemmove_table_down_avx2_small_g_s_end
+.Lmemmove_table_down_avx2_small_g_s2:
         movzx   ecx, word ptr [rsi]
         movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_down_avx2_small_g_s_end
-.Lmemmove_down_avx2_small_g_s4:
+        jmp     .Lmemmove_table_down_avx2_small_g_s_end
+.Lmemmove_table_down_avx2_small_g_s4:
         mov     ecx, [rsi]
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_down_avx2_small_g_s_end
-.Lmemmove_down_avx2_small_g_s8:
+        jmp     .Lmemmove_table_down_avx2_small_g_s_end
+.Lmemmove_table_down_avx2_small_g_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_down_avx2_small_g_s_end
-.Lmemmove_down_avx2_small_g_s16:
+        jmp     .Lmemmove_table_down_avx2_small_g_s_end
+.Lmemmove_table_down_avx2_small_g_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
         mov     rax, [rsi + rdx - 16]
@@ -1749,26 +3127,26 @@ uc_memmove:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
-.Lmemmove_down_avx2_small_g_s_end:
+.Lmemmove_table_down_avx2_small_g_s_end:
         /* small body: end */
-.Lmemmove_down_avx2_small_q_end:
+.Lmemmove_table_down_avx2_small_q_end:
         /* avx2 small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemmove_down_avx2_nt:
+.Lmemmove_table_down_avx2_nt:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
         cmp     rdx, 64
-        jbe     .Lmemmove_down_avx2_nt_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_down_avx2_nt_ends                   /* head and tail cover n */
         lea     rcx, [rdi + rdx - 32]
         and     rcx, -32
         sub     rcx, rdi                        /* the last aligned destination block */
         cmp     rcx, 96
-        jle     .Lmemmove_down_avx2_nt_loop                   /* fewer than four blocks above the head */
-        jmp     .Lmemmove_down_avx2_nt_loop4
+        jle     .Lmemmove_table_down_avx2_nt_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_table_down_avx2_nt_loop4
         .balign 16, 0xcc
-.Lmemmove_down_avx2_nt_loop4:
+.Lmemmove_table_down_avx2_nt_loop4:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqu ymm3, [rsi + rcx - 32]
         vmovdqu ymm4, [rsi + rcx - 64]
@@ -1779,34 +3157,34 @@ uc_memmove:
         vmovdqa [rdi + rcx - 96], ymm5
         sub     rcx, 128                        /* vector loop step */
         cmp     rcx, 96
-        jg      .Lmemmove_down_avx2_nt_loop4                  /* vector loop bound, four blocks above the head */
+        jg      .Lmemmove_table_down_avx2_nt_loop4                  /* vector loop bound, four blocks above the head */
         test    rcx, rcx
-        jle     .Lmemmove_down_avx2_nt_ends                   /* the step passed the head; at most three blocks follow */
-.Lmemmove_down_avx2_nt_loop:
+        jle     .Lmemmove_table_down_avx2_nt_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_table_down_avx2_nt_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
         sub     rcx, 32                         /* vector loop step */
-        ja      .Lmemmove_down_avx2_nt_loop                   /* vector loop bound: offsets above 0 */
-.Lmemmove_down_avx2_nt_ends:
+        ja      .Lmemmove_table_down_avx2_nt_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_table_down_avx2_nt_ends:
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vmovdqu [rdi], ymm0                     /* head store */
         vzeroupper
         /* vector down body: end */
         ret
-.Lmemmove_down_avx512_forward:
+.Lmemmove_table_down_avx512_forward:
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu64 zmm1, [rsi + rdx - 64]
         cmp     rdx, 128
-        jbe     .Lmemmove_down_avx512_forward_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_down_avx512_forward_ends                   /* head and tail cover n */
         lea     rcx, [rdi + rdx - 64]
         and     rcx, -64
         sub     rcx, rdi                        /* the last aligned destination block */
         cmp     rcx, 192
-        jle     .Lmemmove_down_avx512_forward_loop                   /* fewer than four blocks above the head */
-        jmp     .Lmemmove_down_avx512_forward_loop4
+        jle     .Lmemmove_table_down_avx512_forward_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_table_down_avx512_forward_loop4
         .balign 16, 0xcc
-.Lmemmove_down_avx512_forward_loop4:
+.Lmemmove_table_down_avx512_forward_loop4:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqu64 zmm3, [rsi + rcx - 64]
         vmovdqu64 zmm4, [rsi + rcx - 128]
@@ -1817,34 +3195,34 @@ uc_memmove:
         vmovdqa64 [rdi + rcx - 192], zmm5
         sub     rcx, 256                        /* vector loop step */
         cmp     rcx, 192
-        jg      .Lmemmove_down_avx512_forward_loop4                  /* vector loop bound, four blocks above the head */
+        jg      .Lmemmove_table_down_avx512_forward_loop4                  /* vector loop bound, four blocks above the head */
         test    rcx, rcx
-        jle     .Lmemmove_down_avx512_forward_ends                   /* the step passed the head; at most three blocks follow */
-.Lmemmove_down_avx512_forward_loop:
+        jle     .Lmemmove_table_down_avx512_forward_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_table_down_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
         sub     rcx, 64                         /* vector loop step */
-        ja      .Lmemmove_down_avx512_forward_loop                   /* vector loop bound: offsets above 0 */
-.Lmemmove_down_avx512_forward_ends:
+        ja      .Lmemmove_table_down_avx512_forward_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_table_down_avx512_forward_ends:
         vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
         vmovdqu64 [rdi], zmm0                     /* head store */
         vzeroupper
         /* vector down body: end */
         ret
-.Lmemmove_down_avx512_down:
+.Lmemmove_table_down_avx512_down:
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu64 zmm1, [rsi + rdx - 64]
         cmp     rdx, 128
-        jbe     .Lmemmove_down_avx512_down_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_down_avx512_down_ends                   /* head and tail cover n */
         lea     rcx, [rdi + rdx - 64]
         and     rcx, -64
         sub     rcx, rdi                        /* the last aligned destination block */
         cmp     rcx, 192
-        jle     .Lmemmove_down_avx512_down_loop                   /* fewer than four blocks above the head */
-        jmp     .Lmemmove_down_avx512_down_loop4
+        jle     .Lmemmove_table_down_avx512_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_table_down_avx512_down_loop4
         .balign 16, 0xcc
-.Lmemmove_down_avx512_down_loop4:
+.Lmemmove_table_down_avx512_down_loop4:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqu64 zmm3, [rsi + rcx - 64]
         vmovdqu64 zmm4, [rsi + rcx - 128]
@@ -1855,191 +3233,189 @@ uc_memmove:
         vmovdqa64 [rdi + rcx - 192], zmm5
         sub     rcx, 256                        /* vector loop step */
         cmp     rcx, 192
-        jg      .Lmemmove_down_avx512_down_loop4                  /* vector loop bound, four blocks above the head */
+        jg      .Lmemmove_table_down_avx512_down_loop4                  /* vector loop bound, four blocks above the head */
         test    rcx, rcx
-        jle     .Lmemmove_down_avx512_down_ends                   /* the step passed the head; at most three blocks follow */
-.Lmemmove_down_avx512_down_loop:
+        jle     .Lmemmove_table_down_avx512_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_table_down_avx512_down_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
         sub     rcx, 64                         /* vector loop step */
-        ja      .Lmemmove_down_avx512_down_loop                   /* vector loop bound: offsets above 0 */
-.Lmemmove_down_avx512_down_ends:
+        ja      .Lmemmove_table_down_avx512_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_table_down_avx512_down_ends:
         vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
         vmovdqu64 [rdi], zmm0                     /* head store */
         vzeroupper
         /* vector down body: end */
         ret
-.Lmemmove_disjoint:
-        cmp     byte ptr [rip + uc_copy_baseline.here], 0
-        jne     .Lmemmove_forward                /* baseline: every copy forward */
+.Lmemmove_table_disjoint:
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
         cmp     rdx, 255                         /* short: one byte per length */
-        ja      .Lmemmove_long
+        ja      .Lmemmove_table_disjoint_long
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
         /* here, not the code tree, for the lengths most calls copy. */
         cmp     ecx, 3
-        je      .Lmemmove_small                  /* uniform: small */
+        je      .Lmemmove_table_disjoint_small                  /* uniform: small */
         cmp     ecx, 255
-        jne     .Lmemmove_code                   /* uniform: every class alike */
+        jne     .Lmemmove_table_disjoint_code                   /* uniform: every class alike */
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
-        jz      .Lmemmove_zero
+        jz      .Lmemmove_table_disjoint_zero
         cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
-        jbe     .Lmemmove_above
+        jbe     .Lmemmove_table_disjoint_above
         cmp     rcx, [rip + uc_copy_near_max.here]  /* near: d <= near_max */
-        jbe     .Lmemmove_near
+        jbe     .Lmemmove_table_disjoint_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_below
+        jae     .Lmemmove_table_disjoint_below
         mov     r8d, 4                          /* elsewhere, the most common class */
-.Lmemmove_class:
+.Lmemmove_table_disjoint_class:
         shl     r8d, 8
         add     r8, rdx
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
-.Lmemmove_code:
+.Lmemmove_table_disjoint_code:
         cmp     ecx, 4
-        je      .Lmemmove_avx2_forward
+        je      .Lmemmove_table_disjoint_avx2_forward
         cmp     ecx, 5
-        je      .Lmemmove_avx2_down
-        ja      .Lmemmove_codes_7_10
+        je      .Lmemmove_table_disjoint_avx2_down
+        ja      .Lmemmove_table_disjoint_codes_7_10
         cmp     ecx, 2
-        je      .Lmemmove_down
-        ja      .Lmemmove_codes_4_5
+        je      .Lmemmove_table_disjoint_down
+        ja      .Lmemmove_table_disjoint_codes_4_5
         cmp     ecx, 1
-        je      .Lmemmove_forward_aligned
-        jmp     .Lmemmove_forward
-.Lmemmove_codes_4_5:
+        je      .Lmemmove_table_disjoint_forward_aligned
+        jmp     .Lmemmove_table_disjoint_forward
+.Lmemmove_table_disjoint_codes_4_5:
         cmp     ecx, 4
-        je      .Lmemmove_avx2_forward
-        jmp     .Lmemmove_small
-.Lmemmove_codes_7_10:
+        je      .Lmemmove_table_disjoint_avx2_forward
+        jmp     .Lmemmove_table_disjoint_small
+.Lmemmove_table_disjoint_codes_7_10:
         cmp     ecx, 8
-        je      .Lmemmove_avx512_forward
-        ja      .Lmemmove_codes_10_10
+        je      .Lmemmove_table_disjoint_avx512_forward
+        ja      .Lmemmove_table_disjoint_codes_10_10
         cmp     ecx, 7
-        je      .Lmemmove_avx2_nt
-        jmp     .Lmemmove_avx2_small
-.Lmemmove_codes_10_10:
-        jmp     .Lmemmove_avx512_down
-.Lmemmove_zero:
+        je      .Lmemmove_table_disjoint_avx2_nt
+        jmp     .Lmemmove_table_disjoint_avx2_small
+.Lmemmove_table_disjoint_codes_10_10:
+        jmp     .Lmemmove_table_disjoint_avx512_down
+.Lmemmove_table_disjoint_zero:
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + rdx]       /* class zero's row is the first */
-        jmp     .Lmemmove_code
-.Lmemmove_above:
+        jmp     .Lmemmove_table_disjoint_code
+.Lmemmove_table_disjoint_above:
         mov     r8d, 1
-        jmp     .Lmemmove_class
-.Lmemmove_near:
+        jmp     .Lmemmove_table_disjoint_class
+.Lmemmove_table_disjoint_near:
         mov     r8d, 2
-        jmp     .Lmemmove_class
-.Lmemmove_below:
+        jmp     .Lmemmove_table_disjoint_class
+.Lmemmove_table_disjoint_below:
         mov     r8d, 3
-        jmp     .Lmemmove_class
-.Lmemmove_long:
+        jmp     .Lmemmove_table_disjoint_class
+.Lmemmove_table_disjoint_long:
         xor     r8d, r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 0]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 8]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 16]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 24]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 32]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 40]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 56]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 64]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 72]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 80]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 88]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 96]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 104]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 112]
-        jbe     .Lmemmove_long_band              /* long band edge */
+        jbe     .Lmemmove_table_disjoint_long_band              /* long band edge */
         inc     r8d
-.Lmemmove_long_band:
+.Lmemmove_table_disjoint_long_band:
         lea     rcx, [rip + uc_copy_long_uniform.here]
         movzx   ecx, byte ptr [rcx + r8]
         cmp     ecx, 255
-        jne     .Lmemmove_code                   /* long uniform: every class alike */
+        jne     .Lmemmove_table_disjoint_code                   /* long uniform: every class alike */
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
-        jz      .Lmemmove_long_zero
+        jz      .Lmemmove_table_disjoint_long_zero
         cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
-        jbe     .Lmemmove_long_above
+        jbe     .Lmemmove_table_disjoint_long_above
         cmp     rcx, [rip + uc_copy_near_max.here]  /* near: d <= near_max */
-        jbe     .Lmemmove_long_near
+        jbe     .Lmemmove_table_disjoint_long_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_long_below
+        jae     .Lmemmove_table_disjoint_long_below
         add     r8d, 64                         /* elsewhere, the most common class */
-.Lmemmove_long_class:
+.Lmemmove_table_disjoint_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
         movzx   ecx, byte ptr [rcx + r8]
-        jmp     .Lmemmove_code
-.Lmemmove_long_zero:
-        jmp     .Lmemmove_long_class
-.Lmemmove_long_above:
+        jmp     .Lmemmove_table_disjoint_code
+.Lmemmove_table_disjoint_long_zero:
+        jmp     .Lmemmove_table_disjoint_long_class
+.Lmemmove_table_disjoint_long_above:
         add     r8d, 16
-        jmp     .Lmemmove_long_class
-.Lmemmove_long_near:
+        jmp     .Lmemmove_table_disjoint_long_class
+.Lmemmove_table_disjoint_long_near:
         add     r8d, 32
-        jmp     .Lmemmove_long_class
-.Lmemmove_long_below:
+        jmp     .Lmemmove_table_disjoint_long_class
+.Lmemmove_table_disjoint_long_below:
         add     r8d, 48
-        jmp     .Lmemmove_long_class
-.Lmemmove_forward:
+        jmp     .Lmemmove_table_disjoint_long_class
+.Lmemmove_table_disjoint_forward:
         mov     rcx, rdx
         rep movsb
         ret
-.Lmemmove_forward_aligned:
+.Lmemmove_table_disjoint_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
-        jb      .Lmemmove_forward_aligned_body
+        jb      .Lmemmove_table_disjoint_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
         test    rcx, rcx
-        jz      .Lmemmove_forward_aligned_body                   /* no alignment installed */
+        jz      .Lmemmove_table_disjoint_forward_aligned_body                   /* no alignment installed */
         dec     rcx
         mov     r8, rdi
         neg     r8
         and     rcx, r8                         /* head: bytes until dst is aligned */
         sub     rdx, rcx
         rep movsb                               /* head */
-.Lmemmove_forward_aligned_body:
+.Lmemmove_table_disjoint_forward_aligned_body:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
-.Lmemmove_down:
+.Lmemmove_table_disjoint_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             /* top store */
@@ -2047,58 +3423,58 @@ uc_memmove:
         and     rcx, -8
         sub     rcx, rdi                        /* aligned end, as an offset */
         sub     rcx, 8                          /* first aligned store */
-        ja      .Lmemmove_down_loop
-        jmp     .Lmemmove_down_bottom
+        ja      .Lmemmove_table_disjoint_down_loop
+        jmp     .Lmemmove_table_disjoint_down_bottom
         /* The loop starts a 16-byte block, so that it never straddles a */
         /* 64-byte line and its speed does not depend on where the linker */
         /* places it: a loop that straddles a fetch line is fetched as two */
         /* lines every iteration, which is why both vendors' optimization */
         /* manuals advise aligning the head of a hot loop. */
         .balign 16, 0xcc
-.Lmemmove_down_loop:
+.Lmemmove_table_disjoint_down_loop:
         mov     r8, [rsi + rcx]
         mov     [rdi + rcx], r8                 /* aligned store */
         sub     rcx, 8                          /* loop step */
-        ja      .Lmemmove_down_loop                   /* loop bound: offsets above 0 */
-.Lmemmove_down_bottom:
+        ja      .Lmemmove_table_disjoint_down_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_table_disjoint_down_bottom:
         mov     r8, [rsi]
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
-.Lmemmove_small:
+.Lmemmove_table_disjoint_small:
         /* small body: begin */
         cmp     rdx, 16
-        jae     .Lmemmove_small_s16
+        jae     .Lmemmove_table_disjoint_small_s16
         cmp     rdx, 8
-        jae     .Lmemmove_small_s8
+        jae     .Lmemmove_table_disjoint_small_s8
         cmp     rdx, 4
-        jae     .Lmemmove_small_s4
+        jae     .Lmemmove_table_disjoint_small_s4
         cmp     rdx, 2
-        jae     .Lmemmove_small_s2
+        jae     .Lmemmove_table_disjoint_small_s2
         test    rdx, rdx
-        jz      .Lmemmove_small_s_end
+        jz      .Lmemmove_table_disjoint_small_s_end
         movzx   ecx, byte ptr [rsi]
         mov     [rdi], cl
-        jmp     .Lmemmove_small_s_end
-.Lmemmove_small_s2:
+        jmp     .Lmemmove_table_disjoint_small_s_end
+.Lmemmove_table_disjoint_small_s2:
         movzx   ecx, word ptr [rsi]
         movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_small_s_end
-.Lmemmove_small_s4:
+        jmp     .Lmemmove_table_disjoint_small_s_end
+.Lmemmove_table_disjoint_small_s4:
         mov     ecx, [rsi]
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_small_s_end
-.Lmemmove_small_s8:
+        jmp     .Lmemmove_table_disjoint_small_s_end
+.Lmemmove_table_disjoint_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_small_s_end
-.Lmemmove_small_s16:
+        jmp     .Lmemmove_table_disjoint_small_s_end
+.Lmemmove_table_disjoint_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
         mov     rax, [rsi + rdx - 16]
@@ -2107,29 +3483,29 @@ uc_memmove:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
-.Lmemmove_small_s_end:
+.Lmemmove_table_disjoint_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemmove_avx2_forward:
+.Lmemmove_table_disjoint_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
         cmp     rdx, 64
-        jbe     .Lmemmove_avx2_forward_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_disjoint_avx2_forward_ends                   /* head and tail cover n */
         mov     rcx, rdi
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
         lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
         cmp     rcx, r9
-        jge     .Lmemmove_avx2_forward_single                 /* signed: n - 128 may be below 0 */
-        jmp     .Lmemmove_avx2_forward_loop4
+        jge     .Lmemmove_table_disjoint_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_table_disjoint_avx2_forward_loop4
         /* The loops start a 16-byte block, as the descending ones do, so */
         /* that their speed does not depend on where the linker places them */
         /* (see the note on down's loop). */
         .balign 16, 0xcc
-.Lmemmove_avx2_forward_loop4:
+.Lmemmove_table_disjoint_avx2_forward_loop4:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqu ymm3, [rsi + rcx + 32]
         vmovdqu ymm4, [rsi + rcx + 64]
@@ -2140,37 +3516,37 @@ uc_memmove:
         vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
         add     rcx, 128                        /* vector loop step */
         cmp     rcx, r9
-        jl      .Lmemmove_avx2_forward_loop4                  /* vector loop bound, four blocks */
-.Lmemmove_avx2_forward_single:
+        jl      .Lmemmove_table_disjoint_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_table_disjoint_avx2_forward_single:
         cmp     rcx, r8
-        jae     .Lmemmove_avx2_forward_done                   /* at most three blocks follow: no alignment */
-.Lmemmove_avx2_forward_loop:
+        jae     .Lmemmove_table_disjoint_avx2_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_table_disjoint_avx2_forward_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
-        jb      .Lmemmove_avx2_forward_loop                   /* vector loop bound */
-.Lmemmove_avx2_forward_done:
-.Lmemmove_avx2_forward_ends:
+        jb      .Lmemmove_table_disjoint_avx2_forward_loop                   /* vector loop bound */
+.Lmemmove_table_disjoint_avx2_forward_done:
+.Lmemmove_table_disjoint_avx2_forward_ends:
         vmovdqu [rdi], ymm0                     /* head store */
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vzeroupper
         /* vector forward body: end */
         ret
-.Lmemmove_avx2_down:
+.Lmemmove_table_disjoint_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
         cmp     rdx, 64
-        jbe     .Lmemmove_avx2_down_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_disjoint_avx2_down_ends                   /* head and tail cover n */
         lea     rcx, [rdi + rdx - 32]
         and     rcx, -32
         sub     rcx, rdi                        /* the last aligned destination block */
         cmp     rcx, 96
-        jle     .Lmemmove_avx2_down_loop                   /* fewer than four blocks above the head */
-        jmp     .Lmemmove_avx2_down_loop4
+        jle     .Lmemmove_table_disjoint_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_table_disjoint_avx2_down_loop4
         .balign 16, 0xcc
-.Lmemmove_avx2_down_loop4:
+.Lmemmove_table_disjoint_avx2_down_loop4:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqu ymm3, [rsi + rcx - 32]
         vmovdqu ymm4, [rsi + rcx - 64]
@@ -2181,54 +3557,54 @@ uc_memmove:
         vmovdqa [rdi + rcx - 96], ymm5
         sub     rcx, 128                        /* vector loop step */
         cmp     rcx, 96
-        jg      .Lmemmove_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        jg      .Lmemmove_table_disjoint_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
         test    rcx, rcx
-        jle     .Lmemmove_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
-.Lmemmove_avx2_down_loop:
+        jle     .Lmemmove_table_disjoint_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_table_disjoint_avx2_down_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqa [rdi + rcx], ymm2               /* aligned store */
         sub     rcx, 32                         /* vector loop step */
-        ja      .Lmemmove_avx2_down_loop                   /* vector loop bound: offsets above 0 */
-.Lmemmove_avx2_down_ends:
+        ja      .Lmemmove_table_disjoint_avx2_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_table_disjoint_avx2_down_ends:
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vmovdqu [rdi], ymm0                     /* head store */
         vzeroupper
         /* vector down body: end */
         ret
-.Lmemmove_avx2_small:
+.Lmemmove_table_disjoint_avx2_small:
         /* avx2 small body: begin */
         cmp     rdx, 64
-        jae     .Lmemmove_avx2_small_q64
+        jae     .Lmemmove_table_disjoint_avx2_small_q64
         cmp     rdx, 32
-        jae     .Lmemmove_avx2_small_q32
+        jae     .Lmemmove_table_disjoint_avx2_small_q32
         cmp     rdx, 16
-        jb      .Lmemmove_avx2_small_gpr
+        jb      .Lmemmove_table_disjoint_avx2_small_gpr
         vmovdqu xmm0, [rsi]
         vmovdqu xmm1, [rsi + rdx - 16]
         vmovdqu [rdi], xmm0
         vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        jmp     .Lmemmove_avx2_small_q_end
-.Lmemmove_avx2_small_q32:
+        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+.Lmemmove_table_disjoint_avx2_small_q32:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
         vzeroupper
-        jmp     .Lmemmove_avx2_small_q_end
-.Lmemmove_avx2_small_q64:
+        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+.Lmemmove_table_disjoint_avx2_small_q64:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + 32]
         vmovdqu ymm2, [rsi + rdx - 64]
         vmovdqu ymm3, [rsi + rdx - 32]
         cmp     rdx, 128
-        jae     .Lmemmove_avx2_small_q128
+        jae     .Lmemmove_table_disjoint_avx2_small_q128
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + 32], ymm1
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
         vzeroupper
-        jmp     .Lmemmove_avx2_small_q_end
-.Lmemmove_avx2_small_q128:
+        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+.Lmemmove_table_disjoint_avx2_small_q128:
         vmovdqu ymm4, [rsi + 64]
         vmovdqu ymm5, [rsi + 96]
         vmovdqu ymm6, [rsi + rdx - 128]
@@ -2242,41 +3618,41 @@ uc_memmove:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
         vzeroupper
-        jmp     .Lmemmove_avx2_small_q_end
-.Lmemmove_avx2_small_gpr:
+        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+.Lmemmove_table_disjoint_avx2_small_gpr:
         /* small body: begin */
         cmp     rdx, 16
-        jae     .Lmemmove_avx2_small_g_s16
+        jae     .Lmemmove_table_disjoint_avx2_small_g_s16
         cmp     rdx, 8
-        jae     .Lmemmove_avx2_small_g_s8
+        jae     .Lmemmove_table_disjoint_avx2_small_g_s8
         cmp     rdx, 4
-        jae     .Lmemmove_avx2_small_g_s4
+        jae     .Lmemmove_table_disjoint_avx2_small_g_s4
         cmp     rdx, 2
-        jae     .Lmemmove_avx2_small_g_s2
+        jae     .Lmemmove_table_disjoint_avx2_small_g_s2
         test    rdx, rdx
-        jz      .Lmemmove_avx2_small_g_s_end
+        jz      .Lmemmove_table_disjoint_avx2_small_g_s_end
         movzx   ecx, byte ptr [rsi]
         mov     [rdi], cl
-        jmp     .Lmemmove_avx2_small_g_s_end
-.Lmemmove_avx2_small_g_s2:
+        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
+.Lmemmove_table_disjoint_avx2_small_g_s2:
         movzx   ecx, word ptr [rsi]
         movzx   r8d, word ptr [rsi + rdx - 2]
         mov     [rdi], cx
         mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_avx2_small_g_s_end
-.Lmemmove_avx2_small_g_s4:
+        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
+.Lmemmove_table_disjoint_avx2_small_g_s4:
         mov     ecx, [rsi]
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_avx2_small_g_s_end
-.Lmemmove_avx2_small_g_s8:
+        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
+.Lmemmove_table_disjoint_avx2_small_g_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_avx2_small_g_s_end
-.Lmemmove_avx2_small_g_s16:
+        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
+.Lmemmove_table_disjoint_avx2_small_g_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
         mov     rax, [rsi + rdx - 16]
@@ -2285,31 +3661,31 @@ uc_memmove:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
-.Lmemmove_avx2_small_g_s_end:
+.Lmemmove_table_disjoint_avx2_small_g_s_end:
         /* small body: end */
-.Lmemmove_avx2_small_q_end:
+.Lmemmove_table_disjoint_avx2_small_q_end:
         /* avx2 small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemmove_avx2_nt:
+.Lmemmove_table_disjoint_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
         cmp     rdx, 64
-        jbe     .Lmemmove_avx2_nt_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_disjoint_avx2_nt_ends                   /* head and tail cover n */
         mov     rcx, rdi
         neg     rcx
         and     rcx, 31                         /* the first aligned destination block */
         lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
         lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
         cmp     rcx, r9
-        jge     .Lmemmove_avx2_nt_single                 /* signed: n - 128 may be below 0 */
-        jmp     .Lmemmove_avx2_nt_loop4
+        jge     .Lmemmove_table_disjoint_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_table_disjoint_avx2_nt_loop4
         /* The loops start a 16-byte block, as the descending ones do, so */
         /* that their speed does not depend on where the linker places them */
         /* (see the note on down's loop). */
         .balign 16, 0xcc
-.Lmemmove_avx2_nt_loop4:
+.Lmemmove_table_disjoint_avx2_nt_loop4:
         vmovdqu ymm2, [rsi + rcx]
         vmovdqu ymm3, [rsi + rcx + 32]
         vmovdqu ymm4, [rsi + rcx + 64]
@@ -2320,43 +3696,43 @@ uc_memmove:
         vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
         add     rcx, 128                        /* vector loop step */
         cmp     rcx, r9
-        jl      .Lmemmove_avx2_nt_loop4                  /* vector loop bound, four blocks */
-.Lmemmove_avx2_nt_single:
+        jl      .Lmemmove_table_disjoint_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_table_disjoint_avx2_nt_single:
         cmp     rcx, r8
-        jae     .Lmemmove_avx2_nt_done                   /* at most three blocks follow: no alignment */
-.Lmemmove_avx2_nt_loop:
+        jae     .Lmemmove_table_disjoint_avx2_nt_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_table_disjoint_avx2_nt_loop:
         vmovdqu ymm2, [rsi + rcx]
         vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
         add     rcx, 32                         /* vector loop step */
         cmp     rcx, r8
-        jb      .Lmemmove_avx2_nt_loop                   /* vector loop bound */
-.Lmemmove_avx2_nt_done:
+        jb      .Lmemmove_table_disjoint_avx2_nt_loop                   /* vector loop bound */
+.Lmemmove_table_disjoint_avx2_nt_done:
         sfence                                  /* the streaming stores before any later store */
-.Lmemmove_avx2_nt_ends:
+.Lmemmove_table_disjoint_avx2_nt_ends:
         vmovdqu [rdi], ymm0                     /* head store */
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vzeroupper
         /* streaming forward body: end */
         ret
-.Lmemmove_avx512_forward:
+.Lmemmove_table_disjoint_avx512_forward:
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]            /* the tail, loaded before any store */
         cmp     rdx, 128
-        jbe     .Lmemmove_avx512_forward_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_disjoint_avx512_forward_ends                   /* head and tail cover n */
         mov     rcx, rdi
         neg     rcx
         and     rcx, 63                         /* the first aligned destination block */
         lea     r8, [rdx - 64]                      /* blocks start below n - 64 */
         lea     r9, [rdx - 256]                     /* steps of four start below n - 256 */
         cmp     rcx, r9
-        jge     .Lmemmove_avx512_forward_single                 /* signed: n - 256 may be below 0 */
-        jmp     .Lmemmove_avx512_forward_loop4
+        jge     .Lmemmove_table_disjoint_avx512_forward_single                 /* signed: n - 256 may be below 0 */
+        jmp     .Lmemmove_table_disjoint_avx512_forward_loop4
         /* The loops start a 16-byte block, as the descending ones do, so */
         /* that their speed does not depend on where the linker places them */
         /* (see the note on down's loop). */
         .balign 16, 0xcc
-.Lmemmove_avx512_forward_loop4:
+.Lmemmove_table_disjoint_avx512_forward_loop4:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqu64 zmm3, [rsi + rcx + 64]
         vmovdqu64 zmm4, [rsi + rcx + 128]
@@ -2367,37 +3743,37 @@ uc_memmove:
         vmovdqa64 [rdi + rcx + 192], zmm5               /* aligned store */
         add     rcx, 256                        /* vector loop step */
         cmp     rcx, r9
-        jl      .Lmemmove_avx512_forward_loop4                  /* vector loop bound, four blocks */
-.Lmemmove_avx512_forward_single:
+        jl      .Lmemmove_table_disjoint_avx512_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_table_disjoint_avx512_forward_single:
         cmp     rcx, r8
-        jae     .Lmemmove_avx512_forward_done                   /* at most three blocks follow: no alignment */
-.Lmemmove_avx512_forward_loop:
+        jae     .Lmemmove_table_disjoint_avx512_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_table_disjoint_avx512_forward_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
         add     rcx, 64                         /* vector loop step */
         cmp     rcx, r8
-        jb      .Lmemmove_avx512_forward_loop                   /* vector loop bound */
-.Lmemmove_avx512_forward_done:
-.Lmemmove_avx512_forward_ends:
+        jb      .Lmemmove_table_disjoint_avx512_forward_loop                   /* vector loop bound */
+.Lmemmove_table_disjoint_avx512_forward_done:
+.Lmemmove_table_disjoint_avx512_forward_ends:
         vmovdqu64 [rdi], zmm0                     /* head store */
         vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
         vzeroupper
         /* vector forward body: end */
         ret
-.Lmemmove_avx512_down:
+.Lmemmove_table_disjoint_avx512_down:
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu64 zmm1, [rsi + rdx - 64]
         cmp     rdx, 128
-        jbe     .Lmemmove_avx512_down_ends                   /* head and tail cover n */
+        jbe     .Lmemmove_table_disjoint_avx512_down_ends                   /* head and tail cover n */
         lea     rcx, [rdi + rdx - 64]
         and     rcx, -64
         sub     rcx, rdi                        /* the last aligned destination block */
         cmp     rcx, 192
-        jle     .Lmemmove_avx512_down_loop                   /* fewer than four blocks above the head */
-        jmp     .Lmemmove_avx512_down_loop4
+        jle     .Lmemmove_table_disjoint_avx512_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_table_disjoint_avx512_down_loop4
         .balign 16, 0xcc
-.Lmemmove_avx512_down_loop4:
+.Lmemmove_table_disjoint_avx512_down_loop4:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqu64 zmm3, [rsi + rcx - 64]
         vmovdqu64 zmm4, [rsi + rcx - 128]
@@ -2408,21 +3784,4479 @@ uc_memmove:
         vmovdqa64 [rdi + rcx - 192], zmm5
         sub     rcx, 256                        /* vector loop step */
         cmp     rcx, 192
-        jg      .Lmemmove_avx512_down_loop4                  /* vector loop bound, four blocks above the head */
+        jg      .Lmemmove_table_disjoint_avx512_down_loop4                  /* vector loop bound, four blocks above the head */
         test    rcx, rcx
-        jle     .Lmemmove_avx512_down_ends                   /* the step passed the head; at most three blocks follow */
-.Lmemmove_avx512_down_loop:
+        jle     .Lmemmove_table_disjoint_avx512_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_table_disjoint_avx512_down_loop:
         vmovdqu64 zmm2, [rsi + rcx]
         vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
         sub     rcx, 64                         /* vector loop step */
-        ja      .Lmemmove_avx512_down_loop                   /* vector loop bound: offsets above 0 */
-.Lmemmove_avx512_down_ends:
+        ja      .Lmemmove_table_disjoint_avx512_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_table_disjoint_avx512_down_ends:
         vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
         vmovdqu64 [rdi], zmm0                     /* head store */
         vzeroupper
         /* vector down body: end */
         ret
-        .size   uc_memmove, . - uc_memmove
+
+/* uc_memmove under zen3_avx2's table, where rule_patch sends uc_memmove. */
+uc_memmove_zen3_avx2:
+        endbr64
+        mov     rax, rdi
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jae     .Lmemmove_zen3_avx2_disjoint
+        /* zen3_avx2's table, as a branch tree: length first */
+        cmp     rdx, 7                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen3_avx2_up_small
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_up_t7_11
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_up_t5_6
+        cmp     rdx, 32                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_up_avx2_down
+        cmp     rdx, 15                    /* band edge */
+        jbe     .Lmemmove_zen3_avx2_up_down
+        jmp     .Lmemmove_zen3_avx2_up_small
+.Lmemmove_zen3_avx2_up_t5_6:
+        cmp     rdx, 4096                    /* band edge */
+        jbe     .Lmemmove_zen3_avx2_up_avx2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_up_forward                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen3_avx2_up_avx2_down
+.Lmemmove_zen3_avx2_up_t7_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_up_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_up_t9_9
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_up_t8_8
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_up_avx2_down                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_avx2_up_avx2_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_avx2_up_avx2_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_avx2_up_avx2_down
+        jmp     .Lmemmove_zen3_avx2_up_forward
+.Lmemmove_zen3_avx2_up_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_up_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_avx2_up_avx2_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_avx2_up_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_avx2_up_avx2_down
+        jmp     .Lmemmove_zen3_avx2_up_forward_aligned
+.Lmemmove_zen3_avx2_up_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_up_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_avx2_up_avx2_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_avx2_up_avx2_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_avx2_up_forward_aligned
+        jmp     .Lmemmove_zen3_avx2_up_forward
+.Lmemmove_zen3_avx2_up_t10_11:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_up_avx2_nt
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_up_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_avx2_up_avx2_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_avx2_up_avx2_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_avx2_up_forward_aligned
+        jmp     .Lmemmove_zen3_avx2_up_avx2_down
+.Lmemmove_zen3_avx2_up_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen3_avx2_up_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen3_avx2_up_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen3_avx2_up_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen3_avx2_up_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemmove_zen3_avx2_up_down:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen3_avx2_up_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_avx2_up_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen3_avx2_up_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_up_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_avx2_up_small_s_end
+.Lmemmove_zen3_avx2_up_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_up_small_s_end
+.Lmemmove_zen3_avx2_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_up_small_s_end
+.Lmemmove_zen3_avx2_up_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_avx2_up_small_s_end
+.Lmemmove_zen3_avx2_up_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen3_avx2_up_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_up_avx2_forward:
+        /* vector forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen3_avx2_up_avx2_forward_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen3_avx2_up_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen3_avx2_up_avx2_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen3_avx2_up_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen3_avx2_up_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen3_avx2_up_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen3_avx2_up_avx2_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen3_avx2_up_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen3_avx2_up_avx2_forward_loop                   /* vector loop bound */
+.Lmemmove_zen3_avx2_up_avx2_forward_done:
+.Lmemmove_zen3_avx2_up_avx2_forward_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemmove_zen3_avx2_up_avx2_down:
+        /* vector forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen3_avx2_up_avx2_down_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen3_avx2_up_avx2_down_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen3_avx2_up_avx2_down_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen3_avx2_up_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen3_avx2_up_avx2_down_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen3_avx2_up_avx2_down_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen3_avx2_up_avx2_down_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen3_avx2_up_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen3_avx2_up_avx2_down_loop                   /* vector loop bound */
+.Lmemmove_zen3_avx2_up_avx2_down_done:
+.Lmemmove_zen3_avx2_up_avx2_down_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemmove_zen3_avx2_up_avx2_nt:
+        /* streaming forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen3_avx2_up_avx2_nt_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen3_avx2_up_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen3_avx2_up_avx2_nt_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen3_avx2_up_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 32], ymm3              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 64], ymm4              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen3_avx2_up_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen3_avx2_up_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen3_avx2_up_avx2_nt_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen3_avx2_up_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen3_avx2_up_avx2_nt_loop                   /* vector loop bound */
+.Lmemmove_zen3_avx2_up_avx2_nt_done:
+        sfence                                  /* the streaming stores before any later store */
+.Lmemmove_zen3_avx2_up_avx2_nt_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* streaming forward body: end */
+        ret
+.Lmemmove_zen3_avx2_overlap_above:
+        /* zen3_avx2's table, as a branch tree: length first */
+        cmp     rdx, 7                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen3_avx2_down_small
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_down_t7_11
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_down_t5_6
+        cmp     rdx, 32                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_down_avx2_down
+        cmp     rdx, 15                    /* band edge */
+        jbe     .Lmemmove_zen3_avx2_down_down
+        jmp     .Lmemmove_zen3_avx2_down_small
+.Lmemmove_zen3_avx2_down_t5_6:
+        cmp     rdx, 4096                    /* band edge */
+        jbe     .Lmemmove_zen3_avx2_down_avx2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_down_forward                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen3_avx2_down_avx2_down
+.Lmemmove_zen3_avx2_down_t7_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_down_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_down_t9_9
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_down_t8_8
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_down_avx2_down                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_avx2_down_avx2_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_avx2_down_avx2_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_avx2_down_avx2_down
+        jmp     .Lmemmove_zen3_avx2_down_forward
+.Lmemmove_zen3_avx2_down_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_down_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_avx2_down_avx2_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_avx2_down_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_avx2_down_avx2_down
+        jmp     .Lmemmove_zen3_avx2_down_forward_aligned
+.Lmemmove_zen3_avx2_down_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_down_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_avx2_down_avx2_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_avx2_down_avx2_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_avx2_down_forward_aligned
+        jmp     .Lmemmove_zen3_avx2_down_forward
+.Lmemmove_zen3_avx2_down_t10_11:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_down_avx2_nt
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_down_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_avx2_down_avx2_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_avx2_down_avx2_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_avx2_down_forward_aligned
+        jmp     .Lmemmove_zen3_avx2_down_avx2_down
+.Lmemmove_zen3_avx2_down_forward:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_down_forward_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_zen3_avx2_down_forward_ends
+.Lmemmove_zen3_avx2_down_forward_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen3_avx2_down_forward_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen3_avx2_down_forward_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_zen3_avx2_down_forward_tiny:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_avx2_down_forward_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen3_avx2_down_forward_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_down_forward_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_down_forward_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_down_forward_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen3_avx2_down_forward_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_down_forward_aligned:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_down_forward_aligned_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_zen3_avx2_down_forward_aligned_ends
+.Lmemmove_zen3_avx2_down_forward_aligned_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen3_avx2_down_forward_aligned_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen3_avx2_down_forward_aligned_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_zen3_avx2_down_forward_aligned_tiny:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_avx2_down_forward_aligned_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen3_avx2_down_forward_aligned_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_down_forward_aligned_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_down_forward_aligned_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_down_forward_aligned_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_avx2_down_forward_aligned_s_end
+.Lmemmove_zen3_avx2_down_forward_aligned_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_forward_aligned_s_end
+.Lmemmove_zen3_avx2_down_forward_aligned_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_forward_aligned_s_end
+.Lmemmove_zen3_avx2_down_forward_aligned_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_forward_aligned_s_end
+.Lmemmove_zen3_avx2_down_forward_aligned_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen3_avx2_down_forward_aligned_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_down_down:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_down_down_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_zen3_avx2_down_down_ends
+.Lmemmove_zen3_avx2_down_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen3_avx2_down_down_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen3_avx2_down_down_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_zen3_avx2_down_down_tiny:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_avx2_down_down_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen3_avx2_down_down_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_down_down_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_down_down_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_down_down_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_avx2_down_down_s_end
+.Lmemmove_zen3_avx2_down_down_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_down_s_end
+.Lmemmove_zen3_avx2_down_down_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_down_s_end
+.Lmemmove_zen3_avx2_down_down_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_down_s_end
+.Lmemmove_zen3_avx2_down_down_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen3_avx2_down_down_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_down_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_avx2_down_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen3_avx2_down_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_avx2_down_small_s_end
+.Lmemmove_zen3_avx2_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_small_s_end
+.Lmemmove_zen3_avx2_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_small_s_end
+.Lmemmove_zen3_avx2_down_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_small_s_end
+.Lmemmove_zen3_avx2_down_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen3_avx2_down_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_down_avx2_forward:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen3_avx2_down_avx2_forward_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemmove_zen3_avx2_down_avx2_forward_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen3_avx2_down_avx2_forward_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen3_avx2_down_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_zen3_avx2_down_avx2_forward_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen3_avx2_down_avx2_forward_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen3_avx2_down_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemmove_zen3_avx2_down_avx2_forward_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen3_avx2_down_avx2_forward_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemmove_zen3_avx2_down_avx2_down:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen3_avx2_down_avx2_down_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemmove_zen3_avx2_down_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen3_avx2_down_avx2_down_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen3_avx2_down_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_zen3_avx2_down_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen3_avx2_down_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen3_avx2_down_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemmove_zen3_avx2_down_avx2_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen3_avx2_down_avx2_down_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemmove_zen3_avx2_down_avx2_nt:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen3_avx2_down_avx2_nt_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemmove_zen3_avx2_down_avx2_nt_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen3_avx2_down_avx2_nt_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen3_avx2_down_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_zen3_avx2_down_avx2_nt_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen3_avx2_down_avx2_nt_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen3_avx2_down_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemmove_zen3_avx2_down_avx2_nt_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen3_avx2_down_avx2_nt_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemmove_zen3_avx2_disjoint:
+        /* zen3_avx2's table, as a branch tree: length first */
+        cmp     rdx, 7                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen3_avx2_disjoint_small
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_disjoint_t7_11
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_disjoint_t5_6
+        cmp     rdx, 32                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_disjoint_avx2_down
+        cmp     rdx, 15                    /* band edge */
+        jbe     .Lmemmove_zen3_avx2_disjoint_down
+        jmp     .Lmemmove_zen3_avx2_disjoint_small
+.Lmemmove_zen3_avx2_disjoint_t5_6:
+        cmp     rdx, 4096                    /* band edge */
+        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_disjoint_forward                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_down
+.Lmemmove_zen3_avx2_disjoint_t7_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_disjoint_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_disjoint_t9_9
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_disjoint_t8_8
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_disjoint_avx2_down                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        jmp     .Lmemmove_zen3_avx2_disjoint_forward
+.Lmemmove_zen3_avx2_disjoint_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_disjoint_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_avx2_disjoint_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        jmp     .Lmemmove_zen3_avx2_disjoint_forward_aligned
+.Lmemmove_zen3_avx2_disjoint_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_disjoint_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_avx2_disjoint_forward_aligned
+        jmp     .Lmemmove_zen3_avx2_disjoint_forward
+.Lmemmove_zen3_avx2_disjoint_t10_11:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_disjoint_avx2_nt
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_avx2_disjoint_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_avx2_disjoint_forward_aligned
+        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_down
+.Lmemmove_zen3_avx2_disjoint_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen3_avx2_disjoint_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen3_avx2_disjoint_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen3_avx2_disjoint_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen3_avx2_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemmove_zen3_avx2_disjoint_down:
+        /* descending body: begin */
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             /* top store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        ja      .Lmemmove_zen3_avx2_disjoint_down_loop
+        jmp     .Lmemmove_zen3_avx2_disjoint_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
+        .balign 16, 0xcc
+.Lmemmove_zen3_avx2_disjoint_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen3_avx2_disjoint_down_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen3_avx2_disjoint_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       /* bottom store */
+        /* descending body: end */
+        ret
+.Lmemmove_zen3_avx2_disjoint_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_avx2_disjoint_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen3_avx2_disjoint_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_disjoint_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
+.Lmemmove_zen3_avx2_disjoint_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
+.Lmemmove_zen3_avx2_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
+.Lmemmove_zen3_avx2_disjoint_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
+.Lmemmove_zen3_avx2_disjoint_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen3_avx2_disjoint_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_disjoint_avx2_forward:
+        /* vector forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen3_avx2_disjoint_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen3_avx2_disjoint_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen3_avx2_disjoint_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen3_avx2_disjoint_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen3_avx2_disjoint_avx2_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen3_avx2_disjoint_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen3_avx2_disjoint_avx2_forward_loop                   /* vector loop bound */
+.Lmemmove_zen3_avx2_disjoint_avx2_forward_done:
+.Lmemmove_zen3_avx2_disjoint_avx2_forward_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemmove_zen3_avx2_disjoint_avx2_down:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemmove_zen3_avx2_disjoint_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_down_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen3_avx2_disjoint_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_zen3_avx2_disjoint_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen3_avx2_disjoint_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen3_avx2_disjoint_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemmove_zen3_avx2_disjoint_avx2_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen3_avx2_disjoint_avx2_down_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemmove_zen3_avx2_disjoint_avx2_nt:
+        /* streaming forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_nt_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen3_avx2_disjoint_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_nt_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen3_avx2_disjoint_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 32], ymm3              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 64], ymm4              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen3_avx2_disjoint_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen3_avx2_disjoint_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen3_avx2_disjoint_avx2_nt_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen3_avx2_disjoint_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen3_avx2_disjoint_avx2_nt_loop                   /* vector loop bound */
+.Lmemmove_zen3_avx2_disjoint_avx2_nt_done:
+        sfence                                  /* the streaming stores before any later store */
+.Lmemmove_zen3_avx2_disjoint_avx2_nt_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* streaming forward body: end */
+        ret
+
+/* uc_memmove under zen3_gpr's table, where rule_patch sends uc_memmove. */
+uc_memmove_zen3_gpr:
+        endbr64
+        mov     rax, rdi
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jae     .Lmemmove_zen3_gpr_disjoint
+        /* zen3_gpr's table, as a branch tree: length first */
+        cmp     rdx, 7                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen3_gpr_up_small
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_up_t7_11
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_up_t5_6
+        cmp     rdx, 32                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_up_down
+        cmp     rdx, 15                    /* band edge */
+        jbe     .Lmemmove_zen3_gpr_up_down
+        jmp     .Lmemmove_zen3_gpr_up_small
+.Lmemmove_zen3_gpr_up_t5_6:
+        cmp     rdx, 4096                    /* band edge */
+        jbe     .Lmemmove_zen3_gpr_up_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_up_forward                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen3_gpr_up_down
+.Lmemmove_zen3_gpr_up_t7_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_up_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_up_t9_9
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_up_t8_8
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_up_down                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_gpr_up_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_gpr_up_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_gpr_up_down
+        jmp     .Lmemmove_zen3_gpr_up_forward
+.Lmemmove_zen3_gpr_up_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_up_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_gpr_up_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_gpr_up_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_gpr_up_down
+        jmp     .Lmemmove_zen3_gpr_up_forward_aligned
+.Lmemmove_zen3_gpr_up_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_up_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_gpr_up_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_gpr_up_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_gpr_up_forward_aligned
+        jmp     .Lmemmove_zen3_gpr_up_forward
+.Lmemmove_zen3_gpr_up_t10_11:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_up_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_up_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_gpr_up_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_gpr_up_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_gpr_up_forward_aligned
+        jmp     .Lmemmove_zen3_gpr_up_down
+.Lmemmove_zen3_gpr_up_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen3_gpr_up_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen3_gpr_up_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen3_gpr_up_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen3_gpr_up_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemmove_zen3_gpr_up_down:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen3_gpr_up_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_gpr_up_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen3_gpr_up_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_up_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_gpr_up_small_s_end
+.Lmemmove_zen3_gpr_up_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen3_gpr_up_small_s_end
+.Lmemmove_zen3_gpr_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen3_gpr_up_small_s_end
+.Lmemmove_zen3_gpr_up_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_gpr_up_small_s_end
+.Lmemmove_zen3_gpr_up_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen3_gpr_up_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_overlap_above:
+        /* zen3_gpr's table, as a branch tree: length first */
+        cmp     rdx, 7                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen3_gpr_down_small
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_down_t7_11
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_down_t5_6
+        cmp     rdx, 32                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_down_down
+        cmp     rdx, 15                    /* band edge */
+        jbe     .Lmemmove_zen3_gpr_down_down
+        jmp     .Lmemmove_zen3_gpr_down_small
+.Lmemmove_zen3_gpr_down_t5_6:
+        cmp     rdx, 4096                    /* band edge */
+        jbe     .Lmemmove_zen3_gpr_down_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_down_forward                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen3_gpr_down_down
+.Lmemmove_zen3_gpr_down_t7_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_down_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_down_t9_9
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_down_t8_8
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_down_down                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_gpr_down_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_gpr_down_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_gpr_down_down
+        jmp     .Lmemmove_zen3_gpr_down_forward
+.Lmemmove_zen3_gpr_down_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_down_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_gpr_down_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_gpr_down_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_gpr_down_down
+        jmp     .Lmemmove_zen3_gpr_down_forward_aligned
+.Lmemmove_zen3_gpr_down_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_down_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_gpr_down_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_gpr_down_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_gpr_down_forward_aligned
+        jmp     .Lmemmove_zen3_gpr_down_forward
+.Lmemmove_zen3_gpr_down_t10_11:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_down_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_down_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_gpr_down_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_gpr_down_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_gpr_down_forward_aligned
+        jmp     .Lmemmove_zen3_gpr_down_down
+.Lmemmove_zen3_gpr_down_forward:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_down_forward_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_zen3_gpr_down_forward_ends
+.Lmemmove_zen3_gpr_down_forward_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen3_gpr_down_forward_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen3_gpr_down_forward_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_zen3_gpr_down_forward_tiny:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_gpr_down_forward_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen3_gpr_down_forward_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_down_forward_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_down_forward_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_down_forward_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_gpr_down_forward_s_end
+.Lmemmove_zen3_gpr_down_forward_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_forward_s_end
+.Lmemmove_zen3_gpr_down_forward_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_forward_s_end
+.Lmemmove_zen3_gpr_down_forward_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_forward_s_end
+.Lmemmove_zen3_gpr_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen3_gpr_down_forward_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_down_forward_aligned:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_down_forward_aligned_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_zen3_gpr_down_forward_aligned_ends
+.Lmemmove_zen3_gpr_down_forward_aligned_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen3_gpr_down_forward_aligned_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen3_gpr_down_forward_aligned_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_zen3_gpr_down_forward_aligned_tiny:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_gpr_down_forward_aligned_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen3_gpr_down_forward_aligned_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_down_forward_aligned_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_down_forward_aligned_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_down_forward_aligned_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_gpr_down_forward_aligned_s_end
+.Lmemmove_zen3_gpr_down_forward_aligned_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_forward_aligned_s_end
+.Lmemmove_zen3_gpr_down_forward_aligned_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_forward_aligned_s_end
+.Lmemmove_zen3_gpr_down_forward_aligned_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_forward_aligned_s_end
+.Lmemmove_zen3_gpr_down_forward_aligned_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen3_gpr_down_forward_aligned_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_down_down:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_down_down_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_zen3_gpr_down_down_ends
+.Lmemmove_zen3_gpr_down_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen3_gpr_down_down_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen3_gpr_down_down_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_zen3_gpr_down_down_tiny:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_gpr_down_down_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen3_gpr_down_down_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_down_down_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_down_down_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_down_down_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_gpr_down_down_s_end
+.Lmemmove_zen3_gpr_down_down_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_down_s_end
+.Lmemmove_zen3_gpr_down_down_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_down_s_end
+.Lmemmove_zen3_gpr_down_down_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_down_s_end
+.Lmemmove_zen3_gpr_down_down_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen3_gpr_down_down_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_down_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_gpr_down_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen3_gpr_down_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_gpr_down_small_s_end
+.Lmemmove_zen3_gpr_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_small_s_end
+.Lmemmove_zen3_gpr_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_small_s_end
+.Lmemmove_zen3_gpr_down_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_small_s_end
+.Lmemmove_zen3_gpr_down_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen3_gpr_down_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_disjoint:
+        /* zen3_gpr's table, as a branch tree: length first */
+        cmp     rdx, 7                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen3_gpr_disjoint_small
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_disjoint_t7_11
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_disjoint_t5_6
+        cmp     rdx, 32                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_disjoint_down
+        cmp     rdx, 15                    /* band edge */
+        jbe     .Lmemmove_zen3_gpr_disjoint_down
+        jmp     .Lmemmove_zen3_gpr_disjoint_small
+.Lmemmove_zen3_gpr_disjoint_t5_6:
+        cmp     rdx, 4096                    /* band edge */
+        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_disjoint_forward                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen3_gpr_disjoint_down
+.Lmemmove_zen3_gpr_disjoint_t7_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_disjoint_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_disjoint_t9_9
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_disjoint_t8_8
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_disjoint_down                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_gpr_disjoint_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_gpr_disjoint_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_gpr_disjoint_down
+        jmp     .Lmemmove_zen3_gpr_disjoint_forward
+.Lmemmove_zen3_gpr_disjoint_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_disjoint_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_gpr_disjoint_down
+        jmp     .Lmemmove_zen3_gpr_disjoint_forward_aligned
+.Lmemmove_zen3_gpr_disjoint_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_disjoint_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_gpr_disjoint_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_gpr_disjoint_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_gpr_disjoint_forward_aligned
+        jmp     .Lmemmove_zen3_gpr_disjoint_forward
+.Lmemmove_zen3_gpr_disjoint_t10_11:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_disjoint_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen3_gpr_disjoint_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen3_gpr_disjoint_forward_aligned
+        jmp     .Lmemmove_zen3_gpr_disjoint_down
+.Lmemmove_zen3_gpr_disjoint_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen3_gpr_disjoint_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen3_gpr_disjoint_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen3_gpr_disjoint_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen3_gpr_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemmove_zen3_gpr_disjoint_down:
+        /* descending body: begin */
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             /* top store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        ja      .Lmemmove_zen3_gpr_disjoint_down_loop
+        jmp     .Lmemmove_zen3_gpr_disjoint_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
+        .balign 16, 0xcc
+.Lmemmove_zen3_gpr_disjoint_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen3_gpr_disjoint_down_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen3_gpr_disjoint_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       /* bottom store */
+        /* descending body: end */
+        ret
+.Lmemmove_zen3_gpr_disjoint_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_gpr_disjoint_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen3_gpr_disjoint_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_disjoint_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
+.Lmemmove_zen3_gpr_disjoint_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
+.Lmemmove_zen3_gpr_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
+.Lmemmove_zen3_gpr_disjoint_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
+.Lmemmove_zen3_gpr_disjoint_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen3_gpr_disjoint_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+
+/* uc_memmove under zen5_avx512's table, where rule_patch sends uc_memmove. */
+uc_memmove_zen5_avx512:
+        endbr64
+        mov     rax, rdi
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jae     .Lmemmove_zen5_avx512_disjoint
+        /* zen5_avx512's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen5_avx512_up_small
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_t10_16
+        cmp     rdx, 128                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_t6_9
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_t4_5
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lmemmove_zen5_avx512_up_avx2_forward
+        jmp     .Lmemmove_zen5_avx512_up_avx2_down
+.Lmemmove_zen5_avx512_up_t4_5:
+        cmp     rdx, 96                    /* band edge */
+        jbe     .Lmemmove_zen5_avx512_up_avx2_forward
+        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+.Lmemmove_zen5_avx512_up_t6_9:
+        cmp     rdx, 256                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_t8_9
+        cmp     rdx, 160                    /* band edge */
+        jbe     .Lmemmove_zen5_avx512_up_avx2_down
+        jmp     .Lmemmove_zen5_avx512_up_avx2_forward
+.Lmemmove_zen5_avx512_up_t8_9:
+        cmp     rdx, 384                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_t9_9
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_up_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx512_up_avx2_forward
+        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+.Lmemmove_zen5_avx512_up_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_up_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx512_up_avx2_down
+        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+.Lmemmove_zen5_avx512_up_t10_16:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_t14_16
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_t12_13
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_up_avx512_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx512_up_avx512_down
+        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+.Lmemmove_zen5_avx512_up_t12_13:
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_up_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx512_up_avx512_down
+        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+.Lmemmove_zen5_avx512_up_t14_16:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_t16_16
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_t15_15
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_up_avx512_down                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen5_avx512_up_forward
+.Lmemmove_zen5_avx512_up_t15_15:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_up_avx2_nt                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx512_up_forward_aligned
+        jmp     .Lmemmove_zen5_avx512_up_avx2_nt
+.Lmemmove_zen5_avx512_up_t16_16:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_up_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx512_up_avx2_nt
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx512_up_forward_aligned
+.Lmemmove_zen5_avx512_up_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen5_avx512_up_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen5_avx512_up_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_avx512_up_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen5_avx512_up_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemmove_zen5_avx512_up_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx512_up_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_avx512_up_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx512_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx512_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx512_up_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_avx512_up_small_s_end
+.Lmemmove_zen5_avx512_up_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_avx512_up_small_s_end
+.Lmemmove_zen5_avx512_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_avx512_up_small_s_end
+.Lmemmove_zen5_avx512_up_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_avx512_up_small_s_end
+.Lmemmove_zen5_avx512_up_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_avx512_up_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_up_avx2_forward:
+        /* vector forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx512_up_avx2_forward_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx512_up_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen5_avx512_up_avx2_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_up_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx512_up_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen5_avx512_up_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx512_up_avx2_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen5_avx512_up_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx512_up_avx2_forward_loop                   /* vector loop bound */
+.Lmemmove_zen5_avx512_up_avx2_forward_done:
+.Lmemmove_zen5_avx512_up_avx2_forward_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemmove_zen5_avx512_up_avx2_down:
+        /* vector forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx512_up_avx2_down_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx512_up_avx2_down_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen5_avx512_up_avx2_down_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_up_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx512_up_avx2_down_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen5_avx512_up_avx2_down_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx512_up_avx2_down_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen5_avx512_up_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx512_up_avx2_down_loop                   /* vector loop bound */
+.Lmemmove_zen5_avx512_up_avx2_down_done:
+.Lmemmove_zen5_avx512_up_avx2_down_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemmove_zen5_avx512_up_avx2_nt:
+        /* streaming forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx512_up_avx2_nt_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx512_up_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen5_avx512_up_avx2_nt_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_up_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 32], ymm3              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 64], ymm4              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx512_up_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen5_avx512_up_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx512_up_avx2_nt_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen5_avx512_up_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx512_up_avx2_nt_loop                   /* vector loop bound */
+.Lmemmove_zen5_avx512_up_avx2_nt_done:
+        sfence                                  /* the streaming stores before any later store */
+.Lmemmove_zen5_avx512_up_avx2_nt_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* streaming forward body: end */
+        ret
+.Lmemmove_zen5_avx512_up_avx512_forward:
+        /* vector forward body: begin */
+        vmovdqu64 zmm0, [rsi]
+        vmovdqu64 zmm1, [rsi + rdx - 64]            /* the tail, loaded before any store */
+        cmp     rdx, 128
+        jbe     .Lmemmove_zen5_avx512_up_avx512_forward_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 63                         /* the first aligned destination block */
+        lea     r8, [rdx - 64]                      /* blocks start below n - 64 */
+        lea     r9, [rdx - 256]                     /* steps of four start below n - 256 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx512_up_avx512_forward_single                 /* signed: n - 256 may be below 0 */
+        jmp     .Lmemmove_zen5_avx512_up_avx512_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_up_avx512_forward_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx + 64]
+        vmovdqu64 zmm4, [rsi + rcx + 128]
+        vmovdqu64 zmm5, [rsi + rcx + 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx + 64], zmm3               /* aligned store */
+        vmovdqa64 [rdi + rcx + 128], zmm4               /* aligned store */
+        vmovdqa64 [rdi + rcx + 192], zmm5               /* aligned store */
+        add     rcx, 256                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx512_up_avx512_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen5_avx512_up_avx512_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx512_up_avx512_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen5_avx512_up_avx512_forward_loop:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        add     rcx, 64                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx512_up_avx512_forward_loop                   /* vector loop bound */
+.Lmemmove_zen5_avx512_up_avx512_forward_done:
+.Lmemmove_zen5_avx512_up_avx512_forward_ends:
+        vmovdqu64 [rdi], zmm0                     /* head store */
+        vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemmove_zen5_avx512_up_avx512_down:
+        /* vector forward body: begin */
+        vmovdqu64 zmm0, [rsi]
+        vmovdqu64 zmm1, [rsi + rdx - 64]            /* the tail, loaded before any store */
+        cmp     rdx, 128
+        jbe     .Lmemmove_zen5_avx512_up_avx512_down_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 63                         /* the first aligned destination block */
+        lea     r8, [rdx - 64]                      /* blocks start below n - 64 */
+        lea     r9, [rdx - 256]                     /* steps of four start below n - 256 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx512_up_avx512_down_single                 /* signed: n - 256 may be below 0 */
+        jmp     .Lmemmove_zen5_avx512_up_avx512_down_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_up_avx512_down_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx + 64]
+        vmovdqu64 zmm4, [rsi + rcx + 128]
+        vmovdqu64 zmm5, [rsi + rcx + 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx + 64], zmm3               /* aligned store */
+        vmovdqa64 [rdi + rcx + 128], zmm4               /* aligned store */
+        vmovdqa64 [rdi + rcx + 192], zmm5               /* aligned store */
+        add     rcx, 256                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx512_up_avx512_down_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen5_avx512_up_avx512_down_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx512_up_avx512_down_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen5_avx512_up_avx512_down_loop:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        add     rcx, 64                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx512_up_avx512_down_loop                   /* vector loop bound */
+.Lmemmove_zen5_avx512_up_avx512_down_done:
+.Lmemmove_zen5_avx512_up_avx512_down_ends:
+        vmovdqu64 [rdi], zmm0                     /* head store */
+        vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemmove_zen5_avx512_overlap_above:
+        /* zen5_avx512's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen5_avx512_down_small
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_t10_16
+        cmp     rdx, 128                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_t6_9
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_t4_5
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lmemmove_zen5_avx512_down_avx2_forward
+        jmp     .Lmemmove_zen5_avx512_down_avx2_down
+.Lmemmove_zen5_avx512_down_t4_5:
+        cmp     rdx, 96                    /* band edge */
+        jbe     .Lmemmove_zen5_avx512_down_avx2_forward
+        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+.Lmemmove_zen5_avx512_down_t6_9:
+        cmp     rdx, 256                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_t8_9
+        cmp     rdx, 160                    /* band edge */
+        jbe     .Lmemmove_zen5_avx512_down_avx2_down
+        jmp     .Lmemmove_zen5_avx512_down_avx2_forward
+.Lmemmove_zen5_avx512_down_t8_9:
+        cmp     rdx, 384                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_t9_9
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_down_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx512_down_avx2_forward
+        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+.Lmemmove_zen5_avx512_down_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_down_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx512_down_avx2_down
+        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+.Lmemmove_zen5_avx512_down_t10_16:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_t14_16
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_t12_13
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_down_avx512_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx512_down_avx512_down
+        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+.Lmemmove_zen5_avx512_down_t12_13:
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_down_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx512_down_avx512_down
+        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+.Lmemmove_zen5_avx512_down_t14_16:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_t16_16
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_t15_15
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_down_avx512_down                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen5_avx512_down_forward
+.Lmemmove_zen5_avx512_down_t15_15:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_down_avx2_nt                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx512_down_forward_aligned
+        jmp     .Lmemmove_zen5_avx512_down_avx2_nt
+.Lmemmove_zen5_avx512_down_t16_16:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_down_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx512_down_avx2_nt
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx512_down_forward_aligned
+.Lmemmove_zen5_avx512_down_forward:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx512_down_forward_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_zen5_avx512_down_forward_ends
+.Lmemmove_zen5_avx512_down_forward_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen5_avx512_down_forward_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen5_avx512_down_forward_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_zen5_avx512_down_forward_tiny:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx512_down_forward_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_avx512_down_forward_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx512_down_forward_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx512_down_forward_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx512_down_forward_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_avx512_down_forward_s_end
+.Lmemmove_zen5_avx512_down_forward_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_avx512_down_forward_s_end
+.Lmemmove_zen5_avx512_down_forward_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_avx512_down_forward_s_end
+.Lmemmove_zen5_avx512_down_forward_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_avx512_down_forward_s_end
+.Lmemmove_zen5_avx512_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_avx512_down_forward_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_down_forward_aligned:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx512_down_forward_aligned_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_zen5_avx512_down_forward_aligned_ends
+.Lmemmove_zen5_avx512_down_forward_aligned_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen5_avx512_down_forward_aligned_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen5_avx512_down_forward_aligned_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_zen5_avx512_down_forward_aligned_tiny:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx512_down_forward_aligned_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_avx512_down_forward_aligned_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx512_down_forward_aligned_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx512_down_forward_aligned_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx512_down_forward_aligned_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_avx512_down_forward_aligned_s_end
+.Lmemmove_zen5_avx512_down_forward_aligned_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_avx512_down_forward_aligned_s_end
+.Lmemmove_zen5_avx512_down_forward_aligned_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_avx512_down_forward_aligned_s_end
+.Lmemmove_zen5_avx512_down_forward_aligned_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_avx512_down_forward_aligned_s_end
+.Lmemmove_zen5_avx512_down_forward_aligned_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_avx512_down_forward_aligned_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_down_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx512_down_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_avx512_down_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx512_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx512_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx512_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_avx512_down_small_s_end
+.Lmemmove_zen5_avx512_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_avx512_down_small_s_end
+.Lmemmove_zen5_avx512_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_avx512_down_small_s_end
+.Lmemmove_zen5_avx512_down_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_avx512_down_small_s_end
+.Lmemmove_zen5_avx512_down_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_avx512_down_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_down_avx2_forward:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx512_down_avx2_forward_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemmove_zen5_avx512_down_avx2_forward_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen5_avx512_down_avx2_forward_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_down_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_zen5_avx512_down_avx2_forward_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen5_avx512_down_avx2_forward_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen5_avx512_down_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemmove_zen5_avx512_down_avx2_forward_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen5_avx512_down_avx2_forward_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemmove_zen5_avx512_down_avx2_down:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx512_down_avx2_down_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemmove_zen5_avx512_down_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen5_avx512_down_avx2_down_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_down_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_zen5_avx512_down_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen5_avx512_down_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen5_avx512_down_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemmove_zen5_avx512_down_avx2_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen5_avx512_down_avx2_down_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemmove_zen5_avx512_down_avx2_nt:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx512_down_avx2_nt_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemmove_zen5_avx512_down_avx2_nt_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen5_avx512_down_avx2_nt_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_down_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_zen5_avx512_down_avx2_nt_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen5_avx512_down_avx2_nt_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen5_avx512_down_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemmove_zen5_avx512_down_avx2_nt_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen5_avx512_down_avx2_nt_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemmove_zen5_avx512_down_avx512_forward:
+        /* vector down body: begin */
+        vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu64 zmm1, [rsi + rdx - 64]
+        cmp     rdx, 128
+        jbe     .Lmemmove_zen5_avx512_down_avx512_forward_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 64]
+        and     rcx, -64
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 192
+        jle     .Lmemmove_zen5_avx512_down_avx512_forward_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen5_avx512_down_avx512_forward_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_down_avx512_forward_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx - 64]
+        vmovdqu64 zmm4, [rsi + rcx - 128]
+        vmovdqu64 zmm5, [rsi + rcx - 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx - 64], zmm3
+        vmovdqa64 [rdi + rcx - 128], zmm4
+        vmovdqa64 [rdi + rcx - 192], zmm5
+        sub     rcx, 256                        /* vector loop step */
+        cmp     rcx, 192
+        jg      .Lmemmove_zen5_avx512_down_avx512_forward_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen5_avx512_down_avx512_forward_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen5_avx512_down_avx512_forward_loop:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        sub     rcx, 64                         /* vector loop step */
+        ja      .Lmemmove_zen5_avx512_down_avx512_forward_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen5_avx512_down_avx512_forward_ends:
+        vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
+        vmovdqu64 [rdi], zmm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemmove_zen5_avx512_down_avx512_down:
+        /* vector down body: begin */
+        vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu64 zmm1, [rsi + rdx - 64]
+        cmp     rdx, 128
+        jbe     .Lmemmove_zen5_avx512_down_avx512_down_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 64]
+        and     rcx, -64
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 192
+        jle     .Lmemmove_zen5_avx512_down_avx512_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen5_avx512_down_avx512_down_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_down_avx512_down_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx - 64]
+        vmovdqu64 zmm4, [rsi + rcx - 128]
+        vmovdqu64 zmm5, [rsi + rcx - 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx - 64], zmm3
+        vmovdqa64 [rdi + rcx - 128], zmm4
+        vmovdqa64 [rdi + rcx - 192], zmm5
+        sub     rcx, 256                        /* vector loop step */
+        cmp     rcx, 192
+        jg      .Lmemmove_zen5_avx512_down_avx512_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen5_avx512_down_avx512_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen5_avx512_down_avx512_down_loop:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        sub     rcx, 64                         /* vector loop step */
+        ja      .Lmemmove_zen5_avx512_down_avx512_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen5_avx512_down_avx512_down_ends:
+        vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
+        vmovdqu64 [rdi], zmm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemmove_zen5_avx512_disjoint:
+        /* zen5_avx512's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen5_avx512_disjoint_small
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_t10_16
+        cmp     rdx, 128                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_t6_9
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_t4_5
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_forward
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_down
+.Lmemmove_zen5_avx512_disjoint_t4_5:
+        cmp     rdx, 96                    /* band edge */
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_forward
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+.Lmemmove_zen5_avx512_disjoint_t6_9:
+        cmp     rdx, 256                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_t8_9
+        cmp     rdx, 160                    /* band edge */
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_down
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_forward
+.Lmemmove_zen5_avx512_disjoint_t8_9:
+        cmp     rdx, 384                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_t9_9
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_disjoint_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx512_disjoint_avx2_forward
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+.Lmemmove_zen5_avx512_disjoint_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_disjoint_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_down
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+.Lmemmove_zen5_avx512_disjoint_t10_16:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_t14_16
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_t12_13
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_disjoint_avx512_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx512_down
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+.Lmemmove_zen5_avx512_disjoint_t12_13:
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_disjoint_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx512_down
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+.Lmemmove_zen5_avx512_disjoint_t14_16:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_t16_16
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_t15_15
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_disjoint_avx512_down                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen5_avx512_disjoint_forward
+.Lmemmove_zen5_avx512_disjoint_t15_15:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_disjoint_avx2_nt                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx512_disjoint_forward_aligned
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_nt
+.Lmemmove_zen5_avx512_disjoint_t16_16:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx512_disjoint_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_nt
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx512_disjoint_forward_aligned
+.Lmemmove_zen5_avx512_disjoint_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen5_avx512_disjoint_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen5_avx512_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemmove_zen5_avx512_disjoint_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx512_disjoint_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_avx512_disjoint_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx512_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx512_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx512_disjoint_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
+.Lmemmove_zen5_avx512_disjoint_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
+.Lmemmove_zen5_avx512_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
+.Lmemmove_zen5_avx512_disjoint_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
+.Lmemmove_zen5_avx512_disjoint_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_avx512_disjoint_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_disjoint_avx2_forward:
+        /* vector forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_forward_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx512_disjoint_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_disjoint_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx512_disjoint_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen5_avx512_disjoint_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx512_disjoint_avx2_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen5_avx512_disjoint_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx512_disjoint_avx2_forward_loop                   /* vector loop bound */
+.Lmemmove_zen5_avx512_disjoint_avx2_forward_done:
+.Lmemmove_zen5_avx512_disjoint_avx2_forward_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemmove_zen5_avx512_disjoint_avx2_down:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_down_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemmove_zen5_avx512_disjoint_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_down_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_disjoint_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_zen5_avx512_disjoint_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen5_avx512_disjoint_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen5_avx512_disjoint_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemmove_zen5_avx512_disjoint_avx2_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen5_avx512_disjoint_avx2_down_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemmove_zen5_avx512_disjoint_avx2_nt:
+        /* streaming forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_nt_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx512_disjoint_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_nt_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_disjoint_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 32], ymm3              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 64], ymm4              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx512_disjoint_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen5_avx512_disjoint_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx512_disjoint_avx2_nt_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen5_avx512_disjoint_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx512_disjoint_avx2_nt_loop                   /* vector loop bound */
+.Lmemmove_zen5_avx512_disjoint_avx2_nt_done:
+        sfence                                  /* the streaming stores before any later store */
+.Lmemmove_zen5_avx512_disjoint_avx2_nt_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* streaming forward body: end */
+        ret
+.Lmemmove_zen5_avx512_disjoint_avx512_forward:
+        /* vector forward body: begin */
+        vmovdqu64 zmm0, [rsi]
+        vmovdqu64 zmm1, [rsi + rdx - 64]            /* the tail, loaded before any store */
+        cmp     rdx, 128
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx512_forward_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 63                         /* the first aligned destination block */
+        lea     r8, [rdx - 64]                      /* blocks start below n - 64 */
+        lea     r9, [rdx - 256]                     /* steps of four start below n - 256 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx512_disjoint_avx512_forward_single                 /* signed: n - 256 may be below 0 */
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_disjoint_avx512_forward_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx + 64]
+        vmovdqu64 zmm4, [rsi + rcx + 128]
+        vmovdqu64 zmm5, [rsi + rcx + 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx + 64], zmm3               /* aligned store */
+        vmovdqa64 [rdi + rcx + 128], zmm4               /* aligned store */
+        vmovdqa64 [rdi + rcx + 192], zmm5               /* aligned store */
+        add     rcx, 256                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx512_disjoint_avx512_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen5_avx512_disjoint_avx512_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx512_disjoint_avx512_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen5_avx512_disjoint_avx512_forward_loop:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        add     rcx, 64                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx512_disjoint_avx512_forward_loop                   /* vector loop bound */
+.Lmemmove_zen5_avx512_disjoint_avx512_forward_done:
+.Lmemmove_zen5_avx512_disjoint_avx512_forward_ends:
+        vmovdqu64 [rdi], zmm0                     /* head store */
+        vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemmove_zen5_avx512_disjoint_avx512_down:
+        /* vector down body: begin */
+        vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu64 zmm1, [rsi + rdx - 64]
+        cmp     rdx, 128
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx512_down_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 64]
+        and     rcx, -64
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 192
+        jle     .Lmemmove_zen5_avx512_disjoint_avx512_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_down_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx512_disjoint_avx512_down_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx - 64]
+        vmovdqu64 zmm4, [rsi + rcx - 128]
+        vmovdqu64 zmm5, [rsi + rcx - 192]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        vmovdqa64 [rdi + rcx - 64], zmm3
+        vmovdqa64 [rdi + rcx - 128], zmm4
+        vmovdqa64 [rdi + rcx - 192], zmm5
+        sub     rcx, 256                        /* vector loop step */
+        cmp     rcx, 192
+        jg      .Lmemmove_zen5_avx512_disjoint_avx512_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen5_avx512_disjoint_avx512_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen5_avx512_disjoint_avx512_down_loop:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqa64 [rdi + rcx], zmm2               /* aligned store */
+        sub     rcx, 64                         /* vector loop step */
+        ja      .Lmemmove_zen5_avx512_disjoint_avx512_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen5_avx512_disjoint_avx512_down_ends:
+        vmovdqu64 [rdi + rdx - 64], zmm1            /* tail store */
+        vmovdqu64 [rdi], zmm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+
+/* uc_memmove under zen5_avx2's table, where rule_patch sends uc_memmove. */
+uc_memmove_zen5_avx2:
+        endbr64
+        mov     rax, rdi
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jae     .Lmemmove_zen5_avx2_disjoint
+        /* zen5_avx2's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen5_avx2_up_small
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_up_t9_14
+        cmp     rdx, 160                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_up_t6_8
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_up_t4_5
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lmemmove_zen5_avx2_up_avx2_forward
+        jmp     .Lmemmove_zen5_avx2_up_avx2_down
+.Lmemmove_zen5_avx2_up_t4_5:
+        cmp     rdx, 128                    /* band edge */
+        jbe     .Lmemmove_zen5_avx2_up_avx2_forward
+        jmp     .Lmemmove_zen5_avx2_up_avx2_down
+.Lmemmove_zen5_avx2_up_t6_8:
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_up_t8_8
+        cmp     rdx, 384                    /* band edge */
+        jbe     .Lmemmove_zen5_avx2_up_avx2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_up_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx2_up_avx2_down
+        jmp     .Lmemmove_zen5_avx2_up_avx2_forward
+.Lmemmove_zen5_avx2_up_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_up_avx2_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx2_up_avx2_down
+        jmp     .Lmemmove_zen5_avx2_up_avx2_forward
+.Lmemmove_zen5_avx2_up_t9_14:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_up_t12_14
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_up_forward
+        cmp     rdx, 3072                    /* band edge */
+        jbe     .Lmemmove_zen5_avx2_up_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_up_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx2_up_avx2_down
+        jmp     .Lmemmove_zen5_avx2_up_avx2_forward
+.Lmemmove_zen5_avx2_up_t12_14:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_up_t14_14
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_up_t13_13
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_up_avx2_down                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen5_avx2_up_forward
+.Lmemmove_zen5_avx2_up_t13_13:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_up_avx2_nt                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx2_up_forward_aligned
+        jmp     .Lmemmove_zen5_avx2_up_avx2_nt
+.Lmemmove_zen5_avx2_up_t14_14:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_up_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx2_up_avx2_nt
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx2_up_forward_aligned
+.Lmemmove_zen5_avx2_up_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen5_avx2_up_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen5_avx2_up_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_avx2_up_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen5_avx2_up_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemmove_zen5_avx2_up_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx2_up_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_avx2_up_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx2_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx2_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx2_up_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_avx2_up_small_s_end
+.Lmemmove_zen5_avx2_up_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_avx2_up_small_s_end
+.Lmemmove_zen5_avx2_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_avx2_up_small_s_end
+.Lmemmove_zen5_avx2_up_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_avx2_up_small_s_end
+.Lmemmove_zen5_avx2_up_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_avx2_up_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_up_avx2_forward:
+        /* vector forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx2_up_avx2_forward_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx2_up_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen5_avx2_up_avx2_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx2_up_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx2_up_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen5_avx2_up_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx2_up_avx2_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen5_avx2_up_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx2_up_avx2_forward_loop                   /* vector loop bound */
+.Lmemmove_zen5_avx2_up_avx2_forward_done:
+.Lmemmove_zen5_avx2_up_avx2_forward_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemmove_zen5_avx2_up_avx2_down:
+        /* vector forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx2_up_avx2_down_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx2_up_avx2_down_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen5_avx2_up_avx2_down_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx2_up_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx2_up_avx2_down_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen5_avx2_up_avx2_down_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx2_up_avx2_down_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen5_avx2_up_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx2_up_avx2_down_loop                   /* vector loop bound */
+.Lmemmove_zen5_avx2_up_avx2_down_done:
+.Lmemmove_zen5_avx2_up_avx2_down_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemmove_zen5_avx2_up_avx2_nt:
+        /* streaming forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx2_up_avx2_nt_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx2_up_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen5_avx2_up_avx2_nt_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx2_up_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 32], ymm3              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 64], ymm4              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx2_up_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen5_avx2_up_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx2_up_avx2_nt_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen5_avx2_up_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx2_up_avx2_nt_loop                   /* vector loop bound */
+.Lmemmove_zen5_avx2_up_avx2_nt_done:
+        sfence                                  /* the streaming stores before any later store */
+.Lmemmove_zen5_avx2_up_avx2_nt_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* streaming forward body: end */
+        ret
+.Lmemmove_zen5_avx2_overlap_above:
+        /* zen5_avx2's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen5_avx2_down_small
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_down_t9_14
+        cmp     rdx, 160                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_down_t6_8
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_down_t4_5
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lmemmove_zen5_avx2_down_avx2_forward
+        jmp     .Lmemmove_zen5_avx2_down_avx2_down
+.Lmemmove_zen5_avx2_down_t4_5:
+        cmp     rdx, 128                    /* band edge */
+        jbe     .Lmemmove_zen5_avx2_down_avx2_forward
+        jmp     .Lmemmove_zen5_avx2_down_avx2_down
+.Lmemmove_zen5_avx2_down_t6_8:
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_down_t8_8
+        cmp     rdx, 384                    /* band edge */
+        jbe     .Lmemmove_zen5_avx2_down_avx2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_down_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx2_down_avx2_down
+        jmp     .Lmemmove_zen5_avx2_down_avx2_forward
+.Lmemmove_zen5_avx2_down_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_down_avx2_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx2_down_avx2_down
+        jmp     .Lmemmove_zen5_avx2_down_avx2_forward
+.Lmemmove_zen5_avx2_down_t9_14:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_down_t12_14
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_down_forward
+        cmp     rdx, 3072                    /* band edge */
+        jbe     .Lmemmove_zen5_avx2_down_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_down_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx2_down_avx2_down
+        jmp     .Lmemmove_zen5_avx2_down_avx2_forward
+.Lmemmove_zen5_avx2_down_t12_14:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_down_t14_14
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_down_t13_13
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_down_avx2_down                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen5_avx2_down_forward
+.Lmemmove_zen5_avx2_down_t13_13:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_down_avx2_nt                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx2_down_forward_aligned
+        jmp     .Lmemmove_zen5_avx2_down_avx2_nt
+.Lmemmove_zen5_avx2_down_t14_14:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_down_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx2_down_avx2_nt
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx2_down_forward_aligned
+.Lmemmove_zen5_avx2_down_forward:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx2_down_forward_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_zen5_avx2_down_forward_ends
+.Lmemmove_zen5_avx2_down_forward_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen5_avx2_down_forward_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen5_avx2_down_forward_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_zen5_avx2_down_forward_tiny:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx2_down_forward_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_avx2_down_forward_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx2_down_forward_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx2_down_forward_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx2_down_forward_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_avx2_down_forward_s_end
+.Lmemmove_zen5_avx2_down_forward_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_avx2_down_forward_s_end
+.Lmemmove_zen5_avx2_down_forward_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_avx2_down_forward_s_end
+.Lmemmove_zen5_avx2_down_forward_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_avx2_down_forward_s_end
+.Lmemmove_zen5_avx2_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_avx2_down_forward_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_down_forward_aligned:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx2_down_forward_aligned_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_zen5_avx2_down_forward_aligned_ends
+.Lmemmove_zen5_avx2_down_forward_aligned_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen5_avx2_down_forward_aligned_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen5_avx2_down_forward_aligned_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_zen5_avx2_down_forward_aligned_tiny:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx2_down_forward_aligned_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_avx2_down_forward_aligned_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx2_down_forward_aligned_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx2_down_forward_aligned_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx2_down_forward_aligned_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_avx2_down_forward_aligned_s_end
+.Lmemmove_zen5_avx2_down_forward_aligned_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_avx2_down_forward_aligned_s_end
+.Lmemmove_zen5_avx2_down_forward_aligned_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_avx2_down_forward_aligned_s_end
+.Lmemmove_zen5_avx2_down_forward_aligned_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_avx2_down_forward_aligned_s_end
+.Lmemmove_zen5_avx2_down_forward_aligned_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_avx2_down_forward_aligned_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_down_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx2_down_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_avx2_down_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx2_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx2_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx2_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_avx2_down_small_s_end
+.Lmemmove_zen5_avx2_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_avx2_down_small_s_end
+.Lmemmove_zen5_avx2_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_avx2_down_small_s_end
+.Lmemmove_zen5_avx2_down_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_avx2_down_small_s_end
+.Lmemmove_zen5_avx2_down_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_avx2_down_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_down_avx2_forward:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx2_down_avx2_forward_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemmove_zen5_avx2_down_avx2_forward_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen5_avx2_down_avx2_forward_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx2_down_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_zen5_avx2_down_avx2_forward_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen5_avx2_down_avx2_forward_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen5_avx2_down_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemmove_zen5_avx2_down_avx2_forward_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen5_avx2_down_avx2_forward_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemmove_zen5_avx2_down_avx2_down:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx2_down_avx2_down_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemmove_zen5_avx2_down_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen5_avx2_down_avx2_down_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx2_down_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_zen5_avx2_down_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen5_avx2_down_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen5_avx2_down_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemmove_zen5_avx2_down_avx2_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen5_avx2_down_avx2_down_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemmove_zen5_avx2_down_avx2_nt:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx2_down_avx2_nt_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemmove_zen5_avx2_down_avx2_nt_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen5_avx2_down_avx2_nt_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx2_down_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_zen5_avx2_down_avx2_nt_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen5_avx2_down_avx2_nt_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen5_avx2_down_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemmove_zen5_avx2_down_avx2_nt_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen5_avx2_down_avx2_nt_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemmove_zen5_avx2_disjoint:
+        /* zen5_avx2's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen5_avx2_disjoint_small
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_disjoint_t9_14
+        cmp     rdx, 160                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_disjoint_t6_8
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_disjoint_t4_5
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_down
+.Lmemmove_zen5_avx2_disjoint_t4_5:
+        cmp     rdx, 128                    /* band edge */
+        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_down
+.Lmemmove_zen5_avx2_disjoint_t6_8:
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_disjoint_t8_8
+        cmp     rdx, 384                    /* band edge */
+        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_disjoint_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_down
+        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_forward
+.Lmemmove_zen5_avx2_disjoint_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_disjoint_avx2_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_down
+        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_forward
+.Lmemmove_zen5_avx2_disjoint_t9_14:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_disjoint_t12_14
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_disjoint_forward
+        cmp     rdx, 3072                    /* band edge */
+        jbe     .Lmemmove_zen5_avx2_disjoint_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_disjoint_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_down
+        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_forward
+.Lmemmove_zen5_avx2_disjoint_t12_14:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_disjoint_t14_14
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_disjoint_t13_13
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_disjoint_avx2_down                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen5_avx2_disjoint_forward
+.Lmemmove_zen5_avx2_disjoint_t13_13:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_disjoint_avx2_nt                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx2_disjoint_forward_aligned
+        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_nt
+.Lmemmove_zen5_avx2_disjoint_t14_14:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_avx2_disjoint_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_nt
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_avx2_disjoint_forward_aligned
+.Lmemmove_zen5_avx2_disjoint_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen5_avx2_disjoint_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen5_avx2_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemmove_zen5_avx2_disjoint_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx2_disjoint_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_avx2_disjoint_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx2_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx2_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx2_disjoint_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
+.Lmemmove_zen5_avx2_disjoint_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
+.Lmemmove_zen5_avx2_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
+.Lmemmove_zen5_avx2_disjoint_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
+.Lmemmove_zen5_avx2_disjoint_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_avx2_disjoint_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_disjoint_avx2_forward:
+        /* vector forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_forward_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx2_disjoint_avx2_forward_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_forward_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx2_disjoint_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx + 32], ymm3               /* aligned store */
+        vmovdqa [rdi + rcx + 64], ymm4               /* aligned store */
+        vmovdqa [rdi + rcx + 96], ymm5               /* aligned store */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx2_disjoint_avx2_forward_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen5_avx2_disjoint_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx2_disjoint_avx2_forward_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen5_avx2_disjoint_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx2_disjoint_avx2_forward_loop                   /* vector loop bound */
+.Lmemmove_zen5_avx2_disjoint_avx2_forward_done:
+.Lmemmove_zen5_avx2_disjoint_avx2_forward_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* vector forward body: end */
+        ret
+.Lmemmove_zen5_avx2_disjoint_avx2_down:
+        /* vector down body: begin */
+        vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_down_ends                   /* head and tail cover n */
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        /* the last aligned destination block */
+        cmp     rcx, 96
+        jle     .Lmemmove_zen5_avx2_disjoint_avx2_down_loop                   /* fewer than four blocks above the head */
+        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_down_loop4
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx2_disjoint_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        /* vector loop step */
+        cmp     rcx, 96
+        jg      .Lmemmove_zen5_avx2_disjoint_avx2_down_loop4                  /* vector loop bound, four blocks above the head */
+        test    rcx, rcx
+        jle     .Lmemmove_zen5_avx2_disjoint_avx2_down_ends                   /* the step passed the head; at most three blocks follow */
+.Lmemmove_zen5_avx2_disjoint_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               /* aligned store */
+        sub     rcx, 32                         /* vector loop step */
+        ja      .Lmemmove_zen5_avx2_disjoint_avx2_down_loop                   /* vector loop bound: offsets above 0 */
+.Lmemmove_zen5_avx2_disjoint_avx2_down_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vmovdqu [rdi], ymm0                     /* head store */
+        vzeroupper
+        /* vector down body: end */
+        ret
+.Lmemmove_zen5_avx2_disjoint_avx2_nt:
+        /* streaming forward body: begin */
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_nt_ends                   /* head and tail cover n */
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         /* the first aligned destination block */
+        lea     r8, [rdx - 32]                      /* blocks start below n - 32 */
+        lea     r9, [rdx - 128]                     /* steps of four start below n - 128 */
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx2_disjoint_avx2_nt_single                 /* signed: n - 128 may be below 0 */
+        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_nt_loop4
+        /* The loops start a 16-byte block, as the descending ones do, so */
+        /* that their speed does not depend on where the linker places them */
+        /* (see the note on down's loop). */
+        .balign 16, 0xcc
+.Lmemmove_zen5_avx2_disjoint_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 32], ymm3              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 64], ymm4              /* streaming store, aligned */
+        vmovntdq [rdi + rcx + 96], ymm5              /* streaming store, aligned */
+        add     rcx, 128                        /* vector loop step */
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx2_disjoint_avx2_nt_loop4                  /* vector loop bound, four blocks */
+.Lmemmove_zen5_avx2_disjoint_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx2_disjoint_avx2_nt_done                   /* at most three blocks follow: no alignment */
+.Lmemmove_zen5_avx2_disjoint_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovntdq [rdi + rcx], ymm2              /* streaming store, aligned */
+        add     rcx, 32                         /* vector loop step */
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx2_disjoint_avx2_nt_loop                   /* vector loop bound */
+.Lmemmove_zen5_avx2_disjoint_avx2_nt_done:
+        sfence                                  /* the streaming stores before any later store */
+.Lmemmove_zen5_avx2_disjoint_avx2_nt_ends:
+        vmovdqu [rdi], ymm0                     /* head store */
+        vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
+        vzeroupper
+        /* streaming forward body: end */
+        ret
+
+/* uc_memmove under zen5_gpr's table, where rule_patch sends uc_memmove. */
+uc_memmove_zen5_gpr:
+        endbr64
+        mov     rax, rdi
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jae     .Lmemmove_zen5_gpr_disjoint
+        /* zen5_gpr's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen5_gpr_up_small
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_up_t8_13
+        cmp     rdx, 128                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_up_t5_7
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_up_forward
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lmemmove_zen5_gpr_up_forward
+        jmp     .Lmemmove_zen5_gpr_up_down
+.Lmemmove_zen5_gpr_up_t5_7:
+        cmp     rdx, 384                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_up_t7_7
+        cmp     rdx, 160                    /* band edge */
+        jbe     .Lmemmove_zen5_gpr_up_down
+        jmp     .Lmemmove_zen5_gpr_up_forward
+.Lmemmove_zen5_gpr_up_t7_7:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_up_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_gpr_up_down
+        jmp     .Lmemmove_zen5_gpr_up_forward
+.Lmemmove_zen5_gpr_up_t8_13:
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_up_t11_13
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_up_t10_10
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_up_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_up_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_gpr_up_down
+        jmp     .Lmemmove_zen5_gpr_up_forward
+.Lmemmove_zen5_gpr_up_t10_10:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_up_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_gpr_up_down
+        jmp     .Lmemmove_zen5_gpr_up_forward
+.Lmemmove_zen5_gpr_up_t11_13:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_up_t13_13
+        cmp     rdx, 1048576                    /* band edge */
+        jbe     .Lmemmove_zen5_gpr_up_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_up_down                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen5_gpr_up_forward
+.Lmemmove_zen5_gpr_up_t13_13:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_up_forward                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_gpr_up_forward_aligned
+.Lmemmove_zen5_gpr_up_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen5_gpr_up_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen5_gpr_up_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_gpr_up_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen5_gpr_up_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemmove_zen5_gpr_up_down:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen5_gpr_up_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_gpr_up_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_gpr_up_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_up_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_gpr_up_small_s_end
+.Lmemmove_zen5_gpr_up_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_up_small_s_end
+.Lmemmove_zen5_gpr_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_up_small_s_end
+.Lmemmove_zen5_gpr_up_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_gpr_up_small_s_end
+.Lmemmove_zen5_gpr_up_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_gpr_up_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_overlap_above:
+        /* zen5_gpr's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen5_gpr_down_small
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_down_t8_13
+        cmp     rdx, 128                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_down_t5_7
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_down_forward
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lmemmove_zen5_gpr_down_forward
+        jmp     .Lmemmove_zen5_gpr_down_down
+.Lmemmove_zen5_gpr_down_t5_7:
+        cmp     rdx, 384                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_down_t7_7
+        cmp     rdx, 160                    /* band edge */
+        jbe     .Lmemmove_zen5_gpr_down_down
+        jmp     .Lmemmove_zen5_gpr_down_forward
+.Lmemmove_zen5_gpr_down_t7_7:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_down_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_gpr_down_down
+        jmp     .Lmemmove_zen5_gpr_down_forward
+.Lmemmove_zen5_gpr_down_t8_13:
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_down_t11_13
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_down_t10_10
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_down_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_down_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_gpr_down_down
+        jmp     .Lmemmove_zen5_gpr_down_forward
+.Lmemmove_zen5_gpr_down_t10_10:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_down_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_gpr_down_down
+        jmp     .Lmemmove_zen5_gpr_down_forward
+.Lmemmove_zen5_gpr_down_t11_13:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_down_t13_13
+        cmp     rdx, 1048576                    /* band edge */
+        jbe     .Lmemmove_zen5_gpr_down_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_down_down                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen5_gpr_down_forward
+.Lmemmove_zen5_gpr_down_t13_13:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_down_forward                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_gpr_down_forward_aligned
+.Lmemmove_zen5_gpr_down_forward:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_down_forward_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_zen5_gpr_down_forward_ends
+.Lmemmove_zen5_gpr_down_forward_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen5_gpr_down_forward_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen5_gpr_down_forward_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_zen5_gpr_down_forward_tiny:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_gpr_down_forward_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_gpr_down_forward_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_down_forward_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_down_forward_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_down_forward_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_gpr_down_forward_s_end
+.Lmemmove_zen5_gpr_down_forward_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_forward_s_end
+.Lmemmove_zen5_gpr_down_forward_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_forward_s_end
+.Lmemmove_zen5_gpr_down_forward_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_forward_s_end
+.Lmemmove_zen5_gpr_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_gpr_down_forward_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_down_forward_aligned:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_down_forward_aligned_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_zen5_gpr_down_forward_aligned_ends
+.Lmemmove_zen5_gpr_down_forward_aligned_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen5_gpr_down_forward_aligned_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen5_gpr_down_forward_aligned_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_zen5_gpr_down_forward_aligned_tiny:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_gpr_down_forward_aligned_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_gpr_down_forward_aligned_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_down_forward_aligned_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_down_forward_aligned_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_down_forward_aligned_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_gpr_down_forward_aligned_s_end
+.Lmemmove_zen5_gpr_down_forward_aligned_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_forward_aligned_s_end
+.Lmemmove_zen5_gpr_down_forward_aligned_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_forward_aligned_s_end
+.Lmemmove_zen5_gpr_down_forward_aligned_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_forward_aligned_s_end
+.Lmemmove_zen5_gpr_down_forward_aligned_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_gpr_down_forward_aligned_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_down_down:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_down_down_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_zen5_gpr_down_down_ends
+.Lmemmove_zen5_gpr_down_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen5_gpr_down_down_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen5_gpr_down_down_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_zen5_gpr_down_down_tiny:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_gpr_down_down_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_gpr_down_down_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_down_down_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_down_down_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_down_down_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_gpr_down_down_s_end
+.Lmemmove_zen5_gpr_down_down_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_down_s_end
+.Lmemmove_zen5_gpr_down_down_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_down_s_end
+.Lmemmove_zen5_gpr_down_down_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_down_s_end
+.Lmemmove_zen5_gpr_down_down_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_gpr_down_down_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_down_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_gpr_down_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_gpr_down_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_gpr_down_small_s_end
+.Lmemmove_zen5_gpr_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_small_s_end
+.Lmemmove_zen5_gpr_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_small_s_end
+.Lmemmove_zen5_gpr_down_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_small_s_end
+.Lmemmove_zen5_gpr_down_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_gpr_down_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_disjoint:
+        /* zen5_gpr's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lmemmove_zen5_gpr_disjoint_small
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_disjoint_t8_13
+        cmp     rdx, 128                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_disjoint_t5_7
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_disjoint_forward
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lmemmove_zen5_gpr_disjoint_forward
+        jmp     .Lmemmove_zen5_gpr_disjoint_down
+.Lmemmove_zen5_gpr_disjoint_t5_7:
+        cmp     rdx, 384                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_disjoint_t7_7
+        cmp     rdx, 160                    /* band edge */
+        jbe     .Lmemmove_zen5_gpr_disjoint_down
+        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+.Lmemmove_zen5_gpr_disjoint_t7_7:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_disjoint_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_gpr_disjoint_down
+        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+.Lmemmove_zen5_gpr_disjoint_t8_13:
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_disjoint_t11_13
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_disjoint_t10_10
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_disjoint_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_disjoint_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_gpr_disjoint_down
+        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+.Lmemmove_zen5_gpr_disjoint_t10_10:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_disjoint_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lmemmove_zen5_gpr_disjoint_down
+        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+.Lmemmove_zen5_gpr_disjoint_t11_13:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_disjoint_t13_13
+        cmp     rdx, 1048576                    /* band edge */
+        jbe     .Lmemmove_zen5_gpr_disjoint_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_disjoint_down                 /* zero: d = 0 */
+        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+.Lmemmove_zen5_gpr_disjoint_t13_13:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lmemmove_zen5_gpr_disjoint_forward                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lmemmove_zen5_gpr_disjoint_forward_aligned
+.Lmemmove_zen5_gpr_disjoint_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen5_gpr_disjoint_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen5_gpr_disjoint_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_gpr_disjoint_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen5_gpr_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+.Lmemmove_zen5_gpr_disjoint_down:
+        /* descending body: begin */
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             /* top store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        ja      .Lmemmove_zen5_gpr_disjoint_down_loop
+        jmp     .Lmemmove_zen5_gpr_disjoint_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
+        .balign 16, 0xcc
+.Lmemmove_zen5_gpr_disjoint_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen5_gpr_disjoint_down_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen5_gpr_disjoint_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       /* bottom store */
+        /* descending body: end */
+        ret
+.Lmemmove_zen5_gpr_disjoint_small:
+        /* small body: begin */
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_disjoint_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
+.Lmemmove_zen5_gpr_disjoint_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
+.Lmemmove_zen5_gpr_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
+.Lmemmove_zen5_gpr_disjoint_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
+.Lmemmove_zen5_gpr_disjoint_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+.Lmemmove_zen5_gpr_disjoint_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 
 /* int uc_copy_isa(void): 2 when CPUID and XGETBV say that the CPU has */
 /* AVX-512F and the OS saves its state (XCR0 bits 1, 2 and 5-7: SSE, AVX, */
@@ -2956,192 +8790,690 @@ uc_copy_avx512_down:
 
 /* int uc_copy_strategy(const void *dst, const void *src, size_t n): the code */
 /* of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same */
-/* dispatch, expanded from the same template function, so tests and logs see */
-/* what memcpy does. */
+/* dispatch, expanded from the same template function, and patched alike, */
+/* so tests and logs see what memcpy does. */
         .globl  uc_copy_strategy
         .type   uc_copy_strategy, @function
 uc_copy_strategy:
         endbr64
-        cmp     byte ptr [rip + uc_copy_baseline.here], 0
-        jne     .Lcopy_strategy_forward                /* baseline: every copy forward */
+uc_copy_strategy.site:
+        mov     eax, 0                           /* forward */
+uc_copy_strategy.site_end:
+        ret
+        .size   uc_copy_strategy, . - uc_copy_strategy
+
+/* uc_copy_strategy under the installed table. */
+uc_copy_strategy_table:
+        endbr64
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
         cmp     rdx, 255                         /* short: one byte per length */
-        ja      .Lcopy_strategy_long
+        ja      .Lcopy_strategy_table_long
         lea     rcx, [rip + uc_copy_uniform.here]
         movzx   ecx, byte ptr [rcx + rdx]
         /* Strategy small first, the one short copies take most: one compare */
         /* here, not the code tree, for the lengths most calls copy. */
         cmp     ecx, 3
-        je      .Lcopy_strategy_small                  /* uniform: small */
+        je      .Lcopy_strategy_table_small                  /* uniform: small */
         cmp     ecx, 255
-        jne     .Lcopy_strategy_code                   /* uniform: every class alike */
+        jne     .Lcopy_strategy_table_code                   /* uniform: every class alike */
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
-        jz      .Lcopy_strategy_zero
+        jz      .Lcopy_strategy_table_zero
         cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
-        jbe     .Lcopy_strategy_above
+        jbe     .Lcopy_strategy_table_above
         cmp     rcx, [rip + uc_copy_near_max.here]  /* near: d <= near_max */
-        jbe     .Lcopy_strategy_near
+        jbe     .Lcopy_strategy_table_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_below
+        jae     .Lcopy_strategy_table_below
         mov     r8d, 4                          /* elsewhere, the most common class */
-.Lcopy_strategy_class:
+.Lcopy_strategy_table_class:
         shl     r8d, 8
         add     r8, rdx
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
-.Lcopy_strategy_code:
+.Lcopy_strategy_table_code:
         cmp     ecx, 4
-        je      .Lcopy_strategy_avx2_forward
+        je      .Lcopy_strategy_table_avx2_forward
         cmp     ecx, 5
-        je      .Lcopy_strategy_avx2_down
-        ja      .Lcopy_strategy_codes_7_10
+        je      .Lcopy_strategy_table_avx2_down
+        ja      .Lcopy_strategy_table_codes_7_10
         cmp     ecx, 2
-        je      .Lcopy_strategy_down
-        ja      .Lcopy_strategy_codes_4_5
+        je      .Lcopy_strategy_table_down
+        ja      .Lcopy_strategy_table_codes_4_5
         cmp     ecx, 1
-        je      .Lcopy_strategy_forward_aligned
-        jmp     .Lcopy_strategy_forward
-.Lcopy_strategy_codes_4_5:
+        je      .Lcopy_strategy_table_forward_aligned
+        jmp     .Lcopy_strategy_table_forward
+.Lcopy_strategy_table_codes_4_5:
         cmp     ecx, 4
-        je      .Lcopy_strategy_avx2_forward
-        jmp     .Lcopy_strategy_small
-.Lcopy_strategy_codes_7_10:
+        je      .Lcopy_strategy_table_avx2_forward
+        jmp     .Lcopy_strategy_table_small
+.Lcopy_strategy_table_codes_7_10:
         cmp     ecx, 8
-        je      .Lcopy_strategy_avx512_forward
-        ja      .Lcopy_strategy_codes_10_10
+        je      .Lcopy_strategy_table_avx512_forward
+        ja      .Lcopy_strategy_table_codes_10_10
         cmp     ecx, 7
-        je      .Lcopy_strategy_avx2_nt
-        jmp     .Lcopy_strategy_avx2_small
-.Lcopy_strategy_codes_10_10:
-        jmp     .Lcopy_strategy_avx512_down
-.Lcopy_strategy_zero:
+        je      .Lcopy_strategy_table_avx2_nt
+        jmp     .Lcopy_strategy_table_avx2_small
+.Lcopy_strategy_table_codes_10_10:
+        jmp     .Lcopy_strategy_table_avx512_down
+.Lcopy_strategy_table_zero:
         lea     rcx, [rip + uc_copy_short.here]
         movzx   ecx, byte ptr [rcx + rdx]       /* class zero's row is the first */
-        jmp     .Lcopy_strategy_code
-.Lcopy_strategy_above:
+        jmp     .Lcopy_strategy_table_code
+.Lcopy_strategy_table_above:
         mov     r8d, 1
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_near:
+        jmp     .Lcopy_strategy_table_class
+.Lcopy_strategy_table_near:
         mov     r8d, 2
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_below:
+        jmp     .Lcopy_strategy_table_class
+.Lcopy_strategy_table_below:
         mov     r8d, 3
-        jmp     .Lcopy_strategy_class
-.Lcopy_strategy_long:
+        jmp     .Lcopy_strategy_table_class
+.Lcopy_strategy_table_long:
         xor     r8d, r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 0]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 8]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 16]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 24]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 32]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 40]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 48]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 56]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 64]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 72]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 80]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 88]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 96]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 104]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
         cmp     rdx, [rip + uc_copy_long_hi.here + 112]
-        jbe     .Lcopy_strategy_long_band              /* long band edge */
+        jbe     .Lcopy_strategy_table_long_band              /* long band edge */
         inc     r8d
-.Lcopy_strategy_long_band:
+.Lcopy_strategy_table_long_band:
         lea     rcx, [rip + uc_copy_long_uniform.here]
         movzx   ecx, byte ptr [rcx + r8]
         cmp     ecx, 255
-        jne     .Lcopy_strategy_code                   /* long uniform: every class alike */
+        jne     .Lcopy_strategy_table_code                   /* long uniform: every class alike */
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
-        jz      .Lcopy_strategy_long_zero
+        jz      .Lcopy_strategy_table_long_zero
         cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
-        jbe     .Lcopy_strategy_long_above
+        jbe     .Lcopy_strategy_table_long_above
         cmp     rcx, [rip + uc_copy_near_max.here]  /* near: d <= near_max */
-        jbe     .Lcopy_strategy_long_near
+        jbe     .Lcopy_strategy_table_long_near
         cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_long_below
+        jae     .Lcopy_strategy_table_long_below
         add     r8d, 64                         /* elsewhere, the most common class */
-.Lcopy_strategy_long_class:
+.Lcopy_strategy_table_long_class:
         lea     rcx, [rip + uc_copy_long_cells.here]
         movzx   ecx, byte ptr [rcx + r8]
-        jmp     .Lcopy_strategy_code
-.Lcopy_strategy_long_zero:
-        jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_long_above:
+        jmp     .Lcopy_strategy_table_code
+.Lcopy_strategy_table_long_zero:
+        jmp     .Lcopy_strategy_table_long_class
+.Lcopy_strategy_table_long_above:
         add     r8d, 16
-        jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_long_near:
+        jmp     .Lcopy_strategy_table_long_class
+.Lcopy_strategy_table_long_near:
         add     r8d, 32
-        jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_long_below:
+        jmp     .Lcopy_strategy_table_long_class
+.Lcopy_strategy_table_long_below:
         add     r8d, 48
-        jmp     .Lcopy_strategy_long_class
-.Lcopy_strategy_forward:
+        jmp     .Lcopy_strategy_table_long_class
+.Lcopy_strategy_table_forward:
         mov     eax, 0
         ret
-.Lcopy_strategy_forward_aligned:
+.Lcopy_strategy_table_forward_aligned:
         mov     eax, 1
         ret
-.Lcopy_strategy_down:
+.Lcopy_strategy_table_down:
         mov     eax, 2
         ret
-.Lcopy_strategy_small:
+.Lcopy_strategy_table_small:
         mov     eax, 3
         ret
-.Lcopy_strategy_avx2_forward:
+.Lcopy_strategy_table_avx2_forward:
         mov     eax, 4
         ret
-.Lcopy_strategy_avx2_down:
+.Lcopy_strategy_table_avx2_down:
         mov     eax, 5
         ret
-.Lcopy_strategy_avx2_small:
+.Lcopy_strategy_table_avx2_small:
         mov     eax, 6
         ret
-.Lcopy_strategy_avx2_nt:
+.Lcopy_strategy_table_avx2_nt:
         mov     eax, 7
         ret
-.Lcopy_strategy_avx512_forward:
+.Lcopy_strategy_table_avx512_forward:
         mov     eax, 8
         ret
-.Lcopy_strategy_avx512_down:
+.Lcopy_strategy_table_avx512_down:
         mov     eax, 9
         ret
-        .size   uc_copy_strategy, . - uc_copy_strategy
+
+/* uc_copy_strategy under zen3_avx2's table. */
+uc_copy_strategy_zen3_avx2:
+        endbr64
+        /* zen3_avx2's table, as a branch tree: length first */
+        cmp     rdx, 7                    /* band edge: the lowest band first */
+        jbe     .Lcopy_strategy_zen3_avx2_small
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lcopy_strategy_zen3_avx2_t7_11
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lcopy_strategy_zen3_avx2_t5_6
+        cmp     rdx, 32                    /* band edge */
+        ja      .Lcopy_strategy_zen3_avx2_avx2_down
+        cmp     rdx, 15                    /* band edge */
+        jbe     .Lcopy_strategy_zen3_avx2_down
+        jmp     .Lcopy_strategy_zen3_avx2_small
+.Lcopy_strategy_zen3_avx2_t5_6:
+        cmp     rdx, 4096                    /* band edge */
+        jbe     .Lcopy_strategy_zen3_avx2_avx2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen3_avx2_forward                 /* zero: d = 0 */
+        jmp     .Lcopy_strategy_zen3_avx2_avx2_down
+.Lcopy_strategy_zen3_avx2_t7_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lcopy_strategy_zen3_avx2_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lcopy_strategy_zen3_avx2_t9_9
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lcopy_strategy_zen3_avx2_t8_8
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen3_avx2_avx2_down                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen3_avx2_avx2_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lcopy_strategy_zen3_avx2_avx2_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_zen3_avx2_avx2_down
+        jmp     .Lcopy_strategy_zen3_avx2_forward
+.Lcopy_strategy_zen3_avx2_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen3_avx2_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen3_avx2_avx2_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lcopy_strategy_zen3_avx2_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_zen3_avx2_avx2_down
+        jmp     .Lcopy_strategy_zen3_avx2_forward_aligned
+.Lcopy_strategy_zen3_avx2_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen3_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen3_avx2_avx2_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lcopy_strategy_zen3_avx2_avx2_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_zen3_avx2_forward_aligned
+        jmp     .Lcopy_strategy_zen3_avx2_forward
+.Lcopy_strategy_zen3_avx2_t10_11:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lcopy_strategy_zen3_avx2_avx2_nt
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen3_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen3_avx2_avx2_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lcopy_strategy_zen3_avx2_avx2_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_zen3_avx2_forward_aligned
+        jmp     .Lcopy_strategy_zen3_avx2_avx2_down
+.Lcopy_strategy_zen3_avx2_forward:
+        mov     eax, 0
+        ret
+.Lcopy_strategy_zen3_avx2_forward_aligned:
+        mov     eax, 1
+        ret
+.Lcopy_strategy_zen3_avx2_down:
+        mov     eax, 2
+        ret
+.Lcopy_strategy_zen3_avx2_small:
+        mov     eax, 3
+        ret
+.Lcopy_strategy_zen3_avx2_avx2_forward:
+        mov     eax, 4
+        ret
+.Lcopy_strategy_zen3_avx2_avx2_down:
+        mov     eax, 5
+        ret
+.Lcopy_strategy_zen3_avx2_avx2_nt:
+        mov     eax, 7
+        ret
+
+/* uc_copy_strategy under zen3_gpr's table. */
+uc_copy_strategy_zen3_gpr:
+        endbr64
+        /* zen3_gpr's table, as a branch tree: length first */
+        cmp     rdx, 7                    /* band edge: the lowest band first */
+        jbe     .Lcopy_strategy_zen3_gpr_small
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lcopy_strategy_zen3_gpr_t7_11
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lcopy_strategy_zen3_gpr_t5_6
+        cmp     rdx, 32                    /* band edge */
+        ja      .Lcopy_strategy_zen3_gpr_down
+        cmp     rdx, 15                    /* band edge */
+        jbe     .Lcopy_strategy_zen3_gpr_down
+        jmp     .Lcopy_strategy_zen3_gpr_small
+.Lcopy_strategy_zen3_gpr_t5_6:
+        cmp     rdx, 4096                    /* band edge */
+        jbe     .Lcopy_strategy_zen3_gpr_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen3_gpr_forward                 /* zero: d = 0 */
+        jmp     .Lcopy_strategy_zen3_gpr_down
+.Lcopy_strategy_zen3_gpr_t7_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lcopy_strategy_zen3_gpr_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lcopy_strategy_zen3_gpr_t9_9
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lcopy_strategy_zen3_gpr_t8_8
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen3_gpr_down                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen3_gpr_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lcopy_strategy_zen3_gpr_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_zen3_gpr_down
+        jmp     .Lcopy_strategy_zen3_gpr_forward
+.Lcopy_strategy_zen3_gpr_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen3_gpr_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen3_gpr_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lcopy_strategy_zen3_gpr_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_zen3_gpr_down
+        jmp     .Lcopy_strategy_zen3_gpr_forward_aligned
+.Lcopy_strategy_zen3_gpr_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen3_gpr_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen3_gpr_down
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lcopy_strategy_zen3_gpr_down
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_zen3_gpr_forward_aligned
+        jmp     .Lcopy_strategy_zen3_gpr_forward
+.Lcopy_strategy_zen3_gpr_t10_11:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lcopy_strategy_zen3_gpr_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen3_gpr_forward                 /* zero: d = 0 */
+        cmp     ecx, 61                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen3_gpr_forward
+        cmp     ecx, 131                       /* near: d <= near_max */
+        jbe     .Lcopy_strategy_zen3_gpr_forward
+        cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_zen3_gpr_forward_aligned
+        jmp     .Lcopy_strategy_zen3_gpr_down
+.Lcopy_strategy_zen3_gpr_forward:
+        mov     eax, 0
+        ret
+.Lcopy_strategy_zen3_gpr_forward_aligned:
+        mov     eax, 1
+        ret
+.Lcopy_strategy_zen3_gpr_down:
+        mov     eax, 2
+        ret
+.Lcopy_strategy_zen3_gpr_small:
+        mov     eax, 3
+        ret
+
+/* uc_copy_strategy under zen5_avx512's table. */
+uc_copy_strategy_zen5_avx512:
+        endbr64
+        /* zen5_avx512's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lcopy_strategy_zen5_avx512_small
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_t10_16
+        cmp     rdx, 128                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_t6_9
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_t4_5
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lcopy_strategy_zen5_avx512_avx2_forward
+        jmp     .Lcopy_strategy_zen5_avx512_avx2_down
+.Lcopy_strategy_zen5_avx512_t4_5:
+        cmp     rdx, 96                    /* band edge */
+        jbe     .Lcopy_strategy_zen5_avx512_avx2_forward
+        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+.Lcopy_strategy_zen5_avx512_t6_9:
+        cmp     rdx, 256                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_t8_9
+        cmp     rdx, 160                    /* band edge */
+        jbe     .Lcopy_strategy_zen5_avx512_avx2_down
+        jmp     .Lcopy_strategy_zen5_avx512_avx2_forward
+.Lcopy_strategy_zen5_avx512_t8_9:
+        cmp     rdx, 384                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_t9_9
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_avx512_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_zen5_avx512_avx2_forward
+        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+.Lcopy_strategy_zen5_avx512_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_avx512_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen5_avx512_avx2_down
+        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+.Lcopy_strategy_zen5_avx512_t10_16:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_t14_16
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_t12_13
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_avx512_avx512_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen5_avx512_avx512_down
+        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+.Lcopy_strategy_zen5_avx512_t12_13:
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_avx512_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen5_avx512_avx512_down
+        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+.Lcopy_strategy_zen5_avx512_t14_16:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_t16_16
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_t15_15
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_avx512_avx512_down                 /* zero: d = 0 */
+        jmp     .Lcopy_strategy_zen5_avx512_forward
+.Lcopy_strategy_zen5_avx512_t15_15:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_avx512_avx2_nt                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_zen5_avx512_forward_aligned
+        jmp     .Lcopy_strategy_zen5_avx512_avx2_nt
+.Lcopy_strategy_zen5_avx512_t16_16:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_avx512_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen5_avx512_avx2_nt
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_zen5_avx512_forward_aligned
+.Lcopy_strategy_zen5_avx512_forward:
+        mov     eax, 0
+        ret
+.Lcopy_strategy_zen5_avx512_forward_aligned:
+        mov     eax, 1
+        ret
+.Lcopy_strategy_zen5_avx512_small:
+        mov     eax, 3
+        ret
+.Lcopy_strategy_zen5_avx512_avx2_forward:
+        mov     eax, 4
+        ret
+.Lcopy_strategy_zen5_avx512_avx2_down:
+        mov     eax, 5
+        ret
+.Lcopy_strategy_zen5_avx512_avx2_nt:
+        mov     eax, 7
+        ret
+.Lcopy_strategy_zen5_avx512_avx512_forward:
+        mov     eax, 8
+        ret
+.Lcopy_strategy_zen5_avx512_avx512_down:
+        mov     eax, 9
+        ret
+
+/* uc_copy_strategy under zen5_avx2's table. */
+uc_copy_strategy_zen5_avx2:
+        endbr64
+        /* zen5_avx2's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lcopy_strategy_zen5_avx2_small
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx2_t9_14
+        cmp     rdx, 160                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx2_t6_8
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx2_t4_5
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lcopy_strategy_zen5_avx2_avx2_forward
+        jmp     .Lcopy_strategy_zen5_avx2_avx2_down
+.Lcopy_strategy_zen5_avx2_t4_5:
+        cmp     rdx, 128                    /* band edge */
+        jbe     .Lcopy_strategy_zen5_avx2_avx2_forward
+        jmp     .Lcopy_strategy_zen5_avx2_avx2_down
+.Lcopy_strategy_zen5_avx2_t6_8:
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx2_t8_8
+        cmp     rdx, 384                    /* band edge */
+        jbe     .Lcopy_strategy_zen5_avx2_avx2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_avx2_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen5_avx2_avx2_down
+        jmp     .Lcopy_strategy_zen5_avx2_avx2_forward
+.Lcopy_strategy_zen5_avx2_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_avx2_avx2_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen5_avx2_avx2_down
+        jmp     .Lcopy_strategy_zen5_avx2_avx2_forward
+.Lcopy_strategy_zen5_avx2_t9_14:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx2_t12_14
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx2_forward
+        cmp     rdx, 3072                    /* band edge */
+        jbe     .Lcopy_strategy_zen5_avx2_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_avx2_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen5_avx2_avx2_down
+        jmp     .Lcopy_strategy_zen5_avx2_avx2_forward
+.Lcopy_strategy_zen5_avx2_t12_14:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx2_t14_14
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx2_t13_13
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_avx2_avx2_down                 /* zero: d = 0 */
+        jmp     .Lcopy_strategy_zen5_avx2_forward
+.Lcopy_strategy_zen5_avx2_t13_13:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_avx2_avx2_nt                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_zen5_avx2_forward_aligned
+        jmp     .Lcopy_strategy_zen5_avx2_avx2_nt
+.Lcopy_strategy_zen5_avx2_t14_14:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_avx2_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen5_avx2_avx2_nt
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_zen5_avx2_forward_aligned
+.Lcopy_strategy_zen5_avx2_forward:
+        mov     eax, 0
+        ret
+.Lcopy_strategy_zen5_avx2_forward_aligned:
+        mov     eax, 1
+        ret
+.Lcopy_strategy_zen5_avx2_small:
+        mov     eax, 3
+        ret
+.Lcopy_strategy_zen5_avx2_avx2_forward:
+        mov     eax, 4
+        ret
+.Lcopy_strategy_zen5_avx2_avx2_down:
+        mov     eax, 5
+        ret
+.Lcopy_strategy_zen5_avx2_avx2_nt:
+        mov     eax, 7
+        ret
+
+/* uc_copy_strategy under zen5_gpr's table. */
+uc_copy_strategy_zen5_gpr:
+        endbr64
+        /* zen5_gpr's table, as a branch tree: length first */
+        cmp     rdx, 32                    /* band edge: the lowest band first */
+        jbe     .Lcopy_strategy_zen5_gpr_small
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lcopy_strategy_zen5_gpr_t8_13
+        cmp     rdx, 128                    /* band edge */
+        ja      .Lcopy_strategy_zen5_gpr_t5_7
+        cmp     rdx, 64                    /* band edge */
+        ja      .Lcopy_strategy_zen5_gpr_forward
+        cmp     rdx, 39                    /* band edge */
+        jbe     .Lcopy_strategy_zen5_gpr_forward
+        jmp     .Lcopy_strategy_zen5_gpr_down
+.Lcopy_strategy_zen5_gpr_t5_7:
+        cmp     rdx, 384                    /* band edge */
+        ja      .Lcopy_strategy_zen5_gpr_t7_7
+        cmp     rdx, 160                    /* band edge */
+        jbe     .Lcopy_strategy_zen5_gpr_down
+        jmp     .Lcopy_strategy_zen5_gpr_forward
+.Lcopy_strategy_zen5_gpr_t7_7:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_gpr_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen5_gpr_down
+        jmp     .Lcopy_strategy_zen5_gpr_forward
+.Lcopy_strategy_zen5_gpr_t8_13:
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lcopy_strategy_zen5_gpr_t11_13
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lcopy_strategy_zen5_gpr_t10_10
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lcopy_strategy_zen5_gpr_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_gpr_down                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen5_gpr_down
+        jmp     .Lcopy_strategy_zen5_gpr_forward
+.Lcopy_strategy_zen5_gpr_t10_10:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_gpr_forward                 /* zero: d = 0 */
+        cmp     ecx, 1359                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen5_gpr_down
+        jmp     .Lcopy_strategy_zen5_gpr_forward
+.Lcopy_strategy_zen5_gpr_t11_13:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lcopy_strategy_zen5_gpr_t13_13
+        cmp     rdx, 1048576                    /* band edge */
+        jbe     .Lcopy_strategy_zen5_gpr_forward
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_gpr_down                 /* zero: d = 0 */
+        jmp     .Lcopy_strategy_zen5_gpr_forward
+.Lcopy_strategy_zen5_gpr_t13_13:
+        mov     ecx, edi
+        sub     ecx, esi                        /* distance: dst - src */
+        and     ecx, 4095
+        jz      .Lcopy_strategy_zen5_gpr_forward                 /* zero: d = 0 */
+        cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
+        jae     .Lcopy_strategy_zen5_gpr_forward_aligned
+.Lcopy_strategy_zen5_gpr_forward:
+        mov     eax, 0
+        ret
+.Lcopy_strategy_zen5_gpr_forward_aligned:
+        mov     eax, 1
+        ret
+.Lcopy_strategy_zen5_gpr_down:
+        mov     eax, 2
+        ret
+.Lcopy_strategy_zen5_gpr_small:
+        mov     eax, 3
+        ret
 
         .data
         .balign 8, 0
@@ -3262,17 +9594,42 @@ uc_copy_short.here:
         .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
         .byte   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
         .size   uc_copy_short, . - uc_copy_short
-/* 1 where every strategy code above is 0 (forward): the dispatch then goes */
-/* forward before it reads the table. That is the baseline of every core */
-/* nobody measured: one load and one branch instead of the table's overlap */
-/* tests and loads. make bench's baseline line shows what remains of the */
-/* dispatch's cost against a bare rep movsb. */
-        .globl  uc_copy_baseline
-        .type   uc_copy_baseline, @object
-uc_copy_baseline:
-uc_copy_baseline.here:
-        .byte   1
-        .size   uc_copy_baseline, . - uc_copy_baseline
+
+        .section .data.rel.ro,"aw",@progbits
+        .balign 8, 0
+/* Each patched routine's site: its first instructions, which rule_patch */
+/* overwrites with a jmp rel32 to the installed rule's routine. */
+        .globl  uc_patch_sites
+        .type   uc_patch_sites, @object
+uc_patch_sites:
+        .quad   uc_memcpy.site
+        .quad   uc_memmove.site
+        .quad   uc_copy_strategy.site
+        .size   uc_patch_sites, . - uc_patch_sites
+/* Per routine set, the routine each site jumps to: set 0 the entries */
+/* themselves (the baseline; a site of set 0 is left as it was built), set */
+/* 1 the table dispatch, then each measured table compiled. */
+        .globl  uc_patch_targets
+        .type   uc_patch_targets, @object
+uc_patch_targets:
+        .quad   uc_memcpy, uc_memmove, uc_copy_strategy
+        .quad   uc_memcpy_table, uc_memmove_table, uc_copy_strategy_table
+        .quad   uc_memcpy_zen3_avx2, uc_memmove_zen3_avx2, uc_copy_strategy_zen3_avx2
+        .quad   uc_memcpy_zen3_gpr, uc_memmove_zen3_gpr, uc_copy_strategy_zen3_gpr
+        .quad   uc_memcpy_zen5_avx512, uc_memmove_zen5_avx512, uc_copy_strategy_zen5_avx512
+        .quad   uc_memcpy_zen5_avx2, uc_memmove_zen5_avx2, uc_copy_strategy_zen5_avx2
+        .quad   uc_memcpy_zen5_gpr, uc_memmove_zen5_gpr, uc_copy_strategy_zen5_gpr
+        .size   uc_patch_targets, . - uc_patch_targets
+
+        .section .rodata
+/* The bytes of each site, at least the 5 of a jmp rel32. */
+        .globl  uc_patch_site_len
+        .type   uc_patch_site_len, @object
+uc_patch_site_len:
+        .byte   uc_memcpy.site_end - uc_memcpy.site
+        .byte   uc_memmove.site_end - uc_memmove.site
+        .byte   uc_copy_strategy.site_end - uc_copy_strategy.site
+        .size   uc_patch_site_len, . - uc_patch_site_len
 
         .section .rodata
 /* copy_rule.c refers to this symbol: linking it with a copy object from */

@@ -14,13 +14,17 @@ ${banner(";")}
 ; Specialised to ${target_name()} (${T.status}${T.source and ", from " .. T.source or ""}): its table is
 ; compiled to a branch tree with the bounds as immediates.
 @ else
-; The rule is the table that ${P}rule_init() (copy_rule.c) installs from
-; CPUID, before the first copy, into ${P}copy_above_max, ${P}copy_near_max,
+; Each patched routine's entry (${table.concat(c.sites, ", ")}) is the
+; baseline, every copy one forward rep movsb, until ${P}rule_patch()
+; (copy_rule.c) writes a jmp at its start to the installed rule's routine:
+; each measured table compiled to a branch tree with its bounds as
+; immediates (${#c.sets > 0 and (function() local t = {} for _, s in ipairs(c.sets) do t[#t + 1] = s.name end return table.concat(t, ", ") end)() or "none yet"}), or, for a table no entry
+; holds (forced ones, the tests'), the dispatch that reads the table
+; ${P}rule_install() writes: ${P}copy_above_max, ${P}copy_near_max,
 ; ${P}copy_below_from, ${P}copy_align_dst, ${P}copy_short (a strategy byte per
 ; class and length below ${SHORT}, so that a short copy finds its strategy with
 ; one load) and ${P}copy_long_hi and ${P}copy_long_cells (the bands that reach
-; ${SHORT} bytes or more), and ${P}copy_baseline, set where every copy goes
-; forward.
+; ${SHORT} bytes or more). Nothing is tested on each call.
 @ end
 ;
 ; Contract, for every routine here:
@@ -103,23 +107,32 @@ ${include("copy/user_access.tpi")}
 @ end
 @ if not T then
 ${include("copy/data.tpi")}
+${include("copy/patch_list.tpi")}
 @ end
 @ if #c.access > 0 then
+@   local ranges = {}
+@   for _, name in ipairs(c.access) do
+@     ranges[#ranges + 1] = name
+@     if name ~= "clear_user" and not T then
+@       for _, w in ipairs(c.ways) do ranges[#ranges + 1] = name .. w.suffix end
+@     end
+@   end
 
         section .data.rel.ro
         align   8
-; The access ranges for a kernel's exception table: [begin, end) pairs.
+; The access ranges for a kernel's exception table: [begin, end) pairs, one
+; for each user copy and each routine rule_patch may send it to.
 ; Addresses, so the loader relocates them: a read-only-after-relocation
 ; section keeps a shared object or PIE free of text relocations.
         object  ${P}user_access_ranges
 ${P}user_access_ranges:
-@   for _, name in ipairs(c.access) do
+@   for _, name in ipairs(ranges) do
         dq      ${P}${name}_access, ${P}${name}_access_end
 @   end
         endobject
         object  ${P}user_access_range_count
 ${P}user_access_range_count:
-        dq      ${#c.access}
+        dq      ${#ranges}
         endobject
 @ end
 
