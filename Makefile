@@ -196,11 +196,16 @@ $(B)/lib/uarchcopy.o: preload/uarchcopy.c out/MANIFEST
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
-$(B)/libuarchcopy.so: $(B)/lib/uarchcopy.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o preload/exports.map
+# One object: memcpy and memmove are the user flavor's uc_memmove entry
+# itself (the baseline until the constructor patches it), so a call costs
+# the PLT and the entry's jmp, no wrapper.
+$(B)/lib/uarchcopy-all.o: $(B)/lib/uarchcopy.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o Makefile
+	$(Q)ld -r --defsym=memcpy=uc_memmove --defsym=memmove=uc_memmove $(filter %.o,$^) -o $@
+$(B)/libuarchcopy.so: $(B)/lib/uarchcopy-all.o preload/exports.map
 	@echo "  LD      $@"
 	$(Q)$(CC) -shared -Wl,-z,text -Wl,-z,now -Wl,-z,noexecstack -Wl,--version-script=preload/exports.map \
 		$(filter %.o,$^) -o $@.tmp && mv $@.tmp $@
-$(B)/libuarchcopy.a: $(B)/lib/uarchcopy.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o
+$(B)/libuarchcopy.a: $(B)/lib/uarchcopy-all.o
 	@echo "  AR      $@"
 	$(Q)rm -f $@.tmp && ar rcs $@.tmp $^ && mv $@.tmp $@
 

@@ -8,7 +8,9 @@
  * evidence nothing is patched: the entry is the baseline itself, one rep
  * movsb with no dispatch. Before the constructor runs (another library's
  * constructor may copy first) every entry is that baseline, correct on
- * every CPU. Nothing is tested on a call. memcpy is memmove here: a
+ * every CPU. Nothing is tested on a call. memcpy and memmove are the
+ * entry uc_memmove itself (the Makefile defines them at its address), so
+ * a call is the PLT's jump, then the entry's. memcpy is memmove here: a
  * program that overlaps a memcpy keeps working, for the price of one
  * compare.
  *
@@ -133,16 +135,6 @@ __attribute__((constructor)) static void install(void)
 		uc_rule_describe(line, sizeof line, rule);
 		say(line, "; routines ", uc_rule_routines());
 	}
-}
-
-void *memcpy(void *dst, const void *src, size_t n)
-{
-	return uc_memmove(dst, src, n);
-}
-
-void *memmove(void *dst, const void *src, size_t n)
-{
-	return uc_memmove(dst, src, n);
 }
 
 /* The checked forms _FORTIFY_SOURCE calls: a copy past the object's end is

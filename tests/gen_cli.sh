@@ -57,7 +57,7 @@ check "a NULL column is a field: reading it is not an error" sh -c \
 
 # The flavor's routine list, the catalogue and copy.asm must agree, every way.
 cp -r templates "$T/tpl3"
-sed -i 's/^}$/  { name = "copy_sideways", kind = "copy", min_n = 0, max_n = -1, access = false, isa = "gpr", proto = "void *%s(void)", doc = "x" },\n}/' \
+sed -i 's/^}$/  { name = "copy_sideways", kind = "copy", min_n = 0, max_n = -1, access = false, patched = false, isa = "gpr", proto = "void *%s(void)", doc = "x" },\n}/' \
 	"$T/tpl3/lib/routines.lua"
 cp uarch.db "$T/sideways.db"
 sqlite3 "$T/sideways.db" "INSERT INTO flavor_routine VALUES ('$F', 'copy_sideways')"
@@ -151,8 +151,12 @@ check "--prefix kc_ leaves no uc_ symbol" sh -c "! grep -q 'uc_' '$T/kc.nm'"
 check "--memcpy-symbol exports a strong memcpy" grep -q ' T memcpy$' "$T/kc.nm"
 check "--prefix reaches the C files" grep -q 'kc_rule_init' "$T/kc/$F/copy_rule.h"
 "$GEN" gen -q --smap --out "$T/smap"
-check "--smap opens user access with stac" test "$(grep -c '^        stac$' "$T/smap/$F/x86_64/copy.asm")" -eq 3
-check "--smap closes it with clac, in the fault exit too" test "$(grep -c '^        clac$' "$T/smap/$F/x86_64/copy.asm")" -eq 4
+# One stac before each access range (every user copy, and each routine
+# rule_patch may send one to), one clac after each and in the fault exit.
+ranges=$(grep -c '^        dq      uc_[a-z0-9_]*_access wrt \.\.sym, uc_[a-z0-9_]*_access_end wrt \.\.sym$' "$T/smap/$F/x86_64/copy.asm")
+check "--smap: an access range for each user copy and each routine it may run" test "$ranges" -gt 3
+check "--smap opens user access with stac" test "$(grep -c '^        stac$' "$T/smap/$F/x86_64/copy.asm")" -eq "$ranges"
+check "--smap closes it with clac, in the fault exit too" test "$(grep -c '^        clac$' "$T/smap/$F/x86_64/copy.asm")" -eq $((ranges + 1))
 check "no stac or clac without --smap" sh -c "! grep -Eq '^ +(stac|clac)$' out/$F/x86_64/copy.asm"
 check "--smap assembles and passes the scan" sh -c \
 	"nasm -f elf64 '$T/smap/$F/x86_64/copy.asm' -o '$T/smap.o' && tests/scan_objects.sh '$T/smap.o'"

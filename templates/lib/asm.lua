@@ -23,6 +23,8 @@
 --   db A - B                  a byte: the distance between two labels
 --   cetnote                   the GNU property note that marks the file as
 --                             compatible with CET (IBT and shadow stacks)
+--   jcc near L / jmp near L   a jump with a 32-bit displacement, whatever
+--                             the distance
 --   anything else             an instruction: mnemonic, then operands, with
 --                             [rel SYMBOL] for a RIP-relative operand
 -- Anything the back-ends do not know is an error naming the line, so a
@@ -46,6 +48,10 @@ local SECTIONS = {
   [".note.GNU-stack"] = { nasm = "section .note.GNU-stack noalloc noexec nowrite progbits",
                           gas = '.section .note.GNU-stack,"",@progbits' },
 }
+
+-- The opcodes of the jumps written "near": jmp rel32, and jcc rel32 (0f 8x).
+local NEAR = { jmp = "0xe9", jb = "0x0f, 0x82", jae = "0x0f, 0x83", jz = "0x0f, 0x84", je = "0x0f, 0x84",
+               jnz = "0x0f, 0x85", jne = "0x0f, 0x85", jbe = "0x0f, 0x86", ja = "0x0f, 0x87" }
 
 local function comment(syntax, text)
   if syntax == "nasm" then return ";" .. text end
@@ -119,6 +125,14 @@ local function statement(syntax, indent, body, where, state)
     return say("db      " .. rest, ".byte   " .. rest)
   elseif op == "db" and rest:match("^[%a_][%w_.]* %- [%a_][%w_.]*$") then
     return say("db      " .. rest, ".byte   " .. rest)
+  elseif NEAR[op] and rest:match("^near [%a_.][%w_.]*$") then
+    -- A jump with a rel32 whatever the distance. GAS has no such operand
+    -- that Rust's global_asm! accepts ("{disp32}" is a format argument
+    -- there), so it gets the bytes: the opcode, then the displacement from
+    -- the end of the instruction.
+    if nasm then return indent .. body end
+    local target = rest:match("^near (.*)$")
+    return indent .. ".byte   " .. NEAR[op] .. "\n" .. indent .. ".long   " .. target .. " - . - 4"
   elseif op:match("^[a-z][a-z0-9]*$") and not rest:find("[%%$`\"']") then
     if nasm then return indent .. body end
     local g = body:gsub("%[rel ", "[rip + "):gsub("(%a*word) %[", "%1 ptr ["):gsub("byte %[", "byte ptr [")
@@ -139,7 +153,7 @@ local function drop_jumps_to_next(text)
   local function statement(line) return (line:match("^([^;]*)") or ""):match("^%s*(.-)%s*$") end
   local keep = {}
   for i, line in ipairs(lines) do
-    local target = statement(line):match("^jmp%s+([%w_.]+)$")
+    local target = statement(line):match("^jmp%s+([%w_.]+)$") or statement(line):match("^jmp%s+near%s+([%w_.]+)$")
     local drop = false
     if target then
       for j = i + 1, #lines do

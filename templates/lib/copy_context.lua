@@ -6,10 +6,11 @@ local M = {}
 -- (dispatch.lua), or under the installed table (rule nil). way = {
 --   suffix = what its labels add to the routine's name, name = what it
 --   runs, in words, rule, plan = rule's branch tree, reachable = the
---   strategies it can reach, in code order,
+--   strategies it can reach, in code order, far = its tree's jumps to
+--   its copies are rel32 (dispatch.tpi says why),
 -- }
 function M.way(suffix, name, rule)
-  local w = { suffix = suffix, name = name, rule = rule, reachable = {} }
+  local w = { suffix = suffix, name = name, rule = rule, reachable = {}, far = false }
   w.plan = rule and import("dispatch").plan(rule)
   for _, s in ipairs(flavor_strategies()) do
     if not rule or w.plan.used[s.name] then w.reachable[#w.reachable + 1] = s.name end
@@ -47,7 +48,11 @@ function M.of()
     c.ways = { M.way("", target_name(), c.T) }
   else
     c.ways = { M.way("_table", "the installed table", nil) }
-    for _, s in ipairs(c.sets) do c.ways[#c.ways + 1] = M.way(s.suffix, s.name .. "'s table", s.table) end
+    for _, s in ipairs(c.sets) do
+      local w = M.way(s.suffix, s.name .. "'s table", s.table)
+      w.far = true
+      c.ways[#c.ways + 1] = w
+    end
   end
   return c
 end

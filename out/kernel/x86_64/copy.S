@@ -312,13 +312,16 @@ uc_memcpy_zen2:
         mov     rax, rdi
         /* zen2's table, as a branch tree: length first */
         cmp     rdx, 63                    /* band edge: the lowest band first */
-        jbe     .Lmemcpy_zen2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen2_down - . - 4
 .Lmemcpy_zen2_forward:
         mov     rcx, rdx
         rep movsb
@@ -356,82 +359,106 @@ uc_memcpy_zen3:
         mov     rax, rdi
         /* zen3's table, as a branch tree: length first */
         cmp     rdx, 15                    /* band edge: the lowest band first */
-        jbe     .Lmemcpy_zen3_small
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_small - . - 4
         cmp     rdx, 112                    /* band edge */
         ja      .Lmemcpy_zen3_t8_12
         cmp     rdx, 32                    /* band edge */
         ja      .Lmemcpy_zen3_t5_7
         cmp     rdx, 19                    /* band edge */
-        ja      .Lmemcpy_zen3_small
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen3_small - . - 4
         cmp     rdx, 16                    /* band edge */
         ja      .Lmemcpy_zen3_t3_3
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lmemcpy_zen3_down
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_down - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen3_small
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_small - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lmemcpy_zen3_small
-        jmp     .Lmemcpy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_small - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_down - . - 4
 .Lmemcpy_zen3_t3_3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lmemcpy_zen3_small
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_small - . - 4
         cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen3_down
-        jmp     .Lmemcpy_zen3_small
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen3_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_small - . - 4
 .Lmemcpy_zen3_t5_7:
         cmp     rdx, 96                    /* band edge */
         ja      .Lmemcpy_zen3_t7_7
         cmp     rdx, 80                    /* band edge */
-        jbe     .Lmemcpy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lmemcpy_zen3_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_forward - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_down - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lmemcpy_zen3_forward
-        jmp     .Lmemcpy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_down - . - 4
 .Lmemcpy_zen3_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lmemcpy_zen3_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_forward - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_down - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lmemcpy_zen3_down
-        jmp     .Lmemcpy_zen3_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_forward - . - 4
 .Lmemcpy_zen3_t8_12:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemcpy_zen3_t11_12
         cmp     rdx, 256                    /* band edge */
         ja      .Lmemcpy_zen3_t10_10
         cmp     rdx, 160                    /* band edge */
-        jbe     .Lmemcpy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lmemcpy_zen3_forward
-        jmp     .Lmemcpy_zen3_down
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_down - . - 4
 .Lmemcpy_zen3_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lmemcpy_zen3_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_forward - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen3_down
-        jmp     .Lmemcpy_zen3_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_forward - . - 4
 .Lmemcpy_zen3_t11_12:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemcpy_zen3_t12_12
@@ -439,25 +466,34 @@ uc_memcpy_zen3:
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lmemcpy_zen3_forward_aligned
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_forward_aligned - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_down - . - 4
         cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen3_forward
-        jmp     .Lmemcpy_zen3_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_forward_aligned - . - 4
 .Lmemcpy_zen3_t12_12:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lmemcpy_zen3_down
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_down - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_down - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lmemcpy_zen3_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_forward - . - 4
         cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen3_forward
-        jmp     .Lmemcpy_zen3_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_forward_aligned - . - 4
 .Lmemcpy_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -557,52 +593,67 @@ uc_memcpy_zen5:
         mov     rax, rdi
         /* zen5's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lmemcpy_zen5_small
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_small - . - 4
         cmp     rdx, 384                    /* band edge */
         ja      .Lmemcpy_zen5_t6_8
         cmp     rdx, 112                    /* band edge */
         ja      .Lmemcpy_zen5_t4_5
         cmp     rdx, 56                    /* band edge */
-        jbe     .Lmemcpy_zen5_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lmemcpy_zen5_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_forward - . - 4
         cmp     ecx, 63                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen5_down
-        jmp     .Lmemcpy_zen5_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_forward - . - 4
 .Lmemcpy_zen5_t4_5:
         cmp     rdx, 320                    /* band edge */
-        jbe     .Lmemcpy_zen5_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lmemcpy_zen5_forward
-        jmp     .Lmemcpy_zen5_down
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_down - . - 4
 .Lmemcpy_zen5_t6_8:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemcpy_zen5_t8_8
         cmp     rdx, 768                    /* band edge */
-        ja      .Lmemcpy_zen5_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lmemcpy_zen5_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_forward - . - 4
         cmp     ecx, 63                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen5_down
-        jmp     .Lmemcpy_zen5_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_forward - . - 4
 .Lmemcpy_zen5_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lmemcpy_zen5_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_forward - . - 4
         cmp     ecx, 63                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen5_forward
-        jmp     .Lmemcpy_zen5_forward_aligned
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_forward_aligned - . - 4
 .Lmemcpy_zen5_forward:
         mov     rcx, rdx
         rep movsb
@@ -984,13 +1035,16 @@ uc_copy_strategy_zen2:
         endbr64
         /* zen2's table, as a branch tree: length first */
         cmp     rdx, 63                    /* band edge: the lowest band first */
-        jbe     .Lcopy_strategy_zen2_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen2_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen2_down - . - 4
 .Lcopy_strategy_zen2_forward:
         mov     eax, 0
         ret
@@ -1003,82 +1057,106 @@ uc_copy_strategy_zen3:
         endbr64
         /* zen3's table, as a branch tree: length first */
         cmp     rdx, 15                    /* band edge: the lowest band first */
-        jbe     .Lcopy_strategy_zen3_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_small - . - 4
         cmp     rdx, 112                    /* band edge */
         ja      .Lcopy_strategy_zen3_t8_12
         cmp     rdx, 32                    /* band edge */
         ja      .Lcopy_strategy_zen3_t5_7
         cmp     rdx, 19                    /* band edge */
-        ja      .Lcopy_strategy_zen3_small
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen3_small - . - 4
         cmp     rdx, 16                    /* band edge */
         ja      .Lcopy_strategy_zen3_t3_3
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_strategy_zen3_down
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_down - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen3_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_small - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lcopy_strategy_zen3_small
-        jmp     .Lcopy_strategy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_small - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_down - . - 4
 .Lcopy_strategy_zen3_t3_3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_strategy_zen3_small
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_small - . - 4
         cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen3_down
-        jmp     .Lcopy_strategy_zen3_small
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen3_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_small - . - 4
 .Lcopy_strategy_zen3_t5_7:
         cmp     rdx, 96                    /* band edge */
         ja      .Lcopy_strategy_zen3_t7_7
         cmp     rdx, 80                    /* band edge */
-        jbe     .Lcopy_strategy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_strategy_zen3_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_forward - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_down - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lcopy_strategy_zen3_forward
-        jmp     .Lcopy_strategy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_down - . - 4
 .Lcopy_strategy_zen3_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_strategy_zen3_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_forward - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_down - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lcopy_strategy_zen3_down
-        jmp     .Lcopy_strategy_zen3_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_forward - . - 4
 .Lcopy_strategy_zen3_t8_12:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lcopy_strategy_zen3_t11_12
         cmp     rdx, 256                    /* band edge */
         ja      .Lcopy_strategy_zen3_t10_10
         cmp     rdx, 160                    /* band edge */
-        jbe     .Lcopy_strategy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_strategy_zen3_forward
-        jmp     .Lcopy_strategy_zen3_down
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_down - . - 4
 .Lcopy_strategy_zen3_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_strategy_zen3_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_forward - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen3_down
-        jmp     .Lcopy_strategy_zen3_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_forward - . - 4
 .Lcopy_strategy_zen3_t11_12:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lcopy_strategy_zen3_t12_12
@@ -1086,25 +1164,34 @@ uc_copy_strategy_zen3:
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_strategy_zen3_forward_aligned
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_forward_aligned - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_down - . - 4
         cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen3_forward
-        jmp     .Lcopy_strategy_zen3_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_forward_aligned - . - 4
 .Lcopy_strategy_zen3_t12_12:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_strategy_zen3_down
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_down - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_down - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lcopy_strategy_zen3_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_forward - . - 4
         cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen3_forward
-        jmp     .Lcopy_strategy_zen3_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_forward_aligned - . - 4
 .Lcopy_strategy_zen3_forward:
         mov     eax, 0
         ret
@@ -1123,52 +1210,67 @@ uc_copy_strategy_zen5:
         endbr64
         /* zen5's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lcopy_strategy_zen5_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_small - . - 4
         cmp     rdx, 384                    /* band edge */
         ja      .Lcopy_strategy_zen5_t6_8
         cmp     rdx, 112                    /* band edge */
         ja      .Lcopy_strategy_zen5_t4_5
         cmp     rdx, 56                    /* band edge */
-        jbe     .Lcopy_strategy_zen5_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lcopy_strategy_zen5_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_forward - . - 4
         cmp     ecx, 63                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen5_down
-        jmp     .Lcopy_strategy_zen5_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_forward - . - 4
 .Lcopy_strategy_zen5_t4_5:
         cmp     rdx, 320                    /* band edge */
-        jbe     .Lcopy_strategy_zen5_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lcopy_strategy_zen5_forward
-        jmp     .Lcopy_strategy_zen5_down
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_down - . - 4
 .Lcopy_strategy_zen5_t6_8:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lcopy_strategy_zen5_t8_8
         cmp     rdx, 768                    /* band edge */
-        ja      .Lcopy_strategy_zen5_forward
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lcopy_strategy_zen5_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_forward - . - 4
         cmp     ecx, 63                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen5_down
-        jmp     .Lcopy_strategy_zen5_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_forward - . - 4
 .Lcopy_strategy_zen5_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lcopy_strategy_zen5_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_forward - . - 4
         cmp     ecx, 63                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen5_forward
-        jmp     .Lcopy_strategy_zen5_forward_aligned
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_forward_aligned - . - 4
 .Lcopy_strategy_zen5_forward:
         mov     eax, 0
         ret
@@ -1452,13 +1554,16 @@ uc_copy_to_user_zen2:
 uc_copy_to_user_zen2_access:
         /* zen2's table, as a branch tree: length first */
         cmp     rdx, 63                    /* band edge: the lowest band first */
-        jbe     .Lcopy_to_user_zen2_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_to_user_zen2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_to_user_zen2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_to_user_zen2_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen2_down - . - 4
 .Lcopy_to_user_zen2_forward:
         mov     rcx, rdx
         rep movsb
@@ -1502,82 +1607,106 @@ uc_copy_to_user_zen3:
 uc_copy_to_user_zen3_access:
         /* zen3's table, as a branch tree: length first */
         cmp     rdx, 15                    /* band edge: the lowest band first */
-        jbe     .Lcopy_to_user_zen3_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen3_small - . - 4
         cmp     rdx, 112                    /* band edge */
         ja      .Lcopy_to_user_zen3_t8_12
         cmp     rdx, 32                    /* band edge */
         ja      .Lcopy_to_user_zen3_t5_7
         cmp     rdx, 19                    /* band edge */
-        ja      .Lcopy_to_user_zen3_small
+        .byte   0x0f, 0x87
+        .long   .Lcopy_to_user_zen3_small - . - 4
         cmp     rdx, 16                    /* band edge */
         ja      .Lcopy_to_user_zen3_t3_3
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_to_user_zen3_down
+        .byte   0x0f, 0x84
+        .long   .Lcopy_to_user_zen3_down - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_to_user_zen3_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen3_small - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lcopy_to_user_zen3_small
-        jmp     .Lcopy_to_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen3_small - . - 4
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen3_down - . - 4
 .Lcopy_to_user_zen3_t3_3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_to_user_zen3_small
+        .byte   0x0f, 0x84
+        .long   .Lcopy_to_user_zen3_small - . - 4
         cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_to_user_zen3_down
-        jmp     .Lcopy_to_user_zen3_small
+        .byte   0x0f, 0x83
+        .long   .Lcopy_to_user_zen3_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen3_small - . - 4
 .Lcopy_to_user_zen3_t5_7:
         cmp     rdx, 96                    /* band edge */
         ja      .Lcopy_to_user_zen3_t7_7
         cmp     rdx, 80                    /* band edge */
-        jbe     .Lcopy_to_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen3_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_to_user_zen3_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_to_user_zen3_forward - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_to_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen3_down - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lcopy_to_user_zen3_forward
-        jmp     .Lcopy_to_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen3_down - . - 4
 .Lcopy_to_user_zen3_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_to_user_zen3_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_to_user_zen3_forward - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_to_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen3_down - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lcopy_to_user_zen3_down
-        jmp     .Lcopy_to_user_zen3_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen3_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen3_forward - . - 4
 .Lcopy_to_user_zen3_t8_12:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lcopy_to_user_zen3_t11_12
         cmp     rdx, 256                    /* band edge */
         ja      .Lcopy_to_user_zen3_t10_10
         cmp     rdx, 160                    /* band edge */
-        jbe     .Lcopy_to_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen3_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_to_user_zen3_forward
-        jmp     .Lcopy_to_user_zen3_down
+        .byte   0x0f, 0x84
+        .long   .Lcopy_to_user_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen3_down - . - 4
 .Lcopy_to_user_zen3_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_to_user_zen3_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_to_user_zen3_forward - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_to_user_zen3_down
-        jmp     .Lcopy_to_user_zen3_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen3_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen3_forward - . - 4
 .Lcopy_to_user_zen3_t11_12:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lcopy_to_user_zen3_t12_12
@@ -1585,25 +1714,34 @@ uc_copy_to_user_zen3_access:
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_to_user_zen3_forward_aligned
+        .byte   0x0f, 0x84
+        .long   .Lcopy_to_user_zen3_forward_aligned - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_to_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen3_down - . - 4
         cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_to_user_zen3_forward
-        jmp     .Lcopy_to_user_zen3_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lcopy_to_user_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen3_forward_aligned - . - 4
 .Lcopy_to_user_zen3_t12_12:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_to_user_zen3_down
+        .byte   0x0f, 0x84
+        .long   .Lcopy_to_user_zen3_down - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_to_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen3_down - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lcopy_to_user_zen3_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen3_forward - . - 4
         cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_to_user_zen3_forward
-        jmp     .Lcopy_to_user_zen3_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lcopy_to_user_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen3_forward_aligned - . - 4
 .Lcopy_to_user_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -1708,52 +1846,67 @@ uc_copy_to_user_zen5:
 uc_copy_to_user_zen5_access:
         /* zen5's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lcopy_to_user_zen5_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen5_small - . - 4
         cmp     rdx, 384                    /* band edge */
         ja      .Lcopy_to_user_zen5_t6_8
         cmp     rdx, 112                    /* band edge */
         ja      .Lcopy_to_user_zen5_t4_5
         cmp     rdx, 56                    /* band edge */
-        jbe     .Lcopy_to_user_zen5_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen5_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lcopy_to_user_zen5_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_to_user_zen5_forward - . - 4
         cmp     ecx, 63                       /* above: d <= above_max */
-        jbe     .Lcopy_to_user_zen5_down
-        jmp     .Lcopy_to_user_zen5_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen5_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen5_forward - . - 4
 .Lcopy_to_user_zen5_t4_5:
         cmp     rdx, 320                    /* band edge */
-        jbe     .Lcopy_to_user_zen5_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen5_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lcopy_to_user_zen5_forward
-        jmp     .Lcopy_to_user_zen5_down
+        .byte   0x0f, 0x84
+        .long   .Lcopy_to_user_zen5_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen5_down - . - 4
 .Lcopy_to_user_zen5_t6_8:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lcopy_to_user_zen5_t8_8
         cmp     rdx, 768                    /* band edge */
-        ja      .Lcopy_to_user_zen5_forward
+        .byte   0x0f, 0x87
+        .long   .Lcopy_to_user_zen5_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lcopy_to_user_zen5_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_to_user_zen5_forward - . - 4
         cmp     ecx, 63                       /* above: d <= above_max */
-        jbe     .Lcopy_to_user_zen5_down
-        jmp     .Lcopy_to_user_zen5_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen5_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen5_forward - . - 4
 .Lcopy_to_user_zen5_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lcopy_to_user_zen5_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_to_user_zen5_forward - . - 4
         cmp     ecx, 63                       /* above: d <= above_max */
-        jbe     .Lcopy_to_user_zen5_forward
-        jmp     .Lcopy_to_user_zen5_forward_aligned
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen5_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen5_forward_aligned - . - 4
 .Lcopy_to_user_zen5_forward:
         mov     rcx, rdx
         rep movsb
@@ -2106,13 +2259,16 @@ uc_copy_from_user_zen2:
 uc_copy_from_user_zen2_access:
         /* zen2's table, as a branch tree: length first */
         cmp     rdx, 63                    /* band edge: the lowest band first */
-        jbe     .Lcopy_from_user_zen2_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_from_user_zen2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_from_user_zen2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_from_user_zen2_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen2_down - . - 4
 .Lcopy_from_user_zen2_forward:
         mov     rcx, rdx
         rep movsb
@@ -2156,82 +2312,106 @@ uc_copy_from_user_zen3:
 uc_copy_from_user_zen3_access:
         /* zen3's table, as a branch tree: length first */
         cmp     rdx, 15                    /* band edge: the lowest band first */
-        jbe     .Lcopy_from_user_zen3_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen3_small - . - 4
         cmp     rdx, 112                    /* band edge */
         ja      .Lcopy_from_user_zen3_t8_12
         cmp     rdx, 32                    /* band edge */
         ja      .Lcopy_from_user_zen3_t5_7
         cmp     rdx, 19                    /* band edge */
-        ja      .Lcopy_from_user_zen3_small
+        .byte   0x0f, 0x87
+        .long   .Lcopy_from_user_zen3_small - . - 4
         cmp     rdx, 16                    /* band edge */
         ja      .Lcopy_from_user_zen3_t3_3
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_from_user_zen3_down
+        .byte   0x0f, 0x84
+        .long   .Lcopy_from_user_zen3_down - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_from_user_zen3_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen3_small - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lcopy_from_user_zen3_small
-        jmp     .Lcopy_from_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen3_small - . - 4
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen3_down - . - 4
 .Lcopy_from_user_zen3_t3_3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_from_user_zen3_small
+        .byte   0x0f, 0x84
+        .long   .Lcopy_from_user_zen3_small - . - 4
         cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_from_user_zen3_down
-        jmp     .Lcopy_from_user_zen3_small
+        .byte   0x0f, 0x83
+        .long   .Lcopy_from_user_zen3_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen3_small - . - 4
 .Lcopy_from_user_zen3_t5_7:
         cmp     rdx, 96                    /* band edge */
         ja      .Lcopy_from_user_zen3_t7_7
         cmp     rdx, 80                    /* band edge */
-        jbe     .Lcopy_from_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen3_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_from_user_zen3_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_from_user_zen3_forward - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_from_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen3_down - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lcopy_from_user_zen3_forward
-        jmp     .Lcopy_from_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen3_down - . - 4
 .Lcopy_from_user_zen3_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_from_user_zen3_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_from_user_zen3_forward - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_from_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen3_down - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lcopy_from_user_zen3_down
-        jmp     .Lcopy_from_user_zen3_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen3_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen3_forward - . - 4
 .Lcopy_from_user_zen3_t8_12:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lcopy_from_user_zen3_t11_12
         cmp     rdx, 256                    /* band edge */
         ja      .Lcopy_from_user_zen3_t10_10
         cmp     rdx, 160                    /* band edge */
-        jbe     .Lcopy_from_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen3_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_from_user_zen3_forward
-        jmp     .Lcopy_from_user_zen3_down
+        .byte   0x0f, 0x84
+        .long   .Lcopy_from_user_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen3_down - . - 4
 .Lcopy_from_user_zen3_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_from_user_zen3_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_from_user_zen3_forward - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_from_user_zen3_down
-        jmp     .Lcopy_from_user_zen3_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen3_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen3_forward - . - 4
 .Lcopy_from_user_zen3_t11_12:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lcopy_from_user_zen3_t12_12
@@ -2239,25 +2419,34 @@ uc_copy_from_user_zen3_access:
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_from_user_zen3_forward_aligned
+        .byte   0x0f, 0x84
+        .long   .Lcopy_from_user_zen3_forward_aligned - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_from_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen3_down - . - 4
         cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_from_user_zen3_forward
-        jmp     .Lcopy_from_user_zen3_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lcopy_from_user_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen3_forward_aligned - . - 4
 .Lcopy_from_user_zen3_t12_12:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
-        jz      .Lcopy_from_user_zen3_down
+        .byte   0x0f, 0x84
+        .long   .Lcopy_from_user_zen3_down - . - 4
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_from_user_zen3_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen3_down - . - 4
         cmp     ecx, 58                       /* near: d <= near_max */
-        jbe     .Lcopy_from_user_zen3_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen3_forward - . - 4
         cmp     ecx, 4090                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_from_user_zen3_forward
-        jmp     .Lcopy_from_user_zen3_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lcopy_from_user_zen3_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen3_forward_aligned - . - 4
 .Lcopy_from_user_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -2362,52 +2551,67 @@ uc_copy_from_user_zen5:
 uc_copy_from_user_zen5_access:
         /* zen5's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lcopy_from_user_zen5_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen5_small - . - 4
         cmp     rdx, 384                    /* band edge */
         ja      .Lcopy_from_user_zen5_t6_8
         cmp     rdx, 112                    /* band edge */
         ja      .Lcopy_from_user_zen5_t4_5
         cmp     rdx, 56                    /* band edge */
-        jbe     .Lcopy_from_user_zen5_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen5_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lcopy_from_user_zen5_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_from_user_zen5_forward - . - 4
         cmp     ecx, 63                       /* above: d <= above_max */
-        jbe     .Lcopy_from_user_zen5_down
-        jmp     .Lcopy_from_user_zen5_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen5_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen5_forward - . - 4
 .Lcopy_from_user_zen5_t4_5:
         cmp     rdx, 320                    /* band edge */
-        jbe     .Lcopy_from_user_zen5_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen5_down - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lcopy_from_user_zen5_forward
-        jmp     .Lcopy_from_user_zen5_down
+        .byte   0x0f, 0x84
+        .long   .Lcopy_from_user_zen5_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen5_down - . - 4
 .Lcopy_from_user_zen5_t6_8:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lcopy_from_user_zen5_t8_8
         cmp     rdx, 768                    /* band edge */
-        ja      .Lcopy_from_user_zen5_forward
+        .byte   0x0f, 0x87
+        .long   .Lcopy_from_user_zen5_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lcopy_from_user_zen5_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_from_user_zen5_forward - . - 4
         cmp     ecx, 63                       /* above: d <= above_max */
-        jbe     .Lcopy_from_user_zen5_down
-        jmp     .Lcopy_from_user_zen5_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen5_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen5_forward - . - 4
 .Lcopy_from_user_zen5_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
-        jz      .Lcopy_from_user_zen5_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_from_user_zen5_forward - . - 4
         cmp     ecx, 63                       /* above: d <= above_max */
-        jbe     .Lcopy_from_user_zen5_forward
-        jmp     .Lcopy_from_user_zen5_forward_aligned
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen5_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen5_forward_aligned - . - 4
 .Lcopy_from_user_zen5_forward:
         mov     rcx, rdx
         rep movsb

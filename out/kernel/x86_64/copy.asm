@@ -312,13 +312,13 @@ uc_memcpy_zen2:
         mov     rax, rdi
         ; zen2's table, as a branch tree: length first
         cmp     rdx, 63                    ; band edge: the lowest band first
-        jbe     .Lmemcpy_zen2_forward
+        jbe near .Lmemcpy_zen2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen2_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen2_forward                 ; zero: d = 0
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen2_down
+        jbe near .Lmemcpy_zen2_down
 .Lmemcpy_zen2_forward:
         mov     rcx, rdx
         rep movsb
@@ -356,82 +356,82 @@ uc_memcpy_zen3:
         mov     rax, rdi
         ; zen3's table, as a branch tree: length first
         cmp     rdx, 15                    ; band edge: the lowest band first
-        jbe     .Lmemcpy_zen3_small
+        jbe near .Lmemcpy_zen3_small
         cmp     rdx, 112                    ; band edge
         ja      .Lmemcpy_zen3_t8_12
         cmp     rdx, 32                    ; band edge
         ja      .Lmemcpy_zen3_t5_7
         cmp     rdx, 19                    ; band edge
-        ja      .Lmemcpy_zen3_small
+        ja near .Lmemcpy_zen3_small
         cmp     rdx, 16                    ; band edge
         ja      .Lmemcpy_zen3_t3_3
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lmemcpy_zen3_down
+        jz near .Lmemcpy_zen3_down
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen3_small
+        jbe near .Lmemcpy_zen3_small
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lmemcpy_zen3_small
-        jmp     .Lmemcpy_zen3_down
+        jbe near .Lmemcpy_zen3_small
+        jmp near .Lmemcpy_zen3_down
 .Lmemcpy_zen3_t3_3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lmemcpy_zen3_small
+        jz near .Lmemcpy_zen3_small
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen3_down
-        jmp     .Lmemcpy_zen3_small
+        jae near .Lmemcpy_zen3_down
+        jmp near .Lmemcpy_zen3_small
 .Lmemcpy_zen3_t5_7:
         cmp     rdx, 96                    ; band edge
         ja      .Lmemcpy_zen3_t7_7
         cmp     rdx, 80                    ; band edge
-        jbe     .Lmemcpy_zen3_down
+        jbe near .Lmemcpy_zen3_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lmemcpy_zen3_forward
+        jz near .Lmemcpy_zen3_forward
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen3_down
+        jbe near .Lmemcpy_zen3_down
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lmemcpy_zen3_forward
-        jmp     .Lmemcpy_zen3_down
+        jbe near .Lmemcpy_zen3_forward
+        jmp near .Lmemcpy_zen3_down
 .Lmemcpy_zen3_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lmemcpy_zen3_forward
+        jz near .Lmemcpy_zen3_forward
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen3_down
+        jbe near .Lmemcpy_zen3_down
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lmemcpy_zen3_down
-        jmp     .Lmemcpy_zen3_forward
+        jbe near .Lmemcpy_zen3_down
+        jmp near .Lmemcpy_zen3_forward
 .Lmemcpy_zen3_t8_12:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemcpy_zen3_t11_12
         cmp     rdx, 256                    ; band edge
         ja      .Lmemcpy_zen3_t10_10
         cmp     rdx, 160                    ; band edge
-        jbe     .Lmemcpy_zen3_down
+        jbe near .Lmemcpy_zen3_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lmemcpy_zen3_forward
-        jmp     .Lmemcpy_zen3_down
+        jz near .Lmemcpy_zen3_forward
+        jmp near .Lmemcpy_zen3_down
 .Lmemcpy_zen3_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lmemcpy_zen3_forward
+        jz near .Lmemcpy_zen3_forward
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen3_down
-        jmp     .Lmemcpy_zen3_forward
+        jbe near .Lmemcpy_zen3_down
+        jmp near .Lmemcpy_zen3_forward
 .Lmemcpy_zen3_t11_12:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemcpy_zen3_t12_12
@@ -439,25 +439,25 @@ uc_memcpy_zen3:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lmemcpy_zen3_forward_aligned
+        jz near .Lmemcpy_zen3_forward_aligned
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen3_down
+        jbe near .Lmemcpy_zen3_down
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen3_forward
-        jmp     .Lmemcpy_zen3_forward_aligned
+        jae near .Lmemcpy_zen3_forward
+        jmp near .Lmemcpy_zen3_forward_aligned
 .Lmemcpy_zen3_t12_12:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lmemcpy_zen3_down
+        jz near .Lmemcpy_zen3_down
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen3_down
+        jbe near .Lmemcpy_zen3_down
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lmemcpy_zen3_forward
+        jbe near .Lmemcpy_zen3_forward
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen3_forward
-        jmp     .Lmemcpy_zen3_forward_aligned
+        jae near .Lmemcpy_zen3_forward
+        jmp near .Lmemcpy_zen3_forward_aligned
 .Lmemcpy_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -557,52 +557,52 @@ uc_memcpy_zen5:
         mov     rax, rdi
         ; zen5's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lmemcpy_zen5_small
+        jbe near .Lmemcpy_zen5_small
         cmp     rdx, 384                    ; band edge
         ja      .Lmemcpy_zen5_t6_8
         cmp     rdx, 112                    ; band edge
         ja      .Lmemcpy_zen5_t4_5
         cmp     rdx, 56                    ; band edge
-        jbe     .Lmemcpy_zen5_down
+        jbe near .Lmemcpy_zen5_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lmemcpy_zen5_forward
+        jz near .Lmemcpy_zen5_forward
         cmp     ecx, 63                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen5_down
-        jmp     .Lmemcpy_zen5_forward
+        jbe near .Lmemcpy_zen5_down
+        jmp near .Lmemcpy_zen5_forward
 .Lmemcpy_zen5_t4_5:
         cmp     rdx, 320                    ; band edge
-        jbe     .Lmemcpy_zen5_down
+        jbe near .Lmemcpy_zen5_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lmemcpy_zen5_forward
-        jmp     .Lmemcpy_zen5_down
+        jz near .Lmemcpy_zen5_forward
+        jmp near .Lmemcpy_zen5_down
 .Lmemcpy_zen5_t6_8:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemcpy_zen5_t8_8
         cmp     rdx, 768                    ; band edge
-        ja      .Lmemcpy_zen5_forward
+        ja near .Lmemcpy_zen5_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lmemcpy_zen5_forward
+        jz near .Lmemcpy_zen5_forward
         cmp     ecx, 63                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen5_down
-        jmp     .Lmemcpy_zen5_forward
+        jbe near .Lmemcpy_zen5_down
+        jmp near .Lmemcpy_zen5_forward
 .Lmemcpy_zen5_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lmemcpy_zen5_forward
+        jz near .Lmemcpy_zen5_forward
         cmp     ecx, 63                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen5_forward
-        jmp     .Lmemcpy_zen5_forward_aligned
+        jbe near .Lmemcpy_zen5_forward
+        jmp near .Lmemcpy_zen5_forward_aligned
 .Lmemcpy_zen5_forward:
         mov     rcx, rdx
         rep movsb
@@ -979,13 +979,13 @@ uc_copy_strategy_zen2:
         endbr64
         ; zen2's table, as a branch tree: length first
         cmp     rdx, 63                    ; band edge: the lowest band first
-        jbe     .Lcopy_strategy_zen2_forward
+        jbe near .Lcopy_strategy_zen2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen2_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen2_forward                 ; zero: d = 0
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen2_down
+        jbe near .Lcopy_strategy_zen2_down
 .Lcopy_strategy_zen2_forward:
         mov     eax, 0
         ret
@@ -998,82 +998,82 @@ uc_copy_strategy_zen3:
         endbr64
         ; zen3's table, as a branch tree: length first
         cmp     rdx, 15                    ; band edge: the lowest band first
-        jbe     .Lcopy_strategy_zen3_small
+        jbe near .Lcopy_strategy_zen3_small
         cmp     rdx, 112                    ; band edge
         ja      .Lcopy_strategy_zen3_t8_12
         cmp     rdx, 32                    ; band edge
         ja      .Lcopy_strategy_zen3_t5_7
         cmp     rdx, 19                    ; band edge
-        ja      .Lcopy_strategy_zen3_small
+        ja near .Lcopy_strategy_zen3_small
         cmp     rdx, 16                    ; band edge
         ja      .Lcopy_strategy_zen3_t3_3
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_strategy_zen3_down
+        jz near .Lcopy_strategy_zen3_down
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen3_small
+        jbe near .Lcopy_strategy_zen3_small
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lcopy_strategy_zen3_small
-        jmp     .Lcopy_strategy_zen3_down
+        jbe near .Lcopy_strategy_zen3_small
+        jmp near .Lcopy_strategy_zen3_down
 .Lcopy_strategy_zen3_t3_3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_strategy_zen3_small
+        jz near .Lcopy_strategy_zen3_small
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen3_down
-        jmp     .Lcopy_strategy_zen3_small
+        jae near .Lcopy_strategy_zen3_down
+        jmp near .Lcopy_strategy_zen3_small
 .Lcopy_strategy_zen3_t5_7:
         cmp     rdx, 96                    ; band edge
         ja      .Lcopy_strategy_zen3_t7_7
         cmp     rdx, 80                    ; band edge
-        jbe     .Lcopy_strategy_zen3_down
+        jbe near .Lcopy_strategy_zen3_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_strategy_zen3_forward
+        jz near .Lcopy_strategy_zen3_forward
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen3_down
+        jbe near .Lcopy_strategy_zen3_down
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lcopy_strategy_zen3_forward
-        jmp     .Lcopy_strategy_zen3_down
+        jbe near .Lcopy_strategy_zen3_forward
+        jmp near .Lcopy_strategy_zen3_down
 .Lcopy_strategy_zen3_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_strategy_zen3_forward
+        jz near .Lcopy_strategy_zen3_forward
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen3_down
+        jbe near .Lcopy_strategy_zen3_down
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lcopy_strategy_zen3_down
-        jmp     .Lcopy_strategy_zen3_forward
+        jbe near .Lcopy_strategy_zen3_down
+        jmp near .Lcopy_strategy_zen3_forward
 .Lcopy_strategy_zen3_t8_12:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lcopy_strategy_zen3_t11_12
         cmp     rdx, 256                    ; band edge
         ja      .Lcopy_strategy_zen3_t10_10
         cmp     rdx, 160                    ; band edge
-        jbe     .Lcopy_strategy_zen3_down
+        jbe near .Lcopy_strategy_zen3_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_strategy_zen3_forward
-        jmp     .Lcopy_strategy_zen3_down
+        jz near .Lcopy_strategy_zen3_forward
+        jmp near .Lcopy_strategy_zen3_down
 .Lcopy_strategy_zen3_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_strategy_zen3_forward
+        jz near .Lcopy_strategy_zen3_forward
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen3_down
-        jmp     .Lcopy_strategy_zen3_forward
+        jbe near .Lcopy_strategy_zen3_down
+        jmp near .Lcopy_strategy_zen3_forward
 .Lcopy_strategy_zen3_t11_12:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lcopy_strategy_zen3_t12_12
@@ -1081,25 +1081,25 @@ uc_copy_strategy_zen3:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_strategy_zen3_forward_aligned
+        jz near .Lcopy_strategy_zen3_forward_aligned
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen3_down
+        jbe near .Lcopy_strategy_zen3_down
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen3_forward
-        jmp     .Lcopy_strategy_zen3_forward_aligned
+        jae near .Lcopy_strategy_zen3_forward
+        jmp near .Lcopy_strategy_zen3_forward_aligned
 .Lcopy_strategy_zen3_t12_12:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_strategy_zen3_down
+        jz near .Lcopy_strategy_zen3_down
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen3_down
+        jbe near .Lcopy_strategy_zen3_down
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lcopy_strategy_zen3_forward
+        jbe near .Lcopy_strategy_zen3_forward
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen3_forward
-        jmp     .Lcopy_strategy_zen3_forward_aligned
+        jae near .Lcopy_strategy_zen3_forward
+        jmp near .Lcopy_strategy_zen3_forward_aligned
 .Lcopy_strategy_zen3_forward:
         mov     eax, 0
         ret
@@ -1118,52 +1118,52 @@ uc_copy_strategy_zen5:
         endbr64
         ; zen5's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lcopy_strategy_zen5_small
+        jbe near .Lcopy_strategy_zen5_small
         cmp     rdx, 384                    ; band edge
         ja      .Lcopy_strategy_zen5_t6_8
         cmp     rdx, 112                    ; band edge
         ja      .Lcopy_strategy_zen5_t4_5
         cmp     rdx, 56                    ; band edge
-        jbe     .Lcopy_strategy_zen5_down
+        jbe near .Lcopy_strategy_zen5_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lcopy_strategy_zen5_forward
+        jz near .Lcopy_strategy_zen5_forward
         cmp     ecx, 63                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen5_down
-        jmp     .Lcopy_strategy_zen5_forward
+        jbe near .Lcopy_strategy_zen5_down
+        jmp near .Lcopy_strategy_zen5_forward
 .Lcopy_strategy_zen5_t4_5:
         cmp     rdx, 320                    ; band edge
-        jbe     .Lcopy_strategy_zen5_down
+        jbe near .Lcopy_strategy_zen5_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lcopy_strategy_zen5_forward
-        jmp     .Lcopy_strategy_zen5_down
+        jz near .Lcopy_strategy_zen5_forward
+        jmp near .Lcopy_strategy_zen5_down
 .Lcopy_strategy_zen5_t6_8:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lcopy_strategy_zen5_t8_8
         cmp     rdx, 768                    ; band edge
-        ja      .Lcopy_strategy_zen5_forward
+        ja near .Lcopy_strategy_zen5_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lcopy_strategy_zen5_forward
+        jz near .Lcopy_strategy_zen5_forward
         cmp     ecx, 63                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen5_down
-        jmp     .Lcopy_strategy_zen5_forward
+        jbe near .Lcopy_strategy_zen5_down
+        jmp near .Lcopy_strategy_zen5_forward
 .Lcopy_strategy_zen5_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lcopy_strategy_zen5_forward
+        jz near .Lcopy_strategy_zen5_forward
         cmp     ecx, 63                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen5_forward
-        jmp     .Lcopy_strategy_zen5_forward_aligned
+        jbe near .Lcopy_strategy_zen5_forward
+        jmp near .Lcopy_strategy_zen5_forward_aligned
 .Lcopy_strategy_zen5_forward:
         mov     eax, 0
         ret
@@ -1446,13 +1446,13 @@ uc_copy_to_user_zen2:
 uc_copy_to_user_zen2_access:
         ; zen2's table, as a branch tree: length first
         cmp     rdx, 63                    ; band edge: the lowest band first
-        jbe     .Lcopy_to_user_zen2_forward
+        jbe near .Lcopy_to_user_zen2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_to_user_zen2_forward                 ; zero: d = 0
+        jz near .Lcopy_to_user_zen2_forward                 ; zero: d = 0
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_to_user_zen2_down
+        jbe near .Lcopy_to_user_zen2_down
 .Lcopy_to_user_zen2_forward:
         mov     rcx, rdx
         rep movsb
@@ -1496,82 +1496,82 @@ uc_copy_to_user_zen3:
 uc_copy_to_user_zen3_access:
         ; zen3's table, as a branch tree: length first
         cmp     rdx, 15                    ; band edge: the lowest band first
-        jbe     .Lcopy_to_user_zen3_small
+        jbe near .Lcopy_to_user_zen3_small
         cmp     rdx, 112                    ; band edge
         ja      .Lcopy_to_user_zen3_t8_12
         cmp     rdx, 32                    ; band edge
         ja      .Lcopy_to_user_zen3_t5_7
         cmp     rdx, 19                    ; band edge
-        ja      .Lcopy_to_user_zen3_small
+        ja near .Lcopy_to_user_zen3_small
         cmp     rdx, 16                    ; band edge
         ja      .Lcopy_to_user_zen3_t3_3
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_to_user_zen3_down
+        jz near .Lcopy_to_user_zen3_down
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_to_user_zen3_small
+        jbe near .Lcopy_to_user_zen3_small
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lcopy_to_user_zen3_small
-        jmp     .Lcopy_to_user_zen3_down
+        jbe near .Lcopy_to_user_zen3_small
+        jmp near .Lcopy_to_user_zen3_down
 .Lcopy_to_user_zen3_t3_3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_to_user_zen3_small
+        jz near .Lcopy_to_user_zen3_small
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_to_user_zen3_down
-        jmp     .Lcopy_to_user_zen3_small
+        jae near .Lcopy_to_user_zen3_down
+        jmp near .Lcopy_to_user_zen3_small
 .Lcopy_to_user_zen3_t5_7:
         cmp     rdx, 96                    ; band edge
         ja      .Lcopy_to_user_zen3_t7_7
         cmp     rdx, 80                    ; band edge
-        jbe     .Lcopy_to_user_zen3_down
+        jbe near .Lcopy_to_user_zen3_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_to_user_zen3_forward
+        jz near .Lcopy_to_user_zen3_forward
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_to_user_zen3_down
+        jbe near .Lcopy_to_user_zen3_down
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lcopy_to_user_zen3_forward
-        jmp     .Lcopy_to_user_zen3_down
+        jbe near .Lcopy_to_user_zen3_forward
+        jmp near .Lcopy_to_user_zen3_down
 .Lcopy_to_user_zen3_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_to_user_zen3_forward
+        jz near .Lcopy_to_user_zen3_forward
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_to_user_zen3_down
+        jbe near .Lcopy_to_user_zen3_down
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lcopy_to_user_zen3_down
-        jmp     .Lcopy_to_user_zen3_forward
+        jbe near .Lcopy_to_user_zen3_down
+        jmp near .Lcopy_to_user_zen3_forward
 .Lcopy_to_user_zen3_t8_12:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lcopy_to_user_zen3_t11_12
         cmp     rdx, 256                    ; band edge
         ja      .Lcopy_to_user_zen3_t10_10
         cmp     rdx, 160                    ; band edge
-        jbe     .Lcopy_to_user_zen3_down
+        jbe near .Lcopy_to_user_zen3_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_to_user_zen3_forward
-        jmp     .Lcopy_to_user_zen3_down
+        jz near .Lcopy_to_user_zen3_forward
+        jmp near .Lcopy_to_user_zen3_down
 .Lcopy_to_user_zen3_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_to_user_zen3_forward
+        jz near .Lcopy_to_user_zen3_forward
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_to_user_zen3_down
-        jmp     .Lcopy_to_user_zen3_forward
+        jbe near .Lcopy_to_user_zen3_down
+        jmp near .Lcopy_to_user_zen3_forward
 .Lcopy_to_user_zen3_t11_12:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lcopy_to_user_zen3_t12_12
@@ -1579,25 +1579,25 @@ uc_copy_to_user_zen3_access:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_to_user_zen3_forward_aligned
+        jz near .Lcopy_to_user_zen3_forward_aligned
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_to_user_zen3_down
+        jbe near .Lcopy_to_user_zen3_down
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_to_user_zen3_forward
-        jmp     .Lcopy_to_user_zen3_forward_aligned
+        jae near .Lcopy_to_user_zen3_forward
+        jmp near .Lcopy_to_user_zen3_forward_aligned
 .Lcopy_to_user_zen3_t12_12:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_to_user_zen3_down
+        jz near .Lcopy_to_user_zen3_down
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_to_user_zen3_down
+        jbe near .Lcopy_to_user_zen3_down
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lcopy_to_user_zen3_forward
+        jbe near .Lcopy_to_user_zen3_forward
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_to_user_zen3_forward
-        jmp     .Lcopy_to_user_zen3_forward_aligned
+        jae near .Lcopy_to_user_zen3_forward
+        jmp near .Lcopy_to_user_zen3_forward_aligned
 .Lcopy_to_user_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -1702,52 +1702,52 @@ uc_copy_to_user_zen5:
 uc_copy_to_user_zen5_access:
         ; zen5's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lcopy_to_user_zen5_small
+        jbe near .Lcopy_to_user_zen5_small
         cmp     rdx, 384                    ; band edge
         ja      .Lcopy_to_user_zen5_t6_8
         cmp     rdx, 112                    ; band edge
         ja      .Lcopy_to_user_zen5_t4_5
         cmp     rdx, 56                    ; band edge
-        jbe     .Lcopy_to_user_zen5_down
+        jbe near .Lcopy_to_user_zen5_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lcopy_to_user_zen5_forward
+        jz near .Lcopy_to_user_zen5_forward
         cmp     ecx, 63                       ; above: d <= above_max
-        jbe     .Lcopy_to_user_zen5_down
-        jmp     .Lcopy_to_user_zen5_forward
+        jbe near .Lcopy_to_user_zen5_down
+        jmp near .Lcopy_to_user_zen5_forward
 .Lcopy_to_user_zen5_t4_5:
         cmp     rdx, 320                    ; band edge
-        jbe     .Lcopy_to_user_zen5_down
+        jbe near .Lcopy_to_user_zen5_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lcopy_to_user_zen5_forward
-        jmp     .Lcopy_to_user_zen5_down
+        jz near .Lcopy_to_user_zen5_forward
+        jmp near .Lcopy_to_user_zen5_down
 .Lcopy_to_user_zen5_t6_8:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lcopy_to_user_zen5_t8_8
         cmp     rdx, 768                    ; band edge
-        ja      .Lcopy_to_user_zen5_forward
+        ja near .Lcopy_to_user_zen5_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lcopy_to_user_zen5_forward
+        jz near .Lcopy_to_user_zen5_forward
         cmp     ecx, 63                       ; above: d <= above_max
-        jbe     .Lcopy_to_user_zen5_down
-        jmp     .Lcopy_to_user_zen5_forward
+        jbe near .Lcopy_to_user_zen5_down
+        jmp near .Lcopy_to_user_zen5_forward
 .Lcopy_to_user_zen5_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lcopy_to_user_zen5_forward
+        jz near .Lcopy_to_user_zen5_forward
         cmp     ecx, 63                       ; above: d <= above_max
-        jbe     .Lcopy_to_user_zen5_forward
-        jmp     .Lcopy_to_user_zen5_forward_aligned
+        jbe near .Lcopy_to_user_zen5_forward
+        jmp near .Lcopy_to_user_zen5_forward_aligned
 .Lcopy_to_user_zen5_forward:
         mov     rcx, rdx
         rep movsb
@@ -2099,13 +2099,13 @@ uc_copy_from_user_zen2:
 uc_copy_from_user_zen2_access:
         ; zen2's table, as a branch tree: length first
         cmp     rdx, 63                    ; band edge: the lowest band first
-        jbe     .Lcopy_from_user_zen2_forward
+        jbe near .Lcopy_from_user_zen2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_from_user_zen2_forward                 ; zero: d = 0
+        jz near .Lcopy_from_user_zen2_forward                 ; zero: d = 0
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_from_user_zen2_down
+        jbe near .Lcopy_from_user_zen2_down
 .Lcopy_from_user_zen2_forward:
         mov     rcx, rdx
         rep movsb
@@ -2149,82 +2149,82 @@ uc_copy_from_user_zen3:
 uc_copy_from_user_zen3_access:
         ; zen3's table, as a branch tree: length first
         cmp     rdx, 15                    ; band edge: the lowest band first
-        jbe     .Lcopy_from_user_zen3_small
+        jbe near .Lcopy_from_user_zen3_small
         cmp     rdx, 112                    ; band edge
         ja      .Lcopy_from_user_zen3_t8_12
         cmp     rdx, 32                    ; band edge
         ja      .Lcopy_from_user_zen3_t5_7
         cmp     rdx, 19                    ; band edge
-        ja      .Lcopy_from_user_zen3_small
+        ja near .Lcopy_from_user_zen3_small
         cmp     rdx, 16                    ; band edge
         ja      .Lcopy_from_user_zen3_t3_3
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_from_user_zen3_down
+        jz near .Lcopy_from_user_zen3_down
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_from_user_zen3_small
+        jbe near .Lcopy_from_user_zen3_small
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lcopy_from_user_zen3_small
-        jmp     .Lcopy_from_user_zen3_down
+        jbe near .Lcopy_from_user_zen3_small
+        jmp near .Lcopy_from_user_zen3_down
 .Lcopy_from_user_zen3_t3_3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_from_user_zen3_small
+        jz near .Lcopy_from_user_zen3_small
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_from_user_zen3_down
-        jmp     .Lcopy_from_user_zen3_small
+        jae near .Lcopy_from_user_zen3_down
+        jmp near .Lcopy_from_user_zen3_small
 .Lcopy_from_user_zen3_t5_7:
         cmp     rdx, 96                    ; band edge
         ja      .Lcopy_from_user_zen3_t7_7
         cmp     rdx, 80                    ; band edge
-        jbe     .Lcopy_from_user_zen3_down
+        jbe near .Lcopy_from_user_zen3_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_from_user_zen3_forward
+        jz near .Lcopy_from_user_zen3_forward
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_from_user_zen3_down
+        jbe near .Lcopy_from_user_zen3_down
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lcopy_from_user_zen3_forward
-        jmp     .Lcopy_from_user_zen3_down
+        jbe near .Lcopy_from_user_zen3_forward
+        jmp near .Lcopy_from_user_zen3_down
 .Lcopy_from_user_zen3_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_from_user_zen3_forward
+        jz near .Lcopy_from_user_zen3_forward
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_from_user_zen3_down
+        jbe near .Lcopy_from_user_zen3_down
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lcopy_from_user_zen3_down
-        jmp     .Lcopy_from_user_zen3_forward
+        jbe near .Lcopy_from_user_zen3_down
+        jmp near .Lcopy_from_user_zen3_forward
 .Lcopy_from_user_zen3_t8_12:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lcopy_from_user_zen3_t11_12
         cmp     rdx, 256                    ; band edge
         ja      .Lcopy_from_user_zen3_t10_10
         cmp     rdx, 160                    ; band edge
-        jbe     .Lcopy_from_user_zen3_down
+        jbe near .Lcopy_from_user_zen3_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_from_user_zen3_forward
-        jmp     .Lcopy_from_user_zen3_down
+        jz near .Lcopy_from_user_zen3_forward
+        jmp near .Lcopy_from_user_zen3_down
 .Lcopy_from_user_zen3_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_from_user_zen3_forward
+        jz near .Lcopy_from_user_zen3_forward
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_from_user_zen3_down
-        jmp     .Lcopy_from_user_zen3_forward
+        jbe near .Lcopy_from_user_zen3_down
+        jmp near .Lcopy_from_user_zen3_forward
 .Lcopy_from_user_zen3_t11_12:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lcopy_from_user_zen3_t12_12
@@ -2232,25 +2232,25 @@ uc_copy_from_user_zen3_access:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_from_user_zen3_forward_aligned
+        jz near .Lcopy_from_user_zen3_forward_aligned
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_from_user_zen3_down
+        jbe near .Lcopy_from_user_zen3_down
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_from_user_zen3_forward
-        jmp     .Lcopy_from_user_zen3_forward_aligned
+        jae near .Lcopy_from_user_zen3_forward
+        jmp near .Lcopy_from_user_zen3_forward_aligned
 .Lcopy_from_user_zen3_t12_12:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
-        jz      .Lcopy_from_user_zen3_down
+        jz near .Lcopy_from_user_zen3_down
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_from_user_zen3_down
+        jbe near .Lcopy_from_user_zen3_down
         cmp     ecx, 58                       ; near: d <= near_max
-        jbe     .Lcopy_from_user_zen3_forward
+        jbe near .Lcopy_from_user_zen3_forward
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_from_user_zen3_forward
-        jmp     .Lcopy_from_user_zen3_forward_aligned
+        jae near .Lcopy_from_user_zen3_forward
+        jmp near .Lcopy_from_user_zen3_forward_aligned
 .Lcopy_from_user_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -2355,52 +2355,52 @@ uc_copy_from_user_zen5:
 uc_copy_from_user_zen5_access:
         ; zen5's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lcopy_from_user_zen5_small
+        jbe near .Lcopy_from_user_zen5_small
         cmp     rdx, 384                    ; band edge
         ja      .Lcopy_from_user_zen5_t6_8
         cmp     rdx, 112                    ; band edge
         ja      .Lcopy_from_user_zen5_t4_5
         cmp     rdx, 56                    ; band edge
-        jbe     .Lcopy_from_user_zen5_down
+        jbe near .Lcopy_from_user_zen5_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lcopy_from_user_zen5_forward
+        jz near .Lcopy_from_user_zen5_forward
         cmp     ecx, 63                       ; above: d <= above_max
-        jbe     .Lcopy_from_user_zen5_down
-        jmp     .Lcopy_from_user_zen5_forward
+        jbe near .Lcopy_from_user_zen5_down
+        jmp near .Lcopy_from_user_zen5_forward
 .Lcopy_from_user_zen5_t4_5:
         cmp     rdx, 320                    ; band edge
-        jbe     .Lcopy_from_user_zen5_down
+        jbe near .Lcopy_from_user_zen5_down
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lcopy_from_user_zen5_forward
-        jmp     .Lcopy_from_user_zen5_down
+        jz near .Lcopy_from_user_zen5_forward
+        jmp near .Lcopy_from_user_zen5_down
 .Lcopy_from_user_zen5_t6_8:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lcopy_from_user_zen5_t8_8
         cmp     rdx, 768                    ; band edge
-        ja      .Lcopy_from_user_zen5_forward
+        ja near .Lcopy_from_user_zen5_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lcopy_from_user_zen5_forward
+        jz near .Lcopy_from_user_zen5_forward
         cmp     ecx, 63                       ; above: d <= above_max
-        jbe     .Lcopy_from_user_zen5_down
-        jmp     .Lcopy_from_user_zen5_forward
+        jbe near .Lcopy_from_user_zen5_down
+        jmp near .Lcopy_from_user_zen5_forward
 .Lcopy_from_user_zen5_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
-        jz      .Lcopy_from_user_zen5_forward
+        jz near .Lcopy_from_user_zen5_forward
         cmp     ecx, 63                       ; above: d <= above_max
-        jbe     .Lcopy_from_user_zen5_forward
-        jmp     .Lcopy_from_user_zen5_forward_aligned
+        jbe near .Lcopy_from_user_zen5_forward
+        jmp near .Lcopy_from_user_zen5_forward_aligned
 .Lcopy_from_user_zen5_forward:
         mov     rcx, rdx
         rep movsb

@@ -644,24 +644,31 @@ uc_memcpy_zen3_avx2:
         mov     rax, rdi
         /* zen3_avx2's table, as a branch tree: length first */
         cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe     .Lmemcpy_zen3_avx2_small
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_avx2_small - . - 4
         cmp     rdx, 65536                    /* band edge */
         ja      .Lmemcpy_zen3_avx2_t7_11
         cmp     rdx, 1536                    /* band edge */
         ja      .Lmemcpy_zen3_avx2_t5_6
         cmp     rdx, 32                    /* band edge */
-        ja      .Lmemcpy_zen3_avx2_avx2_down
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
         cmp     rdx, 15                    /* band edge */
-        jbe     .Lmemcpy_zen3_avx2_down
-        jmp     .Lmemcpy_zen3_avx2_small
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_avx2_small - . - 4
 .Lmemcpy_zen3_avx2_t5_6:
         cmp     rdx, 4096                    /* band edge */
-        jbe     .Lmemcpy_zen3_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_avx2_forward                 /* zero: d = 0 */
-        jmp     .Lmemcpy_zen3_avx2_avx2_down
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_avx2_forward - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
 .Lmemcpy_zen3_avx2_t7_11:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemcpy_zen3_avx2_t10_11
@@ -672,52 +679,73 @@ uc_memcpy_zen3_avx2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_avx2_avx2_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen3_avx2_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemcpy_zen3_avx2_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen3_avx2_avx2_down
-        jmp     .Lmemcpy_zen3_avx2_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_avx2_forward - . - 4
 .Lmemcpy_zen3_avx2_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_avx2_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen3_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemcpy_zen3_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_avx2_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen3_avx2_avx2_down
-        jmp     .Lmemcpy_zen3_avx2_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_avx2_forward_aligned - . - 4
 .Lmemcpy_zen3_avx2_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen3_avx2_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemcpy_zen3_avx2_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen3_avx2_forward_aligned
-        jmp     .Lmemcpy_zen3_avx2_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen3_avx2_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_avx2_forward - . - 4
 .Lmemcpy_zen3_avx2_t10_11:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemcpy_zen3_avx2_avx2_nt
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen3_avx2_avx2_nt - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen3_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemcpy_zen3_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen3_avx2_forward_aligned
-        jmp     .Lmemcpy_zen3_avx2_avx2_down
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen3_avx2_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
 .Lmemcpy_zen3_avx2_forward:
         mov     rcx, rdx
         rep movsb
@@ -948,24 +976,31 @@ uc_memcpy_zen3_gpr:
         mov     rax, rdi
         /* zen3_gpr's table, as a branch tree: length first */
         cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe     .Lmemcpy_zen3_gpr_small
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_small - . - 4
         cmp     rdx, 65536                    /* band edge */
         ja      .Lmemcpy_zen3_gpr_t7_11
         cmp     rdx, 1536                    /* band edge */
         ja      .Lmemcpy_zen3_gpr_t5_6
         cmp     rdx, 32                    /* band edge */
-        ja      .Lmemcpy_zen3_gpr_down
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen3_gpr_down - . - 4
         cmp     rdx, 15                    /* band edge */
-        jbe     .Lmemcpy_zen3_gpr_down
-        jmp     .Lmemcpy_zen3_gpr_small
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_gpr_small - . - 4
 .Lmemcpy_zen3_gpr_t5_6:
         cmp     rdx, 4096                    /* band edge */
-        jbe     .Lmemcpy_zen3_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_gpr_forward                 /* zero: d = 0 */
-        jmp     .Lmemcpy_zen3_gpr_down
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_gpr_forward - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_gpr_down - . - 4
 .Lmemcpy_zen3_gpr_t7_11:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemcpy_zen3_gpr_t10_11
@@ -976,52 +1011,73 @@ uc_memcpy_zen3_gpr:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_gpr_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_gpr_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen3_gpr_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemcpy_zen3_gpr_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen3_gpr_down
-        jmp     .Lmemcpy_zen3_gpr_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen3_gpr_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_gpr_forward - . - 4
 .Lmemcpy_zen3_gpr_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_gpr_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_gpr_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen3_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemcpy_zen3_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen3_gpr_down
-        jmp     .Lmemcpy_zen3_gpr_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen3_gpr_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_gpr_forward_aligned - . - 4
 .Lmemcpy_zen3_gpr_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_gpr_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_gpr_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen3_gpr_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemcpy_zen3_gpr_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen3_gpr_forward_aligned
-        jmp     .Lmemcpy_zen3_gpr_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen3_gpr_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_gpr_forward - . - 4
 .Lmemcpy_zen3_gpr_t10_11:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemcpy_zen3_gpr_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen3_gpr_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_gpr_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen3_gpr_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen3_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemcpy_zen3_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen3_gpr_forward_aligned
-        jmp     .Lmemcpy_zen3_gpr_down
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen3_gpr_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_gpr_down - . - 4
 .Lmemcpy_zen3_gpr_forward:
         mov     rcx, rdx
         rep movsb
@@ -1121,7 +1177,8 @@ uc_memcpy_zen5_avx512:
         mov     rax, rdi
         /* zen5_avx512's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lmemcpy_zen5_avx512_small
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx512_small - . - 4
         cmp     rdx, 512                    /* band edge */
         ja      .Lmemcpy_zen5_avx512_t10_16
         cmp     rdx, 128                    /* band edge */
@@ -1129,60 +1186,80 @@ uc_memcpy_zen5_avx512:
         cmp     rdx, 64                    /* band edge */
         ja      .Lmemcpy_zen5_avx512_t4_5
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lmemcpy_zen5_avx512_avx2_forward
-        jmp     .Lmemcpy_zen5_avx512_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx512_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx512_avx2_down - . - 4
 .Lmemcpy_zen5_avx512_t4_5:
         cmp     rdx, 96                    /* band edge */
-        jbe     .Lmemcpy_zen5_avx512_avx2_forward
-        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx512_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
 .Lmemcpy_zen5_avx512_t6_9:
         cmp     rdx, 256                    /* band edge */
         ja      .Lmemcpy_zen5_avx512_t8_9
         cmp     rdx, 160                    /* band edge */
-        jbe     .Lmemcpy_zen5_avx512_avx2_down
-        jmp     .Lmemcpy_zen5_avx512_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx512_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx512_avx2_forward - . - 4
 .Lmemcpy_zen5_avx512_t8_9:
         cmp     rdx, 384                    /* band edge */
         ja      .Lmemcpy_zen5_avx512_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx512_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen5_avx512_avx2_forward
-        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen5_avx512_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
 .Lmemcpy_zen5_avx512_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx512_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen5_avx512_avx2_down
-        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx512_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
 .Lmemcpy_zen5_avx512_t10_16:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemcpy_zen5_avx512_t14_16
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemcpy_zen5_avx512_t12_13
         cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx512_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx512_avx512_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_avx512_avx512_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen5_avx512_avx512_down
-        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx512_avx512_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
 .Lmemcpy_zen5_avx512_t12_13:
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx512_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx512_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen5_avx512_avx512_down
-        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx512_avx512_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
 .Lmemcpy_zen5_avx512_t14_16:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemcpy_zen5_avx512_t16_16
@@ -1191,25 +1268,33 @@ uc_memcpy_zen5_avx512:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx512_avx512_down                 /* zero: d = 0 */
-        jmp     .Lmemcpy_zen5_avx512_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_avx512_avx512_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx512_forward - . - 4
 .Lmemcpy_zen5_avx512_t15_15:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx512_avx2_nt                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_avx512_avx2_nt - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen5_avx512_forward_aligned
-        jmp     .Lmemcpy_zen5_avx512_avx2_nt
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen5_avx512_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx512_avx2_nt - . - 4
 .Lmemcpy_zen5_avx512_t16_16:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen5_avx512_avx2_nt
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx512_avx2_nt - . - 4
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen5_avx512_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen5_avx512_forward_aligned - . - 4
 .Lmemcpy_zen5_avx512_forward:
         mov     rcx, rdx
         rep movsb
@@ -1498,7 +1583,8 @@ uc_memcpy_zen5_avx2:
         mov     rax, rdi
         /* zen5_avx2's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lmemcpy_zen5_avx2_small
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx2_small - . - 4
         cmp     rdx, 1536                    /* band edge */
         ja      .Lmemcpy_zen5_avx2_t9_14
         cmp     rdx, 160                    /* band edge */
@@ -1506,46 +1592,62 @@ uc_memcpy_zen5_avx2:
         cmp     rdx, 64                    /* band edge */
         ja      .Lmemcpy_zen5_avx2_t4_5
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lmemcpy_zen5_avx2_avx2_forward
-        jmp     .Lmemcpy_zen5_avx2_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
 .Lmemcpy_zen5_avx2_t4_5:
         cmp     rdx, 128                    /* band edge */
-        jbe     .Lmemcpy_zen5_avx2_avx2_forward
-        jmp     .Lmemcpy_zen5_avx2_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
 .Lmemcpy_zen5_avx2_t6_8:
         cmp     rdx, 512                    /* band edge */
         ja      .Lmemcpy_zen5_avx2_t8_8
         cmp     rdx, 384                    /* band edge */
-        jbe     .Lmemcpy_zen5_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx2_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen5_avx2_avx2_down
-        jmp     .Lmemcpy_zen5_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
 .Lmemcpy_zen5_avx2_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx2_avx2_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen5_avx2_avx2_down
-        jmp     .Lmemcpy_zen5_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
 .Lmemcpy_zen5_avx2_t9_14:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemcpy_zen5_avx2_t12_14
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemcpy_zen5_avx2_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx2_forward - . - 4
         cmp     rdx, 3072                    /* band edge */
-        jbe     .Lmemcpy_zen5_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx2_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen5_avx2_avx2_down
-        jmp     .Lmemcpy_zen5_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
 .Lmemcpy_zen5_avx2_t12_14:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemcpy_zen5_avx2_t14_14
@@ -1554,25 +1656,33 @@ uc_memcpy_zen5_avx2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx2_avx2_down                 /* zero: d = 0 */
-        jmp     .Lmemcpy_zen5_avx2_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx2_forward - . - 4
 .Lmemcpy_zen5_avx2_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx2_avx2_nt                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_avx2_avx2_nt - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen5_avx2_forward_aligned
-        jmp     .Lmemcpy_zen5_avx2_avx2_nt
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen5_avx2_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx2_avx2_nt - . - 4
 .Lmemcpy_zen5_avx2_t14_14:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen5_avx2_avx2_nt
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx2_avx2_nt - . - 4
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen5_avx2_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen5_avx2_forward_aligned - . - 4
 .Lmemcpy_zen5_avx2_forward:
         mov     rcx, rdx
         rep movsb
@@ -1777,69 +1887,90 @@ uc_memcpy_zen5_gpr:
         mov     rax, rdi
         /* zen5_gpr's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lmemcpy_zen5_gpr_small
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_gpr_small - . - 4
         cmp     rdx, 512                    /* band edge */
         ja      .Lmemcpy_zen5_gpr_t8_13
         cmp     rdx, 128                    /* band edge */
         ja      .Lmemcpy_zen5_gpr_t5_7
         cmp     rdx, 64                    /* band edge */
-        ja      .Lmemcpy_zen5_gpr_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lmemcpy_zen5_gpr_forward
-        jmp     .Lmemcpy_zen5_gpr_down
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_gpr_down - . - 4
 .Lmemcpy_zen5_gpr_t5_7:
         cmp     rdx, 384                    /* band edge */
         ja      .Lmemcpy_zen5_gpr_t7_7
         cmp     rdx, 160                    /* band edge */
-        jbe     .Lmemcpy_zen5_gpr_down
-        jmp     .Lmemcpy_zen5_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_gpr_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4
 .Lmemcpy_zen5_gpr_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_gpr_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen5_gpr_down
-        jmp     .Lmemcpy_zen5_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_gpr_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4
 .Lmemcpy_zen5_gpr_t8_13:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemcpy_zen5_gpr_t11_13
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemcpy_zen5_gpr_t10_10
         cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemcpy_zen5_gpr_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_gpr_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_gpr_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen5_gpr_down
-        jmp     .Lmemcpy_zen5_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_gpr_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4
 .Lmemcpy_zen5_gpr_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_gpr_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen5_gpr_down
-        jmp     .Lmemcpy_zen5_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_gpr_down - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4
 .Lmemcpy_zen5_gpr_t11_13:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemcpy_zen5_gpr_t13_13
         cmp     rdx, 1048576                    /* band edge */
-        jbe     .Lmemcpy_zen5_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_gpr_down                 /* zero: d = 0 */
-        jmp     .Lmemcpy_zen5_gpr_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_gpr_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4
 .Lmemcpy_zen5_gpr_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_gpr_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemcpy_zen5_gpr_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemcpy_zen5_gpr_forward_aligned - . - 4
 .Lmemcpy_zen5_gpr_forward:
         mov     rcx, rdx
         rep movsb
@@ -3813,24 +3944,31 @@ uc_memmove_zen3_avx2:
         jae     .Lmemmove_zen3_avx2_disjoint
         /* zen3_avx2's table, as a branch tree: length first */
         cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen3_avx2_up_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_up_small - . - 4
         cmp     rdx, 65536                    /* band edge */
         ja      .Lmemmove_zen3_avx2_up_t7_11
         cmp     rdx, 1536                    /* band edge */
         ja      .Lmemmove_zen3_avx2_up_t5_6
         cmp     rdx, 32                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_up_avx2_down
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
         cmp     rdx, 15                    /* band edge */
-        jbe     .Lmemmove_zen3_avx2_up_down
-        jmp     .Lmemmove_zen3_avx2_up_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_up_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_up_small - . - 4
 .Lmemmove_zen3_avx2_up_t5_6:
         cmp     rdx, 4096                    /* band edge */
-        jbe     .Lmemmove_zen3_avx2_up_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_up_avx2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_up_forward                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen3_avx2_up_avx2_down
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_up_forward - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
 .Lmemmove_zen3_avx2_up_t7_11:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemmove_zen3_avx2_up_t10_11
@@ -3841,52 +3979,73 @@ uc_memmove_zen3_avx2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_up_avx2_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_avx2_up_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_avx2_up_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_avx2_up_avx2_down
-        jmp     .Lmemmove_zen3_avx2_up_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_up_forward - . - 4
 .Lmemmove_zen3_avx2_up_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_up_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_up_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_avx2_up_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_up_avx2_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_avx2_up_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_up_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_avx2_up_avx2_down
-        jmp     .Lmemmove_zen3_avx2_up_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_up_forward_aligned - . - 4
 .Lmemmove_zen3_avx2_up_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_up_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_up_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_avx2_up_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_avx2_up_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_avx2_up_forward_aligned
-        jmp     .Lmemmove_zen3_avx2_up_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_avx2_up_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_up_forward - . - 4
 .Lmemmove_zen3_avx2_up_t10_11:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_up_avx2_nt
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen3_avx2_up_avx2_nt - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_up_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_up_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_avx2_up_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_up_avx2_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_avx2_up_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_up_avx2_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_avx2_up_forward_aligned
-        jmp     .Lmemmove_zen3_avx2_up_avx2_down
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_avx2_up_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
 .Lmemmove_zen3_avx2_up_forward:
         mov     rcx, rdx
         rep movsb
@@ -4099,24 +4258,31 @@ uc_memmove_zen3_avx2:
 .Lmemmove_zen3_avx2_overlap_above:
         /* zen3_avx2's table, as a branch tree: length first */
         cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen3_avx2_down_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_down_small - . - 4
         cmp     rdx, 65536                    /* band edge */
         ja      .Lmemmove_zen3_avx2_down_t7_11
         cmp     rdx, 1536                    /* band edge */
         ja      .Lmemmove_zen3_avx2_down_t5_6
         cmp     rdx, 32                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_down_avx2_down
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
         cmp     rdx, 15                    /* band edge */
-        jbe     .Lmemmove_zen3_avx2_down_down
-        jmp     .Lmemmove_zen3_avx2_down_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_down_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_down_small - . - 4
 .Lmemmove_zen3_avx2_down_t5_6:
         cmp     rdx, 4096                    /* band edge */
-        jbe     .Lmemmove_zen3_avx2_down_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_down_avx2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_down_forward                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen3_avx2_down_avx2_down
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_down_forward - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
 .Lmemmove_zen3_avx2_down_t7_11:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemmove_zen3_avx2_down_t10_11
@@ -4127,52 +4293,73 @@ uc_memmove_zen3_avx2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_down_avx2_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_avx2_down_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_avx2_down_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_avx2_down_avx2_down
-        jmp     .Lmemmove_zen3_avx2_down_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_down_forward - . - 4
 .Lmemmove_zen3_avx2_down_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_down_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_down_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_avx2_down_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_down_avx2_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_avx2_down_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_down_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_avx2_down_avx2_down
-        jmp     .Lmemmove_zen3_avx2_down_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_down_forward_aligned - . - 4
 .Lmemmove_zen3_avx2_down_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_down_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_down_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_avx2_down_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_avx2_down_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_avx2_down_forward_aligned
-        jmp     .Lmemmove_zen3_avx2_down_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_avx2_down_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_down_forward - . - 4
 .Lmemmove_zen3_avx2_down_t10_11:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_down_avx2_nt
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen3_avx2_down_avx2_nt - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_down_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_down_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_avx2_down_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_down_avx2_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_avx2_down_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_down_avx2_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_avx2_down_forward_aligned
-        jmp     .Lmemmove_zen3_avx2_down_avx2_down
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_avx2_down_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
 .Lmemmove_zen3_avx2_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen3_avx2_down_forward_tiny                   /* down needs 8 bytes */
@@ -4531,24 +4718,31 @@ uc_memmove_zen3_avx2:
 .Lmemmove_zen3_avx2_disjoint:
         /* zen3_avx2's table, as a branch tree: length first */
         cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen3_avx2_disjoint_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_disjoint_small - . - 4
         cmp     rdx, 65536                    /* band edge */
         ja      .Lmemmove_zen3_avx2_disjoint_t7_11
         cmp     rdx, 1536                    /* band edge */
         ja      .Lmemmove_zen3_avx2_disjoint_t5_6
         cmp     rdx, 32                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_disjoint_avx2_down
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
         cmp     rdx, 15                    /* band edge */
-        jbe     .Lmemmove_zen3_avx2_disjoint_down
-        jmp     .Lmemmove_zen3_avx2_disjoint_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_disjoint_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_disjoint_small - . - 4
 .Lmemmove_zen3_avx2_disjoint_t5_6:
         cmp     rdx, 4096                    /* band edge */
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_disjoint_forward                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
 .Lmemmove_zen3_avx2_disjoint_t7_11:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemmove_zen3_avx2_disjoint_t10_11
@@ -4559,52 +4753,73 @@ uc_memmove_zen3_avx2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_disjoint_avx2_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_avx2_disjoint_avx2_down
-        jmp     .Lmemmove_zen3_avx2_disjoint_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
 .Lmemmove_zen3_avx2_disjoint_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_disjoint_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_avx2_disjoint_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_avx2_disjoint_avx2_down
-        jmp     .Lmemmove_zen3_avx2_disjoint_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_disjoint_forward_aligned - . - 4
 .Lmemmove_zen3_avx2_disjoint_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_disjoint_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_avx2_disjoint_forward_aligned
-        jmp     .Lmemmove_zen3_avx2_disjoint_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_avx2_disjoint_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
 .Lmemmove_zen3_avx2_disjoint_t10_11:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_disjoint_avx2_nt
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_nt - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_disjoint_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_avx2_disjoint_forward_aligned
-        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_avx2_disjoint_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
 .Lmemmove_zen3_avx2_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -4843,24 +5058,31 @@ uc_memmove_zen3_gpr:
         jae     .Lmemmove_zen3_gpr_disjoint
         /* zen3_gpr's table, as a branch tree: length first */
         cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen3_gpr_up_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_up_small - . - 4
         cmp     rdx, 65536                    /* band edge */
         ja      .Lmemmove_zen3_gpr_up_t7_11
         cmp     rdx, 1536                    /* band edge */
         ja      .Lmemmove_zen3_gpr_up_t5_6
         cmp     rdx, 32                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_up_down
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen3_gpr_up_down - . - 4
         cmp     rdx, 15                    /* band edge */
-        jbe     .Lmemmove_zen3_gpr_up_down
-        jmp     .Lmemmove_zen3_gpr_up_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_up_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_up_small - . - 4
 .Lmemmove_zen3_gpr_up_t5_6:
         cmp     rdx, 4096                    /* band edge */
-        jbe     .Lmemmove_zen3_gpr_up_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_up_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_up_forward                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen3_gpr_up_down
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_up_forward - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_up_down - . - 4
 .Lmemmove_zen3_gpr_up_t7_11:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemmove_zen3_gpr_up_t10_11
@@ -4871,52 +5093,73 @@ uc_memmove_zen3_gpr:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_up_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_up_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_gpr_up_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_up_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_up_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_up_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_gpr_up_down
-        jmp     .Lmemmove_zen3_gpr_up_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_gpr_up_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_up_forward - . - 4
 .Lmemmove_zen3_gpr_up_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_up_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_up_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_gpr_up_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_up_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_up_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_up_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_gpr_up_down
-        jmp     .Lmemmove_zen3_gpr_up_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_gpr_up_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_up_forward_aligned - . - 4
 .Lmemmove_zen3_gpr_up_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_up_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_up_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_gpr_up_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_up_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_up_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_up_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_gpr_up_forward_aligned
-        jmp     .Lmemmove_zen3_gpr_up_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_gpr_up_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_up_forward - . - 4
 .Lmemmove_zen3_gpr_up_t10_11:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_up_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen3_gpr_up_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_up_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_up_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_gpr_up_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_up_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_up_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_up_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_gpr_up_forward_aligned
-        jmp     .Lmemmove_zen3_gpr_up_down
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_gpr_up_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_up_down - . - 4
 .Lmemmove_zen3_gpr_up_forward:
         mov     rcx, rdx
         rep movsb
@@ -4990,24 +5233,31 @@ uc_memmove_zen3_gpr:
 .Lmemmove_zen3_gpr_overlap_above:
         /* zen3_gpr's table, as a branch tree: length first */
         cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen3_gpr_down_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_down_small - . - 4
         cmp     rdx, 65536                    /* band edge */
         ja      .Lmemmove_zen3_gpr_down_t7_11
         cmp     rdx, 1536                    /* band edge */
         ja      .Lmemmove_zen3_gpr_down_t5_6
         cmp     rdx, 32                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_down_down
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen3_gpr_down_down - . - 4
         cmp     rdx, 15                    /* band edge */
-        jbe     .Lmemmove_zen3_gpr_down_down
-        jmp     .Lmemmove_zen3_gpr_down_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_down_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_down_small - . - 4
 .Lmemmove_zen3_gpr_down_t5_6:
         cmp     rdx, 4096                    /* band edge */
-        jbe     .Lmemmove_zen3_gpr_down_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_down_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_down_forward                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen3_gpr_down_down
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_down_forward - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_down_down - . - 4
 .Lmemmove_zen3_gpr_down_t7_11:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemmove_zen3_gpr_down_t10_11
@@ -5018,52 +5268,73 @@ uc_memmove_zen3_gpr:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_down_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_down_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_gpr_down_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_down_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_down_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_down_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_gpr_down_down
-        jmp     .Lmemmove_zen3_gpr_down_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_gpr_down_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_down_forward - . - 4
 .Lmemmove_zen3_gpr_down_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_down_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_down_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_gpr_down_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_down_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_down_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_down_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_gpr_down_down
-        jmp     .Lmemmove_zen3_gpr_down_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_gpr_down_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_down_forward_aligned - . - 4
 .Lmemmove_zen3_gpr_down_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_down_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_down_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_gpr_down_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_down_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_down_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_down_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_gpr_down_forward_aligned
-        jmp     .Lmemmove_zen3_gpr_down_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_gpr_down_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_down_forward - . - 4
 .Lmemmove_zen3_gpr_down_t10_11:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_down_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen3_gpr_down_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_down_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_down_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_gpr_down_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_down_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_down_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_down_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_gpr_down_forward_aligned
-        jmp     .Lmemmove_zen3_gpr_down_down
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_gpr_down_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_down_down - . - 4
 .Lmemmove_zen3_gpr_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen3_gpr_down_forward_tiny                   /* down needs 8 bytes */
@@ -5308,24 +5579,31 @@ uc_memmove_zen3_gpr:
 .Lmemmove_zen3_gpr_disjoint:
         /* zen3_gpr's table, as a branch tree: length first */
         cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen3_gpr_disjoint_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_small - . - 4
         cmp     rdx, 65536                    /* band edge */
         ja      .Lmemmove_zen3_gpr_disjoint_t7_11
         cmp     rdx, 1536                    /* band edge */
         ja      .Lmemmove_zen3_gpr_disjoint_t5_6
         cmp     rdx, 32                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_disjoint_down
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
         cmp     rdx, 15                    /* band edge */
-        jbe     .Lmemmove_zen3_gpr_disjoint_down
-        jmp     .Lmemmove_zen3_gpr_disjoint_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_disjoint_small - . - 4
 .Lmemmove_zen3_gpr_disjoint_t5_6:
         cmp     rdx, 4096                    /* band edge */
-        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_disjoint_forward                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen3_gpr_disjoint_down
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
 .Lmemmove_zen3_gpr_disjoint_t7_11:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemmove_zen3_gpr_disjoint_t10_11
@@ -5336,52 +5614,73 @@ uc_memmove_zen3_gpr:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_disjoint_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_gpr_disjoint_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_disjoint_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_gpr_disjoint_down
-        jmp     .Lmemmove_zen3_gpr_disjoint_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
 .Lmemmove_zen3_gpr_disjoint_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_disjoint_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_gpr_disjoint_down
-        jmp     .Lmemmove_zen3_gpr_disjoint_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_disjoint_forward_aligned - . - 4
 .Lmemmove_zen3_gpr_disjoint_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_disjoint_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_gpr_disjoint_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_disjoint_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_gpr_disjoint_forward_aligned
-        jmp     .Lmemmove_zen3_gpr_disjoint_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_gpr_disjoint_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
 .Lmemmove_zen3_gpr_disjoint_t10_11:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_disjoint_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_disjoint_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen3_gpr_disjoint_forward_aligned
-        jmp     .Lmemmove_zen3_gpr_disjoint_down
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen3_gpr_disjoint_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
 .Lmemmove_zen3_gpr_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -5489,7 +5788,8 @@ uc_memmove_zen5_avx512:
         jae     .Lmemmove_zen5_avx512_disjoint
         /* zen5_avx512's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen5_avx512_up_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_up_small - . - 4
         cmp     rdx, 512                    /* band edge */
         ja      .Lmemmove_zen5_avx512_up_t10_16
         cmp     rdx, 128                    /* band edge */
@@ -5497,60 +5797,80 @@ uc_memmove_zen5_avx512:
         cmp     rdx, 64                    /* band edge */
         ja      .Lmemmove_zen5_avx512_up_t4_5
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lmemmove_zen5_avx512_up_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_up_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_up_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_up_avx2_down - . - 4
 .Lmemmove_zen5_avx512_up_t4_5:
         cmp     rdx, 96                    /* band edge */
-        jbe     .Lmemmove_zen5_avx512_up_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_up_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_up_t6_9:
         cmp     rdx, 256                    /* band edge */
         ja      .Lmemmove_zen5_avx512_up_t8_9
         cmp     rdx, 160                    /* band edge */
-        jbe     .Lmemmove_zen5_avx512_up_avx2_down
-        jmp     .Lmemmove_zen5_avx512_up_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_up_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_up_avx2_forward - . - 4
 .Lmemmove_zen5_avx512_up_t8_9:
         cmp     rdx, 384                    /* band edge */
         ja      .Lmemmove_zen5_avx512_up_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_up_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx512_up_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx512_up_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_up_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_up_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx512_up_avx2_down
-        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_up_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_up_t10_16:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemmove_zen5_avx512_up_t14_16
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemmove_zen5_avx512_up_t12_13
         cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_up_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_up_avx512_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_up_avx512_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx512_up_avx512_down
-        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_up_avx512_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_up_t12_13:
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_up_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_up_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx512_up_avx512_down
-        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_up_avx512_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_up_t14_16:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemmove_zen5_avx512_up_t16_16
@@ -5559,25 +5879,33 @@ uc_memmove_zen5_avx512:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_up_avx512_down                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen5_avx512_up_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_up_avx512_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_up_forward - . - 4
 .Lmemmove_zen5_avx512_up_t15_15:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_up_avx2_nt                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_up_avx2_nt - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx512_up_forward_aligned
-        jmp     .Lmemmove_zen5_avx512_up_avx2_nt
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx512_up_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_up_avx2_nt - . - 4
 .Lmemmove_zen5_avx512_up_t16_16:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_up_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_up_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx512_up_avx2_nt
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_up_avx2_nt - . - 4
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx512_up_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx512_up_forward_aligned - . - 4
 .Lmemmove_zen5_avx512_up_forward:
         mov     rcx, rdx
         rep movsb
@@ -5878,7 +6206,8 @@ uc_memmove_zen5_avx512:
 .Lmemmove_zen5_avx512_overlap_above:
         /* zen5_avx512's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen5_avx512_down_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_down_small - . - 4
         cmp     rdx, 512                    /* band edge */
         ja      .Lmemmove_zen5_avx512_down_t10_16
         cmp     rdx, 128                    /* band edge */
@@ -5886,60 +6215,80 @@ uc_memmove_zen5_avx512:
         cmp     rdx, 64                    /* band edge */
         ja      .Lmemmove_zen5_avx512_down_t4_5
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lmemmove_zen5_avx512_down_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_down_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_down_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_down_avx2_down - . - 4
 .Lmemmove_zen5_avx512_down_t4_5:
         cmp     rdx, 96                    /* band edge */
-        jbe     .Lmemmove_zen5_avx512_down_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_down_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_down_t6_9:
         cmp     rdx, 256                    /* band edge */
         ja      .Lmemmove_zen5_avx512_down_t8_9
         cmp     rdx, 160                    /* band edge */
-        jbe     .Lmemmove_zen5_avx512_down_avx2_down
-        jmp     .Lmemmove_zen5_avx512_down_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_down_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_down_avx2_forward - . - 4
 .Lmemmove_zen5_avx512_down_t8_9:
         cmp     rdx, 384                    /* band edge */
         ja      .Lmemmove_zen5_avx512_down_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_down_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx512_down_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx512_down_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_down_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_down_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx512_down_avx2_down
-        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_down_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_down_t10_16:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemmove_zen5_avx512_down_t14_16
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemmove_zen5_avx512_down_t12_13
         cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_down_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_down_avx512_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_down_avx512_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx512_down_avx512_down
-        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_down_avx512_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_down_t12_13:
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_down_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_down_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx512_down_avx512_down
-        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_down_avx512_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_down_t14_16:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemmove_zen5_avx512_down_t16_16
@@ -5948,25 +6297,33 @@ uc_memmove_zen5_avx512:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_down_avx512_down                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen5_avx512_down_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_down_avx512_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_down_forward - . - 4
 .Lmemmove_zen5_avx512_down_t15_15:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_down_avx2_nt                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_down_avx2_nt - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx512_down_forward_aligned
-        jmp     .Lmemmove_zen5_avx512_down_avx2_nt
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx512_down_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_down_avx2_nt - . - 4
 .Lmemmove_zen5_avx512_down_t16_16:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_down_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_down_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx512_down_avx2_nt
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_down_avx2_nt - . - 4
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx512_down_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx512_down_forward_aligned - . - 4
 .Lmemmove_zen5_avx512_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_avx512_down_forward_tiny                   /* down needs 8 bytes */
@@ -6336,7 +6693,8 @@ uc_memmove_zen5_avx512:
 .Lmemmove_zen5_avx512_disjoint:
         /* zen5_avx512's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen5_avx512_disjoint_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_disjoint_small - . - 4
         cmp     rdx, 512                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t10_16
         cmp     rdx, 128                    /* band edge */
@@ -6344,60 +6702,80 @@ uc_memmove_zen5_avx512:
         cmp     rdx, 64                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t4_5
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_disjoint_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_disjoint_avx2_down - . - 4
 .Lmemmove_zen5_avx512_disjoint_t4_5:
         cmp     rdx, 96                    /* band edge */
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_disjoint_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_disjoint_t6_9:
         cmp     rdx, 256                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t8_9
         cmp     rdx, 160                    /* band edge */
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_down
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_disjoint_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_disjoint_avx2_forward - . - 4
 .Lmemmove_zen5_avx512_disjoint_t8_9:
         cmp     rdx, 384                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_disjoint_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx512_disjoint_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx512_disjoint_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_disjoint_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_disjoint_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_down
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_disjoint_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_disjoint_t10_16:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t14_16
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t12_13
         cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_disjoint_avx512_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx512_down
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_disjoint_t12_13:
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_disjoint_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx512_down
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_disjoint_t14_16:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t16_16
@@ -6406,25 +6784,33 @@ uc_memmove_zen5_avx512:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_disjoint_avx512_down                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen5_avx512_disjoint_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
 .Lmemmove_zen5_avx512_disjoint_t15_15:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_disjoint_avx2_nt                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_disjoint_avx2_nt - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx512_disjoint_forward_aligned
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_nt
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx512_disjoint_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_disjoint_avx2_nt - . - 4
 .Lmemmove_zen5_avx512_disjoint_t16_16:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_disjoint_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_nt
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_disjoint_avx2_nt - . - 4
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx512_disjoint_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx512_disjoint_forward_aligned - . - 4
 .Lmemmove_zen5_avx512_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -6721,7 +7107,8 @@ uc_memmove_zen5_avx2:
         jae     .Lmemmove_zen5_avx2_disjoint
         /* zen5_avx2's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen5_avx2_up_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_up_small - . - 4
         cmp     rdx, 1536                    /* band edge */
         ja      .Lmemmove_zen5_avx2_up_t9_14
         cmp     rdx, 160                    /* band edge */
@@ -6729,46 +7116,62 @@ uc_memmove_zen5_avx2:
         cmp     rdx, 64                    /* band edge */
         ja      .Lmemmove_zen5_avx2_up_t4_5
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lmemmove_zen5_avx2_up_avx2_forward
-        jmp     .Lmemmove_zen5_avx2_up_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4
 .Lmemmove_zen5_avx2_up_t4_5:
         cmp     rdx, 128                    /* band edge */
-        jbe     .Lmemmove_zen5_avx2_up_avx2_forward
-        jmp     .Lmemmove_zen5_avx2_up_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4
 .Lmemmove_zen5_avx2_up_t6_8:
         cmp     rdx, 512                    /* band edge */
         ja      .Lmemmove_zen5_avx2_up_t8_8
         cmp     rdx, 384                    /* band edge */
-        jbe     .Lmemmove_zen5_avx2_up_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_up_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx2_up_avx2_down
-        jmp     .Lmemmove_zen5_avx2_up_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4
 .Lmemmove_zen5_avx2_up_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_up_avx2_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx2_up_avx2_down
-        jmp     .Lmemmove_zen5_avx2_up_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4
 .Lmemmove_zen5_avx2_up_t9_14:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemmove_zen5_avx2_up_t12_14
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_up_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx2_up_forward - . - 4
         cmp     rdx, 3072                    /* band edge */
-        jbe     .Lmemmove_zen5_avx2_up_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_up_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_up_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx2_up_avx2_down
-        jmp     .Lmemmove_zen5_avx2_up_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4
 .Lmemmove_zen5_avx2_up_t12_14:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemmove_zen5_avx2_up_t14_14
@@ -6777,25 +7180,33 @@ uc_memmove_zen5_avx2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_up_avx2_down                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen5_avx2_up_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_up_forward - . - 4
 .Lmemmove_zen5_avx2_up_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_up_avx2_nt                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_up_avx2_nt - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx2_up_forward_aligned
-        jmp     .Lmemmove_zen5_avx2_up_avx2_nt
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx2_up_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_up_avx2_nt - . - 4
 .Lmemmove_zen5_avx2_up_t14_14:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_up_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_up_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx2_up_avx2_nt
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_up_avx2_nt - . - 4
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx2_up_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx2_up_forward_aligned - . - 4
 .Lmemmove_zen5_avx2_up_forward:
         mov     rcx, rdx
         rep movsb
@@ -7004,7 +7415,8 @@ uc_memmove_zen5_avx2:
 .Lmemmove_zen5_avx2_overlap_above:
         /* zen5_avx2's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen5_avx2_down_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_down_small - . - 4
         cmp     rdx, 1536                    /* band edge */
         ja      .Lmemmove_zen5_avx2_down_t9_14
         cmp     rdx, 160                    /* band edge */
@@ -7012,46 +7424,62 @@ uc_memmove_zen5_avx2:
         cmp     rdx, 64                    /* band edge */
         ja      .Lmemmove_zen5_avx2_down_t4_5
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lmemmove_zen5_avx2_down_avx2_forward
-        jmp     .Lmemmove_zen5_avx2_down_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4
 .Lmemmove_zen5_avx2_down_t4_5:
         cmp     rdx, 128                    /* band edge */
-        jbe     .Lmemmove_zen5_avx2_down_avx2_forward
-        jmp     .Lmemmove_zen5_avx2_down_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4
 .Lmemmove_zen5_avx2_down_t6_8:
         cmp     rdx, 512                    /* band edge */
         ja      .Lmemmove_zen5_avx2_down_t8_8
         cmp     rdx, 384                    /* band edge */
-        jbe     .Lmemmove_zen5_avx2_down_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_down_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx2_down_avx2_down
-        jmp     .Lmemmove_zen5_avx2_down_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4
 .Lmemmove_zen5_avx2_down_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_down_avx2_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx2_down_avx2_down
-        jmp     .Lmemmove_zen5_avx2_down_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4
 .Lmemmove_zen5_avx2_down_t9_14:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemmove_zen5_avx2_down_t12_14
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_down_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx2_down_forward - . - 4
         cmp     rdx, 3072                    /* band edge */
-        jbe     .Lmemmove_zen5_avx2_down_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_down_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_down_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx2_down_avx2_down
-        jmp     .Lmemmove_zen5_avx2_down_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4
 .Lmemmove_zen5_avx2_down_t12_14:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemmove_zen5_avx2_down_t14_14
@@ -7060,25 +7488,33 @@ uc_memmove_zen5_avx2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_down_avx2_down                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen5_avx2_down_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_down_forward - . - 4
 .Lmemmove_zen5_avx2_down_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_down_avx2_nt                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_down_avx2_nt - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx2_down_forward_aligned
-        jmp     .Lmemmove_zen5_avx2_down_avx2_nt
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx2_down_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_down_avx2_nt - . - 4
 .Lmemmove_zen5_avx2_down_t14_14:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_down_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_down_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx2_down_avx2_nt
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_down_avx2_nt - . - 4
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx2_down_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx2_down_forward_aligned - . - 4
 .Lmemmove_zen5_avx2_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_avx2_down_forward_tiny                   /* down needs 8 bytes */
@@ -7372,7 +7808,8 @@ uc_memmove_zen5_avx2:
 .Lmemmove_zen5_avx2_disjoint:
         /* zen5_avx2's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen5_avx2_disjoint_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_disjoint_small - . - 4
         cmp     rdx, 1536                    /* band edge */
         ja      .Lmemmove_zen5_avx2_disjoint_t9_14
         cmp     rdx, 160                    /* band edge */
@@ -7380,46 +7817,62 @@ uc_memmove_zen5_avx2:
         cmp     rdx, 64                    /* band edge */
         ja      .Lmemmove_zen5_avx2_disjoint_t4_5
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_forward
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
 .Lmemmove_zen5_avx2_disjoint_t4_5:
         cmp     rdx, 128                    /* band edge */
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_forward
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
 .Lmemmove_zen5_avx2_disjoint_t6_8:
         cmp     rdx, 512                    /* band edge */
         ja      .Lmemmove_zen5_avx2_disjoint_t8_8
         cmp     rdx, 384                    /* band edge */
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_disjoint_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_down
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
 .Lmemmove_zen5_avx2_disjoint_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_disjoint_avx2_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_down
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
 .Lmemmove_zen5_avx2_disjoint_t9_14:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemmove_zen5_avx2_disjoint_t12_14
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_disjoint_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
         cmp     rdx, 3072                    /* band edge */
-        jbe     .Lmemmove_zen5_avx2_disjoint_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_disjoint_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_down
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
 .Lmemmove_zen5_avx2_disjoint_t12_14:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemmove_zen5_avx2_disjoint_t14_14
@@ -7428,25 +7881,33 @@ uc_memmove_zen5_avx2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_disjoint_avx2_down                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen5_avx2_disjoint_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
 .Lmemmove_zen5_avx2_disjoint_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_disjoint_avx2_nt                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_nt - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx2_disjoint_forward_aligned
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_nt
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx2_disjoint_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_nt - . - 4
 .Lmemmove_zen5_avx2_disjoint_t14_14:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_disjoint_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_nt
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_disjoint_avx2_nt - . - 4
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_avx2_disjoint_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_avx2_disjoint_forward_aligned - . - 4
 .Lmemmove_zen5_avx2_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -7659,69 +8120,90 @@ uc_memmove_zen5_gpr:
         jae     .Lmemmove_zen5_gpr_disjoint
         /* zen5_gpr's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen5_gpr_up_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_up_small - . - 4
         cmp     rdx, 512                    /* band edge */
         ja      .Lmemmove_zen5_gpr_up_t8_13
         cmp     rdx, 128                    /* band edge */
         ja      .Lmemmove_zen5_gpr_up_t5_7
         cmp     rdx, 64                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_up_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lmemmove_zen5_gpr_up_forward
-        jmp     .Lmemmove_zen5_gpr_up_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_up_down - . - 4
 .Lmemmove_zen5_gpr_up_t5_7:
         cmp     rdx, 384                    /* band edge */
         ja      .Lmemmove_zen5_gpr_up_t7_7
         cmp     rdx, 160                    /* band edge */
-        jbe     .Lmemmove_zen5_gpr_up_down
-        jmp     .Lmemmove_zen5_gpr_up_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_up_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
 .Lmemmove_zen5_gpr_up_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_up_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_gpr_up_down
-        jmp     .Lmemmove_zen5_gpr_up_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_up_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
 .Lmemmove_zen5_gpr_up_t8_13:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemmove_zen5_gpr_up_t11_13
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemmove_zen5_gpr_up_t10_10
         cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_up_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_up_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_up_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_gpr_up_down
-        jmp     .Lmemmove_zen5_gpr_up_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_up_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
 .Lmemmove_zen5_gpr_up_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_up_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_gpr_up_down
-        jmp     .Lmemmove_zen5_gpr_up_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_up_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
 .Lmemmove_zen5_gpr_up_t11_13:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_gpr_up_t13_13
         cmp     rdx, 1048576                    /* band edge */
-        jbe     .Lmemmove_zen5_gpr_up_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_up_down                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen5_gpr_up_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_up_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
 .Lmemmove_zen5_gpr_up_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_up_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_gpr_up_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_gpr_up_forward_aligned - . - 4
 .Lmemmove_zen5_gpr_up_forward:
         mov     rcx, rdx
         rep movsb
@@ -7795,69 +8277,90 @@ uc_memmove_zen5_gpr:
 .Lmemmove_zen5_gpr_overlap_above:
         /* zen5_gpr's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen5_gpr_down_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_down_small - . - 4
         cmp     rdx, 512                    /* band edge */
         ja      .Lmemmove_zen5_gpr_down_t8_13
         cmp     rdx, 128                    /* band edge */
         ja      .Lmemmove_zen5_gpr_down_t5_7
         cmp     rdx, 64                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_down_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lmemmove_zen5_gpr_down_forward
-        jmp     .Lmemmove_zen5_gpr_down_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_down_down - . - 4
 .Lmemmove_zen5_gpr_down_t5_7:
         cmp     rdx, 384                    /* band edge */
         ja      .Lmemmove_zen5_gpr_down_t7_7
         cmp     rdx, 160                    /* band edge */
-        jbe     .Lmemmove_zen5_gpr_down_down
-        jmp     .Lmemmove_zen5_gpr_down_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_down_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
 .Lmemmove_zen5_gpr_down_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_down_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_gpr_down_down
-        jmp     .Lmemmove_zen5_gpr_down_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_down_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
 .Lmemmove_zen5_gpr_down_t8_13:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemmove_zen5_gpr_down_t11_13
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemmove_zen5_gpr_down_t10_10
         cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_down_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_down_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_down_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_gpr_down_down
-        jmp     .Lmemmove_zen5_gpr_down_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_down_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
 .Lmemmove_zen5_gpr_down_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_down_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_gpr_down_down
-        jmp     .Lmemmove_zen5_gpr_down_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_down_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
 .Lmemmove_zen5_gpr_down_t11_13:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_gpr_down_t13_13
         cmp     rdx, 1048576                    /* band edge */
-        jbe     .Lmemmove_zen5_gpr_down_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_down_down                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen5_gpr_down_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_down_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
 .Lmemmove_zen5_gpr_down_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_down_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_gpr_down_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_gpr_down_forward_aligned - . - 4
 .Lmemmove_zen5_gpr_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_gpr_down_forward_tiny                   /* down needs 8 bytes */
@@ -8102,69 +8605,90 @@ uc_memmove_zen5_gpr:
 .Lmemmove_zen5_gpr_disjoint:
         /* zen5_gpr's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lmemmove_zen5_gpr_disjoint_small
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_disjoint_small - . - 4
         cmp     rdx, 512                    /* band edge */
         ja      .Lmemmove_zen5_gpr_disjoint_t8_13
         cmp     rdx, 128                    /* band edge */
         ja      .Lmemmove_zen5_gpr_disjoint_t5_7
         cmp     rdx, 64                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_disjoint_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lmemmove_zen5_gpr_disjoint_forward
-        jmp     .Lmemmove_zen5_gpr_disjoint_down
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
 .Lmemmove_zen5_gpr_disjoint_t5_7:
         cmp     rdx, 384                    /* band edge */
         ja      .Lmemmove_zen5_gpr_disjoint_t7_7
         cmp     rdx, 160                    /* band edge */
-        jbe     .Lmemmove_zen5_gpr_disjoint_down
-        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
 .Lmemmove_zen5_gpr_disjoint_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_disjoint_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_gpr_disjoint_down
-        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
 .Lmemmove_zen5_gpr_disjoint_t8_13:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemmove_zen5_gpr_disjoint_t11_13
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemmove_zen5_gpr_disjoint_t10_10
         cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_disjoint_forward
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_disjoint_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_gpr_disjoint_down
-        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
 .Lmemmove_zen5_gpr_disjoint_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_disjoint_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lmemmove_zen5_gpr_disjoint_down
-        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
 .Lmemmove_zen5_gpr_disjoint_t11_13:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_gpr_disjoint_t13_13
         cmp     rdx, 1048576                    /* band edge */
-        jbe     .Lmemmove_zen5_gpr_disjoint_forward
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_disjoint_down                 /* zero: d = 0 */
-        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
 .Lmemmove_zen5_gpr_disjoint_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_disjoint_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_zen5_gpr_disjoint_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lmemmove_zen5_gpr_disjoint_forward_aligned - . - 4
 .Lmemmove_zen5_gpr_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -8988,24 +9512,31 @@ uc_copy_strategy_zen3_avx2:
         endbr64
         /* zen3_avx2's table, as a branch tree: length first */
         cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe     .Lcopy_strategy_zen3_avx2_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_avx2_small - . - 4
         cmp     rdx, 65536                    /* band edge */
         ja      .Lcopy_strategy_zen3_avx2_t7_11
         cmp     rdx, 1536                    /* band edge */
         ja      .Lcopy_strategy_zen3_avx2_t5_6
         cmp     rdx, 32                    /* band edge */
-        ja      .Lcopy_strategy_zen3_avx2_avx2_down
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
         cmp     rdx, 15                    /* band edge */
-        jbe     .Lcopy_strategy_zen3_avx2_down
-        jmp     .Lcopy_strategy_zen3_avx2_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_avx2_small - . - 4
 .Lcopy_strategy_zen3_avx2_t5_6:
         cmp     rdx, 4096                    /* band edge */
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_avx2_avx2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_avx2_forward                 /* zero: d = 0 */
-        jmp     .Lcopy_strategy_zen3_avx2_avx2_down
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_avx2_forward - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
 .Lcopy_strategy_zen3_avx2_t7_11:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lcopy_strategy_zen3_avx2_t10_11
@@ -9016,52 +9547,73 @@ uc_copy_strategy_zen3_avx2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_avx2_avx2_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen3_avx2_avx2_down
-        jmp     .Lcopy_strategy_zen3_avx2_forward
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_avx2_forward - . - 4
 .Lcopy_strategy_zen3_avx2_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_avx2_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_avx2_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_avx2_avx2_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lcopy_strategy_zen3_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_avx2_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen3_avx2_avx2_down
-        jmp     .Lcopy_strategy_zen3_avx2_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_avx2_forward_aligned - . - 4
 .Lcopy_strategy_zen3_avx2_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen3_avx2_forward_aligned
-        jmp     .Lcopy_strategy_zen3_avx2_forward
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen3_avx2_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_avx2_forward - . - 4
 .Lcopy_strategy_zen3_avx2_t10_11:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_strategy_zen3_avx2_avx2_nt
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen3_avx2_avx2_nt - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_avx2_avx2_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_avx2_avx2_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen3_avx2_forward_aligned
-        jmp     .Lcopy_strategy_zen3_avx2_avx2_down
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen3_avx2_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
 .Lcopy_strategy_zen3_avx2_forward:
         mov     eax, 0
         ret
@@ -9089,24 +9641,31 @@ uc_copy_strategy_zen3_gpr:
         endbr64
         /* zen3_gpr's table, as a branch tree: length first */
         cmp     rdx, 7                    /* band edge: the lowest band first */
-        jbe     .Lcopy_strategy_zen3_gpr_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_small - . - 4
         cmp     rdx, 65536                    /* band edge */
         ja      .Lcopy_strategy_zen3_gpr_t7_11
         cmp     rdx, 1536                    /* band edge */
         ja      .Lcopy_strategy_zen3_gpr_t5_6
         cmp     rdx, 32                    /* band edge */
-        ja      .Lcopy_strategy_zen3_gpr_down
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen3_gpr_down - . - 4
         cmp     rdx, 15                    /* band edge */
-        jbe     .Lcopy_strategy_zen3_gpr_down
-        jmp     .Lcopy_strategy_zen3_gpr_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_gpr_small - . - 4
 .Lcopy_strategy_zen3_gpr_t5_6:
         cmp     rdx, 4096                    /* band edge */
-        jbe     .Lcopy_strategy_zen3_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_gpr_forward                 /* zero: d = 0 */
-        jmp     .Lcopy_strategy_zen3_gpr_down
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_gpr_forward - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_gpr_down - . - 4
 .Lcopy_strategy_zen3_gpr_t7_11:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lcopy_strategy_zen3_gpr_t10_11
@@ -9117,52 +9676,73 @@ uc_copy_strategy_zen3_gpr:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_gpr_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_gpr_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen3_gpr_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lcopy_strategy_zen3_gpr_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen3_gpr_down
-        jmp     .Lcopy_strategy_zen3_gpr_forward
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen3_gpr_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
 .Lcopy_strategy_zen3_gpr_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_gpr_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_gpr_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen3_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lcopy_strategy_zen3_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen3_gpr_down
-        jmp     .Lcopy_strategy_zen3_gpr_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen3_gpr_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_gpr_forward_aligned - . - 4
 .Lcopy_strategy_zen3_gpr_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_gpr_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_gpr_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen3_gpr_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_down - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lcopy_strategy_zen3_gpr_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_down - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen3_gpr_forward_aligned
-        jmp     .Lcopy_strategy_zen3_gpr_forward
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen3_gpr_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
 .Lcopy_strategy_zen3_gpr_t10_11:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_strategy_zen3_gpr_forward
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_gpr_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen3_gpr_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 61                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen3_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
         cmp     ecx, 131                       /* near: d <= near_max */
-        jbe     .Lcopy_strategy_zen3_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
         cmp     ecx, 4094                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen3_gpr_forward_aligned
-        jmp     .Lcopy_strategy_zen3_gpr_down
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen3_gpr_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_gpr_down - . - 4
 .Lcopy_strategy_zen3_gpr_forward:
         mov     eax, 0
         ret
@@ -9181,7 +9761,8 @@ uc_copy_strategy_zen5_avx512:
         endbr64
         /* zen5_avx512's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lcopy_strategy_zen5_avx512_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx512_small - . - 4
         cmp     rdx, 512                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx512_t10_16
         cmp     rdx, 128                    /* band edge */
@@ -9189,60 +9770,80 @@ uc_copy_strategy_zen5_avx512:
         cmp     rdx, 64                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx512_t4_5
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lcopy_strategy_zen5_avx512_avx2_forward
-        jmp     .Lcopy_strategy_zen5_avx512_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx512_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx512_avx2_down - . - 4
 .Lcopy_strategy_zen5_avx512_t4_5:
         cmp     rdx, 96                    /* band edge */
-        jbe     .Lcopy_strategy_zen5_avx512_avx2_forward
-        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx512_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4
 .Lcopy_strategy_zen5_avx512_t6_9:
         cmp     rdx, 256                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx512_t8_9
         cmp     rdx, 160                    /* band edge */
-        jbe     .Lcopy_strategy_zen5_avx512_avx2_down
-        jmp     .Lcopy_strategy_zen5_avx512_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx512_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx512_avx2_forward - . - 4
 .Lcopy_strategy_zen5_avx512_t8_9:
         cmp     rdx, 384                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx512_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx512_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen5_avx512_avx2_forward
-        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen5_avx512_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4
 .Lcopy_strategy_zen5_avx512_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx512_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen5_avx512_avx2_down
-        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx512_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4
 .Lcopy_strategy_zen5_avx512_t10_16:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx512_t14_16
         cmp     rdx, 3072                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx512_t12_13
         cmp     rdx, 1536                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_forward
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx512_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx512_avx512_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_avx512_avx512_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen5_avx512_avx512_down
-        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx512_avx512_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4
 .Lcopy_strategy_zen5_avx512_t12_13:
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_forward
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx512_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx512_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen5_avx512_avx512_down
-        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx512_avx512_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4
 .Lcopy_strategy_zen5_avx512_t14_16:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx512_t16_16
@@ -9251,25 +9852,33 @@ uc_copy_strategy_zen5_avx512:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx512_avx512_down                 /* zero: d = 0 */
-        jmp     .Lcopy_strategy_zen5_avx512_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_avx512_avx512_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx512_forward - . - 4
 .Lcopy_strategy_zen5_avx512_t15_15:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx512_avx2_nt                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_avx512_avx2_nt - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen5_avx512_forward_aligned
-        jmp     .Lcopy_strategy_zen5_avx512_avx2_nt
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen5_avx512_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx512_avx2_nt - . - 4
 .Lcopy_strategy_zen5_avx512_t16_16:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx512_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_avx512_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen5_avx512_avx2_nt
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx512_avx2_nt - . - 4
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen5_avx512_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen5_avx512_forward_aligned - . - 4
 .Lcopy_strategy_zen5_avx512_forward:
         mov     eax, 0
         ret
@@ -9300,7 +9909,8 @@ uc_copy_strategy_zen5_avx2:
         endbr64
         /* zen5_avx2's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lcopy_strategy_zen5_avx2_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx2_small - . - 4
         cmp     rdx, 1536                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx2_t9_14
         cmp     rdx, 160                    /* band edge */
@@ -9308,46 +9918,62 @@ uc_copy_strategy_zen5_avx2:
         cmp     rdx, 64                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx2_t4_5
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lcopy_strategy_zen5_avx2_avx2_forward
-        jmp     .Lcopy_strategy_zen5_avx2_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4
 .Lcopy_strategy_zen5_avx2_t4_5:
         cmp     rdx, 128                    /* band edge */
-        jbe     .Lcopy_strategy_zen5_avx2_avx2_forward
-        jmp     .Lcopy_strategy_zen5_avx2_avx2_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4
 .Lcopy_strategy_zen5_avx2_t6_8:
         cmp     rdx, 512                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx2_t8_8
         cmp     rdx, 384                    /* band edge */
-        jbe     .Lcopy_strategy_zen5_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx2_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen5_avx2_avx2_down
-        jmp     .Lcopy_strategy_zen5_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4
 .Lcopy_strategy_zen5_avx2_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx2_avx2_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen5_avx2_avx2_down
-        jmp     .Lcopy_strategy_zen5_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4
 .Lcopy_strategy_zen5_avx2_t9_14:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx2_t12_14
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx2_forward
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx2_forward - . - 4
         cmp     rdx, 3072                    /* band edge */
-        jbe     .Lcopy_strategy_zen5_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx2_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen5_avx2_avx2_down
-        jmp     .Lcopy_strategy_zen5_avx2_avx2_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4
 .Lcopy_strategy_zen5_avx2_t12_14:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx2_t14_14
@@ -9356,25 +9982,33 @@ uc_copy_strategy_zen5_avx2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx2_avx2_down                 /* zero: d = 0 */
-        jmp     .Lcopy_strategy_zen5_avx2_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx2_forward - . - 4
 .Lcopy_strategy_zen5_avx2_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx2_avx2_nt                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_avx2_avx2_nt - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen5_avx2_forward_aligned
-        jmp     .Lcopy_strategy_zen5_avx2_avx2_nt
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen5_avx2_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx2_avx2_nt - . - 4
 .Lcopy_strategy_zen5_avx2_t14_14:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx2_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_avx2_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen5_avx2_avx2_nt
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx2_avx2_nt - . - 4
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen5_avx2_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen5_avx2_forward_aligned - . - 4
 .Lcopy_strategy_zen5_avx2_forward:
         mov     eax, 0
         ret
@@ -9399,69 +10033,90 @@ uc_copy_strategy_zen5_gpr:
         endbr64
         /* zen5_gpr's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge: the lowest band first */
-        jbe     .Lcopy_strategy_zen5_gpr_small
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_gpr_small - . - 4
         cmp     rdx, 512                    /* band edge */
         ja      .Lcopy_strategy_zen5_gpr_t8_13
         cmp     rdx, 128                    /* band edge */
         ja      .Lcopy_strategy_zen5_gpr_t5_7
         cmp     rdx, 64                    /* band edge */
-        ja      .Lcopy_strategy_zen5_gpr_forward
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
         cmp     rdx, 39                    /* band edge */
-        jbe     .Lcopy_strategy_zen5_gpr_forward
-        jmp     .Lcopy_strategy_zen5_gpr_down
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_gpr_down - . - 4
 .Lcopy_strategy_zen5_gpr_t5_7:
         cmp     rdx, 384                    /* band edge */
         ja      .Lcopy_strategy_zen5_gpr_t7_7
         cmp     rdx, 160                    /* band edge */
-        jbe     .Lcopy_strategy_zen5_gpr_down
-        jmp     .Lcopy_strategy_zen5_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_gpr_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
 .Lcopy_strategy_zen5_gpr_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_gpr_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen5_gpr_down
-        jmp     .Lcopy_strategy_zen5_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_gpr_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
 .Lcopy_strategy_zen5_gpr_t8_13:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lcopy_strategy_zen5_gpr_t11_13
         cmp     rdx, 3072                    /* band edge */
         ja      .Lcopy_strategy_zen5_gpr_t10_10
         cmp     rdx, 1536                    /* band edge */
-        ja      .Lcopy_strategy_zen5_gpr_forward
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_gpr_down                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_gpr_down - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen5_gpr_down
-        jmp     .Lcopy_strategy_zen5_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_gpr_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
 .Lcopy_strategy_zen5_gpr_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_gpr_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 1359                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen5_gpr_down
-        jmp     .Lcopy_strategy_zen5_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_gpr_down - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
 .Lcopy_strategy_zen5_gpr_t11_13:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lcopy_strategy_zen5_gpr_t13_13
         cmp     rdx, 1048576                    /* band edge */
-        jbe     .Lcopy_strategy_zen5_gpr_forward
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_gpr_down                 /* zero: d = 0 */
-        jmp     .Lcopy_strategy_zen5_gpr_forward
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_gpr_down - . - 4         /* zero: d = 0 */
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
 .Lcopy_strategy_zen5_gpr_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_gpr_forward                 /* zero: d = 0 */
+        .byte   0x0f, 0x84
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
-        jae     .Lcopy_strategy_zen5_gpr_forward_aligned
+        .byte   0x0f, 0x83
+        .long   .Lcopy_strategy_zen5_gpr_forward_aligned - . - 4
 .Lcopy_strategy_zen5_gpr_forward:
         mov     eax, 0
         ret

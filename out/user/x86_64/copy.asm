@@ -644,24 +644,24 @@ uc_memcpy_zen3_avx2:
         mov     rax, rdi
         ; zen3_avx2's table, as a branch tree: length first
         cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe     .Lmemcpy_zen3_avx2_small
+        jbe near .Lmemcpy_zen3_avx2_small
         cmp     rdx, 65536                    ; band edge
         ja      .Lmemcpy_zen3_avx2_t7_11
         cmp     rdx, 1536                    ; band edge
         ja      .Lmemcpy_zen3_avx2_t5_6
         cmp     rdx, 32                    ; band edge
-        ja      .Lmemcpy_zen3_avx2_avx2_down
+        ja near .Lmemcpy_zen3_avx2_avx2_down
         cmp     rdx, 15                    ; band edge
-        jbe     .Lmemcpy_zen3_avx2_down
-        jmp     .Lmemcpy_zen3_avx2_small
+        jbe near .Lmemcpy_zen3_avx2_down
+        jmp near .Lmemcpy_zen3_avx2_small
 .Lmemcpy_zen3_avx2_t5_6:
         cmp     rdx, 4096                    ; band edge
-        jbe     .Lmemcpy_zen3_avx2_avx2_forward
+        jbe near .Lmemcpy_zen3_avx2_avx2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_avx2_forward                 ; zero: d = 0
-        jmp     .Lmemcpy_zen3_avx2_avx2_down
+        jz near .Lmemcpy_zen3_avx2_forward                 ; zero: d = 0
+        jmp near .Lmemcpy_zen3_avx2_avx2_down
 .Lmemcpy_zen3_avx2_t7_11:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemcpy_zen3_avx2_t10_11
@@ -672,52 +672,52 @@ uc_memcpy_zen3_avx2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_avx2_avx2_down                 ; zero: d = 0
+        jz near .Lmemcpy_zen3_avx2_avx2_down                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen3_avx2_avx2_down
+        jbe near .Lmemcpy_zen3_avx2_avx2_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemcpy_zen3_avx2_avx2_down
+        jbe near .Lmemcpy_zen3_avx2_avx2_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen3_avx2_avx2_down
-        jmp     .Lmemcpy_zen3_avx2_forward
+        jae near .Lmemcpy_zen3_avx2_avx2_down
+        jmp near .Lmemcpy_zen3_avx2_forward
 .Lmemcpy_zen3_avx2_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_avx2_avx2_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen3_avx2_avx2_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen3_avx2_avx2_forward
+        jbe near .Lmemcpy_zen3_avx2_avx2_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemcpy_zen3_avx2_forward
+        jbe near .Lmemcpy_zen3_avx2_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen3_avx2_avx2_down
-        jmp     .Lmemcpy_zen3_avx2_forward_aligned
+        jae near .Lmemcpy_zen3_avx2_avx2_down
+        jmp near .Lmemcpy_zen3_avx2_forward_aligned
 .Lmemcpy_zen3_avx2_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_avx2_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen3_avx2_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen3_avx2_avx2_down
+        jbe near .Lmemcpy_zen3_avx2_avx2_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemcpy_zen3_avx2_avx2_down
+        jbe near .Lmemcpy_zen3_avx2_avx2_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen3_avx2_forward_aligned
-        jmp     .Lmemcpy_zen3_avx2_forward
+        jae near .Lmemcpy_zen3_avx2_forward_aligned
+        jmp near .Lmemcpy_zen3_avx2_forward
 .Lmemcpy_zen3_avx2_t10_11:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemcpy_zen3_avx2_avx2_nt
+        ja near .Lmemcpy_zen3_avx2_avx2_nt
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_avx2_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen3_avx2_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen3_avx2_avx2_forward
+        jbe near .Lmemcpy_zen3_avx2_avx2_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemcpy_zen3_avx2_avx2_forward
+        jbe near .Lmemcpy_zen3_avx2_avx2_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen3_avx2_forward_aligned
-        jmp     .Lmemcpy_zen3_avx2_avx2_down
+        jae near .Lmemcpy_zen3_avx2_forward_aligned
+        jmp near .Lmemcpy_zen3_avx2_avx2_down
 .Lmemcpy_zen3_avx2_forward:
         mov     rcx, rdx
         rep movsb
@@ -948,24 +948,24 @@ uc_memcpy_zen3_gpr:
         mov     rax, rdi
         ; zen3_gpr's table, as a branch tree: length first
         cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe     .Lmemcpy_zen3_gpr_small
+        jbe near .Lmemcpy_zen3_gpr_small
         cmp     rdx, 65536                    ; band edge
         ja      .Lmemcpy_zen3_gpr_t7_11
         cmp     rdx, 1536                    ; band edge
         ja      .Lmemcpy_zen3_gpr_t5_6
         cmp     rdx, 32                    ; band edge
-        ja      .Lmemcpy_zen3_gpr_down
+        ja near .Lmemcpy_zen3_gpr_down
         cmp     rdx, 15                    ; band edge
-        jbe     .Lmemcpy_zen3_gpr_down
-        jmp     .Lmemcpy_zen3_gpr_small
+        jbe near .Lmemcpy_zen3_gpr_down
+        jmp near .Lmemcpy_zen3_gpr_small
 .Lmemcpy_zen3_gpr_t5_6:
         cmp     rdx, 4096                    ; band edge
-        jbe     .Lmemcpy_zen3_gpr_forward
+        jbe near .Lmemcpy_zen3_gpr_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_gpr_forward                 ; zero: d = 0
-        jmp     .Lmemcpy_zen3_gpr_down
+        jz near .Lmemcpy_zen3_gpr_forward                 ; zero: d = 0
+        jmp near .Lmemcpy_zen3_gpr_down
 .Lmemcpy_zen3_gpr_t7_11:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemcpy_zen3_gpr_t10_11
@@ -976,52 +976,52 @@ uc_memcpy_zen3_gpr:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_gpr_down                 ; zero: d = 0
+        jz near .Lmemcpy_zen3_gpr_down                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen3_gpr_down
+        jbe near .Lmemcpy_zen3_gpr_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemcpy_zen3_gpr_down
+        jbe near .Lmemcpy_zen3_gpr_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen3_gpr_down
-        jmp     .Lmemcpy_zen3_gpr_forward
+        jae near .Lmemcpy_zen3_gpr_down
+        jmp near .Lmemcpy_zen3_gpr_forward
 .Lmemcpy_zen3_gpr_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_gpr_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen3_gpr_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen3_gpr_forward
+        jbe near .Lmemcpy_zen3_gpr_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemcpy_zen3_gpr_forward
+        jbe near .Lmemcpy_zen3_gpr_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen3_gpr_down
-        jmp     .Lmemcpy_zen3_gpr_forward_aligned
+        jae near .Lmemcpy_zen3_gpr_down
+        jmp near .Lmemcpy_zen3_gpr_forward_aligned
 .Lmemcpy_zen3_gpr_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_gpr_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen3_gpr_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen3_gpr_down
+        jbe near .Lmemcpy_zen3_gpr_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemcpy_zen3_gpr_down
+        jbe near .Lmemcpy_zen3_gpr_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen3_gpr_forward_aligned
-        jmp     .Lmemcpy_zen3_gpr_forward
+        jae near .Lmemcpy_zen3_gpr_forward_aligned
+        jmp near .Lmemcpy_zen3_gpr_forward
 .Lmemcpy_zen3_gpr_t10_11:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemcpy_zen3_gpr_forward
+        ja near .Lmemcpy_zen3_gpr_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen3_gpr_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen3_gpr_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen3_gpr_forward
+        jbe near .Lmemcpy_zen3_gpr_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemcpy_zen3_gpr_forward
+        jbe near .Lmemcpy_zen3_gpr_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen3_gpr_forward_aligned
-        jmp     .Lmemcpy_zen3_gpr_down
+        jae near .Lmemcpy_zen3_gpr_forward_aligned
+        jmp near .Lmemcpy_zen3_gpr_down
 .Lmemcpy_zen3_gpr_forward:
         mov     rcx, rdx
         rep movsb
@@ -1121,7 +1121,7 @@ uc_memcpy_zen5_avx512:
         mov     rax, rdi
         ; zen5_avx512's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lmemcpy_zen5_avx512_small
+        jbe near .Lmemcpy_zen5_avx512_small
         cmp     rdx, 512                    ; band edge
         ja      .Lmemcpy_zen5_avx512_t10_16
         cmp     rdx, 128                    ; band edge
@@ -1129,60 +1129,60 @@ uc_memcpy_zen5_avx512:
         cmp     rdx, 64                    ; band edge
         ja      .Lmemcpy_zen5_avx512_t4_5
         cmp     rdx, 39                    ; band edge
-        jbe     .Lmemcpy_zen5_avx512_avx2_forward
-        jmp     .Lmemcpy_zen5_avx512_avx2_down
+        jbe near .Lmemcpy_zen5_avx512_avx2_forward
+        jmp near .Lmemcpy_zen5_avx512_avx2_down
 .Lmemcpy_zen5_avx512_t4_5:
         cmp     rdx, 96                    ; band edge
-        jbe     .Lmemcpy_zen5_avx512_avx2_forward
-        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+        jbe near .Lmemcpy_zen5_avx512_avx2_forward
+        jmp near .Lmemcpy_zen5_avx512_avx512_forward
 .Lmemcpy_zen5_avx512_t6_9:
         cmp     rdx, 256                    ; band edge
         ja      .Lmemcpy_zen5_avx512_t8_9
         cmp     rdx, 160                    ; band edge
-        jbe     .Lmemcpy_zen5_avx512_avx2_down
-        jmp     .Lmemcpy_zen5_avx512_avx2_forward
+        jbe near .Lmemcpy_zen5_avx512_avx2_down
+        jmp near .Lmemcpy_zen5_avx512_avx2_forward
 .Lmemcpy_zen5_avx512_t8_9:
         cmp     rdx, 384                    ; band edge
         ja      .Lmemcpy_zen5_avx512_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx512_avx512_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_avx512_avx512_forward                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen5_avx512_avx2_forward
-        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+        jae near .Lmemcpy_zen5_avx512_avx2_forward
+        jmp near .Lmemcpy_zen5_avx512_avx512_forward
 .Lmemcpy_zen5_avx512_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx512_avx512_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_avx512_avx512_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen5_avx512_avx2_down
-        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+        jbe near .Lmemcpy_zen5_avx512_avx2_down
+        jmp near .Lmemcpy_zen5_avx512_avx512_forward
 .Lmemcpy_zen5_avx512_t10_16:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemcpy_zen5_avx512_t14_16
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemcpy_zen5_avx512_t12_13
         cmp     rdx, 1536                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_forward
+        ja near .Lmemcpy_zen5_avx512_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx512_avx512_down                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_avx512_avx512_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen5_avx512_avx512_down
-        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+        jbe near .Lmemcpy_zen5_avx512_avx512_down
+        jmp near .Lmemcpy_zen5_avx512_avx512_forward
 .Lmemcpy_zen5_avx512_t12_13:
         cmp     rdx, 4096                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_forward
+        ja near .Lmemcpy_zen5_avx512_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx512_avx512_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_avx512_avx512_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen5_avx512_avx512_down
-        jmp     .Lmemcpy_zen5_avx512_avx512_forward
+        jbe near .Lmemcpy_zen5_avx512_avx512_down
+        jmp near .Lmemcpy_zen5_avx512_avx512_forward
 .Lmemcpy_zen5_avx512_t14_16:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemcpy_zen5_avx512_t16_16
@@ -1191,25 +1191,25 @@ uc_memcpy_zen5_avx512:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx512_avx512_down                 ; zero: d = 0
-        jmp     .Lmemcpy_zen5_avx512_forward
+        jz near .Lmemcpy_zen5_avx512_avx512_down                 ; zero: d = 0
+        jmp near .Lmemcpy_zen5_avx512_forward
 .Lmemcpy_zen5_avx512_t15_15:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx512_avx2_nt                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_avx512_avx2_nt                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen5_avx512_forward_aligned
-        jmp     .Lmemcpy_zen5_avx512_avx2_nt
+        jae near .Lmemcpy_zen5_avx512_forward_aligned
+        jmp near .Lmemcpy_zen5_avx512_avx2_nt
 .Lmemcpy_zen5_avx512_t16_16:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx512_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_avx512_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen5_avx512_avx2_nt
+        jbe near .Lmemcpy_zen5_avx512_avx2_nt
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen5_avx512_forward_aligned
+        jae near .Lmemcpy_zen5_avx512_forward_aligned
 .Lmemcpy_zen5_avx512_forward:
         mov     rcx, rdx
         rep movsb
@@ -1498,7 +1498,7 @@ uc_memcpy_zen5_avx2:
         mov     rax, rdi
         ; zen5_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lmemcpy_zen5_avx2_small
+        jbe near .Lmemcpy_zen5_avx2_small
         cmp     rdx, 1536                    ; band edge
         ja      .Lmemcpy_zen5_avx2_t9_14
         cmp     rdx, 160                    ; band edge
@@ -1506,46 +1506,46 @@ uc_memcpy_zen5_avx2:
         cmp     rdx, 64                    ; band edge
         ja      .Lmemcpy_zen5_avx2_t4_5
         cmp     rdx, 39                    ; band edge
-        jbe     .Lmemcpy_zen5_avx2_avx2_forward
-        jmp     .Lmemcpy_zen5_avx2_avx2_down
+        jbe near .Lmemcpy_zen5_avx2_avx2_forward
+        jmp near .Lmemcpy_zen5_avx2_avx2_down
 .Lmemcpy_zen5_avx2_t4_5:
         cmp     rdx, 128                    ; band edge
-        jbe     .Lmemcpy_zen5_avx2_avx2_forward
-        jmp     .Lmemcpy_zen5_avx2_avx2_down
+        jbe near .Lmemcpy_zen5_avx2_avx2_forward
+        jmp near .Lmemcpy_zen5_avx2_avx2_down
 .Lmemcpy_zen5_avx2_t6_8:
         cmp     rdx, 512                    ; band edge
         ja      .Lmemcpy_zen5_avx2_t8_8
         cmp     rdx, 384                    ; band edge
-        jbe     .Lmemcpy_zen5_avx2_avx2_forward
+        jbe near .Lmemcpy_zen5_avx2_avx2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx2_avx2_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_avx2_avx2_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen5_avx2_avx2_down
-        jmp     .Lmemcpy_zen5_avx2_avx2_forward
+        jbe near .Lmemcpy_zen5_avx2_avx2_down
+        jmp near .Lmemcpy_zen5_avx2_avx2_forward
 .Lmemcpy_zen5_avx2_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx2_avx2_down                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_avx2_avx2_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen5_avx2_avx2_down
-        jmp     .Lmemcpy_zen5_avx2_avx2_forward
+        jbe near .Lmemcpy_zen5_avx2_avx2_down
+        jmp near .Lmemcpy_zen5_avx2_avx2_forward
 .Lmemcpy_zen5_avx2_t9_14:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemcpy_zen5_avx2_t12_14
         cmp     rdx, 4096                    ; band edge
-        ja      .Lmemcpy_zen5_avx2_forward
+        ja near .Lmemcpy_zen5_avx2_forward
         cmp     rdx, 3072                    ; band edge
-        jbe     .Lmemcpy_zen5_avx2_forward
+        jbe near .Lmemcpy_zen5_avx2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx2_avx2_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_avx2_avx2_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen5_avx2_avx2_down
-        jmp     .Lmemcpy_zen5_avx2_avx2_forward
+        jbe near .Lmemcpy_zen5_avx2_avx2_down
+        jmp near .Lmemcpy_zen5_avx2_avx2_forward
 .Lmemcpy_zen5_avx2_t12_14:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemcpy_zen5_avx2_t14_14
@@ -1554,25 +1554,25 @@ uc_memcpy_zen5_avx2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx2_avx2_down                 ; zero: d = 0
-        jmp     .Lmemcpy_zen5_avx2_forward
+        jz near .Lmemcpy_zen5_avx2_avx2_down                 ; zero: d = 0
+        jmp near .Lmemcpy_zen5_avx2_forward
 .Lmemcpy_zen5_avx2_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx2_avx2_nt                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_avx2_avx2_nt                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen5_avx2_forward_aligned
-        jmp     .Lmemcpy_zen5_avx2_avx2_nt
+        jae near .Lmemcpy_zen5_avx2_forward_aligned
+        jmp near .Lmemcpy_zen5_avx2_avx2_nt
 .Lmemcpy_zen5_avx2_t14_14:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_avx2_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_avx2_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen5_avx2_avx2_nt
+        jbe near .Lmemcpy_zen5_avx2_avx2_nt
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen5_avx2_forward_aligned
+        jae near .Lmemcpy_zen5_avx2_forward_aligned
 .Lmemcpy_zen5_avx2_forward:
         mov     rcx, rdx
         rep movsb
@@ -1777,69 +1777,69 @@ uc_memcpy_zen5_gpr:
         mov     rax, rdi
         ; zen5_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lmemcpy_zen5_gpr_small
+        jbe near .Lmemcpy_zen5_gpr_small
         cmp     rdx, 512                    ; band edge
         ja      .Lmemcpy_zen5_gpr_t8_13
         cmp     rdx, 128                    ; band edge
         ja      .Lmemcpy_zen5_gpr_t5_7
         cmp     rdx, 64                    ; band edge
-        ja      .Lmemcpy_zen5_gpr_forward
+        ja near .Lmemcpy_zen5_gpr_forward
         cmp     rdx, 39                    ; band edge
-        jbe     .Lmemcpy_zen5_gpr_forward
-        jmp     .Lmemcpy_zen5_gpr_down
+        jbe near .Lmemcpy_zen5_gpr_forward
+        jmp near .Lmemcpy_zen5_gpr_down
 .Lmemcpy_zen5_gpr_t5_7:
         cmp     rdx, 384                    ; band edge
         ja      .Lmemcpy_zen5_gpr_t7_7
         cmp     rdx, 160                    ; band edge
-        jbe     .Lmemcpy_zen5_gpr_down
-        jmp     .Lmemcpy_zen5_gpr_forward
+        jbe near .Lmemcpy_zen5_gpr_down
+        jmp near .Lmemcpy_zen5_gpr_forward
 .Lmemcpy_zen5_gpr_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_gpr_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_gpr_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen5_gpr_down
-        jmp     .Lmemcpy_zen5_gpr_forward
+        jbe near .Lmemcpy_zen5_gpr_down
+        jmp near .Lmemcpy_zen5_gpr_forward
 .Lmemcpy_zen5_gpr_t8_13:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemcpy_zen5_gpr_t11_13
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemcpy_zen5_gpr_t10_10
         cmp     rdx, 1536                    ; band edge
-        ja      .Lmemcpy_zen5_gpr_forward
+        ja near .Lmemcpy_zen5_gpr_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_gpr_down                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_gpr_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen5_gpr_down
-        jmp     .Lmemcpy_zen5_gpr_forward
+        jbe near .Lmemcpy_zen5_gpr_down
+        jmp near .Lmemcpy_zen5_gpr_forward
 .Lmemcpy_zen5_gpr_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_gpr_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_gpr_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen5_gpr_down
-        jmp     .Lmemcpy_zen5_gpr_forward
+        jbe near .Lmemcpy_zen5_gpr_down
+        jmp near .Lmemcpy_zen5_gpr_forward
 .Lmemcpy_zen5_gpr_t11_13:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemcpy_zen5_gpr_t13_13
         cmp     rdx, 1048576                    ; band edge
-        jbe     .Lmemcpy_zen5_gpr_forward
+        jbe near .Lmemcpy_zen5_gpr_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_gpr_down                 ; zero: d = 0
-        jmp     .Lmemcpy_zen5_gpr_forward
+        jz near .Lmemcpy_zen5_gpr_down                 ; zero: d = 0
+        jmp near .Lmemcpy_zen5_gpr_forward
 .Lmemcpy_zen5_gpr_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemcpy_zen5_gpr_forward                 ; zero: d = 0
+        jz near .Lmemcpy_zen5_gpr_forward                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemcpy_zen5_gpr_forward_aligned
+        jae near .Lmemcpy_zen5_gpr_forward_aligned
 .Lmemcpy_zen5_gpr_forward:
         mov     rcx, rdx
         rep movsb
@@ -3812,24 +3812,24 @@ uc_memmove_zen3_avx2:
         jae     .Lmemmove_zen3_avx2_disjoint
         ; zen3_avx2's table, as a branch tree: length first
         cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen3_avx2_up_small
+        jbe near .Lmemmove_zen3_avx2_up_small
         cmp     rdx, 65536                    ; band edge
         ja      .Lmemmove_zen3_avx2_up_t7_11
         cmp     rdx, 1536                    ; band edge
         ja      .Lmemmove_zen3_avx2_up_t5_6
         cmp     rdx, 32                    ; band edge
-        ja      .Lmemmove_zen3_avx2_up_avx2_down
+        ja near .Lmemmove_zen3_avx2_up_avx2_down
         cmp     rdx, 15                    ; band edge
-        jbe     .Lmemmove_zen3_avx2_up_down
-        jmp     .Lmemmove_zen3_avx2_up_small
+        jbe near .Lmemmove_zen3_avx2_up_down
+        jmp near .Lmemmove_zen3_avx2_up_small
 .Lmemmove_zen3_avx2_up_t5_6:
         cmp     rdx, 4096                    ; band edge
-        jbe     .Lmemmove_zen3_avx2_up_avx2_forward
+        jbe near .Lmemmove_zen3_avx2_up_avx2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_up_forward                 ; zero: d = 0
-        jmp     .Lmemmove_zen3_avx2_up_avx2_down
+        jz near .Lmemmove_zen3_avx2_up_forward                 ; zero: d = 0
+        jmp near .Lmemmove_zen3_avx2_up_avx2_down
 .Lmemmove_zen3_avx2_up_t7_11:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemmove_zen3_avx2_up_t10_11
@@ -3840,52 +3840,52 @@ uc_memmove_zen3_avx2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_up_avx2_down                 ; zero: d = 0
+        jz near .Lmemmove_zen3_avx2_up_avx2_down                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_avx2_up_avx2_down
+        jbe near .Lmemmove_zen3_avx2_up_avx2_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_avx2_up_avx2_down
+        jbe near .Lmemmove_zen3_avx2_up_avx2_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_avx2_up_avx2_down
-        jmp     .Lmemmove_zen3_avx2_up_forward
+        jae near .Lmemmove_zen3_avx2_up_avx2_down
+        jmp near .Lmemmove_zen3_avx2_up_forward
 .Lmemmove_zen3_avx2_up_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_up_avx2_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_avx2_up_avx2_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_avx2_up_avx2_forward
+        jbe near .Lmemmove_zen3_avx2_up_avx2_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_avx2_up_forward
+        jbe near .Lmemmove_zen3_avx2_up_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_avx2_up_avx2_down
-        jmp     .Lmemmove_zen3_avx2_up_forward_aligned
+        jae near .Lmemmove_zen3_avx2_up_avx2_down
+        jmp near .Lmemmove_zen3_avx2_up_forward_aligned
 .Lmemmove_zen3_avx2_up_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_up_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_avx2_up_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_avx2_up_avx2_down
+        jbe near .Lmemmove_zen3_avx2_up_avx2_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_avx2_up_avx2_down
+        jbe near .Lmemmove_zen3_avx2_up_avx2_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_avx2_up_forward_aligned
-        jmp     .Lmemmove_zen3_avx2_up_forward
+        jae near .Lmemmove_zen3_avx2_up_forward_aligned
+        jmp near .Lmemmove_zen3_avx2_up_forward
 .Lmemmove_zen3_avx2_up_t10_11:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen3_avx2_up_avx2_nt
+        ja near .Lmemmove_zen3_avx2_up_avx2_nt
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_up_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_avx2_up_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_avx2_up_avx2_forward
+        jbe near .Lmemmove_zen3_avx2_up_avx2_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_avx2_up_avx2_forward
+        jbe near .Lmemmove_zen3_avx2_up_avx2_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_avx2_up_forward_aligned
-        jmp     .Lmemmove_zen3_avx2_up_avx2_down
+        jae near .Lmemmove_zen3_avx2_up_forward_aligned
+        jmp near .Lmemmove_zen3_avx2_up_avx2_down
 .Lmemmove_zen3_avx2_up_forward:
         mov     rcx, rdx
         rep movsb
@@ -4098,24 +4098,24 @@ uc_memmove_zen3_avx2:
 .Lmemmove_zen3_avx2_overlap_above:
         ; zen3_avx2's table, as a branch tree: length first
         cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen3_avx2_down_small
+        jbe near .Lmemmove_zen3_avx2_down_small
         cmp     rdx, 65536                    ; band edge
         ja      .Lmemmove_zen3_avx2_down_t7_11
         cmp     rdx, 1536                    ; band edge
         ja      .Lmemmove_zen3_avx2_down_t5_6
         cmp     rdx, 32                    ; band edge
-        ja      .Lmemmove_zen3_avx2_down_avx2_down
+        ja near .Lmemmove_zen3_avx2_down_avx2_down
         cmp     rdx, 15                    ; band edge
-        jbe     .Lmemmove_zen3_avx2_down_down
-        jmp     .Lmemmove_zen3_avx2_down_small
+        jbe near .Lmemmove_zen3_avx2_down_down
+        jmp near .Lmemmove_zen3_avx2_down_small
 .Lmemmove_zen3_avx2_down_t5_6:
         cmp     rdx, 4096                    ; band edge
-        jbe     .Lmemmove_zen3_avx2_down_avx2_forward
+        jbe near .Lmemmove_zen3_avx2_down_avx2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_down_forward                 ; zero: d = 0
-        jmp     .Lmemmove_zen3_avx2_down_avx2_down
+        jz near .Lmemmove_zen3_avx2_down_forward                 ; zero: d = 0
+        jmp near .Lmemmove_zen3_avx2_down_avx2_down
 .Lmemmove_zen3_avx2_down_t7_11:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemmove_zen3_avx2_down_t10_11
@@ -4126,52 +4126,52 @@ uc_memmove_zen3_avx2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_down_avx2_down                 ; zero: d = 0
+        jz near .Lmemmove_zen3_avx2_down_avx2_down                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_avx2_down_avx2_down
+        jbe near .Lmemmove_zen3_avx2_down_avx2_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_avx2_down_avx2_down
+        jbe near .Lmemmove_zen3_avx2_down_avx2_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_avx2_down_avx2_down
-        jmp     .Lmemmove_zen3_avx2_down_forward
+        jae near .Lmemmove_zen3_avx2_down_avx2_down
+        jmp near .Lmemmove_zen3_avx2_down_forward
 .Lmemmove_zen3_avx2_down_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_down_avx2_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_avx2_down_avx2_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_avx2_down_avx2_forward
+        jbe near .Lmemmove_zen3_avx2_down_avx2_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_avx2_down_forward
+        jbe near .Lmemmove_zen3_avx2_down_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_avx2_down_avx2_down
-        jmp     .Lmemmove_zen3_avx2_down_forward_aligned
+        jae near .Lmemmove_zen3_avx2_down_avx2_down
+        jmp near .Lmemmove_zen3_avx2_down_forward_aligned
 .Lmemmove_zen3_avx2_down_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_down_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_avx2_down_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_avx2_down_avx2_down
+        jbe near .Lmemmove_zen3_avx2_down_avx2_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_avx2_down_avx2_down
+        jbe near .Lmemmove_zen3_avx2_down_avx2_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_avx2_down_forward_aligned
-        jmp     .Lmemmove_zen3_avx2_down_forward
+        jae near .Lmemmove_zen3_avx2_down_forward_aligned
+        jmp near .Lmemmove_zen3_avx2_down_forward
 .Lmemmove_zen3_avx2_down_t10_11:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen3_avx2_down_avx2_nt
+        ja near .Lmemmove_zen3_avx2_down_avx2_nt
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_down_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_avx2_down_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_avx2_down_avx2_forward
+        jbe near .Lmemmove_zen3_avx2_down_avx2_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_avx2_down_avx2_forward
+        jbe near .Lmemmove_zen3_avx2_down_avx2_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_avx2_down_forward_aligned
-        jmp     .Lmemmove_zen3_avx2_down_avx2_down
+        jae near .Lmemmove_zen3_avx2_down_forward_aligned
+        jmp near .Lmemmove_zen3_avx2_down_avx2_down
 .Lmemmove_zen3_avx2_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen3_avx2_down_forward_tiny                   ; down needs 8 bytes
@@ -4530,24 +4530,24 @@ uc_memmove_zen3_avx2:
 .Lmemmove_zen3_avx2_disjoint:
         ; zen3_avx2's table, as a branch tree: length first
         cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen3_avx2_disjoint_small
+        jbe near .Lmemmove_zen3_avx2_disjoint_small
         cmp     rdx, 65536                    ; band edge
         ja      .Lmemmove_zen3_avx2_disjoint_t7_11
         cmp     rdx, 1536                    ; band edge
         ja      .Lmemmove_zen3_avx2_disjoint_t5_6
         cmp     rdx, 32                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_avx2_down
+        ja near .Lmemmove_zen3_avx2_disjoint_avx2_down
         cmp     rdx, 15                    ; band edge
-        jbe     .Lmemmove_zen3_avx2_disjoint_down
-        jmp     .Lmemmove_zen3_avx2_disjoint_small
+        jbe near .Lmemmove_zen3_avx2_disjoint_down
+        jmp near .Lmemmove_zen3_avx2_disjoint_small
 .Lmemmove_zen3_avx2_disjoint_t5_6:
         cmp     rdx, 4096                    ; band edge
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_disjoint_forward                 ; zero: d = 0
-        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        jz near .Lmemmove_zen3_avx2_disjoint_forward                 ; zero: d = 0
+        jmp near .Lmemmove_zen3_avx2_disjoint_avx2_down
 .Lmemmove_zen3_avx2_disjoint_t7_11:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemmove_zen3_avx2_disjoint_t10_11
@@ -4558,52 +4558,52 @@ uc_memmove_zen3_avx2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_disjoint_avx2_down                 ; zero: d = 0
+        jz near .Lmemmove_zen3_avx2_disjoint_avx2_down                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_avx2_disjoint_avx2_down
-        jmp     .Lmemmove_zen3_avx2_disjoint_forward
+        jae near .Lmemmove_zen3_avx2_disjoint_avx2_down
+        jmp near .Lmemmove_zen3_avx2_disjoint_forward
 .Lmemmove_zen3_avx2_disjoint_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_disjoint_avx2_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_avx2_disjoint_avx2_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_avx2_disjoint_forward
+        jbe near .Lmemmove_zen3_avx2_disjoint_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_avx2_disjoint_avx2_down
-        jmp     .Lmemmove_zen3_avx2_disjoint_forward_aligned
+        jae near .Lmemmove_zen3_avx2_disjoint_avx2_down
+        jmp near .Lmemmove_zen3_avx2_disjoint_forward_aligned
 .Lmemmove_zen3_avx2_disjoint_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_disjoint_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_avx2_disjoint_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_avx2_disjoint_forward_aligned
-        jmp     .Lmemmove_zen3_avx2_disjoint_forward
+        jae near .Lmemmove_zen3_avx2_disjoint_forward_aligned
+        jmp near .Lmemmove_zen3_avx2_disjoint_forward
 .Lmemmove_zen3_avx2_disjoint_t10_11:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_avx2_nt
+        ja near .Lmemmove_zen3_avx2_disjoint_avx2_nt
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_avx2_disjoint_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_avx2_disjoint_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_avx2_disjoint_forward_aligned
-        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_down
+        jae near .Lmemmove_zen3_avx2_disjoint_forward_aligned
+        jmp near .Lmemmove_zen3_avx2_disjoint_avx2_down
 .Lmemmove_zen3_avx2_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -4842,24 +4842,24 @@ uc_memmove_zen3_gpr:
         jae     .Lmemmove_zen3_gpr_disjoint
         ; zen3_gpr's table, as a branch tree: length first
         cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen3_gpr_up_small
+        jbe near .Lmemmove_zen3_gpr_up_small
         cmp     rdx, 65536                    ; band edge
         ja      .Lmemmove_zen3_gpr_up_t7_11
         cmp     rdx, 1536                    ; band edge
         ja      .Lmemmove_zen3_gpr_up_t5_6
         cmp     rdx, 32                    ; band edge
-        ja      .Lmemmove_zen3_gpr_up_down
+        ja near .Lmemmove_zen3_gpr_up_down
         cmp     rdx, 15                    ; band edge
-        jbe     .Lmemmove_zen3_gpr_up_down
-        jmp     .Lmemmove_zen3_gpr_up_small
+        jbe near .Lmemmove_zen3_gpr_up_down
+        jmp near .Lmemmove_zen3_gpr_up_small
 .Lmemmove_zen3_gpr_up_t5_6:
         cmp     rdx, 4096                    ; band edge
-        jbe     .Lmemmove_zen3_gpr_up_forward
+        jbe near .Lmemmove_zen3_gpr_up_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_up_forward                 ; zero: d = 0
-        jmp     .Lmemmove_zen3_gpr_up_down
+        jz near .Lmemmove_zen3_gpr_up_forward                 ; zero: d = 0
+        jmp near .Lmemmove_zen3_gpr_up_down
 .Lmemmove_zen3_gpr_up_t7_11:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemmove_zen3_gpr_up_t10_11
@@ -4870,52 +4870,52 @@ uc_memmove_zen3_gpr:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_up_down                 ; zero: d = 0
+        jz near .Lmemmove_zen3_gpr_up_down                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_gpr_up_down
+        jbe near .Lmemmove_zen3_gpr_up_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_gpr_up_down
+        jbe near .Lmemmove_zen3_gpr_up_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_gpr_up_down
-        jmp     .Lmemmove_zen3_gpr_up_forward
+        jae near .Lmemmove_zen3_gpr_up_down
+        jmp near .Lmemmove_zen3_gpr_up_forward
 .Lmemmove_zen3_gpr_up_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_up_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_gpr_up_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_gpr_up_forward
+        jbe near .Lmemmove_zen3_gpr_up_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_gpr_up_forward
+        jbe near .Lmemmove_zen3_gpr_up_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_gpr_up_down
-        jmp     .Lmemmove_zen3_gpr_up_forward_aligned
+        jae near .Lmemmove_zen3_gpr_up_down
+        jmp near .Lmemmove_zen3_gpr_up_forward_aligned
 .Lmemmove_zen3_gpr_up_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_up_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_gpr_up_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_gpr_up_down
+        jbe near .Lmemmove_zen3_gpr_up_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_gpr_up_down
+        jbe near .Lmemmove_zen3_gpr_up_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_gpr_up_forward_aligned
-        jmp     .Lmemmove_zen3_gpr_up_forward
+        jae near .Lmemmove_zen3_gpr_up_forward_aligned
+        jmp near .Lmemmove_zen3_gpr_up_forward
 .Lmemmove_zen3_gpr_up_t10_11:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen3_gpr_up_forward
+        ja near .Lmemmove_zen3_gpr_up_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_up_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_gpr_up_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_gpr_up_forward
+        jbe near .Lmemmove_zen3_gpr_up_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_gpr_up_forward
+        jbe near .Lmemmove_zen3_gpr_up_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_gpr_up_forward_aligned
-        jmp     .Lmemmove_zen3_gpr_up_down
+        jae near .Lmemmove_zen3_gpr_up_forward_aligned
+        jmp near .Lmemmove_zen3_gpr_up_down
 .Lmemmove_zen3_gpr_up_forward:
         mov     rcx, rdx
         rep movsb
@@ -4989,24 +4989,24 @@ uc_memmove_zen3_gpr:
 .Lmemmove_zen3_gpr_overlap_above:
         ; zen3_gpr's table, as a branch tree: length first
         cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen3_gpr_down_small
+        jbe near .Lmemmove_zen3_gpr_down_small
         cmp     rdx, 65536                    ; band edge
         ja      .Lmemmove_zen3_gpr_down_t7_11
         cmp     rdx, 1536                    ; band edge
         ja      .Lmemmove_zen3_gpr_down_t5_6
         cmp     rdx, 32                    ; band edge
-        ja      .Lmemmove_zen3_gpr_down_down
+        ja near .Lmemmove_zen3_gpr_down_down
         cmp     rdx, 15                    ; band edge
-        jbe     .Lmemmove_zen3_gpr_down_down
-        jmp     .Lmemmove_zen3_gpr_down_small
+        jbe near .Lmemmove_zen3_gpr_down_down
+        jmp near .Lmemmove_zen3_gpr_down_small
 .Lmemmove_zen3_gpr_down_t5_6:
         cmp     rdx, 4096                    ; band edge
-        jbe     .Lmemmove_zen3_gpr_down_forward
+        jbe near .Lmemmove_zen3_gpr_down_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_down_forward                 ; zero: d = 0
-        jmp     .Lmemmove_zen3_gpr_down_down
+        jz near .Lmemmove_zen3_gpr_down_forward                 ; zero: d = 0
+        jmp near .Lmemmove_zen3_gpr_down_down
 .Lmemmove_zen3_gpr_down_t7_11:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemmove_zen3_gpr_down_t10_11
@@ -5017,52 +5017,52 @@ uc_memmove_zen3_gpr:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_down_down                 ; zero: d = 0
+        jz near .Lmemmove_zen3_gpr_down_down                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_gpr_down_down
+        jbe near .Lmemmove_zen3_gpr_down_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_gpr_down_down
+        jbe near .Lmemmove_zen3_gpr_down_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_gpr_down_down
-        jmp     .Lmemmove_zen3_gpr_down_forward
+        jae near .Lmemmove_zen3_gpr_down_down
+        jmp near .Lmemmove_zen3_gpr_down_forward
 .Lmemmove_zen3_gpr_down_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_down_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_gpr_down_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_gpr_down_forward
+        jbe near .Lmemmove_zen3_gpr_down_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_gpr_down_forward
+        jbe near .Lmemmove_zen3_gpr_down_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_gpr_down_down
-        jmp     .Lmemmove_zen3_gpr_down_forward_aligned
+        jae near .Lmemmove_zen3_gpr_down_down
+        jmp near .Lmemmove_zen3_gpr_down_forward_aligned
 .Lmemmove_zen3_gpr_down_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_down_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_gpr_down_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_gpr_down_down
+        jbe near .Lmemmove_zen3_gpr_down_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_gpr_down_down
+        jbe near .Lmemmove_zen3_gpr_down_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_gpr_down_forward_aligned
-        jmp     .Lmemmove_zen3_gpr_down_forward
+        jae near .Lmemmove_zen3_gpr_down_forward_aligned
+        jmp near .Lmemmove_zen3_gpr_down_forward
 .Lmemmove_zen3_gpr_down_t10_11:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen3_gpr_down_forward
+        ja near .Lmemmove_zen3_gpr_down_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_down_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_gpr_down_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_gpr_down_forward
+        jbe near .Lmemmove_zen3_gpr_down_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_gpr_down_forward
+        jbe near .Lmemmove_zen3_gpr_down_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_gpr_down_forward_aligned
-        jmp     .Lmemmove_zen3_gpr_down_down
+        jae near .Lmemmove_zen3_gpr_down_forward_aligned
+        jmp near .Lmemmove_zen3_gpr_down_down
 .Lmemmove_zen3_gpr_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen3_gpr_down_forward_tiny                   ; down needs 8 bytes
@@ -5307,24 +5307,24 @@ uc_memmove_zen3_gpr:
 .Lmemmove_zen3_gpr_disjoint:
         ; zen3_gpr's table, as a branch tree: length first
         cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen3_gpr_disjoint_small
+        jbe near .Lmemmove_zen3_gpr_disjoint_small
         cmp     rdx, 65536                    ; band edge
         ja      .Lmemmove_zen3_gpr_disjoint_t7_11
         cmp     rdx, 1536                    ; band edge
         ja      .Lmemmove_zen3_gpr_disjoint_t5_6
         cmp     rdx, 32                    ; band edge
-        ja      .Lmemmove_zen3_gpr_disjoint_down
+        ja near .Lmemmove_zen3_gpr_disjoint_down
         cmp     rdx, 15                    ; band edge
-        jbe     .Lmemmove_zen3_gpr_disjoint_down
-        jmp     .Lmemmove_zen3_gpr_disjoint_small
+        jbe near .Lmemmove_zen3_gpr_disjoint_down
+        jmp near .Lmemmove_zen3_gpr_disjoint_small
 .Lmemmove_zen3_gpr_disjoint_t5_6:
         cmp     rdx, 4096                    ; band edge
-        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        jbe near .Lmemmove_zen3_gpr_disjoint_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
-        jmp     .Lmemmove_zen3_gpr_disjoint_down
+        jz near .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
+        jmp near .Lmemmove_zen3_gpr_disjoint_down
 .Lmemmove_zen3_gpr_disjoint_t7_11:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemmove_zen3_gpr_disjoint_t10_11
@@ -5335,52 +5335,52 @@ uc_memmove_zen3_gpr:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_disjoint_down                 ; zero: d = 0
+        jz near .Lmemmove_zen3_gpr_disjoint_down                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_gpr_disjoint_down
+        jbe near .Lmemmove_zen3_gpr_disjoint_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_gpr_disjoint_down
+        jbe near .Lmemmove_zen3_gpr_disjoint_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_gpr_disjoint_down
-        jmp     .Lmemmove_zen3_gpr_disjoint_forward
+        jae near .Lmemmove_zen3_gpr_disjoint_down
+        jmp near .Lmemmove_zen3_gpr_disjoint_forward
 .Lmemmove_zen3_gpr_disjoint_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        jbe near .Lmemmove_zen3_gpr_disjoint_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        jbe near .Lmemmove_zen3_gpr_disjoint_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_gpr_disjoint_down
-        jmp     .Lmemmove_zen3_gpr_disjoint_forward_aligned
+        jae near .Lmemmove_zen3_gpr_disjoint_down
+        jmp near .Lmemmove_zen3_gpr_disjoint_forward_aligned
 .Lmemmove_zen3_gpr_disjoint_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_gpr_disjoint_down
+        jbe near .Lmemmove_zen3_gpr_disjoint_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_gpr_disjoint_down
+        jbe near .Lmemmove_zen3_gpr_disjoint_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_gpr_disjoint_forward_aligned
-        jmp     .Lmemmove_zen3_gpr_disjoint_forward
+        jae near .Lmemmove_zen3_gpr_disjoint_forward_aligned
+        jmp near .Lmemmove_zen3_gpr_disjoint_forward
 .Lmemmove_zen3_gpr_disjoint_t10_11:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen3_gpr_disjoint_forward
+        ja near .Lmemmove_zen3_gpr_disjoint_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        jbe near .Lmemmove_zen3_gpr_disjoint_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_gpr_disjoint_forward
+        jbe near .Lmemmove_zen3_gpr_disjoint_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen3_gpr_disjoint_forward_aligned
-        jmp     .Lmemmove_zen3_gpr_disjoint_down
+        jae near .Lmemmove_zen3_gpr_disjoint_forward_aligned
+        jmp near .Lmemmove_zen3_gpr_disjoint_down
 .Lmemmove_zen3_gpr_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -5488,7 +5488,7 @@ uc_memmove_zen5_avx512:
         jae     .Lmemmove_zen5_avx512_disjoint
         ; zen5_avx512's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen5_avx512_up_small
+        jbe near .Lmemmove_zen5_avx512_up_small
         cmp     rdx, 512                    ; band edge
         ja      .Lmemmove_zen5_avx512_up_t10_16
         cmp     rdx, 128                    ; band edge
@@ -5496,60 +5496,60 @@ uc_memmove_zen5_avx512:
         cmp     rdx, 64                    ; band edge
         ja      .Lmemmove_zen5_avx512_up_t4_5
         cmp     rdx, 39                    ; band edge
-        jbe     .Lmemmove_zen5_avx512_up_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_up_avx2_down
+        jbe near .Lmemmove_zen5_avx512_up_avx2_forward
+        jmp near .Lmemmove_zen5_avx512_up_avx2_down
 .Lmemmove_zen5_avx512_up_t4_5:
         cmp     rdx, 96                    ; band edge
-        jbe     .Lmemmove_zen5_avx512_up_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+        jbe near .Lmemmove_zen5_avx512_up_avx2_forward
+        jmp near .Lmemmove_zen5_avx512_up_avx512_forward
 .Lmemmove_zen5_avx512_up_t6_9:
         cmp     rdx, 256                    ; band edge
         ja      .Lmemmove_zen5_avx512_up_t8_9
         cmp     rdx, 160                    ; band edge
-        jbe     .Lmemmove_zen5_avx512_up_avx2_down
-        jmp     .Lmemmove_zen5_avx512_up_avx2_forward
+        jbe near .Lmemmove_zen5_avx512_up_avx2_down
+        jmp near .Lmemmove_zen5_avx512_up_avx2_forward
 .Lmemmove_zen5_avx512_up_t8_9:
         cmp     rdx, 384                    ; band edge
         ja      .Lmemmove_zen5_avx512_up_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_up_avx512_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_up_avx512_forward                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx512_up_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+        jae near .Lmemmove_zen5_avx512_up_avx2_forward
+        jmp near .Lmemmove_zen5_avx512_up_avx512_forward
 .Lmemmove_zen5_avx512_up_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_up_avx512_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_up_avx512_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx512_up_avx2_down
-        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+        jbe near .Lmemmove_zen5_avx512_up_avx2_down
+        jmp near .Lmemmove_zen5_avx512_up_avx512_forward
 .Lmemmove_zen5_avx512_up_t10_16:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemmove_zen5_avx512_up_t14_16
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemmove_zen5_avx512_up_t12_13
         cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen5_avx512_up_forward
+        ja near .Lmemmove_zen5_avx512_up_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_up_avx512_down                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_up_avx512_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx512_up_avx512_down
-        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+        jbe near .Lmemmove_zen5_avx512_up_avx512_down
+        jmp near .Lmemmove_zen5_avx512_up_avx512_forward
 .Lmemmove_zen5_avx512_up_t12_13:
         cmp     rdx, 4096                    ; band edge
-        ja      .Lmemmove_zen5_avx512_up_forward
+        ja near .Lmemmove_zen5_avx512_up_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_up_avx512_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_up_avx512_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx512_up_avx512_down
-        jmp     .Lmemmove_zen5_avx512_up_avx512_forward
+        jbe near .Lmemmove_zen5_avx512_up_avx512_down
+        jmp near .Lmemmove_zen5_avx512_up_avx512_forward
 .Lmemmove_zen5_avx512_up_t14_16:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemmove_zen5_avx512_up_t16_16
@@ -5558,25 +5558,25 @@ uc_memmove_zen5_avx512:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_up_avx512_down                 ; zero: d = 0
-        jmp     .Lmemmove_zen5_avx512_up_forward
+        jz near .Lmemmove_zen5_avx512_up_avx512_down                 ; zero: d = 0
+        jmp near .Lmemmove_zen5_avx512_up_forward
 .Lmemmove_zen5_avx512_up_t15_15:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_up_avx2_nt                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_up_avx2_nt                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx512_up_forward_aligned
-        jmp     .Lmemmove_zen5_avx512_up_avx2_nt
+        jae near .Lmemmove_zen5_avx512_up_forward_aligned
+        jmp near .Lmemmove_zen5_avx512_up_avx2_nt
 .Lmemmove_zen5_avx512_up_t16_16:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_up_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_up_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx512_up_avx2_nt
+        jbe near .Lmemmove_zen5_avx512_up_avx2_nt
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx512_up_forward_aligned
+        jae near .Lmemmove_zen5_avx512_up_forward_aligned
 .Lmemmove_zen5_avx512_up_forward:
         mov     rcx, rdx
         rep movsb
@@ -5877,7 +5877,7 @@ uc_memmove_zen5_avx512:
 .Lmemmove_zen5_avx512_overlap_above:
         ; zen5_avx512's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen5_avx512_down_small
+        jbe near .Lmemmove_zen5_avx512_down_small
         cmp     rdx, 512                    ; band edge
         ja      .Lmemmove_zen5_avx512_down_t10_16
         cmp     rdx, 128                    ; band edge
@@ -5885,60 +5885,60 @@ uc_memmove_zen5_avx512:
         cmp     rdx, 64                    ; band edge
         ja      .Lmemmove_zen5_avx512_down_t4_5
         cmp     rdx, 39                    ; band edge
-        jbe     .Lmemmove_zen5_avx512_down_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_down_avx2_down
+        jbe near .Lmemmove_zen5_avx512_down_avx2_forward
+        jmp near .Lmemmove_zen5_avx512_down_avx2_down
 .Lmemmove_zen5_avx512_down_t4_5:
         cmp     rdx, 96                    ; band edge
-        jbe     .Lmemmove_zen5_avx512_down_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+        jbe near .Lmemmove_zen5_avx512_down_avx2_forward
+        jmp near .Lmemmove_zen5_avx512_down_avx512_forward
 .Lmemmove_zen5_avx512_down_t6_9:
         cmp     rdx, 256                    ; band edge
         ja      .Lmemmove_zen5_avx512_down_t8_9
         cmp     rdx, 160                    ; band edge
-        jbe     .Lmemmove_zen5_avx512_down_avx2_down
-        jmp     .Lmemmove_zen5_avx512_down_avx2_forward
+        jbe near .Lmemmove_zen5_avx512_down_avx2_down
+        jmp near .Lmemmove_zen5_avx512_down_avx2_forward
 .Lmemmove_zen5_avx512_down_t8_9:
         cmp     rdx, 384                    ; band edge
         ja      .Lmemmove_zen5_avx512_down_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_down_avx512_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_down_avx512_forward                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx512_down_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+        jae near .Lmemmove_zen5_avx512_down_avx2_forward
+        jmp near .Lmemmove_zen5_avx512_down_avx512_forward
 .Lmemmove_zen5_avx512_down_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_down_avx512_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_down_avx512_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx512_down_avx2_down
-        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+        jbe near .Lmemmove_zen5_avx512_down_avx2_down
+        jmp near .Lmemmove_zen5_avx512_down_avx512_forward
 .Lmemmove_zen5_avx512_down_t10_16:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemmove_zen5_avx512_down_t14_16
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemmove_zen5_avx512_down_t12_13
         cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen5_avx512_down_forward
+        ja near .Lmemmove_zen5_avx512_down_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_down_avx512_down                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_down_avx512_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx512_down_avx512_down
-        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+        jbe near .Lmemmove_zen5_avx512_down_avx512_down
+        jmp near .Lmemmove_zen5_avx512_down_avx512_forward
 .Lmemmove_zen5_avx512_down_t12_13:
         cmp     rdx, 4096                    ; band edge
-        ja      .Lmemmove_zen5_avx512_down_forward
+        ja near .Lmemmove_zen5_avx512_down_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_down_avx512_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_down_avx512_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx512_down_avx512_down
-        jmp     .Lmemmove_zen5_avx512_down_avx512_forward
+        jbe near .Lmemmove_zen5_avx512_down_avx512_down
+        jmp near .Lmemmove_zen5_avx512_down_avx512_forward
 .Lmemmove_zen5_avx512_down_t14_16:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemmove_zen5_avx512_down_t16_16
@@ -5947,25 +5947,25 @@ uc_memmove_zen5_avx512:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_down_avx512_down                 ; zero: d = 0
-        jmp     .Lmemmove_zen5_avx512_down_forward
+        jz near .Lmemmove_zen5_avx512_down_avx512_down                 ; zero: d = 0
+        jmp near .Lmemmove_zen5_avx512_down_forward
 .Lmemmove_zen5_avx512_down_t15_15:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_down_avx2_nt                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_down_avx2_nt                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx512_down_forward_aligned
-        jmp     .Lmemmove_zen5_avx512_down_avx2_nt
+        jae near .Lmemmove_zen5_avx512_down_forward_aligned
+        jmp near .Lmemmove_zen5_avx512_down_avx2_nt
 .Lmemmove_zen5_avx512_down_t16_16:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_down_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_down_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx512_down_avx2_nt
+        jbe near .Lmemmove_zen5_avx512_down_avx2_nt
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx512_down_forward_aligned
+        jae near .Lmemmove_zen5_avx512_down_forward_aligned
 .Lmemmove_zen5_avx512_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_avx512_down_forward_tiny                   ; down needs 8 bytes
@@ -6335,7 +6335,7 @@ uc_memmove_zen5_avx512:
 .Lmemmove_zen5_avx512_disjoint:
         ; zen5_avx512's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen5_avx512_disjoint_small
+        jbe near .Lmemmove_zen5_avx512_disjoint_small
         cmp     rdx, 512                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t10_16
         cmp     rdx, 128                    ; band edge
@@ -6343,60 +6343,60 @@ uc_memmove_zen5_avx512:
         cmp     rdx, 64                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t4_5
         cmp     rdx, 39                    ; band edge
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_down
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_forward
+        jmp near .Lmemmove_zen5_avx512_disjoint_avx2_down
 .Lmemmove_zen5_avx512_disjoint_t4_5:
         cmp     rdx, 96                    ; band edge
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_forward
+        jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
 .Lmemmove_zen5_avx512_disjoint_t6_9:
         cmp     rdx, 256                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t8_9
         cmp     rdx, 160                    ; band edge
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_down
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_forward
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_down
+        jmp near .Lmemmove_zen5_avx512_disjoint_avx2_forward
 .Lmemmove_zen5_avx512_disjoint_t8_9:
         cmp     rdx, 384                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx512_disjoint_avx2_forward
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+        jae near .Lmemmove_zen5_avx512_disjoint_avx2_forward
+        jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
 .Lmemmove_zen5_avx512_disjoint_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_down
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_down
+        jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
 .Lmemmove_zen5_avx512_disjoint_t10_16:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t14_16
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t12_13
         cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_forward
+        ja near .Lmemmove_zen5_avx512_disjoint_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_disjoint_avx512_down                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_disjoint_avx512_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx512_down
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx512_down
+        jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
 .Lmemmove_zen5_avx512_disjoint_t12_13:
         cmp     rdx, 4096                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_forward
+        ja near .Lmemmove_zen5_avx512_disjoint_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx512_down
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx512_down
+        jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
 .Lmemmove_zen5_avx512_disjoint_t14_16:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t16_16
@@ -6405,25 +6405,25 @@ uc_memmove_zen5_avx512:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_disjoint_avx512_down                 ; zero: d = 0
-        jmp     .Lmemmove_zen5_avx512_disjoint_forward
+        jz near .Lmemmove_zen5_avx512_disjoint_avx512_down                 ; zero: d = 0
+        jmp near .Lmemmove_zen5_avx512_disjoint_forward
 .Lmemmove_zen5_avx512_disjoint_t15_15:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_disjoint_avx2_nt                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_disjoint_avx2_nt                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx512_disjoint_forward_aligned
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_nt
+        jae near .Lmemmove_zen5_avx512_disjoint_forward_aligned
+        jmp near .Lmemmove_zen5_avx512_disjoint_avx2_nt
 .Lmemmove_zen5_avx512_disjoint_t16_16:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx512_disjoint_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx512_disjoint_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_nt
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_nt
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx512_disjoint_forward_aligned
+        jae near .Lmemmove_zen5_avx512_disjoint_forward_aligned
 .Lmemmove_zen5_avx512_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -6720,7 +6720,7 @@ uc_memmove_zen5_avx2:
         jae     .Lmemmove_zen5_avx2_disjoint
         ; zen5_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen5_avx2_up_small
+        jbe near .Lmemmove_zen5_avx2_up_small
         cmp     rdx, 1536                    ; band edge
         ja      .Lmemmove_zen5_avx2_up_t9_14
         cmp     rdx, 160                    ; band edge
@@ -6728,46 +6728,46 @@ uc_memmove_zen5_avx2:
         cmp     rdx, 64                    ; band edge
         ja      .Lmemmove_zen5_avx2_up_t4_5
         cmp     rdx, 39                    ; band edge
-        jbe     .Lmemmove_zen5_avx2_up_avx2_forward
-        jmp     .Lmemmove_zen5_avx2_up_avx2_down
+        jbe near .Lmemmove_zen5_avx2_up_avx2_forward
+        jmp near .Lmemmove_zen5_avx2_up_avx2_down
 .Lmemmove_zen5_avx2_up_t4_5:
         cmp     rdx, 128                    ; band edge
-        jbe     .Lmemmove_zen5_avx2_up_avx2_forward
-        jmp     .Lmemmove_zen5_avx2_up_avx2_down
+        jbe near .Lmemmove_zen5_avx2_up_avx2_forward
+        jmp near .Lmemmove_zen5_avx2_up_avx2_down
 .Lmemmove_zen5_avx2_up_t6_8:
         cmp     rdx, 512                    ; band edge
         ja      .Lmemmove_zen5_avx2_up_t8_8
         cmp     rdx, 384                    ; band edge
-        jbe     .Lmemmove_zen5_avx2_up_avx2_forward
+        jbe near .Lmemmove_zen5_avx2_up_avx2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_up_avx2_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_up_avx2_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx2_up_avx2_down
-        jmp     .Lmemmove_zen5_avx2_up_avx2_forward
+        jbe near .Lmemmove_zen5_avx2_up_avx2_down
+        jmp near .Lmemmove_zen5_avx2_up_avx2_forward
 .Lmemmove_zen5_avx2_up_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_up_avx2_down                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_up_avx2_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx2_up_avx2_down
-        jmp     .Lmemmove_zen5_avx2_up_avx2_forward
+        jbe near .Lmemmove_zen5_avx2_up_avx2_down
+        jmp near .Lmemmove_zen5_avx2_up_avx2_forward
 .Lmemmove_zen5_avx2_up_t9_14:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemmove_zen5_avx2_up_t12_14
         cmp     rdx, 4096                    ; band edge
-        ja      .Lmemmove_zen5_avx2_up_forward
+        ja near .Lmemmove_zen5_avx2_up_forward
         cmp     rdx, 3072                    ; band edge
-        jbe     .Lmemmove_zen5_avx2_up_forward
+        jbe near .Lmemmove_zen5_avx2_up_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_up_avx2_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_up_avx2_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx2_up_avx2_down
-        jmp     .Lmemmove_zen5_avx2_up_avx2_forward
+        jbe near .Lmemmove_zen5_avx2_up_avx2_down
+        jmp near .Lmemmove_zen5_avx2_up_avx2_forward
 .Lmemmove_zen5_avx2_up_t12_14:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemmove_zen5_avx2_up_t14_14
@@ -6776,25 +6776,25 @@ uc_memmove_zen5_avx2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_up_avx2_down                 ; zero: d = 0
-        jmp     .Lmemmove_zen5_avx2_up_forward
+        jz near .Lmemmove_zen5_avx2_up_avx2_down                 ; zero: d = 0
+        jmp near .Lmemmove_zen5_avx2_up_forward
 .Lmemmove_zen5_avx2_up_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_up_avx2_nt                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_up_avx2_nt                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx2_up_forward_aligned
-        jmp     .Lmemmove_zen5_avx2_up_avx2_nt
+        jae near .Lmemmove_zen5_avx2_up_forward_aligned
+        jmp near .Lmemmove_zen5_avx2_up_avx2_nt
 .Lmemmove_zen5_avx2_up_t14_14:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_up_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_up_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx2_up_avx2_nt
+        jbe near .Lmemmove_zen5_avx2_up_avx2_nt
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx2_up_forward_aligned
+        jae near .Lmemmove_zen5_avx2_up_forward_aligned
 .Lmemmove_zen5_avx2_up_forward:
         mov     rcx, rdx
         rep movsb
@@ -7003,7 +7003,7 @@ uc_memmove_zen5_avx2:
 .Lmemmove_zen5_avx2_overlap_above:
         ; zen5_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen5_avx2_down_small
+        jbe near .Lmemmove_zen5_avx2_down_small
         cmp     rdx, 1536                    ; band edge
         ja      .Lmemmove_zen5_avx2_down_t9_14
         cmp     rdx, 160                    ; band edge
@@ -7011,46 +7011,46 @@ uc_memmove_zen5_avx2:
         cmp     rdx, 64                    ; band edge
         ja      .Lmemmove_zen5_avx2_down_t4_5
         cmp     rdx, 39                    ; band edge
-        jbe     .Lmemmove_zen5_avx2_down_avx2_forward
-        jmp     .Lmemmove_zen5_avx2_down_avx2_down
+        jbe near .Lmemmove_zen5_avx2_down_avx2_forward
+        jmp near .Lmemmove_zen5_avx2_down_avx2_down
 .Lmemmove_zen5_avx2_down_t4_5:
         cmp     rdx, 128                    ; band edge
-        jbe     .Lmemmove_zen5_avx2_down_avx2_forward
-        jmp     .Lmemmove_zen5_avx2_down_avx2_down
+        jbe near .Lmemmove_zen5_avx2_down_avx2_forward
+        jmp near .Lmemmove_zen5_avx2_down_avx2_down
 .Lmemmove_zen5_avx2_down_t6_8:
         cmp     rdx, 512                    ; band edge
         ja      .Lmemmove_zen5_avx2_down_t8_8
         cmp     rdx, 384                    ; band edge
-        jbe     .Lmemmove_zen5_avx2_down_avx2_forward
+        jbe near .Lmemmove_zen5_avx2_down_avx2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_down_avx2_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_down_avx2_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx2_down_avx2_down
-        jmp     .Lmemmove_zen5_avx2_down_avx2_forward
+        jbe near .Lmemmove_zen5_avx2_down_avx2_down
+        jmp near .Lmemmove_zen5_avx2_down_avx2_forward
 .Lmemmove_zen5_avx2_down_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_down_avx2_down                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_down_avx2_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx2_down_avx2_down
-        jmp     .Lmemmove_zen5_avx2_down_avx2_forward
+        jbe near .Lmemmove_zen5_avx2_down_avx2_down
+        jmp near .Lmemmove_zen5_avx2_down_avx2_forward
 .Lmemmove_zen5_avx2_down_t9_14:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemmove_zen5_avx2_down_t12_14
         cmp     rdx, 4096                    ; band edge
-        ja      .Lmemmove_zen5_avx2_down_forward
+        ja near .Lmemmove_zen5_avx2_down_forward
         cmp     rdx, 3072                    ; band edge
-        jbe     .Lmemmove_zen5_avx2_down_forward
+        jbe near .Lmemmove_zen5_avx2_down_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_down_avx2_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_down_avx2_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx2_down_avx2_down
-        jmp     .Lmemmove_zen5_avx2_down_avx2_forward
+        jbe near .Lmemmove_zen5_avx2_down_avx2_down
+        jmp near .Lmemmove_zen5_avx2_down_avx2_forward
 .Lmemmove_zen5_avx2_down_t12_14:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemmove_zen5_avx2_down_t14_14
@@ -7059,25 +7059,25 @@ uc_memmove_zen5_avx2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_down_avx2_down                 ; zero: d = 0
-        jmp     .Lmemmove_zen5_avx2_down_forward
+        jz near .Lmemmove_zen5_avx2_down_avx2_down                 ; zero: d = 0
+        jmp near .Lmemmove_zen5_avx2_down_forward
 .Lmemmove_zen5_avx2_down_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_down_avx2_nt                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_down_avx2_nt                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx2_down_forward_aligned
-        jmp     .Lmemmove_zen5_avx2_down_avx2_nt
+        jae near .Lmemmove_zen5_avx2_down_forward_aligned
+        jmp near .Lmemmove_zen5_avx2_down_avx2_nt
 .Lmemmove_zen5_avx2_down_t14_14:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_down_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_down_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx2_down_avx2_nt
+        jbe near .Lmemmove_zen5_avx2_down_avx2_nt
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx2_down_forward_aligned
+        jae near .Lmemmove_zen5_avx2_down_forward_aligned
 .Lmemmove_zen5_avx2_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_avx2_down_forward_tiny                   ; down needs 8 bytes
@@ -7371,7 +7371,7 @@ uc_memmove_zen5_avx2:
 .Lmemmove_zen5_avx2_disjoint:
         ; zen5_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen5_avx2_disjoint_small
+        jbe near .Lmemmove_zen5_avx2_disjoint_small
         cmp     rdx, 1536                    ; band edge
         ja      .Lmemmove_zen5_avx2_disjoint_t9_14
         cmp     rdx, 160                    ; band edge
@@ -7379,46 +7379,46 @@ uc_memmove_zen5_avx2:
         cmp     rdx, 64                    ; band edge
         ja      .Lmemmove_zen5_avx2_disjoint_t4_5
         cmp     rdx, 39                    ; band edge
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_forward
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_down
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_down
 .Lmemmove_zen5_avx2_disjoint_t4_5:
         cmp     rdx, 128                    ; band edge
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_forward
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_down
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_down
 .Lmemmove_zen5_avx2_disjoint_t6_8:
         cmp     rdx, 512                    ; band edge
         ja      .Lmemmove_zen5_avx2_disjoint_t8_8
         cmp     rdx, 384                    ; band edge
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_disjoint_avx2_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_disjoint_avx2_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_down
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
+        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
 .Lmemmove_zen5_avx2_disjoint_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_disjoint_avx2_down                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_disjoint_avx2_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_down
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
+        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
 .Lmemmove_zen5_avx2_disjoint_t9_14:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemmove_zen5_avx2_disjoint_t12_14
         cmp     rdx, 4096                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_forward
+        ja near .Lmemmove_zen5_avx2_disjoint_forward
         cmp     rdx, 3072                    ; band edge
-        jbe     .Lmemmove_zen5_avx2_disjoint_forward
+        jbe near .Lmemmove_zen5_avx2_disjoint_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_disjoint_avx2_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_disjoint_avx2_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_down
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
+        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
 .Lmemmove_zen5_avx2_disjoint_t12_14:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemmove_zen5_avx2_disjoint_t14_14
@@ -7427,25 +7427,25 @@ uc_memmove_zen5_avx2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_disjoint_avx2_down                 ; zero: d = 0
-        jmp     .Lmemmove_zen5_avx2_disjoint_forward
+        jz near .Lmemmove_zen5_avx2_disjoint_avx2_down                 ; zero: d = 0
+        jmp near .Lmemmove_zen5_avx2_disjoint_forward
 .Lmemmove_zen5_avx2_disjoint_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_disjoint_avx2_nt                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_disjoint_avx2_nt                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx2_disjoint_forward_aligned
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_nt
+        jae near .Lmemmove_zen5_avx2_disjoint_forward_aligned
+        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_nt
 .Lmemmove_zen5_avx2_disjoint_t14_14:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_avx2_disjoint_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_avx2_disjoint_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_nt
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_nt
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_avx2_disjoint_forward_aligned
+        jae near .Lmemmove_zen5_avx2_disjoint_forward_aligned
 .Lmemmove_zen5_avx2_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -7658,69 +7658,69 @@ uc_memmove_zen5_gpr:
         jae     .Lmemmove_zen5_gpr_disjoint
         ; zen5_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen5_gpr_up_small
+        jbe near .Lmemmove_zen5_gpr_up_small
         cmp     rdx, 512                    ; band edge
         ja      .Lmemmove_zen5_gpr_up_t8_13
         cmp     rdx, 128                    ; band edge
         ja      .Lmemmove_zen5_gpr_up_t5_7
         cmp     rdx, 64                    ; band edge
-        ja      .Lmemmove_zen5_gpr_up_forward
+        ja near .Lmemmove_zen5_gpr_up_forward
         cmp     rdx, 39                    ; band edge
-        jbe     .Lmemmove_zen5_gpr_up_forward
-        jmp     .Lmemmove_zen5_gpr_up_down
+        jbe near .Lmemmove_zen5_gpr_up_forward
+        jmp near .Lmemmove_zen5_gpr_up_down
 .Lmemmove_zen5_gpr_up_t5_7:
         cmp     rdx, 384                    ; band edge
         ja      .Lmemmove_zen5_gpr_up_t7_7
         cmp     rdx, 160                    ; band edge
-        jbe     .Lmemmove_zen5_gpr_up_down
-        jmp     .Lmemmove_zen5_gpr_up_forward
+        jbe near .Lmemmove_zen5_gpr_up_down
+        jmp near .Lmemmove_zen5_gpr_up_forward
 .Lmemmove_zen5_gpr_up_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_up_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_gpr_up_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_gpr_up_down
-        jmp     .Lmemmove_zen5_gpr_up_forward
+        jbe near .Lmemmove_zen5_gpr_up_down
+        jmp near .Lmemmove_zen5_gpr_up_forward
 .Lmemmove_zen5_gpr_up_t8_13:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemmove_zen5_gpr_up_t11_13
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemmove_zen5_gpr_up_t10_10
         cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen5_gpr_up_forward
+        ja near .Lmemmove_zen5_gpr_up_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_up_down                 ; zero: d = 0
+        jz near .Lmemmove_zen5_gpr_up_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_gpr_up_down
-        jmp     .Lmemmove_zen5_gpr_up_forward
+        jbe near .Lmemmove_zen5_gpr_up_down
+        jmp near .Lmemmove_zen5_gpr_up_forward
 .Lmemmove_zen5_gpr_up_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_up_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_gpr_up_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_gpr_up_down
-        jmp     .Lmemmove_zen5_gpr_up_forward
+        jbe near .Lmemmove_zen5_gpr_up_down
+        jmp near .Lmemmove_zen5_gpr_up_forward
 .Lmemmove_zen5_gpr_up_t11_13:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_gpr_up_t13_13
         cmp     rdx, 1048576                    ; band edge
-        jbe     .Lmemmove_zen5_gpr_up_forward
+        jbe near .Lmemmove_zen5_gpr_up_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_up_down                 ; zero: d = 0
-        jmp     .Lmemmove_zen5_gpr_up_forward
+        jz near .Lmemmove_zen5_gpr_up_down                 ; zero: d = 0
+        jmp near .Lmemmove_zen5_gpr_up_forward
 .Lmemmove_zen5_gpr_up_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_up_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_gpr_up_forward                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_gpr_up_forward_aligned
+        jae near .Lmemmove_zen5_gpr_up_forward_aligned
 .Lmemmove_zen5_gpr_up_forward:
         mov     rcx, rdx
         rep movsb
@@ -7794,69 +7794,69 @@ uc_memmove_zen5_gpr:
 .Lmemmove_zen5_gpr_overlap_above:
         ; zen5_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen5_gpr_down_small
+        jbe near .Lmemmove_zen5_gpr_down_small
         cmp     rdx, 512                    ; band edge
         ja      .Lmemmove_zen5_gpr_down_t8_13
         cmp     rdx, 128                    ; band edge
         ja      .Lmemmove_zen5_gpr_down_t5_7
         cmp     rdx, 64                    ; band edge
-        ja      .Lmemmove_zen5_gpr_down_forward
+        ja near .Lmemmove_zen5_gpr_down_forward
         cmp     rdx, 39                    ; band edge
-        jbe     .Lmemmove_zen5_gpr_down_forward
-        jmp     .Lmemmove_zen5_gpr_down_down
+        jbe near .Lmemmove_zen5_gpr_down_forward
+        jmp near .Lmemmove_zen5_gpr_down_down
 .Lmemmove_zen5_gpr_down_t5_7:
         cmp     rdx, 384                    ; band edge
         ja      .Lmemmove_zen5_gpr_down_t7_7
         cmp     rdx, 160                    ; band edge
-        jbe     .Lmemmove_zen5_gpr_down_down
-        jmp     .Lmemmove_zen5_gpr_down_forward
+        jbe near .Lmemmove_zen5_gpr_down_down
+        jmp near .Lmemmove_zen5_gpr_down_forward
 .Lmemmove_zen5_gpr_down_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_down_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_gpr_down_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_gpr_down_down
-        jmp     .Lmemmove_zen5_gpr_down_forward
+        jbe near .Lmemmove_zen5_gpr_down_down
+        jmp near .Lmemmove_zen5_gpr_down_forward
 .Lmemmove_zen5_gpr_down_t8_13:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemmove_zen5_gpr_down_t11_13
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemmove_zen5_gpr_down_t10_10
         cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen5_gpr_down_forward
+        ja near .Lmemmove_zen5_gpr_down_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_down_down                 ; zero: d = 0
+        jz near .Lmemmove_zen5_gpr_down_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_gpr_down_down
-        jmp     .Lmemmove_zen5_gpr_down_forward
+        jbe near .Lmemmove_zen5_gpr_down_down
+        jmp near .Lmemmove_zen5_gpr_down_forward
 .Lmemmove_zen5_gpr_down_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_down_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_gpr_down_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_gpr_down_down
-        jmp     .Lmemmove_zen5_gpr_down_forward
+        jbe near .Lmemmove_zen5_gpr_down_down
+        jmp near .Lmemmove_zen5_gpr_down_forward
 .Lmemmove_zen5_gpr_down_t11_13:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_gpr_down_t13_13
         cmp     rdx, 1048576                    ; band edge
-        jbe     .Lmemmove_zen5_gpr_down_forward
+        jbe near .Lmemmove_zen5_gpr_down_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_down_down                 ; zero: d = 0
-        jmp     .Lmemmove_zen5_gpr_down_forward
+        jz near .Lmemmove_zen5_gpr_down_down                 ; zero: d = 0
+        jmp near .Lmemmove_zen5_gpr_down_forward
 .Lmemmove_zen5_gpr_down_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_down_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_gpr_down_forward                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_gpr_down_forward_aligned
+        jae near .Lmemmove_zen5_gpr_down_forward_aligned
 .Lmemmove_zen5_gpr_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_gpr_down_forward_tiny                   ; down needs 8 bytes
@@ -8101,69 +8101,69 @@ uc_memmove_zen5_gpr:
 .Lmemmove_zen5_gpr_disjoint:
         ; zen5_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lmemmove_zen5_gpr_disjoint_small
+        jbe near .Lmemmove_zen5_gpr_disjoint_small
         cmp     rdx, 512                    ; band edge
         ja      .Lmemmove_zen5_gpr_disjoint_t8_13
         cmp     rdx, 128                    ; band edge
         ja      .Lmemmove_zen5_gpr_disjoint_t5_7
         cmp     rdx, 64                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_forward
+        ja near .Lmemmove_zen5_gpr_disjoint_forward
         cmp     rdx, 39                    ; band edge
-        jbe     .Lmemmove_zen5_gpr_disjoint_forward
-        jmp     .Lmemmove_zen5_gpr_disjoint_down
+        jbe near .Lmemmove_zen5_gpr_disjoint_forward
+        jmp near .Lmemmove_zen5_gpr_disjoint_down
 .Lmemmove_zen5_gpr_disjoint_t5_7:
         cmp     rdx, 384                    ; band edge
         ja      .Lmemmove_zen5_gpr_disjoint_t7_7
         cmp     rdx, 160                    ; band edge
-        jbe     .Lmemmove_zen5_gpr_disjoint_down
-        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+        jbe near .Lmemmove_zen5_gpr_disjoint_down
+        jmp near .Lmemmove_zen5_gpr_disjoint_forward
 .Lmemmove_zen5_gpr_disjoint_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_gpr_disjoint_down
-        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+        jbe near .Lmemmove_zen5_gpr_disjoint_down
+        jmp near .Lmemmove_zen5_gpr_disjoint_forward
 .Lmemmove_zen5_gpr_disjoint_t8_13:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemmove_zen5_gpr_disjoint_t11_13
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemmove_zen5_gpr_disjoint_t10_10
         cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_forward
+        ja near .Lmemmove_zen5_gpr_disjoint_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_disjoint_down                 ; zero: d = 0
+        jz near .Lmemmove_zen5_gpr_disjoint_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_gpr_disjoint_down
-        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+        jbe near .Lmemmove_zen5_gpr_disjoint_down
+        jmp near .Lmemmove_zen5_gpr_disjoint_forward
 .Lmemmove_zen5_gpr_disjoint_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lmemmove_zen5_gpr_disjoint_down
-        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+        jbe near .Lmemmove_zen5_gpr_disjoint_down
+        jmp near .Lmemmove_zen5_gpr_disjoint_forward
 .Lmemmove_zen5_gpr_disjoint_t11_13:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_gpr_disjoint_t13_13
         cmp     rdx, 1048576                    ; band edge
-        jbe     .Lmemmove_zen5_gpr_disjoint_forward
+        jbe near .Lmemmove_zen5_gpr_disjoint_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_disjoint_down                 ; zero: d = 0
-        jmp     .Lmemmove_zen5_gpr_disjoint_forward
+        jz near .Lmemmove_zen5_gpr_disjoint_down                 ; zero: d = 0
+        jmp near .Lmemmove_zen5_gpr_disjoint_forward
 .Lmemmove_zen5_gpr_disjoint_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
+        jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lmemmove_zen5_gpr_disjoint_forward_aligned
+        jae near .Lmemmove_zen5_gpr_disjoint_forward_aligned
 .Lmemmove_zen5_gpr_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -8975,24 +8975,24 @@ uc_copy_strategy_zen3_avx2:
         endbr64
         ; zen3_avx2's table, as a branch tree: length first
         cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe     .Lcopy_strategy_zen3_avx2_small
+        jbe near .Lcopy_strategy_zen3_avx2_small
         cmp     rdx, 65536                    ; band edge
         ja      .Lcopy_strategy_zen3_avx2_t7_11
         cmp     rdx, 1536                    ; band edge
         ja      .Lcopy_strategy_zen3_avx2_t5_6
         cmp     rdx, 32                    ; band edge
-        ja      .Lcopy_strategy_zen3_avx2_avx2_down
+        ja near .Lcopy_strategy_zen3_avx2_avx2_down
         cmp     rdx, 15                    ; band edge
-        jbe     .Lcopy_strategy_zen3_avx2_down
-        jmp     .Lcopy_strategy_zen3_avx2_small
+        jbe near .Lcopy_strategy_zen3_avx2_down
+        jmp near .Lcopy_strategy_zen3_avx2_small
 .Lcopy_strategy_zen3_avx2_t5_6:
         cmp     rdx, 4096                    ; band edge
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_forward
+        jbe near .Lcopy_strategy_zen3_avx2_avx2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_avx2_forward                 ; zero: d = 0
-        jmp     .Lcopy_strategy_zen3_avx2_avx2_down
+        jz near .Lcopy_strategy_zen3_avx2_forward                 ; zero: d = 0
+        jmp near .Lcopy_strategy_zen3_avx2_avx2_down
 .Lcopy_strategy_zen3_avx2_t7_11:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lcopy_strategy_zen3_avx2_t10_11
@@ -9003,52 +9003,52 @@ uc_copy_strategy_zen3_avx2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_avx2_avx2_down                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen3_avx2_avx2_down                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_down
+        jbe near .Lcopy_strategy_zen3_avx2_avx2_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_down
+        jbe near .Lcopy_strategy_zen3_avx2_avx2_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen3_avx2_avx2_down
-        jmp     .Lcopy_strategy_zen3_avx2_forward
+        jae near .Lcopy_strategy_zen3_avx2_avx2_down
+        jmp near .Lcopy_strategy_zen3_avx2_forward
 .Lcopy_strategy_zen3_avx2_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_avx2_avx2_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen3_avx2_avx2_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_forward
+        jbe near .Lcopy_strategy_zen3_avx2_avx2_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lcopy_strategy_zen3_avx2_forward
+        jbe near .Lcopy_strategy_zen3_avx2_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen3_avx2_avx2_down
-        jmp     .Lcopy_strategy_zen3_avx2_forward_aligned
+        jae near .Lcopy_strategy_zen3_avx2_avx2_down
+        jmp near .Lcopy_strategy_zen3_avx2_forward_aligned
 .Lcopy_strategy_zen3_avx2_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_avx2_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen3_avx2_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_down
+        jbe near .Lcopy_strategy_zen3_avx2_avx2_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_down
+        jbe near .Lcopy_strategy_zen3_avx2_avx2_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen3_avx2_forward_aligned
-        jmp     .Lcopy_strategy_zen3_avx2_forward
+        jae near .Lcopy_strategy_zen3_avx2_forward_aligned
+        jmp near .Lcopy_strategy_zen3_avx2_forward
 .Lcopy_strategy_zen3_avx2_t10_11:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_strategy_zen3_avx2_avx2_nt
+        ja near .Lcopy_strategy_zen3_avx2_avx2_nt
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_avx2_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen3_avx2_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_forward
+        jbe near .Lcopy_strategy_zen3_avx2_avx2_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lcopy_strategy_zen3_avx2_avx2_forward
+        jbe near .Lcopy_strategy_zen3_avx2_avx2_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen3_avx2_forward_aligned
-        jmp     .Lcopy_strategy_zen3_avx2_avx2_down
+        jae near .Lcopy_strategy_zen3_avx2_forward_aligned
+        jmp near .Lcopy_strategy_zen3_avx2_avx2_down
 .Lcopy_strategy_zen3_avx2_forward:
         mov     eax, 0
         ret
@@ -9076,24 +9076,24 @@ uc_copy_strategy_zen3_gpr:
         endbr64
         ; zen3_gpr's table, as a branch tree: length first
         cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe     .Lcopy_strategy_zen3_gpr_small
+        jbe near .Lcopy_strategy_zen3_gpr_small
         cmp     rdx, 65536                    ; band edge
         ja      .Lcopy_strategy_zen3_gpr_t7_11
         cmp     rdx, 1536                    ; band edge
         ja      .Lcopy_strategy_zen3_gpr_t5_6
         cmp     rdx, 32                    ; band edge
-        ja      .Lcopy_strategy_zen3_gpr_down
+        ja near .Lcopy_strategy_zen3_gpr_down
         cmp     rdx, 15                    ; band edge
-        jbe     .Lcopy_strategy_zen3_gpr_down
-        jmp     .Lcopy_strategy_zen3_gpr_small
+        jbe near .Lcopy_strategy_zen3_gpr_down
+        jmp near .Lcopy_strategy_zen3_gpr_small
 .Lcopy_strategy_zen3_gpr_t5_6:
         cmp     rdx, 4096                    ; band edge
-        jbe     .Lcopy_strategy_zen3_gpr_forward
+        jbe near .Lcopy_strategy_zen3_gpr_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_gpr_forward                 ; zero: d = 0
-        jmp     .Lcopy_strategy_zen3_gpr_down
+        jz near .Lcopy_strategy_zen3_gpr_forward                 ; zero: d = 0
+        jmp near .Lcopy_strategy_zen3_gpr_down
 .Lcopy_strategy_zen3_gpr_t7_11:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lcopy_strategy_zen3_gpr_t10_11
@@ -9104,52 +9104,52 @@ uc_copy_strategy_zen3_gpr:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_gpr_down                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen3_gpr_down                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen3_gpr_down
+        jbe near .Lcopy_strategy_zen3_gpr_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lcopy_strategy_zen3_gpr_down
+        jbe near .Lcopy_strategy_zen3_gpr_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen3_gpr_down
-        jmp     .Lcopy_strategy_zen3_gpr_forward
+        jae near .Lcopy_strategy_zen3_gpr_down
+        jmp near .Lcopy_strategy_zen3_gpr_forward
 .Lcopy_strategy_zen3_gpr_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_gpr_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen3_gpr_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen3_gpr_forward
+        jbe near .Lcopy_strategy_zen3_gpr_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lcopy_strategy_zen3_gpr_forward
+        jbe near .Lcopy_strategy_zen3_gpr_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen3_gpr_down
-        jmp     .Lcopy_strategy_zen3_gpr_forward_aligned
+        jae near .Lcopy_strategy_zen3_gpr_down
+        jmp near .Lcopy_strategy_zen3_gpr_forward_aligned
 .Lcopy_strategy_zen3_gpr_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_gpr_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen3_gpr_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen3_gpr_down
+        jbe near .Lcopy_strategy_zen3_gpr_down
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lcopy_strategy_zen3_gpr_down
+        jbe near .Lcopy_strategy_zen3_gpr_down
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen3_gpr_forward_aligned
-        jmp     .Lcopy_strategy_zen3_gpr_forward
+        jae near .Lcopy_strategy_zen3_gpr_forward_aligned
+        jmp near .Lcopy_strategy_zen3_gpr_forward
 .Lcopy_strategy_zen3_gpr_t10_11:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_strategy_zen3_gpr_forward
+        ja near .Lcopy_strategy_zen3_gpr_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen3_gpr_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen3_gpr_forward                 ; zero: d = 0
         cmp     ecx, 61                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen3_gpr_forward
+        jbe near .Lcopy_strategy_zen3_gpr_forward
         cmp     ecx, 131                       ; near: d <= near_max
-        jbe     .Lcopy_strategy_zen3_gpr_forward
+        jbe near .Lcopy_strategy_zen3_gpr_forward
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen3_gpr_forward_aligned
-        jmp     .Lcopy_strategy_zen3_gpr_down
+        jae near .Lcopy_strategy_zen3_gpr_forward_aligned
+        jmp near .Lcopy_strategy_zen3_gpr_down
 .Lcopy_strategy_zen3_gpr_forward:
         mov     eax, 0
         ret
@@ -9168,7 +9168,7 @@ uc_copy_strategy_zen5_avx512:
         endbr64
         ; zen5_avx512's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lcopy_strategy_zen5_avx512_small
+        jbe near .Lcopy_strategy_zen5_avx512_small
         cmp     rdx, 512                    ; band edge
         ja      .Lcopy_strategy_zen5_avx512_t10_16
         cmp     rdx, 128                    ; band edge
@@ -9176,60 +9176,60 @@ uc_copy_strategy_zen5_avx512:
         cmp     rdx, 64                    ; band edge
         ja      .Lcopy_strategy_zen5_avx512_t4_5
         cmp     rdx, 39                    ; band edge
-        jbe     .Lcopy_strategy_zen5_avx512_avx2_forward
-        jmp     .Lcopy_strategy_zen5_avx512_avx2_down
+        jbe near .Lcopy_strategy_zen5_avx512_avx2_forward
+        jmp near .Lcopy_strategy_zen5_avx512_avx2_down
 .Lcopy_strategy_zen5_avx512_t4_5:
         cmp     rdx, 96                    ; band edge
-        jbe     .Lcopy_strategy_zen5_avx512_avx2_forward
-        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+        jbe near .Lcopy_strategy_zen5_avx512_avx2_forward
+        jmp near .Lcopy_strategy_zen5_avx512_avx512_forward
 .Lcopy_strategy_zen5_avx512_t6_9:
         cmp     rdx, 256                    ; band edge
         ja      .Lcopy_strategy_zen5_avx512_t8_9
         cmp     rdx, 160                    ; band edge
-        jbe     .Lcopy_strategy_zen5_avx512_avx2_down
-        jmp     .Lcopy_strategy_zen5_avx512_avx2_forward
+        jbe near .Lcopy_strategy_zen5_avx512_avx2_down
+        jmp near .Lcopy_strategy_zen5_avx512_avx2_forward
 .Lcopy_strategy_zen5_avx512_t8_9:
         cmp     rdx, 384                    ; band edge
         ja      .Lcopy_strategy_zen5_avx512_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx512_avx512_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_avx512_avx512_forward                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen5_avx512_avx2_forward
-        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+        jae near .Lcopy_strategy_zen5_avx512_avx2_forward
+        jmp near .Lcopy_strategy_zen5_avx512_avx512_forward
 .Lcopy_strategy_zen5_avx512_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx512_avx512_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_avx512_avx512_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen5_avx512_avx2_down
-        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+        jbe near .Lcopy_strategy_zen5_avx512_avx2_down
+        jmp near .Lcopy_strategy_zen5_avx512_avx512_forward
 .Lcopy_strategy_zen5_avx512_t10_16:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lcopy_strategy_zen5_avx512_t14_16
         cmp     rdx, 3072                    ; band edge
         ja      .Lcopy_strategy_zen5_avx512_t12_13
         cmp     rdx, 1536                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_forward
+        ja near .Lcopy_strategy_zen5_avx512_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx512_avx512_down                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_avx512_avx512_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen5_avx512_avx512_down
-        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+        jbe near .Lcopy_strategy_zen5_avx512_avx512_down
+        jmp near .Lcopy_strategy_zen5_avx512_avx512_forward
 .Lcopy_strategy_zen5_avx512_t12_13:
         cmp     rdx, 4096                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_forward
+        ja near .Lcopy_strategy_zen5_avx512_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx512_avx512_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_avx512_avx512_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen5_avx512_avx512_down
-        jmp     .Lcopy_strategy_zen5_avx512_avx512_forward
+        jbe near .Lcopy_strategy_zen5_avx512_avx512_down
+        jmp near .Lcopy_strategy_zen5_avx512_avx512_forward
 .Lcopy_strategy_zen5_avx512_t14_16:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lcopy_strategy_zen5_avx512_t16_16
@@ -9238,25 +9238,25 @@ uc_copy_strategy_zen5_avx512:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx512_avx512_down                 ; zero: d = 0
-        jmp     .Lcopy_strategy_zen5_avx512_forward
+        jz near .Lcopy_strategy_zen5_avx512_avx512_down                 ; zero: d = 0
+        jmp near .Lcopy_strategy_zen5_avx512_forward
 .Lcopy_strategy_zen5_avx512_t15_15:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx512_avx2_nt                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_avx512_avx2_nt                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen5_avx512_forward_aligned
-        jmp     .Lcopy_strategy_zen5_avx512_avx2_nt
+        jae near .Lcopy_strategy_zen5_avx512_forward_aligned
+        jmp near .Lcopy_strategy_zen5_avx512_avx2_nt
 .Lcopy_strategy_zen5_avx512_t16_16:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx512_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_avx512_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen5_avx512_avx2_nt
+        jbe near .Lcopy_strategy_zen5_avx512_avx2_nt
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen5_avx512_forward_aligned
+        jae near .Lcopy_strategy_zen5_avx512_forward_aligned
 .Lcopy_strategy_zen5_avx512_forward:
         mov     eax, 0
         ret
@@ -9287,7 +9287,7 @@ uc_copy_strategy_zen5_avx2:
         endbr64
         ; zen5_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lcopy_strategy_zen5_avx2_small
+        jbe near .Lcopy_strategy_zen5_avx2_small
         cmp     rdx, 1536                    ; band edge
         ja      .Lcopy_strategy_zen5_avx2_t9_14
         cmp     rdx, 160                    ; band edge
@@ -9295,46 +9295,46 @@ uc_copy_strategy_zen5_avx2:
         cmp     rdx, 64                    ; band edge
         ja      .Lcopy_strategy_zen5_avx2_t4_5
         cmp     rdx, 39                    ; band edge
-        jbe     .Lcopy_strategy_zen5_avx2_avx2_forward
-        jmp     .Lcopy_strategy_zen5_avx2_avx2_down
+        jbe near .Lcopy_strategy_zen5_avx2_avx2_forward
+        jmp near .Lcopy_strategy_zen5_avx2_avx2_down
 .Lcopy_strategy_zen5_avx2_t4_5:
         cmp     rdx, 128                    ; band edge
-        jbe     .Lcopy_strategy_zen5_avx2_avx2_forward
-        jmp     .Lcopy_strategy_zen5_avx2_avx2_down
+        jbe near .Lcopy_strategy_zen5_avx2_avx2_forward
+        jmp near .Lcopy_strategy_zen5_avx2_avx2_down
 .Lcopy_strategy_zen5_avx2_t6_8:
         cmp     rdx, 512                    ; band edge
         ja      .Lcopy_strategy_zen5_avx2_t8_8
         cmp     rdx, 384                    ; band edge
-        jbe     .Lcopy_strategy_zen5_avx2_avx2_forward
+        jbe near .Lcopy_strategy_zen5_avx2_avx2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx2_avx2_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_avx2_avx2_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen5_avx2_avx2_down
-        jmp     .Lcopy_strategy_zen5_avx2_avx2_forward
+        jbe near .Lcopy_strategy_zen5_avx2_avx2_down
+        jmp near .Lcopy_strategy_zen5_avx2_avx2_forward
 .Lcopy_strategy_zen5_avx2_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx2_avx2_down                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_avx2_avx2_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen5_avx2_avx2_down
-        jmp     .Lcopy_strategy_zen5_avx2_avx2_forward
+        jbe near .Lcopy_strategy_zen5_avx2_avx2_down
+        jmp near .Lcopy_strategy_zen5_avx2_avx2_forward
 .Lcopy_strategy_zen5_avx2_t9_14:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lcopy_strategy_zen5_avx2_t12_14
         cmp     rdx, 4096                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx2_forward
+        ja near .Lcopy_strategy_zen5_avx2_forward
         cmp     rdx, 3072                    ; band edge
-        jbe     .Lcopy_strategy_zen5_avx2_forward
+        jbe near .Lcopy_strategy_zen5_avx2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx2_avx2_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_avx2_avx2_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen5_avx2_avx2_down
-        jmp     .Lcopy_strategy_zen5_avx2_avx2_forward
+        jbe near .Lcopy_strategy_zen5_avx2_avx2_down
+        jmp near .Lcopy_strategy_zen5_avx2_avx2_forward
 .Lcopy_strategy_zen5_avx2_t12_14:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lcopy_strategy_zen5_avx2_t14_14
@@ -9343,25 +9343,25 @@ uc_copy_strategy_zen5_avx2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx2_avx2_down                 ; zero: d = 0
-        jmp     .Lcopy_strategy_zen5_avx2_forward
+        jz near .Lcopy_strategy_zen5_avx2_avx2_down                 ; zero: d = 0
+        jmp near .Lcopy_strategy_zen5_avx2_forward
 .Lcopy_strategy_zen5_avx2_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx2_avx2_nt                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_avx2_avx2_nt                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen5_avx2_forward_aligned
-        jmp     .Lcopy_strategy_zen5_avx2_avx2_nt
+        jae near .Lcopy_strategy_zen5_avx2_forward_aligned
+        jmp near .Lcopy_strategy_zen5_avx2_avx2_nt
 .Lcopy_strategy_zen5_avx2_t14_14:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_avx2_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_avx2_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen5_avx2_avx2_nt
+        jbe near .Lcopy_strategy_zen5_avx2_avx2_nt
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen5_avx2_forward_aligned
+        jae near .Lcopy_strategy_zen5_avx2_forward_aligned
 .Lcopy_strategy_zen5_avx2_forward:
         mov     eax, 0
         ret
@@ -9386,69 +9386,69 @@ uc_copy_strategy_zen5_gpr:
         endbr64
         ; zen5_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge: the lowest band first
-        jbe     .Lcopy_strategy_zen5_gpr_small
+        jbe near .Lcopy_strategy_zen5_gpr_small
         cmp     rdx, 512                    ; band edge
         ja      .Lcopy_strategy_zen5_gpr_t8_13
         cmp     rdx, 128                    ; band edge
         ja      .Lcopy_strategy_zen5_gpr_t5_7
         cmp     rdx, 64                    ; band edge
-        ja      .Lcopy_strategy_zen5_gpr_forward
+        ja near .Lcopy_strategy_zen5_gpr_forward
         cmp     rdx, 39                    ; band edge
-        jbe     .Lcopy_strategy_zen5_gpr_forward
-        jmp     .Lcopy_strategy_zen5_gpr_down
+        jbe near .Lcopy_strategy_zen5_gpr_forward
+        jmp near .Lcopy_strategy_zen5_gpr_down
 .Lcopy_strategy_zen5_gpr_t5_7:
         cmp     rdx, 384                    ; band edge
         ja      .Lcopy_strategy_zen5_gpr_t7_7
         cmp     rdx, 160                    ; band edge
-        jbe     .Lcopy_strategy_zen5_gpr_down
-        jmp     .Lcopy_strategy_zen5_gpr_forward
+        jbe near .Lcopy_strategy_zen5_gpr_down
+        jmp near .Lcopy_strategy_zen5_gpr_forward
 .Lcopy_strategy_zen5_gpr_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_gpr_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_gpr_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen5_gpr_down
-        jmp     .Lcopy_strategy_zen5_gpr_forward
+        jbe near .Lcopy_strategy_zen5_gpr_down
+        jmp near .Lcopy_strategy_zen5_gpr_forward
 .Lcopy_strategy_zen5_gpr_t8_13:
         cmp     rdx, 4096                    ; band edge
         ja      .Lcopy_strategy_zen5_gpr_t11_13
         cmp     rdx, 3072                    ; band edge
         ja      .Lcopy_strategy_zen5_gpr_t10_10
         cmp     rdx, 1536                    ; band edge
-        ja      .Lcopy_strategy_zen5_gpr_forward
+        ja near .Lcopy_strategy_zen5_gpr_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_gpr_down                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_gpr_down                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen5_gpr_down
-        jmp     .Lcopy_strategy_zen5_gpr_forward
+        jbe near .Lcopy_strategy_zen5_gpr_down
+        jmp near .Lcopy_strategy_zen5_gpr_forward
 .Lcopy_strategy_zen5_gpr_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_gpr_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_gpr_forward                 ; zero: d = 0
         cmp     ecx, 1359                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen5_gpr_down
-        jmp     .Lcopy_strategy_zen5_gpr_forward
+        jbe near .Lcopy_strategy_zen5_gpr_down
+        jmp near .Lcopy_strategy_zen5_gpr_forward
 .Lcopy_strategy_zen5_gpr_t11_13:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lcopy_strategy_zen5_gpr_t13_13
         cmp     rdx, 1048576                    ; band edge
-        jbe     .Lcopy_strategy_zen5_gpr_forward
+        jbe near .Lcopy_strategy_zen5_gpr_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_gpr_down                 ; zero: d = 0
-        jmp     .Lcopy_strategy_zen5_gpr_forward
+        jz near .Lcopy_strategy_zen5_gpr_down                 ; zero: d = 0
+        jmp near .Lcopy_strategy_zen5_gpr_forward
 .Lcopy_strategy_zen5_gpr_t13_13:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        jz      .Lcopy_strategy_zen5_gpr_forward                 ; zero: d = 0
+        jz near .Lcopy_strategy_zen5_gpr_forward                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae     .Lcopy_strategy_zen5_gpr_forward_aligned
+        jae near .Lcopy_strategy_zen5_gpr_forward_aligned
 .Lcopy_strategy_zen5_gpr_forward:
         mov     eax, 0
         ret
