@@ -196,6 +196,11 @@ const struct uc_rule *uc_rule_lookup(const char vendor[12], unsigned int family,
 	return &baseline;
 }
 
+const struct uc_rule *uc_rule_at(unsigned int i)
+{
+	return i < sizeof rules / sizeof rules[0] - 1 ? &rules[i].rule : 0;
+}
+
 /* Display family and model as Linux's x86_family() and x86_model()
  * (arch/x86/lib/cpu.c) compute them from leaf 1 EAX. */
 void uc_cpuid_family_model(uc_u32 signature, unsigned int *family, unsigned int *model)

@@ -127,6 +127,10 @@ void uc_cpuid_read(struct uc_cpuid *id);
  * CPUID string. */
 const struct uc_rule *uc_rule_lookup(const char vendor[12], unsigned int family, unsigned int model);
 
+/* The rule of row i of the CPUID table (a row per CPUID range of every
+ * entry), 0 past the last: for tests and logs that visit every entry. */
+const struct uc_rule *uc_rule_at(unsigned int i);
+
 /* The display family and model of a leaf 1 EAX signature, as Linux computes them. */
 void uc_cpuid_family_model(uc_u32 signature, unsigned int *family, unsigned int *model);
 

@@ -119,6 +119,10 @@ void ${P}cpuid_read(struct ${P}cpuid *id);
  * CPUID string. */
 const struct ${P}rule *${P}rule_lookup(const char vendor[12], unsigned int family, unsigned int model);
 
+/* The rule of row i of the CPUID table (a row per CPUID range of every
+ * entry), 0 past the last: for tests and logs that visit every entry. */
+const struct ${P}rule *${P}rule_at(unsigned int i);
+
 /* The display family and model of a leaf 1 EAX signature, as Linux computes them. */
 void ${P}cpuid_family_model(${P}u32 signature, unsigned int *family, unsigned int *model);
 
