@@ -139,6 +139,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int src_mis = b[6] % 64;
 	struct uc_rule rule;
 	random_table(b + 16, &rule);
+	/* A quarter of the cases take a row of the CPUID table instead: a
+	 * measured entry's rule runs its compiled routines. */
+	static unsigned int rows;
+	if (!rows)
+		while (uc_rule_at(rows))
+			rows++;
+	if ((b[15] >> 2) % 4 == 0 && rows)
+		rule = *uc_rule_at(b[12] % rows);
 	/* 0 disjoint, 1 dst == src, 2 tight against the guard pages, 3 (memmove) overlapping */
 #ifdef UC_HAS_MEMMOVE
 	int layout = b[14] % 4;
