@@ -53,7 +53,8 @@ while IFS='|' read -r name syntax script; do
 	nasm-remaining)
 		dir=build/$F-remaining/out/$F rule_o=$B/copy_rule_remaining.o
 		src=$dir/x86_64/copy.asm mutant=$T/mutant.asm ;;
-	*) echo "BROKEN  $name: syntax '$syntax' is not nasm, gas or nasm-remaining (with @user-copies or @vector)"; broken=$((broken + 1)); continue ;;
+	c) src=$dir/copy_rule.c mutant=$T/mutant_rule.c rule_o=$T/mutant_rule.o ;;
+	*) echo "BROKEN  $name: syntax '$syntax' is not nasm, gas, c or nasm-remaining (with @user-copies or @vector)"; broken=$((broken + 1)); continue ;;
 	esac
 	sed "$script" "$src" >"$mutant"
 	if cmp -s "$src" "$mutant"; then
@@ -61,7 +62,11 @@ while IFS='|' read -r name syntax script; do
 		broken=$((broken + 1))
 		continue
 	fi
-	if [ "$syntax" != gas ]; then
+	if [ "$syntax" = c ]; then
+		# The resolver: copy_rule.c mutated, the routines as built.
+		cc -std=c99 -ffreestanding -mgeneral-regs-only -mno-red-zone -I"$dir" -c "$mutant" -o "$rule_o" 2>"$T/as.err" &&
+			cp "$B/copy.o" "$T/mutant.o"
+	elif [ "$syntax" != gas ]; then
 		nasm -f elf64 "$mutant" -o "$T/mutant.o" 2>"$T/as.err"
 	else
 		cc -c "$mutant" -o "$T/mutant.o" 2>"$T/as.err"
@@ -74,11 +79,11 @@ while IFS='|' read -r name syntax script; do
 		as_rc=$?
 	elif [ $as_rc -eq 0 ]; then
 		# shellcheck disable=SC2086
-		cc $CFLAGS -I. tests/run_rule_tests.c common/text_poke.c $B/rule_tests.o $B/copy_rule.o "$T/mutant.o" -o "$T/run" 2>"$T/cc.err" &&
-			cc $CFLAGS tests/abi_harness.c common/text_poke.c build/abi_trampoline.o build/abi_broken.o $B/copy_rule.o "$T/mutant.o" \
+		cc $CFLAGS -I. tests/run_rule_tests.c common/text_poke.c $B/rule_tests.o "$rule_o" "$T/mutant.o" -o "$T/run" 2>"$T/cc.err" &&
+			cc $CFLAGS tests/abi_harness.c common/text_poke.c build/abi_trampoline.o build/abi_broken.o "$rule_o" "$T/mutant.o" \
 				-o "$T/abi" 2>>"$T/cc.err" &&
 			if [ $user_copies = 1 ]; then
-				cc $CFLAGS tests/fault_tests.c common/text_poke.c $B/copy_rule.o "$T/mutant.o" -o "$T/faults" 2>>"$T/cc.err"
+				cc $CFLAGS tests/fault_tests.c common/text_poke.c "$rule_o" "$T/mutant.o" -o "$T/faults" 2>>"$T/cc.err"
 			else
 				printf '#!/bin/sh\n' >"$T/faults" && chmod +x "$T/faults" # no user copies: no fault tests
 			fi
