@@ -7,12 +7,15 @@
  *     time, the best strategy's time, the regret (choice / best) and the
  *     ratio to rep movsb.
  *  2. The dispatch: for n in 1..256 at d = 0, uc_memcpy against the strategy
- *     it chooses, called directly: what the table lookup costs a call; the
+ *     it chooses, called directly: what the entry's jump and the compiled
+ *     tree (or, under a forced table, the table dispatch) cost a call; the
  *     same for the table compiled for this CPU's entry (gen --target, linked
  *     in as uct_memcpy: target.c); and uc_memcpy under the baseline table
  *     against rep movsb: what a core nobody measured pays.
  *  3. The random-size workload (random_sizes.c): one stream of calls
  *     through uc_memcpy, rep movsb, the C library's memcpy and uct_memcpy.
+ *  4. The targets (report.c): the figures above that the choice-once work
+ *     is judged by, for this flavor and this CPU's rule.
  * Where the flavor has memmove (a libc's), the grid and the workload also
  * time it against the C library's memmove, and the grid prints the
  * geometric-mean speed-up over the C library. */
@@ -22,6 +25,7 @@
 #include "random_sizes.h"
 #include "routines.h"
 #include "target.h"
+#include "report.h"
 
 #include <errno.h>
 #include <math.h>
@@ -32,13 +36,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* 8 MiB, the probe's longest length: past the caches, where streaming
- * stores may win. */
-static const size_t lengths[] = {8, 16, 32, 64, 128, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 8388608};
-static const unsigned int distances[] = {0, 1, 16, 31, 32, 33, 63, 64, 65, 2061, 4064, 4088, 4095};
-#define N_LENGTHS (sizeof lengths / sizeof *lengths)
-#define N_DISTANCES (sizeof distances / sizeof *distances)
-#define ROUNDS 3
 
 static const char usage[] =
 	"usage: bench [--out DIR] [--samples N]\n"
@@ -54,125 +51,6 @@ static const char usage[] =
 	"and writes DIR/bench.csv, DIR/dispatch.csv and DIR/bench.png (default\n"
 	"build/bench-results).\n"
 	"It reports; it asserts nothing about speed.\n";
-
-static int tty;
-
-static void progress(const char *what, size_t done, size_t total)
-{
-	if (tty)
-		fprintf(stderr, "\r  %s %zu of %zu", what, done, total);
-	if (tty && done == total)
-		fputc('\n', stderr);
-}
-
-static int grid(FILE *csv, unsigned char *arena, int samples, const struct target *compiled)
-{
-	double worst_vs_movsb = 0, worst_vs_libc = 0, log_vs_libc = 0, worst_compiled = 0;
-	size_t compiled_over = 0, at_compiled_l = 0, at_compiled_d = 0;
-#ifdef UC_HAS_MEMMOVE
-	double log_move = 0, worst_move = 0;
-#endif
-	/* uc_copy_forward and this file's rep_movsb run the same instructions
-	 * (one rep movsb) from two addresses: their ratio, the twin line, is
-	 * the floor under the /rep movsb column, what placement alone costs. */
-	double worst_twin = 0;
-	size_t twin_over = 0, uc_over = 0, at_twin_l = 0, at_twin_d = 0;
-	size_t at_l = 0, at_d = 0, at_libc_l = 0, at_libc_d = 0, points = 0;
-	fprintf(csv, "n,d,choice,uc_memcpy,best,best_strategy,regret,vs_rep_movsb,libc_vs_rep_movsb,vs_libc,"
-		     "memmove_vs_libc,compiled_vs_rep_movsb\n");
-	printf("grid: uc_memcpy under the installed table (ticks per call; ratios lower is faster)\n\n");
-	printf("%8s %5s %-16s %10s %10s %-16s %7s %10s %10s %9s", "n", "d", "choice", "uc_memcpy", "best", "best is",
-	       "regret", "/rep movsb", "libc/movsb", "/libc");
-#ifdef UC_HAS_MEMMOVE
-	printf(" %13s", "move/libc mv");
-#endif
-	if (compiled)
-		printf(" %11s", "uct/movsb");
-	printf("\n");
-	for (size_t l = 0; l < N_LENGTHS; l++) {
-		for (size_t d = 0; d < N_DISTANCES; d++) {
-			size_t n = lengths[l];
-			int choice = uc_copy_strategy(arena + 8192 + distances[d], arena + 8192, n);
-			/* Rounds over every copy, each keeping its minimum, so that a
-			 * slow spell of the machine hits all of them alike. */
-			double uc = 1e300, movsb = 1e300, libc = 1e300, move = 1e300, libc_mv = 1e300, uct = 1e300,
-			       strat[UC_N_STRATEGIES];
-			for (int s = 0; s < UC_N_STRATEGIES; s++)
-				strat[s] = 1e300;
-			for (int round = 0; round < ROUNDS; round++) {
-				uc = fmin(uc, time_copy(uc_memcpy, arena, n, distances[d], samples, 3000));
-				movsb = fmin(movsb, time_copy(rep_movsb, arena, n, distances[d], samples, 3000));
-				if (compiled)
-					uct = fmin(uct, time_copy(compiled->memcpy, arena, n, distances[d], samples, 3000));
-				libc = fmin(libc, time_copy(libc_copy, arena, n, distances[d], samples, 3000));
-#ifdef UC_HAS_MEMMOVE
-				move = fmin(move, time_copy(uc_memmove, arena, n, distances[d], samples, 3000));
-				libc_mv = fmin(libc_mv, time_copy(libc_move, arena, n, distances[d], samples, 3000));
-#endif
-				for (int s = 0; s < UC_N_STRATEGIES; s++)
-					if (strategy_timed(s, n))
-						strat[s] = fmin(strat[s], time_copy(strategy_routine(s), arena, n,
-										    distances[d], samples, 3000));
-			}
-			double best = 1e300;
-			int best_s = 0;
-			for (int s = 0; s < UC_N_STRATEGIES; s++)
-				if (strat[s] < best)
-					best = strat[s], best_s = s;
-			if (uc < best) /* uc_memcpy is a strategy too: the best measured */
-				best = uc, best_s = choice;
-			printf("%8zu %5u %-16s %10.1f %10.1f %-16s %7.3f %10.3f %10.3f %9.3f", n, distances[d],
-			       strategy_label(choice), uc, best, strategy_label(best_s), uc / best, uc / movsb, libc / movsb,
-			       uc / libc);
-#ifdef UC_HAS_MEMMOVE
-			printf(" %13.3f", move / libc_mv);
-			log_move += log(move / libc_mv);
-			worst_move = fmax(worst_move, move / libc_mv);
-#endif
-			if (compiled) {
-				printf(" %11.3f", uct / movsb);
-				compiled_over += uct / movsb > 1.03;
-				if (uct / movsb > worst_compiled)
-					worst_compiled = uct / movsb, at_compiled_l = n, at_compiled_d = distances[d];
-			}
-			printf("\n");
-			fprintf(csv, "%zu,%u,%s,%.2f,%.2f,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", n, distances[d],
-				strategy_label(choice), uc, best, strategy_label(best_s), uc / best, uc / movsb, libc / movsb,
-				uc / libc, move < 1e300 ? move / libc_mv : 0, compiled ? uct / movsb : 0);
-			if (uc / movsb > worst_vs_movsb)
-				worst_vs_movsb = uc / movsb, at_l = n, at_d = distances[d];
-			uc_over += uc / movsb > 1.03;
-			double twin = fmax(strat[UC_STRATEGY_FORWARD] / movsb, movsb / strat[UC_STRATEGY_FORWARD]);
-			twin_over += twin > 1.03;
-			if (twin > worst_twin)
-				worst_twin = twin, at_twin_l = n, at_twin_d = distances[d];
-			if (uc / libc > worst_vs_libc)
-				worst_vs_libc = uc / libc, at_libc_l = n, at_libc_d = distances[d];
-			log_vs_libc += log(uc / libc);
-			points++;
-			progress("grid", l * N_DISTANCES + d + 1, N_LENGTHS * N_DISTANCES);
-		}
-		printf("\n");
-	}
-	printf("worst uc_memcpy / rep movsb on the grid: %.3f (n = %zu, d = %zu); above 1.03 at %zu of %zu points\n",
-	       worst_vs_movsb, at_l, at_d, uc_over, points);
-	if (compiled)
-		printf("worst uct_memcpy (the table compiled for %s) / rep movsb on the grid: %.3f (n = %zu, d = %zu); "
-		       "above 1.03 at %zu of %zu points\n",
-		       compiled->entry, worst_compiled, at_compiled_l, at_compiled_d, compiled_over, points);
-	printf("the same rep movsb from two addresses (uc_copy_forward against rep movsb): apart by up to %.3fx "
-	       "(n = %zu, d = %zu), by more than 3%% at %zu of %zu points\n",
-	       worst_twin, at_twin_l, at_twin_d, twin_over, points);
-	printf("worst uc_memcpy / libc memcpy on the grid: %.3f (n = %zu, d = %zu); geometric mean %.3f, a speed-up "
-	       "of %.3fx\n",
-	       worst_vs_libc, at_libc_l, at_libc_d, exp(log_vs_libc / (double)points), exp(-log_vs_libc / (double)points));
-#ifdef UC_HAS_MEMMOVE
-	printf("uc_memmove / libc memmove on the grid: worst %.3f, geometric mean %.3f, a speed-up of %.3fx\n",
-	       worst_move, exp(log_move / (double)points), exp(-log_move / (double)points));
-#endif
-	printf("\n");
-	return 0;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -223,8 +101,8 @@ static void dispatch(FILE *csv, unsigned char *arena, int samples, const struct 
 }
 
 /* What a core nobody measured pays: uc_memcpy under the baseline table
- * (every copy forward, which the dispatch sends there before it reads the
- * table) against one rep movsb, timed in turns, n = 1..256 at d = 0. */
+ * (every copy forward: the entry's own rep movsb, unpatched) against one
+ * rep movsb, timed in turns, n = 1..256 at d = 0. */
 static void baseline(unsigned char *arena, int samples, const struct uc_rule *installed)
 {
 	struct uc_rule base = {.zero_mod = 4096, .n_bands = 1, .status = UC_RULE_BASELINE, .entry = "", .source = "",
@@ -250,7 +128,7 @@ static void baseline(unsigned char *arena, int samples, const struct uc_rule *in
 }
 
 /* The random-size workload: one stream of calls, the same for each copy. */
-static void workload(unsigned char *arena, int samples, const struct target *compiled)
+static void workload(unsigned char *arena, int samples, const struct target *compiled, struct figures *f)
 {
 	enum { CALLS = 4096, REGION = 32768 };
 	static struct call calls[CALLS];
@@ -279,6 +157,7 @@ static void workload(unsigned char *arena, int samples, const struct target *com
 			if ((double)(t1 - t0) < t[c])
 				t[c] = (double)(t1 - t0);
 		}
+	f->random_vs_movsb = t[0] / t[1], f->random_vs_libc = t[0] / t[2];
 	printf("random sizes (glibc bench-memcpy-random's SPEC CPU2006 distribution, %d calls in %d KiB):\n"
 	       "  uc_memcpy / rep movsb %.3f, uc_memcpy / libc memcpy %.3f, libc memcpy / rep movsb %.3f\n"
 	       "  (ticks per call: uc_memcpy %.1f, rep movsb %.1f, libc memcpy %.1f)\n\n",
@@ -366,7 +245,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memset(arena, 0x5a, TIMING_ARENA);
-	tty = isatty(2);
+	progress_on_tty(isatty(2));
 
 	char path[1200];
 	FILE *files[2];
@@ -383,8 +262,11 @@ int main(int argc, char **argv)
 	if (compiled)
 		dispatch(files[1], arena, samples, compiled);
 	baseline(arena, samples, installed);
-	grid(files[0], arena, samples, compiled);
-	workload(arena, samples, compiled);
+	struct figures figures = {0};
+	grid(files[0], arena, samples, compiled, &figures);
+	workload(arena, samples, compiled, &figures);
+	print_targets(&figures, UC_FLAVOR, uc_rule_routines(),
+		      installed->status == UC_RULE_MEASURED || installed->status == UC_RULE_INHERITED);
 	for (int k = 0; k < 2; k++)
 		if (fclose(files[k])) {
 			fprintf(stderr, "bench: %s/%s: %s\n", dir, names[k], strerror(errno));

@@ -2,7 +2,8 @@
 # tests/bench_runs.sh FLAVOR: make bench's program, one quick sample, owes a
 # report that holds together. It asserts no speed: timing on a shared
 # machine is noise. It checks the report's shape, whatever core it runs on:
-#   - every section is printed: dispatch, baseline, grid, random sizes;
+#   - every section is printed: dispatch, baseline, grid, random sizes,
+#     targets (with a figure for this CPU's rule);
 #   - bench.csv has one row per grid point (13 lengths x 13 distances), each
 #     naming one of the flavor's strategies, with finite positive times;
 #   - dispatch.csv has n = 1..256 for the installed table, its codes the
@@ -26,7 +27,7 @@ out=$T/run
 mkdir "$out"
 check "$flavor: the bench runs" "$bench" --samples 1 --out "$out"
 cp "$T/log" "$T/report"
-for section in "dispatch: " "baseline: " "grid: " "random sizes "; do
+for section in "dispatch: " "baseline: " "grid: " "random sizes " "targets, "; do
 	check "$flavor: the report has its '$section' section" grep -q "^$section" "$T/report"
 done
 
@@ -57,5 +58,8 @@ check "$flavor: the dispatch and the grid agree on the strategy at d = 0" \
 check "$flavor: bench.png is a 1500 x 650 PNG" \
 	test "$(od -An -tx1 -N24 "$out/bench.png" | tr -d ' \n')" = \
 	"89504e470d0a1a0a0000000d49484452000005dc0000028a"
+# A target row is the figure's name in 64 columns, then its value in 8.
+check "$flavor: the targets give a figure for this CPU's rule" sh -c \
+	"sed -n '/^targets, /,/^\$/p' '$T/report' | awk '/^  (un)?measured: / { n++; v = substr(\$0, 66, 8) + 0; if (!(v > 0 && v < 1000)) bad = 1 } END { exit !(n > 0 && !bad) }'"
 check "$flavor: the plot labels lengths in KiB and MiB" grep -q '"1 KiB" 1024' "$out/bench.gp"
 summary

@@ -1,0 +1,45 @@
+#include "report.h"
+
+#include <string.h>
+
+static int tty;
+
+void progress_on_tty(int on)
+{
+	tty = on;
+}
+
+void progress(const char *what, size_t done, size_t total)
+{
+	if (tty)
+		fprintf(stderr, "\r  %s %zu of %zu", what, done, total);
+	if (tty && done == total)
+		fputc('\n', stderr);
+}
+
+static void row(const char *figure, double value, const char *target)
+{
+	printf("  %-62s %8.3f   %s\n", figure, value, target);
+}
+
+void print_targets(const struct figures *f, const char *flavor, const char *routines, int measured)
+{
+	int kernel = strcmp(flavor, "kernel") == 0;
+	printf("targets, %s flavor (this CPU's rule runs the routines of %s, %s):\n", flavor, routines,
+	       measured ? "a measured table" : "no evidence");
+	printf("  %-62s %8s   %s\n", "figure", "here", "target");
+	if (!measured && kernel) {
+		row("unmeasured: worst uc_memcpy / rep movsb on the grid", f->worst_vs_movsb, "<= 1.02, or within the twins");
+		row("  the twin pair's spread in the same run", f->worst_twin, "(the floor)");
+	} else if (!measured) {
+		row("unmeasured: random sizes, uc_memcpy / C library", f->random_vs_libc, "<= 1.00");
+	} else if (kernel) {
+		row("measured: random sizes, uc_memcpy / rep movsb", f->random_vs_movsb, "<= 0.72");
+		row("measured: worst uc_memcpy / chosen body on the grid", f->worst_vs_chosen, "<= 1.10");
+	} else {
+		row("measured: random sizes, uc_memcpy / C library", f->random_vs_libc, "<= 0.65");
+		row("measured: worst uc_memcpy / C library at 64..256 B", f->worst_vs_libc_small, "<= 1.05");
+	}
+	printf("  (the other rows need a %s core; the user flavor's preloaded workload is tests/preload.sh's)\n\n",
+	       measured ? "core nobody measured" : "measured");
+}
