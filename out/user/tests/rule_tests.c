@@ -213,6 +213,7 @@ static void sweep_same(struct uc_test_ctx *t, struct detail *d, const char *name
 /* ---- the table's edges ---- */
 
 /* The baseline, which a test that installs another table reinstalls after. */
+/* The baseline, which the groups of tables no entry holds leave installed. */
 static const struct uc_rule baseline_table = { 0, 0, 0, 4096, 0, 1, { { (uc_size_t)-1, { 0, 0, 0, 0, 0 } } }, UC_RULE_BASELINE, "", "", "" };
 
 /* Installs rule and patches the entries to run it, as a kernel does at
