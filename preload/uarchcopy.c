@@ -29,8 +29,8 @@
 #include <unistd.h>
 
 /* The constructor runs before the program's main, possibly before other
- * libraries' constructors: it calls nothing but write, mprotect and getenv
- * of the C library's. */
+ * libraries' constructors: of the C library it calls only getenv, sysconf,
+ * mprotect and write. */
 static size_t text_len(const char *s)
 {
 	size_t n = 0;
