@@ -264,7 +264,9 @@ static void measured_tables(void)
 		result(name, bad_cases == 0, first);
 	}
 	rule_install_patched(uc_rule_lookup("            ", 0, 0)); /* no entry: the baseline */
-	result("some measured table has compiled user copies", compiled > 0 || uc_rule_at(0) == NULL,
+	/* Where the build holds compiled sets (more than the baseline and the
+	 * table dispatch), some row must run them, or the sweep tested nothing. */
+	result("the measured tables' compiled user copies were swept", compiled > 0 || UC_N_ROUTINE_SETS == 2,
 	       "no row of the CPUID table runs compiled routines: the sweep above tested nothing");
 }
 

@@ -12,8 +12,7 @@
 --          replaced by their fallbacks, as rule_install does)
 local M = {}
 
-local BASELINE, TABLE = 0, 1
-M.BASELINE, M.TABLE = BASELINE, TABLE
+local BASELINE, FIRST_COMPILED = 0, 2
 
 local function strategy(name)
   for _, s in ipairs(db.strategies) do if s.name == name then return s end end
@@ -124,7 +123,7 @@ function M.of()
               for _, cl in ipairs(db.classes) do widest = math.max(widest, strategy(b[cl]).isa_level) end
             end
             local name = e.name .. (vector and ("_" .. db.isa_levels[widest + 1]) or "")
-            id = #out.sets + 2
+            id = #out.sets + FIRST_COMPILED
             out.sets[#out.sets + 1] = { id = id, name = name, table = t, suffix = "_" .. name }
           end
         end
@@ -134,6 +133,23 @@ function M.of()
     end
   end
   return out
+end
+
+-- The names of the sets that run entry e's rule at each isa level of the
+-- flavor, from 0: its measured table's (its source's, where it inherits),
+-- else "baseline"; with --target, the target's own.
+function M.set_names(e)
+  local c = M.of()
+  local r, names, by_id = e.rules[flavor.name], {}, { [BASELINE] = "baseline" }
+  for _, s in ipairs(c.sets) do by_id[s.id] = s.name end
+  local row
+  for _, x in ipairs(c.rows) do
+    if not row and (x.entry == e.name or (r.status == "inherited" and x.entry == r.source)) then row = x end
+  end
+  for isa = 0, flavor.isa_level do
+    names[#names + 1] = target_name() or (row and by_id[row.by_isa[isa]]) or "baseline"
+  end
+  return names
 end
 
 return M

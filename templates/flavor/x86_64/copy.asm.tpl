@@ -14,11 +14,13 @@ ${banner(";")}
 ; Specialised to ${target_name()} (${T.status}${T.source and ", from " .. T.source or ""}): its table is
 ; compiled to a branch tree with the bounds as immediates.
 @ else
+@   local set_names = {}
+@   for _, s in ipairs(c.sets) do set_names[#set_names + 1] = s.name end
 ; Each patched routine's entry (${table.concat(c.sites, ", ")}) is the
 ; baseline, every copy one forward rep movsb, until ${P}rule_patch()
 ; (copy_rule.c) writes a jmp at its start to the installed rule's routine:
 ; each measured table compiled to a branch tree with its bounds as
-; immediates (${#c.sets > 0 and (function() local t = {} for _, s in ipairs(c.sets) do t[#t + 1] = s.name end return table.concat(t, ", ") end)() or "none yet"}), or, for a table no entry
+; immediates (${#set_names > 0 and table.concat(set_names, ", ") or "none yet"}), or, for a table no entry
 ; holds (forced ones, the tests'), the dispatch that reads the table
 ; ${P}rule_install() writes: ${P}copy_above_max, ${P}copy_near_max,
 ; ${P}copy_below_from, ${P}copy_align_dst, ${P}copy_short (a strategy byte per
