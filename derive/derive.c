@@ -135,8 +135,17 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 			if (b->strategy[c] != b->strategy[CLASS_ELSEWHERE])
 				say(r, ", %s %s", class_name[c], strategy_name[b->strategy[c]]);
 	}
-	say(r, " (ties within %.0f%% go to %s). Against the best measured copy the rule is at worst %.3fx", r->noise * 100,
-	    strategy_name[BASELINE_STRATEGY], r->worst_regret);
+	say(r, " (ties within %.0f%% go to %s).", r->noise * 100, strategy_name[BASELINE_STRATEGY]);
+	if (r->cost.multiple > 0) {
+		say(r, " Each band past the first was charged %.2f ticks a call, ", r->cost.multiple * r->cost.band_ticks);
+		if (r->cost.multiple != 1)
+			say(r, "%g times ", r->cost.multiple);
+		say(r, "%s.", r->cost.measured ? "what a band cost a random-size workload as the probe measured it"
+					      : "the default cost of a band (this run's probe did not measure it)");
+	} else {
+		say(r, " Bands were charged no dispatch cost.");
+	}
+	say(r, " Against the best measured copy the rule is at worst %.3fx", r->worst_regret);
 	if (r->worst_regret > 1)
 		say(r, " (length %u, distance %u)", r->worst_length, r->worst_distance);
 	say(r, ", at the median %.3fx; against %s at worst %.3fx.", r->median_regret, strategy_name[BASELINE_STRATEGY],
@@ -144,9 +153,11 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 	return 0;
 }
 
-int derive_rule(const struct table *t, struct derived_rule *out)
+int derive_rule(const struct table *t, const struct derive_cost *cost, struct derived_rule *out)
 {
+	static const struct derive_cost by_default = {DERIVE_BAND_TICKS_DEFAULT, 1, 0};
 	memset(out, 0, sizeof *out);
+	out->cost = cost ? *cost : by_default;
 	if (!t->n) {
 		say(out, "no measurements");
 		return -1;

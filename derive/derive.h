@@ -19,6 +19,24 @@
 /* The probe measures forward_aligned with this alignment head. */
 #define PROBE_ALIGN_DST 64
 
+/* What a split of the lengths costs the calls it puts behind a compare.
+ * The probe (version 3) measures band_ticks on its machine: the random-size
+ * workload through tables of 1, 2, 4 and 8 bands that alternate their copy
+ * (probe/dispatch_cost.c). A run of an older probe takes the default. */
+struct derive_cost {
+	/* Ticks per call that each band past the first costs a call as long
+	 * as the band's first length or longer. */
+	double band_ticks;
+	/* How many times band_ticks is charged: 1 as measured; the probe's
+	 * final candidates are derived at other multiples too, and 0 charges
+	 * only BAND_PRICE, as the derivation did before it measured this. */
+	double multiple;
+	int measured; /* 0: band_ticks is DERIVE_BAND_TICKS_DEFAULT */
+};
+
+/* The default: FIXME. */
+#define DERIVE_BAND_TICKS_DEFAULT 1.0
+
 struct derived_rule {
 	unsigned int above_max, below_max; /* class bounds, 0..CLASS_BOUND_MAX */
 	unsigned int near_max;             /* above_max..CLASS_BOUND_MAX */
@@ -34,13 +52,15 @@ struct derived_rule {
 	size_t points, over_5pct; /* points judged; of them, regret above 1.05 */
 	unsigned int worst_length, worst_distance; /* where the worst regret is */
 	double noise;                              /* the tie threshold used */
+	struct derive_cost cost;                   /* what each split was charged */
 	/* The derivation in a few sentences: room for every band of the
 	 * longest table, each naming all five classes. */
 	char note[4096];
 };
 
-/* Nonzero, with note saying why, when the table lacks what the derivation needs. */
-int derive_rule(const struct table *t, struct derived_rule *out);
+/* Derives t's rule, charging each split cost (NULL: the default). Nonzero,
+ * with note saying why, when the table lacks what the derivation needs. */
+int derive_rule(const struct table *t, const struct derive_cost *cost, struct derived_rule *out);
 
 /* Judges r's table on t: sets r's regret figures, keeps its bands. Nonzero,
  * with the note saying why, when t lacks a point r needs. */

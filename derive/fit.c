@@ -47,6 +47,9 @@ struct fit_tables {
 	const struct acc *pre; /* prefix sums over the lengths */
 	struct harm *harm;
 	size_t nl;
+	/* split[j]: what a band that starts at length index j > 0 costs, in
+	 * the units of the cells' costs. */
+	const double *split;
 };
 
 static double worst_harm(const struct fit_tables *f, size_t i, size_t j, int c, int s)
@@ -119,11 +122,11 @@ static double band(const struct grid *g, const struct fit_tables *f, size_t i, s
 }
 
 /* The split of the sorted lengths into at most MAX_BANDS bands with the
- * least cost, each band past the first charged a five-thousandth of a log per
- * point so that bands come only where they buy real time. f[b * cols + j]:
- * lengths 0..j-1 in b bands, none of them the last. */
-static int segment(const struct grid *g, const struct fit_tables *pre, size_t points, double noise,
-		   struct derived_rule *r, double *total)
+ * least cost, each band past the first charged its split (split_costs), so
+ * that bands come only where they buy real time. f[b * cols + j]: lengths
+ * 0..j-1 in b bands, none of them the last. */
+static int segment(const struct grid *g, const struct fit_tables *pre, double noise, struct derived_rule *r,
+		   double *total)
 {
 	size_t nl = g->nl, cols = nl + 1, start = 0;
 	struct {
@@ -140,7 +143,7 @@ static int segment(const struct grid *g, const struct fit_tables *pre, size_t po
 	for (int b = 0; b + 1 < MAX_BANDS; b++)
 		for (size_t j = 0; j < nl; j++)
 			for (size_t e = j; f[b * cols + j].cost < HUGE_VAL && e + 1 < nl; e++) {
-				double c = f[b * cols + j].cost + band(g, pre, j, e, 0, noise, &scratch);
+				double c = f[b * cols + j].cost + pre->split[j] + band(g, pre, j, e, 0, noise, &scratch);
 				if (c < f[(b + 1) * cols + e + 1].cost)
 					f[(b + 1) * cols + e + 1].cost = c, f[(b + 1) * cols + e + 1].from = j;
 			}
@@ -148,8 +151,7 @@ static int segment(const struct grid *g, const struct fit_tables *pre, size_t po
 		for (size_t j = 0; j < nl; j++) {
 			if (f[b * cols + j].cost == HUGE_VAL)
 				continue;
-			double c = f[b * cols + j].cost + band(g, pre, j, nl - 1, 1, noise, &scratch) +
-				   BAND_PRICE * (double)points * b;
+			double c = f[b * cols + j].cost + pre->split[j] + band(g, pre, j, nl - 1, 1, noise, &scratch);
 			if (c < best)
 				best = c, nb = b, start = j;
 		}
@@ -168,6 +170,36 @@ static int segment(const struct grid *g, const struct fit_tables *pre, size_t po
 			r->bands[m++] = r->bands[i];
 	r->n_bands = m;
 	return 0;
+}
+
+/* What a band that starts at length index j costs (split[j], j > 0): the
+ * flat BAND_PRICE a point, and the dispatch's own cost, cost->multiple
+ * times cost->band_ticks, at every point of length index j or more. A call
+ * that long passes the band's compare; one shorter stops before it. So a
+ * split at 16 KiB costs a 16 KiB copy a fraction of a percent, and a split
+ * at 48 bytes costs every copy of 48 bytes and more what the compare and
+ * its mispredictions take from a copy of a few ticks. The weights are the
+ * cells' (fit_bands): every length weighs alike. */
+static double *split_costs(const struct grid *g, const struct derive_cost *cost, size_t points)
+{
+	double *split = calloc(g->nl + 1, sizeof *split);
+	if (!split)
+		return NULL;
+	for (size_t li = g->nl; li-- > 0;) {
+		size_t here = 0;
+		double sum = 0;
+		for (size_t di = 0; di < g->nd; di++)
+			if (at(g, li, di, BASELINE_STRATEGY) > 0) {
+				sum += log1p(cost->band_ticks / best_at(g, li, di));
+				here++;
+			}
+		double w = here ? (double)points / (double)g->nl / (double)here : 0;
+		split[li] = split[li + 1] + cost->multiple * w * sum;
+	}
+	for (size_t li = 1; li < g->nl; li++)
+		split[li] += BAND_PRICE * (double)points;
+	split[0] = 0; /* the first band: no split */
+	return split;
 }
 
 long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
@@ -223,9 +255,16 @@ long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
 					harm[(k * g->nl + li) * NC + (size_t)c].of[s] =
 						fmax(harm[((k - 1) * g->nl + li) * NC + (size_t)c].of[s],
 						     harm[((k - 1) * g->nl + li + ((size_t)1 << (k - 1))) * NC + (size_t)c].of[s]);
-	struct fit_tables f = {pre, harm, g->nl};
-	int rc = segment(g, &f, points, r->noise, r, cost);
+	double *split = split_costs(g, &r->cost, points);
+	if (!split) {
+		free(pre);
+		free(harm);
+		return 0;
+	}
+	struct fit_tables f = {pre, harm, g->nl, split};
+	int rc = segment(g, &f, r->noise, r, cost);
 	free(pre);
 	free(harm);
+	free(split);
 	return rc ? 0 : (long)points;
 }

@@ -92,7 +92,7 @@ static int measure_until_stable(struct measurement *m, const struct plan *plan, 
 		struct table t;
 		struct derived_rule r;
 		measurement_table(m, m->passes, &t);
-		if (derive_rule(&t, &r)) {
+		if (derive_rule(&t, NULL, &r)) {
 			fprintf(stderr, "probe: %s\n", r.note);
 			table_free(&t);
 			return -1;

@@ -78,12 +78,17 @@ static void well_formed(void)
 
 int derive(const char *csv)
 {
+	return derive_charged(csv, NULL);
+}
+
+int derive_charged(const char *csv, const struct derive_cost *cost)
+{
 	char path[256];
 	struct table t = {0};
 	subject = csv;
 	noted = 0;
 	snprintf(path, sizeof path, "tests/fixtures/%s", csv);
-	int ok = table_read_csv(&t, path) == 0 && derive_rule(&t, &rule) == 0;
+	int ok = table_read_csv(&t, path) == 0 && derive_rule(&t, cost, &rule) == 0;
 	check(ok, "could not derive a rule");
 	table_free(&t);
 	if (ok)
@@ -162,7 +167,7 @@ static void expect_underived(const char *what, const struct row *rows, size_t n,
 	noted = 1;
 	for (size_t i = 0; i < n; i++)
 		table_add(&t, rows[i]);
-	int rc = derive_rule(&t, &rule);
+	int rc = derive_rule(&t, NULL, &rule);
 	check(rc != 0 && strstr(rule.note, note_part), "derived (%d) with the note '%s', want a refusal naming '%s'",
 	      rc, rule.note, note_part);
 	table_free(&t);

@@ -16,6 +16,8 @@ void check(int ok, const char *fmt, ...);
 /* Derives the rule from tests/fixtures/CSV and checks it is well formed;
  * 0 when it could not. */
 int derive(const char *csv);
+/* The same, each split charged cost. */
+int derive_charged(const char *csv, const struct derive_cost *cost);
 
 /* The rule's class bounds, noise and alignment head. */
 void bounds(unsigned int above_max, unsigned int below_max, double noise, int align_dst);

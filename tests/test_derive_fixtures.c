@@ -151,4 +151,37 @@ void derive_fixtures(void)
 		check(rule.worst_vs_baseline <= 1 + DERIVE_NOISE_FLOOR,
 		      "worst against the baseline %.3f, want within the noise of 1", rule.worst_vs_baseline);
 	}
+
+	/* A difference under the noise is no reason for a split: charged
+	 * what the dispatch costs, 32..256 bytes (where the vector copies
+	 * start) are one band; charged only the flat price, the same table
+	 * takes a band for each turn. */
+	const struct derive_cost uncharged = {DERIVE_BAND_TICKS_DEFAULT, 0, 0};
+	if (derive("noise_bands.csv")) {
+		int first = -1;
+		for (int i = 0; i < rule.n_bands; i++)
+			if (rule.bands[i].lo <= 40 && rule.bands[i].hi >= 40)
+				first = i;
+		check(first >= 0 && rule.bands[first].lo == 32 && rule.bands[first].hi == 256,
+		      "32..256 bytes are not one band");
+		choose(100, 2048, rule_choice(&rule, 33, 2048));
+		check(rule_choice(&rule, 33, 2048) == STRATEGY_AVX2_FORWARD || rule_choice(&rule, 33, 2048) == STRATEGY_AVX2_DOWN,
+		      "33 bytes copy with %s, not a vector copy", strategy_name[rule_choice(&rule, 33, 2048)]);
+		choose(16, 2048, F);
+		choose(4096, 2048, F);
+		check(rule.n_bands == 3, "%d bands, want 3", rule.n_bands);
+	}
+	if (derive_charged("noise_bands.csv", &uncharged))
+		check(rule.n_bands >= 6, "uncharged, %d bands: the fixture no longer shows the noise a charge removes",
+		      rule.n_bands);
+	/* A real win past the small lengths keeps its band, charged. */
+	if (derive("wide_win.csv")) {
+		choose(16384, 1, DOWN);
+		choose(16384, 63, DOWN);
+		choose(16384, 64, F);
+		choose(16384, 2048, F);
+		choose(8192, 5, F);
+		choose(65536, 5, F);
+		check(rule.above_max == 63, "above_max %u, want 63", rule.above_max);
+	}
 }

@@ -74,7 +74,7 @@ static int derive_run(const struct run_archive *a, struct table *t, struct deriv
 	for (int k = 1; k <= a->m.passes; k++) {
 		struct table so_far;
 		measurement_table(&a->m, k, &so_far);
-		int rc = derive_rule(&so_far, &run->pass_rule[k - 1]);
+		int rc = derive_rule(&so_far, NULL, &run->pass_rule[k - 1]);
 		table_free(&so_far);
 		if (rc) {
 			err("%s", run->pass_rule[k - 1].note);
