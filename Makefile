@@ -217,8 +217,8 @@ PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
 # flavor: each flavor's probe/flavor.c, copy.o and copy_rule.o become one
 # object whose defined symbols are renamed <flavor>_..., so that the
 # flavors' routines, all named uc_..., do not clash.
-PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c $(DERIVE_SRCS) common/text.c common/sha256.c common/util.c \
-		$(POKE_SRC)
+PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c probe/dispatch_cost.c $(DERIVE_SRCS) common/text.c \
+		common/sha256.c common/util.c common/workload.c $(POKE_SRC)
 
 $(B)/probe-flavors/%.o: probe/flavor.c probe/flavor.h common/timer.h $(wildcard derive/*.h) common/rule_limits.h $(B)/%/copy.o $(B)/%/copy_rule.o
 	@mkdir -p $(@D)
@@ -244,15 +244,16 @@ $(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h derive/*.h common/*.h) 
 
 # The derivation: derive.c and the steps it takes (derive/grid.h), with the
 # table it reads.
-DERIVATION_SRCS := derive/derive.c derive/grid.c derive/class_bounds.c derive/fit.c derive/rule.c derive/table.c
-TEST_DERIVE_SRCS := tests/test_derive.c tests/test_derive_fixtures.c
+DERIVATION_SRCS := derive/derive.c derive/grid.c derive/class_bounds.c derive/fit.c derive/rule.c derive/table.c \
+		   derive/dispatch.c common/util.c
+TEST_DERIVE_SRCS := tests/test_derive.c tests/test_derive_fixtures.c tests/test_derive_dispatch.c
 $(B)/test_derive: $(TEST_DERIVE_SRCS) tests/test_derive.h $(DERIVATION_SRCS) derive/derive.h derive/grid.h derive/table.h \
-		  common/rule_limits.h
+		  derive/dispatch.h common/rule_limits.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iderive $(TEST_DERIVE_SRCS) $(DERIVATION_SRCS) -o $@ -lm
 
-BENCH_SRCS := $(wildcard bench/*.c) common/plot.c $(POKE_SRC)
+BENCH_SRCS := $(wildcard bench/*.c) common/plot.c common/workload.c $(POKE_SRC)
 # The bench also times the table compiled for one core (gen --target, prefix
 # uct_) in the same process as the installed one: the entry this CPU's CPUID
 # selects, or TARGET=NAME; none where no entry holds the CPU, or where this

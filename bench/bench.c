@@ -12,8 +12,9 @@
  *     same for the table compiled for this CPU's entry (gen --target, linked
  *     in as uct_memcpy: target.c); and uc_memcpy under the baseline table
  *     against rep movsb: what a core nobody measured pays.
- *  3. The random-size workload (random_sizes.c): one stream of calls
- *     through uc_memcpy, rep movsb, the C library's memcpy and uct_memcpy.
+ *  3. The random-size workload (common/workload.c): one stream of calls
+ *     through uc_memcpy, rep movsb, the C library's memcpy and uct_memcpy,
+ *     and the same calls sorted by size, where every size branch predicts.
  *  4. The targets (report.c): the figures above that the choice-once work
  *     is judged by, for this flavor and this CPU's rule.
  * Where the flavor has memmove (a libc's), the grid and the workload also
@@ -22,7 +23,7 @@
 #include "copy_rule.h"
 #include "../common/text_poke.h"
 #include "../common/plot.h"
-#include "random_sizes.h"
+#include "../common/workload.h"
 #include "routines.h"
 #include "target.h"
 #include "report.h"
@@ -127,11 +128,12 @@ static void baseline(unsigned char *arena, int samples, const struct uc_rule *in
 	       (diff[127] + diff[128]) / 2, sum / 256, diff[255]);
 }
 
-/* The random-size workload: one stream of calls, the same for each copy. */
+/* The random-size workload: one stream of calls, the same for each copy,
+ * and the sorted control, the same calls in the order of their sizes. */
 static void workload(unsigned char *arena, int samples, const struct target *compiled, struct figures *f)
 {
 	enum { CALLS = 4096, REGION = 32768 };
-	static struct call calls[CALLS];
+	static struct call calls[2][CALLS];
 	/* The last is the table compiled for this core, where there is one. */
 	struct {
 		const char *name;
@@ -142,34 +144,40 @@ static void workload(unsigned char *arena, int samples, const struct target *com
 #endif
 		      {"uct_memcpy", compiled ? compiled->memcpy : NULL}};
 	enum { N = sizeof copies / sizeof *copies, TARGET = N - 1 };
+	static const char *const order[2] = {"random sizes", "sorted control"};
 	const int n_copies = compiled ? N : N - 1;
-	double t[N];
-	for (int c = 0; c < N; c++)
-		t[c] = 1e300;
+	double t[2][N];
+	for (int o = 0; o < 2; o++)
+		for (int c = 0; c < N; c++)
+			t[o][c] = 1e300;
 	unsigned char *src = arena, *dst = arena + 65536 + 2048;
-	random_calls(calls, CALLS, REGION, 1);
+	random_calls(calls[0], CALLS, REGION, 1);
+	memcpy(calls[1], calls[0], sizeof calls[0]);
+	sort_calls(calls[1], CALLS);
 	for (int s = 0; s < samples * 4; s++)
-		for (int c = 0; c < n_copies; c++) {
-			uint64_t t0 = tsc();
-			for (int i = 0; i < CALLS; i++)
-				copies[c].fn(dst + calls[i].dst, src + calls[i].src, calls[i].len);
-			uint64_t t1 = tsc();
-			if ((double)(t1 - t0) < t[c])
-				t[c] = (double)(t1 - t0);
-		}
-	f->random_vs_movsb = t[0] / t[1], f->random_vs_libc = t[0] / t[2];
-	printf("random sizes (glibc bench-memcpy-random's SPEC CPU2006 distribution, %d calls in %d KiB):\n"
-	       "  uc_memcpy / rep movsb %.3f, uc_memcpy / libc memcpy %.3f, libc memcpy / rep movsb %.3f\n"
-	       "  (ticks per call: uc_memcpy %.1f, rep movsb %.1f, libc memcpy %.1f)\n\n",
-	       CALLS, REGION / 1024, t[0] / t[1], t[0] / t[2], t[2] / t[1], t[0] / CALLS, t[1] / CALLS, t[2] / CALLS);
+		for (int o = 0; o < 2; o++)
+			for (int c = 0; c < n_copies; c++)
+				t[o][c] = fmin(t[o][c], time_calls(copies[c].fn, dst, src, calls[o], CALLS));
+	f->random_vs_movsb = t[0][0] / t[0][1], f->random_vs_libc = t[0][0] / t[0][2];
+	f->sorted_vs_movsb = t[1][0] / t[1][1], f->sorted_vs_libc = t[1][0] / t[1][2];
+	printf("random sizes (glibc bench-memcpy-random's SPEC CPU2006 distribution, %d calls in %d KiB), and the\n"
+	       "sorted control (the same calls in the order of their sizes, where every size branch predicts):\n",
+	       CALLS, REGION / 1024);
+	for (int o = 0; o < 2; o++) {
+		const double *u = t[o];
+		printf("  %s: uc_memcpy / rep movsb %.3f, uc_memcpy / libc memcpy %.3f, libc memcpy / rep movsb %.3f\n"
+		       "    (ticks per call: uc_memcpy %.1f, rep movsb %.1f, libc memcpy %.1f)\n",
+		       order[o], u[0] / u[1], u[0] / u[2], u[2] / u[1], u[0] / CALLS, u[1] / CALLS, u[2] / CALLS);
 #ifdef UC_HAS_MEMMOVE
-	printf("  uc_memmove / libc memmove %.3f (ticks per call: %.1f, %.1f)\n\n", t[3] / t[4], t[3] / CALLS,
-	       t[4] / CALLS);
+		printf("    uc_memmove / libc memmove %.3f (ticks per call: %.1f, %.1f)\n", u[3] / u[4], u[3] / CALLS,
+		       u[4] / CALLS);
 #endif
-	if (compiled)
-		printf("  the table compiled for %s (gen --target): uct_memcpy / rep movsb %.3f, uct_memcpy / uc_memcpy "
-		       "%.3f\n  (ticks per call: %.1f)\n\n",
-		       compiled->entry, t[TARGET] / t[1], t[TARGET] / t[0], t[TARGET] / CALLS);
+		if (compiled)
+			printf("    the table compiled for %s (gen --target): uct_memcpy / rep movsb %.3f, uct_memcpy / "
+			       "uc_memcpy %.3f (ticks per call: %.1f)\n",
+			       compiled->entry, u[TARGET] / u[1], u[TARGET] / u[0], u[TARGET] / CALLS);
+	}
+	printf("\n");
 }
 
 static int plot(const char *dir)

@@ -40,6 +40,8 @@ void print_targets(const struct figures *f, const char *flavor, const char *rout
 		row("measured: random sizes, uc_memcpy / C library", f->random_vs_libc, "<= 0.65");
 		row("measured: worst uc_memcpy / C library at 64..256 B", f->worst_vs_libc_small, "<= 1.05");
 	}
+	row(kernel ? "  beside it: sorted control, uc_memcpy / rep movsb" : "  beside it: sorted control, uc_memcpy / C library",
+	    kernel ? f->sorted_vs_movsb : f->sorted_vs_libc, "(no target)");
 	printf("  (the other rows need a %s core; the user flavor's preloaded workload is tests/preload.sh's)\n\n",
 	       measured ? "core nobody measured" : "measured");
 }

@@ -21,8 +21,8 @@ struct figures {
 	double worst_vs_chosen;      /* over its chosen strategy's routine called alone */
 	size_t worst_vs_chosen_n, worst_vs_chosen_d;
 	double worst_vs_libc_small;  /* over the C library's memcpy, 64..256 bytes */
-	/* The random-size workload (bench.c). */
-	double random_vs_movsb, random_vs_libc;
+	/* The random-size workload and its sorted control (bench.c). */
+	double random_vs_movsb, random_vs_libc, sorted_vs_movsb, sorted_vs_libc;
 };
 
 /* Progress on stderr, where it is a terminal. */

@@ -34,6 +34,8 @@ char *archive_text(struct run_archive *a)
 			buf_printf(&b, " %.2f", p->pass_min[k]);
 		buf_adds(&b, "\n");
 	}
+	if (a->probe_version >= 3)
+		dispatch_text(&b, &a->dispatch);
 	sha256_hex(b.data, b.len, a->sha256);
 	buf_printf(&b, "sha256 %s\n", a->sha256);
 	return b.data;
@@ -262,7 +264,19 @@ static int parse_body(struct cursor *c, struct run_archive *a)
 		if (next_line(c, line, sizeof line) || parse_point(c, line, a->m.passes, &a->m.points[i]))
 			return -1;
 	}
-	return points_distinct(c, &a->m);
+	if (points_distinct(c, &a->m))
+		return -1;
+	char why[200];
+	for (int k = 0; a->probe_version >= 3 && k < DISPATCH_LINES; k++) {
+		/* At the end already: the parser says which line is missing. */
+		if (c->p == c->end)
+			c->line++, line[0] = '\0';
+		else if (next_line(c, line, sizeof line))
+			return -1;
+		if (dispatch_parse(line, k, &a->dispatch, why, sizeof why))
+			return fail(c, "%s", why);
+	}
+	return 0;
 }
 
 int archive_checksum(const char *text, size_t len, char hex[65], size_t *body)

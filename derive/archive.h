@@ -16,6 +16,8 @@
  *   overhead 12.50                   ticks per empty call
  *   points 29139
  *   STRATEGY LENGTH DISTANCE MISALIGN T1 .. Tpasses   one line per point: its minimum in each pass
+ *   dispatch 1 RANDOM SORTED ...     version 3: what the dispatch costs and the
+ *                                    candidates the probe timed (dispatch.h)
  *   sha256 HEX                       of every byte before this line
  *
  * Every line ends in a newline; text fields are one printable line. */
@@ -23,6 +25,7 @@
 #define RUN_ARCHIVE_H
 
 #include "cpuid.h"
+#include "dispatch.h"
 #include "points.h"
 
 #define ARCHIVE_FORMAT 1
@@ -33,8 +36,11 @@
  *   1: each strategy called as its own routine (uc_copy_<strategy>).
  *   2: each strategy run through the flavor's table copy (memmove, or
  *      memcpy where the flavor has none) under a table that gives it every
- *      length and distance: the bodies the dispatch runs, with its cost. */
-#define PROBE_VERSION 2
+ *      length and distance: the bodies the dispatch runs, with its cost.
+ *   3: as 2, and the dispatch's cost under the random-size workload, and
+ *      the final candidate tables timed on it (dispatch.h). Versions 1
+ *      and 2 derive with the default cost of a band. */
+#define PROBE_VERSION 3
 #define PROBE_VERSION_OLDEST 1
 #define ARCHIVE_TEXT_MAX 200
 /* An archive of the full plan is about 1.5 MB; this bounds what is read. */
@@ -49,6 +55,7 @@ struct run_archive {
 	char flavor[32];
 	int samples;
 	struct measurement m; /* passes, overhead and every point */
+	struct dispatch_run dispatch; /* version 3; measured 0 before it */
 	char sha256[65];      /* of the text, as written or as read */
 	char *text;           /* archive_load: the file's bytes, kept for the evidence */
 	size_t text_len;

@@ -34,8 +34,11 @@ struct derive_cost {
 	int measured; /* 0: band_ticks is DERIVE_BAND_TICKS_DEFAULT */
 };
 
-/* The default: FIXME. */
-#define DERIVE_BAND_TICKS_DEFAULT 1.0
+/* The default, for a run that did not measure it: the probe's dispatch
+ * measurement on an Emerald Rapids guest (Intel family 6, model 0xcf, FSRM)
+ * gave 0.76-0.78 ticks a band for the kernel flavor and 0.80-0.91 for the
+ * user flavor, in three runs of 2026-12-02 (docs/measuring.md shows one). */
+#define DERIVE_BAND_TICKS_DEFAULT 0.8
 
 struct derived_rule {
 	unsigned int above_max, below_max; /* class bounds, 0..CLASS_BOUND_MAX */

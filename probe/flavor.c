@@ -26,6 +26,20 @@ static void force_strategy(int code)
 		rule_install_patched(&r);
 }
 
+static void install_table(const struct derived_rule *d)
+{
+	struct uc_rule r = {.above_max = d->above_max, .near_max = d->near_max, .below_max = d->below_max,
+			    .zero_mod = (unsigned int)d->zero_mod, .align_dst = (unsigned int)d->align_dst,
+			    .n_bands = (unsigned int)d->n_bands, .status = UC_RULE_FORCED, .entry = "", .source = "",
+			    .reason = "the probe's candidate"};
+	for (int i = 0; i < d->n_bands; i++) {
+		r.bands[i].hi = d->bands[i].hi == BAND_UNBOUNDED ? (uc_size_t)-1 : d->bands[i].hi;
+		for (int c = 0; c < UC_N_CLASSES; c++)
+			r.bands[i].strategy[c] = (unsigned char)d->bands[i].strategy[c];
+	}
+	rule_install_patched(&r);
+}
+
 /* The copy the table dispatches: memmove where the flavor has one, since
  * the drop-in library serves memcpy with it too. */
 #ifdef UC_HAS_MEMMOVE
@@ -35,4 +49,4 @@ static void force_strategy(int code)
 #endif
 
 const struct probe_flavor probe_flavor = {UC_FLAVOR, routines, sizeof routines / sizeof *routines, machine_isa,
-					  force_strategy, TABLE_COPY};
+					  force_strategy, install_table, TABLE_COPY};

@@ -7,6 +7,7 @@
 #define PROBE_FLAVOR_H
 
 #include "../common/timer.h"
+#include "../derive/derive.h"
 
 #include <stddef.h>
 
@@ -28,6 +29,9 @@ struct probe_flavor {
 	 * table_copy runs that strategy's body: the code the dispatch runs, at
 	 * its own address, with the dispatch's cost. */
 	void (*force_strategy)(int code);
+	/* Installs r's table as a forced one, which the table dispatch reads:
+	 * how the probe times a table it derived, before any is compiled. */
+	void (*install_table)(const struct derived_rule *r);
 	copy_fn table_copy;
 };
 

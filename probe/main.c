@@ -6,6 +6,7 @@
 #include "../common/util.h"
 #include "../derive/archive.h"
 #include "../derive/derive.h"
+#include "dispatch_cost.h"
 #include "flavor.h"
 #include "machine.h"
 #include "measure.h"
@@ -81,7 +82,8 @@ static void print_rule(const char *what, const struct derived_rule *r)
  * the previous pass's table judged on the new minima is as good as the new
  * table: its worst regret within the noise and its mean within half a
  * percent. Returns 0 stable, 1 unstable, -1 interrupted or failed. */
-static int measure_until_stable(struct measurement *m, const struct plan *plan, const struct probe_flavor *f)
+static int measure_until_stable(struct measurement *m, const struct plan *plan, const struct probe_flavor *f,
+				const struct derive_cost *cost)
 {
 	struct derived_rule previous = {0};
 	while (m->passes < plan->max_passes) {
@@ -92,7 +94,7 @@ static int measure_until_stable(struct measurement *m, const struct plan *plan, 
 		struct table t;
 		struct derived_rule r;
 		measurement_table(m, m->passes, &t);
-		if (derive_rule(&t, NULL, &r)) {
+		if (derive_rule(&t, cost, &r)) {
 			fprintf(stderr, "probe: %s\n", r.note);
 			table_free(&t);
 			return -1;
@@ -233,12 +235,29 @@ int main(int argc, char **argv)
 		snprintf(a->flavor, sizeof a->flavor, "%s", f->name);
 		a->samples = plan.samples;
 		measurement_init(&a->m, &plan, f);
-		rc = measure_until_stable(&a->m, &plan, f);
+		/* What a band costs first, so that every pass derives as the
+		 * import will. */
+		measure_dispatch(f, &a->dispatch);
+		struct derive_cost cost = {dispatch_band_ticks(&a->dispatch), 1, 1};
+		printf("%s: each band past the first costs %.2f ticks a call on random sizes (tables of 1, 2, 4, 8 "
+		       "bands: %.2f %.2f %.2f %.2f, sorted %.2f %.2f %.2f %.2f)\n",
+		       f->name, cost.band_ticks, a->dispatch.tables[0].random, a->dispatch.tables[1].random,
+		       a->dispatch.tables[2].random, a->dispatch.tables[3].random, a->dispatch.tables[0].sorted,
+		       a->dispatch.tables[1].sorted, a->dispatch.tables[2].sorted, a->dispatch.tables[3].sorted);
+		rc = measure_until_stable(&a->m, &plan, f, &cost);
 		if (rc > 0)
 			fprintf(stderr,
 				"probe: flavor %s: the table still changed after %d passes; nothing was written (a "
 				"quieter machine, or fewer other loads, may settle it)\n",
 				f->name, plan.max_passes);
+		if (rc == 0 && !stop) {
+			/* The final candidates, timed as callers run them. */
+			struct table t;
+			measurement_table(&a->m, a->m.passes, &t);
+			struct derived_rule r;
+			rc = derive_rule(&t, &cost, &r) ? -1 : time_candidates(f, &t, &a->dispatch, r.noise);
+			table_free(&t);
+		}
 	}
 	if (rc < 0 || stop)
 		fprintf(stderr, "%sprobe: %s; nothing was written\n", show_progress ? "\n" : "",

@@ -36,7 +36,10 @@ for f in $flavors; do
 	check "...ends with the sha256 of every line before" sh -c \
 		"test \"\$(sed '\$d' '$A' | sha256sum | cut -d' ' -f1)\" = \"\$(tail -1 '$A' | sed -n 's/^sha256 //p')\""
 	check "...with as many point lines as its count says" test \
-		"$(sed -n '/^points /,/^sha256 /p' "$A" | sed '1d;$d' | wc -l)" -eq "$(sed -n 's/^points //p' "$A")"
+		"$(sed -n '/^points /,/^sha256 /p' "$A" | sed '1d;$d' | grep -vc '^\(dispatch\|candidate\|baseline\|chosen\) ')" \
+		-eq "$(sed -n 's/^points //p' "$A")"
+	check "...then the dispatch's timings and the candidate kept" test \
+		"$(grep -c '^\(dispatch\|candidate\|baseline\|chosen\) ' "$A")" -eq 9
 	# (--name only where no entry holds this CPU.)
 	check "...and the import reads it" sh -c \
 		"'$GEN' import --dry-run '$A' >/dev/null 2>&1 || '$GEN' import --dry-run --name probe_test_core '$A'"

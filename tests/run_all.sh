@@ -63,6 +63,7 @@ done
 run "probe derivation" build/test_derive
 run "portable probe" tests/probe_cli.sh
 run "import of run archives" tests/import_cli.sh
+run "import: the dispatch" tests/import_dispatch.sh
 run "git merge of uarch.db" tests/merge_git.sh
 run "drop-in library, programs" tests/preload.sh
 echo "$total_pass passed, $total_fail failed"

@@ -76,6 +76,12 @@ static void well_formed(void)
 	      "the note is cut short: it ends '%s'", len > 40 ? r->note + len - 40 : r->note);
 }
 
+void about(const char *what)
+{
+	subject = what;
+	noted = 1;
+}
+
 int derive(const char *csv)
 {
 	return derive_charged(csv, NULL);
@@ -248,6 +254,7 @@ int main(int argc, char **argv)
 	lookups();
 
 	derive_fixtures();
+	derive_dispatch();
 
 	expect_rejected("malformed.csv", 2);
 	expect_rejected("small_at_40.csv", 4);

@@ -12,6 +12,8 @@ extern struct derived_rule rule; /* the rule the checks look at */
 
 /* Counts a check; prints what failed, with the rule's note the first time. */
 void check(int ok, const char *fmt, ...);
+/* The checks that follow are about what, not about a rule's note. */
+void about(const char *what);
 
 /* Derives the rule from tests/fixtures/CSV and checks it is well formed;
  * 0 when it could not. */
@@ -33,5 +35,7 @@ void baseline(void);
 
 /* The rules derived from the recorded tables (test_derive_fixtures.c). */
 void derive_fixtures(void);
+/* The dispatch's cost and the candidates (test_derive_dispatch.c). */
+void derive_dispatch(void);
 
 #endif

@@ -38,6 +38,10 @@ void evidence_remove(const char *dir);
  * when there is no folder to link. */
 char *evidence_summary(const struct entry_choice *entry, const struct run_facts *run, const char *run_id);
 
+/* summary.md's section on what the dispatch cost (evidence_dispatch.c). */
+struct buf;
+void summary_dispatch(struct buf *b, const struct run_facts *run);
+
 /* The table in a line: "0..32 small; 33..63 forward; 64.. forward, above
  * down", each band's strategy elsewhere, then the classes that differ. A
  * band takes at most 160 bytes: two 10-digit bounds and five class names

@@ -233,6 +233,7 @@ char *evidence_summary(const struct entry_choice *entry, const struct run_facts 
 	struct buf b = {0};
 	summary_head(&b, entry, run);
 	summary_method(&b, run);
+	summary_dispatch(&b, run);
 	summary_stability(&b, run);
 	summary_ticks(&b, run);
 	if (run_id)

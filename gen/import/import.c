@@ -67,14 +67,18 @@ static void print_rule(const char *what, const struct derived_rule *r)
 	       r->over_5pct, r->points, r->worst_vs_baseline);
 }
 
-/* The same derivation the probe ran to decide it was done: the table from
- * every pass, and the table after each pass for the evidence. */
+/* The same derivation the probe ran to decide it was done: the table after
+ * each pass for the evidence, each split charged the measured cost (the
+ * default for a probe older than version 3); then the rule it kept, at the
+ * multiple of that cost its workload chose. */
 static int derive_run(const struct run_archive *a, struct table *t, struct derived_rule *rule, struct run_facts *run)
 {
+	struct derive_cost per_pass = dispatch_cost(&a->dispatch);
+	per_pass.multiple = 1;
 	for (int k = 1; k <= a->m.passes; k++) {
 		struct table so_far;
 		measurement_table(&a->m, k, &so_far);
-		int rc = derive_rule(&so_far, NULL, &run->pass_rule[k - 1]);
+		int rc = derive_rule(&so_far, &per_pass, &run->pass_rule[k - 1]);
 		table_free(&so_far);
 		if (rc) {
 			err("%s", run->pass_rule[k - 1].note);
@@ -82,7 +86,10 @@ static int derive_run(const struct run_archive *a, struct table *t, struct deriv
 		}
 	}
 	measurement_table(&a->m, a->m.passes, t);
-	*rule = run->pass_rule[a->m.passes - 1];
+	if (derive_chosen(t, &a->dispatch, rule)) {
+		err("%s", rule->note);
+		return -1;
+	}
 	double *spreads = malloc(t->n * sizeof *spreads);
 	if (!spreads)
 		return -1;

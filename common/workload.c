@@ -1,6 +1,4 @@
-/* The random-size workload: memcpy calls with sizes and alignments drawn
- * from a published distribution of real calls, timed as one stream. */
-#include "random_sizes.h"
+#include "workload.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,4 +43,28 @@ void random_calls(struct call *calls, size_t n, size_t region, unsigned int seed
 		calls[i].dst = ((size_t)rand() % room) / da * da;
 		calls[i].len = len;
 	}
+}
+
+static int by_length(const void *a, const void *b)
+{
+	const struct call *x = a, *y = b;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	/* Equal sizes by source offset: qsort is not stable, and the control
+	 * must be the same stream on every run. */
+	return x->src < y->src ? -1 : x->src > y->src;
+}
+
+void sort_calls(struct call *calls, size_t n)
+{
+	qsort(calls, n, sizeof *calls, by_length);
+}
+
+double time_calls(copy_fn fn, unsigned char *dst, const unsigned char *src, const struct call *calls, size_t n)
+{
+	uint64_t t0 = tsc();
+	for (size_t i = 0; i < n; i++)
+		fn(dst + calls[i].dst, src + calls[i].src, calls[i].len);
+	uint64_t t1 = tsc();
+	return (double)(t1 - t0);
 }

@@ -1,0 +1,146 @@
+#include "dispatch.h"
+
+#include "../common/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const int dispatch_bands[DISPATCH_TABLES] = {1, 2, 4, 8};
+/* 0 charges the flat BAND_PRICE only, as the derivation did before it
+ * measured the dispatch; 4 is a table that splits only for large gains. */
+const double candidate_multiples[DISPATCH_CANDIDATES] = {0, 1, 4};
+
+double dispatch_band_ticks(const struct dispatch_run *d)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = DISPATCH_TABLES;
+	for (int i = 0; i < DISPATCH_TABLES; i++) {
+		double x = dispatch_bands[i], y = d->tables[i].random - d->tables[i].sorted;
+		sx += x, sy += y, sxx += x * x, sxy += x * y;
+	}
+	double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+	return slope > 0 ? slope : 0;
+}
+
+struct derive_cost dispatch_cost(const struct dispatch_run *d)
+{
+	if (!d || !d->measured)
+		return (struct derive_cost){DERIVE_BAND_TICKS_DEFAULT, 1, 0};
+	return (struct derive_cost){dispatch_band_ticks(d), d->chosen == CHOSE_BASELINE ? 1 : d->chosen, 1};
+}
+
+void dispatch_choose(struct dispatch_run *d, double noise)
+{
+	int measured = -1, fastest = -1;
+	for (int i = 0; i < DISPATCH_CANDIDATES; i++) {
+		const struct workload_ticks *c = &d->candidates[i];
+		if (c->random > d->baseline.random * (1 + noise) || c->sorted > d->baseline.sorted * (1 + noise))
+			continue;
+		if (candidate_multiples[i] == 1)
+			measured = i;
+		if (fastest < 0 || c->random < d->candidates[fastest].random)
+			fastest = i;
+	}
+	if (measured >= 0 && d->candidates[measured].random <= d->candidates[fastest].random * (1 + noise))
+		d->chosen = 1;
+	else
+		d->chosen = fastest >= 0 ? candidate_multiples[fastest] : CHOSE_BASELINE;
+}
+
+int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
+{
+	struct derive_cost cost = dispatch_cost(d);
+	if (!d || !d->measured || d->chosen != CHOSE_BASELINE)
+		return derive_rule(t, &cost, out);
+	memset(out, 0, sizeof *out);
+	out->cost = cost;
+	out->zero_mod = 4096;
+	out->n_bands = 1;
+	out->bands[0] = (struct band){0, BAND_UNBOUNDED, {0}};
+	for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+		out->bands[0].strategy[c] = BASELINE_STRATEGY;
+	if (rule_regret(t, out))
+		return -1;
+	snprintf(out->note, sizeof out->note,
+		 "Every copy %s: on the random-size workload or its sorted control every table derived from the "
+		 "measurements was slower than %s, beyond the noise. Against the best measured copy the rule is at "
+		 "worst %.3fx, at the median %.3fx; against %s at worst %.3fx.",
+		 strategy_name[BASELINE_STRATEGY], strategy_name[BASELINE_STRATEGY], out->worst_regret,
+		 out->median_regret, strategy_name[BASELINE_STRATEGY], out->worst_vs_baseline);
+	return 0;
+}
+
+void dispatch_text(struct buf *b, const struct dispatch_run *d)
+{
+	for (int i = 0; i < DISPATCH_TABLES; i++)
+		buf_printf(b, "dispatch %d %.2f %.2f\n", dispatch_bands[i], d->tables[i].random, d->tables[i].sorted);
+	for (int i = 0; i < DISPATCH_CANDIDATES; i++)
+		buf_printf(b, "candidate %g %.2f %.2f\n", candidate_multiples[i], d->candidates[i].random,
+			   d->candidates[i].sorted);
+	buf_printf(b, "baseline %.2f %.2f\n", d->baseline.random, d->baseline.sorted);
+	if (d->chosen == CHOSE_BASELINE)
+		buf_printf(b, "chosen baseline\n");
+	else
+		buf_printf(b, "chosen %g\n", d->chosen);
+}
+
+/* "RANDOM SORTED": two positive numbers of ticks, and nothing after. */
+static int two_times(const char *s, struct workload_ticks *w)
+{
+	char *end;
+	w->random = strtod(s, &end);
+	if (end == s || *end != ' ')
+		return -1;
+	s = end + 1;
+	w->sorted = strtod(s, &end);
+	return end == s || *end || !isfinite(w->random) || !isfinite(w->sorted) || w->random <= 0 ||
+	       w->sorted <= 0 || w->random > 1e9 || w->sorted > 1e9;
+}
+
+/* "KEY NUMBER REST": REST, where the number is want; NULL otherwise. */
+static const char *keyed_number(const char *line, const char *key, double want)
+{
+	size_t k = strlen(key);
+	if (strncmp(line, key, k) != 0 || line[k] != ' ')
+		return NULL;
+	char *end;
+	double v = strtod(line + k + 1, &end);
+	return end != line + k + 1 && *end == ' ' && v == want ? end + 1 : NULL;
+}
+
+int dispatch_parse(const char *line, int k, struct dispatch_run *d, char *why, size_t why_size)
+{
+	char want[64];
+	const char *rest = NULL;
+	struct workload_ticks *w = NULL;
+	if (k < DISPATCH_TABLES) {
+		snprintf(want, sizeof want, "dispatch %d RANDOM SORTED", dispatch_bands[k]);
+		rest = keyed_number(line, "dispatch", dispatch_bands[k]), w = &d->tables[k];
+	} else if (k < DISPATCH_TABLES + DISPATCH_CANDIDATES) {
+		double m = candidate_multiples[k - DISPATCH_TABLES];
+		snprintf(want, sizeof want, "candidate %g RANDOM SORTED", m);
+		rest = keyed_number(line, "candidate", m), w = &d->candidates[k - DISPATCH_TABLES];
+	} else if (k == DISPATCH_TABLES + DISPATCH_CANDIDATES) {
+		snprintf(want, sizeof want, "baseline RANDOM SORTED");
+		rest = strncmp(line, "baseline ", 9) == 0 ? line + 9 : NULL, w = &d->baseline;
+	} else {
+		d->chosen = strcmp(line, "chosen baseline") == 0 ? CHOSE_BASELINE : 0;
+		for (int i = 0; i < DISPATCH_CANDIDATES && d->chosen != CHOSE_BASELINE; i++) {
+			snprintf(want, sizeof want, "chosen %g", candidate_multiples[i]);
+			if (strcmp(line, want) == 0)
+				d->chosen = candidate_multiples[i], rest = line;
+		}
+		if (d->chosen == CHOSE_BASELINE || rest) {
+			d->measured = 1;
+			return 0;
+		}
+		snprintf(why, why_size, "expected 'chosen baseline' or 'chosen M', M a candidate's multiple, found '%.40s'",
+			 line);
+		return -1;
+	}
+	if (rest && two_times(rest, w) == 0)
+		return 0;
+	snprintf(why, why_size, "expected '%s' (ticks per call, positive), found '%.40s'", want, line);
+	return -1;
+}

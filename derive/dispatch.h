@@ -1,0 +1,70 @@
+/* What the dispatch costs, as a probe of version 3 measures it, and the
+ * final candidate tables it timed: the random-size workload (glibc's
+ * bench-memcpy-random distribution, common/workload.c) and its sorted
+ * control, in ticks per call, through the table dispatch. The archive
+ * records them (archive.h); the import derives the rule the probe kept. */
+#ifndef DERIVE_DISPATCH_H
+#define DERIVE_DISPATCH_H
+
+#include "derive.h"
+
+/* Tables of 1, 2, 4 and 8 bands that alternate their copy. */
+#define DISPATCH_TABLES 4
+extern const int dispatch_bands[DISPATCH_TABLES];
+
+/* The multiples of the measured band cost each candidate is derived at. */
+#define DISPATCH_CANDIDATES 3
+extern const double candidate_multiples[DISPATCH_CANDIDATES];
+/* chosen, where the probe kept the baseline. */
+#define CHOSE_BASELINE (-1.0)
+
+struct workload_ticks {
+	double random, sorted; /* ticks per call */
+};
+
+struct dispatch_run {
+	int measured; /* 0: a run of probe version 1 or 2, which has none of this */
+	struct workload_ticks tables[DISPATCH_TABLES];
+	/* Each candidate derived at candidate_multiples[i], and the baseline:
+	 * every copy forward, through the same dispatch. */
+	struct workload_ticks candidates[DISPATCH_CANDIDATES], baseline;
+	double chosen; /* a multiple of candidate_multiples, or CHOSE_BASELINE */
+};
+
+/* The archive's lines of d, in this order (each number of ticks with two
+ * decimals):
+ *   dispatch BANDS RANDOM SORTED        one per table of dispatch_bands
+ *   candidate MULTIPLE RANDOM SORTED    one per candidate_multiples
+ *   baseline RANDOM SORTED
+ *   chosen MULTIPLE                     or "chosen baseline"
+ */
+#define DISPATCH_LINES (DISPATCH_TABLES + DISPATCH_CANDIDATES + 2)
+struct buf;
+void dispatch_text(struct buf *b, const struct dispatch_run *d);
+/* Reads line k (0..DISPATCH_LINES-1) into d. Nonzero with why set when it
+ * is not that line, well formed; d->measured is set after the last. */
+int dispatch_parse(const char *line, int k, struct dispatch_run *d, char *why, size_t why_size);
+
+/* Ticks a call that each band past the first costs: the slope, over the
+ * band counts, of the random stream's time less the sorted control's.
+ * The calls and the copies they get are the same in both orders; only the
+ * branches that the order of sizes defeats differ. 0 where it falls. */
+double dispatch_band_ticks(const struct dispatch_run *d);
+
+/* The cost the rule is derived at: the measured one at the chosen
+ * multiple, or the default at multiple 1 where d measured nothing. */
+struct derive_cost dispatch_cost(const struct dispatch_run *d);
+
+/* Picks d->chosen from the timings. A candidate slower than the baseline
+ * beyond the noise on either stream is out. Of the others, the one charged
+ * the measured cost (multiple 1) unless another beats it on random sizes
+ * beyond the noise, then the fastest; the baseline where none is left. The
+ * workload copies less than 256 bytes, so it cannot tell tables apart that
+ * differ only above: the measured cost decides there. */
+void dispatch_choose(struct dispatch_run *d, double noise);
+
+/* Derives the rule the run kept: at its chosen multiple, or the baseline
+ * table judged on t. Nonzero, with the note saying why, on failure. */
+int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
+
+#endif

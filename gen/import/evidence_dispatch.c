@@ -1,0 +1,48 @@
+/* summary.md's section on the dispatch: what a split cost the random-size
+ * workload, and the candidate tables the probe timed on it (probe version
+ * 3; derive/dispatch.h). */
+#include "evidence.h"
+
+#include "../../common/util.h"
+
+#include <stdio.h>
+
+void summary_dispatch(struct buf *b, const struct run_facts *run)
+{
+	const struct dispatch_run *d = &run->archive->dispatch;
+	buf_printf(b, "\n## Dispatch\n\n");
+	if (!d->measured) {
+		buf_printf(b, "This run's probe (version %d) did not measure what the dispatch costs: each split was "
+			      "charged the default, %.2f ticks a call (derive/derive.h).\n",
+			   run->archive->probe_version, DERIVE_BAND_TICKS_DEFAULT);
+		return;
+	}
+	buf_printf(b, "The random-size workload (glibc bench-memcpy-random's sizes, common/workload.c) and the same "
+		      "calls sorted by size, through the table dispatch under tables whose bands alternate their "
+		      "copy, in ticks per call:\n\n| bands | random | sorted | random - sorted |\n|---|---|---|---|\n");
+	for (int i = 0; i < DISPATCH_TABLES; i++)
+		buf_printf(b, "| %d | %.2f | %.2f | %.2f |\n", dispatch_bands[i], d->tables[i].random, d->tables[i].sorted,
+			   d->tables[i].random - d->tables[i].sorted);
+	double band = dispatch_band_ticks(d);
+	buf_printf(b, "\nEach band past the first costs %.2f ticks a call: the slope of the last column. Both orders "
+		      "make the same copies; the random one defeats the branches on size.\n\n"
+		      "The final candidates, derived from every pass with each split charged a multiple of that, "
+		      "timed the same way:\n\n| table | bands | random | sorted |\n|---|---|---|---|\n",
+		   band);
+	for (int i = 0; i < DISPATCH_CANDIDATES; i++) {
+		struct derive_cost cost = {band, candidate_multiples[i], 1};
+		struct derived_rule r;
+		char bands[16] = "?";
+		if (derive_rule(run->table, &cost, &r) == 0)
+			snprintf(bands, sizeof bands, "%d", r.n_bands);
+		buf_printf(b, "| %s%g times the band cost%s | %s | %.2f | %.2f |\n",
+			   d->chosen == candidate_multiples[i] ? "**" : "", candidate_multiples[i],
+			   d->chosen == candidate_multiples[i] ? " (kept)**" : "", bands, d->candidates[i].random,
+			   d->candidates[i].sorted);
+	}
+	buf_printf(b, "| %severy copy forward%s | 1 | %.2f | %.2f |\n", d->chosen == CHOSE_BASELINE ? "**" : "",
+		   d->chosen == CHOSE_BASELINE ? " (kept)**" : "", d->baseline.random, d->baseline.sorted);
+	buf_printf(b, "\nThe probe keeps, of the candidates no slower than every copy forward beyond the noise on "
+		      "either stream, the one charged the measured cost, unless another beats it on random sizes "
+		      "beyond the noise; every copy forward where none is left.\n");
+}

@@ -1,0 +1,19 @@
+/* Probe version 3: what the dispatch costs a call under a mixed stream of
+ * sizes, and the final candidate tables timed as callers run them. */
+#ifndef PROBE_DISPATCH_COST_H
+#define PROBE_DISPATCH_COST_H
+
+#include "../derive/dispatch.h"
+#include "flavor.h"
+
+/* Times the random-size workload and its sorted control through tables of
+ * dispatch_bands bands that alternate their copy: d->tables. */
+void measure_dispatch(const struct probe_flavor *f, struct dispatch_run *d);
+
+/* Derives t's table at each of candidate_multiples of the measured band
+ * cost, times each and the baseline table on both streams, through the
+ * same table dispatch, and chooses (dispatch_choose). Nonzero, after
+ * saying why, when a derivation fails. */
+int time_candidates(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise);
+
+#endif

@@ -1,0 +1,88 @@
+#!/bin/sh
+# Probe version 3 as the import reads it: the dispatch's cost under the
+# random-size workload and the final candidates the probe timed, recorded
+# in the archive, shown in summary.md, and the rule derived at the
+# candidate the probe kept. Version 2 archives (no such lines) still import,
+# with the default cost, and say so. Archives are the probe's own --quick
+# runs on this machine, forged to a Zen 2 (tests/forge_archive.sh) so that
+# the entry never depends on the machine; the dispatch lines are then
+# rewritten to name a choice, so that which candidate wins here does not
+# decide what is tested.
+# usage: tests/import_dispatch.sh   (needs build/uarchcopy-probe)
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PROBE=$ROOT/build/uarchcopy-probe
+GEN=$ROOT/gen/uarchgen
+FORGE=$ROOT/tests/forge_archive.sh
+. "$ROOT/tests/lib.sh"
+sha_again() { # sha_again FILE: a new checksum line over FILE's other lines
+	sed '$d' "$1" >"$1.body" && { cat "$1.body"; echo "sha256 $(sha256sum "$1.body" | cut -d' ' -f1)"; } >"$1" &&
+		rm "$1.body"
+}
+edit() { # edit IN OUT SED-SCRIPT: OUT is IN edited, with its checksum made again
+	sed "$3" "$1" >"$2" && sha_again "$2"
+}
+dry() { "$GEN" import --dry-run --db "$T/uarch.db" "$1" >"$T/dry.out" 2>&1; }
+refused() { # refused NAME ARCHIVE MESSAGE
+	"$GEN" import --dry-run --db "$T/uarch.db" "$2" >"$T/refused.out" 2>&1
+	rc=$?
+	check "$1: refused" test $rc -eq 1
+	check "$1: says why ($3)" grep -q -- "$3" "$T/refused.out"
+}
+cp uarch.db "$T/uarch.db"
+mkdir "$T/probe" && "$PROBE" --quick --out "$T/probe" >"$T/probe.out" 2>&1
+check "the probe wrote both flavors' archives" test "$(ls "$T"/probe/*.run | wc -l)" -eq 2
+check "...and said what a band costs" grep -q 'each band past the first costs [0-9.]* ticks a call' "$T/probe.out"
+check "...and which candidate it kept" grep -q '(kept)' "$T/probe.out"
+"$FORGE" "$(ls "$T"/probe/*-kernel-*.run)" "$T/k.run" AuthenticAMD 00830f10 none "AMD EPYC 7502 32-Core Processor"
+A=$T/k.run
+check "the archive is version 3" grep -qx 'probe 3' "$A"
+for k in 1 2 4 8; do
+	check "it holds the $k-band table's timings" grep -Eq "^dispatch $k [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
+done
+for m in 0 1 4; do
+	check "it holds candidate $m's timings" grep -Eq "^candidate $m [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
+done
+check "it holds the baseline's and the choice" sh -c "grep -Eq '^baseline [0-9.]+ [0-9.]+\$' '$A' && grep -Eq '^chosen (baseline|0|1|4)\$' '$A'"
+
+# A known cost and each choice: 1, 2, 4, 8 bands at 0, 1, 3 and 7 ticks
+# over the sorted stream, a slope of one tick a band.
+known=$T/known.run
+edit "$A" "$known" 's/^dispatch \([1248]\) .*/dispatch \1 X/; s/^dispatch 1 X/dispatch 1 10.00 10.00/; s/^dispatch 2 X/dispatch 2 11.00 10.00/; s/^dispatch 4 X/dispatch 4 13.00 10.00/; s/^dispatch 8 X/dispatch 8 17.00 10.00/; s/^chosen .*/chosen 1/'
+dry "$known"
+check "the measured cost derives the rule" grep -q 'charged 1.00 ticks a call, what a band cost a random-size workload as the probe measured it' "$T/dry.out"
+check "summary.md shows the dispatch timings" grep -q '^| 8 | 17.00 | 10.00 | 7.00 |$' "$T/dry.out"
+check "...and the band cost, their slope" grep -q 'Each band past the first costs 1.00 ticks a call' "$T/dry.out"
+check "...and the kept candidate" grep -q '^| \*\*1 times the band cost (kept)\*\* |' "$T/dry.out"
+edit "$known" "$T/four.run" 's/^chosen .*/chosen 4/'
+dry "$T/four.run"
+check "chosen 4: the rule is derived at four times the cost" grep -q 'charged 4.00 ticks a call, 4 times what a band cost' "$T/dry.out"
+edit "$known" "$T/none.run" 's/^chosen .*/chosen 0/'
+dry "$T/none.run"
+check "chosen 0: no dispatch cost charged" grep -q 'Bands were charged no dispatch cost' "$T/dry.out"
+edit "$known" "$T/base.run" 's/^chosen .*/chosen baseline/'
+dry "$T/base.run"
+check "chosen baseline: every copy forward" grep -Eq '^table: .*: 0\.\. forward$' "$T/dry.out"
+check "...and its note says why" grep -q 'every table derived from the measurements was slower than forward' "$T/dry.out"
+check "...and the summary marks it kept" grep -q '^| \*\*every copy forward (kept)\*\* | 1 |' "$T/dry.out"
+check "a version 3 archive imports" "$GEN" import --db "$T/uarch.db" "$known"
+
+# Version 2: the points alone, the default cost, said so.
+edit "$A" "$T/v2.run" 's/^probe 3$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\) /d'
+dry "$T/v2.run"
+check "a version 2 archive derives" grep -q '^table: ' "$T/dry.out"
+check "...with the default cost, and says so" grep -q 'the default cost of a band (this run.s probe did not measure it)' "$T/dry.out"
+check "...and its summary says the probe did not measure it" grep -q 'did not measure what the dispatch costs' "$T/dry.out"
+
+# Broken dispatch lines: refused, naming the line.
+edit "$A" "$T/nochoice.run" '/^chosen /d'
+refused "no chosen line" "$T/nochoice.run" "expected 'chosen baseline' or 'chosen M'"
+edit "$A" "$T/badchoice.run" 's/^chosen .*/chosen 3/'
+refused "a choice no candidate has" "$T/badchoice.run" "expected 'chosen baseline' or 'chosen M'"
+edit "$A" "$T/negative.run" 's/^dispatch 4 .*/dispatch 4 -1.00 3.00/'
+refused "a negative time" "$T/negative.run" "expected 'dispatch 4 RANDOM SORTED' (ticks per call, positive)"
+edit "$A" "$T/order.run" 's/^dispatch 2 /dispatch 3 /'
+refused "a table out of order" "$T/order.run" "expected 'dispatch 2 RANDOM SORTED'"
+edit "$A" "$T/nodispatch.run" '/^\(dispatch\|candidate\|baseline\|chosen\) /d'
+refused "a version 3 archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
+summary
