@@ -180,7 +180,7 @@ PER_FLAVOR_BINS := fuzz_copy abi_harness run_rule_tests bench copy_gas.o
 # The fault tests, for the flavors with user copies (a kernel's).
 USER_COPY_FLAVORS := $(patsubst out/%/tests/routines.h,%,$(shell grep -l 'KIND_TO_USER, ' out/*/tests/routines.h 2>/dev/null))
 USER_COPY_BINS := fault_tests fault_tests_remaining
-TEST_BINS := $(B)/test_template $(B)/test_text $(B)/test_derive $(B)/uarchcopy-probe \
+TEST_BINS := $(B)/test_template $(B)/test_text $(B)/test_derive $(B)/uarchcopy-probe $(B)/preloaded \
              $(foreach f,$(FLAVORS),$(PER_FLAVOR_BINS:%=$(B)/$(f)/%)) \
              $(foreach f,$(USER_COPY_FLAVORS),$(USER_COPY_BINS:%=$(B)/$(f)/%))
 
@@ -192,16 +192,20 @@ LIB_CFLAGS := -std=c11 -O2 -fPIC -fno-builtin -Wall -Wextra -Werror -Iout/$(LIB_
 $(B)/lib/copy_rule.o: out/$(LIB_FLAVOR)/copy_rule.c out/MANIFEST
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(KERNEL_CFLAGS) -fPIC -c $< -o $@
-$(B)/lib/uarchcopy.o: preload/uarchcopy.c out/MANIFEST
+# The shared library's constructor can defer to the C library's memmove
+# (UARCHCOPY_SHARED); the static one has none to defer to.
+$(B)/lib/uarchcopy.o $(B)/lib/uarchcopy-shared.o: preload/uarchcopy.c out/MANIFEST
 	@mkdir -p $(@D)
-	@echo "  CC      $<"
-	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
+	@echo "  CC      $@"
+	$(Q)$(CC) $(LIB_CFLAGS) $(if $(findstring shared,$@),-DUARCHCOPY_SHARED) -c $< -o $@
 # One object: memcpy and memmove are the user flavor's uc_memmove entry
 # itself (the baseline until the constructor patches it), so a call costs
 # the PLT and the entry's jmp, no wrapper.
 $(B)/lib/uarchcopy-all.o: $(B)/lib/uarchcopy.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o Makefile
 	$(Q)ld -r --defsym=memcpy=uc_memmove --defsym=memmove=uc_memmove $(filter %.o,$^) -o $@
-$(B)/libuarchcopy.so: $(B)/lib/uarchcopy-all.o preload/exports.map
+$(B)/lib/uarchcopy-shared-all.o: $(B)/lib/uarchcopy-shared.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o Makefile
+	$(Q)ld -r --defsym=memcpy=uc_memmove --defsym=memmove=uc_memmove $(filter %.o,$^) -o $@
+$(B)/libuarchcopy.so: $(B)/lib/uarchcopy-shared-all.o preload/exports.map
 	@echo "  LD      $@"
 	$(Q)$(CC) -shared -Wl,-z,text -Wl,-z,now -Wl,-z,noexecstack -Wl,--version-script=preload/exports.map \
 		$(filter %.o,$^) -o $@.tmp && mv $@.tmp $@
@@ -279,10 +283,17 @@ $(B)/%/bench: $(BENCH_SRCS) $(wildcard bench/*.h) common/plot.h common/timer.h $
 			$(B)/$*/bench_target_rule.o; fi && \
 	$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) "$$@" $(BENCH_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lm
 
-# make bench: the copies side by side, per flavor; reports ratios, asserts nothing.
+# The drop-in library as a program meets it: run under LD_PRELOAD.
+$(B)/preloaded: bench/preloaded/preloaded.c common/workload.c common/workload.h common/timer.h
+	@echo "  CC      $@"
+	$(Q)$(CC) $(PROBE_CFLAGS) -O2 -fno-builtin $(CFLAGS) bench/preloaded/preloaded.c common/workload.c -o $@ -lm
+
+# make bench: the copies side by side, per flavor, and the drop-in library
+# under a program; reports ratios, asserts nothing.
 .PHONY: bench
-bench: all $(FLAVORS:%=$(B)/%/bench)
+bench: all $(FLAVORS:%=$(B)/%/bench) $(B)/preloaded
 	$(Q)for f in $(FLAVORS); do $(B)/$$f/bench --out $(B)/$$f/bench-results || exit 1; done
+	$(Q)UARCHCOPY_REPORT=1 LD_PRELOAD=$(CURDIR)/$(B)/libuarchcopy.so $(B)/preloaded
 
 # make probe-portable: the static probe, build/uarchcopy-probe.
 .PHONY: probe-portable probe

@@ -32,16 +32,17 @@ void print_targets(const struct figures *f, const char *flavor, const char *rout
 		row("unmeasured: worst uc_memcpy / rep movsb on the grid", f->worst_vs_movsb, "<= 1.02, or within the twins");
 		row("  the twin pair's spread in the same run", f->worst_twin, "(the floor)");
 	} else if (!measured) {
-		row("unmeasured: random sizes, uc_memcpy / C library", f->random_vs_libc, "<= 1.00");
+		row("unmeasured: random sizes, uc_memcpy / C library (vendored)", f->random_vs_libc, "<= 1.00");
 	} else if (kernel) {
 		row("measured: random sizes, uc_memcpy / rep movsb", f->random_vs_movsb, "<= 0.72");
 		row("measured: worst uc_memcpy / chosen body on the grid", f->worst_vs_chosen, "<= 1.10");
 	} else {
-		row("measured: random sizes, uc_memcpy / C library", f->random_vs_libc, "<= 0.65");
+		row("measured: random sizes, uc_memcpy / C library (vendored)", f->random_vs_libc, "<= 0.65");
 		row("measured: worst uc_memcpy / C library at 64..256 B", f->worst_vs_libc_small, "<= 1.05");
 	}
 	row(kernel ? "  beside it: sorted control, uc_memcpy / rep movsb" : "  beside it: sorted control, uc_memcpy / C library",
 	    kernel ? f->sorted_vs_movsb : f->sorted_vs_libc, "(no target)");
-	printf("  (the other rows need a %s core; the user flavor's preloaded workload is tests/preload.sh's)\n\n",
+	printf("  (the other rows need a %s core; the drop-in library's row is build/preloaded's, which make\n"
+	       "  bench runs last)\n\n",
 	       measured ? "core nobody measured" : "measured");
 }

@@ -5,10 +5,14 @@
  * The choice is made once, by a constructor: it reads CPUID and XGETBV,
  * installs the rule and patches the entries (uc_rule_patch) to jump to
  * the compiled routine of this CPU's measured table. On a core with no
- * evidence nothing is patched: the entry is the baseline itself, one rep
- * movsb with no dispatch. Before the constructor runs (another library's
- * constructor may copy first) every entry is that baseline, correct on
- * every CPU. Nothing is tested on a call. memcpy and memmove are the
+ * evidence the shared library's entry jumps to the C library's own memmove
+ * instead: without evidence the library must not make a program slower
+ * than it was, and rep movsb took 1.03x the C library's time on the
+ * random-size workload of a Zen 5 guest nobody had measured yet. The
+ * static library, which has no other memmove to defer to, keeps the
+ * baseline there: one rep movsb with no dispatch. Before the constructor
+ * runs (another library's constructor may copy first) every entry is that
+ * baseline, correct on every CPU. Nothing is tested on a call. memcpy and memmove are the
  * entry uc_memmove itself (the Makefile defines them at its address), so
  * a call is the PLT's jump, then the entry's. memcpy is memmove here: a
  * program that overlaps a memcpy keeps working, for the price of one
@@ -22,6 +26,9 @@
  *   UARCHCOPY_REPORT=1              write the installed rule to stderr */
 #include "copy_rule.h"
 
+#ifdef UARCHCOPY_SHARED
+#include <dlfcn.h>
+#endif
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,7 +37,7 @@
 
 /* The constructor runs before the program's main, possibly before other
  * libraries' constructors: of the C library it calls only getenv, sysconf,
- * mprotect and write. */
+ * mprotect, write and, in the shared library, dlsym. */
 static size_t text_len(const char *s)
 {
 	size_t n = 0;
@@ -106,6 +113,44 @@ static void poke(void *addr, const void *bytes, size_t len)
 	mprotect((void *)first, span, PROT_READ | PROT_EXEC);
 }
 
+#ifdef UARCHCOPY_SHARED
+/* The patch list's sites (x86_64/copy.asm), which copy_rule.h does not
+ * declare: the shared library writes its own jump at memmove's. */
+extern const uintptr_t uc_patch_sites[UC_N_PATCH_SITES];
+extern const unsigned char uc_patch_site_len[UC_N_PATCH_SITES];
+
+/* Where the C library's memmove is beyond a rel32's reach, the entry jumps
+ * through this pointer (jmp [rip + disp32], 6 bytes). */
+static void *libc_memmove;
+
+/* Points the memmove entry, which memcpy, memmove and their checked forms
+ * all run, at the C library's memmove. 0, or -1 (nothing written) where
+ * there is none or no jump fits the site. */
+static int defer_to_libc(void)
+{
+	void *next = dlsym(RTLD_NEXT, "memmove");
+	uintptr_t site = uc_patch_sites[UC_SITE_MEMMOVE];
+	unsigned char jmp[6];
+	size_t len;
+	if (!next || next == (void *)uc_memmove)
+		return -1;
+	uint64_t rel = (uint64_t)(uintptr_t)next - (uint64_t)(site + 5);
+	if (((rel + 0x80000000ull) >> 32) == 0) {
+		jmp[0] = 0xe9, len = 5;
+	} else {
+		libc_memmove = next;
+		rel = (uint64_t)(uintptr_t)&libc_memmove - (uint64_t)(site + 6);
+		if (((rel + 0x80000000ull) >> 32) != 0 || uc_patch_site_len[UC_SITE_MEMMOVE] < 6)
+			return -1;
+		jmp[0] = 0xff, jmp[1] = 0x25, len = 6;
+	}
+	for (int i = 0; i < 4; i++)
+		jmp[len - 4 + i] = (unsigned char)(rel >> (8 * i));
+	poke((void *)site, jmp, len);
+	return 0;
+}
+#endif
+
 __attribute__((constructor)) static void install(void)
 {
 	static const char *const isa_names[] = {"gpr", "avx2", "avx512"};
@@ -128,12 +173,18 @@ __attribute__((constructor)) static void install(void)
 		else
 			say("UARCHCOPY_STRATEGY=", strategy, ": no such strategy; the CPU's rule stays");
 	}
+	const char *routines = uc_rule_routines();
 	if (uc_rule_patch(poke) != 0)
 		say("uc_rule_patch refused: the copies stay the baseline", NULL, NULL);
+#ifdef UARCHCOPY_SHARED
+	/* No evidence and nothing forced: the C library's copy. */
+	else if (uc_rule_routine(UC_SITE_MEMMOVE) == (const void *)uc_memmove && defer_to_libc() == 0)
+		routines = "the C library's memmove (no evidence for this core)";
+#endif
 	if (getenv("UARCHCOPY_REPORT")) {
 		char line[1024];
 		uc_rule_describe(line, sizeof line, rule);
-		say(line, "; routines ", uc_rule_routines());
+		say(line, "; routines ", routines);
 	}
 }
 

@@ -118,6 +118,21 @@ for p in sqlite3 python3 git tar; do
 done
 check "a forced strategy reports itself forced, on this CPU's entry" sh -c \
 	"UARCHCOPY_STRATEGY=down UARCHCOPY_REPORT=1 LD_PRELOAD='$LIB' env true 2>&1 | grep -q ', forced: UARCHCOPY_STRATEGY=down); routines table\$'"
+# Which copy a call runs, read from the memmove entry's first instruction
+# (build/preloaded): on a core with no evidence the C library's own, so
+# that the library never makes a program slower than it was; on a measured
+# core, or under a forced strategy, the library's.
+PRELOADED=$ROOT/build/preloaded
+UARCHCOPY_REPORT=1 LD_PRELOAD=$LIB "$PRELOADED" --rounds 1 >"$T/where" 2>&1
+if grep -q 'baseline: no evidence' "$T/where"; then
+	check "this core has no evidence: the entry jumps to the C library" grep -q 'entry jumps to libc\.so\.6$' "$T/where"
+	check "...and the report says so" grep -q "routines the C library's memmove (no evidence for this core)\$" "$T/where"
+else
+	check "this core's rule: the entry jumps inside the library" grep -q 'entry jumps to libuarchcopy\.so$' "$T/where"
+fi
+check "a forced strategy: the entry jumps inside the library" sh -c \
+	"UARCHCOPY_STRATEGY=forward LD_PRELOAD='$LIB' '$PRELOADED' --rounds 1 | grep -q 'entry jumps to libuarchcopy\.so\$'"
+check "without the library the timer refuses to run" sh -c "'$PRELOADED' --rounds 1 >/dev/null 2>&1; test \$? -eq 2"
 for s in $(sed -n 's/^\tX(UC_STRATEGY_[A-Z0-9_]*, "\([a-z0-9_]*\)",.*/\1/p' "$ROOT/out/user/copy_rule.h"); do
 	UARCHCOPY_STRATEGY=$s LD_PRELOAD=$LIB run "$T/$s"
 	for p in sqlite3 python3 git tar; do
