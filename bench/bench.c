@@ -266,11 +266,12 @@ int main(int argc, char **argv)
 		}
 	}
 	const struct target *compiled = target();
+	struct figures figures = {0};
 	dispatch(files[1], arena, samples, NULL);
 	if (compiled)
 		dispatch(files[1], arena, samples, compiled);
 	baseline(arena, samples, installed);
-	struct figures figures = {0};
+	baseline_grid(arena, samples, installed, &figures);
 	grid(files[0], arena, samples, compiled, &figures);
 	workload(arena, samples, compiled, &figures);
 	print_targets(&figures, UC_FLAVOR, uc_rule_routines(),

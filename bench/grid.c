@@ -2,6 +2,7 @@
  * installed rule, each strategy's routine alone, one rep movsb and the C
  * library's copies, in rounds. */
 #include "copy_rule.h"
+#include "../common/text_poke.h"
 #include "report.h"
 #include "routines.h"
 
@@ -134,3 +135,35 @@ int grid(FILE *csv, unsigned char *arena, int samples, const struct target *comp
 	return 0;
 }
 
+
+void baseline_grid(unsigned char *arena, int samples, const struct uc_rule *installed, struct figures *f)
+{
+	struct uc_rule base = {.zero_mod = 4096, .n_bands = 1, .status = UC_RULE_BASELINE, .entry = "", .source = "",
+			       .reason = ""};
+	size_t over = 0, twin_over = 0, at_l = 0, at_d = 0;
+	base.bands[0].hi = (uc_size_t)-1; /* every class forward: strategy code 0 */
+	rule_install_patched(&base);
+	f->worst_base_vs_movsb = f->worst_base_twin = 0;
+	for (size_t l = 0; l < N_LENGTHS; l++)
+		for (size_t d = 0; d < N_DISTANCES; d++) {
+			double uc = 1e300, movsb = 1e300, twin = 1e300;
+			for (int round = 0; round < ROUNDS; round++) {
+				uc = fmin(uc, time_copy(uc_memcpy, arena, lengths[l], distances[d], samples, 3000));
+				movsb = fmin(movsb, time_copy(rep_movsb, arena, lengths[l], distances[d], samples, 3000));
+				twin = fmin(twin, time_copy(strategy_routine(UC_STRATEGY_FORWARD), arena, lengths[l],
+							    distances[d], samples, 3000));
+			}
+			double spread = fmax(twin / movsb, movsb / twin);
+			if (uc / movsb > f->worst_base_vs_movsb)
+				f->worst_base_vs_movsb = uc / movsb, at_l = lengths[l], at_d = distances[d];
+			f->worst_base_twin = fmax(f->worst_base_twin, spread);
+			over += uc / movsb > 1.03;
+			twin_over += spread > 1.03;
+			progress("baseline grid", l * N_DISTANCES + d + 1, N_LENGTHS * N_DISTANCES);
+		}
+	rule_install_patched(installed);
+	printf("baseline grid: uc_memcpy under the baseline table (what a core nobody measured runs) against one rep\n"
+	       "  movsb at every grid point: worst %.3f (n = %zu, d = %zu), above 1.03 at %zu of %zu points; the\n"
+	       "  same rep movsb from two addresses apart by up to %.3fx, by more than 3%% at %zu points\n\n",
+	       f->worst_base_vs_movsb, at_l, at_d, over, N_LENGTHS * N_DISTANCES, f->worst_base_twin, twin_over);
+}

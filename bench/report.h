@@ -21,6 +21,8 @@ struct figures {
 	double worst_vs_chosen;      /* over its chosen strategy's routine called alone */
 	size_t worst_vs_chosen_n, worst_vs_chosen_d;
 	double worst_vs_libc_small;  /* over the C library's memcpy, 64..256 bytes */
+	/* The baseline at every grid point (baseline_grid), whatever the rule. */
+	double worst_base_vs_movsb, worst_base_twin;
 	/* The random-size workload and its sorted control (bench.c). */
 	double random_vs_movsb, random_vs_libc, sorted_vs_movsb, sorted_vs_libc;
 };
@@ -31,6 +33,12 @@ void progress(const char *what, size_t done, size_t total);
 
 /* The grid: prints a row per length and distance, writes csv, fills f. */
 int grid(FILE *csv, unsigned char *arena, int samples, const struct target *compiled, struct figures *f);
+
+/* The baseline, every copy one forward rep movsb through the unpatched
+ * entries, against a bare rep movsb at each grid point, with the twin
+ * pair's spread; installed is put back after. */
+struct uc_rule;
+void baseline_grid(unsigned char *arena, int samples, const struct uc_rule *installed, struct figures *f);
 
 /* The closing table: each target of the choice-once work this flavor and
  * this CPU's rule can show, against its figure here. */
