@@ -47,7 +47,7 @@ help:
 	@echo "make debt         list the unmeasured entries"
 	@echo "make mutate       run the mutation tests on the generated routines"
 	@echo "make check-kernel boot the test kernel (GAS output only) under QEMU and Bochs on AMD and Intel CPU models"
-	@echo "make check-linux  build Linux's form (gen --linux) as a module of Debian's kernel, under objtool"
+	@echo "make check-linux  build Linux's form (gen --linux) as a module of Debian's kernel, under objtool, and boot it in QEMU"
 	@echo "make fuzz         run the fuzzer for ten million cases (FUZZ_RUNS=N)"
 	@echo "make probe        measure this CPU, import its run (rule, evidence), regenerate (NAME=entry)"
 	@echo "make probe-portable  build build/uarchcopy-probe, the static probe for other machines"
@@ -322,10 +322,11 @@ check-kernel: all
 	$(Q)for f in $(FLAVORS); do tests/kernel/run.sh $$f || exit 1; done
 
 # make check-linux: Linux's form of the routines as a module of Debian's
-# kernel (also in make check).
+# kernel, under objtool, then booted in that kernel under QEMU (also in
+# make check).
 .PHONY: check-linux
 check-linux: all
-	$(Q)tests/linux/objtool.sh
+	$(Q)tests/linux/objtool.sh && tests/linux/boot.sh
 
 check-out: $(GEN)
 	$(Q)$(GEN) check

@@ -11,5 +11,5 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 v=$("$HERE/kernel_version.sh") || exit 1
 mkdir -p "$2" || exit 1
 cp "$1/kernel/x86_64/copy_linux.S" "$1/kernel/copy_rule.c" "$1/kernel/copy_rule.h" \
-   "$HERE/module/Kbuild" "$HERE/module/uarchcopy_main.c" "$2/" || exit 1
+   "$HERE/module/Kbuild" "$HERE/module/uarchcopy_main.c" "$HERE/module/uarchcopy_dev.h" "$2/" || exit 1
 make -C "/usr/src/linux-headers-$v" M="$(cd "$2" && pwd)" modules >"$2/build.log" 2>&1
