@@ -214,6 +214,9 @@ int main(int argc, char **argv)
 		if (strcmp(o.user_copy_result, "remaining") && user_copy_result_set)
 			return bad_usage("--linux: Linux's user copies return the bytes not copied "
 					 "(--user-copy-result remaining), not '%s'", o.user_copy_result);
+		/* The kernel has its own memcpy: a strong one would clash. */
+		if (o.memcpy_symbol)
+			return bad_usage("--linux: the kernel has its own memcpy (%s)", "no --memcpy-symbol");
 		o.user_copy_result = "remaining";
 		o.smap = 1;
 		o.endbr = 0;

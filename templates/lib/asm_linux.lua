@@ -99,6 +99,7 @@ function M.statement(indent, body, where, state, gas)
     return join(M.close(state, indent), gas(indent, body))
   elseif op == "access" then
     local name, fixup = rest:match("^([%w_.]+),%s*([%w_.]+)$")
+    if not name then error(where .. "access NAME, FIXUP: '" .. rest .. "'", 0) end
     state.fixup = fixup
     return name .. ":"
   elseif op == "endaccess" then

@@ -10,7 +10,7 @@
 # in a RETHUNK build), a call between ASM_STAC and ASM_CLAC (objtool: call
 # with UACCESS enabled), a user access without its entry (extable_check.sh)
 # and one instruction changed (text_identity.sh). gen --linux refuses
-# --user-copy-result status (exit 2).
+# --user-copy-result status and --memcpy-symbol (exit 2).
 # usage: tests/linux/objtool.sh
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -34,6 +34,9 @@ check "GAS's instructions" $L/text_identity.sh "$T/gen/kernel/x86_64/copy.S" "$T
 	tail -1 "$T/log"
 check "--linux refuses the status result" sh -c \
 	'gen/uarchgen gen -q --linux --user-copy-result status --out "$1/no" 2>/dev/null; [ $? -eq 2 ] && [ ! -e "$1/no" ]' \
+	sh "$T"
+check "--linux refuses a strong memcpy" sh -c \
+	'gen/uarchgen gen -q --linux --memcpy-symbol --out "$1/no" 2>/dev/null; [ $? -eq 2 ] && [ ! -e "$1/no" ]' \
 	sh "$T"
 
 # control NAME SED|AWK PROGRAM: a copy of the generated tree with the
