@@ -47,6 +47,7 @@ help:
 	@echo "make debt         list the unmeasured entries"
 	@echo "make mutate       run the mutation tests on the generated routines"
 	@echo "make check-kernel boot the test kernel (GAS output only) under QEMU and Bochs on AMD and Intel CPU models"
+	@echo "make check-linux  build Linux's form (gen --linux) as a module of Debian's kernel, under objtool, and boot it in QEMU"
 	@echo "make fuzz         run the fuzzer for ten million cases (FUZZ_RUNS=N)"
 	@echo "make probe        measure this CPU, import its run (rule, evidence), regenerate (NAME=entry)"
 	@echo "make probe-portable  build build/uarchcopy-probe, the static probe for other machines"
@@ -56,9 +57,14 @@ help:
 # bochs runs the AVX-512 routines (tests/kernel/run.sh); of the display
 # libraries it needs one of, bochs-term needs no window. qemu-user runs the
 # tests that depend on the core as other cores (tests/identities.sh).
+# linux-headers-amd64 builds Linux's form as a module, with the kbuild and
+# objtool of that kernel (tests/linux/); linux-image-amd64 is the kernel it
+# was configured for, and busybox-static the shell of its test boot. The
+# two metapackages come from one archive, so their versions match;
+# tests/linux/kernel_version.sh finds that version at build time.
 DEBIAN_PACKAGES := gcc make pkg-config nasm lua5.4 liblua5.4-dev libsqlite3-dev sqlite3 \
                    binutils diffutils gnuplot-nox clang libclang-rt-14-dev qemu-system-x86 qemu-user git python3 \
-                   bochs bochs-term bochsbios vgabios
+                   bochs bochs-term bochsbios vgabios linux-headers-amd64 linux-image-amd64 busybox-static
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)
@@ -314,6 +320,13 @@ check: all $(TEST_BINS)
 .PHONY: check-kernel
 check-kernel: all
 	$(Q)for f in $(FLAVORS); do tests/kernel/run.sh $$f || exit 1; done
+
+# make check-linux: Linux's form of the routines as a module of Debian's
+# kernel, under objtool, then booted in that kernel under QEMU (also in
+# make check).
+.PHONY: check-linux
+check-linux: all
+	$(Q)tests/linux/objtool.sh && tests/linux/boot.sh
 
 check-out: $(GEN)
 	$(Q)$(GEN) check

@@ -81,6 +81,9 @@ static const char usage[] =
 	"                     what copy_to_user, copy_from_user and clear_user return: status (the\n"
 	"                     default) 0, or 1 after an unserved fault; remaining (Linux's contract)\n"
 	"                     the number of bytes not copied\n"
+	"  --linux            also write x86_64/copy_linux.S, the routines as Linux's arch/x86/lib\n"
+	"                     takes them (SYM_FUNC_START, RET, ASM_STAC, an __ex_table entry per\n"
+	"                     user access); implies --smap, --user-copy-result remaining, --no-endbr\n"
 	"  --flavor F         lookup: only flavor F\n"
 	"  --name N           import: the entry to record into (a new one when no CPUID range\n"
 	"                     holds the CPU)\n"
@@ -132,6 +135,7 @@ int main(int argc, char **argv)
 			    .user_copy_result = "status", .endbr = 1};
 	const char *command = "gen", *flavor = NULL, *name = NULL, *positional[3];
 	int merging = argc > 1 && (strcmp(argv[1], "merge-db") == 0 || strcmp(argv[1], "merge-out") == 0);
+	int user_copy_result_set = 0;
 	int quiet = 0, i = 1, n_positional = 0, dry_run = 0, n_archives = 0;
 	char **archives = calloc((size_t)argc, sizeof *archives);
 	if (argc > 1 && argv[1][0] != '-')
@@ -158,8 +162,11 @@ int main(int argc, char **argv)
 			o.smap = 1;
 		} else if (strcmp(a, "--no-endbr") == 0) {
 			o.endbr = 0;
+		} else if (strcmp(a, "--linux") == 0) {
+			o.linux_form = 1;
 		} else if (strcmp(a, "--user-copy-result") == 0) {
 			slot = &o.user_copy_result;
+			user_copy_result_set = 1;
 		} else if (strcmp(a, "--flavor") == 0) {
 			slot = &flavor;
 		} else if (strcmp(a, "--name") == 0 && strcmp(command, "import") == 0) {
@@ -201,6 +208,19 @@ int main(int argc, char **argv)
 		return bad_usage("%s: lookup needs VENDOR FAMILY MODEL", "lookup");
 	if (strcmp(o.user_copy_result, "status") && strcmp(o.user_copy_result, "remaining"))
 		return bad_usage("--user-copy-result '%s': say status or remaining", o.user_copy_result);
+	if (o.linux_form) {
+		/* Linux's contract and macros: bytes not copied, SMAP through
+		 * ASM_STAC/ASM_CLAC, ENDBR from SYM_FUNC_START. */
+		if (strcmp(o.user_copy_result, "remaining") && user_copy_result_set)
+			return bad_usage("--linux: Linux's user copies return the bytes not copied "
+					 "(--user-copy-result remaining), not '%s'", o.user_copy_result);
+		/* The kernel has its own memcpy: a strong one would clash. */
+		if (o.memcpy_symbol)
+			return bad_usage("--linux: the kernel has its own memcpy (%s)", "no --memcpy-symbol");
+		o.user_copy_result = "remaining";
+		o.smap = 1;
+		o.endbr = 0;
+	}
 	if (!prefix_ok(o.prefix))
 		return bad_usage("--prefix '%s' is not a symbol prefix ([A-Za-z_][A-Za-z0-9_]*)", o.prefix);
 	if (o.target && !o.out_dir)

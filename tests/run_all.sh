@@ -41,6 +41,8 @@ run "two flavors" tests/two_flavors.sh
 run "a new strategy" tests/new_strategy.sh
 run "lookup fixtures" tests/lookup_fixtures.sh
 run "CPUID identities" tests/identities.sh
+run "Linux module, objtool" tests/linux/objtool.sh
+run "Linux boot, QEMU" tests/linux/boot.sh
 for flavor in $(gen/uarchgen flavors | cut -d' ' -f1); do
 	B=build/$flavor
 	run "$flavor: generated tests" $B/run_rule_tests

@@ -98,6 +98,7 @@ lua_State *bind_state(const struct model *m, const struct options *o)
 	set_bool(L, "smap", o->smap);
 	set_bool(L, "endbr", o->endbr);
 	set_str(L, "user_copy_result", o->user_copy_result);
+	set_bool(L, "linux", o->linux_form);
 	set_global_frozen(L, "opts");
 
 	lua_newtable(L);

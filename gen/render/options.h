@@ -12,6 +12,7 @@ struct options {
 	int smap;                     /* stac/clac around the user accesses */
 	int endbr;                    /* endbr64 at every entry, and the CET property note */
 	const char *user_copy_result; /* "status" (0 or 1) or "remaining" (bytes not copied) */
+	int linux_form;               /* also write the routines for Linux's arch/x86/lib */
 };
 
 #endif

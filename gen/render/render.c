@@ -158,7 +158,14 @@ static int add_routine_files(lua_State *L, struct fileset *fs, const char *out_p
 		return EXIT_FAIL;
 	}
 	int rc = 0;
-	lua_getfield(L, -1, "outputs");
+	lua_getfield(L, -1, "wanted_outputs");
+	rc = lua_pcall(L, 0, 1, 0) != LUA_OK;
+	if (rc) {
+		err("%s", lua_tostring(L, -1));
+		lua_settop(L, 0);
+		free(stem);
+		return EXIT_FAIL;
+	}
 	lua_Integer n = luaL_len(L, -1);
 	for (lua_Integer i = 1; !rc && i <= n; i++) {
 		lua_geti(L, -1, i);

@@ -15,6 +15,21 @@
 --                             function opened since the last one
 --   object NAME / endobject   an exported data object, the same way
 --   global NAME[, NAME]       an exported label without type
+--   entry NAME                a routine of this file that is not exported,
+--                             reached by a jump or through a pointer: a label
+--                             here, a local function where the back-end
+--                             needs one (Linux's objtool)
+--   access NAME, FIXUP        the label NAME, which opens the instructions
+--   endaccess NAME            that touch user memory, and the label that
+--                             closes them; FIXUP is where a back-end that
+--                             gives each such instruction its own exception
+--                             entry sends a fault
+--   exceptions MODEL          the lines up to endexceptions are written only
+--   endexceptions             by the back-ends whose exception model is
+--                             MODEL: "ranges" (the access ranges and a shared
+--                             fault exit, nasm and gas) or "extable" (an
+--                             entry per instruction and a fixup in each
+--                             routine, linux)
 --   align N                   pad with zero bytes to an N-byte boundary (data)
 --   codealign N               pad with int3 (0xcc) to an N-byte boundary, in
 --                             code that no path falls into: the two
@@ -31,11 +46,27 @@
 -- template cannot write one syntax's idiom by accident.
 local M = {}
 
--- Each back-end and the file it writes: name.asm.tpl renders to name.asm and name.S.
+-- Each back-end and the file it writes: name.asm.tpl renders to name.asm
+-- and name.S, and with gen --linux (the option `when` names) to
+-- name_linux.S, for Linux's arch/x86/lib (templates/lib/asm_linux.lua).
 M.outputs = {
   { syntax = "nasm", suffix = ".asm" },
   { syntax = "gas", suffix = ".S" },
+  { syntax = "linux", suffix = "_linux.S", when = "linux" },
 }
+
+-- The back-ends this run writes: those without `when`, and those whose
+-- option is set.
+function M.wanted_outputs()
+  local list = {}
+  for _, o in ipairs(M.outputs) do
+    if not o.when or opts[o.when] then list[#list + 1] = o end
+  end
+  return list
+end
+
+-- How each back-end's kernel finds the fault exit (exceptions above).
+local EXCEPTIONS = { nasm = "ranges", gas = "ranges", linux = "extable" }
 
 local SECTIONS = {
   [".text"] = { nasm = "section .text", gas = ".text" },
@@ -69,8 +100,15 @@ end
 
 -- Renders one statement (no comment) for syntax; state.open holds the names
 -- the next endfunc/endobject closes, state.exported what was exported.
-local function statement(syntax, indent, body, where, state)
+local statement
+function statement(syntax, indent, body, where, state)
   local nasm = syntax == "nasm"
+  if syntax == "linux" then
+    local gas = function(i, b) return statement("gas", i, b, where, state) end
+    local linux = import("asm_linux").statement(indent, body, where, state, gas)
+    if linux then return linux end
+    return gas(indent, body)
+  end
   if body:match("^[%w_.]+:$") then return body end
   local op, rest = body:match("^(%S+)%s*(.*)$")
   local function say(n, g) return indent .. (nasm and n or g) end
@@ -94,6 +132,12 @@ local function statement(syntax, indent, body, where, state)
     if #lines == 0 then error(where .. op .. " closes nothing", 0) end
     state.open = {}
     return table.concat(lines, "\n")
+  elseif op == "entry" and is_symbol(rest) then
+    return rest .. ":"
+  elseif op == "access" and rest:match("^[%a_][%w_.]*,%s*[%a_.][%w_.]*$") then
+    return rest:match("^([^,]+)") .. ":"
+  elseif op == "endaccess" and is_symbol(rest) then
+    return rest .. ":"
   elseif op == "global" then
     for _, a in ipairs(split_args(rest)) do
       if not is_symbol(a) then error(where .. "global: '" .. a .. "' is not a symbol", 0) end
@@ -167,14 +211,28 @@ local function drop_jumps_to_next(text)
 end
 
 function M.render(text, syntax, name, prefix, routines)
-  local out, state = {}, { open = {}, exported = {} }
-  local n = 0
+  local out, state = {}, { open = {}, exported = {}, named = {}, n_extable = 0 }
+  local model = EXCEPTIONS[syntax] or error(name .. ": no back-end '" .. tostring(syntax) .. "'", 0)
+  local n, skip = 0, nil
   for _, line in ipairs(drop_jumps_to_next(text)) do
     n = n + 1
     local where = name .. ": output line " .. n .. ": "
     local code, note = line:match("^(.-);(.*)$")
     if not code then code = line end
     local indent, body = code:match("^(%s*)(.-)%s*$")
+    local block = body:match("^exceptions%s+(%a+)$")
+    if block then
+      if skip ~= nil then error(where .. "exceptions inside exceptions", 0) end
+      if block ~= "ranges" and block ~= "extable" then error(where .. "exceptions: no model '" .. block .. "'", 0) end
+      skip = block ~= model
+      goto next
+    elseif body == "endexceptions" then
+      if skip == nil then error(where .. "endexceptions closes nothing", 0) end
+      skip = nil
+      goto next
+    elseif skip then
+      goto next
+    end
     local rendered = body ~= "" and statement(syntax, indent, body, where, state) or ""
     if note and body == "" then
       rendered = code .. comment(syntax, note)
@@ -184,12 +242,18 @@ function M.render(text, syntax, name, prefix, routines)
       rendered = rendered .. string.rep(" ", math.max(1, #code - #last)) .. comment(syntax, note)
     end
     out[#out + 1] = rendered
+    ::next::
   end
+  if skip ~= nil then error(name .. ": exceptions is never closed (endexceptions)", 0) end
+  if syntax == "linux" then out[#out + 1] = import("asm_linux").close(state, "        ") end
   if #state.open > 0 then error(name .. ": " .. state.open[1] .. " is never closed (endfunc/endobject)", 0) end
   for _, r in ipairs(routines) do
+    -- The shared fault exit belongs to the ranges model only.
+    if r.kind == "fault_exit" and model ~= "ranges" then goto listed end
     if state.exported[prefix .. r.name] ~= "func" then
       error(name .. ": the flavor lists routine " .. r.name .. ", which this file does not export", 0)
     end
+    ::listed::
   end
   local listed = {}
   for _, r in ipairs(routines) do listed[prefix .. r.name] = true end

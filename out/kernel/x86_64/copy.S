@@ -2726,7 +2726,8 @@ uc_clear_user_access_end:
         .size   uc_clear_user, . - uc_clear_user
 
 /* The shared fault exit: where a kernel sends rip after a fault in an access */
-/* range that it does not serve. */
+/* range that it does not serve. (Linux's form has none: each routine has */
+/* its own fixup, where its exception entries send a fault.) */
         .globl  uc_user_fault_exit
         .type   uc_user_fault_exit, @function
 uc_user_fault_exit:

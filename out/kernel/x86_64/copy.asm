@@ -2514,7 +2514,8 @@ uc_clear_user_access_end:
 uc_clear_user.end:
 
 ; The shared fault exit: where a kernel sends rip after a fault in an access
-; range that it does not serve.
+; range that it does not serve. (Linux's form has none: each routine has
+; its own fixup, where its exception entries send a fault.)
         global  uc_user_fault_exit:function (uc_user_fault_exit.end - uc_user_fault_exit)
 uc_user_fault_exit:
         endbr64

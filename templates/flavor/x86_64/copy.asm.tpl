@@ -120,6 +120,7 @@ ${include("copy/patch_list.tpi")}
 @     end
 @   end
 
+        exceptions ranges
         section .data.rel.ro
         align   8
 ; The access ranges for a kernel's exception table: [begin, end) pairs, one
@@ -136,6 +137,7 @@ ${P}user_access_ranges:
 ${P}user_access_range_count:
         dq      ${#ranges}
         endobject
+        endexceptions
 @ end
 
         section .rodata
