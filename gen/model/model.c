@@ -8,6 +8,7 @@
 #include "../../common/util.h"
 #include "db_open.h"
 #include "dump.h"
+#include "keys.h"
 #include "rows.h"
 
 #include <sqlite3.h>
@@ -234,6 +235,7 @@ static int load(struct model *m, const char *path, int check_files, sqlite3 *ope
 		return EXIT_FAIL;
 	}
 
+	check_keys(&l);
 	load_uarchs(&l, m);
 	load_flavors(&l, m);
 	load_flavor_routines(&l, m);
