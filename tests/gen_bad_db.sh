@@ -92,6 +92,9 @@ bad_case "inheriting over a measurement" "INSERT INTO inherit VALUES ('zen2', '$
 bad_case "an entry no range selects" "DELETE FROM cpuid_range WHERE uarch = 'zen6';" \
 	"table uarch, row (name='zen6'), column name: no cpuid_range row selects this entry"
 bad_case "a newer schema" "PRAGMA user_version = 99;" "schema version 99"
+# No x86-64 CPU reports a family below 6: such a range is a typo.
+bad_case "a family no 64-bit CPU reports" "INSERT INTO cpuid_range VALUES ('zen3', 5, 32, 47, 'test');" \
+	"table cpuid_range, row (uarch='zen3', family=5, model_lo=32), column family: no x86-64 CPU reports a family below 6"
 
 rm -rf "$T/victim" && cp -r out "$T/victim"
 "$GEN" gen -q --db "$T/missing.db" --out "$T/victim" >/dev/null 2>"$T/err"

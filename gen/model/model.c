@@ -136,6 +136,18 @@ static void load_ranges(struct loader *l, struct model *m)
 		/* Display family 0..0x10E: base 0..15 plus an 8-bit extended family. */
 		if (!has_f || r.family < 0 || r.family > 270)
 			row_error(l, "cpuid_range", row, "family", "must be a display family in 0..270");
+		/* The first x86-64 parts report family 0xf (AMD K8, Intel's
+		 * Netburst Pentium 4 and Xeon) or 6 (Intel from Core 2; VIA's
+		 * Nano); AMD's later cores 0x10 on, Zhaoxin's 6 and 7, Intel's
+		 * announced ones 0x12 and 0x13. Families 0..5 are the 8086 to
+		 * the Pentium and K6, none of which runs 64-bit code: a range
+		 * there selects no CPU these routines run on, so it is a typo.
+		 * Every model 0..255 stays possible from family 6 up, where the
+		 * extended model counts (derive/cpuid.c decodes as Linux does). */
+		else if (r.family < 6)
+			row_error(l, "cpuid_range", row, "family",
+				  "no x86-64 CPU reports a family below 6 (the first 64-bit parts are family 0xf, "
+				  "AMD K8 and Intel Netburst, and 6, Intel Core 2)");
 		if (!has_lo || r.model_lo < 0 || r.model_lo > 255)
 			row_error(l, "cpuid_range", row, "model_lo", "must be a model in 0..255");
 		if (!has_hi || r.model_hi < r.model_lo || r.model_hi > 255)
