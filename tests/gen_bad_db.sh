@@ -258,6 +258,20 @@ unreadable "random bytes" "$T/random.db" "not a SQLite database"
 cp uarch.db "$T/damaged.db"
 printf '\015\377\377\377\377\377\377\377' | dd of="$T/damaged.db" bs=1 seek=4096 conv=notrunc 2>/dev/null
 unreadable "a damaged page" "$T/damaged.db" "the database is damaged (*** in database main *** Page 2"
+# A table that is not the schema's, with a name that needs quoting, is
+# data like any other: gen and dump read it, and the dump still runs.
+cp uarch.db "$T/odd.db"
+sqlite3 "$T/odd.db" "CREATE TABLE \"we'ird\" (\"c\"\"ol\" TEXT, \"select\" INTEGER); INSERT INTO \"we'ird\" VALUES ('it''s', 1);"
+check "a table named we'ird: gen runs" "$GEN" gen -q --db "$T/odd.db" --out "$T/odd"
+check "...and so does dump" sh -c "'$GEN' dump --db '$T/odd.db' >'$T/odd.sql'"
+check "...which holds its row" grep -qF "INSERT INTO \"we'ird\" VALUES('it''s',1);" "$T/odd.sql"
+check "...and builds the same database again" sh -c "sqlite3 '$T/odd2.db' <'$T/odd.sql' &&
+	'$GEN' dump --db '$T/odd2.db' >'$T/odd2.sql' && cmp '$T/odd.sql' '$T/odd2.sql'"
+# A table no column of which can be read: the message says so, not "not an error".
+cp uarch.db "$T/vt.db"
+sqlite3 "$T/vt.db" "PRAGMA writable_schema = ON;
+	INSERT INTO sqlite_schema VALUES ('table', 'vt', 'vt', 0, 'CREATE VIRTUAL TABLE vt USING nosuchmodule()');"
+unreadable "a virtual table of a missing module" "$T/vt.db" "cannot dump the database: table vt: no columns to read"
 cp uarch.db "$T/hot.db"
 # A write killed mid-transaction leaves a hot journal: one larger than the
 # page cache, so that it spills to the file before the kill.
