@@ -152,6 +152,20 @@ check "--prefix kc_ exports kc_memcpy" grep -q ' T kc_memcpy$' "$T/kc.nm"
 check "--prefix kc_ leaves no uc_ symbol" sh -c "! grep -q 'uc_' '$T/kc.nm'"
 check "--memcpy-symbol exports a strong memcpy" grep -q ' T memcpy$' "$T/kc.nm"
 check "--prefix reaches the C files" grep -q 'kc_rule_init' "$T/kc/$F/copy_rule.h"
+# Macros take the prefix in upper case: the headers of kc_ and KC_ in one
+# translation unit stop at an #error that says why; those of kc_ and uc_
+# build together.
+"$GEN" gen -q --prefix KC_ --out "$T/KC"
+for f in $("$GEN" flavors | cut -d' ' -f1); do
+	for h in copy_rule.h tests/routines.h tests/rule_tests.h; do
+		printf '#include "%s"\n#include "%s"\n' "$T/kc/$f/$h" "$T/KC/$f/$h" >"$T/case.c"
+		check "$f: the $h of kc_ and KC_ together fail the build, saying why" sh -c \
+			"! cc -std=c99 -ffreestanding -c '$T/case.c' -o '$T/case.o' 2>'$T/case.err' &&
+			 grep -q '#error .*differs from KC_ only in case' '$T/case.err'"
+		printf '#include "%s"\n#include "%s"\nint unit;\n' "$T/kc/$f/$h" "$ROOT/out/$f/$h" >"$T/case.c"
+		check "$f: the $h of kc_ and uc_ build together" cc -std=c99 -Wall -Wextra -Werror -ffreestanding -c "$T/case.c" -o "$T/case.o"
+	done
+done
 "$GEN" gen -q --smap --out "$T/smap"
 # One stac before each access range (every user copy, and each routine
 # rule_patch may send one to), one clac after each and in the fault exit.
