@@ -251,6 +251,24 @@ check "...and the database still generates" "$GEN" gen -q --db "$T/kill/uarch.db
 check "the next import succeeds" "$GEN" import --db "$T/kill/uarch.db" "$T/spr.run"
 check "...and removes the hidden folder the killed one left" sh -c "! ls -A '$T/kill/evidence' | grep -q '^\.import-'"
 
+# Ctrl-C (SIGINT) or SIGTERM while it writes its evidence (the slow
+# gnuplot): the import stops, removes its hidden folder, and says so.
+for sig in INT TERM; do
+	fresh "$T/int"
+	PATH="$T/slow:$PATH" "$GEN" import --db "$T/int/uarch.db" "$T/spr.run" >"$T/int.out" 2>&1 &
+	pid=$!
+	waited=0
+	while ! ls -A "$T/int/evidence" | grep -q '^\.import-' && [ $waited -lt 200 ]; do sleep 0.05; waited=$((waited + 1)); done
+	check "SIG$sig: the import is writing its hidden folder when it comes" sh -c "ls -A '$T/int/evidence' | grep -q '^\.import-'"
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	check "SIG$sig while it writes its evidence exits 1" test $rc -eq 1
+	check "...saying nothing was recorded" grep -q 'interrupted; nothing was recorded' "$T/int.out"
+	check "...leaving uarch.db unchanged" cmp uarch.db "$T/int/uarch.db"
+	check "...and no hidden folder" sh -c "! ls -A '$T/int/evidence' | grep -q '^\.import-'"
+done
+
 # Killed between publishing its folder and committing (the one window a
 # kill can hit, made here by hand): the folder stands without its run, the
 # generator names it, and importing the same archive again takes its place.
