@@ -269,6 +269,46 @@ for sig in INT TERM; do
 	check "...and no hidden folder" sh -c "! ls -A '$T/int/evidence' | grep -q '^\.import-'"
 done
 
+# gen while an import commits (an fsync as slow as a busy disk's makes the
+# commit last): the run's folder is published, its rows not yet committed.
+# gen waits for the lock the import holds on evidence/ while it records,
+# and never takes the folder for one a stopped import left.
+cat >"$T/slow_sync.c" <<'CEOF'
+#include <unistd.h>
+int fsync(int fd)
+{
+	(void)fd;
+	sleep(1);
+	return 0;
+}
+int fdatasync(int fd)
+{
+	(void)fd;
+	sleep(1);
+	return 0;
+}
+CEOF
+cc -shared -fPIC "$T/slow_sync.c" -o "$T/slow_sync.so"
+fresh "$T/during"
+LD_PRELOAD="$T/slow_sync.so" "$GEN" import --db "$T/during/uarch.db" "$T/spr.run" >"$T/during.out" 2>&1 &
+pid=$!
+folders=$(evidence_list . | wc -l)
+waited=0
+while [ "$(evidence_list "$T/during" | grep -vc '^\.import-')" -eq "$folders" ] && [ $waited -lt 400 ]; do
+	sleep 0.05
+	waited=$((waited + 1))
+done
+check "the import has published its folder and is committing" kill -0 $pid
+"$GEN" gen -q --db "$T/during/uarch.db" --out "$T/during/out" 2>"$T/during.err"
+rc=$?
+wait $pid
+irc=$?
+check "gen during an import's commit waits for it and succeeds" test $rc -eq 0
+check "...saying what it waits for" grep -q 'an import is in progress (it is recording a run into .*): waiting for it' "$T/during.err"
+check "...never advising to remove the run's folder" sh -c "! grep -q 'rm -r\|stopped while it recorded' '$T/during.err'"
+check "...and the import records the run" sh -c "test $irc -eq 0 && grep -q '^recorded: ' '$T/during.out'"
+check "...which the out/ gen wrote holds" "$GEN" check --db "$T/during/uarch.db" --out "$T/during/out"
+
 # Killed between publishing its folder and committing (the one window a
 # kill can hit, made here by hand): the folder stands without its run, the
 # generator names it, and importing the same archive again takes its place.

@@ -2,6 +2,7 @@
 
 #include "../../common/util.h"
 #include "../model/model.h"
+#include "../model/evidence_lock.h"
 #include "../model/rows.h"
 #include "evidence.h"
 #include "interrupt.h"
@@ -336,10 +337,17 @@ int record_run(const char *db_path, const struct entry_choice *entry, const stru
 	sigset_t old;
 	signals_hold(&old);
 	int rc = -1;
-	if (interrupt_came())
+	/* gen reads evidence/ under this lock: it must not find the folder
+	 * published before the rows that name it are committed. */
+	const char *slash = strrchr(db_path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - db_path), db_path) : xstrdup(".");
+	int lock = interrupt_came() ? -1 : evidence_lock(dir, db_path, 1);
+	free(dir);
+	if (lock == -1)
 		evidence_remove(ev.tmp);
 	else
 		rc = record_both(db_path, entry, run, &ev);
+	evidence_unlock(lock);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc == 0) {
 		char text[RULE_TEXT_MAX];

@@ -8,6 +8,7 @@
 #include "../../common/util.h"
 #include "db_open.h"
 #include "dump.h"
+#include "evidence_lock.h"
 #include "keys.h"
 #include "rows.h"
 
@@ -227,11 +228,24 @@ static int load(struct model *m, const char *path, int check_files, sqlite3 *ope
 {
 	struct loader l = {.path = path, .db = open_db};
 	memset(m, 0, sizeof *m);
-	if (!open_db && db_open_readonly(path, &l.db))
-		return EXIT_FAIL;
 	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
+	/* A load that checks evidence/ reads under the import's lock, so that it
+	 * never finds a run's folder before the run's rows (evidence_lock.h). */
+	int lock = check_files ? evidence_lock(dir, path, 0) : -2;
+	if (lock == -1 || (!open_db && db_open_readonly(path, &l.db))) {
+		evidence_unlock(lock);
+		free(dir);
+		return EXIT_FAIL;
+	}
 	if (check_files)
-		m->db_dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
+		m->db_dir = dir;
+	else
+		free(dir);
+	/* One read transaction: every table, the evidence check and the dump
+	 * see one state of the database. */
+	if (!open_db)
+		sqlite3_exec(l.db, "BEGIN", NULL, NULL, NULL);
 
 	sqlite3_stmt *st = prepare(&l, "PRAGMA user_version");
 	int version = -1;
@@ -243,7 +257,8 @@ static int load(struct model *m, const char *path, int check_files, sqlite3 *ope
 			err("%s: schema version %d, but this uarchgen reads version %d", path, version,
 			    UARCH_SCHEMA_VERSION);
 		if (!open_db)
-			sqlite3_close(l.db);
+			sqlite3_close(l.db); /* which ends the read transaction */
+		evidence_unlock(lock);
 		return EXIT_FAIL;
 	}
 
@@ -261,6 +276,7 @@ static int load(struct model *m, const char *path, int check_files, sqlite3 *ope
 	}
 	if (!open_db)
 		sqlite3_close(l.db);
+	evidence_unlock(lock);
 	if (l.errors) {
 		err("%s: %d problem%s; nothing was written", path, l.errors, l.errors == 1 ? "" : "s");
 		return EXIT_FAIL;
