@@ -74,7 +74,7 @@ for r in "$T"/result.*; do
 	while IFS= read -r line; do
 		case $line in
 		"ok "*) ok ;;
-		"bad "*) bad "$tree (${tree%.*}, flavor ${tree##*.}): ${line#bad }" ;;
+		"bad "*) bad "${tree%.*}, flavor ${tree##*.}: ${line#bad }" ;;
 		*) echo "$line" ;;
 		esac
 	done <"$r"
