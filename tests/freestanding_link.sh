@@ -42,14 +42,23 @@ printf '#include "with_include.h"\n' >"$T/uses.c"
 # shellcheck disable=SC2086
 check "negative control: a header that includes <stddef.h> fails under -nostdinc" sh -c \
 	"! cc $KFLAGS -nostdinc -I'$T' -c '$T/uses.c' -o '$T/uses.o' 2>/dev/null"
-# Two prefixes that differ only in case get two header guards: both headers,
-# included together, declare their routines.
+# Two prefixes that differ only in case get two header guards, but the same
+# macros (the prefix in upper case): the second header included is entered,
+# its guard being its own, and stops the build with an #error that says
+# why. Two prefixes that differ otherwise are included together, without a
+# warning, both declaring their routines.
 "$ROOT/gen/uarchgen" gen -q --prefix kc_ --db "$ROOT/uarch.db" --templates "$ROOT/templates" --out "$T/lower"
 "$ROOT/gen/uarchgen" gen -q --prefix KC_ --db "$ROOT/uarch.db" --templates "$ROOT/templates" --out "$T/upper"
+"$ROOT/gen/uarchgen" gen -q --prefix xc_ --db "$ROOT/uarch.db" --templates "$ROOT/templates" --out "$T/other"
 printf '#include "%s"\n#include "%s"\nvoid *(*f[2])(void *, const void *, KC_size_t) = {kc_memcpy, KC_memcpy};\n' \
 	"$T/lower/$FLAVOR/copy_rule.h" "$T/upper/$FLAVOR/copy_rule.h" >"$T/both.c"
-check "headers of prefixes kc_ and KC_ can be included together" \
-	cc -std=c99 -w -c "$T/both.c" -o "$T/both.o"
+check "headers of prefixes kc_ and KC_ together stop at an #error naming the clash" sh -c \
+	"! cc -std=c99 -c '$T/both.c' -o '$T/both.o' 2>'$T/both.err' &&
+	 grep -q '#error .*KC_COPY_RULE_STAMP is defined already.*differs from KC_ only in case' '$T/both.err'"
+printf '#include "%s"\n#include "%s"\nvoid *(*f[2])(void *, const void *, kc_size_t) = {kc_memcpy, xc_memcpy};\n' \
+	"$T/lower/$FLAVOR/copy_rule.h" "$T/other/$FLAVOR/copy_rule.h" >"$T/two.c"
+check "headers of prefixes kc_ and xc_ can be included together" \
+	cc -std=c99 -Wall -Wextra -Werror -c "$T/two.c" -o "$T/two.o"
 
 # The negative control: an object that needs a libc function must fail the same link.
 printf 'int printf(const char *, ...);\nvoid f(void) { printf("x"); }\n' >"$T/needs_libc.c"

@@ -124,14 +124,11 @@ check "--target of no entry exits 1" sh -c "'$GEN' gen --target zen9 --out '$T/t
 ZEN2_ABOVE=$(sqlite3 uarch.db "SELECT above_max FROM rule WHERE uarch = 'zen2' AND flavor = '$F'")
 check "--target zen2 holds its class bound as an immediate" grep -q "cmp     ecx, $ZEN2_ABOVE " "$T/zen2/$F/x86_64/copy.asm"
 check "--target zen2 reads no installed table" sh -c "! grep -q 'uc_copy_short\|uc_copy_long_hi' '$T/zen2/$F/x86_64/copy.asm'"
-# The kernel's flags, under which a vendored rule table and its tests build.
-KFLAGS="-std=c99 -O2 -Wall -Wextra -Werror -fno-pie -ffreestanding -mno-red-zone -mgeneral-regs-only -mcmodel=kernel"
-build_suite() { # build_suite DIR: the generated tests against DIR's routines
+build_suite() { # build_suite DIR: the generated tests against DIR's routines, the C under KFLAGS (lib.sh)
 	nasm -f elf64 "$1/x86_64/copy.asm" -o "$1/copy.o" &&
-		cc $KFLAGS -c "$1/copy_rule.c" -o "$1/copy_rule.o" &&
-		cc $KFLAGS -c "$1/tests/rule_tests.c" -o "$1/rule_tests.o" &&
+		build_c cc "$1" "$1/c" &&
 		mkdir -p "$1/harness/tests" && cp tests/run_rule_tests.c "$1/harness/tests/" &&
-		cc -O2 -no-pie -I"$1" -I. "$1/harness/tests/run_rule_tests.c" common/text_poke.c "$1/rule_tests.o" "$1/copy_rule.o" "$1/copy.o" -o "$1/run"
+		cc -O2 -no-pie -I"$1" -I. "$1/harness/tests/run_rule_tests.c" common/text_poke.c "$1/c.tests.o" "$1/c.rule.o" "$1/copy.o" -o "$1/run"
 }
 # Every measured table compiles to a branch tree that passes its entry's tests.
 for u in $(sqlite3 uarch.db "SELECT uarch FROM measured_rule WHERE flavor = '$F'"); do
@@ -152,6 +149,20 @@ check "--prefix kc_ exports kc_memcpy" grep -q ' T kc_memcpy$' "$T/kc.nm"
 check "--prefix kc_ leaves no uc_ symbol" sh -c "! grep -q 'uc_' '$T/kc.nm'"
 check "--memcpy-symbol exports a strong memcpy" grep -q ' T memcpy$' "$T/kc.nm"
 check "--prefix reaches the C files" grep -q 'kc_rule_init' "$T/kc/$F/copy_rule.h"
+# Macros take the prefix in upper case: the headers of kc_ and KC_ in one
+# translation unit stop at an #error that says why; those of kc_ and uc_
+# build together.
+"$GEN" gen -q --prefix KC_ --out "$T/KC"
+for f in $("$GEN" flavors | cut -d' ' -f1); do
+	for h in copy_rule.h tests/routines.h tests/rule_tests.h; do
+		printf '#include "%s"\n#include "%s"\n' "$T/kc/$f/$h" "$T/KC/$f/$h" >"$T/case.c"
+		check "$f: the $h of kc_ and KC_ together fail the build, saying why" sh -c \
+			"! cc -std=c99 -ffreestanding -c '$T/case.c' -o '$T/case.o' 2>'$T/case.err' &&
+			 grep -q '#error .*differs from KC_ only in case' '$T/case.err'"
+		printf '#include "%s"\n#include "%s"\nint unit;\n' "$T/kc/$f/$h" "$ROOT/out/$f/$h" >"$T/case.c"
+		check "$f: the $h of kc_ and uc_ build together" cc -std=c99 -Wall -Wextra -Werror -ffreestanding -c "$T/case.c" -o "$T/case.o"
+	done
+done
 "$GEN" gen -q --smap --out "$T/smap"
 # One stac before each access range (every user copy, and each routine
 # rule_patch may send one to), one clac after each and in the fault exit.

@@ -255,6 +255,64 @@ check "...and the database still generates" "$GEN" gen -q --db "$T/kill/uarch.db
 check "the next import succeeds" "$GEN" import --db "$T/kill/uarch.db" "$T/spr.run"
 check "...and removes the hidden folder the killed one left" sh -c "! ls -A '$T/kill/evidence' | grep -q '^\.import-'"
 
+# Ctrl-C (SIGINT) or SIGTERM while it writes its evidence (the slow
+# gnuplot): the import stops, removes its hidden folder, and says so.
+for sig in INT TERM; do
+	fresh "$T/int"
+	PATH="$T/slow:$PATH" "$GEN" import --db "$T/int/uarch.db" "$T/spr.run" >"$T/int.out" 2>&1 &
+	pid=$!
+	waited=0
+	while ! ls -A "$T/int/evidence" | grep -q '^\.import-' && [ $waited -lt 200 ]; do sleep 0.05; waited=$((waited + 1)); done
+	check "SIG$sig: the import is writing its hidden folder when it comes" sh -c "ls -A '$T/int/evidence' | grep -q '^\.import-'"
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	check "SIG$sig while it writes its evidence exits 1" test $rc -eq 1
+	check "...saying nothing was recorded" grep -q 'interrupted; nothing was recorded' "$T/int.out"
+	check "...leaving uarch.db unchanged" cmp uarch.db "$T/int/uarch.db"
+	check "...and no hidden folder" sh -c "! ls -A '$T/int/evidence' | grep -q '^\.import-'"
+done
+
+# gen while an import commits (an fsync as slow as a busy disk's makes the
+# commit last): the run's folder is published, its rows not yet committed.
+# gen waits for the lock the import holds on evidence/ while it records,
+# and never takes the folder for one a stopped import left.
+cat >"$T/slow_sync.c" <<'CEOF'
+#include <unistd.h>
+int fsync(int fd)
+{
+	(void)fd;
+	sleep(1);
+	return 0;
+}
+int fdatasync(int fd)
+{
+	(void)fd;
+	sleep(1);
+	return 0;
+}
+CEOF
+cc -shared -fPIC "$T/slow_sync.c" -o "$T/slow_sync.so"
+fresh "$T/during"
+LD_PRELOAD="$T/slow_sync.so" "$GEN" import --db "$T/during/uarch.db" "$T/spr.run" >"$T/during.out" 2>&1 &
+pid=$!
+folders=$(evidence_list . | wc -l)
+waited=0
+while [ "$(evidence_list "$T/during" | grep -vc '^\.import-')" -eq "$folders" ] && [ $waited -lt 400 ]; do
+	sleep 0.05
+	waited=$((waited + 1))
+done
+check "the import has published its folder and is committing" kill -0 $pid
+"$GEN" gen -q --db "$T/during/uarch.db" --out "$T/during/out" 2>"$T/during.err"
+rc=$?
+wait $pid
+irc=$?
+check "gen during an import's commit waits for it and succeeds" test $rc -eq 0
+check "...saying what it waits for" grep -q 'an import is in progress (it is recording a run into .*): waiting for it' "$T/during.err"
+check "...never advising to remove the run's folder" sh -c "! grep -q 'rm -r\|stopped while it recorded' '$T/during.err'"
+check "...and the import records the run" sh -c "test $irc -eq 0 && grep -q '^recorded: ' '$T/during.out'"
+check "...which the out/ gen wrote holds" "$GEN" check --db "$T/during/uarch.db" --out "$T/during/out"
+
 # Killed between publishing its folder and committing (the one window a
 # kill can hit, made here by hand): the folder stands without its run, the
 # generator names it, and importing the same archive again takes its place.

@@ -21,3 +21,10 @@ summary() { # the closing line every test program prints; fails if anything did
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
 }
+# The kernel's flags, under which a vendored rule table and its tests build
+# (gen_cli.sh, vendor_matrix.sh).
+KFLAGS="-std=c99 -O2 -Wall -Wextra -Werror -fno-pie -ffreestanding -mno-red-zone -mgeneral-regs-only -mcmodel=kernel"
+build_c() { # build_c CC DIR OBJ: DIR's copy_rule.c and tests/rule_tests.c under KFLAGS, as OBJ.rule.o, OBJ.tests.o
+	# shellcheck disable=SC2086
+	$1 $KFLAGS -c "$2/copy_rule.c" -o "$3.rule.o" && $1 $KFLAGS -c "$2/tests/rule_tests.c" -o "$3.tests.o"
+}

@@ -1,9 +1,10 @@
 #!/bin/sh
 # The output directory is one run's output, whole, whatever happens to the
 # run: killed at random moments (SIGKILL, SIGINT), run twice at once on two
-# databases, a file of it replaced by a directory. Runs that change nothing
-# write nothing, and hidden siblings that killed runs left are removed by the
-# next run.
+# databases, a file of it replaced by a directory, a folder of it that
+# cannot be written. Runs that change nothing write nothing; hidden siblings
+# that killed runs left are removed by the next run, and one that cannot be
+# is an error that names it.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GEN=$ROOT/gen/uarchgen
@@ -72,4 +73,57 @@ check "...and leaves nothing beside it" sh -c "! ls -a '$T/work' | grep -q '^\.o
 touch "$O/kernel/notes.txt"
 check "a file no run wrote stops the run" sh -c "! '$GEN' gen -q --db '$T/b.db' --out '$O' 2>/dev/null"
 check "...and nothing was written" sh -c "rm '$O/kernel/notes.txt' && diff -r '$O' '$T/ref_a'"
+
+# ---- a directory the run cannot write ----
+# Each refusal exits 1 naming the folder the user knows, writes nothing and
+# leaves no hidden tree. Permission bits do not stop root: as root the runs
+# are another user's (setpriv), in a copy of what gen reads owned by it.
+S=$T/ro
+mkdir -p "$S/work" && cp "$GEN" "$S/uarchgen" && cp -r templates "$S/templates" && cp "$T/a.db" "$T/b.db" "$S/"
+cp -rl evidence "$S/evidence" 2>/dev/null || cp -r evidence "$S/evidence"
+as_user=
+if [ "$(id -u)" -eq 0 ]; then
+	as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	chown -R 65534:65534 "$S" && chmod 711 "$T"
+fi
+if [ -n "$as_user" ] && ! $as_user true 2>/dev/null; then
+	echo "note: the unwritable-directory cases need setpriv to run as another user than root; skipped"
+else
+	run_as() { # run_as DB [OUT]: gen into $S/work/OUT (out) as the user, its stderr in $T/ro.err
+		(cd "$S/work" && $as_user ../uarchgen gen -q --db "../$1" --templates ../templates --out "${2:-out}") 2>"$T/ro.err"
+	}
+	hidden() { ls -a "$S/work" | grep '^\.out\.'; }
+	refused() { # refused NAME WANT: exit 1, WANT in the message, out/ as it was, nothing hidden
+		run_as b.db
+		rc=$?
+		if [ $rc -ne 1 ]; then bad "$1: exit $rc, want 1"
+		elif ! grep -qF -- "$2" "$T/ro.err"; then bad "$1: no '$2' in: $(cat "$T/ro.err")"
+		elif ! diff -r "$S/work/out" "$S/ref_a" >/dev/null; then bad "$1: out/ changed"
+		elif hidden >/dev/null; then bad "$1: left $(hidden)"
+		else ok; fi
+	}
+	run_as a.db ../ref_a && run_as b.db ../ref_b && run_as a.db || bad "the first runs as the user: $(cat "$T/ro.err")"
+	chmod a-w "$S/work/out/kernel/x86_64"
+	refused "a read-only out/kernel/x86_64" "out: cannot be replaced: out/kernel/x86_64 is not writable (Permission denied)"
+	refused "...and so again on the next run" "out/kernel/x86_64 is not writable"
+	check "...though a run with nothing to change passes" run_as a.db
+	chmod u+w "$S/work/out/kernel/x86_64" && chmod a-w "$S/work/out"
+	refused "a read-only out/" "out: cannot be replaced: out is not writable (Permission denied)"
+	check "...naming no hidden folder" sh -c "! grep -q '\.out\.' '$T/ro.err'"
+	chmod u+w "$S/work/out" && chmod a-w "$S/work"
+	refused "a read-only folder that holds out/" "out: cannot write its new tree into ., the directory that holds it"
+	chmod u+w "$S/work"
+	# A tree that a killed run left (pid 999999999 is no process), with a
+	# read-only folder in it: named, with how to remove it.
+	stale=.out.new-999999999-xxxxxx
+	mkdir -p "$S/work/$stale/kernel" && touch "$S/work/$stale/kernel/copy.asm" && chmod a-w "$S/work/$stale/kernel"
+	[ -n "$as_user" ] && chown -R 65534:65534 "$S/work/$stale"
+	run_as b.db
+	check "a stale hidden tree that cannot be removed exits 1" test $? -eq 1
+	check "...naming it and how to remove it" grep -qF "out: the tree a stopped run left beside it, ./$stale, cannot be removed: ./$stale/kernel/copy.asm: Permission denied; remove it by hand" "$T/ro.err"
+	check "...and writes nothing" diff -r "$S/work/out" "$S/ref_a"
+	chmod -R u+w "$S/work/$stale"
+	check "writable again, the run replaces out/" sh -c "cd '$S/work' && $as_user ../uarchgen gen -q --db ../b.db --templates ../templates --out out && diff -r out ../ref_b >/dev/null"
+	check "...and leaves nothing beside it" sh -c "! ls -a '$S/work' | grep -q '^\.out\.'"
+fi
 summary

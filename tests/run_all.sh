@@ -35,6 +35,7 @@ run "database text" build/test_text
 run "out/ replaced whole" tests/out_atomic.sh
 run "linear scale" tests/scale.sh
 run "uarchgen commands" tests/gen_cli.sh
+run "vendoring matrix" tests/vendor_matrix.sh
 run "bad databases refused" tests/gen_bad_db.sh
 run "syntax identity" tests/syntax_identity.sh
 run "two flavors" tests/two_flavors.sh

@@ -5,6 +5,7 @@
 #include "../../common/util.h"
 #include "../model/model.h"
 #include "evidence.h"
+#include "interrupt.h"
 #include "record.h"
 
 #include <stdio.h>
@@ -197,7 +198,7 @@ static int import_one(const char *db_path, const char *name, int dry_run, const 
 		int done = record_run(db_path, &entry, &run);
 		if (done == 1)
 			printf("%s: already imported (by an import that ran meanwhile); nothing changed\n", path);
-		*recorded |= done == 0;
+		*recorded += done == 0;
 		rc = done < 0 ? EXIT_FAIL : 0;
 	}
 	table_free(&t);
@@ -209,10 +210,18 @@ out:
 int import_archives(const char *db_path, const char *name, int dry_run, char **paths, int n_paths)
 {
 	int worst = 0, recorded = 0;
+	interrupt_catch();
 	for (int i = 0; i < n_paths; i++) {
+		int before = recorded;
 		int rc = import_one(db_path, name, dry_run, paths[i], &recorded);
 		if (rc > worst)
 			worst = rc;
+		if (interrupt_came()) {
+			err("%s: interrupted; %s", paths[i],
+			    recorded > before ? "its run was recorded, and no archive after it" : "nothing was recorded");
+			worst = EXIT_FAIL;
+			break;
+		}
 	}
 	if (recorded)
 		printf("next: make    (regenerates out/ from the new rules), then make check\n");

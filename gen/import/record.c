@@ -2,8 +2,10 @@
 
 #include "../../common/util.h"
 #include "../model/model.h"
+#include "../model/evidence_lock.h"
 #include "../model/rows.h"
 #include "evidence.h"
+#include "interrupt.h"
 
 #include <signal.h>
 #include <sqlite3.h>
@@ -319,10 +321,13 @@ static int record_both(const char *db_path, const struct entry_choice *entry, co
 int record_run(const char *db_path, const struct entry_choice *entry, const struct run_facts *run)
 {
 	struct evidence_folder ev;
+	if (interrupt_came())
+		return -1;
 	if (evidence_prepare(&ev, db_path, entry->name, run->archive->date, run->archive->sha256))
 		return -1;
-	if (evidence_write(&ev, entry, run)) {
-		fprintf(stderr, "uarchgen: nothing was recorded\n");
+	if (evidence_write(&ev, entry, run) || interrupt_came()) {
+		if (!interrupt_came())
+			fprintf(stderr, "uarchgen: nothing was recorded\n");
 		evidence_remove(ev.tmp);
 		return -1;
 	}
@@ -331,7 +336,18 @@ int record_run(const char *db_path, const struct entry_choice *entry, const stru
 	 * waits until both are done or both are undone. */
 	sigset_t old;
 	signals_hold(&old);
-	int rc = record_both(db_path, entry, run, &ev);
+	int rc = -1;
+	/* gen reads evidence/ under this lock: it must not find the folder
+	 * published before the rows that name it are committed. */
+	const char *slash = strrchr(db_path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - db_path), db_path) : xstrdup(".");
+	int lock = interrupt_came() ? -1 : evidence_lock(dir, db_path, 1);
+	free(dir);
+	if (lock == -1)
+		evidence_remove(ev.tmp);
+	else
+		rc = record_both(db_path, entry, run, &ev);
+	evidence_unlock(lock);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc == 0) {
 		char text[RULE_TEXT_MAX];

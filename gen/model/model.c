@@ -8,6 +8,8 @@
 #include "../../common/util.h"
 #include "db_open.h"
 #include "dump.h"
+#include "evidence_lock.h"
+#include "keys.h"
 #include "rows.h"
 
 #include <sqlite3.h>
@@ -135,6 +137,18 @@ static void load_ranges(struct loader *l, struct model *m)
 		/* Display family 0..0x10E: base 0..15 plus an 8-bit extended family. */
 		if (!has_f || r.family < 0 || r.family > 270)
 			row_error(l, "cpuid_range", row, "family", "must be a display family in 0..270");
+		/* The first x86-64 parts report family 0xf (AMD K8, Intel's
+		 * Netburst Pentium 4 and Xeon) or 6 (Intel from Core 2; VIA's
+		 * Nano); AMD's later cores 0x10 on, Zhaoxin's 6 and 7, Intel's
+		 * announced ones 0x12 and 0x13. Families 0..5 are the 8086 to
+		 * the Pentium and K6, none of which runs 64-bit code: a range
+		 * there selects no CPU these routines run on, so it is a typo.
+		 * Every model 0..255 stays possible from family 6 up, where the
+		 * extended model counts (derive/cpuid.c decodes as Linux does). */
+		else if (r.family < 6)
+			row_error(l, "cpuid_range", row, "family",
+				  "no x86-64 CPU reports a family below 6 (the first 64-bit parts are family 0xf, "
+				  "AMD K8 and Intel Netburst, and 6, Intel Core 2)");
 		if (!has_lo || r.model_lo < 0 || r.model_lo > 255)
 			row_error(l, "cpuid_range", row, "model_lo", "must be a model in 0..255");
 		if (!has_hi || r.model_hi < r.model_lo || r.model_hi > 255)
@@ -214,11 +228,24 @@ static int load(struct model *m, const char *path, int check_files, sqlite3 *ope
 {
 	struct loader l = {.path = path, .db = open_db};
 	memset(m, 0, sizeof *m);
-	if (!open_db && db_open_readonly(path, &l.db))
-		return EXIT_FAIL;
 	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
+	/* A load that checks evidence/ reads under the import's lock, so that it
+	 * never finds a run's folder before the run's rows (evidence_lock.h). */
+	int lock = check_files ? evidence_lock(dir, path, 0) : -2;
+	if (lock == -1 || (!open_db && db_open_readonly(path, &l.db))) {
+		evidence_unlock(lock);
+		free(dir);
+		return EXIT_FAIL;
+	}
 	if (check_files)
-		m->db_dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
+		m->db_dir = dir;
+	else
+		free(dir);
+	/* One read transaction: every table, the evidence check and the dump
+	 * see one state of the database. */
+	if (!open_db)
+		sqlite3_exec(l.db, "BEGIN", NULL, NULL, NULL);
 
 	sqlite3_stmt *st = prepare(&l, "PRAGMA user_version");
 	int version = -1;
@@ -230,10 +257,12 @@ static int load(struct model *m, const char *path, int check_files, sqlite3 *ope
 			err("%s: schema version %d, but this uarchgen reads version %d", path, version,
 			    UARCH_SCHEMA_VERSION);
 		if (!open_db)
-			sqlite3_close(l.db);
+			sqlite3_close(l.db); /* which ends the read transaction */
+		evidence_unlock(lock);
 		return EXIT_FAIL;
 	}
 
+	check_keys(&l);
 	load_uarchs(&l, m);
 	load_flavors(&l, m);
 	load_flavor_routines(&l, m);
@@ -247,6 +276,7 @@ static int load(struct model *m, const char *path, int check_files, sqlite3 *ope
 	}
 	if (!open_db)
 		sqlite3_close(l.db);
+	evidence_unlock(lock);
 	if (l.errors) {
 		err("%s: %d problem%s; nothing was written", path, l.errors, l.errors == 1 ? "" : "s");
 		return EXIT_FAIL;

@@ -6,13 +6,18 @@
  * Killed before the exchange, the run leaves the directory as it was;
  * after it, the new tree is complete. A later run removes the siblings of
  * runs that are no longer alive. Runs on one parent directory are
- * serialised with flock(2), so two at once leave one run's output. */
+ * serialised with flock(2), so two at once leave one run's output.
+ *
+ * The old tree must be removable before the exchange (a read-only folder
+ * in it would strand it, hidden, once exchanged), so that is checked
+ * first; a tree that still cannot be removed is an error that names the
+ * directory the user gave and the hidden one left, never silence. */
 #include "output.h"
+#include "tree.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,21 +64,25 @@ static int write_file(const char *path, const struct buf *text)
 	return close(fd);
 }
 
-static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+/* Removes the hidden tree that a run of dir made; -1, having said why and
+ * how to remove it by hand, when it cannot. */
+static int remove_hidden(const char *dir, const char *hidden, const char *what)
 {
-	(void)sb, (void)type, (void)ftw;
-	return remove(path);
-}
-
-static void remove_tree(const char *path)
-{
-	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	char *failed;
+	int error;
+	if (tree_remove(hidden, &failed, &error) == 0)
+		return 0;
+	err("%s: %s, %s, cannot be removed: %s: %s; remove it by hand (chmod -R u+w %s && rm -rf %s)", dir, what,
+	    hidden, failed, strerror(error), hidden, hidden);
+	free(failed);
+	return -1;
 }
 
 /* Removes the hidden siblings .<base>.new-<pid>-* and .<base>.old-<pid>-*
- * of runs no longer alive. */
-static void remove_stale(const char *parent, const char *base)
+ * of runs no longer alive; the number it could not remove. */
+static int remove_stale(const char *dir, const char *parent, const char *base)
 {
+	int stuck = 0;
 	DIR *d = opendir(parent);
 	struct dirent *e;
 	char *prefix = xasprintf(".%s.new-", base), *old = xasprintf(".%s.old-", base);
@@ -84,13 +93,14 @@ static void remove_stale(const char *parent, const char *base)
 		if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
 			continue; /* a run still writing */
 		char *path = xasprintf("%s/%s", parent, e->d_name);
-		remove_tree(path);
+		stuck += remove_hidden(dir, path, "the tree a stopped run left beside it") != 0;
 		free(path);
 	}
 	if (d)
 		closedir(d);
 	free(prefix);
 	free(old);
+	return stuck;
 }
 
 static int same_file(const char *path, const struct buf *text)
@@ -162,7 +172,7 @@ static int write_tree(const struct fileset *fs, const char *dir, const char *tmp
 				printf("  GEN     %s\n", old);
 		} else {
 			if (!rc)
-				err("%s: cannot write: %s", new, strerror(errno));
+				err("%s: cannot write: %s", old, strerror(errno));
 			rc = -1;
 		}
 		free(old);
@@ -178,7 +188,7 @@ static int write_tree(const struct fileset *fs, const char *dir, const char *tmp
  * place. Between the two renames the directory is missing for an instant,
  * never mixed; a kill there leaves the old tree beside it, which the next
  * run removes. */
-static int swap_by_two_renames(const char *tmp, const char *dir)
+static int swap_by_two_renames(const char *tmp, const char *dir, int *stranded)
 {
 	char *aside = xstrdup(tmp);
 	char *mark = strstr(aside, ".new-");
@@ -192,7 +202,7 @@ static int swap_by_two_renames(const char *tmp, const char *dir)
 		free(aside);
 		return -1;
 	}
-	remove_tree(aside);
+	*stranded = remove_hidden(dir, aside, "written, but the old tree it replaced") != 0;
 	free(aside);
 	return 0;
 }
@@ -206,7 +216,8 @@ int output_write(const struct fileset *fs, const char *dir, int verbose)
 	char *parent = slash ? (slash == copy ? xstrdup("/") : xasprintf("%.*s", (int)(slash - copy), copy)) : xstrdup(".");
 	const char *base = slash ? slash + 1 : copy;
 	struct stat sb;
-	int exists = stat(copy, &sb) == 0, rc = EXIT_FAIL;
+	int exists = stat(copy, &sb) == 0, rc = EXIT_FAIL, stranded = 0, error = 0;
+	char *unwritable = NULL;
 	char *tmp = xasprintf("%s/.%s.new-%ld-XXXXXX", parent, base, (long)getpid());
 
 	if (exists && !S_ISDIR(sb.st_mode)) {
@@ -225,32 +236,42 @@ int output_write(const struct fileset *fs, const char *dir, int verbose)
 			close(lock);
 		goto out;
 	}
-	remove_stale(parent, base);
-	if (exists && output_ungenerated(fs, copy, foreign) != 0) {
+	if (remove_stale(copy, parent, base) != 0) {
+		err("%s: nothing was written", copy);
+	} else if (exists && output_ungenerated(fs, copy, foreign) != 0) {
 		err("%s: nothing was written", copy);
 	} else if (exists && unchanged(fs, copy)) {
 		rc = 0; /* nothing to write: a read-only directory is fine */
-	} else if (!mkdtemp(tmp) || chmod(tmp, 0755) != 0) {
-		err("%s: cannot create: %s", tmp, strerror(errno));
-	} else if (write_tree(fs, copy, tmp, verbose) != 0) {
-		remove_tree(tmp);
+	} else if (exists && tree_removable(copy, &unwritable, &error) != 0) {
+		err("%s: cannot be replaced: %s is not writable (%s); nothing was written", copy, unwritable,
+		    strerror(error));
+	} else if (!mkdtemp(tmp)) {
+		err("%s: cannot write its new tree into %s, the directory that holds it: %s; nothing was written", copy,
+		    parent, strerror(errno));
+	} else if (chmod(tmp, 0755) != 0 || write_tree(fs, copy, tmp, verbose) != 0) {
+		remove_hidden(copy, tmp, "the part of its new tree written");
 		err("%s: nothing was written", copy);
 	} else if (!exists) {
 		rc = rename(tmp, copy) == 0 ? 0 : EXIT_FAIL;
 		if (rc) {
 			err("%s: cannot rename into place: %s", copy, strerror(errno));
-			remove_tree(tmp);
+			remove_hidden(copy, tmp, "its new tree");
 		}
 	} else if (renameat2(AT_FDCWD, tmp, AT_FDCWD, copy, RENAME_EXCHANGE) == 0) {
-		remove_tree(tmp); /* the old tree, now under the temporary name */
+		/* the old tree, now under the temporary name */
+		stranded = remove_hidden(copy, tmp, "written, but the old tree it replaced") != 0;
 		rc = 0;
-	} else if ((errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP) && swap_by_two_renames(tmp, copy) == 0) {
+	} else if ((errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP) &&
+		   swap_by_two_renames(tmp, copy, &stranded) == 0) {
 		rc = 0;
 	} else {
 		err("%s: cannot exchange the new tree with the old one (%s); nothing was written", copy,
 		    strerror(errno));
-		remove_tree(tmp);
+		remove_hidden(copy, tmp, "its new tree");
 	}
+	if (stranded)
+		rc = EXIT_FAIL;
+	free(unwritable);
 	close(lock);
 out:
 	free(tmp);

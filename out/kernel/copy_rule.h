@@ -8,6 +8,13 @@
 #ifndef uc_copy_rule_h
 #define uc_copy_rule_h
 
+/* Macros take the prefix in upper case, so the headers of two prefixes that
+ * differ only in case (kc_ and KC_) would define the same ones: the second
+ * one included stops the build instead of redefining them. */
+#ifdef UC_COPY_RULE_STAMP
+#error "copy_rule.h of prefix uc_: UC_COPY_RULE_STAMP is defined already, by the copy_rule.h of a prefix that differs from uc_ only in case; their macros would clash: generate one of them with another prefix"
+#endif
+
 /* The header needs no other, so that it builds under -nostdinc too: its
  * types come from the compiler's own predefined macros (GCC and Clang),
  * and are the same types as size_t, uint32_t, uint64_t and uintptr_t. */

@@ -12,6 +12,11 @@
 #ifndef uc_routines_h
 #define uc_routines_h
 
+/* As in copy_rule.h: a prefix that differs only in case would share its macros. */
+#ifdef UC_KIND_COPY
+#error "routines.h of prefix uc_: UC_KIND_COPY is defined already, by the routines.h of a prefix that differs from uc_ only in case; their macros would clash: generate one of them with another prefix"
+#endif
+
 #define UC_KIND_COPY 1      /* (void *dst, const void *src, size_t n) */
 #define UC_KIND_PREDICATE 2 /* (const void *dst, const void *src, size_t n) */
 #define UC_KIND_TO_USER 3   /* (void *user_dst, const void *src, size_t n) */

@@ -12,6 +12,11 @@ ${banner("/*", "*/")}
 #ifndef ${P}routines_h
 #define ${P}routines_h
 
+/* As in copy_rule.h: a prefix that differs only in case would share its macros. */
+#ifdef ${G}KIND_COPY
+#error "routines.h of prefix ${P}: ${G}KIND_COPY is defined already, by the routines.h of a prefix that differs from ${P} only in case; their macros would clash: generate one of them with another prefix"
+#endif
+
 #define ${G}KIND_COPY 1      /* (void *dst, const void *src, size_t n) */
 #define ${G}KIND_PREDICATE 2 /* (const void *dst, const void *src, size_t n) */
 #define ${G}KIND_TO_USER 3   /* (void *user_dst, const void *src, size_t n) */

@@ -9,6 +9,11 @@ ${banner("/*", "*/")}
 #ifndef ${P}rule_tests_h
 #define ${P}rule_tests_h
 
+/* As in copy_rule.h: a prefix that differs only in case would share its macros. */
+#ifdef ${G}TEST_ARENA
+#error "rule_tests.h of prefix ${P}: ${G}TEST_ARENA is defined already, by the rule_tests.h of a prefix that differs from ${P} only in case; their macros would clash: generate one of them with another prefix"
+#endif
+
 #include <stddef.h>
 
 /* Bytes each arena needs: a 64 KiB copy up to 4095 bytes above a 64 KiB
