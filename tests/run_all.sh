@@ -1,17 +1,46 @@
 #!/bin/sh
-# make check: runs every test program, shows each one's summary, and ends
-# with the total as "N passed, N failed". Run from the repository root.
+# make check: runs every test program, shows each one's summary in order,
+# and ends with the total as "N passed, N failed". Run from the repository
+# root. The groups are independent (each works in its own scratch folder),
+# so JOBS of them (default: one per CPU) run at once; a group's lines are
+# printed, in the order below, as soon as it and those before it are done.
 set -u
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 1)}
 total_pass=0
 total_fail=0
 status=0
-T=$(mktemp)
-trap 'rm -f "$T"' EXIT INT TERM
-run() { # run NAME COMMAND...
-	name=$1; shift
-	printf '%-26s ' "$name"
-	"$@" >"$T" 2>&1
-	rc=$?
+D=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$D"' EXIT INT TERM
+queued=0   # groups queued: group K's command is $D/K.sh, its name $D/K.name
+started=0  # of them, started
+shown=0    # of them, reported
+# quote WORD: WORD as one single-quoted shell word.
+quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+run() { # run NAME COMMAND...: queues the group and starts what the pool allows
+	printf '%s\n' "$1" >"$D/$queued.name"
+	shift
+	for a in "$@"; do quote "$a"; printf ' '; done >"$D/$queued.sh"
+	queued=$((queued + 1))
+	pump
+}
+running() { echo $((started - $(ls "$D" | grep -c '\.rc$') )); }
+# pump: starts queued groups while fewer than JOBS run, and reports each
+# finished group whose predecessors are reported.
+pump() {
+	while [ $started -lt $queued ] && [ "$(running)" -lt "$JOBS" ]; do
+		k=$started
+		(sh "$D/$k.sh" >"$D/$k.out" 2>&1; echo $? >"$D/$k.rc.tmp" && mv "$D/$k.rc.tmp" "$D/$k.rc") &
+		started=$((started + 1))
+	done
+	while [ $shown -lt $started ] && [ -f "$D/$shown.rc" ]; do
+		report $shown
+		shown=$((shown + 1))
+	done
+}
+report() { # report K: group K's summary line, and its failures
+	printf '%-26s ' "$(cat "$D/$1.name")"
+	rc=$(cat "$D/$1.rc")
+	T=$D/$1.out
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$T" | tail -1)
 	if [ -z "$line" ]; then
 		# A program without a summary is one test: it passes by its exit status.
@@ -69,5 +98,10 @@ run "import of run archives" tests/import_cli.sh
 run "import: the dispatch" tests/import_dispatch.sh
 run "git merge of uarch.db" tests/merge_git.sh
 run "drop-in library, programs" tests/preload.sh
+# The queue is complete: wait for the last groups, reporting in order.
+while [ $shown -lt $queued ]; do
+	pump
+	[ $shown -lt $queued ] && sleep 1
+done
 echo "$total_pass passed, $total_fail failed"
 exit $status
