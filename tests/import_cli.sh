@@ -32,10 +32,6 @@ refused() {
 	check "$what: uarch.db byte-identical" cmp "$dir/uarch.db" "$T/before.db"
 	check "$what: no evidence folder" sh -c "evidence_list() { ls -A '$dir/evidence' | grep -v README.md; }; evidence_list | cmp - '$T/before.ev'"
 }
-sha_again() { # sha_again FILE: a new checksum line over FILE's other lines
-	sed '$d' "$1" >"$1.body" && { cat "$1.body"; echo "sha256 $(sha256sum "$1.body" | cut -d' ' -f1)"; } >"$1" &&
-		rm "$1.body"
-}
 
 check "import --help" sh -c "'$GEN' import --help | grep -q 'import ARCHIVE'"
 check "import without an archive exits 2" sh -c "'$GEN' import 2>/dev/null; test \$? -eq 2"

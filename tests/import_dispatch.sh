@@ -15,10 +15,6 @@ PROBE=$ROOT/build/uarchcopy-probe
 GEN=$ROOT/gen/uarchgen
 FORGE=$ROOT/tests/forge_archive.sh
 . "$ROOT/tests/lib.sh"
-sha_again() { # sha_again FILE: a new checksum line over FILE's other lines
-	sed '$d' "$1" >"$1.body" && { cat "$1.body"; echo "sha256 $(sha256sum "$1.body" | cut -d' ' -f1)"; } >"$1" &&
-		rm "$1.body"
-}
 edit() { # edit IN OUT SED-SCRIPT: OUT is IN edited, with its checksum made again
 	sed "$3" "$1" >"$2" && sha_again "$2"
 }

@@ -28,3 +28,7 @@ build_c() { # build_c CC DIR OBJ: DIR's copy_rule.c and tests/rule_tests.c under
 	# shellcheck disable=SC2086
 	$1 $KFLAGS -c "$2/copy_rule.c" -o "$3.rule.o" && $1 $KFLAGS -c "$2/tests/rule_tests.c" -o "$3.tests.o"
 }
+sha_again() { # sha_again FILE: a run archive's checksum line made again over FILE's other lines
+	sed '$d' "$1" >"$1.body" && { cat "$1.body"; echo "sha256 $(sha256sum "$1.body" | cut -d' ' -f1)"; } >"$1" &&
+		rm "$1.body"
+}
