@@ -12,9 +12,9 @@
  * static library, which has no other memmove to defer to, keeps the
  * baseline there: one rep movsb with no dispatch. Before the constructor
  * runs (another library's constructor may copy first) every entry is that
- * baseline, correct on every CPU. Nothing is tested on a call. memcpy and memmove are the
- * entry uc_memmove itself (the Makefile defines them at its address), so
- * a call is the PLT's jump, then the entry's. memcpy is memmove here: a
+ * baseline, correct on every CPU. Nothing is tested on a call. memcpy and
+ * memmove are the entry uc_memmove itself (the Makefile defines them at
+ * its address), so a call is the PLT's jump, then the entry's. memcpy is memmove here: a
  * program that overlaps a memcpy keeps working, for the price of one
  * compare.
  *
