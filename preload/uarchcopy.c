@@ -14,9 +14,9 @@
  * runs (another library's constructor may copy first) every entry is that
  * baseline, correct on every CPU. Nothing is tested on a call. memcpy and
  * memmove are the entry uc_memmove itself (the Makefile defines them at
- * its address), so a call is the PLT's jump, then the entry's. memcpy is memmove here: a
- * program that overlaps a memcpy keeps working, for the price of one
- * compare.
+ * its address), so a call is the PLT's jump, then the entry's. memcpy is
+ * memmove here: a program that overlaps a memcpy keeps working, for the
+ * price of one compare.
  *
  * Environment, read once at load:
  *   UARCHCOPY_ISA=gpr|avx2|avx512   the widest instructions the copies may use
