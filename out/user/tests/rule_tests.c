@@ -382,6 +382,36 @@ static void check_lookups(struct detail *d, const struct lookup_case *cases, siz
 	}
 }
 
+/* The patch list, in x86_64/copy.asm: each patched entry's site, and per
+ * routine set the routine each site jumps to (set 0: the entries). */
+extern const uc_uintptr uc_patch_sites[UC_N_PATCH_SITES];
+extern const uc_uintptr uc_patch_targets[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES];
+
+/* Where each patched entry goes, read from its first bytes: the target of
+ * the jmp rel32 that uc_rule_patch wrote, or the entry itself where it
+ * runs as built. uc_rule_routine must name that routine: it is what a
+ * caller that selects once (a resolver) hands out in place of the entry. */
+static void check_routines(struct detail *d)
+{
+	unsigned int s, i;
+	struct detail *why;
+	for (s = 0; s < UC_N_PATCH_SITES; s++) {
+		const unsigned char *at = (const unsigned char *)uc_patch_sites[s];
+		uc_uintptr goes = uc_patch_targets[s];
+		if (at[0] == 0xe9) {
+			uc_u32 rel = 0;
+			for (i = 0; i < 4; i++)
+				rel |= (uc_u32)at[1 + i] << (8 * i);
+			goes = (uc_uintptr)(at + 5) + (uc_uintptr)(rel < 0x80000000u ? (long)rel : (long)rel - 0x100000000L);
+		}
+		if ((uc_uintptr)uc_rule_routine(s) != goes && (why = fail(d)) != NULL) {
+			say(why, "site ");
+			say_uint(why, s);
+			say(why, ": uc_rule_routine names another routine than the patched entry runs");
+		}
+	}
+}
+
 /* ---- groups ---- */
 
 /* A group for one entry: lookup at the edges of each of its CPUID ranges and
@@ -408,6 +438,7 @@ static void run_entry(struct uc_test_ctx *t, const char *group, const struct loo
 		say(why, ", want ");
 		say(why, sets[UC_ISA_ENABLED()]);
 	}
+	check_routines(&d);
 	finish(t, group, "its compiled routines run it (patched entries)", &d);
 	check_edges(t, &d, edges, n_edges);
 	finish(t, group, "strategy at every band and class edge", &d);
