@@ -106,11 +106,8 @@ static void dispatch(FILE *csv, unsigned char *arena, int samples, const struct 
  * rep movsb, timed in turns, n = 1..256 at d = 0. */
 static void baseline(unsigned char *arena, int samples, const struct uc_rule *installed)
 {
-	struct uc_rule base = {.zero_mod = 4096, .n_bands = 1, .status = UC_RULE_BASELINE, .entry = "", .source = "",
-			       .reason = ""};
 	double diff[256], sum = 0;
-	base.bands[0].hi = (uc_size_t)-1; /* every class forward: strategy code 0 */
-	rule_install_patched(&base);
+	rule_install_patched(baseline_rule());
 	for (size_t n = 1; n <= 256; n++) {
 		double a = 1e300, b = 1e300;
 		for (int k = 0; k < ROUNDS; k++) {

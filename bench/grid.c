@@ -136,13 +136,18 @@ int grid(FILE *csv, unsigned char *arena, int samples, const struct target *comp
 }
 
 
+const struct uc_rule *baseline_rule(void)
+{
+	static struct uc_rule base = {.zero_mod = 4096, .n_bands = 1, .status = UC_RULE_BASELINE, .entry = "",
+				      .source = "", .reason = ""};
+	base.bands[0].hi = (uc_size_t)-1; /* every class forward: strategy code 0 */
+	return &base;
+}
+
 void baseline_grid(unsigned char *arena, int samples, const struct uc_rule *installed, struct figures *f)
 {
-	struct uc_rule base = {.zero_mod = 4096, .n_bands = 1, .status = UC_RULE_BASELINE, .entry = "", .source = "",
-			       .reason = ""};
 	size_t over = 0, twin_over = 0, at_l = 0, at_d = 0;
-	base.bands[0].hi = (uc_size_t)-1; /* every class forward: strategy code 0 */
-	rule_install_patched(&base);
+	rule_install_patched(baseline_rule());
 	f->worst_base_vs_movsb = f->worst_base_twin = 0;
 	for (size_t l = 0; l < N_LENGTHS; l++)
 		for (size_t d = 0; d < N_DISTANCES; d++) {

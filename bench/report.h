@@ -34,10 +34,13 @@ void progress(const char *what, size_t done, size_t total);
 /* The grid: prints a row per length and distance, writes csv, fills f. */
 int grid(FILE *csv, unsigned char *arena, int samples, const struct target *compiled, struct figures *f);
 
+/* The baseline's rule: every copy forward, no evidence. */
+struct uc_rule;
+const struct uc_rule *baseline_rule(void);
+
 /* The baseline, every copy one forward rep movsb through the unpatched
  * entries, against a bare rep movsb at each grid point, with the twin
  * pair's spread; installed is put back after. */
-struct uc_rule;
 void baseline_grid(unsigned char *arena, int samples, const struct uc_rule *installed, struct figures *f);
 
 /* The closing table: each target of the choice-once work this flavor and

@@ -48,18 +48,23 @@ void dispatch_choose(struct dispatch_run *d, double noise)
 		d->chosen = fastest >= 0 ? candidate_multiples[fastest] : CHOSE_BASELINE;
 }
 
+void derived_baseline(struct derived_rule *r)
+{
+	memset(r, 0, sizeof *r);
+	r->zero_mod = 4096;
+	r->n_bands = 1;
+	r->bands[0].hi = BAND_UNBOUNDED;
+	for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+		r->bands[0].strategy[c] = BASELINE_STRATEGY;
+}
+
 int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
 {
 	struct derive_cost cost = dispatch_cost(d);
 	if (!d || !d->measured || d->chosen != CHOSE_BASELINE)
 		return derive_rule(t, &cost, out);
-	memset(out, 0, sizeof *out);
+	derived_baseline(out);
 	out->cost = cost;
-	out->zero_mod = 4096;
-	out->n_bands = 1;
-	out->bands[0] = (struct band){0, BAND_UNBOUNDED, {0}};
-	for (int c = 0; c < N_DISTANCE_CLASSES; c++)
-		out->bands[0].strategy[c] = BASELINE_STRATEGY;
 	if (rule_regret(t, out))
 		return -1;
 	snprintf(out->note, sizeof out->note,

@@ -63,6 +63,9 @@ struct derive_cost dispatch_cost(const struct dispatch_run *d);
  * differ only above: the measured cost decides there. */
 void dispatch_choose(struct dispatch_run *d, double noise);
 
+/* The baseline's table: one band, every copy forward; no figures. */
+void derived_baseline(struct derived_rule *r);
+
 /* Derives the rule the run kept: at its chosen multiple, or the baseline
  * table judged on t. Nonzero, with the note saying why, on failure. */
 int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);

@@ -58,17 +58,6 @@ static void time_tables(const struct probe_flavor *f, struct streams *s, const s
 	f->force_strategy(BASELINE_STRATEGY);
 }
 
-/* Every copy forward, in one band. */
-static void baseline_table(struct derived_rule *r)
-{
-	memset(r, 0, sizeof *r);
-	r->zero_mod = 4096;
-	r->n_bands = 1;
-	r->bands[0].hi = BAND_UNBOUNDED;
-	for (int c = 0; c < N_DISTANCE_CLASSES; c++)
-		r->bands[0].strategy[c] = BASELINE_STRATEGY;
-}
-
 /* A table of n bands that alternate forward with a copy of about its cost:
  * small within its 32 bytes, forward_aligned (rep movsb after an aligning
  * head) from 64. The edges split the workload's sizes (8 bytes are more
@@ -80,7 +69,7 @@ static void alternating_table(int n, struct derived_rule *r)
 {
 	static const unsigned int edges[][7] = {{0}, {64}, {8, 32, 64}, {4, 8, 16, 32, 64, 96, 104}};
 	const unsigned int *e = edges[n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : 3];
-	baseline_table(r);
+	derived_baseline(r);
 	r->n_bands = n;
 	r->align_dst = PROBE_ALIGN_DST;
 	for (int i = 0; i < n; i++) {
@@ -126,7 +115,7 @@ int time_candidates(const struct probe_flavor *f, const struct table *t, struct 
 			return -1;
 		}
 	}
-	baseline_table(&tables[DISPATCH_CANDIDATES]);
+	derived_baseline(&tables[DISPATCH_CANDIDATES]);
 	struct streams *s = streams_new();
 	time_tables(f, s, tables, DISPATCH_CANDIDATES + 1, times);
 	streams_free(s);
