@@ -27,11 +27,16 @@ COMMON_SRCS := $(filter-out $(POKE_SRC),$(wildcard common/*.c))
 # of a table from it, shared by the probe, which writes archives, and
 # uarchgen import, which reads them. It includes common/ alone.
 DERIVE_SRCS := $(wildcard derive/*.c)
+# plan/: what a table becomes: the class and choice of a point, the table at
+# each isa level, the routine sets and each set's branch tree. Below
+# derive/, over common/: the generator prints it, the derivation and the
+# probe ask it.
+PLAN_SRCS   := $(wildcard plan/*.c) common/strategies.c
 # gen/: uarchgen, main.c over its rooms: merge/ uses render/ and model/,
 # import/ uses model/, render/ fills the file set output/ writes, and
 # model/ is uarch.db in memory.
-GEN_SRCS   := $(wildcard gen/*.c gen/*/*.c) $(DERIVE_SRCS) $(COMMON_SRCS)
-GEN_HDRS   := $(wildcard gen/*/*.h derive/*.h common/*.h)
+GEN_SRCS   := $(wildcard gen/*.c gen/*/*.c) $(DERIVE_SRCS) $(wildcard plan/*.c) $(COMMON_SRCS)
+GEN_HDRS   := $(wildcard gen/*/*.h derive/*.h plan/*.h common/*.h)
 TEMPLATES  := $(shell find templates -type f 2>/dev/null | LC_ALL=C sort)
 B          := build
 
@@ -227,7 +232,7 @@ PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
 # flavor: each flavor's probe/flavor.c, copy.o and copy_rule.o become one
 # object whose defined symbols are renamed <flavor>_..., so that the
 # flavors' routines, all named uc_..., do not clash.
-PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c probe/dispatch_cost.c $(DERIVE_SRCS) common/text.c \
+PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c probe/dispatch_cost.c $(DERIVE_SRCS) $(PLAN_SRCS) common/text.c \
 		common/sha256.c common/util.c common/workload.c $(POKE_SRC)
 
 $(B)/probe-flavors/%.o: probe/flavor.c probe/flavor.h common/timer.h $(wildcard derive/*.h) common/rule_limits.h $(B)/%/copy.o $(B)/%/copy_rule.o
@@ -246,7 +251,7 @@ $(B)/probe-flavors/flavors.c: out/MANIFEST
 	      printf 'const struct probe_flavor *const probe_flavors[] = {'; \
 	      for f in $(FLAVORS); do printf '&%s_probe_flavor, ' $$f; done; echo 'NULL};'; } >$@.tmp && mv $@.tmp $@
 
-$(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h derive/*.h common/*.h) \
+$(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h derive/*.h plan/*.h common/*.h) \
 		      $(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o)
 	@echo "  CC      $@ (static, every flavor)"
 	$(Q)$(CC) $(PROBE_CFLAGS) -static $(CFLAGS) $(PROBE_SRCS) $(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o) \
@@ -255,7 +260,7 @@ $(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h derive/*.h common/*.h) 
 # The derivation: derive.c and the steps it takes (derive/grid.h), with the
 # table it reads.
 DERIVATION_SRCS := derive/derive.c derive/grid.c derive/class_bounds.c derive/fit.c derive/rule.c derive/table.c \
-		   derive/dispatch.c common/util.c
+		   derive/dispatch.c common/util.c $(PLAN_SRCS)
 TEST_DERIVE_SRCS := tests/test_derive.c tests/test_derive_fixtures.c tests/test_derive_dispatch.c
 $(B)/test_derive: $(TEST_DERIVE_SRCS) tests/test_derive.h $(DERIVATION_SRCS) derive/derive.h derive/grid.h derive/table.h \
 		  derive/dispatch.h common/rule_limits.h

@@ -26,6 +26,7 @@
 #define CLASS_ENUM(id, name) id,
 enum distance_class { DISTANCE_CLASSES(CLASS_ENUM) N_DISTANCE_CLASSES };
 #undef CLASS_ENUM
+extern const char *const class_names[N_DISTANCE_CLASSES];
 #define CLASS_BOUND_MAX 2047
 #define ZERO_MOD_VALUES 4096, 64, 32, 16, 8
 #define ZERO_MOD_TEXT "8, 16, 32, 64, 4096"

@@ -106,4 +106,26 @@ _Static_assert(0 STRATEGIES(STRATEGY_ORDER) == N_COPY_STRATEGIES,
 
 #define BASELINE_STRATEGY STRATEGY_FORWARD
 
+/* One row of the catalogue as a record (strategies.c), for code that asks
+ * a strategy's properties: no file outside the catalogue names a strategy
+ * to decide something. */
+struct strategy {
+	const char *name;
+	int min_n, max_n; /* max_n -1: no limit */
+	int isa;          /* an enum isa_level */
+	char letter;
+	int fallback, code;
+	int direction; /* an enum copy_direction */
+	int streams, aligns;
+	const char *clobbers, *what;
+};
+extern const struct strategy strategy_catalogue[N_COPY_STRATEGIES];
+extern const char *const isa_names[N_ISA_LEVELS];
+extern const char *const direction_names[N_DIRECTIONS];
+
+/* The row of a code, or NULL for a code the catalogue lacks. */
+const struct strategy *strategy_of(int code);
+/* Whether strategy code copies length n (its min_n..max_n). */
+int strategy_serves(int code, unsigned int n);
+
 #endif

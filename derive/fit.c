@@ -7,18 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STRATEGY_LIMITS(id, name, min_n, max_n, ...) {min_n, max_n},
-static const struct {
-	int min_n, max_n;
-} limits[NS] = {STRATEGIES(STRATEGY_LIMITS)};
-#undef STRATEGY_LIMITS
-
 #define EXCESS_WEIGHT 10
 #define HARM_WEIGHT 30
 
 static int valid(int s, unsigned int lo, unsigned int hi)
 {
-	return lo >= (unsigned int)limits[s].min_n && (limits[s].max_n < 0 || hi <= (unsigned int)limits[s].max_n);
+	return strategy_serves(s, lo) && strategy_serves(s, hi);
 }
 
 /* Per length and class, summed over the points: log(t_s / t_best),

@@ -10,24 +10,6 @@
 const char *const strategy_name[N_COPY_STRATEGIES] = {STRATEGIES(STRATEGY_NAME)};
 #undef STRATEGY_NAME
 
-/* The lengths each strategy can copy, from the same catalogue. */
-#define STRATEGY_LIMITS(id, name, min_n, max_n, ...) {min_n, max_n},
-static const struct {
-	int min_n, max_n;
-} limits[N_COPY_STRATEGIES] = {STRATEGIES(STRATEGY_LIMITS)};
-#undef STRATEGY_LIMITS
-
-int strategy_serves(int s, unsigned int n)
-{
-	return s >= 0 && s < N_COPY_STRATEGIES && n >= (unsigned int)limits[s].min_n &&
-	       (limits[s].max_n < 0 || n <= (unsigned int)limits[s].max_n);
-}
-
-int strategy_streams(int s)
-{
-	return s == STRATEGY_AVX2_NT;
-}
-
 static void *grow(void *p, size_t n, size_t size)
 {
 	p = realloc(p, n * size);
@@ -175,12 +157,12 @@ int table_read_csv(struct table *t, const char *path)
 		}
 		/* A time for a copy the strategy cannot make came from a broken probe. */
 		if (!strategy_serves(s, r.length)) {
-			if (limits[s].max_n >= 0)
+			if (strategy_catalogue[s].max_n >= 0)
 				fprintf(stderr, "probe: %s:%d: %s copies only lengths %d..%d, not %u\n", path, lineno,
-					strategy_name[s], limits[s].min_n, limits[s].max_n, r.length);
+					strategy_name[s], strategy_catalogue[s].min_n, strategy_catalogue[s].max_n, r.length);
 			else
 				fprintf(stderr, "probe: %s:%d: %s copies only lengths %d and up, not %u\n", path, lineno,
-					strategy_name[s], limits[s].min_n, r.length);
+					strategy_name[s], strategy_catalogue[s].min_n, r.length);
 			rc = -1;
 			break;
 		}

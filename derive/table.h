@@ -7,15 +7,9 @@
 
 #include <stddef.h>
 
-/* The catalogue's names, by code (common/rule_limits.h). */
+/* The catalogue's names, by code (common/strategies.h); its records say
+ * what a strategy copies (strategy_serves) and whether it streams. */
 extern const char *const strategy_name[N_COPY_STRATEGIES];
-
-/* 1 when strategy s can copy n bytes (the catalogue's min_n and max_n). */
-int strategy_serves(int s, unsigned int n);
-
-/* 1 when strategy s stores past the caches (streaming stores): the probe
- * times it only where a copy can outgrow them. */
-int strategy_streams(int s);
 
 struct row {
 	int strategy; /* enum copy_strategy */

@@ -17,20 +17,11 @@
 /* The catalogue, for scripts and people (common/strategies.h). */
 static int print_strategies(void)
 {
-	static const char *const isa[] = {
-#define ISA_NAME(id, name) name,
-		ISA_LEVELS(ISA_NAME)
-#undef ISA_NAME
-	};
-	static const char *const direction[] = {
-#define DIRECTION_NAME(id, name) name,
-		DIRECTIONS(DIRECTION_NAME)
-#undef DIRECTION_NAME
-	};
-#define PRINT_ROW(id, name, min_n, max_n, isa_level, letter, fallback, code, dir, ...) \
-	printf("%d %s %c %s %d %d %s\n", code, name, letter, isa[isa_level], min_n, max_n, direction[dir]);
-	STRATEGIES(PRINT_ROW)
-#undef PRINT_ROW
+	for (int i = 0; i < N_COPY_STRATEGIES; i++) {
+		const struct strategy *s = &strategy_catalogue[i];
+		printf("%d %s %c %s %d %d %s\n", s->code, s->name, s->letter, isa_names[s->isa], s->min_n, s->max_n,
+		       direction_names[s->direction]);
+	}
 	return 0;
 }
 

@@ -129,7 +129,7 @@ void measurement_init(struct measurement *m, const struct plan *p, const struct 
 		for (size_t d = 0; d < n_ds; d++)
 			for (int s = 0; s < N_COPY_STRATEGIES; s++) {
 				if (!strategy_serves(s, n) || !runs[s] ||
-				    (strategy_streams(s) && n < p->streaming_from))
+				    (strategy_catalogue[s].streams && n < p->streaming_from))
 					continue;
 				struct point *pt = &m->points[m->n++];
 				pt->strategy = s;

@@ -17,9 +17,6 @@ static const unsigned int shown_distances[] = {0, 1, 16, 31, 32, 64, 4064, 4095}
  * strategy elsewhere, then the classes that differ from it. */
 void rule_text(const struct derived_rule *r, char *out, size_t size)
 {
-#define CLASS_NAME(id, name) name,
-	static const char *const class_names[] = {DISTANCE_CLASSES(CLASS_NAME)};
-#undef CLASS_NAME
 	size_t len = 0;
 	out[0] = '\0';
 	for (int i = 0; i < r->n_bands && len < size; i++) {
@@ -139,7 +136,7 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 	unsigned int streams_from[N_COPY_STRATEGIES] = {0};
 	for (size_t i = 0; i < run->table->n; i++) {
 		const struct row *w = &run->table->rows[i];
-		if (strategy_streams(w->strategy) && (!streams_from[w->strategy] || w->length < streams_from[w->strategy]))
+		if (strategy_catalogue[w->strategy].streams && (!streams_from[w->strategy] || w->length < streams_from[w->strategy]))
 			streams_from[w->strategy] = w->length;
 	}
 	for (int k = 0; k < N_COPY_STRATEGIES; k++)

@@ -115,10 +115,6 @@ static int flavor_isa(const struct model *m, const char *flavor)
 	return -2;
 }
 
-#define STRATEGY_ISA(id, name, min_n, max_n, isa, ...) isa,
-static const int strategy_isa[] = {STRATEGIES(STRATEGY_ISA)};
-#undef STRATEGY_ISA
-
 /* Returns the exit status; *recorded is set when the database changed. */
 static int import_one(const char *db_path, const char *name, int dry_run, const char *path, int *recorded)
 {
@@ -154,7 +150,7 @@ static int import_one(const char *db_path, const char *name, int dry_run, const 
 		goto out;
 	}
 	for (size_t i = 0; i < a.m.n; i++)
-		if (strategy_isa[a.m.points[i].strategy] > isa) {
+		if (strategy_catalogue[a.m.points[i].strategy].isa > isa) {
 			err("%s: it times %s, which is not a strategy of flavor %s; nothing was imported", path,
 			    strategy_name[a.m.points[i].strategy], a.flavor);
 			goto out;

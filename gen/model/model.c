@@ -45,7 +45,6 @@ static void load_uarchs(struct loader *l, struct model *m)
 	sqlite3_finalize(st);
 }
 
-#define ISA_NAME(id, name) name,
 static void load_flavors(struct loader *l, struct model *m)
 {
 	sqlite3_stmt *st = prepare(l, "SELECT name, what, isa, red_zone FROM flavor ORDER BY name");
@@ -63,7 +62,6 @@ static void load_flavors(struct loader *l, struct model *m)
 			row_error(l, "flavor", row, "name", "must be 1-31 of [a-z0-9_], starting with a letter");
 		if (f.what && !*f.what)
 			row_error(l, "flavor", row, "what", "must say what the flavor is for");
-		static const char *const isa_names[] = {ISA_LEVELS(ISA_NAME)};
 		f.isa_level = -1;
 		for (int k = 0; f.isa && k < N_ISA_LEVELS; k++)
 			if (strcmp(f.isa, isa_names[k]) == 0)

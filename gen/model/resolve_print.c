@@ -21,9 +21,6 @@ static int parse_number(const char *what, const char *s, long max, int *out)
 }
 
 static const char *const status_names[] = {"baseline", "inherited", "measured"};
-#define STRATEGY_NAME(id, name, ...) name,
-static const char *const strategy_names[] = {STRATEGIES(STRATEGY_NAME)};
-#undef STRATEGY_NAME
 
 /* "0..63:forward,forward,forward,forward;64..:forward,down,forward,forward":
  * each band's lengths, then its strategy for the classes zero, above, below
@@ -36,7 +33,7 @@ static void print_table(const struct rule *t)
 		if (b->hi != BAND_UNBOUNDED)
 			printf("%u", b->hi);
 		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
-			printf("%c%s", c ? ',' : ':', strategy_names[b->strategy[c]]);
+			printf("%c%s", c ? ',' : ':', strategy_catalogue[b->strategy[c]].name);
 	}
 }
 

@@ -14,21 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define STRATEGY_NAME(id, name, ...) name,
-static const char *const strategy_names[] = {STRATEGIES(STRATEGY_NAME)};
-#undef STRATEGY_NAME
-#define STRATEGY_MIN(id, name, min_n, ...) min_n,
-static const int strategy_min[] = {STRATEGIES(STRATEGY_MIN)};
-#undef STRATEGY_MIN
-#define STRATEGY_MAX(id, name, min_n, max_n, ...) max_n,
-static const int strategy_max[] = {STRATEGIES(STRATEGY_MAX)};
-#undef STRATEGY_MAX
-#define STRATEGY_ISA(id, name, min_n, max_n, isa, ...) isa,
-static const int strategy_isa[] = {STRATEGIES(STRATEGY_ISA)};
-#undef STRATEGY_ISA
-#define CLASS_NAME(id, name) name,
-static const char *const class_names[] = {DISTANCE_CLASSES(CLASS_NAME)};
-#undef CLASS_NAME
 
 const struct rule baseline_rule = {
 	.zero_mod = 4096,
@@ -176,7 +161,7 @@ static void load_rule_rows(struct loader *l, struct model *m)
 static int strategy_code(const char *name)
 {
 	for (int s = 0; s < N_COPY_STRATEGIES; s++)
-		if (strcmp(name, strategy_names[s]) == 0)
+		if (strcmp(name, strategy_catalogue[s].name) == 0)
 			return s;
 	return -1;
 }
@@ -215,15 +200,15 @@ static void add_band(struct loader *l, struct model *m, sqlite3_stmt *st, const 
 			row_error(l, "rule_band", row, class_names[c], what);
 			free(what);
 			b.strategy[c] = 0;
-		} else if (name && (has_lo && lo < strategy_min[b.strategy[c]])) {
+		} else if (name && (has_lo && lo < strategy_catalogue[b.strategy[c]].min_n)) {
 			char *what = xasprintf("%s needs lengths of %d or more; the band starts at %d", name,
-					       strategy_min[b.strategy[c]], lo);
+					       strategy_catalogue[b.strategy[c]].min_n, lo);
 			row_error(l, "rule_band", row, class_names[c], what);
 			free(what);
-		} else if (name && strategy_max[b.strategy[c]] >= 0 &&
-			   (null_hi || hi > strategy_max[b.strategy[c]])) {
+		} else if (name && strategy_catalogue[b.strategy[c]].max_n >= 0 &&
+			   (null_hi || hi > strategy_catalogue[b.strategy[c]].max_n)) {
 			char *what = xasprintf("%s serves lengths up to %d; the band reaches %s", name,
-					       strategy_max[b.strategy[c]], null_hi ? "beyond any bound" : "further");
+					       strategy_catalogue[b.strategy[c]].max_n, null_hi ? "beyond any bound" : "further");
 			row_error(l, "rule_band", row, class_names[c], what);
 			free(what);
 		}
@@ -231,7 +216,7 @@ static void add_band(struct loader *l, struct model *m, sqlite3_stmt *st, const 
 		for (size_t i = 0; flavor && i < m->n_flavors; i++)
 			if (m->flavors[i].name && strcmp(m->flavors[i].name, flavor) == 0)
 				fl = &m->flavors[i];
-		if (name && fl && fl->isa && fl->isa_level >= 0 && strategy_isa[b.strategy[c]] > fl->isa_level) {
+		if (name && fl && fl->isa && fl->isa_level >= 0 && strategy_catalogue[b.strategy[c]].isa > fl->isa_level) {
 			char *what = xasprintf("%s is not a strategy of flavor %s, whose isa is %s", name, flavor, fl->isa);
 			row_error(l, "rule_band", row, class_names[c], what);
 			free(what);

@@ -6,6 +6,7 @@
 #include "../../common/util.h"
 #include "bind_db.h"
 #include "bind_lua.h"
+#include "bind_plan.h"
 #include "template.h"
 
 #include <lauxlib.h>
@@ -107,6 +108,7 @@ lua_State *bind_state(const struct model *m, const struct options *o)
 
 	lua_pushcfunction(L, l_lookup);
 	lua_setglobal(L, "lookup");
+	bind_choice(L);
 	lua_newtable(L);
 	lua_setfield(L, LUA_REGISTRYINDEX, "uarchgen.imports");
 	lua_pushcfunction(L, l_import);

@@ -7,25 +7,6 @@
 
 #include <string.h>
 
-#define CLASS_NAME(id, name) name,
-static const char *const class_names[] = {DISTANCE_CLASSES(CLASS_NAME)};
-#undef CLASS_NAME
-#define STRATEGY_ROW(id, name, min_n, max_n, isa, letter, fallback, code, direction, streams, aligns, clobbers, what) \
-	{name, min_n, max_n, isa, letter, fallback, code, direction, streams, aligns, clobbers, what},
-static const struct {
-	const char *name;
-	int min_n, max_n, isa;
-	char letter;
-	int fallback, code, direction, streams, aligns;
-	const char *clobbers, *what;
-} strategies[] = {STRATEGIES(STRATEGY_ROW)};
-#undef STRATEGY_ROW
-#define ISA_NAME(id, name) name,
-static const char *const isa_names[] = {ISA_LEVELS(ISA_NAME)};
-#undef ISA_NAME
-#define DIRECTION_NAME(id, name) name,
-static const char *const direction_names[] = {DIRECTIONS(DIRECTION_NAME)};
-#undef DIRECTION_NAME
 
 static const char *const status_names[] = {"baseline", "inherited", "measured"};
 
@@ -36,7 +17,7 @@ static void push_band(lua_State *L, const struct band *b)
 	set_int(L, "lo", b->lo);
 	set_int(L, "hi", b->hi == BAND_UNBOUNDED ? -1 : (lua_Integer)b->hi);
 	for (int c = 0; c < N_DISTANCE_CLASSES; c++)
-		set_str(L, class_names[c], strategies[b->strategy[c]].name);
+		set_str(L, class_names[c], strategy_catalogue[b->strategy[c]].name);
 }
 
 /* What a core gets: status, the table (bands and class bounds), and the
@@ -129,24 +110,25 @@ void bind_push_db(lua_State *L, const struct model *m)
 
 	/* The strategy catalogue and the distance classes, in code order. */
 	lua_newtable(L);
-	for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++) {
+	for (size_t i = 0; i < N_COPY_STRATEGIES; i++) {
+		const struct strategy *s = &strategy_catalogue[i];
 		lua_newtable(L);
-		set_str(L, "name", strategies[i].name);
-		set_int(L, "code", strategies[i].code);
-		set_int(L, "min_n", strategies[i].min_n);
-		set_int(L, "max_n", strategies[i].max_n);
-		set_str(L, "isa", isa_names[strategies[i].isa]);
-		set_int(L, "isa_level", strategies[i].isa);
-		char letter[2] = {strategies[i].letter, '\0'};
+		set_str(L, "name", s->name);
+		set_int(L, "code", s->code);
+		set_int(L, "min_n", s->min_n);
+		set_int(L, "max_n", s->max_n);
+		set_str(L, "isa", isa_names[s->isa]);
+		set_int(L, "isa_level", s->isa);
+		char letter[2] = {s->letter, '\0'};
 		set_str(L, "letter", letter);
-		set_str(L, "fallback", strategies[strategies[i].fallback].name);
-		set_str(L, "direction", direction_names[strategies[i].direction]);
-		lua_pushboolean(L, strategies[i].streams);
+		set_str(L, "fallback", strategy_catalogue[s->fallback].name);
+		set_str(L, "direction", direction_names[s->direction]);
+		lua_pushboolean(L, s->streams);
 		lua_setfield(L, -2, "streams");
-		lua_pushboolean(L, strategies[i].aligns);
+		lua_pushboolean(L, s->aligns);
 		lua_setfield(L, -2, "aligns");
-		set_str(L, "clobbers", strategies[i].clobbers);
-		set_str(L, "what", strategies[i].what);
+		set_str(L, "clobbers", s->clobbers);
+		set_str(L, "what", s->what);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	lua_setfield(L, -2, "strategies");
@@ -164,15 +146,15 @@ void bind_push_db(lua_State *L, const struct model *m)
 	lua_setfield(L, -2, "classes");
 	set_int(L, "max_bands", MAX_BANDS);
 	set_int(L, "class_bound_max", CLASS_BOUND_MAX);
-	set_str(L, "baseline", strategies[BASELINE_STRATEGY].name);
+	set_str(L, "baseline", strategy_catalogue[BASELINE_STRATEGY].name);
 }
 
 void bind_push_strategies(lua_State *L, int isa_level)
 {
 	lua_newtable(L);
-	for (size_t i = 0, k = 0; i < sizeof strategies / sizeof strategies[0]; i++)
-		if (strategies[i].isa <= isa_level) {
-			lua_pushstring(L, strategies[i].name);
+	for (size_t i = 0, k = 0; i < N_COPY_STRATEGIES; i++)
+		if (strategy_catalogue[i].isa <= isa_level) {
+			lua_pushstring(L, strategy_catalogue[i].name);
 			lua_rawseti(L, -2, (lua_Integer)++k);
 		}
 }

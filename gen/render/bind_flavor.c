@@ -5,6 +5,7 @@
 #include "../../common/sha256.h"
 #include "../../common/util.h"
 #include "bind_db.h"
+#include "bind_plan.h"
 #include "bind_lua.h"
 
 #include <stdlib.h>
@@ -79,6 +80,7 @@ int bind_flavor(lua_State *L, const struct model *m, const struct options *o, co
 		return EXIT_FAIL;
 	}
 	set_global_frozen(L, "flavor");
+	bind_plan(L, m, o, f);
 
 	/* The stamp changes with the database, the generator, the flavor and the
 	 * options, so out/ files from two different runs cannot be mixed unnoticed. */

@@ -2,19 +2,20 @@
 -- computed in one place: parts are rendered apart and share no locals.
 local M = {}
 
--- A way to write a routine: under `rule`'s table compiled to a branch tree
--- (dispatch.lua), or under the installed table (rule nil). way = {
+-- A way to write a routine: a table compiled to a branch tree (a set or
+-- the target of the plan, plan/tree.h), or the installed table (compiled
+-- nil). way = {
 --   suffix = what its labels add to the routine's name, name = what it
---   runs, in words, rule, plan = rule's branch tree, reachable = the
---   strategies it can reach, in code order, far = its tree's jumps to
---   its copies are rel32 (dispatch.tpi says why),
+--   runs, in words, tree = the plan's steps (nil: the installed table),
+--   reachable = the strategies it can reach, in code order, far = its
+--   tree's jumps to its copies are rel32 (dispatch.tpi says why),
 -- }
-function M.way(suffix, name, rule)
-  local w = { suffix = suffix, name = name, rule = rule, reachable = {}, far = false }
-  w.plan = rule and import("dispatch").plan(rule)
-  for _, s in ipairs(flavor_strategies()) do
-    if not rule or w.plan.used[s.name] then w.reachable[#w.reachable + 1] = s.name end
+function M.way(suffix, name, compiled)
+  if compiled then
+    return { suffix = suffix, name = name, tree = compiled.tree, reachable = compiled.reachable, far = compiled.far }
   end
+  local w = { suffix = suffix, name = name, reachable = {}, far = false }
+  for _, s in ipairs(flavor_strategies()) do w.reachable[#w.reachable + 1] = s.name end
   return w
 end
 
@@ -25,7 +26,7 @@ end
 --   remaining = the user copies' result contract, has = {routine = true},
 --   access = the routines that touch user memory, in the flavor's order,
 --   sites = the patched routines (routines.lua), in the flavor's order,
---   sets = the compiled sets (compiled.lua),
+--   sets = the compiled sets (the plan's, plan/sets.h),
 --   ways = how each patched routine is written: with --target, its entry
 --   is the target's tree ({ the target's way }); else its entry is the
 --   baseline, and it is written once more under the installed table
@@ -43,16 +44,12 @@ function M.of()
   end
   for _, s in ipairs(db.strategies) do c.code[s.name], c.strategy[s.name] = s.code, s end
   for i, class in ipairs(db.classes) do c.CLASS[class] = i - 1 end
-  c.sets = import("compiled").of().sets
+  c.sets = plan.sets
   if c.T then
-    c.ways = { M.way("", target_name(), c.T) }
+    c.ways = { M.way("", target_name(), plan.target) }
   else
     c.ways = { M.way("_table", "the installed table", nil) }
-    for _, s in ipairs(c.sets) do
-      local w = M.way(s.suffix, s.name .. "'s table", s.table)
-      w.far = true
-      c.ways[#c.ways + 1] = w
-    end
+    for _, s in ipairs(c.sets) do c.ways[#c.ways + 1] = M.way(s.suffix, s.name .. "'s table", s) end
   end
   return c
 end

@@ -20,7 +20,7 @@
 --           a user copy's result (int, or size_t with --user-copy-result=remaining)
 --   doc     one line for copy_rule.h
 --   strategy  for copy_<strategy>, the catalogue's row it runs alone
---   patched   its entry is a patch site (templates/lib/compiled.lua): it
+--   patched   its entry is a patch site (plan/sets.h): it
 --           runs the baseline until rule_patch points it at the installed
 --           rule's routine
 --

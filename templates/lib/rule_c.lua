@@ -3,26 +3,6 @@
 -- values.
 local M = {}
 
--- The strategy code each class takes at length n and distance d under r,
--- computed from the database's table: what the generated tests expect of
--- the assembled dispatch.
-function M.choice(r, n, d)
-  d = d % 4096
-  local class = "elsewhere"
-  if d % r.zero_mod == 0 then class = "zero"
-  elseif d <= r.above_max then class = "above"
-  elseif d <= r.near_max then class = "near"
-  elseif r.below_max > 0 and d >= 4096 - r.below_max then class = "below" end
-  for _, b in ipairs(r.bands) do
-    if n >= b.lo and (b.hi < 0 or n <= b.hi) then
-      for _, s in ipairs(db.strategies) do
-        if s.name == b[class] then return s.code, s.name end
-      end
-    end
-  end
-  error("no band of the table holds length " .. n)
-end
-
 function M.literal(r, entry, prefix)
   local G = string.upper(prefix)
   local code = {}

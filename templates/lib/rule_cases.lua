@@ -51,7 +51,7 @@ function M.edges(r)
   local out = {}
   for _, n in ipairs(ns) do
     for _, d in ipairs(ds) do
-      out[#out + 1] = string.format("{ %d, %d, %d }", n, d, (rule_c.choice(r, n, d)))
+      out[#out + 1] = string.format("{ %d, %d, %d }", n, d, (choice(r, n, d)))
     end
   end
   return out

@@ -1,0 +1,233 @@
+/* The plan in Lua (bind_plan.h). */
+#include "bind_plan.h"
+
+#include "../../common/util.h"
+#include "../../plan/sets.h"
+#include "../../plan/tree.h"
+#include "bind_db.h"
+#include "bind_lua.h"
+
+#include <lauxlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void table_of(const struct rule *r, struct copy_table *t)
+{
+	t->classes = (struct class_bounds){(unsigned int)r->above_max, (unsigned int)r->near_max,
+					   (unsigned int)r->below_max, r->zero_mod};
+	t->align_dst = r->align_dst;
+	t->n_bands = r->n_bands;
+	memcpy(t->bands, r->bands, sizeof r->bands);
+}
+
+static void out_of_memory(void)
+{
+	err("out of memory");
+	exit(EXIT_FAIL);
+}
+
+static const char *const op_names[] = {"distance", "if_class", "cmp_length", "if_at_most", "if_above", "goto", "label"};
+
+/* A step with every field, nil where the op has none (a frozen table
+ * tells a misspelt field from a nil one). */
+static void push_step(lua_State *L, const struct plan_step *s)
+{
+	char label[32];
+	snprintf(label, sizeof label, "t%d_%d", s->label_lo, s->label_hi);
+	lua_newtable(L);
+	set_str(L, "op", op_names[s->op]);
+	set_str(L, "class", s->op == PLAN_IF_CLASS ? class_names[s->class] : NULL);
+	set_bool(L, "flags", s->flags);
+	set_int(L, "bound", s->bound);
+	set_bool(L, "first", s->first);
+	set_str(L, "to", s->to >= 0 ? strategy_catalogue[s->to].name : NULL);
+	set_str(L, "label", s->label_lo ? label : NULL);
+}
+
+/* Sets fields tree and reachable (the strategies the flavor has that the
+ * tree reaches, in code order) of the table on top; far: its jumps to its
+ * copies are rel32 (dispatch.tpi says why). */
+static void set_tree(lua_State *L, const struct copy_table *t, const struct flavor *f, int far)
+{
+	struct plan_tree tree;
+	if (plan_tree(t, &tree))
+		out_of_memory();
+	lua_newtable(L);
+	for (int i = 0; i < tree.n_steps; i++) {
+		push_step(L, &tree.steps[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "tree");
+	lua_newtable(L);
+	for (int s = 0, k = 0; s < N_COPY_STRATEGIES; s++)
+		if (tree.used[s] && strategy_catalogue[s].isa <= f->isa_level) {
+			lua_pushstring(L, strategy_catalogue[s].name);
+			lua_rawseti(L, -2, ++k);
+		}
+	lua_setfield(L, -2, "reachable");
+	set_bool(L, "far", far);
+	plan_tree_free(&tree);
+}
+
+static void push_sets(lua_State *L, const struct plan_sets *ps, const struct flavor *f)
+{
+	lua_newtable(L);
+	for (int i = 0; i < ps->n_sets; i++) {
+		const struct plan_set *s = &ps->sets[i];
+		lua_newtable(L);
+		set_int(L, "id", s->id);
+		set_str(L, "name", s->name);
+		char suffix[sizeof s->name + 1];
+		snprintf(suffix, sizeof suffix, "_%s", s->name);
+		set_str(L, "suffix", suffix);
+		set_tree(L, &s->table, f, 1);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "sets");
+}
+
+/* The name of the set each isa level of entry u's core runs. */
+static void push_set_names(lua_State *L, const struct model *m, const struct flavor *f, const struct plan_sets *ps,
+			   const char *target, const struct uarch *u)
+{
+	struct resolved_rule rr = model_resolve(m, u->name, f->name);
+	const struct plan_row *row = NULL;
+	for (int i = 0; !row && i < ps->n_rows; i++)
+		if (strcmp(ps->rows[i].entry, u->name) == 0 ||
+		    (rr.status == RULE_INHERITED && strcmp(ps->rows[i].entry, rr.source) == 0))
+			row = &ps->rows[i];
+	lua_newtable(L);
+	for (int isa = 0; isa <= f->isa_level; isa++) {
+		const char *name = target ? target : "baseline";
+		for (int k = 0; row && !target && k < ps->n_sets; k++)
+			if (ps->sets[k].id == row->by_isa[isa])
+				name = ps->sets[k].name;
+		lua_pushstring(L, name);
+		lua_rawseti(L, -2, isa + 1);
+	}
+	lua_setfield(L, -2, u->name);
+}
+
+static void push_rows(lua_State *L, const struct model *m, const struct flavor *f, const struct plan_sets *ps)
+{
+	lua_newtable(L);
+	for (int i = 0; i < ps->n_rows; i++) {
+		lua_newtable(L);
+		set_str(L, "entry", ps->rows[i].entry);
+		struct resolved_rule rr = model_resolve(m, ps->rows[i].entry, f->name);
+		bind_push_resolved(L, &rr);
+		lua_setfield(L, -2, "rule");
+		lua_newtable(L);
+		for (int isa = 0; isa <= f->isa_level; isa++) {
+			lua_pushinteger(L, ps->rows[i].by_isa[isa]);
+			lua_rawseti(L, -2, isa);
+		}
+		lua_setfield(L, -2, "by_isa");
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "rows");
+}
+
+void bind_plan(lua_State *L, const struct model *m, const struct options *o, const struct flavor *f)
+{
+	/* --target compiles the named entry's table into the entries, in a
+	 * flavor without vector isa levels: whether the CPU and the OS enable
+	 * those is known only at run time. */
+	const char *target = o->target && f->isa_level == 0 ? o->target : NULL;
+	struct copy_table *tables = xmalloc((m->n_uarchs + 1) * sizeof *tables);
+	struct plan_measured *measured = xmalloc((m->n_uarchs + 1) * sizeof *measured);
+	struct plan_sets ps;
+	int n = 0;
+	for (size_t i = 0; !target && i < m->n_uarchs; i++) {
+		struct resolved_rule rr = model_resolve(m, m->uarchs[i].name, f->name);
+		if (rr.status != RULE_MEASURED)
+			continue;
+		table_of(rr.table, &tables[n]);
+		measured[n] = (struct plan_measured){m->uarchs[i].name, &tables[n]};
+		n++;
+	}
+	if (plan_sets(measured, n, f->isa_level, &ps))
+		out_of_memory();
+	lua_newtable(L);
+	push_sets(L, &ps, f);
+	push_rows(L, m, f, &ps);
+	lua_newtable(L);
+	for (size_t i = 0; i < m->n_uarchs; i++)
+		push_set_names(L, m, f, &ps, target, &m->uarchs[i]);
+	lua_setfield(L, -2, "set_names");
+	if (target) {
+		struct resolved_rule rr = model_resolve(m, target, f->name);
+		table_of(rr.table, &tables[0]);
+		lua_newtable(L);
+		set_str(L, "name", target);
+		set_tree(L, &tables[0], f, 0);
+		lua_setfield(L, -2, "target");
+	}
+	set_global_frozen(L, "plan");
+	plan_sets_free(&ps);
+	free(measured);
+	free(tables);
+}
+
+/* A rule as Lua holds it, back in C: its class bounds and its bands. */
+static void table_from_lua(lua_State *L, int idx, struct copy_table *t)
+{
+	lua_getfield(L, idx, "above_max");
+	lua_getfield(L, idx, "near_max");
+	lua_getfield(L, idx, "below_max");
+	lua_getfield(L, idx, "zero_mod");
+	lua_getfield(L, idx, "align_dst");
+	t->classes = (struct class_bounds){(unsigned int)luaL_checkinteger(L, -5), (unsigned int)luaL_checkinteger(L, -4),
+					   (unsigned int)luaL_checkinteger(L, -3), (int)luaL_checkinteger(L, -2)};
+	t->align_dst = (int)luaL_checkinteger(L, -1);
+	lua_pop(L, 5);
+	lua_getfield(L, idx, "bands");
+	t->n_bands = 0;
+	for (lua_Integer i = 1; lua_geti(L, -1, i) == LUA_TTABLE; i++) {
+		if (t->n_bands == PLAN_MAX_BANDS)
+			luaL_error(L, "choice: more than %d bands", PLAN_MAX_BANDS);
+		struct band *b = &t->bands[t->n_bands++];
+		lua_getfield(L, -1, "lo");
+		lua_getfield(L, -2, "hi");
+		b->lo = (unsigned int)luaL_checkinteger(L, -2);
+		b->hi = lua_tointeger(L, -1) < 0 ? BAND_UNBOUNDED : (unsigned int)lua_tointeger(L, -1);
+		lua_pop(L, 2);
+		for (int c = 0; c < N_DISTANCE_CLASSES; c++) {
+			lua_getfield(L, -1, class_names[c]);
+			const char *name = luaL_checkstring(L, -1);
+			b->strategy[c] = -1;
+			for (int s = 0; s < N_COPY_STRATEGIES; s++)
+				if (strcmp(strategy_catalogue[s].name, name) == 0)
+					b->strategy[c] = s;
+			if (b->strategy[c] < 0)
+				luaL_error(L, "choice: no strategy %s in the catalogue", name);
+			lua_pop(L, 1);
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 2);
+}
+
+static int l_choice(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_Integer n = luaL_checkinteger(L, 2), d = luaL_checkinteger(L, 3);
+	struct copy_table *t = lua_newuserdatauv(L, sizeof *t, 0); /* freed by Lua, even after an error */
+	table_from_lua(L, 1, t);
+	int held = 0;
+	for (int i = 0; i < t->n_bands; i++)
+		held |= (unsigned int)n >= t->bands[i].lo && (unsigned int)n <= t->bands[i].hi;
+	int s = plan_choice(t, (unsigned int)n, (unsigned int)(d & 4095));
+	if (!held)
+		return luaL_error(L, "choice: no band of the table holds length %d", (int)n);
+	lua_pushinteger(L, s);
+	lua_pushstring(L, strategy_catalogue[s].name);
+	return 2;
+}
+
+void bind_choice(lua_State *L)
+{
+	lua_pushcfunction(L, l_choice);
+	lua_setglobal(L, "choice");
+}

@@ -1,0 +1,31 @@
+/* The plan (plan/) as Lua sees it: the global plan, what each routine set
+ * of the flavor runs and its branch tree, and the function choice(). The
+ * templates print it; they decide nothing of it. */
+#ifndef UARCHGEN_BIND_PLAN_H
+#define UARCHGEN_BIND_PLAN_H
+
+#include "../model/model.h"
+#include "options.h"
+
+#include <lua.h>
+
+/* Sets the global plan for flavor f (after bind_flavor's flavor):
+ *   sets    { { id, name, suffix, table, tree, reachable, far }, ... }: the
+ *           compiled sets (plan/sets.h); none with --target
+ *   rows    { { entry, rule, by_isa = { [0] = id, ... } }, ... }: each
+ *           measured entry and the set of each isa level
+ *   target  { name, tree, reachable, far } with --target, else nil
+ *   set_names { [entry] = { name at isa 0, 1, ... } }: the set each entry's
+ *           core runs ("baseline" where none; the target's name with it)
+ * A tree is a list of steps { op, class, flags, bound, first, to, label }
+ * (plan/tree.h): op "distance", "if_class", "cmp_length", "if_at_most",
+ * "if_above", "goto" or "label"; to a strategy's name; label "t<lo>_<hi>".
+ * Exits after printing why when out of memory. */
+void bind_plan(lua_State *L, const struct model *m, const struct options *o, const struct flavor *f);
+
+/* Sets the global choice(rule, n, d): the code and name of the strategy a
+ * rule as Lua holds it (bands of names, class bounds) picks, by
+ * plan_choice, for the generated tests' expected values. */
+void bind_choice(lua_State *L);
+
+#endif

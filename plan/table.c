@@ -1,0 +1,140 @@
+/* Classes, choices and a table at an isa level (table.h). */
+#include "table.h"
+
+#include <string.h>
+
+enum distance_class plan_class(struct class_bounds b, unsigned int d)
+{
+	d %= 4096;
+	if (d % (b.zero_mod ? (unsigned int)b.zero_mod : 4096u) == 0)
+		return CLASS_ZERO;
+	if (d <= b.above_max)
+		return CLASS_ABOVE;
+	if (d <= b.near_max)
+		return CLASS_NEAR;
+	if (b.below_max && d >= 4096 - b.below_max)
+		return CLASS_BELOW;
+	return CLASS_ELSEWHERE;
+}
+
+int plan_band_choice(const struct band *bands, int n_bands, struct class_bounds b, unsigned int n, unsigned int d)
+{
+	for (int i = 0; i < n_bands; i++)
+		if (n >= bands[i].lo && n <= bands[i].hi)
+			return bands[i].strategy[plan_class(b, d)];
+	return BASELINE_STRATEGY;
+}
+
+int plan_choice(const struct copy_table *t, unsigned int n, unsigned int d)
+{
+	return plan_band_choice(t->bands, t->n_bands, t->classes, n, d);
+}
+
+/* Lengths lo..hi of one strategy; hi BAND_UNBOUNDED: no bound. */
+struct piece {
+	unsigned int lo, hi;
+	int strategy;
+};
+
+/* What runs where a table says s for lengths lo..hi at isa level isa: up
+ * to three pieces, lowest first. */
+static int runs(int s, unsigned int lo, unsigned int hi, int isa, int align_dst, struct piece out[3])
+{
+	while (strategy_catalogue[s].isa > isa)
+		s = strategy_catalogue[s].fallback;
+	if (strategy_catalogue[s].aligns && align_dst == 0)
+		s = strategy_catalogue[s].fallback;
+	unsigned int min_n = (unsigned int)strategy_catalogue[s].min_n;
+	unsigned int max_n = strategy_catalogue[s].max_n < 0 ? BAND_UNBOUNDED : (unsigned int)strategy_catalogue[s].max_n;
+	int k = 0;
+	if (lo < min_n)
+		out[k++] = (struct piece){lo, hi < min_n - 1 ? hi : min_n - 1, BASELINE_STRATEGY};
+	unsigned int a = lo > min_n ? lo : min_n, b = hi < max_n ? hi : max_n;
+	if (a <= b)
+		out[k++] = (struct piece){a, b, s};
+	if (hi > max_n)
+		out[k++] = (struct piece){lo > max_n + 1 ? lo : max_n + 1, hi, BASELINE_STRATEGY};
+	return k;
+}
+
+static int same_bounds(struct class_bounds a, struct class_bounds b)
+{
+	return a.above_max == b.above_max && a.near_max == b.near_max && a.below_max == b.below_max &&
+	       a.zero_mod == b.zero_mod;
+}
+
+static int same_cells(const struct band *a, const struct band *b)
+{
+	return memcmp(a->strategy, b->strategy, sizeof a->strategy) == 0;
+}
+
+/* Appends band b to out, or extends out's last band where it copies alike. */
+static void append(struct copy_table *out, const struct band *b)
+{
+	struct band *last = out->n_bands ? &out->bands[out->n_bands - 1] : NULL;
+	if (last && same_cells(last, b))
+		last->hi = b->hi;
+	else
+		out->bands[out->n_bands++] = *b;
+}
+
+void plan_at_isa(const struct copy_table *t, int isa, struct copy_table *out)
+{
+	out->classes = t->classes;
+	out->align_dst = t->align_dst;
+	out->n_bands = 0;
+	for (int i = 0; i < t->n_bands; i++) {
+		const struct band *b = &t->bands[i];
+		struct piece pieces[N_DISTANCE_CLASSES][3];
+		int n[N_DISTANCE_CLASSES];
+		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+			n[c] = runs(b->strategy[c], b->lo, b->hi, isa, t->align_dst, pieces[c]);
+		/* Every length where some class changes strategy starts a band. */
+		unsigned int from = b->lo;
+		for (;;) {
+			struct band cut = {from, b->hi, {0}};
+			for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+				for (int k = 0; k < n[c]; k++) {
+					if (pieces[c][k].lo <= from && pieces[c][k].hi >= from)
+						cut.strategy[c] = pieces[c][k].strategy;
+					if (pieces[c][k].lo > from && pieces[c][k].lo - 1 < cut.hi)
+						cut.hi = pieces[c][k].lo - 1;
+				}
+			append(out, &cut);
+			if (cut.hi == b->hi)
+				break;
+			from = cut.hi + 1;
+		}
+	}
+}
+
+int plan_copies_forward(const struct copy_table *t)
+{
+	for (int i = 0; i < t->n_bands; i++)
+		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+			if (t->bands[i].strategy[c] != BASELINE_STRATEGY)
+				return 0;
+	return 1;
+}
+
+int plan_same_table(const struct copy_table *a, const struct copy_table *b)
+{
+	if (!same_bounds(a->classes, b->classes) || a->align_dst != b->align_dst ||
+	    a->n_bands != b->n_bands)
+		return 0;
+	for (int i = 0; i < a->n_bands; i++)
+		if (a->bands[i].lo != b->bands[i].lo || a->bands[i].hi != b->bands[i].hi ||
+		    !same_cells(&a->bands[i], &b->bands[i]))
+			return 0;
+	return 1;
+}
+
+int plan_widest_isa(const struct copy_table *t)
+{
+	int widest = 0;
+	for (int i = 0; i < t->n_bands; i++)
+		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+			if (strategy_catalogue[t->bands[i].strategy[c]].isa > widest)
+				widest = strategy_catalogue[t->bands[i].strategy[c]].isa;
+	return widest;
+}

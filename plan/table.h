@@ -1,0 +1,50 @@
+/* A decision table as the routines run it: its class bounds and its length
+ * bands. The one place that says which class a distance falls in, which
+ * strategy a cell runs, and what a table becomes on a CPU that lacks some
+ * of its strategies' instructions. The generator, the derivation, the
+ * probe and the bench all ask here. */
+#ifndef PLAN_TABLE_H
+#define PLAN_TABLE_H
+
+#include "../common/rule_limits.h"
+
+/* The bounds of the distance classes (rule_limits.h says what each is). */
+struct class_bounds {
+	unsigned int above_max, near_max, below_max;
+	int zero_mod; /* 4096 (or 0): d = 0 alone */
+};
+
+/* A table at an isa level may split each stored band where a stand-in
+ * copies fewer lengths: at most two cuts a class. */
+#define PLAN_MAX_BANDS (MAX_BANDS * (1 + 2 * N_DISTANCE_CLASSES))
+
+struct copy_table {
+	struct class_bounds classes;
+	int align_dst; /* the head forward_aligned copies to; 0: none */
+	int n_bands;   /* bands[0].lo is 0, the last is unbounded */
+	struct band bands[PLAN_MAX_BANDS];
+};
+
+/* The class of d = (dst - src) mod 4096 under b. */
+enum distance_class plan_class(struct class_bounds b, unsigned int d);
+
+/* The strategy code bands[0..n_bands) pick for length n at distance d;
+ * the baseline for a length no band holds. */
+int plan_band_choice(const struct band *bands, int n_bands, struct class_bounds b, unsigned int n, unsigned int d);
+int plan_choice(const struct copy_table *t, unsigned int n, unsigned int d);
+
+/* t as the routines run it on a CPU whose isa level is isa: each strategy
+ * replaced by its fallback until the CPU can run it, one that aligns
+ * replaced by its fallback where t has no alignment, forward where the
+ * strategy cannot copy a length; bands split where that changes a class's
+ * copy and merged where neighbours then copy alike. */
+void plan_at_isa(const struct copy_table *t, int isa, struct copy_table *out);
+
+/* Whether every cell of t is the baseline. */
+int plan_copies_forward(const struct copy_table *t);
+/* Whether a and b copy every (n, d) alike with the same class bounds. */
+int plan_same_table(const struct copy_table *a, const struct copy_table *b);
+/* The widest isa level t's strategies need. */
+int plan_widest_isa(const struct copy_table *t);
+
+#endif

@@ -1,0 +1,188 @@
+/* A table compiled to a branch tree (tree.h). */
+#include "tree.h"
+
+#include <stdlib.h>
+
+/* The distance classes a tree tests, in the table's own order; elsewhere is
+ * what is left. */
+static const int tested_classes[] = {CLASS_ZERO, CLASS_ABOVE, CLASS_NEAR, CLASS_BELOW};
+#define N_TESTED 4
+
+/* A run of bands that the tree treats as one: the same tests, the same
+ * copy elsewhere. */
+struct leaf {
+	unsigned int hi;
+	int n_tests;
+	int test_class[N_TESTED], test_to[N_TESTED];
+	int elsewhere;
+};
+
+/* Whether a class holds any distance: one whose bound is 0 is never
+ * tested, whatever its column says. */
+static int live(const struct copy_table *t, int class)
+{
+	switch (class) {
+	case CLASS_ABOVE: return t->classes.above_max > 0;
+	case CLASS_NEAR: return t->classes.near_max > 0;
+	case CLASS_BELOW: return t->classes.below_max > 0;
+	default: return 1;
+	}
+}
+
+/* The distance tests one band needs, in test order. */
+static void band_tests(const struct copy_table *t, const struct band *b, struct leaf *leaf)
+{
+	int tested[N_DISTANCE_CLASSES] = {0}, any = 0;
+	int elsewhere = b->strategy[CLASS_ELSEWHERE];
+	for (int i = 0; i < N_TESTED; i++) {
+		int c = tested_classes[i];
+		tested[c] = live(t, c) && b->strategy[c] != elsewhere;
+		any |= tested[c];
+	}
+	leaf->n_tests = 0;
+	leaf->elsewhere = elsewhere;
+	if (!any)
+		return;
+	/* The near test compares d <= near_max, which every d of the above
+	 * class passes too: testing near means testing above first. */
+	if (tested[CLASS_NEAR] && live(t, CLASS_ABOVE))
+		tested[CLASS_ABOVE] = 1;
+	/* Class zero comes first, as in the table's own order: the above test
+	 * compares d <= above_max, which d = 0 passes, and with zero_mod below
+	 * 4096 a multiple of it may lie in the above, near or below range. */
+	tested[CLASS_ZERO] = 1;
+	for (int i = 0; i < N_TESTED; i++)
+		if (tested[tested_classes[i]]) {
+			leaf->test_class[leaf->n_tests] = tested_classes[i];
+			leaf->test_to[leaf->n_tests++] = b->strategy[tested_classes[i]];
+		}
+}
+
+static int same_leaf(const struct leaf *a, const struct leaf *b)
+{
+	if (a->elsewhere != b->elsewhere || a->n_tests != b->n_tests)
+		return 0;
+	for (int i = 0; i < a->n_tests; i++)
+		if (a->test_class[i] != b->test_class[i] || a->test_to[i] != b->test_to[i])
+			return 0;
+	return 1;
+}
+
+struct builder {
+	const struct copy_table *t;
+	const struct leaf *leaves; /* leaves[1..]: numbered from 1, as the labels are */
+	struct plan_tree *out;
+};
+
+static struct plan_step *emit(struct builder *b, enum plan_op op, int to)
+{
+	struct plan_step *s = &b->out->steps[b->out->n_steps++];
+	*s = (struct plan_step){.op = op, .to = to, .label_lo = 0, .label_hi = 0};
+	if (to >= 0)
+		b->out->used[to] = 1;
+	return s;
+}
+
+static void label(struct builder *b, enum plan_op op, int lo, int hi)
+{
+	struct plan_step *s = emit(b, op, -1);
+	s->label_lo = lo, s->label_hi = hi;
+}
+
+static void compare_length(struct builder *b, int leaf, int first)
+{
+	struct plan_step *s = emit(b, PLAN_CMP_LENGTH, -1);
+	s->bound = b->leaves[leaf].hi;
+	s->first = first;
+}
+
+/* Leaf i's distance tests, then its elsewhere class's copy. */
+static void leaf_steps(struct builder *b, int i)
+{
+	const struct leaf *L = &b->leaves[i];
+	const struct class_bounds *k = &b->t->classes;
+	if (L->n_tests)
+		emit(b, PLAN_DISTANCE, -1);
+	for (int j = 0; j < L->n_tests; j++) {
+		struct plan_step *s = emit(b, PLAN_IF_CLASS, L->test_to[j]);
+		s->class = L->test_class[j];
+		switch (s->class) {
+		case CLASS_ZERO:
+			s->bound = (unsigned int)(k->zero_mod ? k->zero_mod : 4096) - 1;
+			s->flags = s->bound == 4095;
+			break;
+		case CLASS_ABOVE: s->bound = k->above_max; break;
+		case CLASS_NEAR: s->bound = k->near_max; break;
+		default: s->bound = 4096 - k->below_max; break;
+		}
+	}
+	emit(b, PLAN_GOTO, L->elsewhere);
+}
+
+/* Leaves lo..hi, for a length past leaves[lo - 1].hi: halves them. */
+static void search(struct builder *b, int lo, int hi)
+{
+	if (lo == hi) {
+		leaf_steps(b, lo);
+		return;
+	}
+	int mid = (lo + hi) / 2;
+	compare_length(b, mid, 0);
+	if (lo == mid && b->leaves[lo].n_tests == 0) {
+		emit(b, PLAN_IF_AT_MOST, b->leaves[lo].elsewhere);
+		search(b, mid + 1, hi);
+	} else if (mid + 1 == hi && b->leaves[hi].n_tests == 0) {
+		emit(b, PLAN_IF_ABOVE, b->leaves[hi].elsewhere);
+		search(b, lo, mid);
+	} else {
+		label(b, PLAN_IF_ABOVE, mid + 1, hi);
+		search(b, lo, mid);
+		label(b, PLAN_LABEL, mid + 1, hi);
+		search(b, mid + 1, hi);
+	}
+}
+
+int plan_tree(const struct copy_table *t, struct plan_tree *out)
+{
+	*out = (struct plan_tree){0};
+	struct leaf *leaves = calloc((size_t)t->n_bands + 1, sizeof *leaves);
+	/* Each leaf takes at most its tests, the distance and a jump; each
+	 * halving a compare, a jump and a label. */
+	out->steps = calloc((size_t)t->n_bands * (N_TESTED + 5) + 4, sizeof *out->steps);
+	if (!leaves || !out->steps) {
+		free(leaves);
+		plan_tree_free(out);
+		return -1;
+	}
+	int n = 0;
+	for (int i = 0; i < t->n_bands; i++) {
+		struct leaf leaf = {.hi = t->bands[i].hi};
+		band_tests(t, &t->bands[i], &leaf);
+		if (n && same_leaf(&leaves[n], &leaf))
+			leaves[n].hi = leaf.hi;
+		else
+			leaves[++n] = leaf;
+	}
+	struct builder b = {t, leaves, out};
+	if (n == 1) {
+		leaf_steps(&b, 1);
+	} else if (leaves[1].n_tests == 0) {
+		compare_length(&b, 1, 1);
+		emit(&b, PLAN_IF_AT_MOST, leaves[1].elsewhere);
+		search(&b, 2, n);
+	} else {
+		compare_length(&b, 1, 1);
+		label(&b, PLAN_IF_ABOVE, 2, n);
+		leaf_steps(&b, 1);
+		label(&b, PLAN_LABEL, 2, n);
+		search(&b, 2, n);
+	}
+	free(leaves);
+	return 0;
+}
+
+void plan_tree_free(struct plan_tree *tree)
+{
+	free(tree->steps);
+	*tree = (struct plan_tree){0};
+}

@@ -1,0 +1,51 @@
+/* A table compiled to a branch tree: the instructions a routine runs to
+ * reach the copy the table picks, in the order they are laid out. The
+ * templates print them (NASM, GAS, Linux's macros); every decision of the
+ * tree's shape is made here.
+ *
+ * The tree tests length first: the lowest band, where most calls fall (56%
+ * of the calls of glibc's bench-memcpy-random distribution copy 8 bytes),
+ * with one compare, then the other bands by halving their list. Only in a
+ * band whose classes copy differently does it compute the distance, and
+ * then it tests only the classes whose strategy differs from "elsewhere",
+ * the class most distances fall in, which it reaches last with no further
+ * test. make bench's dispatch line times the tree against the chosen
+ * strategy called directly. */
+#ifndef PLAN_TREE_H
+#define PLAN_TREE_H
+
+#include "table.h"
+
+enum plan_op {
+	PLAN_DISTANCE,   /* ecx = (dst - src) mod 4096 */
+	PLAN_IF_CLASS,   /* to `to` when ecx is in class `class` (bound below) */
+	PLAN_CMP_LENGTH, /* compare n with bound, a band's last length */
+	PLAN_IF_AT_MOST, /* to `to` when n <= that bound */
+	PLAN_IF_ABOVE,   /* to `to`, or to label (lo, hi), when n > that bound */
+	PLAN_GOTO,       /* to `to` */
+	PLAN_LABEL,      /* label (lo, hi): the tree of leaves lo..hi */
+};
+
+struct plan_step {
+	enum plan_op op;
+	/* PLAN_IF_CLASS: class zero's mask (d & bound = 0), above's and near's
+	 * d <= bound, below's d >= bound. zero with flags: PLAN_DISTANCE's own
+	 * flags say d = 0, no compare needed. */
+	int class, flags;
+	unsigned int bound; /* PLAN_CMP_LENGTH: the band's last length */
+	int first;          /* PLAN_CMP_LENGTH: the lowest band's edge */
+	int to;             /* a strategy code; -1: the label */
+	int label_lo, label_hi;
+};
+
+struct plan_tree {
+	struct plan_step *steps;
+	int n_steps;
+	int used[N_COPY_STRATEGIES]; /* 1 for each strategy the tree reaches */
+};
+
+/* t's tree. Nonzero when out of memory. */
+int plan_tree(const struct copy_table *t, struct plan_tree *out);
+void plan_tree_free(struct plan_tree *tree);
+
+#endif
