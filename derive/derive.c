@@ -108,7 +108,7 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 		return -1;
 	for (int i = 0; i < r->n_bands; i++)
 		for (int c = 0; c < NC; c++)
-			if (r->bands[i].strategy[c] == STRATEGY_FORWARD_ALIGNED)
+			if (strategy_catalogue[r->bands[i].strategy[c]].aligns)
 				r->align_dst = PROBE_ALIGN_DST;
 
 	static const char *const side[2] = {"above", "below"};

@@ -4,6 +4,7 @@
 #define PROBE_DERIVE_H
 
 #include "../common/rule_limits.h"
+#include "../plan/table.h"
 #include "table.h"
 
 #include <limits.h>
@@ -69,10 +70,10 @@ int derive_rule(const struct table *t, const struct derive_cost *cost, struct de
  * with the note saying why, when t lacks a point r needs. */
 int rule_regret(const struct table *t, struct derived_rule *r);
 
-/* The distance class of d = (dst - src) mod 4096 under r. */
+/* The distance class of d = (dst - src) mod 4096 under r (plan_class). */
 enum distance_class rule_class(const struct derived_rule *r, unsigned int d);
 
-/* The strategy r picks for length n at distance d. */
+/* The strategy r picks for length n at distance d (plan_choice). */
 int rule_choice(const struct derived_rule *r, unsigned int n, unsigned int d);
 
 #endif

@@ -67,24 +67,17 @@ int rule_regret(const struct table *t, struct derived_rule *r)
 	return rc;
 }
 
+static struct class_bounds bounds_of(const struct derived_rule *r)
+{
+	return (struct class_bounds){r->above_max, r->near_max, r->below_max, r->zero_mod};
+}
+
 enum distance_class rule_class(const struct derived_rule *r, unsigned int d)
 {
-	d %= 4096;
-	if (d % (r->zero_mod ? (unsigned int)r->zero_mod : 4096u) == 0)
-		return CLASS_ZERO;
-	if (d <= r->above_max)
-		return CLASS_ABOVE;
-	if (d <= r->near_max)
-		return CLASS_NEAR;
-	if (r->below_max && d >= 4096 - r->below_max)
-		return CLASS_BELOW;
-	return CLASS_ELSEWHERE;
+	return plan_class(bounds_of(r), d);
 }
 
 int rule_choice(const struct derived_rule *r, unsigned int n, unsigned int d)
 {
-	for (int i = 0; i < r->n_bands; i++)
-		if (n >= r->bands[i].lo && n <= r->bands[i].hi)
-			return r->bands[i].strategy[rule_class(r, d)];
-	return BASELINE_STRATEGY;
+	return plan_band_choice(r->bands, r->n_bands, bounds_of(r), n, d);
 }

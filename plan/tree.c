@@ -1,6 +1,7 @@
 /* A table compiled to a branch tree (tree.h). */
 #include "tree.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The distance classes a tree tests, in the table's own order; elsewhere is
@@ -77,7 +78,7 @@ struct builder {
 static struct plan_step *emit(struct builder *b, enum plan_op op, int to)
 {
 	struct plan_step *s = &b->out->steps[b->out->n_steps++];
-	*s = (struct plan_step){.op = op, .to = to, .label_lo = 0, .label_hi = 0};
+	*s = (struct plan_step){.op = op, .to = to};
 	if (to >= 0)
 		b->out->used[to] = 1;
 	return s;
@@ -86,7 +87,7 @@ static struct plan_step *emit(struct builder *b, enum plan_op op, int to)
 static void label(struct builder *b, enum plan_op op, int lo, int hi)
 {
 	struct plan_step *s = emit(b, op, -1);
-	s->label_lo = lo, s->label_hi = hi;
+	snprintf(s->label, sizeof s->label, "t%d_%d", lo, hi);
 }
 
 static void compare_length(struct builder *b, int leaf, int first)
@@ -185,4 +186,92 @@ void plan_tree_free(struct plan_tree *tree)
 {
 	free(tree->steps);
 	*tree = (struct plan_tree){0};
+}
+
+/* The code tree's builder: codes[1..n], numbered from 1 as its labels are. */
+struct code_builder {
+	const int *codes;
+	struct plan_tree *out;
+};
+
+static struct plan_step *code_step(struct code_builder *b, enum plan_op op, int to, unsigned int bound)
+{
+	struct builder any = {NULL, NULL, b->out};
+	struct plan_step *s = emit(&any, op, to);
+	s->bound = bound;
+	return s;
+}
+
+/* Codes lo..hi: the middle one tested for equality, the halves apart. */
+static void split_codes(struct code_builder *b, int lo, int hi, int labelled)
+{
+	if (labelled)
+		snprintf(code_step(b, PLAN_LABEL, -1, 0)->label, sizeof b->out->steps->label, "codes_%d_%d", lo, hi);
+	if (lo == hi) {
+		code_step(b, PLAN_GOTO, b->codes[lo], 0);
+		return;
+	}
+	int mid = (lo + hi + 1) / 2;
+	code_step(b, PLAN_CMP_CODE, -1, (unsigned int)b->codes[mid]);
+	code_step(b, PLAN_IF_CODE, b->codes[mid], (unsigned int)b->codes[mid]);
+	if (mid < hi)
+		snprintf(code_step(b, PLAN_IF_CODE_ABOVE, -1, 0)->label, sizeof b->out->steps->label, "codes_%d_%d",
+			 mid + 1, hi);
+	if (lo <= mid - 1)
+		split_codes(b, lo, mid - 1, 0);
+	else
+		code_step(b, PLAN_TRAP, -1, 0);
+	if (mid < hi)
+		split_codes(b, mid + 1, hi, 1);
+}
+
+/* Whether codes[0..n) are the four general-register codes 0..3. */
+static int general_registers(const int *codes, int n)
+{
+	if (n != 4)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (codes[i] != i || strategy_catalogue[codes[i]].isa != ISA_GPR)
+			return 0;
+	return 1;
+}
+
+int plan_code_tree(const int *codes, int n, struct plan_tree *out)
+{
+	*out = (struct plan_tree){0};
+	out->steps = calloc((size_t)n * 6 + 4, sizeof *out->steps);
+	int *numbered = calloc((size_t)n + 1, sizeof *numbered);
+	if (!out->steps || !numbered) {
+		free(numbered);
+		plan_tree_free(out);
+		return -1;
+	}
+	struct code_builder b = {numbered, out};
+	for (int i = 0; i < n; i++)
+		numbered[i + 1] = codes[i];
+	if (general_registers(codes, n)) {
+		/* The tree the general-register flavor always took: the code
+		 * above the middle one compared once, the lowest by its zero. */
+		code_step(&b, PLAN_CMP_CODE, -1, (unsigned int)codes[2]);
+		code_step(&b, PLAN_IF_CODE, codes[2], (unsigned int)codes[2]);
+		code_step(&b, PLAN_IF_CODE_ABOVE, codes[3], (unsigned int)codes[2]);
+		code_step(&b, PLAN_IF_CODE_ZERO, codes[0], 0);
+		code_step(&b, PLAN_GOTO, codes[1], 0);
+		free(numbered);
+		return 0;
+	}
+	/* A vector flavor's tables often choose the ascending ymm copy past
+	 * the small copy's lengths (evidence/zen3-2026-11-30-41ab45: 33..192
+	 * and 257..3072 bytes): it is tested first, not three compares deep. */
+	for (int i = 0; i < n; i++) {
+		const struct strategy *s = &strategy_catalogue[codes[i]];
+		if (s->isa == ISA_AVX2 && s->direction == DIR_UP && !s->streams && s->min_n > 0) {
+			code_step(&b, PLAN_CMP_CODE, -1, (unsigned int)codes[i]);
+			code_step(&b, PLAN_IF_CODE, codes[i], (unsigned int)codes[i]);
+			break;
+		}
+	}
+	split_codes(&b, 1, n, 0);
+	free(numbered);
+	return 0;
 }

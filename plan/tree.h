@@ -21,9 +21,15 @@ enum plan_op {
 	PLAN_IF_CLASS,   /* to `to` when ecx is in class `class` (bound below) */
 	PLAN_CMP_LENGTH, /* compare n with bound, a band's last length */
 	PLAN_IF_AT_MOST, /* to `to` when n <= that bound */
-	PLAN_IF_ABOVE,   /* to `to`, or to label (lo, hi), when n > that bound */
+	PLAN_IF_ABOVE,   /* to `to`, or to the label, when n > that bound */
 	PLAN_GOTO,       /* to `to` */
-	PLAN_LABEL,      /* label (lo, hi): the tree of leaves lo..hi */
+	PLAN_LABEL,      /* the label: where a jump lands */
+	/* The table dispatch's code tree (plan_code_tree): ecx holds a code. */
+	PLAN_CMP_CODE,      /* compare ecx with bound */
+	PLAN_IF_CODE,       /* to `to` when ecx = bound */
+	PLAN_IF_CODE_ABOVE, /* to `to`, or to the label, when ecx > bound */
+	PLAN_IF_CODE_ZERO,  /* to `to` when ecx = 0 */
+	PLAN_TRAP,          /* no code reaches here */
 };
 
 struct plan_step {
@@ -35,7 +41,7 @@ struct plan_step {
 	unsigned int bound; /* PLAN_CMP_LENGTH: the band's last length */
 	int first;          /* PLAN_CMP_LENGTH: the lowest band's edge */
 	int to;             /* a strategy code; -1: the label */
-	int label_lo, label_hi;
+	char label[32];     /* "t<lo>_<hi>": leaves lo..hi; "codes_<lo>_<hi>": codes lo..hi */
 };
 
 struct plan_tree {
@@ -46,6 +52,11 @@ struct plan_tree {
 
 /* t's tree. Nonzero when out of memory. */
 int plan_tree(const struct copy_table *t, struct plan_tree *out);
+
+/* The table dispatch's tree from a strategy code in ecx to its copy, for
+ * the codes[0..n) the installed table may hold, in code order. Nonzero when
+ * out of memory. */
+int plan_code_tree(const int *codes, int n, struct plan_tree *out);
 void plan_tree_free(struct plan_tree *tree);
 
 #endif

@@ -221,9 +221,11 @@ static void add_band(struct loader *l, struct model *m, sqlite3_stmt *st, const 
 			row_error(l, "rule_band", row, class_names[c], what);
 			free(what);
 		}
-		if (name && r && b.strategy[c] == STRATEGY_FORWARD_ALIGNED && r->align_dst == 0)
-			row_error(l, "rule_band", row, class_names[c],
-				  "forward_aligned needs the rule's align_dst; it is 0");
+		if (name && r && strategy_catalogue[b.strategy[c]].aligns && r->align_dst == 0) {
+			char *what = xasprintf("%s needs the rule's align_dst; it is 0", name);
+			row_error(l, "rule_band", row, class_names[c], what);
+			free(what);
+		}
 		free(name);
 	}
 	if (r && r->n_bands == MAX_BANDS) {

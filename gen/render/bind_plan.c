@@ -27,14 +27,13 @@ static void out_of_memory(void)
 	exit(EXIT_FAIL);
 }
 
-static const char *const op_names[] = {"distance", "if_class", "cmp_length", "if_at_most", "if_above", "goto", "label"};
+static const char *const op_names[] = {"distance", "if_class",      "cmp_length", "if_at_most",   "if_above", "goto",
+				       "label",    "cmp_code",      "if_code",    "if_code_above", "if_code_zero", "trap"};
 
 /* A step with every field, nil where the op has none (a frozen table
  * tells a misspelt field from a nil one). */
 static void push_step(lua_State *L, const struct plan_step *s)
 {
-	char label[32];
-	snprintf(label, sizeof label, "t%d_%d", s->label_lo, s->label_hi);
 	lua_newtable(L);
 	set_str(L, "op", op_names[s->op]);
 	set_str(L, "class", s->op == PLAN_IF_CLASS ? class_names[s->class] : NULL);
@@ -42,23 +41,28 @@ static void push_step(lua_State *L, const struct plan_step *s)
 	set_int(L, "bound", s->bound);
 	set_bool(L, "first", s->first);
 	set_str(L, "to", s->to >= 0 ? strategy_catalogue[s->to].name : NULL);
-	set_str(L, "label", s->label_lo ? label : NULL);
+	set_str(L, "label", s->label[0] ? s->label : NULL);
 }
 
 /* Sets fields tree and reachable (the strategies the flavor has that the
  * tree reaches, in code order) of the table on top; far: its jumps to its
  * copies are rel32 (dispatch.tpi says why). */
+static void set_steps(lua_State *L, const struct plan_tree *tree, const char *field)
+{
+	lua_newtable(L);
+	for (int i = 0; i < tree->n_steps; i++) {
+		push_step(L, &tree->steps[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, field);
+}
+
 static void set_tree(lua_State *L, const struct copy_table *t, const struct flavor *f, int far)
 {
 	struct plan_tree tree;
 	if (plan_tree(t, &tree))
 		out_of_memory();
-	lua_newtable(L);
-	for (int i = 0; i < tree.n_steps; i++) {
-		push_step(L, &tree.steps[i]);
-		lua_rawseti(L, -2, i + 1);
-	}
-	lua_setfield(L, -2, "tree");
+	set_steps(L, &tree, "tree");
 	lua_newtable(L);
 	for (int s = 0, k = 0; s < N_COPY_STRATEGIES; s++)
 		if (tree.used[s] && strategy_catalogue[s].isa <= f->isa_level) {
@@ -156,6 +160,16 @@ void bind_plan(lua_State *L, const struct model *m, const struct options *o, con
 	for (size_t i = 0; i < m->n_uarchs; i++)
 		push_set_names(L, m, f, &ps, target, &m->uarchs[i]);
 	lua_setfield(L, -2, "set_names");
+	/* The table dispatch's code tree, over every strategy of the flavor. */
+	int codes[N_COPY_STRATEGIES], n_codes = 0;
+	for (int s = 0; s < N_COPY_STRATEGIES; s++)
+		if (strategy_catalogue[s].isa <= f->isa_level)
+			codes[n_codes++] = s;
+	struct plan_tree code_tree;
+	if (plan_code_tree(codes, n_codes, &code_tree))
+		out_of_memory();
+	set_steps(L, &code_tree, "code_tree");
+	plan_tree_free(&code_tree);
 	if (target) {
 		struct resolved_rule rr = model_resolve(m, target, f->name);
 		table_of(rr.table, &tables[0]);
