@@ -40,13 +40,14 @@ GEN_HDRS   := $(wildcard gen/*/*.h derive/*.h plan/*.h common/*.h)
 TEMPLATES  := $(shell find templates -type f 2>/dev/null | LC_ALL=C sort)
 B          := build
 
-.PHONY: all deps check dump query debt clean help check-gen check-out
+.PHONY: all deps check dump query debt clean help check-out
 all: $(GEN) out/MANIFEST $(B)/libuarchcopy.so $(B)/libuarchcopy.a
 
 help:
 	@echo "make              build gen/uarchgen and regenerate out/"
 	@echo "make deps         install the Debian packages the project needs (root)"
 	@echo "make check        run every test"
+	@echo "make check-out    fail, with a diff, where out/ differs from what uarch.db and templates/ make"
 	@echo "make dump         print uarch.db as canonical SQL"
 	@echo "make query        list every rule: measured, inherited or baseline, and its evidence"
 	@echo "make debt         list the unmeasured entries"
@@ -57,6 +58,7 @@ help:
 	@echo "make probe        measure this CPU, import its run (rule, evidence), regenerate (NAME=entry)"
 	@echo "make probe-portable  build build/uarchcopy-probe, the static probe for other machines"
 	@echo "make bench        compare the copies side by side on this CPU"
+	@echo "make git-drivers  register git's diff and merge drivers for uarch.db and out/ (make deps does)"
 	@echo "make clean        remove build outputs (not out/)"
 
 # bochs runs the AVX-512 routines (tests/kernel/run.sh); of the display

@@ -12,6 +12,7 @@
 /* 8 MiB, the probe's longest length: past the caches, where streaming
  * stores may win. */
 static const size_t lengths[] = {8, 16, 32, 64, 128, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 8388608};
+/* The probe's sparse distances (probe/measure.c, which says why 2061). */
 static const unsigned int distances[] = {0, 1, 16, 31, 32, 33, 63, 64, 65, 2061, 4064, 4088, 4095};
 #define N_LENGTHS (sizeof lengths / sizeof *lengths)
 #define N_DISTANCES (sizeof distances / sizeof *distances)

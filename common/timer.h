@@ -1,7 +1,7 @@
 /* Timing a copy routine: rdtsc fenced by lfence, many copies per sample,
  * the minimum over samples. Shared by the probe and the benchmark. */
-#ifndef PROBE_TIMER_H
-#define PROBE_TIMER_H
+#ifndef COMMON_TIMER_H
+#define COMMON_TIMER_H
 
 #include <stddef.h>
 #include <stdint.h>

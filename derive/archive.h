@@ -21,8 +21,8 @@
  *   sha256 HEX                       of every byte before this line
  *
  * Every line ends in a newline; text fields are one printable line. */
-#ifndef RUN_ARCHIVE_H
-#define RUN_ARCHIVE_H
+#ifndef DERIVE_ARCHIVE_H
+#define DERIVE_ARCHIVE_H
 
 #include "cpuid.h"
 #include "dispatch.h"

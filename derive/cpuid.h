@@ -2,8 +2,8 @@
  * machine it measures and writes them raw into its run archive; the import
  * decodes them here, so that what a CPU is never depends on the machine
  * that imports its run. */
-#ifndef RUN_CPUID_H
-#define RUN_CPUID_H
+#ifndef DERIVE_CPUID_H
+#define DERIVE_CPUID_H
 
 #include <stddef.h>
 #include <stdint.h>

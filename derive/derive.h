@@ -1,7 +1,7 @@
 /* Derives a core's decision table from its measurements. Pure: no timing,
  * no I/O, so it is tested on recorded tables. */
-#ifndef PROBE_DERIVE_H
-#define PROBE_DERIVE_H
+#ifndef DERIVE_DERIVE_H
+#define DERIVE_DERIVE_H
 
 #include "../common/rule_limits.h"
 #include "../plan/table.h"

@@ -1,8 +1,8 @@
 /* A probe run's timings: every point (strategy, length, distance), and its
  * minimum in each pass. The probe fills them; its run archive carries them
  * raw; the import makes the table the derivation reads from them. */
-#ifndef RUN_POINTS_H
-#define RUN_POINTS_H
+#ifndef DERIVE_POINTS_H
+#define DERIVE_POINTS_H
 
 #include "table.h"
 

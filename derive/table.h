@@ -1,7 +1,7 @@
 /* The probe's measurements: one row per strategy, length, distance and
  * misalignment, as the evidence CSV and the measurement table hold them. */
-#ifndef PROBE_TABLE_H
-#define PROBE_TABLE_H
+#ifndef DERIVE_TABLE_H
+#define DERIVE_TABLE_H
 
 #include "../common/rule_limits.h"
 

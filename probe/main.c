@@ -85,7 +85,7 @@ static void print_rule(const char *what, const struct derived_rule *r)
  * the previous pass's table judged on the new minima is as good as the new
  * table: its worst regret within the noise and its mean within half a
  * percent. Returns 0 stable, 1 unstable, -1 interrupted or failed. */
-static int measure_until_stable(struct measurement *m, const struct plan *plan, const struct probe_flavor *f,
+static int measure_until_stable(struct measurement *m, const struct timing_plan *plan, const struct probe_flavor *f,
 				const struct derive_cost *cost)
 {
 	struct derived_rule previous = {0};
@@ -210,11 +210,11 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	show_progress = isatty(2);
 
-	struct plan plan;
+	struct timing_plan plan;
 	if (quick)
-		plan_quick(&plan);
+		timing_plan_quick(&plan);
 	else
-		plan_full(&plan);
+		timing_plan_full(&plan);
 	/* Every flavor is measured before any archive is written: an
 	 * interruption or an unstable flavor writes none. */
 	/* Allocated before any measurement: a failure later would leave some

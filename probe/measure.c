@@ -32,7 +32,7 @@ static unsigned int coarse(unsigned int k)
 	return 192 + 128 * k + (k * 23) % 64;
 }
 
-void plan_full(struct plan *p)
+void timing_plan_full(struct timing_plan *p)
 {
 	static const unsigned int steps[] = {80,    96,     112,    128,    160,     192,     256,     320,
 					     384,   512,    768,    1024,   1536,    2048,    3072,    4096,
@@ -42,6 +42,9 @@ void plan_full(struct plan *p)
 	 * (the lanes of an 8 MiB copy span 64 MiB), where streaming stores can
 	 * win; a point there costs milliseconds, so only the distances of the
 	 * benchmark's grid are timed. */
+	/* 2061 (2048 + 13): odd and mid-page, past the reach of the above and
+	 * near classes (CLASS_BOUND_MAX, 2047) and a multiple of no zero_mod:
+	 * class elsewhere in every table whose below class is under 2035. */
 	static const unsigned int sparse[] = {0, 1, 16, 31, 32, 33, 63, 64, 65, 2061, 4064, 4088, 4095};
 	static const unsigned int fine_lengths[] = {1, 2, 3, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024, 4096, 16384};
 	memset(p, 0, sizeof *p);
@@ -78,10 +81,10 @@ void plan_full(struct plan *p)
 	p->max_passes = 7;
 }
 
-void plan_quick(struct plan *p)
+void timing_plan_quick(struct timing_plan *p)
 {
 	static const unsigned int lengths[] = {1, 8, 32, 64, 4096};
-	static const unsigned int distances[] = {0, 1, 16, 31, 32, 64, 2061, 4064, 4095};
+	static const unsigned int distances[] = {0, 1, 16, 31, 32, 64, 2061, 4064, 4095}; /* 2061: see timing_plan_full */
 	memset(p, 0, sizeof *p);
 	memcpy(p->lengths, lengths, sizeof lengths);
 	p->n_lengths = sizeof lengths / sizeof lengths[0];
@@ -92,7 +95,7 @@ void plan_quick(struct plan *p)
 	p->max_passes = 2;
 }
 
-static int is_fine_length(const struct plan *p, unsigned int n)
+static int is_fine_length(const struct timing_plan *p, unsigned int n)
 {
 	for (size_t i = 0; i < p->n_fine_lengths; i++)
 		if (p->fine_lengths[i] == n)
@@ -100,7 +103,7 @@ static int is_fine_length(const struct plan *p, unsigned int n)
 	return 0;
 }
 
-void measurement_init(struct measurement *m, const struct plan *p, const struct probe_flavor *f)
+void measurement_init(struct measurement *m, const struct timing_plan *p, const struct probe_flavor *f)
 {
 	memset(m, 0, sizeof *m);
 	size_t most = p->n_fine > p->n_thin ? p->n_fine : p->n_thin; /* distances at one length */
@@ -159,8 +162,8 @@ int measured_strategy(const struct probe_flavor *f, int s)
 	return 0;
 }
 
-int measure_pass(struct measurement *m, const struct plan *p, const struct probe_flavor *f, volatile sig_atomic_t *stop,
-		 progress_fn progress)
+int measure_pass(struct measurement *m, const struct timing_plan *p, const struct probe_flavor *f,
+		 volatile sig_atomic_t *stop, progress_fn progress)
 {
 	/* A fresh arena each pass: the physical pages behind it change, so the
 	 * passes sample different placements, and a placement that happens to

@@ -10,7 +10,7 @@
 
 #include <signal.h>
 
-struct plan {
+struct timing_plan {
 	unsigned int lengths[128];
 	size_t n_lengths;
 	/* Every distance, fine near both ends of the circle, for the lengths
@@ -36,9 +36,9 @@ struct plan {
  * 3936..4095 and a coarse middle at the lengths that place the class
  * bounds, a thinner set at the others, the benchmark's distances past
  * 1 MiB. */
-void plan_full(struct plan *p);
+void timing_plan_full(struct timing_plan *p);
 /* A small plan that exercises every path in seconds, for tests. */
-void plan_quick(struct plan *p);
+void timing_plan_quick(struct timing_plan *p);
 
 /* 1 when the probe times strategy s of flavor f: the flavor exports its
  * routine and this CPU and its OS enable the instructions it needs. */
@@ -46,12 +46,12 @@ int measured_strategy(const struct probe_flavor *f, int s);
 
 /* The points of the plan, every strategy timed (measured_strategy) of each
  * side by side. */
-void measurement_init(struct measurement *m, const struct plan *p, const struct probe_flavor *f);
+void measurement_init(struct measurement *m, const struct timing_plan *p, const struct probe_flavor *f);
 
 typedef void (*progress_fn)(int pass, size_t done, size_t total, const struct point *now);
 
 /* Times every point once more. Nonzero when *stop became set. */
-int measure_pass(struct measurement *m, const struct plan *p, const struct probe_flavor *f, volatile sig_atomic_t *stop,
-		 progress_fn progress);
+int measure_pass(struct measurement *m, const struct timing_plan *p, const struct probe_flavor *f,
+		 volatile sig_atomic_t *stop, progress_fn progress);
 
 #endif

@@ -185,9 +185,6 @@ function statement(syntax, indent, body, where, state)
   error(where .. "not neutral assembly: '" .. body .. "'", 0)
 end
 
--- The text of one syntax. name is the template's name, for errors; every
--- routine of `routines` must be exported with func, and every exported
--- function that starts with prefix must be one of them.
 -- The lines of text, less every "jmp L" whose next statement is "L:": a
 -- tree whose last leaf goes to the copy laid out after it falls through
 -- (a taken jump less on that path). A comment-only line in between stays.
@@ -210,6 +207,9 @@ local function drop_jumps_to_next(text)
   return keep
 end
 
+-- The text of one syntax. name is the template's name, for errors; every
+-- routine of `routines` must be exported with func, and every exported
+-- function that starts with prefix must be one of them.
 function M.render(text, syntax, name, prefix, routines)
   local out, state = {}, { open = {}, exported = {}, named = {}, n_extable = 0 }
   local model = EXCEPTIONS[syntax] or error(name .. ": no back-end '" .. tostring(syntax) .. "'", 0)

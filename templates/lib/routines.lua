@@ -9,7 +9,7 @@
 --           way), "predicate" (dst, src, n), "to_user" (user dst, src, n),
 --           "from_user" (dst, user src, n), "clear_user" (user dst, n),
 --           "fault_exit" and "isa" (no arguments)
---   isa     the widest instructions it may execute (common/rule_limits.h):
+--   isa     the widest instructions it may execute (common/strategies.h):
 --           "gpr" (no vector register), "avx2" (up to ymm), "avx512"; a
 --           routine that runs the installed table may reach every strategy
 --           the flavor has, but only those the installed isa allows

@@ -52,7 +52,6 @@ ${banner(";")}
 
         intel64
 
-@ -- After each exported entry: an indirect call may land there, and with
 
         section .text
 
