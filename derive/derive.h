@@ -17,7 +17,8 @@
  * least this many ticks. */
 #define DERIVE_NOISE_MIN_TICKS 100
 
-/* The probe measures forward_aligned with this alignment head. */
+/* The probe measures the strategies that align (the catalogue's aligns)
+ * with this alignment head. */
 #define PROBE_ALIGN_DST 64
 
 /* What a split of the lengths costs the calls it puts behind a compare.
@@ -45,7 +46,7 @@ struct derived_rule {
 	unsigned int above_max, below_max; /* class bounds, 0..CLASS_BOUND_MAX */
 	unsigned int near_max;             /* above_max..CLASS_BOUND_MAX */
 	int zero_mod;                      /* class zero: d mod zero_mod = 0; 4096: d = 0 alone */
-	int align_dst;                     /* PROBE_ALIGN_DST when a band uses forward_aligned, else 0 */
+	int align_dst;                     /* PROBE_ALIGN_DST when a band uses an aligning strategy, else 0 */
 	int n_bands;                       /* 1..MAX_BANDS; bands[0].lo is 0 */
 	struct band bands[MAX_BANDS];
 	/* Over every measured point: the rule's choice against the best

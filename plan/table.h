@@ -20,7 +20,7 @@ struct class_bounds {
 
 struct copy_table {
 	struct class_bounds classes;
-	int align_dst; /* the head forward_aligned copies to; 0: none */
+	int align_dst; /* the head an aligning strategy copies to; 0: none */
 	int n_bands;   /* bands[0].lo is 0, the last is unbounded */
 	struct band bands[PLAN_MAX_BANDS];
 };

@@ -91,7 +91,7 @@ static int forced_table(const char *name, const struct uc_rule *cpu_rule, struct
 	for (k = 0; strategies[i].name[k] && len < sizeof reason - 1; k++)
 		reason[len++] = strategies[i].name[k];
 	reason[len] = '\0';
-	/* 64: forward_aligned's head, where it is the one forced. */
+	/* 64: the head of an aligning strategy, where it is the one forced. */
 	if (uc_rule_force(r, strategies[i].code, 64, reason) != 0)
 		return -1;
 	r->entry = cpu_rule->entry;

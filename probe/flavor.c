@@ -16,7 +16,7 @@ static int machine_isa(void)
 }
 
 /* Installs a table that gives every length and distance the strategy
- * copies to it, with forward_aligned's head aligned to PROBE_ALIGN_DST.
+ * copies to it, an aligning strategy's head aligned to PROBE_ALIGN_DST.
  * The dispatch reads a forced table even where it is all forward, so
  * forward is timed through the table as under a measured one. */
 static void force_strategy(int code)

@@ -25,7 +25,7 @@ struct probe_flavor {
 	 * copy_isa reads it (0 for a flavor of general registers). */
 	int (*machine_isa)(void);
 	/* Installs a table that gives every length and distance to strategy
-	 * code (forward_aligned's head aligned to PROBE_ALIGN_DST), so that
+	 * code (an aligning strategy's head aligned to PROBE_ALIGN_DST), so that
 	 * table_copy runs that strategy's body: the code the dispatch runs, at
 	 * its own address, with the dispatch's cost. */
 	void (*force_strategy)(int code);
