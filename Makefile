@@ -193,9 +193,15 @@ PER_FLAVOR_BINS := fuzz_copy abi_harness run_rule_tests bench copy_gas.o
 # The fault tests, for the flavors with user copies (a kernel's).
 USER_COPY_FLAVORS := $(patsubst out/%/tests/routines.h,%,$(shell grep -l 'KIND_TO_USER, ' out/*/tests/routines.h 2>/dev/null))
 USER_COPY_BINS := fault_tests fault_tests_remaining
-TEST_BINS := $(B)/test_template $(B)/test_text $(B)/test_derive $(B)/uarchcopy-probe $(B)/preloaded \
+TEST_BINS := $(B)/test_template $(B)/test_text $(B)/test_derive $(B)/uarchcopy-probe $(B)/preloaded $(B)/plan_encode_check \
              $(foreach f,$(FLAVORS),$(PER_FLAVOR_BINS:%=$(B)/$(f)/%)) \
              $(foreach f,$(USER_COPY_FLAVORS),$(USER_COPY_BINS:%=$(B)/$(f)/%))
+
+# plan/encode.c against what NASM made of out/ (tests/plan_encode.sh).
+$(B)/plan_encode_check: tests/plan_encode_check.c $(PLAN_SRCS) $(wildcard plan/*.h) common/strategies.h common/rule_limits.h
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) tests/plan_encode_check.c $(PLAN_SRCS) -o $@
 
 # ---- the drop-in library: the user flavor as the C library's memcpy and memmove ----
 # build/libuarchcopy.so for LD_PRELOAD, build/libuarchcopy.a to link in. The

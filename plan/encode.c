@@ -1,0 +1,156 @@
+/* A branch tree as machine code (encode.h). The encodings are the ones NASM
+ * picks for dispatch.tpi's lines: an immediate that fits a signed byte
+ * takes the short form of cmp, test has none, and a jump to a label of the
+ * tree is short until a pass finds it does not reach. */
+#include "encode.h"
+
+#include <string.h>
+
+struct emitter {
+	uint8_t *out;
+	size_t len, cap;
+	int overflow;
+};
+
+static void put(struct emitter *e, const uint8_t *b, size_t n)
+{
+	if (e->len + n > e->cap) {
+		e->overflow = 1;
+		return;
+	}
+	memcpy(e->out + e->len, b, n);
+	e->len += n;
+}
+
+static void put32(struct emitter *e, uint32_t v)
+{
+	uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+	put(e, b, 4);
+}
+
+/* cmp reg, imm: /7 of 83 (imm8) or 81 (imm32); rex 0x48 for rdx, none for ecx. */
+static void compare(struct emitter *e, int rex_w, uint8_t modrm, uint32_t imm)
+{
+	if (rex_w)
+		put(e, (const uint8_t[]){0x48}, 1);
+	if (imm <= 127) {
+		put(e, (const uint8_t[]){0x83, modrm, (uint8_t)imm}, 3);
+	} else {
+		put(e, (const uint8_t[]){0x81, modrm}, 2);
+		put32(e, imm);
+	}
+}
+
+enum { JCC_JA = 0x7, JCC_JAE = 0x3, JCC_JBE = 0x6, JCC_JZ = 0x4, JMP = -1 };
+
+/* A jump with a rel32 to target, from the end of the instruction. */
+static int jump_near(struct emitter *e, int cc, uintptr_t at, uintptr_t target)
+{
+	size_t n = cc == JMP ? 5 : 6;
+	int64_t rel = (int64_t)target - (int64_t)(at + n);
+	if (rel < INT32_MIN || rel > INT32_MAX)
+		return -1;
+	if (cc == JMP)
+		put(e, (const uint8_t[]){0xe9}, 1);
+	else
+		put(e, (const uint8_t[]){0x0f, (uint8_t)(0x80 | cc)}, 2);
+	put32(e, (uint32_t)(int32_t)rel);
+	return 0;
+}
+
+static int condition(enum plan_op op, int class)
+{
+	if (op == PLAN_IF_AT_MOST)
+		return JCC_JBE;
+	if (op == PLAN_IF_ABOVE)
+		return JCC_JA;
+	if (op == PLAN_GOTO)
+		return JMP;
+	if (class == CLASS_ZERO)
+		return JCC_JZ;
+	return class == CLASS_BELOW ? JCC_JAE : JCC_JBE;
+}
+
+/* One pass over the steps: label offsets from the last pass say where a
+ * label jump lands (none on the first, which takes every one short);
+ * near[i] says step i's label jump is rel32. */
+static int pass(const struct plan_tree *t, struct emitter *e, uintptr_t base, const uintptr_t *body, size_t *at_label,
+		uint8_t *near, int first)
+{
+	e->len = 0;
+	e->overflow = 0;
+	for (int i = 0; i < t->n_steps; i++) {
+		const struct plan_step *s = &t->steps[i];
+		uintptr_t at = base + e->len;
+		switch (s->op) {
+		case PLAN_DISTANCE:
+			put(e, (const uint8_t[]){0x89, 0xf9, 0x29, 0xf1, 0x81, 0xe1, 0xff, 0x0f, 0x00, 0x00}, 10);
+			continue;
+		case PLAN_CMP_LENGTH:
+			compare(e, 1, 0xfa, s->bound);
+			continue;
+		case PLAN_LABEL:
+			at_label[i] = e->len;
+			continue;
+		case PLAN_IF_CLASS:
+			if (s->class == CLASS_ZERO && !s->flags) {
+				put(e, (const uint8_t[]){0xf7, 0xc1}, 2);
+				put32(e, s->bound);
+			} else if (s->class != CLASS_ZERO) {
+				compare(e, 0, 0xf9, s->bound);
+			}
+			at = base + e->len;
+			break;
+		case PLAN_IF_AT_MOST:
+		case PLAN_IF_ABOVE:
+		case PLAN_GOTO:
+			break;
+		default:
+			return -1;
+		}
+		int cc = condition(s->op, s->class);
+		if (s->to >= 0) {
+			if (jump_near(e, cc, at, body[s->to]))
+				return -1;
+			continue;
+		}
+		/* A label jump: the label step with the same name. */
+		int k = 0;
+		while (k < t->n_steps && !(t->steps[k].op == PLAN_LABEL && strcmp(t->steps[k].label, s->label) == 0))
+			k++;
+		if (k == t->n_steps || cc == JMP)
+			return -1;
+		if (near[i]) {
+			jump_near(e, cc, at, base + at_label[k]);
+			continue;
+		}
+		int64_t rel = (int64_t)at_label[k] - (int64_t)(e->len + 2);
+		if (!first && (rel < -128 || rel > 127))
+			near[i] = 1; /* the next pass makes it rel32 */
+		put(e, (const uint8_t[]){(uint8_t)(0x70 | cc), (uint8_t)(int8_t)rel}, 2);
+	}
+	return e->overflow ? -1 : 0;
+}
+
+size_t plan_encode(const struct plan_tree *tree, uint8_t *out, size_t cap, uintptr_t base,
+		   const uintptr_t body[N_COPY_STRATEGIES])
+{
+	size_t at_label[PLAN_MAX_BANDS * 9 + 8] = {0};
+	uint8_t near[PLAN_MAX_BANDS * 9 + 8] = {0};
+	if (tree->n_steps > (int)(sizeof near))
+		return 0;
+	struct emitter e = {out, 0, cap, 0};
+	/* Jumps only grow, so the layout settles; a pass that changes no
+	 * label offset and grows no jump is the last. */
+	for (int round = 0; round < tree->n_steps + 2; round++) {
+		size_t before[sizeof at_label / sizeof *at_label];
+		uint8_t grew[sizeof near];
+		memcpy(before, at_label, sizeof before);
+		memcpy(grew, near, sizeof grew);
+		if (pass(tree, &e, base, body, at_label, near, round == 0))
+			return 0;
+		if (round && !memcmp(before, at_label, sizeof before) && !memcmp(grew, near, sizeof grew))
+			return e.len;
+	}
+	return 0;
+}

@@ -1,0 +1,58 @@
+#!/bin/sh
+# The probe's machine code of a branch tree (plan/encode.c) is the code gen
+# ships: for every routine set of every flavor, the tree plan_encode writes,
+# its jumps to the copies aimed at the copies' labels, equals byte for byte
+# what NASM made of out/<flavor>/x86_64/copy.asm after the set's memcpy
+# entry. Checked on uarch.db and on a forged database whose tables take
+# every form of the tree: zero_mod below 4096 (a test of d), the near and
+# below classes, and sixteen bands, whose far leaves need rel32 jumps.
+# usage: tests/plan_encode.sh   (needs what make builds)
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tests/lib.sh"
+
+CHECK=build/plan_encode_check
+# lines DB OBJ: the check's input, the database's rules and the object's symbols.
+lines() {
+	sqlite3 -separator ' ' "$1" "SELECT 'flavor', name, CASE isa WHEN 'gpr' THEN 0 WHEN 'avx2' THEN 1 ELSE 2 END
+		FROM flavor" &&
+	sqlite3 -separator ' ' "$1" "SELECT 'rule', uarch, flavor, above_max, near_max, below_max, zero_mod, align_dst
+		FROM rule ORDER BY uarch" &&
+	sqlite3 -separator ' ' "$1" "SELECT 'band', uarch, flavor, length_lo, coalesce(length_hi, -1), zero, above,
+		near, below, elsewhere FROM rule_band ORDER BY uarch, flavor, length_lo" &&
+	nm "$2" | awk '$2 == "t" || $2 == "T" { print "sym", $1, $3 }'
+}
+# same DB DIR FLAVOR: DIR/FLAVOR's copy.asm assembled, then checked.
+same() {
+	nasm -f elf64 "$2/$3/x86_64/copy.asm" -o "$T/$3.o" &&
+	objcopy -O binary --only-section=.text "$T/$3.o" "$T/$3.text" &&
+	lines "$1" "$T/$3.o" >"$T/$3.lines" &&
+	$CHECK "$3" "$T/$3.text" <"$T/$3.lines" >"$T/$3.out"; rc=$?
+	cat "$T/$3.out"
+	[ $rc -eq 0 ] && grep -q '^[1-9][0-9]* sets, 0 differ$' "$T/$3.out"
+}
+
+for flavor in $(gen/uarchgen flavors | cut -d' ' -f1); do
+	check "$flavor: every set of uarch.db encodes to out/'s bytes" same uarch.db out "$flavor"
+done
+
+# The forged tables: zen2's kernel rule with every class and sixteen bands.
+cp uarch.db "$T/forged.db" && ln -s "$ROOT/evidence" "$T/evidence"
+bands=""
+lo=0
+for k in $(seq 1 16); do
+	if [ "$k" -eq 16 ]; then hi=NULL; else hi=$((lo + 64 * k - 1)); fi
+	if [ $((k % 2)) -eq 0 ]; then cells="'down', 'forward', 'forward_aligned', 'down', 'forward'"
+	else cells="'forward_aligned', 'down', 'forward', 'forward', 'forward'"; fi
+	[ "$k" -eq 1 ] && cells="'forward', 'forward', 'forward', 'forward', 'forward'"
+	bands="$bands INSERT INTO rule_band VALUES ('zen2', 'kernel', $lo, $hi, $cells);"
+	[ "$hi" = NULL ] || lo=$((hi + 1))
+done
+sqlite3 "$T/forged.db" "UPDATE rule SET above_max = 31, near_max = 200, below_max = 100, zero_mod = 64, align_dst = 64
+	WHERE uarch = 'zen2' AND flavor = 'kernel'; DELETE FROM rule_band WHERE uarch = 'zen2' AND flavor = 'kernel'; $bands"
+check "the forged database generates" gen/uarchgen gen -q --db "$T/forged.db" --out "$T/forged"
+check "...with a test of d mod 64, the near and below classes, and short and rel32 label jumps" sh -c \
+	"grep -q 'test    ecx, 63' '$T/forged/kernel/x86_64/copy.asm' && grep -q 'near: d <= near_max' '$T/forged/kernel/x86_64/copy.asm' &&
+	 grep -q 'below: d >= 4096' '$T/forged/kernel/x86_64/copy.asm'"
+check "kernel: every set of the forged database encodes to its bytes" same "$T/forged.db" "$T/forged" kernel
+summary
