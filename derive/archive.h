@@ -38,9 +38,14 @@
  *      memcpy where the flavor has none) under a table that gives it every
  *      length and distance: the bodies the dispatch runs, with its cost.
  *   3: as 2, and the dispatch's cost under the random-size workload, and
- *      the final candidate tables timed on it (dispatch.h). Versions 1
- *      and 2 derive with the default cost of a band. */
-#define PROBE_VERSION 3
+ *      the final candidate tables timed on it (dispatch.h), through the
+ *      table dispatch. Versions 1 and 2 derive with the default cost of a
+ *      band.
+ *   4: as 3, with the dispatch's tables and the candidates each compiled
+ *      to the machine code gen writes for its tree (plan/encode.c), the
+ *      dispatch's tables with one body for every strategy, so that their
+ *      times differ in the branches alone. */
+#define PROBE_VERSION 4
 #define PROBE_VERSION_OLDEST 1
 #define ARCHIVE_TEXT_MAX 200
 /* An archive of the full plan is about 1.5 MB; this bounds what is read. */

@@ -1,6 +1,7 @@
 #include "dispatch_cost.h"
 
 #include "../common/workload.h"
+#include "compiled.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -39,32 +40,42 @@ static void streams_free(struct streams *s)
 	free(s);
 }
 
-/* Each table installed in turn, round after round, so that a slow spell of
- * the machine hits them alike; the minimum per table and stream. */
-static void time_tables(const struct probe_flavor *f, struct streams *s, const struct derived_rule *tables, int n,
-			struct workload_ticks *out)
+/* Each copy in turn, round after round, so that a slow spell of the
+ * machine hits them alike; the minimum per copy and stream. */
+static void time_copies(struct streams *s, const copy_fn *copies, int n, struct workload_ticks *out)
 {
 	for (int i = 0; i < n; i++)
 		out[i].random = out[i].sorted = HUGE_VAL;
 	for (int round = 0; round < ROUNDS; round++)
-		for (int i = 0; i < n; i++) {
-			f->install_table(&tables[i]);
+		for (int i = 0; i < n; i++)
 			for (int o = 0; o < 2; o++) {
-				double t = time_calls(f->table_copy, s->dst, s->src, s->calls[o], CALLS) / CALLS;
+				double t = time_calls(copies[i], s->dst, s->src, s->calls[o], CALLS) / CALLS;
 				double *keep = o ? &out[i].sorted : &out[i].random;
 				*keep = fmin(*keep, t);
 			}
-		}
-	f->force_strategy(BASELINE_STRATEGY);
 }
 
-/* A table of n bands that alternate forward with a copy of about its cost:
- * small within its 32 bytes, forward_aligned (rep movsb after an aligning
- * head) from 64. The edges split the workload's sizes (8 bytes are more
- * than half of them; 104, 24, 48, 32 and 16 come next), so that
- * consecutive calls land in different bands, and what the random order
- * adds over the sorted one is the dispatch's mispredictions, not a slower
- * copy's. */
+/* Each table compiled as gen would write it (compiled.h), timed in turns.
+ * A forced table is installed first, so that an aligning strategy's
+ * routine aligns to PROBE_ALIGN_DST, as the derived rule says. */
+static void time_tables(const struct probe_flavor *f, struct streams *s, const struct derived_rule *tables, int n,
+			int one_body, struct workload_ticks *out)
+{
+	struct compiled_tables c;
+	f->force_strategy(BASELINE_STRATEGY);
+	if (compile_tables(f, tables, n, one_body, &c))
+		exit(1);
+	time_copies(s, c.entries, n, out);
+	compiled_tables_free(&c, n);
+}
+
+/* A table of n bands that alternate forward with another strategy, each
+ * compiled with every strategy jumping to the forward routine: the trees
+ * differ in their branches alone, whatever each strategy costs on this
+ * core. The edges split the workload's sizes (8 bytes are more than half
+ * of them; 104, 24, 48, 32 and 16 come next), so that consecutive calls
+ * land in different bands, and what the random order adds over the sorted
+ * one is the tree's mispredictions. */
 static void alternating_table(int n, struct derived_rule *r)
 {
 	static const unsigned int edges[][7] = {{0}, {64}, {8, 32, 64}, {4, 8, 16, 32, 64, 96, 104}};
@@ -76,7 +87,11 @@ static void alternating_table(int n, struct derived_rule *r)
 		struct band *b = &r->bands[i];
 		b->lo = i ? e[i - 1] + 1 : 0;
 		b->hi = i + 1 < n ? e[i] : BAND_UNBOUNDED;
-		int other = b->hi <= 32 ? STRATEGY_SMALL : STRATEGY_FORWARD_ALIGNED;
+		int other = BASELINE_STRATEGY;
+		for (int k = N_COPY_STRATEGIES - 1; k >= 0; k--)
+			if (k != BASELINE_STRATEGY && strategy_catalogue[k].isa == ISA_GPR && strategy_serves(k, b->lo) &&
+			    strategy_serves(k, b->hi))
+				other = k;
 		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
 			b->strategy[c] = i % 2 ? other : BASELINE_STRATEGY;
 	}
@@ -92,7 +107,7 @@ void measure_dispatch(const struct probe_flavor *f, struct dispatch_run *d)
 	}
 	for (int i = 0; i < DISPATCH_TABLES; i++)
 		alternating_table(dispatch_bands[i], &tables[i]);
-	time_tables(f, s, tables, DISPATCH_TABLES, d->tables);
+	time_tables(f, s, tables, DISPATCH_TABLES, 1, d->tables);
 	d->measured = 1;
 	free(tables);
 	streams_free(s);
@@ -117,7 +132,7 @@ int time_candidates(const struct probe_flavor *f, const struct table *t, struct 
 	}
 	derived_baseline(&tables[DISPATCH_CANDIDATES]);
 	struct streams *s = streams_new();
-	time_tables(f, s, tables, DISPATCH_CANDIDATES + 1, times);
+	time_tables(f, s, tables, DISPATCH_CANDIDATES + 1, 0, times);
 	streams_free(s);
 	memcpy(d->candidates, times, sizeof d->candidates);
 	d->baseline = times[DISPATCH_CANDIDATES];
@@ -130,4 +145,32 @@ int time_candidates(const struct probe_flavor *f, const struct table *t, struct 
 	       d->baseline.sorted, d->chosen == CHOSE_BASELINE ? " (kept)" : "");
 	free(tables);
 	return 0;
+}
+
+void check_prediction(const struct probe_flavor *f)
+{
+	struct derived_rule own;
+	struct compiled_tables c;
+	derived_baseline(&own);
+	if (!f->install_own(&own)) {
+		f->force_strategy(BASELINE_STRATEGY);
+		printf("  this CPU runs the baseline: no compiled table to check the prediction against\n");
+		return;
+	}
+	f->force_strategy(BASELINE_STRATEGY);
+	if (compile_tables(f, &own, 1, 0, &c))
+		exit(1);
+	/* Installed again after the compiling: table_copy is the patched
+	 * entry, which jumps to the routines gen compiled for this rule. */
+	f->install_own(&own);
+	struct streams *s = streams_new();
+	copy_fn copies[2] = {f->table_copy, c.entries[0]};
+	struct workload_ticks t[2];
+	time_copies(s, copies, 2, t);
+	streams_free(s);
+	compiled_tables_free(&c, 1);
+	f->force_strategy(BASELINE_STRATEGY);
+	printf("  this CPU's rule in out/, shipped: %.2f ticks a call on random sizes, %.2f sorted; as the probe "
+	       "compiles it: %.2f, %.2f (%.3fx, %.3fx)\n",
+	       t[0].random, t[0].sorted, t[1].random, t[1].sorted, t[1].random / t[0].random, t[1].sorted / t[0].sorted);
 }

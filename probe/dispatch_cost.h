@@ -7,13 +7,20 @@
 #include "flavor.h"
 
 /* Times the random-size workload and its sorted control through tables of
- * dispatch_bands bands that alternate their copy: d->tables. */
+ * dispatch_bands bands that alternate their copy, compiled with one body
+ * for every strategy: d->tables. */
 void measure_dispatch(const struct probe_flavor *f, struct dispatch_run *d);
 
 /* Derives t's table at each of candidate_multiples of the measured band
- * cost, times each and the baseline table on both streams, through the
- * same table dispatch, and chooses (dispatch_choose). Nonzero, after
- * saying why, when a derivation fails. */
+ * cost, times each and the baseline table on both streams, each compiled
+ * as gen would write it (compiled.h), and chooses (dispatch_choose).
+ * Nonzero, after saying why, when a derivation fails. */
 int time_candidates(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise);
+
+/* Where out/ has a rule for this CPU: its routines as shipped (the
+ * patched entry) and as the probe compiles the same table, timed in
+ * turns on both streams, and printed side by side: how far the probe's
+ * prediction of a table is from the code gen writes for it. */
+void check_prediction(const struct probe_flavor *f);
 
 #endif

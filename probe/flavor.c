@@ -3,6 +3,7 @@
 #include "flavor.h"
 
 #include "../derive/derive.h"
+#include "../derive/dispatch.h"
 #include "copy_rule.h"
 #include "../common/text_poke.h"
 
@@ -40,13 +41,36 @@ static void install_table(const struct derived_rule *d)
 	rule_install_patched(&r);
 }
 
+static int install_own(struct derived_rule *out)
+{
+	struct uc_cpuid id;
+	uc_cpuid_read(&id);
+	const struct uc_rule *r = uc_rule_from_cpuid(&id);
+	if (!r || r->status == UC_RULE_BASELINE)
+		return 0;
+	rule_install_patched(r);
+	derived_baseline(out);
+	out->above_max = r->above_max, out->near_max = r->near_max, out->below_max = r->below_max;
+	out->zero_mod = (int)r->zero_mod, out->align_dst = (int)r->align_dst, out->n_bands = (int)r->n_bands;
+	for (int i = 0; i < out->n_bands; i++) {
+		out->bands[i].lo = i ? out->bands[i - 1].hi + 1 : 0;
+		out->bands[i].hi = r->bands[i].hi == (uc_size_t)-1 ? BAND_UNBOUNDED : (unsigned int)r->bands[i].hi;
+		for (int c = 0; c < UC_N_CLASSES; c++)
+			out->bands[i].strategy[c] = r->bands[i].strategy[c];
+	}
+	return 1;
+}
+
 /* The copy the table dispatches: memmove where the flavor has one, since
  * the drop-in library serves memcpy with it too. */
 #ifdef UC_HAS_MEMMOVE
 #define TABLE_COPY uc_memmove
+#define MOVES 1
 #else
 #define TABLE_COPY uc_memcpy
+#define MOVES 0
 #endif
 
-const struct probe_flavor probe_flavor = {UC_FLAVOR, routines, sizeof routines / sizeof *routines, machine_isa,
-					  force_strategy, install_table, TABLE_COPY};
+const struct probe_flavor probe_flavor = {UC_FLAVOR,      routines,      sizeof routines / sizeof *routines,
+					  machine_isa,    force_strategy, install_table,
+					  TABLE_COPY,     MOVES,          install_own};

@@ -260,6 +260,8 @@ int main(int argc, char **argv)
 			struct derived_rule r;
 			rc = derive_rule(&t, &cost, &r) ? -1 : time_candidates(f, &t, &a->dispatch, r.noise);
 			table_free(&t);
+			if (rc == 0)
+				check_prediction(f);
 		}
 	}
 	if (rc < 0 || stop)

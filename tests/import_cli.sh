@@ -162,7 +162,7 @@ fresh "$T/brand"
 check "a brand string with a command and a bar imports" "$GEN" import --db "$T/brand/uarch.db" "$T/brand.run"
 check "...and the plot ran no command from it" test ! -e "$T/ran"
 check "...and the summary's CPU row keeps its two cells" sh -c "grep '^| CPU |' '$T/brand/$(sqlite3 "$T/brand/uarch.db" \
-	"SELECT evidence FROM rule WHERE uarch = 'sapphirerapids'")' | awk -F'|' 'END { exit NR != 1 || NF != 4 }'"
+	"SELECT evidence FROM rule WHERE uarch = 'sapphirerapids' AND flavor = 'kernel'")' | awk -F'|' 'END { exit NR != 1 || NF != 4 }'"
 
 # ---- broken archives ----
 head -c 3000 "$A" >"$T/truncated.run"
@@ -194,12 +194,12 @@ refused "a tampered archive" "$T/fleet" "$T/tampered.run" "checksum mismatch"
 refused "an unknown probe version" "$T/fleet" "$T/future.run" "written by probe version 99"
 refused "a version older than any imported" "$T/fleet" "$T/ancient.run" "written by probe version 0"
 # Version 1 called each strategy alone; it derives alike and its evidence says so.
-check "the probe writes version 3: the dispatch measured" grep -qx 'probe 3' "$A"
+check "the probe writes version 4: the dispatch measured on compiled trees" grep -qx 'probe 4' "$A"
 fresh "$T/v1"
 check "a version 1 archive still imports" sh -c "'$GEN' import --db '$T/v1/uarch.db' '$T/v1.run' >/dev/null 2>&1"
 check "...and its evidence says each strategy was called alone" sh -c \
 	"grep -q 'each called alone' '$T/v1/'\$(sqlite3 '$T/v1/uarch.db' \"SELECT evidence FROM rule WHERE flavor = 'kernel' AND evidence LIKE '%%$(tail -1 "$T/v1.run" | cut -c8-13)%%'\")"
-check "a version 3 archive's evidence says the table copy ran it" grep -q 'through the flavor.s table copy' "$T/rec/evidence/$run_id/summary.md"
+check "a version 4 archive's evidence says the table copy ran it" grep -q 'through the flavor.s table copy' "$T/rec/evidence/$run_id/summary.md"
 refused "an unknown strategy" "$T/fleet" "$T/strategy.run" "'warp' is not a strategy"
 refused "a negative time" "$T/fleet" "$T/negative.run" "not a positive number of ticks"
 refused "no CPUID leaf 1" "$T/fleet" "$T/nocpu.run" "lacks CPUID leaves 0 and 1"

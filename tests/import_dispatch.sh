@@ -1,5 +1,5 @@
 #!/bin/sh
-# Probe version 3 as the import reads it: the dispatch's cost under the
+# Probe versions 3 and 4 as the import reads them: the dispatch's cost under the
 # random-size workload and the final candidates the probe timed, recorded
 # in the archive, shown in summary.md, and the rule derived at the
 # candidate the probe kept. Version 2 archives (no such lines) still import,
@@ -32,7 +32,7 @@ check "...and said what a band costs" grep -q 'each band past the first costs [0
 check "...and which candidate it kept" grep -q '(kept)' "$T/probe.out"
 "$FORGE" "$(ls "$T"/probe/*-kernel-*.run)" "$T/k.run" AuthenticAMD 00830f10 none "AMD EPYC 7502 32-Core Processor"
 A=$T/k.run
-check "the archive is version 3" grep -qx 'probe 3' "$A"
+check "the archive is version 4" grep -qx 'probe 4' "$A"
 for k in 1 2 4 8; do
 	check "it holds the $k-band table's timings" grep -Eq "^dispatch $k [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
 done
@@ -61,10 +61,14 @@ dry "$T/base.run"
 check "chosen baseline: every copy forward" grep -Eq '^table: .*: 0\.\. forward$' "$T/dry.out"
 check "...and its note says why" grep -q 'every table derived from the measurements was slower than forward' "$T/dry.out"
 check "...and the summary marks it kept" grep -q '^| \*\*every copy forward (kept)\*\* | 1 |' "$T/dry.out"
-check "a version 3 archive imports" "$GEN" import --db "$T/uarch.db" "$known"
+check "a version 4 archive imports" "$GEN" import --db "$T/uarch.db" "$known"
+edit "$known" "$T/v3.run" 's/^probe 4$/probe 3/'
+dry "$T/v3.run"
+check "a version 3 archive derives, its dispatch measured" grep -q 'charged 1.00 ticks a call, what a band cost' "$T/dry.out"
+check "...its summary saying the table dispatch ran its tables" grep -q 'through the table dispatch under tables' "$T/dry.out"
 
 # Version 2: the points alone, the default cost, said so.
-edit "$A" "$T/v2.run" 's/^probe 3$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\) /d'
+edit "$A" "$T/v2.run" 's/^probe 4$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\) /d'
 dry "$T/v2.run"
 check "a version 2 archive derives" grep -q '^table: ' "$T/dry.out"
 check "...with the default cost, and says so" grep -q 'the default cost of a band (this run.s probe did not measure it)' "$T/dry.out"
@@ -80,5 +84,5 @@ refused "a negative time" "$T/negative.run" "expected 'dispatch 4 RANDOM SORTED'
 edit "$A" "$T/order.run" 's/^dispatch 2 /dispatch 3 /'
 refused "a table out of order" "$T/order.run" "expected 'dispatch 2 RANDOM SORTED'"
 edit "$A" "$T/nodispatch.run" '/^\(dispatch\|candidate\|baseline\|chosen\) /d'
-refused "a version 3 archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
+refused "a version 4 archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
 summary

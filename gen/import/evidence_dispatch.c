@@ -1,6 +1,6 @@
 /* summary.md's section on the dispatch: what a split cost the random-size
  * workload, and the candidate tables the probe timed on it (probe version
- * 3; derive/dispatch.h). */
+ * 3 and up; derive/dispatch.h). */
 #include "evidence.h"
 
 #include "../../common/util.h"
@@ -18,8 +18,12 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 		return;
 	}
 	buf_printf(b, "The random-size workload (glibc bench-memcpy-random's sizes, common/workload.c) and the same "
-		      "calls sorted by size, through the table dispatch under tables whose bands alternate their "
-		      "copy, in ticks per call:\n\n| bands | random | sorted | random - sorted |\n|---|---|---|---|\n");
+		      "calls sorted by size, %s, in ticks per call:\n\n| bands | random | sorted | random - sorted "
+		      "|\n|---|---|---|---|\n",
+		   run->archive->probe_version >= 4
+			   ? "each through a table whose bands alternate their copy, compiled to its branch tree as gen "
+			     "writes it, every copy jumping to one body"
+			   : "through the table dispatch under tables whose bands alternate their copy");
 	for (int i = 0; i < DISPATCH_TABLES; i++)
 		buf_printf(b, "| %d | %.2f | %.2f | %.2f |\n", dispatch_bands[i], d->tables[i].random, d->tables[i].sorted,
 			   d->tables[i].random - d->tables[i].sorted);
@@ -27,8 +31,11 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 	buf_printf(b, "\nEach band past the first costs %.2f ticks a call: the slope of the last column. Both orders "
 		      "make the same copies; the random one defeats the branches on size.\n\n"
 		      "The final candidates, derived from every pass with each split charged a multiple of that, "
-		      "timed the same way:\n\n| table | bands | random | sorted |\n|---|---|---|---|\n",
-		   band);
+		      "timed %s:\n\n| table | bands | random | sorted |\n|---|---|---|---|\n",
+		   band,
+		   run->archive->probe_version >= 4 ? "each compiled as gen writes it (every copy forward: the entry's "
+						      "own rep movsb)"
+						    : "the same way");
 	for (int i = 0; i < DISPATCH_CANDIDATES; i++) {
 		struct derive_cost cost = {band, candidate_multiples[i], 1};
 		struct derived_rule r;

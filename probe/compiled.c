@@ -1,0 +1,164 @@
+/* Tables compiled in memory (compiled.h). */
+#include "compiled.h"
+
+#include "../plan/encode.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* A table's slot: the entry's jmp, then the routine (at ROUTINE_AT, as a
+ * separate routine of the object lies apart from its entry). */
+enum { ROUTINE_AT = 64, SLOT = ROUTINE_AT + 64 + PLAN_CODE_MAX };
+
+static void put32(unsigned char *p, int32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static copy_fn routine_of(const struct probe_flavor *f, int code)
+{
+	for (size_t i = 0; i < f->n_routines; i++)
+		if (f->routines[i].code == code)
+			return f->routines[i].fn;
+	return NULL;
+}
+
+/* Memory within rel32 of the probe's routines: tried at steps of 16 MiB
+ * above them, then below. */
+static unsigned char *near_region(const struct probe_flavor *f, size_t size)
+{
+	uintptr_t text = (uintptr_t)routine_of(f, BASELINE_STRATEGY) & ~(uintptr_t)0xfffff;
+	for (int k = 1; k <= 96; k++) {
+		uintptr_t step = (uintptr_t)(k <= 48 ? k : k - 48) << 24;
+		uintptr_t want = k <= 48 ? text + step : text > step ? text - step : 0;
+		if (!want)
+			continue;
+		void *p = mmap((void *)want, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			continue;
+		int64_t far = (int64_t)((uintptr_t)p + size) - (int64_t)text;
+		if (far > -((int64_t)1 << 30) && far < ((int64_t)1 << 30))
+			return p;
+		munmap(p, size);
+	}
+	return NULL;
+}
+
+static void to_table(const struct derived_rule *r, int isa, struct copy_table *out)
+{
+	struct copy_table *t = malloc(sizeof *t);
+	if (!t) {
+		fprintf(stderr, "probe: out of memory\n");
+		exit(1);
+	}
+	t->classes = (struct class_bounds){r->above_max, r->near_max, r->below_max, r->zero_mod};
+	t->align_dst = r->align_dst;
+	t->n_bands = r->n_bands;
+	memcpy(t->bands, r->bands, sizeof r->bands);
+	plan_at_isa(t, isa, out);
+	free(t);
+}
+
+/* Memmove's entry (templates/flavor/x86_64/copy/memmove.tpi): rax = dst;
+ * an overlap with dst above src goes to the flavor's memmove, as does one
+ * with dst below (the workload has neither); disjoint buffers take the
+ * jump to the tree. Returns its length. */
+static size_t memmove_prologue(unsigned char *p, uintptr_t at, uintptr_t overlap, uintptr_t tree)
+{
+	static const unsigned char head[] = {0x48, 0x89, 0xf8, 0x48, 0x89, 0xf9, 0x48, 0x29, 0xf1, 0x48, 0x39, 0xd1,
+					     0x0f, 0x82, 0, 0, 0, 0, 0x48, 0x89, 0xf1, 0x48, 0x29, 0xf9, 0x48, 0x39,
+					     0xd1, 0x0f, 0x83, 0, 0, 0, 0, 0xe9, 0, 0, 0, 0};
+	memcpy(p, head, sizeof head);
+	put32(p + 14, (int32_t)(overlap - (at + 18)));
+	put32(p + 29, (int32_t)(tree - (at + 33)));
+	put32(p + 34, (int32_t)(overlap - (at + 38)));
+	return sizeof head;
+}
+
+static int compile_one(const struct probe_flavor *f, const struct derived_rule *r, int one_body, unsigned char *slot,
+		       copy_fn *entry, size_t *bytes)
+{
+	struct copy_table *t = malloc(sizeof *t);
+	if (!t)
+		return -1;
+	to_table(r, f->machine_isa(), t);
+	*bytes = 0;
+	if (plan_copies_forward(t)) {
+		*entry = routine_of(f, BASELINE_STRATEGY);
+		free(t);
+		return 0;
+	}
+	uintptr_t body[N_COPY_STRATEGIES] = {0};
+	for (int s = 0; s < N_COPY_STRATEGIES; s++) {
+		copy_fn fn = routine_of(f, one_body ? BASELINE_STRATEGY : s);
+		body[s] = (uintptr_t)fn;
+	}
+	struct plan_tree tree;
+	if (plan_tree(t, &tree)) {
+		free(t);
+		return -1;
+	}
+	free(t);
+	/* The entry's patched jmp, then the routine: endbr64 and rax = dst
+	 * (memmove's entry sets rax itself), then the tree. */
+	uintptr_t base = (uintptr_t)slot;
+	unsigned char *p = slot + ROUTINE_AT;
+	slot[0] = 0xe9;
+	put32(slot + 1, (int32_t)(ROUTINE_AT - 5));
+	memcpy(p, "\xf3\x0f\x1e\xfa", 4);
+	p += 4;
+	if (f->moves) {
+		unsigned char *tree_at = slot + ROUTINE_AT + 64;
+		memmove_prologue(p, (uintptr_t)p, (uintptr_t)f->table_copy, (uintptr_t)tree_at);
+		p = tree_at;
+	} else {
+		memcpy(p, "\x48\x89\xf8", 3);
+		p += 3;
+	}
+	size_t n = plan_encode(&tree, p, PLAN_CODE_MAX, (uintptr_t)p, body);
+	plan_tree_free(&tree);
+	if (n == 0)
+		return -1;
+	*entry = (copy_fn)base;
+	*bytes = n;
+	return 0;
+}
+
+int compile_tables(const struct probe_flavor *f, const struct derived_rule *tables, int n, int one_body,
+		   struct compiled_tables *out)
+{
+	out->size = (size_t)n * SLOT;
+	out->region = near_region(f, out->size);
+	out->entries = calloc((size_t)n, sizeof *out->entries);
+	out->code_bytes = calloc((size_t)n, sizeof *out->code_bytes);
+	if (!out->region || !out->entries || !out->code_bytes) {
+		fprintf(stderr, "probe: no memory for the compiled tables within reach of the routines\n");
+		return -1;
+	}
+	memset(out->region, 0xcc, out->size); /* int3 wherever no code is */
+	for (int i = 0; i < n; i++)
+		if (compile_one(f, &tables[i], one_body, out->region + (size_t)i * SLOT, &out->entries[i],
+				&out->code_bytes[i])) {
+			fprintf(stderr, "probe: table %d could not be compiled\n", i);
+			return -1;
+		}
+	/* Written once, then run: never writable and executable at once. */
+	if (mprotect(out->region, out->size, PROT_READ | PROT_EXEC)) {
+		perror("probe: mprotect of the compiled tables");
+		return -1;
+	}
+	return 0;
+}
+
+void compiled_tables_free(struct compiled_tables *c, int n)
+{
+	(void)n;
+	if (c->region)
+		munmap(c->region, c->size);
+	free(c->entries);
+	free(c->code_bytes);
+	memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,27 @@
+/* Tables as the probe times them: each compiled to the branch tree gen
+ * would write for it (plan/), as machine code (plan/encode.c) in memory
+ * near the probe's own, entered through a jmp rel32 as a patched entry is,
+ * and jumping to the flavor's strategy routines. The flavor whose entry is
+ * memmove first takes memmove's two overlap compares. A table that copies
+ * forward everywhere is the entry's own baseline: the forward routine,
+ * called directly. */
+#ifndef PROBE_COMPILED_H
+#define PROBE_COMPILED_H
+
+#include "flavor.h"
+
+struct compiled_tables {
+	unsigned char *region;
+	size_t size;
+	copy_fn *entries; /* one per table */
+	size_t *code_bytes; /* the tree's bytes, 0 for the baseline */
+};
+
+/* Compiles tables[0..n) for this CPU's isa. one_body: every strategy jumps
+ * to the forward routine, so that two tables differ only in their
+ * branches (the band cost). Nonzero after saying why. */
+int compile_tables(const struct probe_flavor *f, const struct derived_rule *tables, int n, int one_body,
+		   struct compiled_tables *out);
+void compiled_tables_free(struct compiled_tables *c, int n);
+
+#endif
