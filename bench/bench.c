@@ -10,8 +10,10 @@
  *     it chooses, called directly: what the entry's jump and the compiled
  *     tree (or, under a forced table, the table dispatch) cost a call; the
  *     same for the table compiled for this CPU's entry (gen --target, linked
- *     in as uct_memcpy: target.c); and uc_memcpy under the baseline table
- *     against rep movsb: what a core nobody measured pays.
+ *     in as uct_memcpy: target.c); the same for every routine set this
+ *     CPU can run, each measured table installed in turn; and uc_memcpy
+ *     under the baseline table against rep movsb: what a core nobody
+ *     measured pays.
  *  3. The random-size workload (common/workload.c): one stream of calls
  *     through uc_memcpy, rep movsb, the C library's memcpy and uct_memcpy,
  *     and the same calls sorted by size, where every size branch predicts.
@@ -65,13 +67,15 @@ static int cmp_double(const void *a, const void *b)
  * here spread from 1 to 7 ticks on the mean, so the median is printed too.
  * The table is the installed one (uc_memcpy), or the one compiled for a core
  * (t: uct_memcpy, gen --target), whose bounds are immediates. */
-static void dispatch(FILE *csv, unsigned char *arena, int samples, const struct target *t)
+/* Returns the median. set: the routine set's name, where the rows are
+ * the routine sets' (dispatch_sets), else NULL. */
+static double dispatch(FILE *csv, unsigned char *arena, int samples, const struct target *t, const char *set)
 {
 	double sum = 0, worst = -1e300, diff[256];
 	size_t worst_n = 0;
 	copy_fn copy = t ? t->memcpy : uc_memcpy;
 	const char *name = t ? "uct_memcpy" : "uc_memcpy";
-	if (!t)
+	if (!t && !set)
 		fprintf(csv, "table,n,choice,memcpy,direct,overhead\n");
 	for (size_t n = 1; n <= 256; n++) {
 		int choice = t ? t->strategy(arena + 8192, arena, n) : uc_copy_strategy(arena + 8192, arena, n);
@@ -87,11 +91,14 @@ static void dispatch(FILE *csv, unsigned char *arena, int samples, const struct 
 		diff[n - 1] = a - b;
 		if (a - b > worst)
 			worst = a - b, worst_n = n;
-		fprintf(csv, "%s,%zu,%d,%.3f,%.3f,%.3f\n", t ? "target" : "installed", n, choice, a, b, a - b);
-		progress(t ? "dispatch (--target)" : "dispatch", n, 256);
+		fprintf(csv, "%s,%zu,%d,%.3f,%.3f,%.3f\n", t ? "target" : set ? set : "installed", n, choice, a, b, a - b);
+		progress(t ? "dispatch (--target)" : set ? set : "dispatch", n, 256);
 	}
 	qsort(diff, 256, sizeof *diff, cmp_double);
-	if (t)
+	if (set)
+		printf("  %-24s median %.2f ticks per call, mean %.2f, worst %.2f (n = %zu)\n", set,
+		       (diff[127] + diff[128]) / 2, sum / 256, worst, worst_n);
+	else if (t)
 		printf("dispatch, the table compiled for %s (gen --target): %s against its chosen strategy called\n"
 		       "  directly, n = 1..256 at d = 0: median %.2f ticks per call, mean %.2f, worst %.2f (n = %zu)\n\n",
 		       t->entry, name, (diff[127] + diff[128]) / 2, sum / 256, worst, worst_n);
@@ -99,6 +106,38 @@ static void dispatch(FILE *csv, unsigned char *arena, int samples, const struct 
 		printf("dispatch: %s against its chosen strategy called directly, n = 1..256 at d = 0:\n"
 		       "  median %.2f ticks per call, mean %.2f, worst %.2f (n = %zu)\n\n",
 		       name, (diff[127] + diff[128]) / 2, sum / 256, worst, worst_n);
+	return (diff[127] + diff[128]) / 2;
+}
+
+/* Each routine set this CPU can run, whatever rule it gets: every measured
+ * table of the database installed in turn, and the dispatch timed through
+ * the patched entry against the chosen strategy called alone. What a set's
+ * tree and the entry's jump cost a call is the code's, not the core's; the
+ * set's copies are this CPU's. */
+static void dispatch_sets(FILE *csv, unsigned char *arena, int samples, const struct uc_rule *installed)
+{
+	const char *seen[64];
+	int n_seen = 0;
+	printf("dispatch, each routine set at this CPU's isa: uc_memcpy through the patched entry against the\n"
+	       "  chosen strategy called directly, n = 1..256 at d = 0 (target: median <= 1.5 ticks):\n");
+	for (unsigned int i = 0; uc_rule_at(i) && n_seen < 64; i++) {
+		const struct uc_rule *r = uc_rule_at(i);
+		if (r->status != UC_RULE_MEASURED)
+			continue;
+		rule_install_patched(r);
+		const char *set = uc_rule_routines();
+		int k = 0;
+		while (k < n_seen && strcmp(seen[k], set) != 0)
+			k++;
+		if (k < n_seen || !strcmp(set, "baseline") || !strcmp(set, "table"))
+			continue;
+		seen[n_seen++] = set;
+		dispatch(csv, arena, samples, NULL, set);
+	}
+	if (!n_seen)
+		printf("  none: no measured table compiles to a tree at this CPU's isa\n");
+	printf("\n");
+	rule_install_patched(installed);
 }
 
 /* What a core nobody measured pays: uc_memcpy under the baseline table
@@ -264,9 +303,10 @@ int main(int argc, char **argv)
 	}
 	const struct target *compiled = target();
 	struct figures figures = {0};
-	dispatch(files[1], arena, samples, NULL);
+	dispatch(files[1], arena, samples, NULL, NULL);
 	if (compiled)
-		dispatch(files[1], arena, samples, compiled);
+		dispatch(files[1], arena, samples, compiled, NULL);
+	dispatch_sets(files[1], arena, samples, installed);
 	baseline(arena, samples, installed);
 	baseline_grid(arena, samples, installed, &figures);
 	grid(files[0], arena, samples, compiled, &figures);
