@@ -31,7 +31,7 @@ DERIVE_SRCS := $(wildcard derive/*.c)
 # each isa level, the routine sets and each set's branch tree. Below
 # derive/, over common/: the generator prints it, the derivation and the
 # probe ask it.
-PLAN_SRCS   := $(wildcard plan/*.c) common/strategies.c
+PLAN_SRCS   := $(wildcard plan/*.c) common/strategies.c common/size_profile.c
 # gen/: uarchgen, main.c over its rooms: merge/ uses render/ and model/,
 # import/ uses model/, render/ fills the file set output/ writes, and
 # model/ is uarch.db in memory.
@@ -276,7 +276,7 @@ $(B)/test_derive: $(TEST_DERIVE_SRCS) tests/test_derive.h $(DERIVATION_SRCS) der
 	@echo "  CC      $@"
 	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iderive $(TEST_DERIVE_SRCS) $(DERIVATION_SRCS) -o $@ -lm
 
-BENCH_SRCS := $(wildcard bench/*.c) common/plot.c common/workload.c $(POKE_SRC)
+BENCH_SRCS := $(wildcard bench/*.c) common/plot.c common/workload.c common/size_profile.c $(POKE_SRC)
 # The bench also times the table compiled for one core (gen --target, prefix
 # uct_) in the same process as the installed one: the entry this CPU's CPUID
 # selects, or TARGET=NAME; none where no entry holds the CPU, or where this
@@ -303,9 +303,10 @@ $(B)/%/bench: $(BENCH_SRCS) $(wildcard bench/*.h) common/plot.h common/timer.h $
 	$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) "$$@" $(BENCH_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lm
 
 # The drop-in library as a program meets it: run under LD_PRELOAD.
-$(B)/preloaded: bench/preloaded/preloaded.c common/workload.c common/workload.h common/timer.h
+$(B)/preloaded: bench/preloaded/preloaded.c common/workload.c common/size_profile.c common/workload.h common/timer.h
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) -O2 -fno-builtin $(CFLAGS) bench/preloaded/preloaded.c common/workload.c -o $@ -lm
+	$(Q)$(CC) $(PROBE_CFLAGS) -O2 -fno-builtin $(CFLAGS) bench/preloaded/preloaded.c common/workload.c \
+		common/size_profile.c -o $@ -lm
 
 # make bench: the copies side by side, per flavor, and the drop-in library
 # under a program; reports ratios, asserts nothing.

@@ -1,25 +1,17 @@
 #include "workload.h"
 
+#include "size_profile.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 
-/* Sizes of memcpy calls under 256 bytes in SPEC CPU2006, with their
- * frequencies per 1024 calls, and the alignments of source and destination
- * per 256 calls: the data of glibc's benchtests/bench-memcpy-random.c. */
-struct freq {
-	uint16_t value, freq;
-};
-
-static const struct freq sizes[] = {
-	{8, 576}, {104, 94}, {24, 78}, {48, 58}, {32, 48}, {16, 46}, {1, 30},  {96, 12}, {72, 11}, {216, 11},
-	{192, 8}, {12, 7},   {144, 5}, {2, 4},   {64, 4},  {120, 4}, {4, 3},   {40, 2},  {7, 2},   {168, 2},
-	{160, 2}, {128, 1},  {3, 1},   {9, 1},   {176, 1}, {240, 1}, {11, 1},  {0, 1},   {5, 1},   {6, 1},
-	{80, 1},  {52, 1},   {152, 1}, {10, 1},  {56, 1},  {51, 1},  {14, 1},  {208, 1},
-},
-  src_aligns[] = {{16, 144}, {8, 86}, {3, 23}, {1, 3}}, dst_aligns[] = {{16, 197}, {8, 30}, {3, 23}, {1, 6}};
+/* The alignments of source and destination per 256 calls, from the same
+ * benchmark as the sizes (size_profile.h). */
+static const struct size_freq src_aligns[] = {{16, 144}, {8, 86}, {3, 23}, {1, 3}},
+			      dst_aligns[] = {{16, 197}, {8, 30}, {3, 23}, {1, 6}};
 
 /* A value drawn by frequency: r in [0, total). */
-static unsigned int draw(const struct freq *t, size_t n, unsigned int r)
+static unsigned int draw(const struct size_freq *t, size_t n, unsigned int r)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (r < t[i].freq)
@@ -33,7 +25,7 @@ void random_calls(struct call *calls, size_t n, size_t region, unsigned int seed
 {
 	srand(seed);
 	for (size_t i = 0; i < n; i++) {
-		unsigned int len = draw(sizes, sizeof sizes / sizeof *sizes, (unsigned int)rand() % 1024);
+		unsigned int len = draw(size_profile, n_size_profile, (unsigned int)rand() % 1024);
 		unsigned int sa = draw(src_aligns, 4, (unsigned int)rand() % 256);
 		unsigned int da = draw(dst_aligns, 4, (unsigned int)rand() % 256);
 		/* Offsets anywhere in the region, rounded down to the drawn

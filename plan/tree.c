@@ -1,6 +1,8 @@
 /* A table compiled to a branch tree (tree.h). */
 #include "tree.h"
 
+#include "../common/size_profile.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,7 +14,8 @@ static const int tested_classes[] = {CLASS_ZERO, CLASS_ABOVE, CLASS_NEAR, CLASS_
 /* A run of bands that the tree treats as one: the same tests, the same
  * copy elsewhere. */
 struct leaf {
-	unsigned int hi;
+	unsigned int lo, hi;
+	unsigned int weight; /* calls per 1024 of the size profile, plus one */
 	int n_tests;
 	int test_class[N_TESTED], test_to[N_TESTED];
 	int elsewhere;
@@ -90,11 +93,10 @@ static void label(struct builder *b, enum plan_op op, int lo, int hi)
 	snprintf(s->label, sizeof s->label, "t%d_%d", lo, hi);
 }
 
-static void compare_length(struct builder *b, int leaf, int first)
+static void compare_length(struct builder *b, int leaf)
 {
 	struct plan_step *s = emit(b, PLAN_CMP_LENGTH, -1);
 	s->bound = b->leaves[leaf].hi;
-	s->first = first;
 }
 
 /* Leaf i's distance tests, then its elsewhere class's copy. */
@@ -120,15 +122,33 @@ static void leaf_steps(struct builder *b, int i)
 	emit(b, PLAN_GOTO, L->elsewhere);
 }
 
-/* Leaves lo..hi, for a length past leaves[lo - 1].hi: halves them. */
+/* Where leaves lo..hi split: after the leaf mid that makes the two sides'
+ * calls most nearly equal, so that a frequent size takes few compares. */
+static int weighted_middle(const struct leaf *leaves, int lo, int hi)
+{
+	unsigned long total = 0, left = 0, best_gap = (unsigned long)-1;
+	int mid = lo;
+	for (int i = lo; i <= hi; i++)
+		total += leaves[i].weight;
+	for (int i = lo; i < hi; i++) {
+		left += leaves[i].weight;
+		unsigned long gap = left > total - left ? left - (total - left) : (total - left) - left;
+		if (gap < best_gap)
+			best_gap = gap, mid = i;
+	}
+	return mid;
+}
+
+/* Leaves lo..hi, for a length past leaves[lo - 1].hi: split where the
+ * profile's calls weigh alike on both sides. */
 static void search(struct builder *b, int lo, int hi)
 {
 	if (lo == hi) {
 		leaf_steps(b, lo);
 		return;
 	}
-	int mid = (lo + hi) / 2;
-	compare_length(b, mid, 0);
+	int mid = weighted_middle(b->leaves, lo, hi);
+	compare_length(b, mid);
 	if (lo == mid && b->leaves[lo].n_tests == 0) {
 		emit(b, PLAN_IF_AT_MOST, b->leaves[lo].elsewhere);
 		search(b, mid + 1, hi);
@@ -157,27 +177,17 @@ int plan_tree(const struct copy_table *t, struct plan_tree *out)
 	}
 	int n = 0;
 	for (int i = 0; i < t->n_bands; i++) {
-		struct leaf leaf = {.hi = t->bands[i].hi};
+		struct leaf leaf = {.lo = t->bands[i].lo, .hi = t->bands[i].hi};
 		band_tests(t, &t->bands[i], &leaf);
 		if (n && same_leaf(&leaves[n], &leaf))
 			leaves[n].hi = leaf.hi;
 		else
 			leaves[++n] = leaf;
 	}
+	for (int i = 1; i <= n; i++)
+		leaves[i].weight = size_profile_weight(leaves[i].lo, leaves[i].hi) + 1;
 	struct builder b = {t, leaves, out};
-	if (n == 1) {
-		leaf_steps(&b, 1);
-	} else if (leaves[1].n_tests == 0) {
-		compare_length(&b, 1, 1);
-		emit(&b, PLAN_IF_AT_MOST, leaves[1].elsewhere);
-		search(&b, 2, n);
-	} else {
-		compare_length(&b, 1, 1);
-		label(&b, PLAN_IF_ABOVE, 2, n);
-		leaf_steps(&b, 1);
-		label(&b, PLAN_LABEL, 2, n);
-		search(&b, 2, n);
-	}
+	search(&b, 1, n);
 	free(leaves);
 	return 0;
 }

@@ -3,9 +3,11 @@
  * templates print them (NASM, GAS, Linux's macros); every decision of the
  * tree's shape is made here.
  *
- * The tree tests length first: the lowest band, where most calls fall (56%
- * of the calls of glibc's bench-memcpy-random distribution copy 8 bytes),
- * with one compare, then the other bands by halving their list. Only in a
+ * The tree tests length first. Each compare splits its bands where the
+ * calls of the size profile (common/size_profile.h, glibc's
+ * bench-memcpy-random distribution: 56% of its calls copy 8 bytes) weigh
+ * most nearly alike on both sides, so that a frequent size takes few
+ * compares and a size the profile never saw, many. Only in a
  * band whose classes copy differently does it compute the distance, and
  * then it tests only the classes whose strategy differs from "elsewhere",
  * the class most distances fall in, which it reaches last with no further
@@ -39,7 +41,6 @@ struct plan_step {
 	 * flags say d = 0, no compare needed. */
 	int class, flags;
 	unsigned int bound; /* PLAN_CMP_LENGTH: the band's last length */
-	int first;          /* PLAN_CMP_LENGTH: the lowest band's edge */
 	int to;             /* a strategy code; -1: the label */
 	char label[32];     /* "t<lo>_<hi>": leaves lo..hi; "codes_<lo>_<hi>": codes lo..hi */
 };

@@ -39,7 +39,6 @@ static void push_step(lua_State *L, const struct plan_step *s)
 	set_str(L, "class", s->op == PLAN_IF_CLASS ? class_names[s->class] : NULL);
 	set_bool(L, "flags", s->flags);
 	set_int(L, "bound", s->bound);
-	set_bool(L, "first", s->first);
 	set_str(L, "to", s->to >= 0 ? strategy_catalogue[s->to].name : NULL);
 	set_str(L, "label", s->label[0] ? s->label : NULL);
 }

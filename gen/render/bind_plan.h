@@ -18,7 +18,7 @@
  *   code_tree  the table dispatch's steps from a code in ecx to its copy
  *   set_names { [entry] = { name at isa 0, 1, ... } }: the set each entry's
  *           core runs ("baseline" where none; the target's name with it)
- * A tree is a list of steps { op, class, flags, bound, first, to, label }
+ * A tree is a list of steps { op, class, flags, bound, to, label }
  * (plan/tree.h): op "distance", "if_class", "cmp_length", "if_at_most",
  * "if_above", "goto", "label", "cmp_code", "if_code", "if_code_above",
  * "if_code_zero" or "trap"; to a strategy's name; label a label's name.

@@ -311,7 +311,7 @@ uc_memcpy_zen2:
         endbr64
         mov     rax, rdi
         /* zen2's table, as a branch tree: length first */
-        cmp     rdx, 63                    /* band edge: the lowest band first */
+        cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen2_forward - . - 4
         mov     ecx, edi
@@ -358,13 +358,11 @@ uc_memcpy_zen3:
         endbr64
         mov     rax, rdi
         /* zen3's table, as a branch tree: length first */
-        cmp     rdx, 15                    /* band edge: the lowest band first */
+        cmp     rdx, 15                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_small - . - 4
-        cmp     rdx, 112                    /* band edge */
-        ja      .Lmemcpy_zen3_t8_12
         cmp     rdx, 32                    /* band edge */
-        ja      .Lmemcpy_zen3_t5_7
+        ja      .Lmemcpy_zen3_t5_12
         cmp     rdx, 19                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemcpy_zen3_small - . - 4
@@ -396,9 +394,9 @@ uc_memcpy_zen3:
         .long   .Lmemcpy_zen3_down - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen3_small - . - 4
-.Lmemcpy_zen3_t5_7:
+.Lmemcpy_zen3_t5_12:
         cmp     rdx, 96                    /* band edge */
-        ja      .Lmemcpy_zen3_t7_7
+        ja      .Lmemcpy_zen3_t7_12
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
@@ -416,7 +414,9 @@ uc_memcpy_zen3:
         .long   .Lmemcpy_zen3_forward - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen3_down - . - 4
-.Lmemcpy_zen3_t7_7:
+.Lmemcpy_zen3_t7_12:
+        cmp     rdx, 112                    /* band edge */
+        ja      .Lmemcpy_zen3_t8_12
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -432,13 +432,11 @@ uc_memcpy_zen3:
         .byte   0xe9
         .long   .Lmemcpy_zen3_forward - . - 4
 .Lmemcpy_zen3_t8_12:
-        cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemcpy_zen3_t11_12
-        cmp     rdx, 256                    /* band edge */
-        ja      .Lmemcpy_zen3_t10_10
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
+        cmp     rdx, 256                    /* band edge */
+        ja      .Lmemcpy_zen3_t10_12
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -447,7 +445,9 @@ uc_memcpy_zen3:
         .long   .Lmemcpy_zen3_forward - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen3_down - . - 4
-.Lmemcpy_zen3_t10_10:
+.Lmemcpy_zen3_t10_12:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lmemcpy_zen3_t11_12
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -592,16 +592,14 @@ uc_memcpy_zen5:
         endbr64
         mov     rax, rdi
         /* zen5's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_small - . - 4
-        cmp     rdx, 384                    /* band edge */
-        ja      .Lmemcpy_zen5_t6_8
-        cmp     rdx, 112                    /* band edge */
-        ja      .Lmemcpy_zen5_t4_5
         cmp     rdx, 56                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_down - . - 4
+        cmp     rdx, 112                    /* band edge */
+        ja      .Lmemcpy_zen5_t4_8
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -613,10 +611,14 @@ uc_memcpy_zen5:
         .long   .Lmemcpy_zen5_down - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen5_forward - . - 4
-.Lmemcpy_zen5_t4_5:
+.Lmemcpy_zen5_t4_8:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_down - . - 4
+        cmp     rdx, 768                    /* band edge */
+        ja      .Lmemcpy_zen5_t7_8
+        cmp     rdx, 384                    /* band edge */
+        ja      .Lmemcpy_zen5_t6_6
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -625,12 +627,7 @@ uc_memcpy_zen5:
         .long   .Lmemcpy_zen5_forward - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen5_down - . - 4
-.Lmemcpy_zen5_t6_8:
-        cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemcpy_zen5_t8_8
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemcpy_zen5_forward - . - 4
+.Lmemcpy_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -642,7 +639,10 @@ uc_memcpy_zen5:
         .long   .Lmemcpy_zen5_down - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen5_forward - . - 4
-.Lmemcpy_zen5_t8_8:
+.Lmemcpy_zen5_t7_8:
+        cmp     rdx, 2097152                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1034,7 +1034,7 @@ uc_copy_strategy_table:
 uc_copy_strategy_zen2:
         endbr64
         /* zen2's table, as a branch tree: length first */
-        cmp     rdx, 63                    /* band edge: the lowest band first */
+        cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen2_forward - . - 4
         mov     ecx, edi
@@ -1056,13 +1056,11 @@ uc_copy_strategy_zen2:
 uc_copy_strategy_zen3:
         endbr64
         /* zen3's table, as a branch tree: length first */
-        cmp     rdx, 15                    /* band edge: the lowest band first */
+        cmp     rdx, 15                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_small - . - 4
-        cmp     rdx, 112                    /* band edge */
-        ja      .Lcopy_strategy_zen3_t8_12
         cmp     rdx, 32                    /* band edge */
-        ja      .Lcopy_strategy_zen3_t5_7
+        ja      .Lcopy_strategy_zen3_t5_12
         cmp     rdx, 19                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lcopy_strategy_zen3_small - . - 4
@@ -1094,9 +1092,9 @@ uc_copy_strategy_zen3:
         .long   .Lcopy_strategy_zen3_down - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_small - . - 4
-.Lcopy_strategy_zen3_t5_7:
+.Lcopy_strategy_zen3_t5_12:
         cmp     rdx, 96                    /* band edge */
-        ja      .Lcopy_strategy_zen3_t7_7
+        ja      .Lcopy_strategy_zen3_t7_12
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_down - . - 4
@@ -1114,7 +1112,9 @@ uc_copy_strategy_zen3:
         .long   .Lcopy_strategy_zen3_forward - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_down - . - 4
-.Lcopy_strategy_zen3_t7_7:
+.Lcopy_strategy_zen3_t7_12:
+        cmp     rdx, 112                    /* band edge */
+        ja      .Lcopy_strategy_zen3_t8_12
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1130,13 +1130,11 @@ uc_copy_strategy_zen3:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_forward - . - 4
 .Lcopy_strategy_zen3_t8_12:
-        cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_strategy_zen3_t11_12
-        cmp     rdx, 256                    /* band edge */
-        ja      .Lcopy_strategy_zen3_t10_10
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_down - . - 4
+        cmp     rdx, 256                    /* band edge */
+        ja      .Lcopy_strategy_zen3_t10_12
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1145,7 +1143,9 @@ uc_copy_strategy_zen3:
         .long   .Lcopy_strategy_zen3_forward - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_down - . - 4
-.Lcopy_strategy_zen3_t10_10:
+.Lcopy_strategy_zen3_t10_12:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lcopy_strategy_zen3_t11_12
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1209,16 +1209,14 @@ uc_copy_strategy_zen3:
 uc_copy_strategy_zen5:
         endbr64
         /* zen5's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_small - . - 4
-        cmp     rdx, 384                    /* band edge */
-        ja      .Lcopy_strategy_zen5_t6_8
-        cmp     rdx, 112                    /* band edge */
-        ja      .Lcopy_strategy_zen5_t4_5
         cmp     rdx, 56                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_down - . - 4
+        cmp     rdx, 112                    /* band edge */
+        ja      .Lcopy_strategy_zen5_t4_8
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1230,10 +1228,14 @@ uc_copy_strategy_zen5:
         .long   .Lcopy_strategy_zen5_down - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_forward - . - 4
-.Lcopy_strategy_zen5_t4_5:
+.Lcopy_strategy_zen5_t4_8:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_down - . - 4
+        cmp     rdx, 768                    /* band edge */
+        ja      .Lcopy_strategy_zen5_t7_8
+        cmp     rdx, 384                    /* band edge */
+        ja      .Lcopy_strategy_zen5_t6_6
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1242,12 +1244,7 @@ uc_copy_strategy_zen5:
         .long   .Lcopy_strategy_zen5_forward - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_down - . - 4
-.Lcopy_strategy_zen5_t6_8:
-        cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_strategy_zen5_t8_8
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lcopy_strategy_zen5_forward - . - 4
+.Lcopy_strategy_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1259,7 +1256,10 @@ uc_copy_strategy_zen5:
         .long   .Lcopy_strategy_zen5_down - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_forward - . - 4
-.Lcopy_strategy_zen5_t8_8:
+.Lcopy_strategy_zen5_t7_8:
+        cmp     rdx, 2097152                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1553,7 +1553,7 @@ uc_copy_to_user_zen2:
         /* (no SMAP: built without --smap) */
 uc_copy_to_user_zen2_access:
         /* zen2's table, as a branch tree: length first */
-        cmp     rdx, 63                    /* band edge: the lowest band first */
+        cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen2_forward - . - 4
         mov     ecx, edi
@@ -1606,13 +1606,11 @@ uc_copy_to_user_zen3:
         /* (no SMAP: built without --smap) */
 uc_copy_to_user_zen3_access:
         /* zen3's table, as a branch tree: length first */
-        cmp     rdx, 15                    /* band edge: the lowest band first */
+        cmp     rdx, 15                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen3_small - . - 4
-        cmp     rdx, 112                    /* band edge */
-        ja      .Lcopy_to_user_zen3_t8_12
         cmp     rdx, 32                    /* band edge */
-        ja      .Lcopy_to_user_zen3_t5_7
+        ja      .Lcopy_to_user_zen3_t5_12
         cmp     rdx, 19                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lcopy_to_user_zen3_small - . - 4
@@ -1644,9 +1642,9 @@ uc_copy_to_user_zen3_access:
         .long   .Lcopy_to_user_zen3_down - . - 4
         .byte   0xe9
         .long   .Lcopy_to_user_zen3_small - . - 4
-.Lcopy_to_user_zen3_t5_7:
+.Lcopy_to_user_zen3_t5_12:
         cmp     rdx, 96                    /* band edge */
-        ja      .Lcopy_to_user_zen3_t7_7
+        ja      .Lcopy_to_user_zen3_t7_12
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen3_down - . - 4
@@ -1664,7 +1662,9 @@ uc_copy_to_user_zen3_access:
         .long   .Lcopy_to_user_zen3_forward - . - 4
         .byte   0xe9
         .long   .Lcopy_to_user_zen3_down - . - 4
-.Lcopy_to_user_zen3_t7_7:
+.Lcopy_to_user_zen3_t7_12:
+        cmp     rdx, 112                    /* band edge */
+        ja      .Lcopy_to_user_zen3_t8_12
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1680,13 +1680,11 @@ uc_copy_to_user_zen3_access:
         .byte   0xe9
         .long   .Lcopy_to_user_zen3_forward - . - 4
 .Lcopy_to_user_zen3_t8_12:
-        cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_to_user_zen3_t11_12
-        cmp     rdx, 256                    /* band edge */
-        ja      .Lcopy_to_user_zen3_t10_10
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen3_down - . - 4
+        cmp     rdx, 256                    /* band edge */
+        ja      .Lcopy_to_user_zen3_t10_12
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1695,7 +1693,9 @@ uc_copy_to_user_zen3_access:
         .long   .Lcopy_to_user_zen3_forward - . - 4
         .byte   0xe9
         .long   .Lcopy_to_user_zen3_down - . - 4
-.Lcopy_to_user_zen3_t10_10:
+.Lcopy_to_user_zen3_t10_12:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lcopy_to_user_zen3_t11_12
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1845,16 +1845,14 @@ uc_copy_to_user_zen5:
         /* (no SMAP: built without --smap) */
 uc_copy_to_user_zen5_access:
         /* zen5's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen5_small - . - 4
-        cmp     rdx, 384                    /* band edge */
-        ja      .Lcopy_to_user_zen5_t6_8
-        cmp     rdx, 112                    /* band edge */
-        ja      .Lcopy_to_user_zen5_t4_5
         cmp     rdx, 56                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen5_down - . - 4
+        cmp     rdx, 112                    /* band edge */
+        ja      .Lcopy_to_user_zen5_t4_8
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1866,10 +1864,14 @@ uc_copy_to_user_zen5_access:
         .long   .Lcopy_to_user_zen5_down - . - 4
         .byte   0xe9
         .long   .Lcopy_to_user_zen5_forward - . - 4
-.Lcopy_to_user_zen5_t4_5:
+.Lcopy_to_user_zen5_t4_8:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen5_down - . - 4
+        cmp     rdx, 768                    /* band edge */
+        ja      .Lcopy_to_user_zen5_t7_8
+        cmp     rdx, 384                    /* band edge */
+        ja      .Lcopy_to_user_zen5_t6_6
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1878,12 +1880,7 @@ uc_copy_to_user_zen5_access:
         .long   .Lcopy_to_user_zen5_forward - . - 4
         .byte   0xe9
         .long   .Lcopy_to_user_zen5_down - . - 4
-.Lcopy_to_user_zen5_t6_8:
-        cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_to_user_zen5_t8_8
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lcopy_to_user_zen5_forward - . - 4
+.Lcopy_to_user_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1895,7 +1892,10 @@ uc_copy_to_user_zen5_access:
         .long   .Lcopy_to_user_zen5_down - . - 4
         .byte   0xe9
         .long   .Lcopy_to_user_zen5_forward - . - 4
-.Lcopy_to_user_zen5_t8_8:
+.Lcopy_to_user_zen5_t7_8:
+        cmp     rdx, 2097152                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen5_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2258,7 +2258,7 @@ uc_copy_from_user_zen2:
         /* (no SMAP: built without --smap) */
 uc_copy_from_user_zen2_access:
         /* zen2's table, as a branch tree: length first */
-        cmp     rdx, 63                    /* band edge: the lowest band first */
+        cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen2_forward - . - 4
         mov     ecx, edi
@@ -2311,13 +2311,11 @@ uc_copy_from_user_zen3:
         /* (no SMAP: built without --smap) */
 uc_copy_from_user_zen3_access:
         /* zen3's table, as a branch tree: length first */
-        cmp     rdx, 15                    /* band edge: the lowest band first */
+        cmp     rdx, 15                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen3_small - . - 4
-        cmp     rdx, 112                    /* band edge */
-        ja      .Lcopy_from_user_zen3_t8_12
         cmp     rdx, 32                    /* band edge */
-        ja      .Lcopy_from_user_zen3_t5_7
+        ja      .Lcopy_from_user_zen3_t5_12
         cmp     rdx, 19                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lcopy_from_user_zen3_small - . - 4
@@ -2349,9 +2347,9 @@ uc_copy_from_user_zen3_access:
         .long   .Lcopy_from_user_zen3_down - . - 4
         .byte   0xe9
         .long   .Lcopy_from_user_zen3_small - . - 4
-.Lcopy_from_user_zen3_t5_7:
+.Lcopy_from_user_zen3_t5_12:
         cmp     rdx, 96                    /* band edge */
-        ja      .Lcopy_from_user_zen3_t7_7
+        ja      .Lcopy_from_user_zen3_t7_12
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen3_down - . - 4
@@ -2369,7 +2367,9 @@ uc_copy_from_user_zen3_access:
         .long   .Lcopy_from_user_zen3_forward - . - 4
         .byte   0xe9
         .long   .Lcopy_from_user_zen3_down - . - 4
-.Lcopy_from_user_zen3_t7_7:
+.Lcopy_from_user_zen3_t7_12:
+        cmp     rdx, 112                    /* band edge */
+        ja      .Lcopy_from_user_zen3_t8_12
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2385,13 +2385,11 @@ uc_copy_from_user_zen3_access:
         .byte   0xe9
         .long   .Lcopy_from_user_zen3_forward - . - 4
 .Lcopy_from_user_zen3_t8_12:
-        cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_from_user_zen3_t11_12
-        cmp     rdx, 256                    /* band edge */
-        ja      .Lcopy_from_user_zen3_t10_10
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen3_down - . - 4
+        cmp     rdx, 256                    /* band edge */
+        ja      .Lcopy_from_user_zen3_t10_12
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2400,7 +2398,9 @@ uc_copy_from_user_zen3_access:
         .long   .Lcopy_from_user_zen3_forward - . - 4
         .byte   0xe9
         .long   .Lcopy_from_user_zen3_down - . - 4
-.Lcopy_from_user_zen3_t10_10:
+.Lcopy_from_user_zen3_t10_12:
+        cmp     rdx, 2097152                    /* band edge */
+        ja      .Lcopy_from_user_zen3_t11_12
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2550,16 +2550,14 @@ uc_copy_from_user_zen5:
         /* (no SMAP: built without --smap) */
 uc_copy_from_user_zen5_access:
         /* zen5's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen5_small - . - 4
-        cmp     rdx, 384                    /* band edge */
-        ja      .Lcopy_from_user_zen5_t6_8
-        cmp     rdx, 112                    /* band edge */
-        ja      .Lcopy_from_user_zen5_t4_5
         cmp     rdx, 56                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen5_down - . - 4
+        cmp     rdx, 112                    /* band edge */
+        ja      .Lcopy_from_user_zen5_t4_8
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2571,10 +2569,14 @@ uc_copy_from_user_zen5_access:
         .long   .Lcopy_from_user_zen5_down - . - 4
         .byte   0xe9
         .long   .Lcopy_from_user_zen5_forward - . - 4
-.Lcopy_from_user_zen5_t4_5:
+.Lcopy_from_user_zen5_t4_8:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen5_down - . - 4
+        cmp     rdx, 768                    /* band edge */
+        ja      .Lcopy_from_user_zen5_t7_8
+        cmp     rdx, 384                    /* band edge */
+        ja      .Lcopy_from_user_zen5_t6_6
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2583,12 +2585,7 @@ uc_copy_from_user_zen5_access:
         .long   .Lcopy_from_user_zen5_forward - . - 4
         .byte   0xe9
         .long   .Lcopy_from_user_zen5_down - . - 4
-.Lcopy_from_user_zen5_t6_8:
-        cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_from_user_zen5_t8_8
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lcopy_from_user_zen5_forward - . - 4
+.Lcopy_from_user_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2600,7 +2597,10 @@ uc_copy_from_user_zen5_access:
         .long   .Lcopy_from_user_zen5_down - . - 4
         .byte   0xe9
         .long   .Lcopy_from_user_zen5_forward - . - 4
-.Lcopy_from_user_zen5_t8_8:
+.Lcopy_from_user_zen5_t7_8:
+        cmp     rdx, 2097152                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen5_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095

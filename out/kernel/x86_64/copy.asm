@@ -311,7 +311,7 @@ uc_memcpy_zen2:
         endbr64
         mov     rax, rdi
         ; zen2's table, as a branch tree: length first
-        cmp     rdx, 63                    ; band edge: the lowest band first
+        cmp     rdx, 63                    ; band edge
         jbe near .Lmemcpy_zen2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
@@ -355,12 +355,10 @@ uc_memcpy_zen3:
         endbr64
         mov     rax, rdi
         ; zen3's table, as a branch tree: length first
-        cmp     rdx, 15                    ; band edge: the lowest band first
+        cmp     rdx, 15                    ; band edge
         jbe near .Lmemcpy_zen3_small
-        cmp     rdx, 112                    ; band edge
-        ja      .Lmemcpy_zen3_t8_12
         cmp     rdx, 32                    ; band edge
-        ja      .Lmemcpy_zen3_t5_7
+        ja      .Lmemcpy_zen3_t5_12
         cmp     rdx, 19                    ; band edge
         ja near .Lmemcpy_zen3_small
         cmp     rdx, 16                    ; band edge
@@ -384,9 +382,9 @@ uc_memcpy_zen3:
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen3_down
         jmp near .Lmemcpy_zen3_small
-.Lmemcpy_zen3_t5_7:
+.Lmemcpy_zen3_t5_12:
         cmp     rdx, 96                    ; band edge
-        ja      .Lmemcpy_zen3_t7_7
+        ja      .Lmemcpy_zen3_t7_12
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemcpy_zen3_down
         mov     ecx, edi
@@ -399,7 +397,9 @@ uc_memcpy_zen3:
         cmp     ecx, 58                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_forward
         jmp near .Lmemcpy_zen3_down
-.Lmemcpy_zen3_t7_7:
+.Lmemcpy_zen3_t7_12:
+        cmp     rdx, 112                    ; band edge
+        ja      .Lmemcpy_zen3_t8_12
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -411,19 +411,19 @@ uc_memcpy_zen3:
         jbe near .Lmemcpy_zen3_down
         jmp near .Lmemcpy_zen3_forward
 .Lmemcpy_zen3_t8_12:
-        cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemcpy_zen3_t11_12
-        cmp     rdx, 256                    ; band edge
-        ja      .Lmemcpy_zen3_t10_10
         cmp     rdx, 160                    ; band edge
         jbe near .Lmemcpy_zen3_down
+        cmp     rdx, 256                    ; band edge
+        ja      .Lmemcpy_zen3_t10_12
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_forward
         jmp near .Lmemcpy_zen3_down
-.Lmemcpy_zen3_t10_10:
+.Lmemcpy_zen3_t10_12:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lmemcpy_zen3_t11_12
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -556,14 +556,12 @@ uc_memcpy_zen5:
         endbr64
         mov     rax, rdi
         ; zen5's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen5_small
-        cmp     rdx, 384                    ; band edge
-        ja      .Lmemcpy_zen5_t6_8
-        cmp     rdx, 112                    ; band edge
-        ja      .Lmemcpy_zen5_t4_5
         cmp     rdx, 56                    ; band edge
         jbe near .Lmemcpy_zen5_down
+        cmp     rdx, 112                    ; band edge
+        ja      .Lmemcpy_zen5_t4_8
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -572,20 +570,20 @@ uc_memcpy_zen5:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_down
         jmp near .Lmemcpy_zen5_forward
-.Lmemcpy_zen5_t4_5:
+.Lmemcpy_zen5_t4_8:
         cmp     rdx, 320                    ; band edge
         jbe near .Lmemcpy_zen5_down
+        cmp     rdx, 768                    ; band edge
+        ja      .Lmemcpy_zen5_t7_8
+        cmp     rdx, 384                    ; band edge
+        ja      .Lmemcpy_zen5_t6_6
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lmemcpy_zen5_forward
         jmp near .Lmemcpy_zen5_down
-.Lmemcpy_zen5_t6_8:
-        cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemcpy_zen5_t8_8
-        cmp     rdx, 768                    ; band edge
-        ja near .Lmemcpy_zen5_forward
+.Lmemcpy_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -594,7 +592,9 @@ uc_memcpy_zen5:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_down
         jmp near .Lmemcpy_zen5_forward
-.Lmemcpy_zen5_t8_8:
+.Lmemcpy_zen5_t7_8:
+        cmp     rdx, 2097152                    ; band edge
+        jbe near .Lmemcpy_zen5_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -978,7 +978,7 @@ uc_copy_strategy_table:
 uc_copy_strategy_zen2:
         endbr64
         ; zen2's table, as a branch tree: length first
-        cmp     rdx, 63                    ; band edge: the lowest band first
+        cmp     rdx, 63                    ; band edge
         jbe near .Lcopy_strategy_zen2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
@@ -997,12 +997,10 @@ uc_copy_strategy_zen2:
 uc_copy_strategy_zen3:
         endbr64
         ; zen3's table, as a branch tree: length first
-        cmp     rdx, 15                    ; band edge: the lowest band first
+        cmp     rdx, 15                    ; band edge
         jbe near .Lcopy_strategy_zen3_small
-        cmp     rdx, 112                    ; band edge
-        ja      .Lcopy_strategy_zen3_t8_12
         cmp     rdx, 32                    ; band edge
-        ja      .Lcopy_strategy_zen3_t5_7
+        ja      .Lcopy_strategy_zen3_t5_12
         cmp     rdx, 19                    ; band edge
         ja near .Lcopy_strategy_zen3_small
         cmp     rdx, 16                    ; band edge
@@ -1026,9 +1024,9 @@ uc_copy_strategy_zen3:
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
         jae near .Lcopy_strategy_zen3_down
         jmp near .Lcopy_strategy_zen3_small
-.Lcopy_strategy_zen3_t5_7:
+.Lcopy_strategy_zen3_t5_12:
         cmp     rdx, 96                    ; band edge
-        ja      .Lcopy_strategy_zen3_t7_7
+        ja      .Lcopy_strategy_zen3_t7_12
         cmp     rdx, 80                    ; band edge
         jbe near .Lcopy_strategy_zen3_down
         mov     ecx, edi
@@ -1041,7 +1039,9 @@ uc_copy_strategy_zen3:
         cmp     ecx, 58                       ; near: d <= near_max
         jbe near .Lcopy_strategy_zen3_forward
         jmp near .Lcopy_strategy_zen3_down
-.Lcopy_strategy_zen3_t7_7:
+.Lcopy_strategy_zen3_t7_12:
+        cmp     rdx, 112                    ; band edge
+        ja      .Lcopy_strategy_zen3_t8_12
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1053,19 +1053,19 @@ uc_copy_strategy_zen3:
         jbe near .Lcopy_strategy_zen3_down
         jmp near .Lcopy_strategy_zen3_forward
 .Lcopy_strategy_zen3_t8_12:
-        cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_strategy_zen3_t11_12
-        cmp     rdx, 256                    ; band edge
-        ja      .Lcopy_strategy_zen3_t10_10
         cmp     rdx, 160                    ; band edge
         jbe near .Lcopy_strategy_zen3_down
+        cmp     rdx, 256                    ; band edge
+        ja      .Lcopy_strategy_zen3_t10_12
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_forward
         jmp near .Lcopy_strategy_zen3_down
-.Lcopy_strategy_zen3_t10_10:
+.Lcopy_strategy_zen3_t10_12:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lcopy_strategy_zen3_t11_12
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1117,14 +1117,12 @@ uc_copy_strategy_zen3:
 uc_copy_strategy_zen5:
         endbr64
         ; zen5's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_strategy_zen5_small
-        cmp     rdx, 384                    ; band edge
-        ja      .Lcopy_strategy_zen5_t6_8
-        cmp     rdx, 112                    ; band edge
-        ja      .Lcopy_strategy_zen5_t4_5
         cmp     rdx, 56                    ; band edge
         jbe near .Lcopy_strategy_zen5_down
+        cmp     rdx, 112                    ; band edge
+        ja      .Lcopy_strategy_zen5_t4_8
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1133,20 +1131,20 @@ uc_copy_strategy_zen5:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_down
         jmp near .Lcopy_strategy_zen5_forward
-.Lcopy_strategy_zen5_t4_5:
+.Lcopy_strategy_zen5_t4_8:
         cmp     rdx, 320                    ; band edge
         jbe near .Lcopy_strategy_zen5_down
+        cmp     rdx, 768                    ; band edge
+        ja      .Lcopy_strategy_zen5_t7_8
+        cmp     rdx, 384                    ; band edge
+        ja      .Lcopy_strategy_zen5_t6_6
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_strategy_zen5_forward
         jmp near .Lcopy_strategy_zen5_down
-.Lcopy_strategy_zen5_t6_8:
-        cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_strategy_zen5_t8_8
-        cmp     rdx, 768                    ; band edge
-        ja near .Lcopy_strategy_zen5_forward
+.Lcopy_strategy_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1155,7 +1153,9 @@ uc_copy_strategy_zen5:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_down
         jmp near .Lcopy_strategy_zen5_forward
-.Lcopy_strategy_zen5_t8_8:
+.Lcopy_strategy_zen5_t7_8:
+        cmp     rdx, 2097152                    ; band edge
+        jbe near .Lcopy_strategy_zen5_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1445,7 +1445,7 @@ uc_copy_to_user_zen2:
         ; (no SMAP: built without --smap)
 uc_copy_to_user_zen2_access:
         ; zen2's table, as a branch tree: length first
-        cmp     rdx, 63                    ; band edge: the lowest band first
+        cmp     rdx, 63                    ; band edge
         jbe near .Lcopy_to_user_zen2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
@@ -1495,12 +1495,10 @@ uc_copy_to_user_zen3:
         ; (no SMAP: built without --smap)
 uc_copy_to_user_zen3_access:
         ; zen3's table, as a branch tree: length first
-        cmp     rdx, 15                    ; band edge: the lowest band first
+        cmp     rdx, 15                    ; band edge
         jbe near .Lcopy_to_user_zen3_small
-        cmp     rdx, 112                    ; band edge
-        ja      .Lcopy_to_user_zen3_t8_12
         cmp     rdx, 32                    ; band edge
-        ja      .Lcopy_to_user_zen3_t5_7
+        ja      .Lcopy_to_user_zen3_t5_12
         cmp     rdx, 19                    ; band edge
         ja near .Lcopy_to_user_zen3_small
         cmp     rdx, 16                    ; band edge
@@ -1524,9 +1522,9 @@ uc_copy_to_user_zen3_access:
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
         jae near .Lcopy_to_user_zen3_down
         jmp near .Lcopy_to_user_zen3_small
-.Lcopy_to_user_zen3_t5_7:
+.Lcopy_to_user_zen3_t5_12:
         cmp     rdx, 96                    ; band edge
-        ja      .Lcopy_to_user_zen3_t7_7
+        ja      .Lcopy_to_user_zen3_t7_12
         cmp     rdx, 80                    ; band edge
         jbe near .Lcopy_to_user_zen3_down
         mov     ecx, edi
@@ -1539,7 +1537,9 @@ uc_copy_to_user_zen3_access:
         cmp     ecx, 58                       ; near: d <= near_max
         jbe near .Lcopy_to_user_zen3_forward
         jmp near .Lcopy_to_user_zen3_down
-.Lcopy_to_user_zen3_t7_7:
+.Lcopy_to_user_zen3_t7_12:
+        cmp     rdx, 112                    ; band edge
+        ja      .Lcopy_to_user_zen3_t8_12
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1551,19 +1551,19 @@ uc_copy_to_user_zen3_access:
         jbe near .Lcopy_to_user_zen3_down
         jmp near .Lcopy_to_user_zen3_forward
 .Lcopy_to_user_zen3_t8_12:
-        cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_to_user_zen3_t11_12
-        cmp     rdx, 256                    ; band edge
-        ja      .Lcopy_to_user_zen3_t10_10
         cmp     rdx, 160                    ; band edge
         jbe near .Lcopy_to_user_zen3_down
+        cmp     rdx, 256                    ; band edge
+        ja      .Lcopy_to_user_zen3_t10_12
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_to_user_zen3_forward
         jmp near .Lcopy_to_user_zen3_down
-.Lcopy_to_user_zen3_t10_10:
+.Lcopy_to_user_zen3_t10_12:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lcopy_to_user_zen3_t11_12
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1701,14 +1701,12 @@ uc_copy_to_user_zen5:
         ; (no SMAP: built without --smap)
 uc_copy_to_user_zen5_access:
         ; zen5's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_to_user_zen5_small
-        cmp     rdx, 384                    ; band edge
-        ja      .Lcopy_to_user_zen5_t6_8
-        cmp     rdx, 112                    ; band edge
-        ja      .Lcopy_to_user_zen5_t4_5
         cmp     rdx, 56                    ; band edge
         jbe near .Lcopy_to_user_zen5_down
+        cmp     rdx, 112                    ; band edge
+        ja      .Lcopy_to_user_zen5_t4_8
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1717,20 +1715,20 @@ uc_copy_to_user_zen5_access:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen5_down
         jmp near .Lcopy_to_user_zen5_forward
-.Lcopy_to_user_zen5_t4_5:
+.Lcopy_to_user_zen5_t4_8:
         cmp     rdx, 320                    ; band edge
         jbe near .Lcopy_to_user_zen5_down
+        cmp     rdx, 768                    ; band edge
+        ja      .Lcopy_to_user_zen5_t7_8
+        cmp     rdx, 384                    ; band edge
+        ja      .Lcopy_to_user_zen5_t6_6
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_to_user_zen5_forward
         jmp near .Lcopy_to_user_zen5_down
-.Lcopy_to_user_zen5_t6_8:
-        cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_to_user_zen5_t8_8
-        cmp     rdx, 768                    ; band edge
-        ja near .Lcopy_to_user_zen5_forward
+.Lcopy_to_user_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1739,7 +1737,9 @@ uc_copy_to_user_zen5_access:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen5_down
         jmp near .Lcopy_to_user_zen5_forward
-.Lcopy_to_user_zen5_t8_8:
+.Lcopy_to_user_zen5_t7_8:
+        cmp     rdx, 2097152                    ; band edge
+        jbe near .Lcopy_to_user_zen5_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -2098,7 +2098,7 @@ uc_copy_from_user_zen2:
         ; (no SMAP: built without --smap)
 uc_copy_from_user_zen2_access:
         ; zen2's table, as a branch tree: length first
-        cmp     rdx, 63                    ; band edge: the lowest band first
+        cmp     rdx, 63                    ; band edge
         jbe near .Lcopy_from_user_zen2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
@@ -2148,12 +2148,10 @@ uc_copy_from_user_zen3:
         ; (no SMAP: built without --smap)
 uc_copy_from_user_zen3_access:
         ; zen3's table, as a branch tree: length first
-        cmp     rdx, 15                    ; band edge: the lowest band first
+        cmp     rdx, 15                    ; band edge
         jbe near .Lcopy_from_user_zen3_small
-        cmp     rdx, 112                    ; band edge
-        ja      .Lcopy_from_user_zen3_t8_12
         cmp     rdx, 32                    ; band edge
-        ja      .Lcopy_from_user_zen3_t5_7
+        ja      .Lcopy_from_user_zen3_t5_12
         cmp     rdx, 19                    ; band edge
         ja near .Lcopy_from_user_zen3_small
         cmp     rdx, 16                    ; band edge
@@ -2177,9 +2175,9 @@ uc_copy_from_user_zen3_access:
         cmp     ecx, 4090                     ; below: d >= 4096 - below_max
         jae near .Lcopy_from_user_zen3_down
         jmp near .Lcopy_from_user_zen3_small
-.Lcopy_from_user_zen3_t5_7:
+.Lcopy_from_user_zen3_t5_12:
         cmp     rdx, 96                    ; band edge
-        ja      .Lcopy_from_user_zen3_t7_7
+        ja      .Lcopy_from_user_zen3_t7_12
         cmp     rdx, 80                    ; band edge
         jbe near .Lcopy_from_user_zen3_down
         mov     ecx, edi
@@ -2192,7 +2190,9 @@ uc_copy_from_user_zen3_access:
         cmp     ecx, 58                       ; near: d <= near_max
         jbe near .Lcopy_from_user_zen3_forward
         jmp near .Lcopy_from_user_zen3_down
-.Lcopy_from_user_zen3_t7_7:
+.Lcopy_from_user_zen3_t7_12:
+        cmp     rdx, 112                    ; band edge
+        ja      .Lcopy_from_user_zen3_t8_12
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -2204,19 +2204,19 @@ uc_copy_from_user_zen3_access:
         jbe near .Lcopy_from_user_zen3_down
         jmp near .Lcopy_from_user_zen3_forward
 .Lcopy_from_user_zen3_t8_12:
-        cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_from_user_zen3_t11_12
-        cmp     rdx, 256                    ; band edge
-        ja      .Lcopy_from_user_zen3_t10_10
         cmp     rdx, 160                    ; band edge
         jbe near .Lcopy_from_user_zen3_down
+        cmp     rdx, 256                    ; band edge
+        ja      .Lcopy_from_user_zen3_t10_12
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_from_user_zen3_forward
         jmp near .Lcopy_from_user_zen3_down
-.Lcopy_from_user_zen3_t10_10:
+.Lcopy_from_user_zen3_t10_12:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lcopy_from_user_zen3_t11_12
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -2354,14 +2354,12 @@ uc_copy_from_user_zen5:
         ; (no SMAP: built without --smap)
 uc_copy_from_user_zen5_access:
         ; zen5's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_from_user_zen5_small
-        cmp     rdx, 384                    ; band edge
-        ja      .Lcopy_from_user_zen5_t6_8
-        cmp     rdx, 112                    ; band edge
-        ja      .Lcopy_from_user_zen5_t4_5
         cmp     rdx, 56                    ; band edge
         jbe near .Lcopy_from_user_zen5_down
+        cmp     rdx, 112                    ; band edge
+        ja      .Lcopy_from_user_zen5_t4_8
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -2370,20 +2368,20 @@ uc_copy_from_user_zen5_access:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen5_down
         jmp near .Lcopy_from_user_zen5_forward
-.Lcopy_from_user_zen5_t4_5:
+.Lcopy_from_user_zen5_t4_8:
         cmp     rdx, 320                    ; band edge
         jbe near .Lcopy_from_user_zen5_down
+        cmp     rdx, 768                    ; band edge
+        ja      .Lcopy_from_user_zen5_t7_8
+        cmp     rdx, 384                    ; band edge
+        ja      .Lcopy_from_user_zen5_t6_6
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_from_user_zen5_forward
         jmp near .Lcopy_from_user_zen5_down
-.Lcopy_from_user_zen5_t6_8:
-        cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_from_user_zen5_t8_8
-        cmp     rdx, 768                    ; band edge
-        ja near .Lcopy_from_user_zen5_forward
+.Lcopy_from_user_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -2392,7 +2390,9 @@ uc_copy_from_user_zen5_access:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen5_down
         jmp near .Lcopy_from_user_zen5_forward
-.Lcopy_from_user_zen5_t8_8:
+.Lcopy_from_user_zen5_t7_8:
+        cmp     rdx, 2097152                    ; band edge
+        jbe near .Lcopy_from_user_zen5_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095

@@ -643,25 +643,27 @@ uc_memcpy_zen3_avx2:
         endbr64
         mov     rax, rdi
         /* zen3_avx2's table, as a branch tree: length first */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        .byte   0x0f, 0x86
-        .long   .Lmemcpy_zen3_avx2_small - . - 4
-        cmp     rdx, 65536                    /* band edge */
-        ja      .Lmemcpy_zen3_avx2_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemcpy_zen3_avx2_t5_6
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
         cmp     rdx, 15                    /* band edge */
+        ja      .Lmemcpy_zen3_avx2_t3_11
+        cmp     rdx, 7                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemcpy_zen3_avx2_down - . - 4
-        .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_small - . - 4
-.Lmemcpy_zen3_avx2_t5_6:
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_avx2_down - . - 4
+.Lmemcpy_zen3_avx2_t3_11:
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_avx2_small - . - 4
+        cmp     rdx, 1536                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemcpy_zen3_avx2_t8_11
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemcpy_zen3_avx2_t7_7
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -669,13 +671,7 @@ uc_memcpy_zen3_avx2:
         .long   .Lmemcpy_zen3_avx2_forward - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
-.Lmemcpy_zen3_avx2_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemcpy_zen3_avx2_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemcpy_zen3_avx2_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemcpy_zen3_avx2_t8_8
+.Lmemcpy_zen3_avx2_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -692,7 +688,11 @@ uc_memcpy_zen3_avx2:
         .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_forward - . - 4
-.Lmemcpy_zen3_avx2_t8_8:
+.Lmemcpy_zen3_avx2_t8_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemcpy_zen3_avx2_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemcpy_zen3_avx2_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -975,25 +975,27 @@ uc_memcpy_zen3_gpr:
         endbr64
         mov     rax, rdi
         /* zen3_gpr's table, as a branch tree: length first */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        .byte   0x0f, 0x86
-        .long   .Lmemcpy_zen3_gpr_small - . - 4
-        cmp     rdx, 65536                    /* band edge */
-        ja      .Lmemcpy_zen3_gpr_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemcpy_zen3_gpr_t5_6
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemcpy_zen3_gpr_down - . - 4
         cmp     rdx, 15                    /* band edge */
+        ja      .Lmemcpy_zen3_gpr_t3_11
+        cmp     rdx, 7                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_small - . - 4
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_gpr_down - . - 4
+.Lmemcpy_zen3_gpr_t3_11:
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_small - . - 4
+        cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_gpr_down - . - 4
-        .byte   0xe9
-        .long   .Lmemcpy_zen3_gpr_small - . - 4
-.Lmemcpy_zen3_gpr_t5_6:
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemcpy_zen3_gpr_t8_11
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemcpy_zen3_gpr_t7_7
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1001,13 +1003,7 @@ uc_memcpy_zen3_gpr:
         .long   .Lmemcpy_zen3_gpr_forward - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemcpy_zen3_gpr_down - . - 4
-.Lmemcpy_zen3_gpr_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemcpy_zen3_gpr_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemcpy_zen3_gpr_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemcpy_zen3_gpr_t8_8
+.Lmemcpy_zen3_gpr_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1024,7 +1020,11 @@ uc_memcpy_zen3_gpr:
         .long   .Lmemcpy_zen3_gpr_down - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
-.Lmemcpy_zen3_gpr_t8_8:
+.Lmemcpy_zen3_gpr_t8_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemcpy_zen3_gpr_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemcpy_zen3_gpr_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1176,35 +1176,33 @@ uc_memcpy_zen5_avx512:
         endbr64
         mov     rax, rdi
         /* zen5_avx512's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_small - . - 4
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_t10_16
-        cmp     rdx, 128                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_t6_9
+        cmp     rdx, 96                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_t5_16
         cmp     rdx, 64                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_t4_5
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx512_avx2_forward - . - 4
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx2_forward - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx512_avx2_down - . - 4
-.Lmemcpy_zen5_avx512_t4_5:
-        cmp     rdx, 96                    /* band edge */
+.Lmemcpy_zen5_avx512_t5_16:
+        cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemcpy_zen5_avx512_avx2_forward - . - 4
-        .byte   0xe9
         .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
-.Lmemcpy_zen5_avx512_t6_9:
-        cmp     rdx, 256                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_t8_9
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx2_down - . - 4
-        .byte   0xe9
+        cmp     rdx, 256                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx2_forward - . - 4
-.Lmemcpy_zen5_avx512_t8_9:
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_t12_16
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_t10_11
         cmp     rdx, 384                    /* band edge */
         ja      .Lmemcpy_zen5_avx512_t9_9
         mov     ecx, edi
@@ -1228,11 +1226,7 @@ uc_memcpy_zen5_avx512:
         .long   .Lmemcpy_zen5_avx512_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
-.Lmemcpy_zen5_avx512_t10_16:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_t14_16
-        cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_t12_13
+.Lmemcpy_zen5_avx512_t10_11:
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemcpy_zen5_avx512_forward - . - 4
@@ -1246,7 +1240,9 @@ uc_memcpy_zen5_avx512:
         .long   .Lmemcpy_zen5_avx512_avx512_down - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
-.Lmemcpy_zen5_avx512_t12_13:
+.Lmemcpy_zen5_avx512_t12_16:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_t14_16
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemcpy_zen5_avx512_forward - . - 4
@@ -1261,10 +1257,8 @@ uc_memcpy_zen5_avx512:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
 .Lmemcpy_zen5_avx512_t14_16:
-        cmp     rdx, 4194304                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_t16_16
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_t15_15
+        ja      .Lmemcpy_zen5_avx512_t15_16
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1272,7 +1266,9 @@ uc_memcpy_zen5_avx512:
         .long   .Lmemcpy_zen5_avx512_avx512_down - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx512_forward - . - 4
-.Lmemcpy_zen5_avx512_t15_15:
+.Lmemcpy_zen5_avx512_t15_16:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemcpy_zen5_avx512_t16_16
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1582,32 +1578,32 @@ uc_memcpy_zen5_avx2:
         endbr64
         mov     rax, rdi
         /* zen5_avx2's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_small - . - 4
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemcpy_zen5_avx2_t9_14
-        cmp     rdx, 160                    /* band edge */
-        ja      .Lmemcpy_zen5_avx2_t6_8
         cmp     rdx, 64                    /* band edge */
-        ja      .Lmemcpy_zen5_avx2_t4_5
+        ja      .Lmemcpy_zen5_avx2_t4_14
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
-.Lmemcpy_zen5_avx2_t4_5:
+.Lmemcpy_zen5_avx2_t4_14:
         cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
-        .byte   0xe9
+        cmp     rdx, 160                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
-.Lmemcpy_zen5_avx2_t6_8:
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lmemcpy_zen5_avx2_t8_8
         cmp     rdx, 384                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemcpy_zen5_avx2_t11_14
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemcpy_zen5_avx2_t9_10
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemcpy_zen5_avx2_t8_8
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1629,12 +1625,7 @@ uc_memcpy_zen5_avx2:
         .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
-.Lmemcpy_zen5_avx2_t9_14:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemcpy_zen5_avx2_t12_14
-        cmp     rdx, 4096                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemcpy_zen5_avx2_forward - . - 4
+.Lmemcpy_zen5_avx2_t9_10:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_forward - . - 4
@@ -1648,11 +1639,12 @@ uc_memcpy_zen5_avx2:
         .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
-.Lmemcpy_zen5_avx2_t12_14:
-        cmp     rdx, 4194304                    /* band edge */
-        ja      .Lmemcpy_zen5_avx2_t14_14
+.Lmemcpy_zen5_avx2_t11_14:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemcpy_zen5_avx2_t13_13
+        ja      .Lmemcpy_zen5_avx2_t13_14
+        cmp     rdx, 1048576                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_avx2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1660,7 +1652,9 @@ uc_memcpy_zen5_avx2:
         .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx2_forward - . - 4
-.Lmemcpy_zen5_avx2_t13_13:
+.Lmemcpy_zen5_avx2_t13_14:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemcpy_zen5_avx2_t14_14
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1886,30 +1880,30 @@ uc_memcpy_zen5_gpr:
         endbr64
         mov     rax, rdi
         /* zen5_gpr's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_small - . - 4
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lmemcpy_zen5_gpr_t8_13
-        cmp     rdx, 128                    /* band edge */
-        ja      .Lmemcpy_zen5_gpr_t5_7
         cmp     rdx, 64                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemcpy_zen5_gpr_forward - . - 4
+        ja      .Lmemcpy_zen5_gpr_t4_13
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen5_gpr_down - . - 4
-.Lmemcpy_zen5_gpr_t5_7:
-        cmp     rdx, 384                    /* band edge */
-        ja      .Lmemcpy_zen5_gpr_t7_7
+.Lmemcpy_zen5_gpr_t4_13:
+        cmp     rdx, 128                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_down - . - 4
-        .byte   0xe9
+        cmp     rdx, 384                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
-.Lmemcpy_zen5_gpr_t7_7:
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemcpy_zen5_gpr_t10_13
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemcpy_zen5_gpr_t8_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1920,11 +1914,7 @@ uc_memcpy_zen5_gpr:
         .long   .Lmemcpy_zen5_gpr_down - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
-.Lmemcpy_zen5_gpr_t8_13:
-        cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemcpy_zen5_gpr_t11_13
-        cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemcpy_zen5_gpr_t10_10
+.Lmemcpy_zen5_gpr_t8_9:
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
@@ -1938,7 +1928,12 @@ uc_memcpy_zen5_gpr:
         .long   .Lmemcpy_zen5_gpr_down - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
-.Lmemcpy_zen5_gpr_t10_10:
+.Lmemcpy_zen5_gpr_t10_13:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemcpy_zen5_gpr_t12_13
+        cmp     rdx, 4096                    /* band edge */
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1949,12 +1944,9 @@ uc_memcpy_zen5_gpr:
         .long   .Lmemcpy_zen5_gpr_down - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
-.Lmemcpy_zen5_gpr_t11_13:
+.Lmemcpy_zen5_gpr_t12_13:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemcpy_zen5_gpr_t13_13
-        cmp     rdx, 1048576                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemcpy_zen5_gpr_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -3943,25 +3935,27 @@ uc_memmove_zen3_avx2:
         cmp     rcx, rdx
         jae     .Lmemmove_zen3_avx2_disjoint
         /* zen3_avx2's table, as a branch tree: length first */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_up_small - . - 4
-        cmp     rdx, 65536                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_up_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_up_t5_6
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
         cmp     rdx, 15                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_up_t3_11
+        cmp     rdx, 7                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_up_down - . - 4
-        .byte   0xe9
         .long   .Lmemmove_zen3_avx2_up_small - . - 4
-.Lmemmove_zen3_avx2_up_t5_6:
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_up_down - . - 4
+.Lmemmove_zen3_avx2_up_t3_11:
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_up_small - . - 4
+        cmp     rdx, 1536                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_up_t8_11
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_up_avx2_forward - . - 4
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_up_t7_7
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -3969,13 +3963,7 @@ uc_memmove_zen3_avx2:
         .long   .Lmemmove_zen3_avx2_up_forward - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
-.Lmemmove_zen3_avx2_up_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_up_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_up_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_up_t8_8
+.Lmemmove_zen3_avx2_up_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -3992,7 +3980,11 @@ uc_memmove_zen3_avx2:
         .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_up_forward - . - 4
-.Lmemmove_zen3_avx2_up_t8_8:
+.Lmemmove_zen3_avx2_up_t8_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_up_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_up_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -4257,25 +4249,27 @@ uc_memmove_zen3_avx2:
         ret
 .Lmemmove_zen3_avx2_overlap_above:
         /* zen3_avx2's table, as a branch tree: length first */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_down_small - . - 4
-        cmp     rdx, 65536                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_down_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_down_t5_6
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
         cmp     rdx, 15                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_down_t3_11
+        cmp     rdx, 7                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_down_down - . - 4
-        .byte   0xe9
         .long   .Lmemmove_zen3_avx2_down_small - . - 4
-.Lmemmove_zen3_avx2_down_t5_6:
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_down_down - . - 4
+.Lmemmove_zen3_avx2_down_t3_11:
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_down_small - . - 4
+        cmp     rdx, 1536                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_down_t8_11
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_down_avx2_forward - . - 4
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_down_t7_7
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -4283,13 +4277,7 @@ uc_memmove_zen3_avx2:
         .long   .Lmemmove_zen3_avx2_down_forward - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
-.Lmemmove_zen3_avx2_down_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_down_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_down_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_down_t8_8
+.Lmemmove_zen3_avx2_down_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -4306,7 +4294,11 @@ uc_memmove_zen3_avx2:
         .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_down_forward - . - 4
-.Lmemmove_zen3_avx2_down_t8_8:
+.Lmemmove_zen3_avx2_down_t8_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_down_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_down_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -4717,25 +4709,27 @@ uc_memmove_zen3_avx2:
         ret
 .Lmemmove_zen3_avx2_disjoint:
         /* zen3_avx2's table, as a branch tree: length first */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_disjoint_small - . - 4
-        cmp     rdx, 65536                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_disjoint_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_disjoint_t5_6
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
         cmp     rdx, 15                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_disjoint_t3_11
+        cmp     rdx, 7                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_disjoint_down - . - 4
-        .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_small - . - 4
-.Lmemmove_zen3_avx2_disjoint_t5_6:
+        .byte   0xe9
+        .long   .Lmemmove_zen3_avx2_disjoint_down - . - 4
+.Lmemmove_zen3_avx2_disjoint_t3_11:
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_disjoint_small - . - 4
+        cmp     rdx, 1536                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_disjoint_t8_11
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_disjoint_t7_7
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -4743,13 +4737,7 @@ uc_memmove_zen3_avx2:
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
-.Lmemmove_zen3_avx2_disjoint_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_disjoint_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_disjoint_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_disjoint_t8_8
+.Lmemmove_zen3_avx2_disjoint_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -4766,7 +4754,11 @@ uc_memmove_zen3_avx2:
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
-.Lmemmove_zen3_avx2_disjoint_t8_8:
+.Lmemmove_zen3_avx2_disjoint_t8_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_disjoint_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemmove_zen3_avx2_disjoint_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5057,25 +5049,27 @@ uc_memmove_zen3_gpr:
         cmp     rcx, rdx
         jae     .Lmemmove_zen3_gpr_disjoint
         /* zen3_gpr's table, as a branch tree: length first */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_gpr_up_small - . - 4
-        cmp     rdx, 65536                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_up_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_up_t5_6
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen3_gpr_up_down - . - 4
         cmp     rdx, 15                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_up_t3_11
+        cmp     rdx, 7                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_up_small - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_up_down - . - 4
+.Lmemmove_zen3_gpr_up_t3_11:
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_up_small - . - 4
+        cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_up_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen3_gpr_up_small - . - 4
-.Lmemmove_zen3_gpr_up_t5_6:
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_up_t8_11
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_up_forward - . - 4
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_up_t7_7
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5083,13 +5077,7 @@ uc_memmove_zen3_gpr:
         .long   .Lmemmove_zen3_gpr_up_forward - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemmove_zen3_gpr_up_down - . - 4
-.Lmemmove_zen3_gpr_up_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_up_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_up_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_up_t8_8
+.Lmemmove_zen3_gpr_up_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5106,7 +5094,11 @@ uc_memmove_zen3_gpr:
         .long   .Lmemmove_zen3_gpr_up_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen3_gpr_up_forward - . - 4
-.Lmemmove_zen3_gpr_up_t8_8:
+.Lmemmove_zen3_gpr_up_t8_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_up_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_up_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5232,25 +5224,27 @@ uc_memmove_zen3_gpr:
         ret
 .Lmemmove_zen3_gpr_overlap_above:
         /* zen3_gpr's table, as a branch tree: length first */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_gpr_down_small - . - 4
-        cmp     rdx, 65536                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_down_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_down_t5_6
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen3_gpr_down_down - . - 4
         cmp     rdx, 15                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_down_t3_11
+        cmp     rdx, 7                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_down_small - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_down_down - . - 4
+.Lmemmove_zen3_gpr_down_t3_11:
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_down_small - . - 4
+        cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_down_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen3_gpr_down_small - . - 4
-.Lmemmove_zen3_gpr_down_t5_6:
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_down_t8_11
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_down_forward - . - 4
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_down_t7_7
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5258,13 +5252,7 @@ uc_memmove_zen3_gpr:
         .long   .Lmemmove_zen3_gpr_down_forward - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemmove_zen3_gpr_down_down - . - 4
-.Lmemmove_zen3_gpr_down_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_down_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_down_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_down_t8_8
+.Lmemmove_zen3_gpr_down_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5281,7 +5269,11 @@ uc_memmove_zen3_gpr:
         .long   .Lmemmove_zen3_gpr_down_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen3_gpr_down_forward - . - 4
-.Lmemmove_zen3_gpr_down_t8_8:
+.Lmemmove_zen3_gpr_down_t8_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_down_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_down_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5578,25 +5570,27 @@ uc_memmove_zen3_gpr:
         ret
 .Lmemmove_zen3_gpr_disjoint:
         /* zen3_gpr's table, as a branch tree: length first */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_gpr_disjoint_small - . - 4
-        cmp     rdx, 65536                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_disjoint_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_disjoint_t5_6
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
         cmp     rdx, 15                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_disjoint_t3_11
+        cmp     rdx, 7                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_small - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
+.Lmemmove_zen3_gpr_disjoint_t3_11:
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_small - . - 4
+        cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen3_gpr_disjoint_small - . - 4
-.Lmemmove_zen3_gpr_disjoint_t5_6:
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_disjoint_t8_11
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_disjoint_t7_7
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5604,13 +5598,7 @@ uc_memmove_zen3_gpr:
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
-.Lmemmove_zen3_gpr_disjoint_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_disjoint_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_disjoint_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemmove_zen3_gpr_disjoint_t8_8
+.Lmemmove_zen3_gpr_disjoint_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5627,7 +5615,11 @@ uc_memmove_zen3_gpr:
         .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
-.Lmemmove_zen3_gpr_disjoint_t8_8:
+.Lmemmove_zen3_gpr_disjoint_t8_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_disjoint_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lmemmove_zen3_gpr_disjoint_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5787,35 +5779,33 @@ uc_memmove_zen5_avx512:
         cmp     rcx, rdx
         jae     .Lmemmove_zen5_avx512_disjoint
         /* zen5_avx512's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_up_small - . - 4
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_t10_16
-        cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_t6_9
+        cmp     rdx, 96                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_t5_16
         cmp     rdx, 64                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_t4_5
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_up_avx2_forward - . - 4
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_up_avx2_forward - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_up_avx2_down - . - 4
-.Lmemmove_zen5_avx512_up_t4_5:
-        cmp     rdx, 96                    /* band edge */
+.Lmemmove_zen5_avx512_up_t5_16:
+        cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_up_avx2_forward - . - 4
-        .byte   0xe9
         .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4
-.Lmemmove_zen5_avx512_up_t6_9:
-        cmp     rdx, 256                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_t8_9
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_up_avx2_down - . - 4
-        .byte   0xe9
+        cmp     rdx, 256                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_up_avx2_forward - . - 4
-.Lmemmove_zen5_avx512_up_t8_9:
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_t12_16
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_t10_11
         cmp     rdx, 384                    /* band edge */
         ja      .Lmemmove_zen5_avx512_up_t9_9
         mov     ecx, edi
@@ -5839,11 +5829,7 @@ uc_memmove_zen5_avx512:
         .long   .Lmemmove_zen5_avx512_up_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4
-.Lmemmove_zen5_avx512_up_t10_16:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_t14_16
-        cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_t12_13
+.Lmemmove_zen5_avx512_up_t10_11:
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen5_avx512_up_forward - . - 4
@@ -5857,7 +5843,9 @@ uc_memmove_zen5_avx512:
         .long   .Lmemmove_zen5_avx512_up_avx512_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4
-.Lmemmove_zen5_avx512_up_t12_13:
+.Lmemmove_zen5_avx512_up_t12_16:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_t14_16
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen5_avx512_up_forward - . - 4
@@ -5872,10 +5860,8 @@ uc_memmove_zen5_avx512:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_up_t14_16:
-        cmp     rdx, 4194304                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_t16_16
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_t15_15
+        ja      .Lmemmove_zen5_avx512_up_t15_16
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5883,7 +5869,9 @@ uc_memmove_zen5_avx512:
         .long   .Lmemmove_zen5_avx512_up_avx512_down - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_up_forward - . - 4
-.Lmemmove_zen5_avx512_up_t15_15:
+.Lmemmove_zen5_avx512_up_t15_16:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_up_t16_16
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -6205,35 +6193,33 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_overlap_above:
         /* zen5_avx512's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_down_small - . - 4
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_t10_16
-        cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_t6_9
+        cmp     rdx, 96                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_t5_16
         cmp     rdx, 64                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_t4_5
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_down_avx2_forward - . - 4
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_down_avx2_forward - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_down_avx2_down - . - 4
-.Lmemmove_zen5_avx512_down_t4_5:
-        cmp     rdx, 96                    /* band edge */
+.Lmemmove_zen5_avx512_down_t5_16:
+        cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_down_avx2_forward - . - 4
-        .byte   0xe9
         .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4
-.Lmemmove_zen5_avx512_down_t6_9:
-        cmp     rdx, 256                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_t8_9
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_down_avx2_down - . - 4
-        .byte   0xe9
+        cmp     rdx, 256                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_down_avx2_forward - . - 4
-.Lmemmove_zen5_avx512_down_t8_9:
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_t12_16
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_t10_11
         cmp     rdx, 384                    /* band edge */
         ja      .Lmemmove_zen5_avx512_down_t9_9
         mov     ecx, edi
@@ -6257,11 +6243,7 @@ uc_memmove_zen5_avx512:
         .long   .Lmemmove_zen5_avx512_down_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4
-.Lmemmove_zen5_avx512_down_t10_16:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_t14_16
-        cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_t12_13
+.Lmemmove_zen5_avx512_down_t10_11:
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen5_avx512_down_forward - . - 4
@@ -6275,7 +6257,9 @@ uc_memmove_zen5_avx512:
         .long   .Lmemmove_zen5_avx512_down_avx512_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4
-.Lmemmove_zen5_avx512_down_t12_13:
+.Lmemmove_zen5_avx512_down_t12_16:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_t14_16
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen5_avx512_down_forward - . - 4
@@ -6290,10 +6274,8 @@ uc_memmove_zen5_avx512:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_down_t14_16:
-        cmp     rdx, 4194304                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_t16_16
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_t15_15
+        ja      .Lmemmove_zen5_avx512_down_t15_16
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -6301,7 +6283,9 @@ uc_memmove_zen5_avx512:
         .long   .Lmemmove_zen5_avx512_down_avx512_down - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_down_forward - . - 4
-.Lmemmove_zen5_avx512_down_t15_15:
+.Lmemmove_zen5_avx512_down_t15_16:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_down_t16_16
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -6692,35 +6676,33 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_disjoint:
         /* zen5_avx512's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_small - . - 4
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_t10_16
-        cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_t6_9
+        cmp     rdx, 96                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_t5_16
         cmp     rdx, 64                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_t4_5
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_disjoint_avx2_forward - . - 4
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_forward - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_down - . - 4
-.Lmemmove_zen5_avx512_disjoint_t4_5:
-        cmp     rdx, 96                    /* band edge */
+.Lmemmove_zen5_avx512_disjoint_t5_16:
+        cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_disjoint_avx2_forward - . - 4
-        .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
-.Lmemmove_zen5_avx512_disjoint_t6_9:
-        cmp     rdx, 256                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_t8_9
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_down - . - 4
-        .byte   0xe9
+        cmp     rdx, 256                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_forward - . - 4
-.Lmemmove_zen5_avx512_disjoint_t8_9:
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_t12_16
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_t10_11
         cmp     rdx, 384                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t9_9
         mov     ecx, edi
@@ -6744,11 +6726,7 @@ uc_memmove_zen5_avx512:
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
-.Lmemmove_zen5_avx512_disjoint_t10_16:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_t14_16
-        cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_t12_13
+.Lmemmove_zen5_avx512_disjoint_t10_11:
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
@@ -6762,7 +6740,9 @@ uc_memmove_zen5_avx512:
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
-.Lmemmove_zen5_avx512_disjoint_t12_13:
+.Lmemmove_zen5_avx512_disjoint_t12_16:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_t14_16
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
@@ -6777,10 +6757,8 @@ uc_memmove_zen5_avx512:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
 .Lmemmove_zen5_avx512_disjoint_t14_16:
-        cmp     rdx, 4194304                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_t16_16
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_t15_15
+        ja      .Lmemmove_zen5_avx512_disjoint_t15_16
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -6788,7 +6766,9 @@ uc_memmove_zen5_avx512:
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
-.Lmemmove_zen5_avx512_disjoint_t15_15:
+.Lmemmove_zen5_avx512_disjoint_t15_16:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemmove_zen5_avx512_disjoint_t16_16
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -7106,32 +7086,32 @@ uc_memmove_zen5_avx2:
         cmp     rcx, rdx
         jae     .Lmemmove_zen5_avx2_disjoint
         /* zen5_avx2's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_up_small - . - 4
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_up_t9_14
-        cmp     rdx, 160                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_up_t6_8
         cmp     rdx, 64                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_up_t4_5
+        ja      .Lmemmove_zen5_avx2_up_t4_14
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4
-.Lmemmove_zen5_avx2_up_t4_5:
+.Lmemmove_zen5_avx2_up_t4_14:
         cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4
-        .byte   0xe9
+        cmp     rdx, 160                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4
-.Lmemmove_zen5_avx2_up_t6_8:
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_up_t8_8
         cmp     rdx, 384                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_up_t11_14
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_up_t9_10
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_up_t8_8
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -7153,12 +7133,7 @@ uc_memmove_zen5_avx2:
         .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4
-.Lmemmove_zen5_avx2_up_t9_14:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_up_t12_14
-        cmp     rdx, 4096                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx2_up_forward - . - 4
+.Lmemmove_zen5_avx2_up_t9_10:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_up_forward - . - 4
@@ -7172,11 +7147,12 @@ uc_memmove_zen5_avx2:
         .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4
-.Lmemmove_zen5_avx2_up_t12_14:
-        cmp     rdx, 4194304                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_up_t14_14
+.Lmemmove_zen5_avx2_up_t11_14:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_up_t13_13
+        ja      .Lmemmove_zen5_avx2_up_t13_14
+        cmp     rdx, 1048576                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_up_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -7184,7 +7160,9 @@ uc_memmove_zen5_avx2:
         .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_up_forward - . - 4
-.Lmemmove_zen5_avx2_up_t13_13:
+.Lmemmove_zen5_avx2_up_t13_14:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_up_t14_14
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -7414,32 +7392,32 @@ uc_memmove_zen5_avx2:
         ret
 .Lmemmove_zen5_avx2_overlap_above:
         /* zen5_avx2's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_down_small - . - 4
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_down_t9_14
-        cmp     rdx, 160                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_down_t6_8
         cmp     rdx, 64                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_down_t4_5
+        ja      .Lmemmove_zen5_avx2_down_t4_14
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4
-.Lmemmove_zen5_avx2_down_t4_5:
+.Lmemmove_zen5_avx2_down_t4_14:
         cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4
-        .byte   0xe9
+        cmp     rdx, 160                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4
-.Lmemmove_zen5_avx2_down_t6_8:
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_down_t8_8
         cmp     rdx, 384                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_down_t11_14
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_down_t9_10
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_down_t8_8
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -7461,12 +7439,7 @@ uc_memmove_zen5_avx2:
         .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4
-.Lmemmove_zen5_avx2_down_t9_14:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_down_t12_14
-        cmp     rdx, 4096                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx2_down_forward - . - 4
+.Lmemmove_zen5_avx2_down_t9_10:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_down_forward - . - 4
@@ -7480,11 +7453,12 @@ uc_memmove_zen5_avx2:
         .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4
-.Lmemmove_zen5_avx2_down_t12_14:
-        cmp     rdx, 4194304                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_down_t14_14
+.Lmemmove_zen5_avx2_down_t11_14:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_down_t13_13
+        ja      .Lmemmove_zen5_avx2_down_t13_14
+        cmp     rdx, 1048576                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_down_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -7492,7 +7466,9 @@ uc_memmove_zen5_avx2:
         .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_down_forward - . - 4
-.Lmemmove_zen5_avx2_down_t13_13:
+.Lmemmove_zen5_avx2_down_t13_14:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_down_t14_14
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -7807,32 +7783,32 @@ uc_memmove_zen5_avx2:
         ret
 .Lmemmove_zen5_avx2_disjoint:
         /* zen5_avx2's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_small - . - 4
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_disjoint_t9_14
-        cmp     rdx, 160                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_disjoint_t6_8
         cmp     rdx, 64                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_disjoint_t4_5
+        ja      .Lmemmove_zen5_avx2_disjoint_t4_14
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
-.Lmemmove_zen5_avx2_disjoint_t4_5:
+.Lmemmove_zen5_avx2_disjoint_t4_14:
         cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
-        .byte   0xe9
+        cmp     rdx, 160                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
-.Lmemmove_zen5_avx2_disjoint_t6_8:
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_disjoint_t8_8
         cmp     rdx, 384                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_disjoint_t11_14
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_disjoint_t9_10
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_disjoint_t8_8
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -7854,12 +7830,7 @@ uc_memmove_zen5_avx2:
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
-.Lmemmove_zen5_avx2_disjoint_t9_14:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_disjoint_t12_14
-        cmp     rdx, 4096                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
+.Lmemmove_zen5_avx2_disjoint_t9_10:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
@@ -7873,11 +7844,12 @@ uc_memmove_zen5_avx2:
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
-.Lmemmove_zen5_avx2_disjoint_t12_14:
-        cmp     rdx, 4194304                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_disjoint_t14_14
+.Lmemmove_zen5_avx2_disjoint_t11_14:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_disjoint_t13_13
+        ja      .Lmemmove_zen5_avx2_disjoint_t13_14
+        cmp     rdx, 1048576                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -7885,7 +7857,9 @@ uc_memmove_zen5_avx2:
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
-.Lmemmove_zen5_avx2_disjoint_t13_13:
+.Lmemmove_zen5_avx2_disjoint_t13_14:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lmemmove_zen5_avx2_disjoint_t14_14
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8119,30 +8093,30 @@ uc_memmove_zen5_gpr:
         cmp     rcx, rdx
         jae     .Lmemmove_zen5_gpr_disjoint
         /* zen5_gpr's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_up_small - . - 4
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_up_t8_13
-        cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_up_t5_7
         cmp     rdx, 64                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
+        ja      .Lmemmove_zen5_gpr_up_t4_13
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_up_forward - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_up_down - . - 4
-.Lmemmove_zen5_gpr_up_t5_7:
-        cmp     rdx, 384                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_up_t7_7
+.Lmemmove_zen5_gpr_up_t4_13:
+        cmp     rdx, 128                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_up_down - . - 4
-        .byte   0xe9
+        cmp     rdx, 384                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-.Lmemmove_zen5_gpr_up_t7_7:
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_up_t10_13
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_up_t8_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8153,11 +8127,7 @@ uc_memmove_zen5_gpr:
         .long   .Lmemmove_zen5_gpr_up_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-.Lmemmove_zen5_gpr_up_t8_13:
-        cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_up_t11_13
-        cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_up_t10_10
+.Lmemmove_zen5_gpr_up_t8_9:
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen5_gpr_up_forward - . - 4
@@ -8171,7 +8141,12 @@ uc_memmove_zen5_gpr:
         .long   .Lmemmove_zen5_gpr_up_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-.Lmemmove_zen5_gpr_up_t10_10:
+.Lmemmove_zen5_gpr_up_t10_13:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_up_t12_13
+        cmp     rdx, 4096                    /* band edge */
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8182,12 +8157,9 @@ uc_memmove_zen5_gpr:
         .long   .Lmemmove_zen5_gpr_up_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-.Lmemmove_zen5_gpr_up_t11_13:
+.Lmemmove_zen5_gpr_up_t12_13:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_gpr_up_t13_13
-        cmp     rdx, 1048576                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8276,30 +8248,30 @@ uc_memmove_zen5_gpr:
         ret
 .Lmemmove_zen5_gpr_overlap_above:
         /* zen5_gpr's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_down_small - . - 4
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_down_t8_13
-        cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_down_t5_7
         cmp     rdx, 64                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
+        ja      .Lmemmove_zen5_gpr_down_t4_13
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_down_forward - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_down_down - . - 4
-.Lmemmove_zen5_gpr_down_t5_7:
-        cmp     rdx, 384                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_down_t7_7
+.Lmemmove_zen5_gpr_down_t4_13:
+        cmp     rdx, 128                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_down_down - . - 4
-        .byte   0xe9
+        cmp     rdx, 384                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-.Lmemmove_zen5_gpr_down_t7_7:
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_down_t10_13
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_down_t8_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8310,11 +8282,7 @@ uc_memmove_zen5_gpr:
         .long   .Lmemmove_zen5_gpr_down_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-.Lmemmove_zen5_gpr_down_t8_13:
-        cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_down_t11_13
-        cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_down_t10_10
+.Lmemmove_zen5_gpr_down_t8_9:
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen5_gpr_down_forward - . - 4
@@ -8328,7 +8296,12 @@ uc_memmove_zen5_gpr:
         .long   .Lmemmove_zen5_gpr_down_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-.Lmemmove_zen5_gpr_down_t10_10:
+.Lmemmove_zen5_gpr_down_t10_13:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_down_t12_13
+        cmp     rdx, 4096                    /* band edge */
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8339,12 +8312,9 @@ uc_memmove_zen5_gpr:
         .long   .Lmemmove_zen5_gpr_down_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-.Lmemmove_zen5_gpr_down_t11_13:
+.Lmemmove_zen5_gpr_down_t12_13:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_gpr_down_t13_13
-        cmp     rdx, 1048576                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8604,30 +8574,30 @@ uc_memmove_zen5_gpr:
         ret
 .Lmemmove_zen5_gpr_disjoint:
         /* zen5_gpr's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_small - . - 4
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_disjoint_t8_13
-        cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_disjoint_t5_7
         cmp     rdx, 64                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
+        ja      .Lmemmove_zen5_gpr_disjoint_t4_13
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
-.Lmemmove_zen5_gpr_disjoint_t5_7:
-        cmp     rdx, 384                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_disjoint_t7_7
+.Lmemmove_zen5_gpr_disjoint_t4_13:
+        cmp     rdx, 128                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
-        .byte   0xe9
+        cmp     rdx, 384                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Lmemmove_zen5_gpr_disjoint_t7_7:
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_disjoint_t10_13
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_disjoint_t8_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8638,11 +8608,7 @@ uc_memmove_zen5_gpr:
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Lmemmove_zen5_gpr_disjoint_t8_13:
-        cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_disjoint_t11_13
-        cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_disjoint_t10_10
+.Lmemmove_zen5_gpr_disjoint_t8_9:
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
@@ -8656,7 +8622,12 @@ uc_memmove_zen5_gpr:
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Lmemmove_zen5_gpr_disjoint_t10_10:
+.Lmemmove_zen5_gpr_disjoint_t10_13:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lmemmove_zen5_gpr_disjoint_t12_13
+        cmp     rdx, 4096                    /* band edge */
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8667,12 +8638,9 @@ uc_memmove_zen5_gpr:
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Lmemmove_zen5_gpr_disjoint_t11_13:
+.Lmemmove_zen5_gpr_disjoint_t12_13:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_gpr_disjoint_t13_13
-        cmp     rdx, 1048576                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -9511,25 +9479,27 @@ uc_copy_strategy_table:
 uc_copy_strategy_zen3_avx2:
         endbr64
         /* zen3_avx2's table, as a branch tree: length first */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        .byte   0x0f, 0x86
-        .long   .Lcopy_strategy_zen3_avx2_small - . - 4
-        cmp     rdx, 65536                    /* band edge */
-        ja      .Lcopy_strategy_zen3_avx2_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lcopy_strategy_zen3_avx2_t5_6
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
         cmp     rdx, 15                    /* band edge */
+        ja      .Lcopy_strategy_zen3_avx2_t3_11
+        cmp     rdx, 7                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lcopy_strategy_zen3_avx2_down - . - 4
-        .byte   0xe9
         .long   .Lcopy_strategy_zen3_avx2_small - . - 4
-.Lcopy_strategy_zen3_avx2_t5_6:
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_avx2_down - . - 4
+.Lcopy_strategy_zen3_avx2_t3_11:
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_avx2_small - . - 4
+        cmp     rdx, 1536                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lcopy_strategy_zen3_avx2_t8_11
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_avx2_avx2_forward - . - 4
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lcopy_strategy_zen3_avx2_t7_7
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -9537,13 +9507,7 @@ uc_copy_strategy_zen3_avx2:
         .long   .Lcopy_strategy_zen3_avx2_forward - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
-.Lcopy_strategy_zen3_avx2_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lcopy_strategy_zen3_avx2_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja      .Lcopy_strategy_zen3_avx2_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja      .Lcopy_strategy_zen3_avx2_t8_8
+.Lcopy_strategy_zen3_avx2_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -9560,7 +9524,11 @@ uc_copy_strategy_zen3_avx2:
         .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_avx2_forward - . - 4
-.Lcopy_strategy_zen3_avx2_t8_8:
+.Lcopy_strategy_zen3_avx2_t8_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lcopy_strategy_zen3_avx2_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lcopy_strategy_zen3_avx2_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -9640,25 +9608,27 @@ uc_copy_strategy_zen3_avx2:
 uc_copy_strategy_zen3_gpr:
         endbr64
         /* zen3_gpr's table, as a branch tree: length first */
-        cmp     rdx, 7                    /* band edge: the lowest band first */
-        .byte   0x0f, 0x86
-        .long   .Lcopy_strategy_zen3_gpr_small - . - 4
-        cmp     rdx, 65536                    /* band edge */
-        ja      .Lcopy_strategy_zen3_gpr_t7_11
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lcopy_strategy_zen3_gpr_t5_6
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lcopy_strategy_zen3_gpr_down - . - 4
         cmp     rdx, 15                    /* band edge */
+        ja      .Lcopy_strategy_zen3_gpr_t3_11
+        cmp     rdx, 7                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_small - . - 4
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_gpr_down - . - 4
+.Lcopy_strategy_zen3_gpr_t3_11:
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_small - . - 4
+        cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_gpr_down - . - 4
-        .byte   0xe9
-        .long   .Lcopy_strategy_zen3_gpr_small - . - 4
-.Lcopy_strategy_zen3_gpr_t5_6:
+        cmp     rdx, 262144                    /* band edge */
+        ja      .Lcopy_strategy_zen3_gpr_t8_11
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
+        cmp     rdx, 65536                    /* band edge */
+        ja      .Lcopy_strategy_zen3_gpr_t7_7
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -9666,13 +9636,7 @@ uc_copy_strategy_zen3_gpr:
         .long   .Lcopy_strategy_zen3_gpr_forward - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_gpr_down - . - 4
-.Lcopy_strategy_zen3_gpr_t7_11:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lcopy_strategy_zen3_gpr_t10_11
-        cmp     rdx, 524288                    /* band edge */
-        ja      .Lcopy_strategy_zen3_gpr_t9_9
-        cmp     rdx, 262144                    /* band edge */
-        ja      .Lcopy_strategy_zen3_gpr_t8_8
+.Lcopy_strategy_zen3_gpr_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -9689,7 +9653,11 @@ uc_copy_strategy_zen3_gpr:
         .long   .Lcopy_strategy_zen3_gpr_down - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
-.Lcopy_strategy_zen3_gpr_t8_8:
+.Lcopy_strategy_zen3_gpr_t8_11:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lcopy_strategy_zen3_gpr_t10_11
+        cmp     rdx, 524288                    /* band edge */
+        ja      .Lcopy_strategy_zen3_gpr_t9_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -9760,35 +9728,33 @@ uc_copy_strategy_zen3_gpr:
 uc_copy_strategy_zen5_avx512:
         endbr64
         /* zen5_avx512's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx512_small - . - 4
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_t10_16
-        cmp     rdx, 128                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_t6_9
+        cmp     rdx, 96                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_t5_16
         cmp     rdx, 64                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_t4_5
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx512_avx2_forward - . - 4
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx512_avx2_forward - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx512_avx2_down - . - 4
-.Lcopy_strategy_zen5_avx512_t4_5:
-        cmp     rdx, 96                    /* band edge */
+.Lcopy_strategy_zen5_avx512_t5_16:
+        cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lcopy_strategy_zen5_avx512_avx2_forward - . - 4
-        .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4
-.Lcopy_strategy_zen5_avx512_t6_9:
-        cmp     rdx, 256                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_t8_9
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx512_avx2_down - . - 4
-        .byte   0xe9
+        cmp     rdx, 256                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx512_avx2_forward - . - 4
-.Lcopy_strategy_zen5_avx512_t8_9:
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_t12_16
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_t10_11
         cmp     rdx, 384                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx512_t9_9
         mov     ecx, edi
@@ -9812,11 +9778,7 @@ uc_copy_strategy_zen5_avx512:
         .long   .Lcopy_strategy_zen5_avx512_avx2_down - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4
-.Lcopy_strategy_zen5_avx512_t10_16:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_t14_16
-        cmp     rdx, 3072                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_t12_13
+.Lcopy_strategy_zen5_avx512_t10_11:
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lcopy_strategy_zen5_avx512_forward - . - 4
@@ -9830,7 +9792,9 @@ uc_copy_strategy_zen5_avx512:
         .long   .Lcopy_strategy_zen5_avx512_avx512_down - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4
-.Lcopy_strategy_zen5_avx512_t12_13:
+.Lcopy_strategy_zen5_avx512_t12_16:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_t14_16
         cmp     rdx, 4096                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lcopy_strategy_zen5_avx512_forward - . - 4
@@ -9845,10 +9809,8 @@ uc_copy_strategy_zen5_avx512:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4
 .Lcopy_strategy_zen5_avx512_t14_16:
-        cmp     rdx, 4194304                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_t16_16
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_t15_15
+        ja      .Lcopy_strategy_zen5_avx512_t15_16
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -9856,7 +9818,9 @@ uc_copy_strategy_zen5_avx512:
         .long   .Lcopy_strategy_zen5_avx512_avx512_down - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx512_forward - . - 4
-.Lcopy_strategy_zen5_avx512_t15_15:
+.Lcopy_strategy_zen5_avx512_t15_16:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx512_t16_16
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -9908,32 +9872,32 @@ uc_copy_strategy_zen5_avx512:
 uc_copy_strategy_zen5_avx2:
         endbr64
         /* zen5_avx2's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_small - . - 4
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx2_t9_14
-        cmp     rdx, 160                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx2_t6_8
         cmp     rdx, 64                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx2_t4_5
+        ja      .Lcopy_strategy_zen5_avx2_t4_14
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4
-.Lcopy_strategy_zen5_avx2_t4_5:
+.Lcopy_strategy_zen5_avx2_t4_14:
         cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4
-        .byte   0xe9
+        cmp     rdx, 160                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4
-.Lcopy_strategy_zen5_avx2_t6_8:
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx2_t8_8
         cmp     rdx, 384                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4
+        cmp     rdx, 4096                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx2_t11_14
+        cmp     rdx, 1536                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx2_t9_10
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx2_t8_8
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -9955,12 +9919,7 @@ uc_copy_strategy_zen5_avx2:
         .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4
-.Lcopy_strategy_zen5_avx2_t9_14:
-        cmp     rdx, 1048576                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx2_t12_14
-        cmp     rdx, 4096                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lcopy_strategy_zen5_avx2_forward - . - 4
+.Lcopy_strategy_zen5_avx2_t9_10:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_forward - . - 4
@@ -9974,11 +9933,12 @@ uc_copy_strategy_zen5_avx2:
         .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4
-.Lcopy_strategy_zen5_avx2_t12_14:
-        cmp     rdx, 4194304                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx2_t14_14
+.Lcopy_strategy_zen5_avx2_t11_14:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx2_t13_13
+        ja      .Lcopy_strategy_zen5_avx2_t13_14
+        cmp     rdx, 1048576                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_avx2_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -9986,7 +9946,9 @@ uc_copy_strategy_zen5_avx2:
         .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4         /* zero: d = 0 */
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx2_forward - . - 4
-.Lcopy_strategy_zen5_avx2_t13_13:
+.Lcopy_strategy_zen5_avx2_t13_14:
+        cmp     rdx, 4194304                    /* band edge */
+        ja      .Lcopy_strategy_zen5_avx2_t14_14
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -10032,30 +9994,30 @@ uc_copy_strategy_zen5_avx2:
 uc_copy_strategy_zen5_gpr:
         endbr64
         /* zen5_gpr's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge: the lowest band first */
+        cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_gpr_small - . - 4
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lcopy_strategy_zen5_gpr_t8_13
-        cmp     rdx, 128                    /* band edge */
-        ja      .Lcopy_strategy_zen5_gpr_t5_7
         cmp     rdx, 64                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
+        ja      .Lcopy_strategy_zen5_gpr_t4_13
         cmp     rdx, 39                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_gpr_down - . - 4
-.Lcopy_strategy_zen5_gpr_t5_7:
-        cmp     rdx, 384                    /* band edge */
-        ja      .Lcopy_strategy_zen5_gpr_t7_7
+.Lcopy_strategy_zen5_gpr_t4_13:
+        cmp     rdx, 128                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_gpr_down - . - 4
-        .byte   0xe9
+        cmp     rdx, 384                    /* band edge */
+        .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
-.Lcopy_strategy_zen5_gpr_t7_7:
+        cmp     rdx, 3072                    /* band edge */
+        ja      .Lcopy_strategy_zen5_gpr_t10_13
+        cmp     rdx, 512                    /* band edge */
+        ja      .Lcopy_strategy_zen5_gpr_t8_9
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -10066,11 +10028,7 @@ uc_copy_strategy_zen5_gpr:
         .long   .Lcopy_strategy_zen5_gpr_down - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
-.Lcopy_strategy_zen5_gpr_t8_13:
-        cmp     rdx, 4096                    /* band edge */
-        ja      .Lcopy_strategy_zen5_gpr_t11_13
-        cmp     rdx, 3072                    /* band edge */
-        ja      .Lcopy_strategy_zen5_gpr_t10_10
+.Lcopy_strategy_zen5_gpr_t8_9:
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
@@ -10084,7 +10042,12 @@ uc_copy_strategy_zen5_gpr:
         .long   .Lcopy_strategy_zen5_gpr_down - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
-.Lcopy_strategy_zen5_gpr_t10_10:
+.Lcopy_strategy_zen5_gpr_t10_13:
+        cmp     rdx, 1048576                    /* band edge */
+        ja      .Lcopy_strategy_zen5_gpr_t12_13
+        cmp     rdx, 4096                    /* band edge */
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -10095,12 +10058,9 @@ uc_copy_strategy_zen5_gpr:
         .long   .Lcopy_strategy_zen5_gpr_down - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
-.Lcopy_strategy_zen5_gpr_t11_13:
+.Lcopy_strategy_zen5_gpr_t12_13:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lcopy_strategy_zen5_gpr_t13_13
-        cmp     rdx, 1048576                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095

@@ -643,32 +643,28 @@ uc_memcpy_zen3_avx2:
         endbr64
         mov     rax, rdi
         ; zen3_avx2's table, as a branch tree: length first
-        cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe near .Lmemcpy_zen3_avx2_small
-        cmp     rdx, 65536                    ; band edge
-        ja      .Lmemcpy_zen3_avx2_t7_11
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lmemcpy_zen3_avx2_t5_6
-        cmp     rdx, 32                    ; band edge
-        ja near .Lmemcpy_zen3_avx2_avx2_down
         cmp     rdx, 15                    ; band edge
-        jbe near .Lmemcpy_zen3_avx2_down
-        jmp near .Lmemcpy_zen3_avx2_small
-.Lmemcpy_zen3_avx2_t5_6:
+        ja      .Lmemcpy_zen3_avx2_t3_11
+        cmp     rdx, 7                    ; band edge
+        jbe near .Lmemcpy_zen3_avx2_small
+        jmp near .Lmemcpy_zen3_avx2_down
+.Lmemcpy_zen3_avx2_t3_11:
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemcpy_zen3_avx2_small
+        cmp     rdx, 1536                    ; band edge
+        jbe near .Lmemcpy_zen3_avx2_avx2_down
+        cmp     rdx, 262144                    ; band edge
+        ja      .Lmemcpy_zen3_avx2_t8_11
         cmp     rdx, 4096                    ; band edge
         jbe near .Lmemcpy_zen3_avx2_avx2_forward
+        cmp     rdx, 65536                    ; band edge
+        ja      .Lmemcpy_zen3_avx2_t7_7
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen3_avx2_forward                 ; zero: d = 0
         jmp near .Lmemcpy_zen3_avx2_avx2_down
-.Lmemcpy_zen3_avx2_t7_11:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemcpy_zen3_avx2_t10_11
-        cmp     rdx, 524288                    ; band edge
-        ja      .Lmemcpy_zen3_avx2_t9_9
-        cmp     rdx, 262144                    ; band edge
-        ja      .Lmemcpy_zen3_avx2_t8_8
+.Lmemcpy_zen3_avx2_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -680,7 +676,11 @@ uc_memcpy_zen3_avx2:
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen3_avx2_avx2_down
         jmp near .Lmemcpy_zen3_avx2_forward
-.Lmemcpy_zen3_avx2_t8_8:
+.Lmemcpy_zen3_avx2_t8_11:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemcpy_zen3_avx2_t10_11
+        cmp     rdx, 524288                    ; band edge
+        ja      .Lmemcpy_zen3_avx2_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -947,32 +947,28 @@ uc_memcpy_zen3_gpr:
         endbr64
         mov     rax, rdi
         ; zen3_gpr's table, as a branch tree: length first
-        cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe near .Lmemcpy_zen3_gpr_small
-        cmp     rdx, 65536                    ; band edge
-        ja      .Lmemcpy_zen3_gpr_t7_11
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lmemcpy_zen3_gpr_t5_6
-        cmp     rdx, 32                    ; band edge
-        ja near .Lmemcpy_zen3_gpr_down
         cmp     rdx, 15                    ; band edge
+        ja      .Lmemcpy_zen3_gpr_t3_11
+        cmp     rdx, 7                    ; band edge
+        jbe near .Lmemcpy_zen3_gpr_small
+        jmp near .Lmemcpy_zen3_gpr_down
+.Lmemcpy_zen3_gpr_t3_11:
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemcpy_zen3_gpr_small
+        cmp     rdx, 1536                    ; band edge
         jbe near .Lmemcpy_zen3_gpr_down
-        jmp near .Lmemcpy_zen3_gpr_small
-.Lmemcpy_zen3_gpr_t5_6:
+        cmp     rdx, 262144                    ; band edge
+        ja      .Lmemcpy_zen3_gpr_t8_11
         cmp     rdx, 4096                    ; band edge
         jbe near .Lmemcpy_zen3_gpr_forward
+        cmp     rdx, 65536                    ; band edge
+        ja      .Lmemcpy_zen3_gpr_t7_7
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen3_gpr_forward                 ; zero: d = 0
         jmp near .Lmemcpy_zen3_gpr_down
-.Lmemcpy_zen3_gpr_t7_11:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemcpy_zen3_gpr_t10_11
-        cmp     rdx, 524288                    ; band edge
-        ja      .Lmemcpy_zen3_gpr_t9_9
-        cmp     rdx, 262144                    ; band edge
-        ja      .Lmemcpy_zen3_gpr_t8_8
+.Lmemcpy_zen3_gpr_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -984,7 +980,11 @@ uc_memcpy_zen3_gpr:
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen3_gpr_down
         jmp near .Lmemcpy_zen3_gpr_forward
-.Lmemcpy_zen3_gpr_t8_8:
+.Lmemcpy_zen3_gpr_t8_11:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemcpy_zen3_gpr_t10_11
+        cmp     rdx, 524288                    ; band edge
+        ja      .Lmemcpy_zen3_gpr_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1120,28 +1120,26 @@ uc_memcpy_zen5_avx512:
         endbr64
         mov     rax, rdi
         ; zen5_avx512's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_small
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_t10_16
-        cmp     rdx, 128                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_t6_9
+        cmp     rdx, 96                    ; band edge
+        ja      .Lmemcpy_zen5_avx512_t5_16
         cmp     rdx, 64                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_t4_5
+        ja near .Lmemcpy_zen5_avx512_avx2_forward
         cmp     rdx, 39                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_avx2_forward
         jmp near .Lmemcpy_zen5_avx512_avx2_down
-.Lmemcpy_zen5_avx512_t4_5:
-        cmp     rdx, 96                    ; band edge
-        jbe near .Lmemcpy_zen5_avx512_avx2_forward
-        jmp near .Lmemcpy_zen5_avx512_avx512_forward
-.Lmemcpy_zen5_avx512_t6_9:
-        cmp     rdx, 256                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_t8_9
+.Lmemcpy_zen5_avx512_t5_16:
+        cmp     rdx, 128                    ; band edge
+        jbe near .Lmemcpy_zen5_avx512_avx512_forward
         cmp     rdx, 160                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_avx2_down
-        jmp near .Lmemcpy_zen5_avx512_avx2_forward
-.Lmemcpy_zen5_avx512_t8_9:
+        cmp     rdx, 256                    ; band edge
+        jbe near .Lmemcpy_zen5_avx512_avx2_forward
+        cmp     rdx, 3072                    ; band edge
+        ja      .Lmemcpy_zen5_avx512_t12_16
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemcpy_zen5_avx512_t10_11
         cmp     rdx, 384                    ; band edge
         ja      .Lmemcpy_zen5_avx512_t9_9
         mov     ecx, edi
@@ -1159,11 +1157,7 @@ uc_memcpy_zen5_avx512:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx512_avx2_down
         jmp near .Lmemcpy_zen5_avx512_avx512_forward
-.Lmemcpy_zen5_avx512_t10_16:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_t14_16
-        cmp     rdx, 3072                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_t12_13
+.Lmemcpy_zen5_avx512_t10_11:
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemcpy_zen5_avx512_forward
         mov     ecx, edi
@@ -1173,7 +1167,9 @@ uc_memcpy_zen5_avx512:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx512_avx512_down
         jmp near .Lmemcpy_zen5_avx512_avx512_forward
-.Lmemcpy_zen5_avx512_t12_13:
+.Lmemcpy_zen5_avx512_t12_16:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemcpy_zen5_avx512_t14_16
         cmp     rdx, 4096                    ; band edge
         ja near .Lmemcpy_zen5_avx512_forward
         mov     ecx, edi
@@ -1184,16 +1180,16 @@ uc_memcpy_zen5_avx512:
         jbe near .Lmemcpy_zen5_avx512_avx512_down
         jmp near .Lmemcpy_zen5_avx512_avx512_forward
 .Lmemcpy_zen5_avx512_t14_16:
-        cmp     rdx, 4194304                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_t16_16
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_t15_15
+        ja      .Lmemcpy_zen5_avx512_t15_16
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx512_avx512_down                 ; zero: d = 0
         jmp near .Lmemcpy_zen5_avx512_forward
-.Lmemcpy_zen5_avx512_t15_15:
+.Lmemcpy_zen5_avx512_t15_16:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lmemcpy_zen5_avx512_t16_16
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1497,26 +1493,26 @@ uc_memcpy_zen5_avx2:
         endbr64
         mov     rax, rdi
         ; zen5_avx2's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_small
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lmemcpy_zen5_avx2_t9_14
-        cmp     rdx, 160                    ; band edge
-        ja      .Lmemcpy_zen5_avx2_t6_8
         cmp     rdx, 64                    ; band edge
-        ja      .Lmemcpy_zen5_avx2_t4_5
+        ja      .Lmemcpy_zen5_avx2_t4_14
         cmp     rdx, 39                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_avx2_forward
         jmp near .Lmemcpy_zen5_avx2_avx2_down
-.Lmemcpy_zen5_avx2_t4_5:
+.Lmemcpy_zen5_avx2_t4_14:
         cmp     rdx, 128                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_avx2_forward
-        jmp near .Lmemcpy_zen5_avx2_avx2_down
-.Lmemcpy_zen5_avx2_t6_8:
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemcpy_zen5_avx2_t8_8
+        cmp     rdx, 160                    ; band edge
+        jbe near .Lmemcpy_zen5_avx2_avx2_down
         cmp     rdx, 384                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_avx2_forward
+        cmp     rdx, 4096                    ; band edge
+        ja      .Lmemcpy_zen5_avx2_t11_14
+        cmp     rdx, 1536                    ; band edge
+        ja      .Lmemcpy_zen5_avx2_t9_10
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemcpy_zen5_avx2_t8_8
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1532,11 +1528,7 @@ uc_memcpy_zen5_avx2:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx2_avx2_down
         jmp near .Lmemcpy_zen5_avx2_avx2_forward
-.Lmemcpy_zen5_avx2_t9_14:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemcpy_zen5_avx2_t12_14
-        cmp     rdx, 4096                    ; band edge
-        ja near .Lmemcpy_zen5_avx2_forward
+.Lmemcpy_zen5_avx2_t9_10:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_forward
         mov     ecx, edi
@@ -1546,17 +1538,19 @@ uc_memcpy_zen5_avx2:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx2_avx2_down
         jmp near .Lmemcpy_zen5_avx2_avx2_forward
-.Lmemcpy_zen5_avx2_t12_14:
-        cmp     rdx, 4194304                    ; band edge
-        ja      .Lmemcpy_zen5_avx2_t14_14
+.Lmemcpy_zen5_avx2_t11_14:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemcpy_zen5_avx2_t13_13
+        ja      .Lmemcpy_zen5_avx2_t13_14
+        cmp     rdx, 1048576                    ; band edge
+        jbe near .Lmemcpy_zen5_avx2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx2_avx2_down                 ; zero: d = 0
         jmp near .Lmemcpy_zen5_avx2_forward
-.Lmemcpy_zen5_avx2_t13_13:
+.Lmemcpy_zen5_avx2_t13_14:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lmemcpy_zen5_avx2_t14_14
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1776,24 +1770,24 @@ uc_memcpy_zen5_gpr:
         endbr64
         mov     rax, rdi
         ; zen5_gpr's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen5_gpr_small
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemcpy_zen5_gpr_t8_13
-        cmp     rdx, 128                    ; band edge
-        ja      .Lmemcpy_zen5_gpr_t5_7
         cmp     rdx, 64                    ; band edge
-        ja near .Lmemcpy_zen5_gpr_forward
+        ja      .Lmemcpy_zen5_gpr_t4_13
         cmp     rdx, 39                    ; band edge
         jbe near .Lmemcpy_zen5_gpr_forward
         jmp near .Lmemcpy_zen5_gpr_down
-.Lmemcpy_zen5_gpr_t5_7:
-        cmp     rdx, 384                    ; band edge
-        ja      .Lmemcpy_zen5_gpr_t7_7
+.Lmemcpy_zen5_gpr_t4_13:
+        cmp     rdx, 128                    ; band edge
+        jbe near .Lmemcpy_zen5_gpr_forward
         cmp     rdx, 160                    ; band edge
         jbe near .Lmemcpy_zen5_gpr_down
-        jmp near .Lmemcpy_zen5_gpr_forward
-.Lmemcpy_zen5_gpr_t7_7:
+        cmp     rdx, 384                    ; band edge
+        jbe near .Lmemcpy_zen5_gpr_forward
+        cmp     rdx, 3072                    ; band edge
+        ja      .Lmemcpy_zen5_gpr_t10_13
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemcpy_zen5_gpr_t8_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1801,11 +1795,7 @@ uc_memcpy_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_gpr_down
         jmp near .Lmemcpy_zen5_gpr_forward
-.Lmemcpy_zen5_gpr_t8_13:
-        cmp     rdx, 4096                    ; band edge
-        ja      .Lmemcpy_zen5_gpr_t11_13
-        cmp     rdx, 3072                    ; band edge
-        ja      .Lmemcpy_zen5_gpr_t10_10
+.Lmemcpy_zen5_gpr_t8_9:
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemcpy_zen5_gpr_forward
         mov     ecx, edi
@@ -1815,7 +1805,11 @@ uc_memcpy_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_gpr_down
         jmp near .Lmemcpy_zen5_gpr_forward
-.Lmemcpy_zen5_gpr_t10_10:
+.Lmemcpy_zen5_gpr_t10_13:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemcpy_zen5_gpr_t12_13
+        cmp     rdx, 4096                    ; band edge
+        ja near .Lmemcpy_zen5_gpr_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1823,11 +1817,9 @@ uc_memcpy_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_gpr_down
         jmp near .Lmemcpy_zen5_gpr_forward
-.Lmemcpy_zen5_gpr_t11_13:
+.Lmemcpy_zen5_gpr_t12_13:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemcpy_zen5_gpr_t13_13
-        cmp     rdx, 1048576                    ; band edge
-        jbe near .Lmemcpy_zen5_gpr_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -3811,32 +3803,28 @@ uc_memmove_zen3_avx2:
         cmp     rcx, rdx
         jae     .Lmemmove_zen3_avx2_disjoint
         ; zen3_avx2's table, as a branch tree: length first
-        cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe near .Lmemmove_zen3_avx2_up_small
-        cmp     rdx, 65536                    ; band edge
-        ja      .Lmemmove_zen3_avx2_up_t7_11
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen3_avx2_up_t5_6
-        cmp     rdx, 32                    ; band edge
-        ja near .Lmemmove_zen3_avx2_up_avx2_down
         cmp     rdx, 15                    ; band edge
-        jbe near .Lmemmove_zen3_avx2_up_down
-        jmp near .Lmemmove_zen3_avx2_up_small
-.Lmemmove_zen3_avx2_up_t5_6:
+        ja      .Lmemmove_zen3_avx2_up_t3_11
+        cmp     rdx, 7                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_up_small
+        jmp near .Lmemmove_zen3_avx2_up_down
+.Lmemmove_zen3_avx2_up_t3_11:
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_up_small
+        cmp     rdx, 1536                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_up_avx2_down
+        cmp     rdx, 262144                    ; band edge
+        ja      .Lmemmove_zen3_avx2_up_t8_11
         cmp     rdx, 4096                    ; band edge
         jbe near .Lmemmove_zen3_avx2_up_avx2_forward
+        cmp     rdx, 65536                    ; band edge
+        ja      .Lmemmove_zen3_avx2_up_t7_7
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen3_avx2_up_forward                 ; zero: d = 0
         jmp near .Lmemmove_zen3_avx2_up_avx2_down
-.Lmemmove_zen3_avx2_up_t7_11:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen3_avx2_up_t10_11
-        cmp     rdx, 524288                    ; band edge
-        ja      .Lmemmove_zen3_avx2_up_t9_9
-        cmp     rdx, 262144                    ; band edge
-        ja      .Lmemmove_zen3_avx2_up_t8_8
+.Lmemmove_zen3_avx2_up_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -3848,7 +3836,11 @@ uc_memmove_zen3_avx2:
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen3_avx2_up_avx2_down
         jmp near .Lmemmove_zen3_avx2_up_forward
-.Lmemmove_zen3_avx2_up_t8_8:
+.Lmemmove_zen3_avx2_up_t8_11:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen3_avx2_up_t10_11
+        cmp     rdx, 524288                    ; band edge
+        ja      .Lmemmove_zen3_avx2_up_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -4097,32 +4089,28 @@ uc_memmove_zen3_avx2:
         ret
 .Lmemmove_zen3_avx2_overlap_above:
         ; zen3_avx2's table, as a branch tree: length first
-        cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe near .Lmemmove_zen3_avx2_down_small
-        cmp     rdx, 65536                    ; band edge
-        ja      .Lmemmove_zen3_avx2_down_t7_11
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen3_avx2_down_t5_6
-        cmp     rdx, 32                    ; band edge
-        ja near .Lmemmove_zen3_avx2_down_avx2_down
         cmp     rdx, 15                    ; band edge
-        jbe near .Lmemmove_zen3_avx2_down_down
-        jmp near .Lmemmove_zen3_avx2_down_small
-.Lmemmove_zen3_avx2_down_t5_6:
+        ja      .Lmemmove_zen3_avx2_down_t3_11
+        cmp     rdx, 7                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_down_small
+        jmp near .Lmemmove_zen3_avx2_down_down
+.Lmemmove_zen3_avx2_down_t3_11:
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_down_small
+        cmp     rdx, 1536                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_down_avx2_down
+        cmp     rdx, 262144                    ; band edge
+        ja      .Lmemmove_zen3_avx2_down_t8_11
         cmp     rdx, 4096                    ; band edge
         jbe near .Lmemmove_zen3_avx2_down_avx2_forward
+        cmp     rdx, 65536                    ; band edge
+        ja      .Lmemmove_zen3_avx2_down_t7_7
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen3_avx2_down_forward                 ; zero: d = 0
         jmp near .Lmemmove_zen3_avx2_down_avx2_down
-.Lmemmove_zen3_avx2_down_t7_11:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen3_avx2_down_t10_11
-        cmp     rdx, 524288                    ; band edge
-        ja      .Lmemmove_zen3_avx2_down_t9_9
-        cmp     rdx, 262144                    ; band edge
-        ja      .Lmemmove_zen3_avx2_down_t8_8
+.Lmemmove_zen3_avx2_down_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -4134,7 +4122,11 @@ uc_memmove_zen3_avx2:
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen3_avx2_down_avx2_down
         jmp near .Lmemmove_zen3_avx2_down_forward
-.Lmemmove_zen3_avx2_down_t8_8:
+.Lmemmove_zen3_avx2_down_t8_11:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen3_avx2_down_t10_11
+        cmp     rdx, 524288                    ; band edge
+        ja      .Lmemmove_zen3_avx2_down_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -4529,32 +4521,28 @@ uc_memmove_zen3_avx2:
         ret
 .Lmemmove_zen3_avx2_disjoint:
         ; zen3_avx2's table, as a branch tree: length first
-        cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe near .Lmemmove_zen3_avx2_disjoint_small
-        cmp     rdx, 65536                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_t7_11
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_t5_6
-        cmp     rdx, 32                    ; band edge
-        ja near .Lmemmove_zen3_avx2_disjoint_avx2_down
         cmp     rdx, 15                    ; band edge
-        jbe near .Lmemmove_zen3_avx2_disjoint_down
-        jmp near .Lmemmove_zen3_avx2_disjoint_small
-.Lmemmove_zen3_avx2_disjoint_t5_6:
+        ja      .Lmemmove_zen3_avx2_disjoint_t3_11
+        cmp     rdx, 7                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_disjoint_small
+        jmp near .Lmemmove_zen3_avx2_disjoint_down
+.Lmemmove_zen3_avx2_disjoint_t3_11:
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_disjoint_small
+        cmp     rdx, 1536                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
+        cmp     rdx, 262144                    ; band edge
+        ja      .Lmemmove_zen3_avx2_disjoint_t8_11
         cmp     rdx, 4096                    ; band edge
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        cmp     rdx, 65536                    ; band edge
+        ja      .Lmemmove_zen3_avx2_disjoint_t7_7
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen3_avx2_disjoint_forward                 ; zero: d = 0
         jmp near .Lmemmove_zen3_avx2_disjoint_avx2_down
-.Lmemmove_zen3_avx2_disjoint_t7_11:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_t10_11
-        cmp     rdx, 524288                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_t9_9
-        cmp     rdx, 262144                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_t8_8
+.Lmemmove_zen3_avx2_disjoint_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -4566,7 +4554,11 @@ uc_memmove_zen3_avx2:
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen3_avx2_disjoint_avx2_down
         jmp near .Lmemmove_zen3_avx2_disjoint_forward
-.Lmemmove_zen3_avx2_disjoint_t8_8:
+.Lmemmove_zen3_avx2_disjoint_t8_11:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen3_avx2_disjoint_t10_11
+        cmp     rdx, 524288                    ; band edge
+        ja      .Lmemmove_zen3_avx2_disjoint_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -4841,32 +4833,28 @@ uc_memmove_zen3_gpr:
         cmp     rcx, rdx
         jae     .Lmemmove_zen3_gpr_disjoint
         ; zen3_gpr's table, as a branch tree: length first
-        cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe near .Lmemmove_zen3_gpr_up_small
-        cmp     rdx, 65536                    ; band edge
-        ja      .Lmemmove_zen3_gpr_up_t7_11
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen3_gpr_up_t5_6
-        cmp     rdx, 32                    ; band edge
-        ja near .Lmemmove_zen3_gpr_up_down
         cmp     rdx, 15                    ; band edge
+        ja      .Lmemmove_zen3_gpr_up_t3_11
+        cmp     rdx, 7                    ; band edge
+        jbe near .Lmemmove_zen3_gpr_up_small
+        jmp near .Lmemmove_zen3_gpr_up_down
+.Lmemmove_zen3_gpr_up_t3_11:
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen3_gpr_up_small
+        cmp     rdx, 1536                    ; band edge
         jbe near .Lmemmove_zen3_gpr_up_down
-        jmp near .Lmemmove_zen3_gpr_up_small
-.Lmemmove_zen3_gpr_up_t5_6:
+        cmp     rdx, 262144                    ; band edge
+        ja      .Lmemmove_zen3_gpr_up_t8_11
         cmp     rdx, 4096                    ; band edge
         jbe near .Lmemmove_zen3_gpr_up_forward
+        cmp     rdx, 65536                    ; band edge
+        ja      .Lmemmove_zen3_gpr_up_t7_7
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen3_gpr_up_forward                 ; zero: d = 0
         jmp near .Lmemmove_zen3_gpr_up_down
-.Lmemmove_zen3_gpr_up_t7_11:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen3_gpr_up_t10_11
-        cmp     rdx, 524288                    ; band edge
-        ja      .Lmemmove_zen3_gpr_up_t9_9
-        cmp     rdx, 262144                    ; band edge
-        ja      .Lmemmove_zen3_gpr_up_t8_8
+.Lmemmove_zen3_gpr_up_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -4878,7 +4866,11 @@ uc_memmove_zen3_gpr:
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen3_gpr_up_down
         jmp near .Lmemmove_zen3_gpr_up_forward
-.Lmemmove_zen3_gpr_up_t8_8:
+.Lmemmove_zen3_gpr_up_t8_11:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen3_gpr_up_t10_11
+        cmp     rdx, 524288                    ; band edge
+        ja      .Lmemmove_zen3_gpr_up_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -4988,32 +4980,28 @@ uc_memmove_zen3_gpr:
         ret
 .Lmemmove_zen3_gpr_overlap_above:
         ; zen3_gpr's table, as a branch tree: length first
-        cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe near .Lmemmove_zen3_gpr_down_small
-        cmp     rdx, 65536                    ; band edge
-        ja      .Lmemmove_zen3_gpr_down_t7_11
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen3_gpr_down_t5_6
-        cmp     rdx, 32                    ; band edge
-        ja near .Lmemmove_zen3_gpr_down_down
         cmp     rdx, 15                    ; band edge
+        ja      .Lmemmove_zen3_gpr_down_t3_11
+        cmp     rdx, 7                    ; band edge
+        jbe near .Lmemmove_zen3_gpr_down_small
+        jmp near .Lmemmove_zen3_gpr_down_down
+.Lmemmove_zen3_gpr_down_t3_11:
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen3_gpr_down_small
+        cmp     rdx, 1536                    ; band edge
         jbe near .Lmemmove_zen3_gpr_down_down
-        jmp near .Lmemmove_zen3_gpr_down_small
-.Lmemmove_zen3_gpr_down_t5_6:
+        cmp     rdx, 262144                    ; band edge
+        ja      .Lmemmove_zen3_gpr_down_t8_11
         cmp     rdx, 4096                    ; band edge
         jbe near .Lmemmove_zen3_gpr_down_forward
+        cmp     rdx, 65536                    ; band edge
+        ja      .Lmemmove_zen3_gpr_down_t7_7
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen3_gpr_down_forward                 ; zero: d = 0
         jmp near .Lmemmove_zen3_gpr_down_down
-.Lmemmove_zen3_gpr_down_t7_11:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen3_gpr_down_t10_11
-        cmp     rdx, 524288                    ; band edge
-        ja      .Lmemmove_zen3_gpr_down_t9_9
-        cmp     rdx, 262144                    ; band edge
-        ja      .Lmemmove_zen3_gpr_down_t8_8
+.Lmemmove_zen3_gpr_down_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -5025,7 +5013,11 @@ uc_memmove_zen3_gpr:
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen3_gpr_down_down
         jmp near .Lmemmove_zen3_gpr_down_forward
-.Lmemmove_zen3_gpr_down_t8_8:
+.Lmemmove_zen3_gpr_down_t8_11:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen3_gpr_down_t10_11
+        cmp     rdx, 524288                    ; band edge
+        ja      .Lmemmove_zen3_gpr_down_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -5306,32 +5298,28 @@ uc_memmove_zen3_gpr:
         ret
 .Lmemmove_zen3_gpr_disjoint:
         ; zen3_gpr's table, as a branch tree: length first
-        cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe near .Lmemmove_zen3_gpr_disjoint_small
-        cmp     rdx, 65536                    ; band edge
-        ja      .Lmemmove_zen3_gpr_disjoint_t7_11
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen3_gpr_disjoint_t5_6
-        cmp     rdx, 32                    ; band edge
-        ja near .Lmemmove_zen3_gpr_disjoint_down
         cmp     rdx, 15                    ; band edge
+        ja      .Lmemmove_zen3_gpr_disjoint_t3_11
+        cmp     rdx, 7                    ; band edge
+        jbe near .Lmemmove_zen3_gpr_disjoint_small
+        jmp near .Lmemmove_zen3_gpr_disjoint_down
+.Lmemmove_zen3_gpr_disjoint_t3_11:
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen3_gpr_disjoint_small
+        cmp     rdx, 1536                    ; band edge
         jbe near .Lmemmove_zen3_gpr_disjoint_down
-        jmp near .Lmemmove_zen3_gpr_disjoint_small
-.Lmemmove_zen3_gpr_disjoint_t5_6:
+        cmp     rdx, 262144                    ; band edge
+        ja      .Lmemmove_zen3_gpr_disjoint_t8_11
         cmp     rdx, 4096                    ; band edge
         jbe near .Lmemmove_zen3_gpr_disjoint_forward
+        cmp     rdx, 65536                    ; band edge
+        ja      .Lmemmove_zen3_gpr_disjoint_t7_7
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
         jmp near .Lmemmove_zen3_gpr_disjoint_down
-.Lmemmove_zen3_gpr_disjoint_t7_11:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen3_gpr_disjoint_t10_11
-        cmp     rdx, 524288                    ; band edge
-        ja      .Lmemmove_zen3_gpr_disjoint_t9_9
-        cmp     rdx, 262144                    ; band edge
-        ja      .Lmemmove_zen3_gpr_disjoint_t8_8
+.Lmemmove_zen3_gpr_disjoint_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -5343,7 +5331,11 @@ uc_memmove_zen3_gpr:
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen3_gpr_disjoint_down
         jmp near .Lmemmove_zen3_gpr_disjoint_forward
-.Lmemmove_zen3_gpr_disjoint_t8_8:
+.Lmemmove_zen3_gpr_disjoint_t8_11:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen3_gpr_disjoint_t10_11
+        cmp     rdx, 524288                    ; band edge
+        ja      .Lmemmove_zen3_gpr_disjoint_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -5487,28 +5479,26 @@ uc_memmove_zen5_avx512:
         cmp     rcx, rdx
         jae     .Lmemmove_zen5_avx512_disjoint
         ; zen5_avx512's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_avx512_up_small
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemmove_zen5_avx512_up_t10_16
-        cmp     rdx, 128                    ; band edge
-        ja      .Lmemmove_zen5_avx512_up_t6_9
+        cmp     rdx, 96                    ; band edge
+        ja      .Lmemmove_zen5_avx512_up_t5_16
         cmp     rdx, 64                    ; band edge
-        ja      .Lmemmove_zen5_avx512_up_t4_5
+        ja near .Lmemmove_zen5_avx512_up_avx2_forward
         cmp     rdx, 39                    ; band edge
         jbe near .Lmemmove_zen5_avx512_up_avx2_forward
         jmp near .Lmemmove_zen5_avx512_up_avx2_down
-.Lmemmove_zen5_avx512_up_t4_5:
-        cmp     rdx, 96                    ; band edge
-        jbe near .Lmemmove_zen5_avx512_up_avx2_forward
-        jmp near .Lmemmove_zen5_avx512_up_avx512_forward
-.Lmemmove_zen5_avx512_up_t6_9:
-        cmp     rdx, 256                    ; band edge
-        ja      .Lmemmove_zen5_avx512_up_t8_9
+.Lmemmove_zen5_avx512_up_t5_16:
+        cmp     rdx, 128                    ; band edge
+        jbe near .Lmemmove_zen5_avx512_up_avx512_forward
         cmp     rdx, 160                    ; band edge
         jbe near .Lmemmove_zen5_avx512_up_avx2_down
-        jmp near .Lmemmove_zen5_avx512_up_avx2_forward
-.Lmemmove_zen5_avx512_up_t8_9:
+        cmp     rdx, 256                    ; band edge
+        jbe near .Lmemmove_zen5_avx512_up_avx2_forward
+        cmp     rdx, 3072                    ; band edge
+        ja      .Lmemmove_zen5_avx512_up_t12_16
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemmove_zen5_avx512_up_t10_11
         cmp     rdx, 384                    ; band edge
         ja      .Lmemmove_zen5_avx512_up_t9_9
         mov     ecx, edi
@@ -5526,11 +5516,7 @@ uc_memmove_zen5_avx512:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_up_avx2_down
         jmp near .Lmemmove_zen5_avx512_up_avx512_forward
-.Lmemmove_zen5_avx512_up_t10_16:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen5_avx512_up_t14_16
-        cmp     rdx, 3072                    ; band edge
-        ja      .Lmemmove_zen5_avx512_up_t12_13
+.Lmemmove_zen5_avx512_up_t10_11:
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemmove_zen5_avx512_up_forward
         mov     ecx, edi
@@ -5540,7 +5526,9 @@ uc_memmove_zen5_avx512:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_up_avx512_down
         jmp near .Lmemmove_zen5_avx512_up_avx512_forward
-.Lmemmove_zen5_avx512_up_t12_13:
+.Lmemmove_zen5_avx512_up_t12_16:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen5_avx512_up_t14_16
         cmp     rdx, 4096                    ; band edge
         ja near .Lmemmove_zen5_avx512_up_forward
         mov     ecx, edi
@@ -5551,16 +5539,16 @@ uc_memmove_zen5_avx512:
         jbe near .Lmemmove_zen5_avx512_up_avx512_down
         jmp near .Lmemmove_zen5_avx512_up_avx512_forward
 .Lmemmove_zen5_avx512_up_t14_16:
-        cmp     rdx, 4194304                    ; band edge
-        ja      .Lmemmove_zen5_avx512_up_t16_16
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen5_avx512_up_t15_15
+        ja      .Lmemmove_zen5_avx512_up_t15_16
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_up_avx512_down                 ; zero: d = 0
         jmp near .Lmemmove_zen5_avx512_up_forward
-.Lmemmove_zen5_avx512_up_t15_15:
+.Lmemmove_zen5_avx512_up_t15_16:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lmemmove_zen5_avx512_up_t16_16
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -5876,28 +5864,26 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_overlap_above:
         ; zen5_avx512's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_avx512_down_small
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemmove_zen5_avx512_down_t10_16
-        cmp     rdx, 128                    ; band edge
-        ja      .Lmemmove_zen5_avx512_down_t6_9
+        cmp     rdx, 96                    ; band edge
+        ja      .Lmemmove_zen5_avx512_down_t5_16
         cmp     rdx, 64                    ; band edge
-        ja      .Lmemmove_zen5_avx512_down_t4_5
+        ja near .Lmemmove_zen5_avx512_down_avx2_forward
         cmp     rdx, 39                    ; band edge
         jbe near .Lmemmove_zen5_avx512_down_avx2_forward
         jmp near .Lmemmove_zen5_avx512_down_avx2_down
-.Lmemmove_zen5_avx512_down_t4_5:
-        cmp     rdx, 96                    ; band edge
-        jbe near .Lmemmove_zen5_avx512_down_avx2_forward
-        jmp near .Lmemmove_zen5_avx512_down_avx512_forward
-.Lmemmove_zen5_avx512_down_t6_9:
-        cmp     rdx, 256                    ; band edge
-        ja      .Lmemmove_zen5_avx512_down_t8_9
+.Lmemmove_zen5_avx512_down_t5_16:
+        cmp     rdx, 128                    ; band edge
+        jbe near .Lmemmove_zen5_avx512_down_avx512_forward
         cmp     rdx, 160                    ; band edge
         jbe near .Lmemmove_zen5_avx512_down_avx2_down
-        jmp near .Lmemmove_zen5_avx512_down_avx2_forward
-.Lmemmove_zen5_avx512_down_t8_9:
+        cmp     rdx, 256                    ; band edge
+        jbe near .Lmemmove_zen5_avx512_down_avx2_forward
+        cmp     rdx, 3072                    ; band edge
+        ja      .Lmemmove_zen5_avx512_down_t12_16
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemmove_zen5_avx512_down_t10_11
         cmp     rdx, 384                    ; band edge
         ja      .Lmemmove_zen5_avx512_down_t9_9
         mov     ecx, edi
@@ -5915,11 +5901,7 @@ uc_memmove_zen5_avx512:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_down_avx2_down
         jmp near .Lmemmove_zen5_avx512_down_avx512_forward
-.Lmemmove_zen5_avx512_down_t10_16:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen5_avx512_down_t14_16
-        cmp     rdx, 3072                    ; band edge
-        ja      .Lmemmove_zen5_avx512_down_t12_13
+.Lmemmove_zen5_avx512_down_t10_11:
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemmove_zen5_avx512_down_forward
         mov     ecx, edi
@@ -5929,7 +5911,9 @@ uc_memmove_zen5_avx512:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_down_avx512_down
         jmp near .Lmemmove_zen5_avx512_down_avx512_forward
-.Lmemmove_zen5_avx512_down_t12_13:
+.Lmemmove_zen5_avx512_down_t12_16:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen5_avx512_down_t14_16
         cmp     rdx, 4096                    ; band edge
         ja near .Lmemmove_zen5_avx512_down_forward
         mov     ecx, edi
@@ -5940,16 +5924,16 @@ uc_memmove_zen5_avx512:
         jbe near .Lmemmove_zen5_avx512_down_avx512_down
         jmp near .Lmemmove_zen5_avx512_down_avx512_forward
 .Lmemmove_zen5_avx512_down_t14_16:
-        cmp     rdx, 4194304                    ; band edge
-        ja      .Lmemmove_zen5_avx512_down_t16_16
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen5_avx512_down_t15_15
+        ja      .Lmemmove_zen5_avx512_down_t15_16
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_down_avx512_down                 ; zero: d = 0
         jmp near .Lmemmove_zen5_avx512_down_forward
-.Lmemmove_zen5_avx512_down_t15_15:
+.Lmemmove_zen5_avx512_down_t15_16:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lmemmove_zen5_avx512_down_t16_16
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -6334,28 +6318,26 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_disjoint:
         ; zen5_avx512's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_small
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t10_16
-        cmp     rdx, 128                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t6_9
+        cmp     rdx, 96                    ; band edge
+        ja      .Lmemmove_zen5_avx512_disjoint_t5_16
         cmp     rdx, 64                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t4_5
+        ja near .Lmemmove_zen5_avx512_disjoint_avx2_forward
         cmp     rdx, 39                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_avx2_forward
         jmp near .Lmemmove_zen5_avx512_disjoint_avx2_down
-.Lmemmove_zen5_avx512_disjoint_t4_5:
-        cmp     rdx, 96                    ; band edge
-        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_forward
-        jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
-.Lmemmove_zen5_avx512_disjoint_t6_9:
-        cmp     rdx, 256                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t8_9
+.Lmemmove_zen5_avx512_disjoint_t5_16:
+        cmp     rdx, 128                    ; band edge
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx512_forward
         cmp     rdx, 160                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_avx2_down
-        jmp near .Lmemmove_zen5_avx512_disjoint_avx2_forward
-.Lmemmove_zen5_avx512_disjoint_t8_9:
+        cmp     rdx, 256                    ; band edge
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_forward
+        cmp     rdx, 3072                    ; band edge
+        ja      .Lmemmove_zen5_avx512_disjoint_t12_16
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemmove_zen5_avx512_disjoint_t10_11
         cmp     rdx, 384                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t9_9
         mov     ecx, edi
@@ -6373,11 +6355,7 @@ uc_memmove_zen5_avx512:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_disjoint_avx2_down
         jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
-.Lmemmove_zen5_avx512_disjoint_t10_16:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t14_16
-        cmp     rdx, 3072                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t12_13
+.Lmemmove_zen5_avx512_disjoint_t10_11:
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemmove_zen5_avx512_disjoint_forward
         mov     ecx, edi
@@ -6387,7 +6365,9 @@ uc_memmove_zen5_avx512:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_disjoint_avx512_down
         jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
-.Lmemmove_zen5_avx512_disjoint_t12_13:
+.Lmemmove_zen5_avx512_disjoint_t12_16:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen5_avx512_disjoint_t14_16
         cmp     rdx, 4096                    ; band edge
         ja near .Lmemmove_zen5_avx512_disjoint_forward
         mov     ecx, edi
@@ -6398,16 +6378,16 @@ uc_memmove_zen5_avx512:
         jbe near .Lmemmove_zen5_avx512_disjoint_avx512_down
         jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
 .Lmemmove_zen5_avx512_disjoint_t14_16:
-        cmp     rdx, 4194304                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t16_16
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t15_15
+        ja      .Lmemmove_zen5_avx512_disjoint_t15_16
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_avx512_down                 ; zero: d = 0
         jmp near .Lmemmove_zen5_avx512_disjoint_forward
-.Lmemmove_zen5_avx512_disjoint_t15_15:
+.Lmemmove_zen5_avx512_disjoint_t15_16:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lmemmove_zen5_avx512_disjoint_t16_16
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -6719,26 +6699,26 @@ uc_memmove_zen5_avx2:
         cmp     rcx, rdx
         jae     .Lmemmove_zen5_avx2_disjoint
         ; zen5_avx2's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_avx2_up_small
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen5_avx2_up_t9_14
-        cmp     rdx, 160                    ; band edge
-        ja      .Lmemmove_zen5_avx2_up_t6_8
         cmp     rdx, 64                    ; band edge
-        ja      .Lmemmove_zen5_avx2_up_t4_5
+        ja      .Lmemmove_zen5_avx2_up_t4_14
         cmp     rdx, 39                    ; band edge
         jbe near .Lmemmove_zen5_avx2_up_avx2_forward
         jmp near .Lmemmove_zen5_avx2_up_avx2_down
-.Lmemmove_zen5_avx2_up_t4_5:
+.Lmemmove_zen5_avx2_up_t4_14:
         cmp     rdx, 128                    ; band edge
         jbe near .Lmemmove_zen5_avx2_up_avx2_forward
-        jmp near .Lmemmove_zen5_avx2_up_avx2_down
-.Lmemmove_zen5_avx2_up_t6_8:
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemmove_zen5_avx2_up_t8_8
+        cmp     rdx, 160                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_up_avx2_down
         cmp     rdx, 384                    ; band edge
         jbe near .Lmemmove_zen5_avx2_up_avx2_forward
+        cmp     rdx, 4096                    ; band edge
+        ja      .Lmemmove_zen5_avx2_up_t11_14
+        cmp     rdx, 1536                    ; band edge
+        ja      .Lmemmove_zen5_avx2_up_t9_10
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemmove_zen5_avx2_up_t8_8
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -6754,11 +6734,7 @@ uc_memmove_zen5_avx2:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_up_avx2_down
         jmp near .Lmemmove_zen5_avx2_up_avx2_forward
-.Lmemmove_zen5_avx2_up_t9_14:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen5_avx2_up_t12_14
-        cmp     rdx, 4096                    ; band edge
-        ja near .Lmemmove_zen5_avx2_up_forward
+.Lmemmove_zen5_avx2_up_t9_10:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemmove_zen5_avx2_up_forward
         mov     ecx, edi
@@ -6768,17 +6744,19 @@ uc_memmove_zen5_avx2:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_up_avx2_down
         jmp near .Lmemmove_zen5_avx2_up_avx2_forward
-.Lmemmove_zen5_avx2_up_t12_14:
-        cmp     rdx, 4194304                    ; band edge
-        ja      .Lmemmove_zen5_avx2_up_t14_14
+.Lmemmove_zen5_avx2_up_t11_14:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen5_avx2_up_t13_13
+        ja      .Lmemmove_zen5_avx2_up_t13_14
+        cmp     rdx, 1048576                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_up_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_up_avx2_down                 ; zero: d = 0
         jmp near .Lmemmove_zen5_avx2_up_forward
-.Lmemmove_zen5_avx2_up_t13_13:
+.Lmemmove_zen5_avx2_up_t13_14:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lmemmove_zen5_avx2_up_t14_14
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7002,26 +6980,26 @@ uc_memmove_zen5_avx2:
         ret
 .Lmemmove_zen5_avx2_overlap_above:
         ; zen5_avx2's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_avx2_down_small
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen5_avx2_down_t9_14
-        cmp     rdx, 160                    ; band edge
-        ja      .Lmemmove_zen5_avx2_down_t6_8
         cmp     rdx, 64                    ; band edge
-        ja      .Lmemmove_zen5_avx2_down_t4_5
+        ja      .Lmemmove_zen5_avx2_down_t4_14
         cmp     rdx, 39                    ; band edge
         jbe near .Lmemmove_zen5_avx2_down_avx2_forward
         jmp near .Lmemmove_zen5_avx2_down_avx2_down
-.Lmemmove_zen5_avx2_down_t4_5:
+.Lmemmove_zen5_avx2_down_t4_14:
         cmp     rdx, 128                    ; band edge
         jbe near .Lmemmove_zen5_avx2_down_avx2_forward
-        jmp near .Lmemmove_zen5_avx2_down_avx2_down
-.Lmemmove_zen5_avx2_down_t6_8:
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemmove_zen5_avx2_down_t8_8
+        cmp     rdx, 160                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_down_avx2_down
         cmp     rdx, 384                    ; band edge
         jbe near .Lmemmove_zen5_avx2_down_avx2_forward
+        cmp     rdx, 4096                    ; band edge
+        ja      .Lmemmove_zen5_avx2_down_t11_14
+        cmp     rdx, 1536                    ; band edge
+        ja      .Lmemmove_zen5_avx2_down_t9_10
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemmove_zen5_avx2_down_t8_8
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7037,11 +7015,7 @@ uc_memmove_zen5_avx2:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_down_avx2_down
         jmp near .Lmemmove_zen5_avx2_down_avx2_forward
-.Lmemmove_zen5_avx2_down_t9_14:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen5_avx2_down_t12_14
-        cmp     rdx, 4096                    ; band edge
-        ja near .Lmemmove_zen5_avx2_down_forward
+.Lmemmove_zen5_avx2_down_t9_10:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemmove_zen5_avx2_down_forward
         mov     ecx, edi
@@ -7051,17 +7025,19 @@ uc_memmove_zen5_avx2:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_down_avx2_down
         jmp near .Lmemmove_zen5_avx2_down_avx2_forward
-.Lmemmove_zen5_avx2_down_t12_14:
-        cmp     rdx, 4194304                    ; band edge
-        ja      .Lmemmove_zen5_avx2_down_t14_14
+.Lmemmove_zen5_avx2_down_t11_14:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen5_avx2_down_t13_13
+        ja      .Lmemmove_zen5_avx2_down_t13_14
+        cmp     rdx, 1048576                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_down_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_down_avx2_down                 ; zero: d = 0
         jmp near .Lmemmove_zen5_avx2_down_forward
-.Lmemmove_zen5_avx2_down_t13_13:
+.Lmemmove_zen5_avx2_down_t13_14:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lmemmove_zen5_avx2_down_t14_14
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7370,26 +7346,26 @@ uc_memmove_zen5_avx2:
         ret
 .Lmemmove_zen5_avx2_disjoint:
         ; zen5_avx2's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_small
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_t9_14
-        cmp     rdx, 160                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_t6_8
         cmp     rdx, 64                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_t4_5
+        ja      .Lmemmove_zen5_avx2_disjoint_t4_14
         cmp     rdx, 39                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
         jmp near .Lmemmove_zen5_avx2_disjoint_avx2_down
-.Lmemmove_zen5_avx2_disjoint_t4_5:
+.Lmemmove_zen5_avx2_disjoint_t4_14:
         cmp     rdx, 128                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_down
-.Lmemmove_zen5_avx2_disjoint_t6_8:
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_t8_8
+        cmp     rdx, 160                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
         cmp     rdx, 384                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        cmp     rdx, 4096                    ; band edge
+        ja      .Lmemmove_zen5_avx2_disjoint_t11_14
+        cmp     rdx, 1536                    ; band edge
+        ja      .Lmemmove_zen5_avx2_disjoint_t9_10
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemmove_zen5_avx2_disjoint_t8_8
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7405,11 +7381,7 @@ uc_memmove_zen5_avx2:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
         jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-.Lmemmove_zen5_avx2_disjoint_t9_14:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_t12_14
-        cmp     rdx, 4096                    ; band edge
-        ja near .Lmemmove_zen5_avx2_disjoint_forward
+.Lmemmove_zen5_avx2_disjoint_t9_10:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_forward
         mov     ecx, edi
@@ -7419,17 +7391,19 @@ uc_memmove_zen5_avx2:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
         jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-.Lmemmove_zen5_avx2_disjoint_t12_14:
-        cmp     rdx, 4194304                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_t14_14
+.Lmemmove_zen5_avx2_disjoint_t11_14:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_t13_13
+        ja      .Lmemmove_zen5_avx2_disjoint_t13_14
+        cmp     rdx, 1048576                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_disjoint_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_avx2_down                 ; zero: d = 0
         jmp near .Lmemmove_zen5_avx2_disjoint_forward
-.Lmemmove_zen5_avx2_disjoint_t13_13:
+.Lmemmove_zen5_avx2_disjoint_t13_14:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lmemmove_zen5_avx2_disjoint_t14_14
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7657,24 +7631,24 @@ uc_memmove_zen5_gpr:
         cmp     rcx, rdx
         jae     .Lmemmove_zen5_gpr_disjoint
         ; zen5_gpr's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_gpr_up_small
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemmove_zen5_gpr_up_t8_13
-        cmp     rdx, 128                    ; band edge
-        ja      .Lmemmove_zen5_gpr_up_t5_7
         cmp     rdx, 64                    ; band edge
-        ja near .Lmemmove_zen5_gpr_up_forward
+        ja      .Lmemmove_zen5_gpr_up_t4_13
         cmp     rdx, 39                    ; band edge
         jbe near .Lmemmove_zen5_gpr_up_forward
         jmp near .Lmemmove_zen5_gpr_up_down
-.Lmemmove_zen5_gpr_up_t5_7:
-        cmp     rdx, 384                    ; band edge
-        ja      .Lmemmove_zen5_gpr_up_t7_7
+.Lmemmove_zen5_gpr_up_t4_13:
+        cmp     rdx, 128                    ; band edge
+        jbe near .Lmemmove_zen5_gpr_up_forward
         cmp     rdx, 160                    ; band edge
         jbe near .Lmemmove_zen5_gpr_up_down
-        jmp near .Lmemmove_zen5_gpr_up_forward
-.Lmemmove_zen5_gpr_up_t7_7:
+        cmp     rdx, 384                    ; band edge
+        jbe near .Lmemmove_zen5_gpr_up_forward
+        cmp     rdx, 3072                    ; band edge
+        ja      .Lmemmove_zen5_gpr_up_t10_13
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemmove_zen5_gpr_up_t8_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7682,11 +7656,7 @@ uc_memmove_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_up_down
         jmp near .Lmemmove_zen5_gpr_up_forward
-.Lmemmove_zen5_gpr_up_t8_13:
-        cmp     rdx, 4096                    ; band edge
-        ja      .Lmemmove_zen5_gpr_up_t11_13
-        cmp     rdx, 3072                    ; band edge
-        ja      .Lmemmove_zen5_gpr_up_t10_10
+.Lmemmove_zen5_gpr_up_t8_9:
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemmove_zen5_gpr_up_forward
         mov     ecx, edi
@@ -7696,7 +7666,11 @@ uc_memmove_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_up_down
         jmp near .Lmemmove_zen5_gpr_up_forward
-.Lmemmove_zen5_gpr_up_t10_10:
+.Lmemmove_zen5_gpr_up_t10_13:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen5_gpr_up_t12_13
+        cmp     rdx, 4096                    ; band edge
+        ja near .Lmemmove_zen5_gpr_up_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7704,11 +7678,9 @@ uc_memmove_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_up_down
         jmp near .Lmemmove_zen5_gpr_up_forward
-.Lmemmove_zen5_gpr_up_t11_13:
+.Lmemmove_zen5_gpr_up_t12_13:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_gpr_up_t13_13
-        cmp     rdx, 1048576                    ; band edge
-        jbe near .Lmemmove_zen5_gpr_up_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7793,24 +7765,24 @@ uc_memmove_zen5_gpr:
         ret
 .Lmemmove_zen5_gpr_overlap_above:
         ; zen5_gpr's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_gpr_down_small
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemmove_zen5_gpr_down_t8_13
-        cmp     rdx, 128                    ; band edge
-        ja      .Lmemmove_zen5_gpr_down_t5_7
         cmp     rdx, 64                    ; band edge
-        ja near .Lmemmove_zen5_gpr_down_forward
+        ja      .Lmemmove_zen5_gpr_down_t4_13
         cmp     rdx, 39                    ; band edge
         jbe near .Lmemmove_zen5_gpr_down_forward
         jmp near .Lmemmove_zen5_gpr_down_down
-.Lmemmove_zen5_gpr_down_t5_7:
-        cmp     rdx, 384                    ; band edge
-        ja      .Lmemmove_zen5_gpr_down_t7_7
+.Lmemmove_zen5_gpr_down_t4_13:
+        cmp     rdx, 128                    ; band edge
+        jbe near .Lmemmove_zen5_gpr_down_forward
         cmp     rdx, 160                    ; band edge
         jbe near .Lmemmove_zen5_gpr_down_down
-        jmp near .Lmemmove_zen5_gpr_down_forward
-.Lmemmove_zen5_gpr_down_t7_7:
+        cmp     rdx, 384                    ; band edge
+        jbe near .Lmemmove_zen5_gpr_down_forward
+        cmp     rdx, 3072                    ; band edge
+        ja      .Lmemmove_zen5_gpr_down_t10_13
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemmove_zen5_gpr_down_t8_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7818,11 +7790,7 @@ uc_memmove_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_down_down
         jmp near .Lmemmove_zen5_gpr_down_forward
-.Lmemmove_zen5_gpr_down_t8_13:
-        cmp     rdx, 4096                    ; band edge
-        ja      .Lmemmove_zen5_gpr_down_t11_13
-        cmp     rdx, 3072                    ; band edge
-        ja      .Lmemmove_zen5_gpr_down_t10_10
+.Lmemmove_zen5_gpr_down_t8_9:
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemmove_zen5_gpr_down_forward
         mov     ecx, edi
@@ -7832,7 +7800,11 @@ uc_memmove_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_down_down
         jmp near .Lmemmove_zen5_gpr_down_forward
-.Lmemmove_zen5_gpr_down_t10_10:
+.Lmemmove_zen5_gpr_down_t10_13:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen5_gpr_down_t12_13
+        cmp     rdx, 4096                    ; band edge
+        ja near .Lmemmove_zen5_gpr_down_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7840,11 +7812,9 @@ uc_memmove_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_down_down
         jmp near .Lmemmove_zen5_gpr_down_forward
-.Lmemmove_zen5_gpr_down_t11_13:
+.Lmemmove_zen5_gpr_down_t12_13:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_gpr_down_t13_13
-        cmp     rdx, 1048576                    ; band edge
-        jbe near .Lmemmove_zen5_gpr_down_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -8100,24 +8070,24 @@ uc_memmove_zen5_gpr:
         ret
 .Lmemmove_zen5_gpr_disjoint:
         ; zen5_gpr's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_small
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_t8_13
-        cmp     rdx, 128                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_t5_7
         cmp     rdx, 64                    ; band edge
-        ja near .Lmemmove_zen5_gpr_disjoint_forward
+        ja      .Lmemmove_zen5_gpr_disjoint_t4_13
         cmp     rdx, 39                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_forward
         jmp near .Lmemmove_zen5_gpr_disjoint_down
-.Lmemmove_zen5_gpr_disjoint_t5_7:
-        cmp     rdx, 384                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_t7_7
+.Lmemmove_zen5_gpr_disjoint_t4_13:
+        cmp     rdx, 128                    ; band edge
+        jbe near .Lmemmove_zen5_gpr_disjoint_forward
         cmp     rdx, 160                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_down
-        jmp near .Lmemmove_zen5_gpr_disjoint_forward
-.Lmemmove_zen5_gpr_disjoint_t7_7:
+        cmp     rdx, 384                    ; band edge
+        jbe near .Lmemmove_zen5_gpr_disjoint_forward
+        cmp     rdx, 3072                    ; band edge
+        ja      .Lmemmove_zen5_gpr_disjoint_t10_13
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemmove_zen5_gpr_disjoint_t8_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -8125,11 +8095,7 @@ uc_memmove_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_disjoint_down
         jmp near .Lmemmove_zen5_gpr_disjoint_forward
-.Lmemmove_zen5_gpr_disjoint_t8_13:
-        cmp     rdx, 4096                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_t11_13
-        cmp     rdx, 3072                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_t10_10
+.Lmemmove_zen5_gpr_disjoint_t8_9:
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemmove_zen5_gpr_disjoint_forward
         mov     ecx, edi
@@ -8139,7 +8105,11 @@ uc_memmove_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_disjoint_down
         jmp near .Lmemmove_zen5_gpr_disjoint_forward
-.Lmemmove_zen5_gpr_disjoint_t10_10:
+.Lmemmove_zen5_gpr_disjoint_t10_13:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen5_gpr_disjoint_t12_13
+        cmp     rdx, 4096                    ; band edge
+        ja near .Lmemmove_zen5_gpr_disjoint_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -8147,11 +8117,9 @@ uc_memmove_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_disjoint_down
         jmp near .Lmemmove_zen5_gpr_disjoint_forward
-.Lmemmove_zen5_gpr_disjoint_t11_13:
+.Lmemmove_zen5_gpr_disjoint_t12_13:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_gpr_disjoint_t13_13
-        cmp     rdx, 1048576                    ; band edge
-        jbe near .Lmemmove_zen5_gpr_disjoint_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -8974,32 +8942,28 @@ uc_copy_strategy_table:
 uc_copy_strategy_zen3_avx2:
         endbr64
         ; zen3_avx2's table, as a branch tree: length first
-        cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe near .Lcopy_strategy_zen3_avx2_small
-        cmp     rdx, 65536                    ; band edge
-        ja      .Lcopy_strategy_zen3_avx2_t7_11
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lcopy_strategy_zen3_avx2_t5_6
-        cmp     rdx, 32                    ; band edge
-        ja near .Lcopy_strategy_zen3_avx2_avx2_down
         cmp     rdx, 15                    ; band edge
-        jbe near .Lcopy_strategy_zen3_avx2_down
-        jmp near .Lcopy_strategy_zen3_avx2_small
-.Lcopy_strategy_zen3_avx2_t5_6:
+        ja      .Lcopy_strategy_zen3_avx2_t3_11
+        cmp     rdx, 7                    ; band edge
+        jbe near .Lcopy_strategy_zen3_avx2_small
+        jmp near .Lcopy_strategy_zen3_avx2_down
+.Lcopy_strategy_zen3_avx2_t3_11:
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lcopy_strategy_zen3_avx2_small
+        cmp     rdx, 1536                    ; band edge
+        jbe near .Lcopy_strategy_zen3_avx2_avx2_down
+        cmp     rdx, 262144                    ; band edge
+        ja      .Lcopy_strategy_zen3_avx2_t8_11
         cmp     rdx, 4096                    ; band edge
         jbe near .Lcopy_strategy_zen3_avx2_avx2_forward
+        cmp     rdx, 65536                    ; band edge
+        ja      .Lcopy_strategy_zen3_avx2_t7_7
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen3_avx2_forward                 ; zero: d = 0
         jmp near .Lcopy_strategy_zen3_avx2_avx2_down
-.Lcopy_strategy_zen3_avx2_t7_11:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lcopy_strategy_zen3_avx2_t10_11
-        cmp     rdx, 524288                    ; band edge
-        ja      .Lcopy_strategy_zen3_avx2_t9_9
-        cmp     rdx, 262144                    ; band edge
-        ja      .Lcopy_strategy_zen3_avx2_t8_8
+.Lcopy_strategy_zen3_avx2_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -9011,7 +8975,11 @@ uc_copy_strategy_zen3_avx2:
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
         jae near .Lcopy_strategy_zen3_avx2_avx2_down
         jmp near .Lcopy_strategy_zen3_avx2_forward
-.Lcopy_strategy_zen3_avx2_t8_8:
+.Lcopy_strategy_zen3_avx2_t8_11:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lcopy_strategy_zen3_avx2_t10_11
+        cmp     rdx, 524288                    ; band edge
+        ja      .Lcopy_strategy_zen3_avx2_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -9075,32 +9043,28 @@ uc_copy_strategy_zen3_avx2:
 uc_copy_strategy_zen3_gpr:
         endbr64
         ; zen3_gpr's table, as a branch tree: length first
-        cmp     rdx, 7                    ; band edge: the lowest band first
-        jbe near .Lcopy_strategy_zen3_gpr_small
-        cmp     rdx, 65536                    ; band edge
-        ja      .Lcopy_strategy_zen3_gpr_t7_11
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lcopy_strategy_zen3_gpr_t5_6
-        cmp     rdx, 32                    ; band edge
-        ja near .Lcopy_strategy_zen3_gpr_down
         cmp     rdx, 15                    ; band edge
+        ja      .Lcopy_strategy_zen3_gpr_t3_11
+        cmp     rdx, 7                    ; band edge
+        jbe near .Lcopy_strategy_zen3_gpr_small
+        jmp near .Lcopy_strategy_zen3_gpr_down
+.Lcopy_strategy_zen3_gpr_t3_11:
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lcopy_strategy_zen3_gpr_small
+        cmp     rdx, 1536                    ; band edge
         jbe near .Lcopy_strategy_zen3_gpr_down
-        jmp near .Lcopy_strategy_zen3_gpr_small
-.Lcopy_strategy_zen3_gpr_t5_6:
+        cmp     rdx, 262144                    ; band edge
+        ja      .Lcopy_strategy_zen3_gpr_t8_11
         cmp     rdx, 4096                    ; band edge
         jbe near .Lcopy_strategy_zen3_gpr_forward
+        cmp     rdx, 65536                    ; band edge
+        ja      .Lcopy_strategy_zen3_gpr_t7_7
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen3_gpr_forward                 ; zero: d = 0
         jmp near .Lcopy_strategy_zen3_gpr_down
-.Lcopy_strategy_zen3_gpr_t7_11:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lcopy_strategy_zen3_gpr_t10_11
-        cmp     rdx, 524288                    ; band edge
-        ja      .Lcopy_strategy_zen3_gpr_t9_9
-        cmp     rdx, 262144                    ; band edge
-        ja      .Lcopy_strategy_zen3_gpr_t8_8
+.Lcopy_strategy_zen3_gpr_t7_7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -9112,7 +9076,11 @@ uc_copy_strategy_zen3_gpr:
         cmp     ecx, 4094                     ; below: d >= 4096 - below_max
         jae near .Lcopy_strategy_zen3_gpr_down
         jmp near .Lcopy_strategy_zen3_gpr_forward
-.Lcopy_strategy_zen3_gpr_t8_8:
+.Lcopy_strategy_zen3_gpr_t8_11:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lcopy_strategy_zen3_gpr_t10_11
+        cmp     rdx, 524288                    ; band edge
+        ja      .Lcopy_strategy_zen3_gpr_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -9167,28 +9135,26 @@ uc_copy_strategy_zen3_gpr:
 uc_copy_strategy_zen5_avx512:
         endbr64
         ; zen5_avx512's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx512_small
-        cmp     rdx, 512                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_t10_16
-        cmp     rdx, 128                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_t6_9
+        cmp     rdx, 96                    ; band edge
+        ja      .Lcopy_strategy_zen5_avx512_t5_16
         cmp     rdx, 64                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_t4_5
+        ja near .Lcopy_strategy_zen5_avx512_avx2_forward
         cmp     rdx, 39                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx512_avx2_forward
         jmp near .Lcopy_strategy_zen5_avx512_avx2_down
-.Lcopy_strategy_zen5_avx512_t4_5:
-        cmp     rdx, 96                    ; band edge
-        jbe near .Lcopy_strategy_zen5_avx512_avx2_forward
-        jmp near .Lcopy_strategy_zen5_avx512_avx512_forward
-.Lcopy_strategy_zen5_avx512_t6_9:
-        cmp     rdx, 256                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_t8_9
+.Lcopy_strategy_zen5_avx512_t5_16:
+        cmp     rdx, 128                    ; band edge
+        jbe near .Lcopy_strategy_zen5_avx512_avx512_forward
         cmp     rdx, 160                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx512_avx2_down
-        jmp near .Lcopy_strategy_zen5_avx512_avx2_forward
-.Lcopy_strategy_zen5_avx512_t8_9:
+        cmp     rdx, 256                    ; band edge
+        jbe near .Lcopy_strategy_zen5_avx512_avx2_forward
+        cmp     rdx, 3072                    ; band edge
+        ja      .Lcopy_strategy_zen5_avx512_t12_16
+        cmp     rdx, 512                    ; band edge
+        ja      .Lcopy_strategy_zen5_avx512_t10_11
         cmp     rdx, 384                    ; band edge
         ja      .Lcopy_strategy_zen5_avx512_t9_9
         mov     ecx, edi
@@ -9206,11 +9172,7 @@ uc_copy_strategy_zen5_avx512:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_avx512_avx2_down
         jmp near .Lcopy_strategy_zen5_avx512_avx512_forward
-.Lcopy_strategy_zen5_avx512_t10_16:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_t14_16
-        cmp     rdx, 3072                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_t12_13
+.Lcopy_strategy_zen5_avx512_t10_11:
         cmp     rdx, 1536                    ; band edge
         ja near .Lcopy_strategy_zen5_avx512_forward
         mov     ecx, edi
@@ -9220,7 +9182,9 @@ uc_copy_strategy_zen5_avx512:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_avx512_avx512_down
         jmp near .Lcopy_strategy_zen5_avx512_avx512_forward
-.Lcopy_strategy_zen5_avx512_t12_13:
+.Lcopy_strategy_zen5_avx512_t12_16:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lcopy_strategy_zen5_avx512_t14_16
         cmp     rdx, 4096                    ; band edge
         ja near .Lcopy_strategy_zen5_avx512_forward
         mov     ecx, edi
@@ -9231,16 +9195,16 @@ uc_copy_strategy_zen5_avx512:
         jbe near .Lcopy_strategy_zen5_avx512_avx512_down
         jmp near .Lcopy_strategy_zen5_avx512_avx512_forward
 .Lcopy_strategy_zen5_avx512_t14_16:
-        cmp     rdx, 4194304                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_t16_16
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_t15_15
+        ja      .Lcopy_strategy_zen5_avx512_t15_16
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_avx512_avx512_down                 ; zero: d = 0
         jmp near .Lcopy_strategy_zen5_avx512_forward
-.Lcopy_strategy_zen5_avx512_t15_15:
+.Lcopy_strategy_zen5_avx512_t15_16:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lcopy_strategy_zen5_avx512_t16_16
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -9286,26 +9250,26 @@ uc_copy_strategy_zen5_avx512:
 uc_copy_strategy_zen5_avx2:
         endbr64
         ; zen5_avx2's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx2_small
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx2_t9_14
-        cmp     rdx, 160                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx2_t6_8
         cmp     rdx, 64                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx2_t4_5
+        ja      .Lcopy_strategy_zen5_avx2_t4_14
         cmp     rdx, 39                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx2_avx2_forward
         jmp near .Lcopy_strategy_zen5_avx2_avx2_down
-.Lcopy_strategy_zen5_avx2_t4_5:
+.Lcopy_strategy_zen5_avx2_t4_14:
         cmp     rdx, 128                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx2_avx2_forward
-        jmp near .Lcopy_strategy_zen5_avx2_avx2_down
-.Lcopy_strategy_zen5_avx2_t6_8:
-        cmp     rdx, 512                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx2_t8_8
+        cmp     rdx, 160                    ; band edge
+        jbe near .Lcopy_strategy_zen5_avx2_avx2_down
         cmp     rdx, 384                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx2_avx2_forward
+        cmp     rdx, 4096                    ; band edge
+        ja      .Lcopy_strategy_zen5_avx2_t11_14
+        cmp     rdx, 1536                    ; band edge
+        ja      .Lcopy_strategy_zen5_avx2_t9_10
+        cmp     rdx, 512                    ; band edge
+        ja      .Lcopy_strategy_zen5_avx2_t8_8
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -9321,11 +9285,7 @@ uc_copy_strategy_zen5_avx2:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_avx2_avx2_down
         jmp near .Lcopy_strategy_zen5_avx2_avx2_forward
-.Lcopy_strategy_zen5_avx2_t9_14:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx2_t12_14
-        cmp     rdx, 4096                    ; band edge
-        ja near .Lcopy_strategy_zen5_avx2_forward
+.Lcopy_strategy_zen5_avx2_t9_10:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx2_forward
         mov     ecx, edi
@@ -9335,17 +9295,19 @@ uc_copy_strategy_zen5_avx2:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_avx2_avx2_down
         jmp near .Lcopy_strategy_zen5_avx2_avx2_forward
-.Lcopy_strategy_zen5_avx2_t12_14:
-        cmp     rdx, 4194304                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx2_t14_14
+.Lcopy_strategy_zen5_avx2_t11_14:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx2_t13_13
+        ja      .Lcopy_strategy_zen5_avx2_t13_14
+        cmp     rdx, 1048576                    ; band edge
+        jbe near .Lcopy_strategy_zen5_avx2_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_avx2_avx2_down                 ; zero: d = 0
         jmp near .Lcopy_strategy_zen5_avx2_forward
-.Lcopy_strategy_zen5_avx2_t13_13:
+.Lcopy_strategy_zen5_avx2_t13_14:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lcopy_strategy_zen5_avx2_t14_14
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -9385,24 +9347,24 @@ uc_copy_strategy_zen5_avx2:
 uc_copy_strategy_zen5_gpr:
         endbr64
         ; zen5_gpr's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge: the lowest band first
+        cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_strategy_zen5_gpr_small
-        cmp     rdx, 512                    ; band edge
-        ja      .Lcopy_strategy_zen5_gpr_t8_13
-        cmp     rdx, 128                    ; band edge
-        ja      .Lcopy_strategy_zen5_gpr_t5_7
         cmp     rdx, 64                    ; band edge
-        ja near .Lcopy_strategy_zen5_gpr_forward
+        ja      .Lcopy_strategy_zen5_gpr_t4_13
         cmp     rdx, 39                    ; band edge
         jbe near .Lcopy_strategy_zen5_gpr_forward
         jmp near .Lcopy_strategy_zen5_gpr_down
-.Lcopy_strategy_zen5_gpr_t5_7:
-        cmp     rdx, 384                    ; band edge
-        ja      .Lcopy_strategy_zen5_gpr_t7_7
+.Lcopy_strategy_zen5_gpr_t4_13:
+        cmp     rdx, 128                    ; band edge
+        jbe near .Lcopy_strategy_zen5_gpr_forward
         cmp     rdx, 160                    ; band edge
         jbe near .Lcopy_strategy_zen5_gpr_down
-        jmp near .Lcopy_strategy_zen5_gpr_forward
-.Lcopy_strategy_zen5_gpr_t7_7:
+        cmp     rdx, 384                    ; band edge
+        jbe near .Lcopy_strategy_zen5_gpr_forward
+        cmp     rdx, 3072                    ; band edge
+        ja      .Lcopy_strategy_zen5_gpr_t10_13
+        cmp     rdx, 512                    ; band edge
+        ja      .Lcopy_strategy_zen5_gpr_t8_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -9410,11 +9372,7 @@ uc_copy_strategy_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_gpr_down
         jmp near .Lcopy_strategy_zen5_gpr_forward
-.Lcopy_strategy_zen5_gpr_t8_13:
-        cmp     rdx, 4096                    ; band edge
-        ja      .Lcopy_strategy_zen5_gpr_t11_13
-        cmp     rdx, 3072                    ; band edge
-        ja      .Lcopy_strategy_zen5_gpr_t10_10
+.Lcopy_strategy_zen5_gpr_t8_9:
         cmp     rdx, 1536                    ; band edge
         ja near .Lcopy_strategy_zen5_gpr_forward
         mov     ecx, edi
@@ -9424,7 +9382,11 @@ uc_copy_strategy_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_gpr_down
         jmp near .Lcopy_strategy_zen5_gpr_forward
-.Lcopy_strategy_zen5_gpr_t10_10:
+.Lcopy_strategy_zen5_gpr_t10_13:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lcopy_strategy_zen5_gpr_t12_13
+        cmp     rdx, 4096                    ; band edge
+        ja near .Lcopy_strategy_zen5_gpr_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -9432,11 +9394,9 @@ uc_copy_strategy_zen5_gpr:
         cmp     ecx, 1359                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_gpr_down
         jmp near .Lcopy_strategy_zen5_gpr_forward
-.Lcopy_strategy_zen5_gpr_t11_13:
+.Lcopy_strategy_zen5_gpr_t12_13:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lcopy_strategy_zen5_gpr_t13_13
-        cmp     rdx, 1048576                    ; band edge
-        jbe near .Lcopy_strategy_zen5_gpr_forward
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
