@@ -4,10 +4,14 @@
 # general-register one, so that the kernel flavor's codes get a gap) is
 # added by its row in common/strategies.h and its body
 # templates/flavor/x86_64/copy/bodies/forward_twin.tpi, and a fixture puts it
-# in two rules and lists its routine in both flavors. Nothing else changes:
-# `make` regenerates out/, the generated tests, the ABI harness and the
-# instruction scan pass in both flavors, and the probe times it. Without its
-# body, generation stops and names the body it lacks.
+# in two rules and lists its routine in both flavors. A second one, nt_twin
+# (code 11), streams: avx2_nt's body under another name, with the
+# catalogue's streams column set, in the user flavor's zen3 rule. Nothing
+# else changes: `make` regenerates out/, the generated tests, the ABI
+# harness and the instruction scan pass in both flavors, the probe times
+# forward_twin, and it times nt_twin as it times avx2_nt, only where a copy
+# outgrows the caches, because the column says so. Without its body,
+# generation stops and names the body it lacks.
 # usage: tests/new_strategy.sh   (needs what make builds; takes a minute)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +29,9 @@ awk '
 	inside && !/\\$/ {
 		print $0 " \\"
 		print "\tX(STRATEGY_FORWARD_TWIN, \"forward_twin\", 0, -1, ISA_GPR, '\''T'\'', STRATEGY_FORWARD, 10, DIR_UP, 0, 0, \"rcx\", \\"
-		print "\t  \"forward, under another name\")"
+		print "\t  \"forward, under another name\") \\"
+		print "\tX(STRATEGY_NT_TWIN, \"nt_twin\", 32, -1, ISA_AVX2, '\''U'\'', STRATEGY_FORWARD, 11, DIR_UP, 1, 0, \"rcx r8 r9 ymm0-5\", \\"
+		print "\t  \"avx2_nt, under another name\")"
 		inside = 0
 		next
 	}
@@ -33,9 +39,15 @@ awk '
 # Its body.
 sed 's/Strategy forward:/Strategy forward_twin, a copy of forward:/' \
 	templates/flavor/x86_64/copy/bodies/forward.tpi >templates/flavor/x86_64/copy/bodies/forward_twin.tpi
-# The fixture: its routine in both flavors, and a cell of a rule in each.
+sed 's/Strategy avx2_nt:/Strategy nt_twin, a copy of avx2_nt:/' \
+	templates/flavor/x86_64/copy/bodies/avx2_nt.tpi >templates/flavor/x86_64/copy/bodies/nt_twin.tpi
+# The fixture: its routine in both flavors, and a cell of a rule in each;
+# nt_twin's in the user flavor, past 2 MiB in zen3's rule.
 sqlite3 uarch.db "
-	INSERT INTO flavor_routine (flavor, routine) VALUES ('kernel', 'copy_forward_twin'), ('user', 'copy_forward_twin');
+	INSERT INTO flavor_routine (flavor, routine) VALUES ('kernel', 'copy_forward_twin'), ('user', 'copy_forward_twin'),
+		('user', 'copy_nt_twin');
+	UPDATE rule_band SET above = 'nt_twin' WHERE uarch = 'zen3' AND flavor = 'user' AND length_lo =
+		(SELECT max(length_lo) FROM rule_band WHERE uarch = 'zen3' AND flavor = 'user');
 	UPDATE rule_band SET elsewhere = 'forward_twin' WHERE uarch = 'zen2' AND flavor = 'kernel' AND length_lo = 0;
 	UPDATE rule_band SET zero = 'forward_twin' WHERE uarch = 'zen3' AND flavor = 'user' AND length_lo =
 		(SELECT max(length_lo) FROM rule_band WHERE uarch = 'zen3' AND flavor = 'user');"
@@ -46,9 +58,12 @@ check "...the kernel flavor with a gap in its codes" sh -c \
 	"grep -q '^#define UC_STRATEGY_FORWARD_TWIN 10$' out/kernel/copy_rule.h && grep -q '^#define UC_N_STRATEGIES 11$' out/kernel/copy_rule.h"
 check "...zen2's kernel rule choosing it" sh -c \
 	"gen/uarchgen lookup AuthenticAMD 0x17 0x31 --flavor kernel | grep -q 'table=0\.\.63:forward,forward,forward,forward,forward_twin;'"
-check "the changed files: the row, the body, the fixture, and out/" sh -c \
+check "...and nt_twin, code 11, streaming, in zen3's user rule" sh -c \
+	"gen/uarchgen strategies | grep -qx '11 nt_twin U avx2 32 -1 up' && grep -q '^#define UC_STRATEGY_NT_TWIN 11$' out/user/copy_rule.h &&
+	 gen/uarchgen lookup AuthenticAMD 0x19 0x01 --flavor user | grep -q ',nt_twin,'"
+check "the changed files: the rows, the bodies, the fixture, and out/" sh -c \
 	"test \"\$(git status --porcelain | grep -v ' out/' | sort | tr '\n' ' ')\" = \
-' M common/strategies.h  M uarch.db ?? templates/flavor/x86_64/copy/bodies/forward_twin.tpi '"
+' M common/strategies.h  M uarch.db ?? templates/flavor/x86_64/copy/bodies/forward_twin.tpi ?? templates/flavor/x86_64/copy/bodies/nt_twin.tpi '"
 for flavor in kernel user; do
 	check "$flavor: the generated tests build" make -s "build/$flavor/run_rule_tests" "build/$flavor/abi_harness"
 	check "$flavor: ...and pass" "build/$flavor/run_rule_tests"
@@ -59,6 +74,17 @@ for flavor in kernel user; do
 done
 check "the probe times it" sh -c "make -s build/uarchcopy-probe && mkdir '$T/p' &&
 	build/uarchcopy-probe --quick --flavor kernel --out '$T/p' >/dev/null 2>&1 && grep -q '^forward_twin ' '$T'/p/*.run"
+# The probe plans a streaming copy by the catalogue's column: nt_twin at
+# the points where it times avx2_nt, no other (the quick plan times them
+# from 32 bytes; the full one from 64 KiB).
+points() { grep "^$1 " "$T"/pu/*.run | cut -d' ' -f2-4; }
+if grep -qw avx2 /proc/cpuinfo; then
+	check "the probe times nt_twin where it times avx2_nt, and only there" sh -c \
+		"mkdir '$T/pu' && build/uarchcopy-probe --quick --flavor user --out '$T/pu' >/dev/null 2>&1"
+	points avx2_nt >"$T/nt.points"
+	points nt_twin >"$T/twin.points"
+	check "...the same points, some of them" sh -c "test -s '$T/nt.points' && cmp '$T/nt.points' '$T/twin.points'"
+fi
 
 rm templates/flavor/x86_64/copy/bodies/forward_twin.tpi
 gen/uarchgen gen -q --out "$T/nobody" >/dev/null 2>"$T/nobody.err"
