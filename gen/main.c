@@ -9,6 +9,7 @@
 #include "output/output.h"
 #include "render/render.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,155 +121,245 @@ static int prefix_ok(const char *p)
 	return 1;
 }
 
-int main(int argc, char **argv)
+/* What the command line says. */
+struct invocation {
+	struct options o;
+	const char *command, *flavor, *name, *positional[3];
+	int n_positional, quiet, dry_run, user_copy_result_set;
+	char **archives;
+	int n_archives;
+};
+
+/* Sets a flag option, or the slot of one that takes a value; 0 where a is
+ * no option of this command. */
+static int option(struct invocation *v, const char *a, const char ***slot)
 {
-	struct options o = {.db_path = "uarch.db", .templates_dir = "templates", .out_dir = NULL, .prefix = "uc_",
-			    .user_copy_result = "status", .endbr = 1};
-	const char *command = "gen", *flavor = NULL, *name = NULL, *positional[3];
-	int merging = argc > 1 && (strcmp(argv[1], "merge-db") == 0 || strcmp(argv[1], "merge-out") == 0);
-	int user_copy_result_set = 0;
-	int quiet = 0, i = 1, n_positional = 0, dry_run = 0, n_archives = 0;
-	char **archives = calloc((size_t)argc, sizeof *archives);
+	int import = strcmp(v->command, "import") == 0;
+	static const struct {
+		const char *name;
+		size_t slot; /* offsetof the value in struct invocation; 0: a flag */
+	} valued[] = {
+		{"--db", offsetof(struct invocation, o.db_path)},
+		{"--templates", offsetof(struct invocation, o.templates_dir)},
+		{"--out", offsetof(struct invocation, o.out_dir)},
+		{"--prefix", offsetof(struct invocation, o.prefix)},
+		{"--target", offsetof(struct invocation, o.target)},
+		{"--user-copy-result", offsetof(struct invocation, o.user_copy_result)},
+		{"--flavor", offsetof(struct invocation, flavor)},
+	};
+	for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
+		if (strcmp(a, valued[k].name) == 0) {
+			*slot = (const char **)((char *)v + valued[k].slot);
+			v->user_copy_result_set |= strcmp(a, "--user-copy-result") == 0;
+			return 1;
+		}
+	if (strcmp(a, "--name") == 0 && import)
+		*slot = &v->name;
+	else if (strcmp(a, "--memcpy-symbol") == 0)
+		v->o.memcpy_symbol = 1;
+	else if (strcmp(a, "--smap") == 0)
+		v->o.smap = 1;
+	else if (strcmp(a, "--no-endbr") == 0)
+		v->o.endbr = 0;
+	else if (strcmp(a, "--linux") == 0)
+		v->o.linux_form = 1;
+	else if (strcmp(a, "--dry-run") == 0 && import)
+		v->dry_run = 1;
+	else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+		v->quiet = 1;
+	else
+		return 0;
+	return 1;
+}
+
+/* Fills v from argv; -1 after --help (printed), else an exit status. */
+static int parse(int argc, char **argv, struct invocation *v)
+{
+	int i = 1;
 	if (argc > 1 && argv[1][0] != '-')
-		command = argv[i++];
+		v->command = argv[i++];
+	int merging = strcmp(v->command, "merge-db") == 0 || strcmp(v->command, "merge-out") == 0;
+	int positional = merging || strcmp(v->command, "lookup") == 0;
 	for (; i < argc; i++) {
-		const char *a = argv[i];
-		const char **slot = NULL;
+		const char *a = argv[i], **slot = NULL;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			fputs(usage, stdout);
-			return 0;
-		} else if (strcmp(a, "--db") == 0) {
-			slot = &o.db_path;
-		} else if (strcmp(a, "--templates") == 0) {
-			slot = &o.templates_dir;
-		} else if (strcmp(a, "--out") == 0) {
-			slot = &o.out_dir;
-		} else if (strcmp(a, "--prefix") == 0) {
-			slot = &o.prefix;
-		} else if (strcmp(a, "--target") == 0) {
-			slot = &o.target;
-		} else if (strcmp(a, "--memcpy-symbol") == 0) {
-			o.memcpy_symbol = 1;
-		} else if (strcmp(a, "--smap") == 0) {
-			o.smap = 1;
-		} else if (strcmp(a, "--no-endbr") == 0) {
-			o.endbr = 0;
-		} else if (strcmp(a, "--linux") == 0) {
-			o.linux_form = 1;
-		} else if (strcmp(a, "--user-copy-result") == 0) {
-			slot = &o.user_copy_result;
-			user_copy_result_set = 1;
-		} else if (strcmp(a, "--flavor") == 0) {
-			slot = &flavor;
-		} else if (strcmp(a, "--name") == 0 && strcmp(command, "import") == 0) {
-			slot = &name;
-		} else if (strcmp(a, "--dry-run") == 0 && strcmp(command, "import") == 0) {
-			dry_run = 1;
-		} else if (a[0] != '-' && strcmp(command, "import") == 0) {
-			archives[n_archives++] = argv[i];
-		} else if (a[0] != '-' && (strcmp(command, "lookup") == 0 || merging) && n_positional < 3) {
-			positional[n_positional++] = a;
-		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
-			quiet = 1;
-		} else {
-			return bad_usage("unknown option '%s'", a);
+			return -1;
 		}
+		if (a[0] != '-' && strcmp(v->command, "import") == 0)
+			v->archives[v->n_archives++] = argv[i];
+		else if (a[0] != '-' && positional && v->n_positional < 3)
+			v->positional[v->n_positional++] = a;
+		else if (!option(v, a, &slot))
+			return bad_usage("unknown option '%s'", a);
 		if (slot) {
 			if (i + 1 >= argc)
 				return bad_usage("%s needs a value", a);
 			*slot = argv[++i];
 		}
 	}
-	if (strcmp(command, "help") == 0) {
-		fputs(usage, stdout);
-		return 0;
-	}
-	if (strcmp(command, "gen") && strcmp(command, "check") && strcmp(command, "query") &&
-	    strcmp(command, "debt") && strcmp(command, "dump") && strcmp(command, "lookup") &&
-	    strcmp(command, "flavors") && strcmp(command, "import") && strcmp(command, "strategies") && !merging)
-		return bad_usage("unknown command '%s'", command);
-	if (strcmp(command, "import") == 0 && n_archives == 0)
-		return bad_usage("%s: import needs one or more run archives (probe --help)", "import");
-	if (strcmp(command, "merge-db") == 0)
-		return n_positional == 3 ? merge_db_command(positional[0], positional[1], positional[2])
-					 : bad_usage("%s: merge-db needs BASE OURS THEIRS", "merge-db");
-	if (strcmp(command, "merge-out") == 0)
-		return n_positional == 2 ? merge_out_command(positional[0], positional[1])
-					 : bad_usage("%s: merge-out needs OURS PATH", "merge-out");
-	if (strcmp(command, "lookup") == 0 && n_positional != 3)
-		return bad_usage("%s: lookup needs VENDOR FAMILY MODEL", "lookup");
-	if (strcmp(o.user_copy_result, "status") && strcmp(o.user_copy_result, "remaining"))
-		return bad_usage("--user-copy-result '%s': say status or remaining", o.user_copy_result);
-	if (o.linux_form) {
+	return 0;
+}
+
+/* The options' own rules, and what --linux implies. */
+static int settle_options(struct invocation *v)
+{
+	struct options *o = &v->o;
+	if (strcmp(o->user_copy_result, "status") && strcmp(o->user_copy_result, "remaining"))
+		return bad_usage("--user-copy-result '%s': say status or remaining", o->user_copy_result);
+	if (o->linux_form) {
 		/* Linux's contract and macros: bytes not copied, SMAP through
 		 * ASM_STAC/ASM_CLAC, ENDBR from SYM_FUNC_START. */
-		if (strcmp(o.user_copy_result, "remaining") && user_copy_result_set)
+		if (strcmp(o->user_copy_result, "remaining") && v->user_copy_result_set)
 			return bad_usage("--linux: Linux's user copies return the bytes not copied "
-					 "(--user-copy-result remaining), not '%s'", o.user_copy_result);
+					 "(--user-copy-result remaining), not '%s'", o->user_copy_result);
 		/* The kernel has its own memcpy: a strong one would clash. */
-		if (o.memcpy_symbol)
+		if (o->memcpy_symbol)
 			return bad_usage("--linux: the kernel has its own memcpy (%s)", "no --memcpy-symbol");
-		o.user_copy_result = "remaining";
-		o.smap = 1;
-		o.endbr = 0;
+		o->user_copy_result = "remaining";
+		o->smap = 1;
+		o->endbr = 0;
 	}
-	if (!prefix_ok(o.prefix))
-		return bad_usage("--prefix '%s' is not a symbol prefix ([A-Za-z_][A-Za-z0-9_]*)", o.prefix);
-	if (o.target && !o.out_dir)
-		return bad_usage("--target %s needs --out DIR: out/ holds the routines for every core", o.target);
-	if (!o.out_dir)
-		o.out_dir = "out";
+	if (!prefix_ok(o->prefix))
+		return bad_usage("--prefix '%s' is not a symbol prefix ([A-Za-z_][A-Za-z0-9_]*)", o->prefix);
+	if (o->target && !o->out_dir)
+		return bad_usage("--target %s needs --out DIR: out/ holds the routines for every core", o->target);
+	if (!o->out_dir)
+		o->out_dir = "out";
+	return 0;
+}
 
-	if (strcmp(command, "strategies") == 0)
-		return print_strategies();
-	if (strcmp(command, "dump") == 0)
-		return dump_command(o.db_path);
-	if (strcmp(command, "import") == 0)
-		return import_archives(o.db_path, name, dry_run, archives, n_archives);
+static int run_help(struct invocation *v)
+{
+	(void)v;
+	fputs(usage, stdout);
+	return 0;
+}
 
-	struct model m;
-	if (model_load(&m, o.db_path))
-		return EXIT_FAIL;
-	if (o.target && !model_uarch(&m, o.target)) {
-		err("--target %s: %s has no such entry (see: uarchgen query)", o.target, o.db_path);
-		return EXIT_FAIL;
-	}
+static int run_merge_db(struct invocation *v)
+{
+	return v->n_positional == 3 ? merge_db_command(v->positional[0], v->positional[1], v->positional[2])
+				    : bad_usage("%s: merge-db needs BASE OURS THEIRS", "merge-db");
+}
 
-	if (strcmp(command, "lookup") == 0)
-		return print_lookup(&m, positional[0], positional[1], positional[2], flavor);
-	if (strcmp(command, "flavors") == 0)
-		return print_flavors(&m);
-	if (strcmp(command, "query") == 0 || strcmp(command, "debt") == 0) {
-		struct buf text = {0};
-		char *tpl = xasprintf("%s/%s", o.templates_dir,
-				      strcmp(command, "query") == 0 ? "report/query.txt.tpl" : "out/DEBT.md.tpl");
-		int rc = render_one(&m, &o, NULL, tpl, &text);
-		free(tpl);
-		if (!rc)
-			fputs(text.data ? text.data : "", stdout);
-		buf_free(&text);
-		return rc;
-	}
+static int run_merge_out(struct invocation *v)
+{
+	return v->n_positional == 2 ? merge_out_command(v->positional[0], v->positional[1])
+				    : bad_usage("%s: merge-out needs OURS PATH", "merge-out");
+}
 
+static int run_strategies(struct invocation *v)
+{
+	(void)v;
+	return print_strategies();
+}
+
+static int run_dump(struct invocation *v)
+{
+	return dump_command(v->o.db_path);
+}
+
+static int run_import(struct invocation *v)
+{
+	if (v->n_archives == 0)
+		return bad_usage("%s: import needs one or more run archives (probe --help)", "import");
+	return import_archives(v->o.db_path, v->name, v->dry_run, v->archives, v->n_archives);
+}
+
+static int run_lookup(struct invocation *v, const struct model *m)
+{
+	return print_lookup(m, v->positional[0], v->positional[1], v->positional[2], v->flavor);
+}
+
+static int run_flavors(struct invocation *v, const struct model *m)
+{
+	(void)v;
+	return print_flavors(m);
+}
+
+/* query and debt: one template rendered to stdout. */
+static int run_report(struct invocation *v, const struct model *m)
+{
+	struct buf text = {0};
+	char *tpl = xasprintf("%s/%s", v->o.templates_dir,
+			      strcmp(v->command, "query") == 0 ? "report/query.txt.tpl" : "out/DEBT.md.tpl");
+	int rc = render_one(m, &v->o, NULL, tpl, &text);
+	free(tpl);
+	if (!rc)
+		fputs(text.data ? text.data : "", stdout);
+	buf_free(&text);
+	return rc;
+}
+
+/* gen and check: every file rendered, then written, or compared. */
+static int run_output(struct invocation *v, const struct model *m)
+{
 	struct fileset fs;
-	if (render_all(&m, &o, &fs)) {
-		err("nothing was written to %s/", o.out_dir);
+	if (render_all(m, &v->o, &fs)) {
+		err("nothing was written to %s/", v->o.out_dir);
 		return EXIT_FAIL;
 	}
 	int rc;
-	if (strcmp(command, "check") == 0) {
-		int differences = output_check(&fs, o.out_dir);
+	if (strcmp(v->command, "check") == 0) {
+		int differences = output_check(&fs, v->o.out_dir);
+		rc = differences ? EXIT_FAIL : 0;
 		if (differences) {
-			err("%s/ does not match %s and the templates (%d difference%s).", o.out_dir, o.db_path,
+			err("%s/ does not match %s and the templates (%d difference%s).", v->o.out_dir, v->o.db_path,
 			    differences, differences == 1 ? "" : "s");
-			err("fix: make    (or: gen/uarchgen gen --db %s --out %s)", o.db_path, o.out_dir);
-			rc = EXIT_FAIL;
-		} else {
-			rc = 0;
+			err("fix: make    (or: gen/uarchgen gen --db %s --out %s)", v->o.db_path, v->o.out_dir);
 		}
 	} else {
-		rc = output_write(&fs, o.out_dir, !quiet);
+		rc = output_write(&fs, v->o.out_dir, !v->quiet);
 	}
 	fileset_free(&fs);
 	return rc;
+}
+
+/* The commands: those that read the database as a model get it loaded
+ * and checked first; the others read files of their own. */
+static const struct command {
+	const char *name;
+	int (*run)(struct invocation *v);
+	int (*run_model)(struct invocation *v, const struct model *m);
+	int positional; /* lookup's VENDOR FAMILY MODEL must all be there */
+} commands[] = {
+	{"gen", NULL, run_output, 0},	     {"check", NULL, run_output, 0},	 {"query", NULL, run_report, 0},
+	{"debt", NULL, run_report, 0},	     {"lookup", NULL, run_lookup, 3},	 {"flavors", NULL, run_flavors, 0},
+	{"dump", run_dump, NULL, 0},	     {"import", run_import, NULL, 0},	 {"strategies", run_strategies, NULL, 0},
+	{"merge-db", run_merge_db, NULL, 0}, {"merge-out", run_merge_out, NULL, 0}, {"help", run_help, NULL, 0},
+};
+
+int main(int argc, char **argv)
+{
+	struct invocation v = {.o = {.db_path = "uarch.db", .templates_dir = "templates", .prefix = "uc_",
+				     .user_copy_result = "status", .endbr = 1},
+			       .command = "gen",
+			       .archives = calloc((size_t)argc, sizeof *v.archives)};
+	int rc = parse(argc, argv, &v);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	const struct command *c = NULL;
+	for (size_t k = 0; k < sizeof commands / sizeof *commands; k++)
+		if (strcmp(commands[k].name, v.command) == 0)
+			c = &commands[k];
+	if (!c)
+		return bad_usage("unknown command '%s'", v.command);
+	if (c->run == run_help || c->run == run_merge_db || c->run == run_merge_out)
+		return c->run(&v);
+	if (c->run == run_import && v.n_archives == 0)
+		return run_import(&v);
+	if (c->positional && v.n_positional != c->positional)
+		return bad_usage("%s: lookup needs VENDOR FAMILY MODEL", "lookup");
+	if ((rc = settle_options(&v)) != 0)
+		return rc;
+	if (c->run)
+		return c->run(&v);
+	struct model m;
+	if (model_load(&m, v.o.db_path))
+		return EXIT_FAIL;
+	if (v.o.target && !model_uarch(&m, v.o.target)) {
+		err("--target %s: %s has no such entry (see: uarchgen query)", v.o.target, v.o.db_path);
+		return EXIT_FAIL;
+	}
+	return c->run_model(&v, &m);
 }

@@ -5,8 +5,9 @@
  * The choice is made once, by a constructor: it reads CPUID and XGETBV,
  * installs the rule and patches the entries (uc_rule_patch) to jump to
  * the compiled routine of this CPU's measured table. On a core with no
- * evidence the shared library's entry jumps to the C library's own memmove
- * instead: without evidence the library must not make a program slower
+ * evidence, or whose measured table is every copy forward, the shared
+ * library's entry jumps to the C library's own memmove instead: without a
+ * table that beat rep movsb there the library must not make a program slower
  * than it was, and rep movsb took 1.03x the C library's time on the
  * random-size workload of a Zen 5 guest nobody had measured yet. The
  * static library, which has no other memmove to defer to, keeps the
@@ -177,9 +178,13 @@ __attribute__((constructor)) static void install(void)
 	if (uc_rule_patch(poke) != 0)
 		say("uc_rule_patch refused: the copies stay the baseline", NULL, NULL);
 #ifdef UARCHCOPY_SHARED
-	/* No evidence and nothing forced: the C library's copy. */
+	/* No compiled table and nothing forced: the C library's copy. The
+	 * probe judged a measured table against every copy forward, not
+	 * against the C library. */
 	else if (uc_rule_routine(UC_SITE_MEMMOVE) == (const void *)uc_memmove && defer_to_libc() == 0)
-		routines = "the C library's memmove (no evidence for this core)";
+		routines = rule->status == UC_RULE_BASELINE
+				   ? "the C library's memmove (no evidence for this core)"
+				   : "the C library's memmove (this core's measured table is every copy forward)";
 #endif
 	if (getenv("UARCHCOPY_REPORT")) {
 		char line[1024];
