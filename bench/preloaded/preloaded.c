@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 	 * library where the core has no evidence, well ahead where it has. */
 	int deferred = strcmp(object_of(first_jump(entry)), object_of((void *)theirs)) == 0;
 	printf("targets, the drop-in library (%s):\n  %-62s %8.3f   %s\n\n",
-	       deferred ? "no evidence: the C library's memmove" : "this core's routines",
+	       deferred ? "no compiled table here: the C library's memmove" : "this core's routines",
 	       "random sizes, preloaded memcpy / C library", t[0][0] / t[0][1], deferred ? "<= 1.00" : "<= 0.65");
 	free(arena);
 	return 0;
