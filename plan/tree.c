@@ -78,24 +78,24 @@ struct builder {
 	struct plan_tree *out;
 };
 
-static struct plan_step *emit(struct builder *b, enum plan_op op, int to)
+static struct plan_step *emit(struct plan_tree *out, enum plan_op op, int to)
 {
-	struct plan_step *s = &b->out->steps[b->out->n_steps++];
+	struct plan_step *s = &out->steps[out->n_steps++];
 	*s = (struct plan_step){.op = op, .to = to};
 	if (to >= 0)
-		b->out->used[to] = 1;
+		out->used[to] = 1;
 	return s;
 }
 
 static void label(struct builder *b, enum plan_op op, int lo, int hi)
 {
-	struct plan_step *s = emit(b, op, -1);
+	struct plan_step *s = emit(b->out, op, -1);
 	snprintf(s->label, sizeof s->label, "t%d_%d", lo, hi);
 }
 
 static void compare_length(struct builder *b, int leaf)
 {
-	struct plan_step *s = emit(b, PLAN_CMP_LENGTH, -1);
+	struct plan_step *s = emit(b->out, PLAN_CMP_LENGTH, -1);
 	s->bound = b->leaves[leaf].hi;
 }
 
@@ -105,9 +105,9 @@ static void leaf_steps(struct builder *b, int i)
 	const struct leaf *L = &b->leaves[i];
 	const struct class_bounds *k = &b->t->classes;
 	if (L->n_tests)
-		emit(b, PLAN_DISTANCE, -1);
+		emit(b->out, PLAN_DISTANCE, -1);
 	for (int j = 0; j < L->n_tests; j++) {
-		struct plan_step *s = emit(b, PLAN_IF_CLASS, L->test_to[j]);
+		struct plan_step *s = emit(b->out, PLAN_IF_CLASS, L->test_to[j]);
 		s->class = L->test_class[j];
 		switch (s->class) {
 		case CLASS_ZERO:
@@ -119,7 +119,7 @@ static void leaf_steps(struct builder *b, int i)
 		default: s->bound = 4096 - k->below_max; break;
 		}
 	}
-	emit(b, PLAN_GOTO, L->elsewhere);
+	emit(b->out, PLAN_GOTO, L->elsewhere);
 }
 
 /* Where leaves lo..hi split: after the leaf mid that makes the two sides'
@@ -150,10 +150,10 @@ static void search(struct builder *b, int lo, int hi)
 	int mid = weighted_middle(b->leaves, lo, hi);
 	compare_length(b, mid);
 	if (lo == mid && b->leaves[lo].n_tests == 0) {
-		emit(b, PLAN_IF_AT_MOST, b->leaves[lo].elsewhere);
+		emit(b->out, PLAN_IF_AT_MOST, b->leaves[lo].elsewhere);
 		search(b, mid + 1, hi);
 	} else if (mid + 1 == hi && b->leaves[hi].n_tests == 0) {
-		emit(b, PLAN_IF_ABOVE, b->leaves[hi].elsewhere);
+		emit(b->out, PLAN_IF_ABOVE, b->leaves[hi].elsewhere);
 		search(b, lo, mid);
 	} else {
 		label(b, PLAN_IF_ABOVE, mid + 1, hi);
@@ -206,8 +206,7 @@ struct code_builder {
 
 static struct plan_step *code_step(struct code_builder *b, enum plan_op op, int to, unsigned int bound)
 {
-	struct builder any = {NULL, NULL, b->out};
-	struct plan_step *s = emit(&any, op, to);
+	struct plan_step *s = emit(b->out, op, to);
 	s->bound = bound;
 	return s;
 }
