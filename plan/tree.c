@@ -168,7 +168,7 @@ int plan_tree(const struct copy_table *t, struct plan_tree *out)
 	*out = (struct plan_tree){0};
 	struct leaf *leaves = calloc((size_t)t->n_bands + 1, sizeof *leaves);
 	/* Each leaf takes at most its tests, the distance and a jump; each
-	 * halving a compare, a jump and a label. */
+	 * split a compare, a jump and a label. */
 	out->steps = calloc((size_t)t->n_bands * (N_TESTED + 5) + 4, sizeof *out->steps);
 	if (!leaves || !out->steps) {
 		free(leaves);
