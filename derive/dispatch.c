@@ -63,7 +63,12 @@ int derive_chosen(const struct table *t, const struct dispatch_run *d, struct de
 	struct derive_cost cost = dispatch_cost(d);
 	if (!d || !d->measured || d->chosen != CHOSE_BASELINE)
 		return derive_rule(t, &cost, out);
+	/* The derivation once more, for the noise its ties were judged by. */
+	if (derive_rule(t, &cost, out))
+		return -1;
+	double noise = out->noise;
 	derived_baseline(out);
+	out->noise = noise;
 	out->cost = cost;
 	if (rule_regret(t, out))
 		return -1;

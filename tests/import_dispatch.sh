@@ -61,6 +61,8 @@ dry "$T/base.run"
 check "chosen baseline: every copy forward" grep -Eq '^table: .*: 0\.\. forward$' "$T/dry.out"
 check "...and its note says why" grep -q 'every table derived from the measurements was slower than forward' "$T/dry.out"
 check "...and the summary marks it kept" grep -q '^| \*\*every copy forward (kept)\*\* | 1 |' "$T/dry.out"
+check "...with the tie threshold the run's noise gave, not 0" sh -c \
+	"grep -q 'a difference under [0-9.]*%' '$T/dry.out' && ! grep -q 'a difference under 0\.0%' '$T/dry.out'"
 check "a version 4 archive imports" "$GEN" import --db "$T/uarch.db" "$known"
 edit "$known" "$T/v3.run" 's/^probe 4$/probe 3/'
 dry "$T/v3.run"
