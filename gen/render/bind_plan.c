@@ -27,8 +27,10 @@ static void out_of_memory(void)
 	exit(EXIT_FAIL);
 }
 
+/* enum plan_op's names, in its order. */
 static const char *const op_names[] = {"distance", "if_class",      "cmp_length", "if_at_most",   "if_above", "goto",
 				       "label",    "cmp_code",      "if_code",    "if_code_above", "if_code_zero", "trap"};
+_Static_assert(sizeof op_names / sizeof *op_names == PLAN_TRAP + 1, "a name for every plan_op");
 
 /* A step with every field, nil where the op has none (a frozen table
  * tells a misspelt field from a nil one). */
@@ -43,9 +45,7 @@ static void push_step(lua_State *L, const struct plan_step *s)
 	set_str(L, "label", s->label[0] ? s->label : NULL);
 }
 
-/* Sets fields tree and reachable (the strategies the flavor has that the
- * tree reaches, in code order) of the table on top; far: its jumps to its
- * copies are rel32 (dispatch.tpi says why). */
+/* Sets field `field` of the table on top to the tree's steps. */
 static void set_steps(lua_State *L, const struct plan_tree *tree, const char *field)
 {
 	lua_newtable(L);
@@ -56,6 +56,9 @@ static void set_steps(lua_State *L, const struct plan_tree *tree, const char *fi
 	lua_setfield(L, -2, field);
 }
 
+/* Sets fields tree and reachable (the strategies the flavor has that the
+ * tree reaches, in code order) of the table on top; far: its jumps to its
+ * copies are rel32 (dispatch.tpi says why). */
 static void set_tree(lua_State *L, const struct copy_table *t, const struct flavor *f, int far)
 {
 	struct plan_tree tree;
