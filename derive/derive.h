@@ -77,4 +77,7 @@ enum distance_class rule_class(const struct derived_rule *r, unsigned int d);
 /* The strategy r picks for length n at distance d (plan_choice). */
 int rule_choice(const struct derived_rule *r, unsigned int n, unsigned int d);
 
+/* r's table as plan/ reads it. */
+void rule_table(const struct derived_rule *r, struct copy_table *out);
+
 #endif

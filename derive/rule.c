@@ -81,3 +81,11 @@ int rule_choice(const struct derived_rule *r, unsigned int n, unsigned int d)
 {
 	return plan_band_choice(r->bands, r->n_bands, bounds_of(r), n, d);
 }
+
+void rule_table(const struct derived_rule *r, struct copy_table *out)
+{
+	out->classes = bounds_of(r);
+	out->align_dst = r->align_dst;
+	out->n_bands = r->n_bands;
+	memcpy(out->bands, r->bands, sizeof r->bands);
+}

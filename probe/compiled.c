@@ -47,6 +47,7 @@ static unsigned char *near_region(const struct probe_flavor *f, size_t size)
 	return NULL;
 }
 
+/* r's table as the routines run it at isa level isa. */
 static void to_table(const struct derived_rule *r, int isa, struct copy_table *out)
 {
 	struct copy_table *t = malloc(sizeof *t);
@@ -54,10 +55,7 @@ static void to_table(const struct derived_rule *r, int isa, struct copy_table *o
 		fprintf(stderr, "probe: out of memory\n");
 		exit(1);
 	}
-	t->classes = (struct class_bounds){r->above_max, r->near_max, r->below_max, r->zero_mod};
-	t->align_dst = r->align_dst;
-	t->n_bands = r->n_bands;
-	memcpy(t->bands, r->bands, sizeof r->bands);
+	rule_table(r, t);
 	plan_at_isa(t, isa, out);
 	free(t);
 }
