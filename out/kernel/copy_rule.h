@@ -162,8 +162,8 @@ typedef void (*uc_text_poke)(void *addr, const void *bytes, uc_size_t len);
  * a jmp rel32 written by poke over its first 5 bytes (or puts back the
  * bytes it was built with, for the baseline). Call it after
  * uc_rule_install, before other CPUs copy; a kernel that never calls it
- * runs the baseline. 0, or -1 where a site is shorter than 5 bytes or a
- * target out of a jmp's reach (nothing is then written). */
+ * runs the baseline. 0, or -1 where poke is null, a site is shorter than
+ * 5 bytes or a target out of a jmp's reach (nothing is then written). */
 int uc_rule_patch(uc_text_poke poke);
 
 /* The routines the installed rule runs, by name: "baseline", "table", or

@@ -378,6 +378,8 @@ int uc_rule_patch(uc_text_poke poke)
 {
 	unsigned int s, i;
 	uc_u64 rel;
+	if (!poke)
+		return -1; /* a harness that set no poke: nothing can be written */
 	for (s = 0; s < UC_N_PATCH_SITES; s++)
 		if (uc_patch_site_len[s] < 5 || jump_rel(s, &rel) != 0)
 			return -1;

@@ -35,8 +35,7 @@ void ${P}rule_install(const struct ${P}rule *rule)
 
 int ${P}rule_patch(${P}text_poke poke)
 {
-	(void)poke;
-	return 0;
+	return poke ? 0 : -1;
 }
 
 const char *${P}rule_routines(void)

@@ -229,8 +229,8 @@ static void use_rule(struct uc_test_ctx *t, const struct uc_rule *rule)
 }
 
 /* A point at a band edge or a class edge, and the strategy the database's
- * table gives it there, computed by the generator (templates/lib/rule_c.lua),
- * not by copy.asm's dispatch that it checks. */
+ * table gives it there, computed by the generator (plan_choice in
+ * plan/table.c), not by copy.asm's dispatch that it checks. */
 struct edge {
 	size_t n;
 	unsigned int dist;
@@ -440,6 +440,10 @@ static void run_entry(struct uc_test_ctx *t, const char *group, const struct loo
 	}
 	check_routines(&d);
 	finish(t, group, "its compiled routines run it (patched entries)", &d);
+	if (uc_rule_patch(0) != -1 && (why = fail(&d)) != NULL)
+		say(why, "uc_rule_patch(null) did not refuse");
+	check_routines(&d);
+	finish(t, group, "rule_patch(null) refuses and leaves the entries", &d);
 	check_edges(t, &d, edges, n_edges);
 	finish(t, group, "strategy at every band and class edge", &d);
 	copy_edges(t, &d, edges, n_edges);
