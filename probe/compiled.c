@@ -61,18 +61,18 @@ static void to_table(const struct derived_rule *r, int isa, struct copy_table *o
 }
 
 /* Memmove's entry (templates/flavor/x86_64/copy/memmove.tpi): rax = dst;
- * an overlap with dst above src goes to the flavor's memmove, as does one
- * with dst below (the workload has neither); disjoint buffers take the
- * jump to the tree. Returns its length. */
-static size_t memmove_prologue(unsigned char *p, uintptr_t at, uintptr_t overlap, uintptr_t tree)
+ * an overlap either way goes to the flavor's memmove (the workload has
+ * none); disjoint buffers fall through to the tree, which follows. Returns
+ * its length. */
+static size_t memmove_prologue(unsigned char *p, uintptr_t at, uintptr_t overlap)
 {
-	static const unsigned char head[] = {0x48, 0x89, 0xf8, 0x48, 0x89, 0xf9, 0x48, 0x29, 0xf1, 0x48, 0x39, 0xd1,
-					     0x0f, 0x82, 0, 0, 0, 0, 0x48, 0x89, 0xf1, 0x48, 0x29, 0xf9, 0x48, 0x39,
-					     0xd1, 0x0f, 0x83, 0, 0, 0, 0, 0xe9, 0, 0, 0, 0};
+	static const unsigned char head[] = {0x48, 0x89, 0xf8, 0x48, 0x89, 0xf9, 0x48, 0x29, 0xf1, 0x48,
+					     0x39, 0xd1, 0x0f, 0x82, 0,    0,    0,    0,    0x48, 0x89,
+					     0xf1, 0x48, 0x29, 0xf9, 0x48, 0x39, 0xd1, 0x0f, 0x82, 0,
+					     0,    0,    0};
 	memcpy(p, head, sizeof head);
 	put32(p + 14, (int32_t)(overlap - (at + 18)));
-	put32(p + 29, (int32_t)(tree - (at + 33)));
-	put32(p + 34, (int32_t)(overlap - (at + 38)));
+	put32(p + 29, (int32_t)(overlap - (at + 33)));
 	return sizeof head;
 }
 
@@ -109,9 +109,7 @@ static int compile_one(const struct probe_flavor *f, const struct derived_rule *
 	memcpy(p, "\xf3\x0f\x1e\xfa", 4);
 	p += 4;
 	if (f->moves) {
-		unsigned char *tree_at = slot + ROUTINE_AT + 64;
-		memmove_prologue(p, (uintptr_t)p, (uintptr_t)f->table_copy, (uintptr_t)tree_at);
-		p = tree_at;
+		p += memmove_prologue(p, (uintptr_t)p, (uintptr_t)f->table_copy);
 	} else {
 		memcpy(p, "\x48\x89\xf8", 3);
 		p += 3;

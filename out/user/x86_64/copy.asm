@@ -2018,7 +2018,558 @@ uc_memmove_table:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
-        jae     .Lmemmove_table_disjoint
+        jb      .Lmemmove_table_overlap_below          ; src in [dst, dst + n): copy up
+        ; Most lengths take one strategy in every class: copy_uniform gives
+        ; it below 256 bytes, copy_long_uniform for each band that reaches
+        ; 256, without the distance; 255 where the classes differ.
+        cmp     rdx, 255                         ; short: one byte per length
+        ja      .Lmemmove_table_disjoint_long
+        lea     rcx, [rel uc_copy_uniform.here]
+        movzx   ecx, byte [rcx + rdx]
+        ; Strategy small first, the one short copies take most: one compare
+        ; here, not the code tree, for the lengths most calls copy.
+        cmp     ecx, 3
+        je      .Lmemmove_table_disjoint_small                  ; uniform: small
+        cmp     ecx, 255
+        jne     .Lmemmove_table_disjoint_code                   ; uniform: every class alike
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    [rel uc_copy_zero_mask.here], rcx   ; zero: d mod zero_mod = 0
+        jz      .Lmemmove_table_disjoint_zero
+        cmp     rcx, [rel uc_copy_above_max.here]   ; above: d <= above_max
+        jbe     .Lmemmove_table_disjoint_above
+        cmp     rcx, [rel uc_copy_near_max.here]    ; near: d <= near_max
+        jbe     .Lmemmove_table_disjoint_near
+        cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
+        jae     .Lmemmove_table_disjoint_below
+        mov     r8d, 4                          ; elsewhere, the most common class
+.Lmemmove_table_disjoint_class:
+        shl     r8d, 8
+        add     r8, rdx
+        lea     rcx, [rel uc_copy_short.here]
+        movzx   ecx, byte [rcx + r8]            ; the strategy code
+.Lmemmove_table_disjoint_code:
+        cmp     ecx, 4
+        je      .Lmemmove_table_disjoint_avx2_forward
+        cmp     ecx, 5
+        je      .Lmemmove_table_disjoint_avx2_down
+        ja      .Lmemmove_table_disjoint_codes_7_10
+        cmp     ecx, 2
+        je      .Lmemmove_table_disjoint_down
+        ja      .Lmemmove_table_disjoint_codes_4_5
+        cmp     ecx, 1
+        je      .Lmemmove_table_disjoint_forward_aligned
+        jmp     .Lmemmove_table_disjoint_forward
+.Lmemmove_table_disjoint_codes_4_5:
+        cmp     ecx, 4
+        je      .Lmemmove_table_disjoint_avx2_forward
+        jmp     .Lmemmove_table_disjoint_small
+.Lmemmove_table_disjoint_codes_7_10:
+        cmp     ecx, 8
+        je      .Lmemmove_table_disjoint_avx512_forward
+        ja      .Lmemmove_table_disjoint_codes_10_10
+        cmp     ecx, 7
+        je      .Lmemmove_table_disjoint_avx2_nt
+        jmp     .Lmemmove_table_disjoint_avx2_small
+.Lmemmove_table_disjoint_codes_10_10:
+        jmp     .Lmemmove_table_disjoint_avx512_down
+.Lmemmove_table_disjoint_zero:
+        lea     rcx, [rel uc_copy_short.here]
+        movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
+        jmp     .Lmemmove_table_disjoint_code
+.Lmemmove_table_disjoint_above:
+        mov     r8d, 1
+        jmp     .Lmemmove_table_disjoint_class
+.Lmemmove_table_disjoint_near:
+        mov     r8d, 2
+        jmp     .Lmemmove_table_disjoint_class
+.Lmemmove_table_disjoint_below:
+        mov     r8d, 3
+        jmp     .Lmemmove_table_disjoint_class
+.Lmemmove_table_disjoint_long:
+        xor     r8d, r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 0]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 8]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 16]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 24]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 32]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 40]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 48]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 56]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 64]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 72]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 80]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 88]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 96]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 104]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+        cmp     rdx, [rel uc_copy_long_hi.here + 112]
+        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
+        inc     r8d
+.Lmemmove_table_disjoint_long_band:
+        lea     rcx, [rel uc_copy_long_uniform.here]
+        movzx   ecx, byte [rcx + r8]
+        cmp     ecx, 255
+        jne     .Lmemmove_table_disjoint_code                   ; long uniform: every class alike
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        test    [rel uc_copy_zero_mask.here], rcx   ; zero: d mod zero_mod = 0
+        jz      .Lmemmove_table_disjoint_long_zero
+        cmp     rcx, [rel uc_copy_above_max.here]   ; above: d <= above_max
+        jbe     .Lmemmove_table_disjoint_long_above
+        cmp     rcx, [rel uc_copy_near_max.here]    ; near: d <= near_max
+        jbe     .Lmemmove_table_disjoint_long_near
+        cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
+        jae     .Lmemmove_table_disjoint_long_below
+        add     r8d, 64                         ; elsewhere, the most common class
+.Lmemmove_table_disjoint_long_class:
+        lea     rcx, [rel uc_copy_long_cells.here]
+        movzx   ecx, byte [rcx + r8]
+        jmp     .Lmemmove_table_disjoint_code
+.Lmemmove_table_disjoint_long_zero:
+        jmp     .Lmemmove_table_disjoint_long_class
+.Lmemmove_table_disjoint_long_above:
+        add     r8d, 16
+        jmp     .Lmemmove_table_disjoint_long_class
+.Lmemmove_table_disjoint_long_near:
+        add     r8d, 32
+        jmp     .Lmemmove_table_disjoint_long_class
+.Lmemmove_table_disjoint_long_below:
+        add     r8d, 48
+        jmp     .Lmemmove_table_disjoint_long_class
+.Lmemmove_table_disjoint_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_table_disjoint_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemmove_table_disjoint_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_table_disjoint_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemmove_table_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        ret
+.Lmemmove_table_disjoint_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lmemmove_table_disjoint_down_loop
+        jmp     .Lmemmove_table_disjoint_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lmemmove_table_disjoint_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lmemmove_table_disjoint_down_loop                   ; loop bound: offsets above 0
+.Lmemmove_table_disjoint_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        ret
+.Lmemmove_table_disjoint_small:
+        ; small body: begin
+        cmp     rdx, 16
+        jae     .Lmemmove_table_disjoint_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_table_disjoint_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_table_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_table_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_table_disjoint_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_table_disjoint_small_s_end
+.Lmemmove_table_disjoint_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lmemmove_table_disjoint_small_s_end
+.Lmemmove_table_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+        jmp     .Lmemmove_table_disjoint_small_s_end
+.Lmemmove_table_disjoint_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_table_disjoint_small_s_end
+.Lmemmove_table_disjoint_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+.Lmemmove_table_disjoint_small_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_disjoint_avx2_forward:
+        ; vector forward body: begin
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
+        cmp     rdx, 64
+        jbe     .Lmemmove_table_disjoint_avx2_forward_ends                   ; head and tail cover n
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         ; the first aligned destination block
+        lea     r8, [rdx - 32]                      ; blocks start below n - 32
+        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
+        cmp     rcx, r9
+        jge     .Lmemmove_table_disjoint_avx2_forward_single                 ; signed: n - 128 may be below 0
+        jmp     .Lmemmove_table_disjoint_avx2_forward_loop4
+        ; The loops start a 16-byte block, as the descending ones do, so
+        ; that their speed does not depend on where the linker places them
+        ; (see the note on down's loop).
+        align   16, db 0xcc
+.Lmemmove_table_disjoint_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        vmovdqa [rdi + rcx + 32], ymm3               ; aligned store
+        vmovdqa [rdi + rcx + 64], ymm4               ; aligned store
+        vmovdqa [rdi + rcx + 96], ymm5               ; aligned store
+        add     rcx, 128                        ; vector loop step
+        cmp     rcx, r9
+        jl      .Lmemmove_table_disjoint_avx2_forward_loop4                  ; vector loop bound, four blocks
+.Lmemmove_table_disjoint_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_table_disjoint_avx2_forward_done                   ; at most three blocks follow: no alignment
+.Lmemmove_table_disjoint_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        add     rcx, 32                         ; vector loop step
+        cmp     rcx, r8
+        jb      .Lmemmove_table_disjoint_avx2_forward_loop                   ; vector loop bound
+.Lmemmove_table_disjoint_avx2_forward_done:
+.Lmemmove_table_disjoint_avx2_forward_ends:
+        vmovdqu [rdi], ymm0                     ; head store
+        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
+        vzeroupper
+        ; vector forward body: end
+        ret
+.Lmemmove_table_disjoint_avx2_down:
+        ; vector down body: begin
+        vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_table_disjoint_avx2_down_ends                   ; head and tail cover n
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        ; the last aligned destination block
+        cmp     rcx, 96
+        jle     .Lmemmove_table_disjoint_avx2_down_loop                   ; fewer than four blocks above the head
+        jmp     .Lmemmove_table_disjoint_avx2_down_loop4
+        align   16, db 0xcc
+.Lmemmove_table_disjoint_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        ; vector loop step
+        cmp     rcx, 96
+        jg      .Lmemmove_table_disjoint_avx2_down_loop4                  ; vector loop bound, four blocks above the head
+        test    rcx, rcx
+        jle     .Lmemmove_table_disjoint_avx2_down_ends                   ; the step passed the head; at most three blocks follow
+.Lmemmove_table_disjoint_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        sub     rcx, 32                         ; vector loop step
+        ja      .Lmemmove_table_disjoint_avx2_down_loop                   ; vector loop bound: offsets above 0
+.Lmemmove_table_disjoint_avx2_down_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
+        vmovdqu [rdi], ymm0                     ; head store
+        vzeroupper
+        ; vector down body: end
+        ret
+.Lmemmove_table_disjoint_avx2_small:
+        ; avx2 small body: begin
+        cmp     rdx, 64
+        jae     .Lmemmove_table_disjoint_avx2_small_q64
+        cmp     rdx, 32
+        jae     .Lmemmove_table_disjoint_avx2_small_q32
+        cmp     rdx, 16
+        jb      .Lmemmove_table_disjoint_avx2_small_gpr
+        vmovdqu xmm0, [rsi]
+        vmovdqu xmm1, [rsi + rdx - 16]
+        vmovdqu [rdi], xmm0
+        vmovdqu [rdi + rdx - 16], xmm1          ; xmm tail store
+        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+.Lmemmove_table_disjoint_avx2_small_q32:
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]
+        vmovdqu [rdi], ymm0
+        vmovdqu [rdi + rdx - 32], ymm1          ; ymm tail store
+        vzeroupper
+        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+.Lmemmove_table_disjoint_avx2_small_q64:
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + 32]
+        vmovdqu ymm2, [rsi + rdx - 64]
+        vmovdqu ymm3, [rsi + rdx - 32]
+        cmp     rdx, 128
+        jae     .Lmemmove_table_disjoint_avx2_small_q128
+        vmovdqu [rdi], ymm0
+        vmovdqu [rdi + 32], ymm1
+        vmovdqu [rdi + rdx - 64], ymm2
+        vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 64..127
+        vzeroupper
+        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+.Lmemmove_table_disjoint_avx2_small_q128:
+        vmovdqu ymm4, [rsi + 64]
+        vmovdqu ymm5, [rsi + 96]
+        vmovdqu ymm6, [rsi + rdx - 128]
+        vmovdqu ymm7, [rsi + rdx - 96]
+        vmovdqu [rdi], ymm0
+        vmovdqu [rdi + 32], ymm1
+        vmovdqu [rdi + 64], ymm4
+        vmovdqu [rdi + 96], ymm5
+        vmovdqu [rdi + rdx - 128], ymm6
+        vmovdqu [rdi + rdx - 96], ymm7
+        vmovdqu [rdi + rdx - 64], ymm2
+        vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 128..256
+        vzeroupper
+        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+.Lmemmove_table_disjoint_avx2_small_gpr:
+        ; small body: begin
+        cmp     rdx, 16
+        jae     .Lmemmove_table_disjoint_avx2_small_g_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_table_disjoint_avx2_small_g_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_table_disjoint_avx2_small_g_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_table_disjoint_avx2_small_g_s2
+        test    rdx, rdx
+        jz      .Lmemmove_table_disjoint_avx2_small_g_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
+.Lmemmove_table_disjoint_avx2_small_g_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
+.Lmemmove_table_disjoint_avx2_small_g_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
+.Lmemmove_table_disjoint_avx2_small_g_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
+.Lmemmove_table_disjoint_avx2_small_g_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+.Lmemmove_table_disjoint_avx2_small_g_s_end:
+        ; small body: end
+.Lmemmove_table_disjoint_avx2_small_q_end:
+        ; avx2 small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_disjoint_avx2_nt:
+        ; streaming forward body: begin
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
+        cmp     rdx, 64
+        jbe     .Lmemmove_table_disjoint_avx2_nt_ends                   ; head and tail cover n
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         ; the first aligned destination block
+        lea     r8, [rdx - 32]                      ; blocks start below n - 32
+        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
+        cmp     rcx, r9
+        jge     .Lmemmove_table_disjoint_avx2_nt_single                 ; signed: n - 128 may be below 0
+        jmp     .Lmemmove_table_disjoint_avx2_nt_loop4
+        ; The loops start a 16-byte block, as the descending ones do, so
+        ; that their speed does not depend on where the linker places them
+        ; (see the note on down's loop).
+        align   16, db 0xcc
+.Lmemmove_table_disjoint_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
+        vmovntdq [rdi + rcx + 32], ymm3              ; streaming store, aligned
+        vmovntdq [rdi + rcx + 64], ymm4              ; streaming store, aligned
+        vmovntdq [rdi + rcx + 96], ymm5              ; streaming store, aligned
+        add     rcx, 128                        ; vector loop step
+        cmp     rcx, r9
+        jl      .Lmemmove_table_disjoint_avx2_nt_loop4                  ; vector loop bound, four blocks
+.Lmemmove_table_disjoint_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_table_disjoint_avx2_nt_done                   ; at most three blocks follow: no alignment
+.Lmemmove_table_disjoint_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
+        add     rcx, 32                         ; vector loop step
+        cmp     rcx, r8
+        jb      .Lmemmove_table_disjoint_avx2_nt_loop                   ; vector loop bound
+.Lmemmove_table_disjoint_avx2_nt_done:
+        sfence                                  ; the streaming stores before any later store
+.Lmemmove_table_disjoint_avx2_nt_ends:
+        vmovdqu [rdi], ymm0                     ; head store
+        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
+        vzeroupper
+        ; streaming forward body: end
+        ret
+.Lmemmove_table_disjoint_avx512_forward:
+        ; vector forward body: begin
+        vmovdqu64 zmm0, [rsi]
+        vmovdqu64 zmm1, [rsi + rdx - 64]            ; the tail, loaded before any store
+        cmp     rdx, 128
+        jbe     .Lmemmove_table_disjoint_avx512_forward_ends                   ; head and tail cover n
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 63                         ; the first aligned destination block
+        lea     r8, [rdx - 64]                      ; blocks start below n - 64
+        lea     r9, [rdx - 256]                     ; steps of four start below n - 256
+        cmp     rcx, r9
+        jge     .Lmemmove_table_disjoint_avx512_forward_single                 ; signed: n - 256 may be below 0
+        jmp     .Lmemmove_table_disjoint_avx512_forward_loop4
+        ; The loops start a 16-byte block, as the descending ones do, so
+        ; that their speed does not depend on where the linker places them
+        ; (see the note on down's loop).
+        align   16, db 0xcc
+.Lmemmove_table_disjoint_avx512_forward_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx + 64]
+        vmovdqu64 zmm4, [rsi + rcx + 128]
+        vmovdqu64 zmm5, [rsi + rcx + 192]
+        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
+        vmovdqa64 [rdi + rcx + 64], zmm3               ; aligned store
+        vmovdqa64 [rdi + rcx + 128], zmm4               ; aligned store
+        vmovdqa64 [rdi + rcx + 192], zmm5               ; aligned store
+        add     rcx, 256                        ; vector loop step
+        cmp     rcx, r9
+        jl      .Lmemmove_table_disjoint_avx512_forward_loop4                  ; vector loop bound, four blocks
+.Lmemmove_table_disjoint_avx512_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_table_disjoint_avx512_forward_done                   ; at most three blocks follow: no alignment
+.Lmemmove_table_disjoint_avx512_forward_loop:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
+        add     rcx, 64                         ; vector loop step
+        cmp     rcx, r8
+        jb      .Lmemmove_table_disjoint_avx512_forward_loop                   ; vector loop bound
+.Lmemmove_table_disjoint_avx512_forward_done:
+.Lmemmove_table_disjoint_avx512_forward_ends:
+        vmovdqu64 [rdi], zmm0                     ; head store
+        vmovdqu64 [rdi + rdx - 64], zmm1            ; tail store
+        vzeroupper
+        ; vector forward body: end
+        ret
+.Lmemmove_table_disjoint_avx512_down:
+        ; vector down body: begin
+        vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
+        vmovdqu64 zmm1, [rsi + rdx - 64]
+        cmp     rdx, 128
+        jbe     .Lmemmove_table_disjoint_avx512_down_ends                   ; head and tail cover n
+        lea     rcx, [rdi + rdx - 64]
+        and     rcx, -64
+        sub     rcx, rdi                        ; the last aligned destination block
+        cmp     rcx, 192
+        jle     .Lmemmove_table_disjoint_avx512_down_loop                   ; fewer than four blocks above the head
+        jmp     .Lmemmove_table_disjoint_avx512_down_loop4
+        align   16, db 0xcc
+.Lmemmove_table_disjoint_avx512_down_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx - 64]
+        vmovdqu64 zmm4, [rsi + rcx - 128]
+        vmovdqu64 zmm5, [rsi + rcx - 192]
+        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
+        vmovdqa64 [rdi + rcx - 64], zmm3
+        vmovdqa64 [rdi + rcx - 128], zmm4
+        vmovdqa64 [rdi + rcx - 192], zmm5
+        sub     rcx, 256                        ; vector loop step
+        cmp     rcx, 192
+        jg      .Lmemmove_table_disjoint_avx512_down_loop4                  ; vector loop bound, four blocks above the head
+        test    rcx, rcx
+        jle     .Lmemmove_table_disjoint_avx512_down_ends                   ; the step passed the head; at most three blocks follow
+.Lmemmove_table_disjoint_avx512_down_loop:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
+        sub     rcx, 64                         ; vector loop step
+        ja      .Lmemmove_table_disjoint_avx512_down_loop                   ; vector loop bound: offsets above 0
+.Lmemmove_table_disjoint_avx512_down_ends:
+        vmovdqu64 [rdi + rdx - 64], zmm1            ; tail store
+        vmovdqu64 [rdi], zmm0                     ; head store
+        vzeroupper
+        ; vector down body: end
+        ret
+.Lmemmove_table_overlap_below:
         ; Most lengths take one strategy in every class: copy_uniform gives
         ; it below 256 bytes, copy_long_uniform for each band that reaches
         ; 256, without the distance; 255 where the classes differ.
@@ -3238,557 +3789,6 @@ uc_memmove_table:
         vzeroupper
         ; vector down body: end
         ret
-.Lmemmove_table_disjoint:
-        ; Most lengths take one strategy in every class: copy_uniform gives
-        ; it below 256 bytes, copy_long_uniform for each band that reaches
-        ; 256, without the distance; 255 where the classes differ.
-        cmp     rdx, 255                         ; short: one byte per length
-        ja      .Lmemmove_table_disjoint_long
-        lea     rcx, [rel uc_copy_uniform.here]
-        movzx   ecx, byte [rcx + rdx]
-        ; Strategy small first, the one short copies take most: one compare
-        ; here, not the code tree, for the lengths most calls copy.
-        cmp     ecx, 3
-        je      .Lmemmove_table_disjoint_small                  ; uniform: small
-        cmp     ecx, 255
-        jne     .Lmemmove_table_disjoint_code                   ; uniform: every class alike
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        test    [rel uc_copy_zero_mask.here], rcx   ; zero: d mod zero_mod = 0
-        jz      .Lmemmove_table_disjoint_zero
-        cmp     rcx, [rel uc_copy_above_max.here]   ; above: d <= above_max
-        jbe     .Lmemmove_table_disjoint_above
-        cmp     rcx, [rel uc_copy_near_max.here]    ; near: d <= near_max
-        jbe     .Lmemmove_table_disjoint_near
-        cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
-        jae     .Lmemmove_table_disjoint_below
-        mov     r8d, 4                          ; elsewhere, the most common class
-.Lmemmove_table_disjoint_class:
-        shl     r8d, 8
-        add     r8, rdx
-        lea     rcx, [rel uc_copy_short.here]
-        movzx   ecx, byte [rcx + r8]            ; the strategy code
-.Lmemmove_table_disjoint_code:
-        cmp     ecx, 4
-        je      .Lmemmove_table_disjoint_avx2_forward
-        cmp     ecx, 5
-        je      .Lmemmove_table_disjoint_avx2_down
-        ja      .Lmemmove_table_disjoint_codes_7_10
-        cmp     ecx, 2
-        je      .Lmemmove_table_disjoint_down
-        ja      .Lmemmove_table_disjoint_codes_4_5
-        cmp     ecx, 1
-        je      .Lmemmove_table_disjoint_forward_aligned
-        jmp     .Lmemmove_table_disjoint_forward
-.Lmemmove_table_disjoint_codes_4_5:
-        cmp     ecx, 4
-        je      .Lmemmove_table_disjoint_avx2_forward
-        jmp     .Lmemmove_table_disjoint_small
-.Lmemmove_table_disjoint_codes_7_10:
-        cmp     ecx, 8
-        je      .Lmemmove_table_disjoint_avx512_forward
-        ja      .Lmemmove_table_disjoint_codes_10_10
-        cmp     ecx, 7
-        je      .Lmemmove_table_disjoint_avx2_nt
-        jmp     .Lmemmove_table_disjoint_avx2_small
-.Lmemmove_table_disjoint_codes_10_10:
-        jmp     .Lmemmove_table_disjoint_avx512_down
-.Lmemmove_table_disjoint_zero:
-        lea     rcx, [rel uc_copy_short.here]
-        movzx   ecx, byte [rcx + rdx]           ; class zero's row is the first
-        jmp     .Lmemmove_table_disjoint_code
-.Lmemmove_table_disjoint_above:
-        mov     r8d, 1
-        jmp     .Lmemmove_table_disjoint_class
-.Lmemmove_table_disjoint_near:
-        mov     r8d, 2
-        jmp     .Lmemmove_table_disjoint_class
-.Lmemmove_table_disjoint_below:
-        mov     r8d, 3
-        jmp     .Lmemmove_table_disjoint_class
-.Lmemmove_table_disjoint_long:
-        xor     r8d, r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 0]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 8]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 16]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 24]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 32]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 40]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 48]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 56]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 64]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 72]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 80]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 88]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 96]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 104]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-        cmp     rdx, [rel uc_copy_long_hi.here + 112]
-        jbe     .Lmemmove_table_disjoint_long_band              ; long band edge
-        inc     r8d
-.Lmemmove_table_disjoint_long_band:
-        lea     rcx, [rel uc_copy_long_uniform.here]
-        movzx   ecx, byte [rcx + r8]
-        cmp     ecx, 255
-        jne     .Lmemmove_table_disjoint_code                   ; long uniform: every class alike
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        test    [rel uc_copy_zero_mask.here], rcx   ; zero: d mod zero_mod = 0
-        jz      .Lmemmove_table_disjoint_long_zero
-        cmp     rcx, [rel uc_copy_above_max.here]   ; above: d <= above_max
-        jbe     .Lmemmove_table_disjoint_long_above
-        cmp     rcx, [rel uc_copy_near_max.here]    ; near: d <= near_max
-        jbe     .Lmemmove_table_disjoint_long_near
-        cmp     rcx, [rel uc_copy_below_from.here]  ; below: d >= 4096 - below_max
-        jae     .Lmemmove_table_disjoint_long_below
-        add     r8d, 64                         ; elsewhere, the most common class
-.Lmemmove_table_disjoint_long_class:
-        lea     rcx, [rel uc_copy_long_cells.here]
-        movzx   ecx, byte [rcx + r8]
-        jmp     .Lmemmove_table_disjoint_code
-.Lmemmove_table_disjoint_long_zero:
-        jmp     .Lmemmove_table_disjoint_long_class
-.Lmemmove_table_disjoint_long_above:
-        add     r8d, 16
-        jmp     .Lmemmove_table_disjoint_long_class
-.Lmemmove_table_disjoint_long_near:
-        add     r8d, 32
-        jmp     .Lmemmove_table_disjoint_long_class
-.Lmemmove_table_disjoint_long_below:
-        add     r8d, 48
-        jmp     .Lmemmove_table_disjoint_long_class
-.Lmemmove_table_disjoint_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-.Lmemmove_table_disjoint_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemmove_table_disjoint_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_table_disjoint_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemmove_table_disjoint_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-.Lmemmove_table_disjoint_down:
-        ; descending body: begin
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             ; top store
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        ; aligned end, as an offset
-        sub     rcx, 8                          ; first aligned store
-        ja      .Lmemmove_table_disjoint_down_loop
-        jmp     .Lmemmove_table_disjoint_down_bottom
-        ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line and its speed does not depend on where the linker
-        ; places it: a loop that straddles a fetch line is fetched as two
-        ; lines every iteration, which is why both vendors' optimization
-        ; manuals advise aligning the head of a hot loop.
-        align   16, db 0xcc
-.Lmemmove_table_disjoint_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 ; aligned store
-        sub     rcx, 8                          ; loop step
-        ja      .Lmemmove_table_disjoint_down_loop                   ; loop bound: offsets above 0
-.Lmemmove_table_disjoint_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       ; bottom store
-        ; descending body: end
-        ret
-.Lmemmove_table_disjoint_small:
-        ; small body: begin
-        cmp     rdx, 16
-        jae     .Lmemmove_table_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_table_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_disjoint_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_table_disjoint_small_s_end
-.Lmemmove_table_disjoint_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_table_disjoint_small_s_end
-.Lmemmove_table_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_table_disjoint_small_s_end
-.Lmemmove_table_disjoint_small_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_table_disjoint_small_s_end
-.Lmemmove_table_disjoint_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-.Lmemmove_table_disjoint_small_s_end:
-        ; small body: end
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_table_disjoint_avx2_forward:
-        ; vector forward body: begin
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
-        cmp     rdx, 64
-        jbe     .Lmemmove_table_disjoint_avx2_forward_ends                   ; head and tail cover n
-        mov     rcx, rdi
-        neg     rcx
-        and     rcx, 31                         ; the first aligned destination block
-        lea     r8, [rdx - 32]                      ; blocks start below n - 32
-        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
-        cmp     rcx, r9
-        jge     .Lmemmove_table_disjoint_avx2_forward_single                 ; signed: n - 128 may be below 0
-        jmp     .Lmemmove_table_disjoint_avx2_forward_loop4
-        ; The loops start a 16-byte block, as the descending ones do, so
-        ; that their speed does not depend on where the linker places them
-        ; (see the note on down's loop).
-        align   16, db 0xcc
-.Lmemmove_table_disjoint_avx2_forward_loop4:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqu ymm3, [rsi + rcx + 32]
-        vmovdqu ymm4, [rsi + rcx + 64]
-        vmovdqu ymm5, [rsi + rcx + 96]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        vmovdqa [rdi + rcx + 32], ymm3               ; aligned store
-        vmovdqa [rdi + rcx + 64], ymm4               ; aligned store
-        vmovdqa [rdi + rcx + 96], ymm5               ; aligned store
-        add     rcx, 128                        ; vector loop step
-        cmp     rcx, r9
-        jl      .Lmemmove_table_disjoint_avx2_forward_loop4                  ; vector loop bound, four blocks
-.Lmemmove_table_disjoint_avx2_forward_single:
-        cmp     rcx, r8
-        jae     .Lmemmove_table_disjoint_avx2_forward_done                   ; at most three blocks follow: no alignment
-.Lmemmove_table_disjoint_avx2_forward_loop:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        add     rcx, 32                         ; vector loop step
-        cmp     rcx, r8
-        jb      .Lmemmove_table_disjoint_avx2_forward_loop                   ; vector loop bound
-.Lmemmove_table_disjoint_avx2_forward_done:
-.Lmemmove_table_disjoint_avx2_forward_ends:
-        vmovdqu [rdi], ymm0                     ; head store
-        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
-        vzeroupper
-        ; vector forward body: end
-        ret
-.Lmemmove_table_disjoint_avx2_down:
-        ; vector down body: begin
-        vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
-        vmovdqu ymm1, [rsi + rdx - 32]
-        cmp     rdx, 64
-        jbe     .Lmemmove_table_disjoint_avx2_down_ends                   ; head and tail cover n
-        lea     rcx, [rdi + rdx - 32]
-        and     rcx, -32
-        sub     rcx, rdi                        ; the last aligned destination block
-        cmp     rcx, 96
-        jle     .Lmemmove_table_disjoint_avx2_down_loop                   ; fewer than four blocks above the head
-        jmp     .Lmemmove_table_disjoint_avx2_down_loop4
-        align   16, db 0xcc
-.Lmemmove_table_disjoint_avx2_down_loop4:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqu ymm3, [rsi + rcx - 32]
-        vmovdqu ymm4, [rsi + rcx - 64]
-        vmovdqu ymm5, [rsi + rcx - 96]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        vmovdqa [rdi + rcx - 32], ymm3
-        vmovdqa [rdi + rcx - 64], ymm4
-        vmovdqa [rdi + rcx - 96], ymm5
-        sub     rcx, 128                        ; vector loop step
-        cmp     rcx, 96
-        jg      .Lmemmove_table_disjoint_avx2_down_loop4                  ; vector loop bound, four blocks above the head
-        test    rcx, rcx
-        jle     .Lmemmove_table_disjoint_avx2_down_ends                   ; the step passed the head; at most three blocks follow
-.Lmemmove_table_disjoint_avx2_down_loop:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        sub     rcx, 32                         ; vector loop step
-        ja      .Lmemmove_table_disjoint_avx2_down_loop                   ; vector loop bound: offsets above 0
-.Lmemmove_table_disjoint_avx2_down_ends:
-        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
-        vmovdqu [rdi], ymm0                     ; head store
-        vzeroupper
-        ; vector down body: end
-        ret
-.Lmemmove_table_disjoint_avx2_small:
-        ; avx2 small body: begin
-        cmp     rdx, 64
-        jae     .Lmemmove_table_disjoint_avx2_small_q64
-        cmp     rdx, 32
-        jae     .Lmemmove_table_disjoint_avx2_small_q32
-        cmp     rdx, 16
-        jb      .Lmemmove_table_disjoint_avx2_small_gpr
-        vmovdqu xmm0, [rsi]
-        vmovdqu xmm1, [rsi + rdx - 16]
-        vmovdqu [rdi], xmm0
-        vmovdqu [rdi + rdx - 16], xmm1          ; xmm tail store
-        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
-.Lmemmove_table_disjoint_avx2_small_q32:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + rdx - 32], ymm1          ; ymm tail store
-        vzeroupper
-        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
-.Lmemmove_table_disjoint_avx2_small_q64:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + 32]
-        vmovdqu ymm2, [rsi + rdx - 64]
-        vmovdqu ymm3, [rsi + rdx - 32]
-        cmp     rdx, 128
-        jae     .Lmemmove_table_disjoint_avx2_small_q128
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + 32], ymm1
-        vmovdqu [rdi + rdx - 64], ymm2
-        vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 64..127
-        vzeroupper
-        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
-.Lmemmove_table_disjoint_avx2_small_q128:
-        vmovdqu ymm4, [rsi + 64]
-        vmovdqu ymm5, [rsi + 96]
-        vmovdqu ymm6, [rsi + rdx - 128]
-        vmovdqu ymm7, [rsi + rdx - 96]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + 32], ymm1
-        vmovdqu [rdi + 64], ymm4
-        vmovdqu [rdi + 96], ymm5
-        vmovdqu [rdi + rdx - 128], ymm6
-        vmovdqu [rdi + rdx - 96], ymm7
-        vmovdqu [rdi + rdx - 64], ymm2
-        vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 128..256
-        vzeroupper
-        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
-.Lmemmove_table_disjoint_avx2_small_gpr:
-        ; small body: begin
-        cmp     rdx, 16
-        jae     .Lmemmove_table_disjoint_avx2_small_g_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_disjoint_avx2_small_g_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_table_disjoint_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_disjoint_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_disjoint_avx2_small_g_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
-.Lmemmove_table_disjoint_avx2_small_g_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
-.Lmemmove_table_disjoint_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
-.Lmemmove_table_disjoint_avx2_small_g_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
-.Lmemmove_table_disjoint_avx2_small_g_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-.Lmemmove_table_disjoint_avx2_small_g_s_end:
-        ; small body: end
-.Lmemmove_table_disjoint_avx2_small_q_end:
-        ; avx2 small body: end
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_table_disjoint_avx2_nt:
-        ; streaming forward body: begin
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
-        cmp     rdx, 64
-        jbe     .Lmemmove_table_disjoint_avx2_nt_ends                   ; head and tail cover n
-        mov     rcx, rdi
-        neg     rcx
-        and     rcx, 31                         ; the first aligned destination block
-        lea     r8, [rdx - 32]                      ; blocks start below n - 32
-        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
-        cmp     rcx, r9
-        jge     .Lmemmove_table_disjoint_avx2_nt_single                 ; signed: n - 128 may be below 0
-        jmp     .Lmemmove_table_disjoint_avx2_nt_loop4
-        ; The loops start a 16-byte block, as the descending ones do, so
-        ; that their speed does not depend on where the linker places them
-        ; (see the note on down's loop).
-        align   16, db 0xcc
-.Lmemmove_table_disjoint_avx2_nt_loop4:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqu ymm3, [rsi + rcx + 32]
-        vmovdqu ymm4, [rsi + rcx + 64]
-        vmovdqu ymm5, [rsi + rcx + 96]
-        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
-        vmovntdq [rdi + rcx + 32], ymm3              ; streaming store, aligned
-        vmovntdq [rdi + rcx + 64], ymm4              ; streaming store, aligned
-        vmovntdq [rdi + rcx + 96], ymm5              ; streaming store, aligned
-        add     rcx, 128                        ; vector loop step
-        cmp     rcx, r9
-        jl      .Lmemmove_table_disjoint_avx2_nt_loop4                  ; vector loop bound, four blocks
-.Lmemmove_table_disjoint_avx2_nt_single:
-        cmp     rcx, r8
-        jae     .Lmemmove_table_disjoint_avx2_nt_done                   ; at most three blocks follow: no alignment
-.Lmemmove_table_disjoint_avx2_nt_loop:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
-        add     rcx, 32                         ; vector loop step
-        cmp     rcx, r8
-        jb      .Lmemmove_table_disjoint_avx2_nt_loop                   ; vector loop bound
-.Lmemmove_table_disjoint_avx2_nt_done:
-        sfence                                  ; the streaming stores before any later store
-.Lmemmove_table_disjoint_avx2_nt_ends:
-        vmovdqu [rdi], ymm0                     ; head store
-        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
-        vzeroupper
-        ; streaming forward body: end
-        ret
-.Lmemmove_table_disjoint_avx512_forward:
-        ; vector forward body: begin
-        vmovdqu64 zmm0, [rsi]
-        vmovdqu64 zmm1, [rsi + rdx - 64]            ; the tail, loaded before any store
-        cmp     rdx, 128
-        jbe     .Lmemmove_table_disjoint_avx512_forward_ends                   ; head and tail cover n
-        mov     rcx, rdi
-        neg     rcx
-        and     rcx, 63                         ; the first aligned destination block
-        lea     r8, [rdx - 64]                      ; blocks start below n - 64
-        lea     r9, [rdx - 256]                     ; steps of four start below n - 256
-        cmp     rcx, r9
-        jge     .Lmemmove_table_disjoint_avx512_forward_single                 ; signed: n - 256 may be below 0
-        jmp     .Lmemmove_table_disjoint_avx512_forward_loop4
-        ; The loops start a 16-byte block, as the descending ones do, so
-        ; that their speed does not depend on where the linker places them
-        ; (see the note on down's loop).
-        align   16, db 0xcc
-.Lmemmove_table_disjoint_avx512_forward_loop4:
-        vmovdqu64 zmm2, [rsi + rcx]
-        vmovdqu64 zmm3, [rsi + rcx + 64]
-        vmovdqu64 zmm4, [rsi + rcx + 128]
-        vmovdqu64 zmm5, [rsi + rcx + 192]
-        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
-        vmovdqa64 [rdi + rcx + 64], zmm3               ; aligned store
-        vmovdqa64 [rdi + rcx + 128], zmm4               ; aligned store
-        vmovdqa64 [rdi + rcx + 192], zmm5               ; aligned store
-        add     rcx, 256                        ; vector loop step
-        cmp     rcx, r9
-        jl      .Lmemmove_table_disjoint_avx512_forward_loop4                  ; vector loop bound, four blocks
-.Lmemmove_table_disjoint_avx512_forward_single:
-        cmp     rcx, r8
-        jae     .Lmemmove_table_disjoint_avx512_forward_done                   ; at most three blocks follow: no alignment
-.Lmemmove_table_disjoint_avx512_forward_loop:
-        vmovdqu64 zmm2, [rsi + rcx]
-        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
-        add     rcx, 64                         ; vector loop step
-        cmp     rcx, r8
-        jb      .Lmemmove_table_disjoint_avx512_forward_loop                   ; vector loop bound
-.Lmemmove_table_disjoint_avx512_forward_done:
-.Lmemmove_table_disjoint_avx512_forward_ends:
-        vmovdqu64 [rdi], zmm0                     ; head store
-        vmovdqu64 [rdi + rdx - 64], zmm1            ; tail store
-        vzeroupper
-        ; vector forward body: end
-        ret
-.Lmemmove_table_disjoint_avx512_down:
-        ; vector down body: begin
-        vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
-        vmovdqu64 zmm1, [rsi + rdx - 64]
-        cmp     rdx, 128
-        jbe     .Lmemmove_table_disjoint_avx512_down_ends                   ; head and tail cover n
-        lea     rcx, [rdi + rdx - 64]
-        and     rcx, -64
-        sub     rcx, rdi                        ; the last aligned destination block
-        cmp     rcx, 192
-        jle     .Lmemmove_table_disjoint_avx512_down_loop                   ; fewer than four blocks above the head
-        jmp     .Lmemmove_table_disjoint_avx512_down_loop4
-        align   16, db 0xcc
-.Lmemmove_table_disjoint_avx512_down_loop4:
-        vmovdqu64 zmm2, [rsi + rcx]
-        vmovdqu64 zmm3, [rsi + rcx - 64]
-        vmovdqu64 zmm4, [rsi + rcx - 128]
-        vmovdqu64 zmm5, [rsi + rcx - 192]
-        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
-        vmovdqa64 [rdi + rcx - 64], zmm3
-        vmovdqa64 [rdi + rcx - 128], zmm4
-        vmovdqa64 [rdi + rcx - 192], zmm5
-        sub     rcx, 256                        ; vector loop step
-        cmp     rcx, 192
-        jg      .Lmemmove_table_disjoint_avx512_down_loop4                  ; vector loop bound, four blocks above the head
-        test    rcx, rcx
-        jle     .Lmemmove_table_disjoint_avx512_down_ends                   ; the step passed the head; at most three blocks follow
-.Lmemmove_table_disjoint_avx512_down_loop:
-        vmovdqu64 zmm2, [rsi + rcx]
-        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
-        sub     rcx, 64                         ; vector loop step
-        ja      .Lmemmove_table_disjoint_avx512_down_loop                   ; vector loop bound: offsets above 0
-.Lmemmove_table_disjoint_avx512_down_ends:
-        vmovdqu64 [rdi + rdx - 64], zmm1            ; tail store
-        vmovdqu64 [rdi], zmm0                     ; head store
-        vzeroupper
-        ; vector down body: end
-        ret
 
 ; uc_memmove under zen3_avx2's table, where rule_patch sends uc_memmove.
 uc_memmove_zen3_avx2:
@@ -3801,7 +3801,307 @@ uc_memmove_zen3_avx2:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
-        jae     .Lmemmove_zen3_avx2_disjoint
+        jb      .Lmemmove_zen3_avx2_overlap_below          ; src in [dst, dst + n): copy up
+        ; zen3_avx2's table, as a branch tree: length first
+        cmp     rdx, 15                    ; band edge
+        ja      .Lmemmove_zen3_avx2_disjoint_t3_11
+        cmp     rdx, 7                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_disjoint_small
+        jmp near .Lmemmove_zen3_avx2_disjoint_down
+.Lmemmove_zen3_avx2_disjoint_t3_11:
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_disjoint_small
+        cmp     rdx, 1536                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
+        cmp     rdx, 262144                    ; band edge
+        ja      .Lmemmove_zen3_avx2_disjoint_t8_11
+        cmp     rdx, 4096                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        cmp     rdx, 65536                    ; band edge
+        ja      .Lmemmove_zen3_avx2_disjoint_t7_7
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen3_avx2_disjoint_forward                 ; zero: d = 0
+        jmp near .Lmemmove_zen3_avx2_disjoint_avx2_down
+.Lmemmove_zen3_avx2_disjoint_t7_7:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen3_avx2_disjoint_avx2_down                 ; zero: d = 0
+        cmp     ecx, 61                       ; above: d <= above_max
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
+        cmp     ecx, 131                       ; near: d <= near_max
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
+        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
+        jae near .Lmemmove_zen3_avx2_disjoint_avx2_down
+        jmp near .Lmemmove_zen3_avx2_disjoint_forward
+.Lmemmove_zen3_avx2_disjoint_t8_11:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen3_avx2_disjoint_t10_11
+        cmp     rdx, 524288                    ; band edge
+        ja      .Lmemmove_zen3_avx2_disjoint_t9_9
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen3_avx2_disjoint_avx2_forward                 ; zero: d = 0
+        cmp     ecx, 61                       ; above: d <= above_max
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        cmp     ecx, 131                       ; near: d <= near_max
+        jbe near .Lmemmove_zen3_avx2_disjoint_forward
+        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
+        jae near .Lmemmove_zen3_avx2_disjoint_avx2_down
+        jmp near .Lmemmove_zen3_avx2_disjoint_forward_aligned
+.Lmemmove_zen3_avx2_disjoint_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen3_avx2_disjoint_forward                 ; zero: d = 0
+        cmp     ecx, 61                       ; above: d <= above_max
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
+        cmp     ecx, 131                       ; near: d <= near_max
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
+        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
+        jae near .Lmemmove_zen3_avx2_disjoint_forward_aligned
+        jmp near .Lmemmove_zen3_avx2_disjoint_forward
+.Lmemmove_zen3_avx2_disjoint_t10_11:
+        cmp     rdx, 2097152                    ; band edge
+        ja near .Lmemmove_zen3_avx2_disjoint_avx2_nt
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen3_avx2_disjoint_forward                 ; zero: d = 0
+        cmp     ecx, 61                       ; above: d <= above_max
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        cmp     ecx, 131                       ; near: d <= near_max
+        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_forward
+        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
+        jae near .Lmemmove_zen3_avx2_disjoint_forward_aligned
+        jmp near .Lmemmove_zen3_avx2_disjoint_avx2_down
+.Lmemmove_zen3_avx2_disjoint_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen3_avx2_disjoint_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemmove_zen3_avx2_disjoint_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen3_avx2_disjoint_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemmove_zen3_avx2_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        ret
+.Lmemmove_zen3_avx2_disjoint_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lmemmove_zen3_avx2_disjoint_down_loop
+        jmp     .Lmemmove_zen3_avx2_disjoint_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lmemmove_zen3_avx2_disjoint_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lmemmove_zen3_avx2_disjoint_down_loop                   ; loop bound: offsets above 0
+.Lmemmove_zen3_avx2_disjoint_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        ret
+.Lmemmove_zen3_avx2_disjoint_small:
+        ; small body: begin
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_avx2_disjoint_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen3_avx2_disjoint_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_disjoint_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
+.Lmemmove_zen3_avx2_disjoint_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
+.Lmemmove_zen3_avx2_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
+.Lmemmove_zen3_avx2_disjoint_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
+.Lmemmove_zen3_avx2_disjoint_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+.Lmemmove_zen3_avx2_disjoint_small_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_avx2_disjoint_avx2_forward:
+        ; vector forward body: begin
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward_ends                   ; head and tail cover n
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         ; the first aligned destination block
+        lea     r8, [rdx - 32]                      ; blocks start below n - 32
+        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
+        cmp     rcx, r9
+        jge     .Lmemmove_zen3_avx2_disjoint_avx2_forward_single                 ; signed: n - 128 may be below 0
+        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_forward_loop4
+        ; The loops start a 16-byte block, as the descending ones do, so
+        ; that their speed does not depend on where the linker places them
+        ; (see the note on down's loop).
+        align   16, db 0xcc
+.Lmemmove_zen3_avx2_disjoint_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        vmovdqa [rdi + rcx + 32], ymm3               ; aligned store
+        vmovdqa [rdi + rcx + 64], ymm4               ; aligned store
+        vmovdqa [rdi + rcx + 96], ymm5               ; aligned store
+        add     rcx, 128                        ; vector loop step
+        cmp     rcx, r9
+        jl      .Lmemmove_zen3_avx2_disjoint_avx2_forward_loop4                  ; vector loop bound, four blocks
+.Lmemmove_zen3_avx2_disjoint_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen3_avx2_disjoint_avx2_forward_done                   ; at most three blocks follow: no alignment
+.Lmemmove_zen3_avx2_disjoint_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        add     rcx, 32                         ; vector loop step
+        cmp     rcx, r8
+        jb      .Lmemmove_zen3_avx2_disjoint_avx2_forward_loop                   ; vector loop bound
+.Lmemmove_zen3_avx2_disjoint_avx2_forward_done:
+.Lmemmove_zen3_avx2_disjoint_avx2_forward_ends:
+        vmovdqu [rdi], ymm0                     ; head store
+        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
+        vzeroupper
+        ; vector forward body: end
+        ret
+.Lmemmove_zen3_avx2_disjoint_avx2_down:
+        ; vector down body: begin
+        vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down_ends                   ; head and tail cover n
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        ; the last aligned destination block
+        cmp     rcx, 96
+        jle     .Lmemmove_zen3_avx2_disjoint_avx2_down_loop                   ; fewer than four blocks above the head
+        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_down_loop4
+        align   16, db 0xcc
+.Lmemmove_zen3_avx2_disjoint_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        ; vector loop step
+        cmp     rcx, 96
+        jg      .Lmemmove_zen3_avx2_disjoint_avx2_down_loop4                  ; vector loop bound, four blocks above the head
+        test    rcx, rcx
+        jle     .Lmemmove_zen3_avx2_disjoint_avx2_down_ends                   ; the step passed the head; at most three blocks follow
+.Lmemmove_zen3_avx2_disjoint_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        sub     rcx, 32                         ; vector loop step
+        ja      .Lmemmove_zen3_avx2_disjoint_avx2_down_loop                   ; vector loop bound: offsets above 0
+.Lmemmove_zen3_avx2_disjoint_avx2_down_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
+        vmovdqu [rdi], ymm0                     ; head store
+        vzeroupper
+        ; vector down body: end
+        ret
+.Lmemmove_zen3_avx2_disjoint_avx2_nt:
+        ; streaming forward body: begin
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_nt_ends                   ; head and tail cover n
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         ; the first aligned destination block
+        lea     r8, [rdx - 32]                      ; blocks start below n - 32
+        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
+        cmp     rcx, r9
+        jge     .Lmemmove_zen3_avx2_disjoint_avx2_nt_single                 ; signed: n - 128 may be below 0
+        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_nt_loop4
+        ; The loops start a 16-byte block, as the descending ones do, so
+        ; that their speed does not depend on where the linker places them
+        ; (see the note on down's loop).
+        align   16, db 0xcc
+.Lmemmove_zen3_avx2_disjoint_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
+        vmovntdq [rdi + rcx + 32], ymm3              ; streaming store, aligned
+        vmovntdq [rdi + rcx + 64], ymm4              ; streaming store, aligned
+        vmovntdq [rdi + rcx + 96], ymm5              ; streaming store, aligned
+        add     rcx, 128                        ; vector loop step
+        cmp     rcx, r9
+        jl      .Lmemmove_zen3_avx2_disjoint_avx2_nt_loop4                  ; vector loop bound, four blocks
+.Lmemmove_zen3_avx2_disjoint_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen3_avx2_disjoint_avx2_nt_done                   ; at most three blocks follow: no alignment
+.Lmemmove_zen3_avx2_disjoint_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
+        add     rcx, 32                         ; vector loop step
+        cmp     rcx, r8
+        jb      .Lmemmove_zen3_avx2_disjoint_avx2_nt_loop                   ; vector loop bound
+.Lmemmove_zen3_avx2_disjoint_avx2_nt_done:
+        sfence                                  ; the streaming stores before any later store
+.Lmemmove_zen3_avx2_disjoint_avx2_nt_ends:
+        vmovdqu [rdi], ymm0                     ; head store
+        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
+        vzeroupper
+        ; streaming forward body: end
+        ret
+.Lmemmove_zen3_avx2_overlap_below:
         ; zen3_avx2's table, as a branch tree: length first
         cmp     rdx, 15                    ; band edge
         ja      .Lmemmove_zen3_avx2_up_t3_11
@@ -4519,306 +4819,6 @@ uc_memmove_zen3_avx2:
         vzeroupper
         ; vector down body: end
         ret
-.Lmemmove_zen3_avx2_disjoint:
-        ; zen3_avx2's table, as a branch tree: length first
-        cmp     rdx, 15                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_t3_11
-        cmp     rdx, 7                    ; band edge
-        jbe near .Lmemmove_zen3_avx2_disjoint_small
-        jmp near .Lmemmove_zen3_avx2_disjoint_down
-.Lmemmove_zen3_avx2_disjoint_t3_11:
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen3_avx2_disjoint_small
-        cmp     rdx, 1536                    ; band edge
-        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-        cmp     rdx, 262144                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_t8_11
-        cmp     rdx, 4096                    ; band edge
-        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-        cmp     rdx, 65536                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_t7_7
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen3_avx2_disjoint_forward                 ; zero: d = 0
-        jmp near .Lmemmove_zen3_avx2_disjoint_avx2_down
-.Lmemmove_zen3_avx2_disjoint_t7_7:
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen3_avx2_disjoint_avx2_down                 ; zero: d = 0
-        cmp     ecx, 61                       ; above: d <= above_max
-        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-        cmp     ecx, 131                       ; near: d <= near_max
-        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae near .Lmemmove_zen3_avx2_disjoint_avx2_down
-        jmp near .Lmemmove_zen3_avx2_disjoint_forward
-.Lmemmove_zen3_avx2_disjoint_t8_11:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_t10_11
-        cmp     rdx, 524288                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_t9_9
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen3_avx2_disjoint_avx2_forward                 ; zero: d = 0
-        cmp     ecx, 61                       ; above: d <= above_max
-        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-        cmp     ecx, 131                       ; near: d <= near_max
-        jbe near .Lmemmove_zen3_avx2_disjoint_forward
-        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae near .Lmemmove_zen3_avx2_disjoint_avx2_down
-        jmp near .Lmemmove_zen3_avx2_disjoint_forward_aligned
-.Lmemmove_zen3_avx2_disjoint_t9_9:
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen3_avx2_disjoint_forward                 ; zero: d = 0
-        cmp     ecx, 61                       ; above: d <= above_max
-        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-        cmp     ecx, 131                       ; near: d <= near_max
-        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae near .Lmemmove_zen3_avx2_disjoint_forward_aligned
-        jmp near .Lmemmove_zen3_avx2_disjoint_forward
-.Lmemmove_zen3_avx2_disjoint_t10_11:
-        cmp     rdx, 2097152                    ; band edge
-        ja near .Lmemmove_zen3_avx2_disjoint_avx2_nt
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen3_avx2_disjoint_forward                 ; zero: d = 0
-        cmp     ecx, 61                       ; above: d <= above_max
-        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-        cmp     ecx, 131                       ; near: d <= near_max
-        jbe near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae near .Lmemmove_zen3_avx2_disjoint_forward_aligned
-        jmp near .Lmemmove_zen3_avx2_disjoint_avx2_down
-.Lmemmove_zen3_avx2_disjoint_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-.Lmemmove_zen3_avx2_disjoint_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemmove_zen3_avx2_disjoint_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen3_avx2_disjoint_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemmove_zen3_avx2_disjoint_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-.Lmemmove_zen3_avx2_disjoint_down:
-        ; descending body: begin
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             ; top store
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        ; aligned end, as an offset
-        sub     rcx, 8                          ; first aligned store
-        ja      .Lmemmove_zen3_avx2_disjoint_down_loop
-        jmp     .Lmemmove_zen3_avx2_disjoint_down_bottom
-        ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line and its speed does not depend on where the linker
-        ; places it: a loop that straddles a fetch line is fetched as two
-        ; lines every iteration, which is why both vendors' optimization
-        ; manuals advise aligning the head of a hot loop.
-        align   16, db 0xcc
-.Lmemmove_zen3_avx2_disjoint_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 ; aligned store
-        sub     rcx, 8                          ; loop step
-        ja      .Lmemmove_zen3_avx2_disjoint_down_loop                   ; loop bound: offsets above 0
-.Lmemmove_zen3_avx2_disjoint_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       ; bottom store
-        ; descending body: end
-        ret
-.Lmemmove_zen3_avx2_disjoint_small:
-        ; small body: begin
-        cmp     rdx, 16
-        jae     .Lmemmove_zen3_avx2_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_avx2_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_avx2_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_avx2_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_avx2_disjoint_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
-.Lmemmove_zen3_avx2_disjoint_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
-.Lmemmove_zen3_avx2_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
-.Lmemmove_zen3_avx2_disjoint_small_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
-.Lmemmove_zen3_avx2_disjoint_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-.Lmemmove_zen3_avx2_disjoint_small_s_end:
-        ; small body: end
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen3_avx2_disjoint_avx2_forward:
-        ; vector forward body: begin
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
-        cmp     rdx, 64
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_forward_ends                   ; head and tail cover n
-        mov     rcx, rdi
-        neg     rcx
-        and     rcx, 31                         ; the first aligned destination block
-        lea     r8, [rdx - 32]                      ; blocks start below n - 32
-        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
-        cmp     rcx, r9
-        jge     .Lmemmove_zen3_avx2_disjoint_avx2_forward_single                 ; signed: n - 128 may be below 0
-        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_forward_loop4
-        ; The loops start a 16-byte block, as the descending ones do, so
-        ; that their speed does not depend on where the linker places them
-        ; (see the note on down's loop).
-        align   16, db 0xcc
-.Lmemmove_zen3_avx2_disjoint_avx2_forward_loop4:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqu ymm3, [rsi + rcx + 32]
-        vmovdqu ymm4, [rsi + rcx + 64]
-        vmovdqu ymm5, [rsi + rcx + 96]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        vmovdqa [rdi + rcx + 32], ymm3               ; aligned store
-        vmovdqa [rdi + rcx + 64], ymm4               ; aligned store
-        vmovdqa [rdi + rcx + 96], ymm5               ; aligned store
-        add     rcx, 128                        ; vector loop step
-        cmp     rcx, r9
-        jl      .Lmemmove_zen3_avx2_disjoint_avx2_forward_loop4                  ; vector loop bound, four blocks
-.Lmemmove_zen3_avx2_disjoint_avx2_forward_single:
-        cmp     rcx, r8
-        jae     .Lmemmove_zen3_avx2_disjoint_avx2_forward_done                   ; at most three blocks follow: no alignment
-.Lmemmove_zen3_avx2_disjoint_avx2_forward_loop:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        add     rcx, 32                         ; vector loop step
-        cmp     rcx, r8
-        jb      .Lmemmove_zen3_avx2_disjoint_avx2_forward_loop                   ; vector loop bound
-.Lmemmove_zen3_avx2_disjoint_avx2_forward_done:
-.Lmemmove_zen3_avx2_disjoint_avx2_forward_ends:
-        vmovdqu [rdi], ymm0                     ; head store
-        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
-        vzeroupper
-        ; vector forward body: end
-        ret
-.Lmemmove_zen3_avx2_disjoint_avx2_down:
-        ; vector down body: begin
-        vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
-        vmovdqu ymm1, [rsi + rdx - 32]
-        cmp     rdx, 64
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_down_ends                   ; head and tail cover n
-        lea     rcx, [rdi + rdx - 32]
-        and     rcx, -32
-        sub     rcx, rdi                        ; the last aligned destination block
-        cmp     rcx, 96
-        jle     .Lmemmove_zen3_avx2_disjoint_avx2_down_loop                   ; fewer than four blocks above the head
-        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_down_loop4
-        align   16, db 0xcc
-.Lmemmove_zen3_avx2_disjoint_avx2_down_loop4:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqu ymm3, [rsi + rcx - 32]
-        vmovdqu ymm4, [rsi + rcx - 64]
-        vmovdqu ymm5, [rsi + rcx - 96]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        vmovdqa [rdi + rcx - 32], ymm3
-        vmovdqa [rdi + rcx - 64], ymm4
-        vmovdqa [rdi + rcx - 96], ymm5
-        sub     rcx, 128                        ; vector loop step
-        cmp     rcx, 96
-        jg      .Lmemmove_zen3_avx2_disjoint_avx2_down_loop4                  ; vector loop bound, four blocks above the head
-        test    rcx, rcx
-        jle     .Lmemmove_zen3_avx2_disjoint_avx2_down_ends                   ; the step passed the head; at most three blocks follow
-.Lmemmove_zen3_avx2_disjoint_avx2_down_loop:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        sub     rcx, 32                         ; vector loop step
-        ja      .Lmemmove_zen3_avx2_disjoint_avx2_down_loop                   ; vector loop bound: offsets above 0
-.Lmemmove_zen3_avx2_disjoint_avx2_down_ends:
-        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
-        vmovdqu [rdi], ymm0                     ; head store
-        vzeroupper
-        ; vector down body: end
-        ret
-.Lmemmove_zen3_avx2_disjoint_avx2_nt:
-        ; streaming forward body: begin
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
-        cmp     rdx, 64
-        jbe     .Lmemmove_zen3_avx2_disjoint_avx2_nt_ends                   ; head and tail cover n
-        mov     rcx, rdi
-        neg     rcx
-        and     rcx, 31                         ; the first aligned destination block
-        lea     r8, [rdx - 32]                      ; blocks start below n - 32
-        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
-        cmp     rcx, r9
-        jge     .Lmemmove_zen3_avx2_disjoint_avx2_nt_single                 ; signed: n - 128 may be below 0
-        jmp     .Lmemmove_zen3_avx2_disjoint_avx2_nt_loop4
-        ; The loops start a 16-byte block, as the descending ones do, so
-        ; that their speed does not depend on where the linker places them
-        ; (see the note on down's loop).
-        align   16, db 0xcc
-.Lmemmove_zen3_avx2_disjoint_avx2_nt_loop4:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqu ymm3, [rsi + rcx + 32]
-        vmovdqu ymm4, [rsi + rcx + 64]
-        vmovdqu ymm5, [rsi + rcx + 96]
-        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
-        vmovntdq [rdi + rcx + 32], ymm3              ; streaming store, aligned
-        vmovntdq [rdi + rcx + 64], ymm4              ; streaming store, aligned
-        vmovntdq [rdi + rcx + 96], ymm5              ; streaming store, aligned
-        add     rcx, 128                        ; vector loop step
-        cmp     rcx, r9
-        jl      .Lmemmove_zen3_avx2_disjoint_avx2_nt_loop4                  ; vector loop bound, four blocks
-.Lmemmove_zen3_avx2_disjoint_avx2_nt_single:
-        cmp     rcx, r8
-        jae     .Lmemmove_zen3_avx2_disjoint_avx2_nt_done                   ; at most three blocks follow: no alignment
-.Lmemmove_zen3_avx2_disjoint_avx2_nt_loop:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
-        add     rcx, 32                         ; vector loop step
-        cmp     rcx, r8
-        jb      .Lmemmove_zen3_avx2_disjoint_avx2_nt_loop                   ; vector loop bound
-.Lmemmove_zen3_avx2_disjoint_avx2_nt_done:
-        sfence                                  ; the streaming stores before any later store
-.Lmemmove_zen3_avx2_disjoint_avx2_nt_ends:
-        vmovdqu [rdi], ymm0                     ; head store
-        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
-        vzeroupper
-        ; streaming forward body: end
-        ret
 
 ; uc_memmove under zen3_gpr's table, where rule_patch sends uc_memmove.
 uc_memmove_zen3_gpr:
@@ -4831,7 +4831,176 @@ uc_memmove_zen3_gpr:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
-        jae     .Lmemmove_zen3_gpr_disjoint
+        jb      .Lmemmove_zen3_gpr_overlap_below          ; src in [dst, dst + n): copy up
+        ; zen3_gpr's table, as a branch tree: length first
+        cmp     rdx, 15                    ; band edge
+        ja      .Lmemmove_zen3_gpr_disjoint_t3_11
+        cmp     rdx, 7                    ; band edge
+        jbe near .Lmemmove_zen3_gpr_disjoint_small
+        jmp near .Lmemmove_zen3_gpr_disjoint_down
+.Lmemmove_zen3_gpr_disjoint_t3_11:
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen3_gpr_disjoint_small
+        cmp     rdx, 1536                    ; band edge
+        jbe near .Lmemmove_zen3_gpr_disjoint_down
+        cmp     rdx, 262144                    ; band edge
+        ja      .Lmemmove_zen3_gpr_disjoint_t8_11
+        cmp     rdx, 4096                    ; band edge
+        jbe near .Lmemmove_zen3_gpr_disjoint_forward
+        cmp     rdx, 65536                    ; band edge
+        ja      .Lmemmove_zen3_gpr_disjoint_t7_7
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
+        jmp near .Lmemmove_zen3_gpr_disjoint_down
+.Lmemmove_zen3_gpr_disjoint_t7_7:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen3_gpr_disjoint_down                 ; zero: d = 0
+        cmp     ecx, 61                       ; above: d <= above_max
+        jbe near .Lmemmove_zen3_gpr_disjoint_down
+        cmp     ecx, 131                       ; near: d <= near_max
+        jbe near .Lmemmove_zen3_gpr_disjoint_down
+        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
+        jae near .Lmemmove_zen3_gpr_disjoint_down
+        jmp near .Lmemmove_zen3_gpr_disjoint_forward
+.Lmemmove_zen3_gpr_disjoint_t8_11:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen3_gpr_disjoint_t10_11
+        cmp     rdx, 524288                    ; band edge
+        ja      .Lmemmove_zen3_gpr_disjoint_t9_9
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
+        cmp     ecx, 61                       ; above: d <= above_max
+        jbe near .Lmemmove_zen3_gpr_disjoint_forward
+        cmp     ecx, 131                       ; near: d <= near_max
+        jbe near .Lmemmove_zen3_gpr_disjoint_forward
+        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
+        jae near .Lmemmove_zen3_gpr_disjoint_down
+        jmp near .Lmemmove_zen3_gpr_disjoint_forward_aligned
+.Lmemmove_zen3_gpr_disjoint_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
+        cmp     ecx, 61                       ; above: d <= above_max
+        jbe near .Lmemmove_zen3_gpr_disjoint_down
+        cmp     ecx, 131                       ; near: d <= near_max
+        jbe near .Lmemmove_zen3_gpr_disjoint_down
+        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
+        jae near .Lmemmove_zen3_gpr_disjoint_forward_aligned
+        jmp near .Lmemmove_zen3_gpr_disjoint_forward
+.Lmemmove_zen3_gpr_disjoint_t10_11:
+        cmp     rdx, 2097152                    ; band edge
+        ja near .Lmemmove_zen3_gpr_disjoint_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
+        cmp     ecx, 61                       ; above: d <= above_max
+        jbe near .Lmemmove_zen3_gpr_disjoint_forward
+        cmp     ecx, 131                       ; near: d <= near_max
+        jbe near .Lmemmove_zen3_gpr_disjoint_forward
+        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
+        jae near .Lmemmove_zen3_gpr_disjoint_forward_aligned
+        jmp near .Lmemmove_zen3_gpr_disjoint_down
+.Lmemmove_zen3_gpr_disjoint_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen3_gpr_disjoint_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemmove_zen3_gpr_disjoint_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen3_gpr_disjoint_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemmove_zen3_gpr_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        ret
+.Lmemmove_zen3_gpr_disjoint_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lmemmove_zen3_gpr_disjoint_down_loop
+        jmp     .Lmemmove_zen3_gpr_disjoint_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lmemmove_zen3_gpr_disjoint_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lmemmove_zen3_gpr_disjoint_down_loop                   ; loop bound: offsets above 0
+.Lmemmove_zen3_gpr_disjoint_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        ret
+.Lmemmove_zen3_gpr_disjoint_small:
+        ; small body: begin
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_gpr_disjoint_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen3_gpr_disjoint_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_disjoint_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
+.Lmemmove_zen3_gpr_disjoint_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
+.Lmemmove_zen3_gpr_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
+.Lmemmove_zen3_gpr_disjoint_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
+.Lmemmove_zen3_gpr_disjoint_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+.Lmemmove_zen3_gpr_disjoint_small_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_gpr_overlap_below:
         ; zen3_gpr's table, as a branch tree: length first
         cmp     rdx, 15                    ; band edge
         ja      .Lmemmove_zen3_gpr_up_t3_11
@@ -5296,175 +5465,6 @@ uc_memmove_zen3_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
-.Lmemmove_zen3_gpr_disjoint:
-        ; zen3_gpr's table, as a branch tree: length first
-        cmp     rdx, 15                    ; band edge
-        ja      .Lmemmove_zen3_gpr_disjoint_t3_11
-        cmp     rdx, 7                    ; band edge
-        jbe near .Lmemmove_zen3_gpr_disjoint_small
-        jmp near .Lmemmove_zen3_gpr_disjoint_down
-.Lmemmove_zen3_gpr_disjoint_t3_11:
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen3_gpr_disjoint_small
-        cmp     rdx, 1536                    ; band edge
-        jbe near .Lmemmove_zen3_gpr_disjoint_down
-        cmp     rdx, 262144                    ; band edge
-        ja      .Lmemmove_zen3_gpr_disjoint_t8_11
-        cmp     rdx, 4096                    ; band edge
-        jbe near .Lmemmove_zen3_gpr_disjoint_forward
-        cmp     rdx, 65536                    ; band edge
-        ja      .Lmemmove_zen3_gpr_disjoint_t7_7
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
-        jmp near .Lmemmove_zen3_gpr_disjoint_down
-.Lmemmove_zen3_gpr_disjoint_t7_7:
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen3_gpr_disjoint_down                 ; zero: d = 0
-        cmp     ecx, 61                       ; above: d <= above_max
-        jbe near .Lmemmove_zen3_gpr_disjoint_down
-        cmp     ecx, 131                       ; near: d <= near_max
-        jbe near .Lmemmove_zen3_gpr_disjoint_down
-        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae near .Lmemmove_zen3_gpr_disjoint_down
-        jmp near .Lmemmove_zen3_gpr_disjoint_forward
-.Lmemmove_zen3_gpr_disjoint_t8_11:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen3_gpr_disjoint_t10_11
-        cmp     rdx, 524288                    ; band edge
-        ja      .Lmemmove_zen3_gpr_disjoint_t9_9
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
-        cmp     ecx, 61                       ; above: d <= above_max
-        jbe near .Lmemmove_zen3_gpr_disjoint_forward
-        cmp     ecx, 131                       ; near: d <= near_max
-        jbe near .Lmemmove_zen3_gpr_disjoint_forward
-        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae near .Lmemmove_zen3_gpr_disjoint_down
-        jmp near .Lmemmove_zen3_gpr_disjoint_forward_aligned
-.Lmemmove_zen3_gpr_disjoint_t9_9:
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
-        cmp     ecx, 61                       ; above: d <= above_max
-        jbe near .Lmemmove_zen3_gpr_disjoint_down
-        cmp     ecx, 131                       ; near: d <= near_max
-        jbe near .Lmemmove_zen3_gpr_disjoint_down
-        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae near .Lmemmove_zen3_gpr_disjoint_forward_aligned
-        jmp near .Lmemmove_zen3_gpr_disjoint_forward
-.Lmemmove_zen3_gpr_disjoint_t10_11:
-        cmp     rdx, 2097152                    ; band edge
-        ja near .Lmemmove_zen3_gpr_disjoint_forward
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen3_gpr_disjoint_forward                 ; zero: d = 0
-        cmp     ecx, 61                       ; above: d <= above_max
-        jbe near .Lmemmove_zen3_gpr_disjoint_forward
-        cmp     ecx, 131                       ; near: d <= near_max
-        jbe near .Lmemmove_zen3_gpr_disjoint_forward
-        cmp     ecx, 4094                     ; below: d >= 4096 - below_max
-        jae near .Lmemmove_zen3_gpr_disjoint_forward_aligned
-        jmp near .Lmemmove_zen3_gpr_disjoint_down
-.Lmemmove_zen3_gpr_disjoint_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-.Lmemmove_zen3_gpr_disjoint_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemmove_zen3_gpr_disjoint_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen3_gpr_disjoint_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemmove_zen3_gpr_disjoint_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-.Lmemmove_zen3_gpr_disjoint_down:
-        ; descending body: begin
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             ; top store
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        ; aligned end, as an offset
-        sub     rcx, 8                          ; first aligned store
-        ja      .Lmemmove_zen3_gpr_disjoint_down_loop
-        jmp     .Lmemmove_zen3_gpr_disjoint_down_bottom
-        ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line and its speed does not depend on where the linker
-        ; places it: a loop that straddles a fetch line is fetched as two
-        ; lines every iteration, which is why both vendors' optimization
-        ; manuals advise aligning the head of a hot loop.
-        align   16, db 0xcc
-.Lmemmove_zen3_gpr_disjoint_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 ; aligned store
-        sub     rcx, 8                          ; loop step
-        ja      .Lmemmove_zen3_gpr_disjoint_down_loop                   ; loop bound: offsets above 0
-.Lmemmove_zen3_gpr_disjoint_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       ; bottom store
-        ; descending body: end
-        ret
-.Lmemmove_zen3_gpr_disjoint_small:
-        ; small body: begin
-        cmp     rdx, 16
-        jae     .Lmemmove_zen3_gpr_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_gpr_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_gpr_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_gpr_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_gpr_disjoint_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
-.Lmemmove_zen3_gpr_disjoint_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
-.Lmemmove_zen3_gpr_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
-.Lmemmove_zen3_gpr_disjoint_small_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
-.Lmemmove_zen3_gpr_disjoint_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-.Lmemmove_zen3_gpr_disjoint_small_s_end:
-        ; small body: end
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
 
 ; uc_memmove under zen5_avx512's table, where rule_patch sends uc_memmove.
 uc_memmove_zen5_avx512:
@@ -5477,7 +5477,376 @@ uc_memmove_zen5_avx512:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
-        jae     .Lmemmove_zen5_avx512_disjoint
+        jb      .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
+        ; zen5_avx512's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen5_avx512_disjoint_small
+        cmp     rdx, 96                    ; band edge
+        ja      .Lmemmove_zen5_avx512_disjoint_t5_16
+        cmp     rdx, 64                    ; band edge
+        ja near .Lmemmove_zen5_avx512_disjoint_avx2_forward
+        cmp     rdx, 39                    ; band edge
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_forward
+        jmp near .Lmemmove_zen5_avx512_disjoint_avx2_down
+.Lmemmove_zen5_avx512_disjoint_t5_16:
+        cmp     rdx, 128                    ; band edge
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx512_forward
+        cmp     rdx, 160                    ; band edge
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_down
+        cmp     rdx, 256                    ; band edge
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_forward
+        cmp     rdx, 3072                    ; band edge
+        ja      .Lmemmove_zen5_avx512_disjoint_t12_16
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemmove_zen5_avx512_disjoint_t10_11
+        cmp     rdx, 384                    ; band edge
+        ja      .Lmemmove_zen5_avx512_disjoint_t9_9
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
+        cmp     ecx, 4087                     ; below: d >= 4096 - below_max
+        jae near .Lmemmove_zen5_avx512_disjoint_avx2_forward
+        jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
+.Lmemmove_zen5_avx512_disjoint_t9_9:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
+        cmp     ecx, 1359                       ; above: d <= above_max
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_down
+        jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
+.Lmemmove_zen5_avx512_disjoint_t10_11:
+        cmp     rdx, 1536                    ; band edge
+        ja near .Lmemmove_zen5_avx512_disjoint_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_avx512_disjoint_avx512_down                 ; zero: d = 0
+        cmp     ecx, 1359                       ; above: d <= above_max
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx512_down
+        jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
+.Lmemmove_zen5_avx512_disjoint_t12_16:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen5_avx512_disjoint_t14_16
+        cmp     rdx, 4096                    ; band edge
+        ja near .Lmemmove_zen5_avx512_disjoint_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
+        cmp     ecx, 1359                       ; above: d <= above_max
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx512_down
+        jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
+.Lmemmove_zen5_avx512_disjoint_t14_16:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lmemmove_zen5_avx512_disjoint_t15_16
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_avx512_disjoint_avx512_down                 ; zero: d = 0
+        jmp near .Lmemmove_zen5_avx512_disjoint_forward
+.Lmemmove_zen5_avx512_disjoint_t15_16:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lmemmove_zen5_avx512_disjoint_t16_16
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_avx512_disjoint_avx2_nt                 ; zero: d = 0
+        cmp     ecx, 4087                     ; below: d >= 4096 - below_max
+        jae near .Lmemmove_zen5_avx512_disjoint_forward_aligned
+        jmp near .Lmemmove_zen5_avx512_disjoint_avx2_nt
+.Lmemmove_zen5_avx512_disjoint_t16_16:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_avx512_disjoint_forward                 ; zero: d = 0
+        cmp     ecx, 1359                       ; above: d <= above_max
+        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_nt
+        cmp     ecx, 4087                     ; below: d >= 4096 - below_max
+        jae near .Lmemmove_zen5_avx512_disjoint_forward_aligned
+.Lmemmove_zen5_avx512_disjoint_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen5_avx512_disjoint_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemmove_zen5_avx512_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        ret
+.Lmemmove_zen5_avx512_disjoint_small:
+        ; small body: begin
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx512_disjoint_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_avx512_disjoint_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx512_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx512_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx512_disjoint_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
+.Lmemmove_zen5_avx512_disjoint_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
+.Lmemmove_zen5_avx512_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
+.Lmemmove_zen5_avx512_disjoint_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
+.Lmemmove_zen5_avx512_disjoint_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+.Lmemmove_zen5_avx512_disjoint_small_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx512_disjoint_avx2_forward:
+        ; vector forward body: begin
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_forward_ends                   ; head and tail cover n
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         ; the first aligned destination block
+        lea     r8, [rdx - 32]                      ; blocks start below n - 32
+        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx512_disjoint_avx2_forward_single                 ; signed: n - 128 may be below 0
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_forward_loop4
+        ; The loops start a 16-byte block, as the descending ones do, so
+        ; that their speed does not depend on where the linker places them
+        ; (see the note on down's loop).
+        align   16, db 0xcc
+.Lmemmove_zen5_avx512_disjoint_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        vmovdqa [rdi + rcx + 32], ymm3               ; aligned store
+        vmovdqa [rdi + rcx + 64], ymm4               ; aligned store
+        vmovdqa [rdi + rcx + 96], ymm5               ; aligned store
+        add     rcx, 128                        ; vector loop step
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx512_disjoint_avx2_forward_loop4                  ; vector loop bound, four blocks
+.Lmemmove_zen5_avx512_disjoint_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx512_disjoint_avx2_forward_done                   ; at most three blocks follow: no alignment
+.Lmemmove_zen5_avx512_disjoint_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        add     rcx, 32                         ; vector loop step
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx512_disjoint_avx2_forward_loop                   ; vector loop bound
+.Lmemmove_zen5_avx512_disjoint_avx2_forward_done:
+.Lmemmove_zen5_avx512_disjoint_avx2_forward_ends:
+        vmovdqu [rdi], ymm0                     ; head store
+        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
+        vzeroupper
+        ; vector forward body: end
+        ret
+.Lmemmove_zen5_avx512_disjoint_avx2_down:
+        ; vector down body: begin
+        vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_down_ends                   ; head and tail cover n
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        ; the last aligned destination block
+        cmp     rcx, 96
+        jle     .Lmemmove_zen5_avx512_disjoint_avx2_down_loop                   ; fewer than four blocks above the head
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_down_loop4
+        align   16, db 0xcc
+.Lmemmove_zen5_avx512_disjoint_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        ; vector loop step
+        cmp     rcx, 96
+        jg      .Lmemmove_zen5_avx512_disjoint_avx2_down_loop4                  ; vector loop bound, four blocks above the head
+        test    rcx, rcx
+        jle     .Lmemmove_zen5_avx512_disjoint_avx2_down_ends                   ; the step passed the head; at most three blocks follow
+.Lmemmove_zen5_avx512_disjoint_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        sub     rcx, 32                         ; vector loop step
+        ja      .Lmemmove_zen5_avx512_disjoint_avx2_down_loop                   ; vector loop bound: offsets above 0
+.Lmemmove_zen5_avx512_disjoint_avx2_down_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
+        vmovdqu [rdi], ymm0                     ; head store
+        vzeroupper
+        ; vector down body: end
+        ret
+.Lmemmove_zen5_avx512_disjoint_avx2_nt:
+        ; streaming forward body: begin
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_nt_ends                   ; head and tail cover n
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         ; the first aligned destination block
+        lea     r8, [rdx - 32]                      ; blocks start below n - 32
+        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx512_disjoint_avx2_nt_single                 ; signed: n - 128 may be below 0
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_nt_loop4
+        ; The loops start a 16-byte block, as the descending ones do, so
+        ; that their speed does not depend on where the linker places them
+        ; (see the note on down's loop).
+        align   16, db 0xcc
+.Lmemmove_zen5_avx512_disjoint_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
+        vmovntdq [rdi + rcx + 32], ymm3              ; streaming store, aligned
+        vmovntdq [rdi + rcx + 64], ymm4              ; streaming store, aligned
+        vmovntdq [rdi + rcx + 96], ymm5              ; streaming store, aligned
+        add     rcx, 128                        ; vector loop step
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx512_disjoint_avx2_nt_loop4                  ; vector loop bound, four blocks
+.Lmemmove_zen5_avx512_disjoint_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx512_disjoint_avx2_nt_done                   ; at most three blocks follow: no alignment
+.Lmemmove_zen5_avx512_disjoint_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
+        add     rcx, 32                         ; vector loop step
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx512_disjoint_avx2_nt_loop                   ; vector loop bound
+.Lmemmove_zen5_avx512_disjoint_avx2_nt_done:
+        sfence                                  ; the streaming stores before any later store
+.Lmemmove_zen5_avx512_disjoint_avx2_nt_ends:
+        vmovdqu [rdi], ymm0                     ; head store
+        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
+        vzeroupper
+        ; streaming forward body: end
+        ret
+.Lmemmove_zen5_avx512_disjoint_avx512_forward:
+        ; vector forward body: begin
+        vmovdqu64 zmm0, [rsi]
+        vmovdqu64 zmm1, [rsi + rdx - 64]            ; the tail, loaded before any store
+        cmp     rdx, 128
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx512_forward_ends                   ; head and tail cover n
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 63                         ; the first aligned destination block
+        lea     r8, [rdx - 64]                      ; blocks start below n - 64
+        lea     r9, [rdx - 256]                     ; steps of four start below n - 256
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx512_disjoint_avx512_forward_single                 ; signed: n - 256 may be below 0
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward_loop4
+        ; The loops start a 16-byte block, as the descending ones do, so
+        ; that their speed does not depend on where the linker places them
+        ; (see the note on down's loop).
+        align   16, db 0xcc
+.Lmemmove_zen5_avx512_disjoint_avx512_forward_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx + 64]
+        vmovdqu64 zmm4, [rsi + rcx + 128]
+        vmovdqu64 zmm5, [rsi + rcx + 192]
+        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
+        vmovdqa64 [rdi + rcx + 64], zmm3               ; aligned store
+        vmovdqa64 [rdi + rcx + 128], zmm4               ; aligned store
+        vmovdqa64 [rdi + rcx + 192], zmm5               ; aligned store
+        add     rcx, 256                        ; vector loop step
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx512_disjoint_avx512_forward_loop4                  ; vector loop bound, four blocks
+.Lmemmove_zen5_avx512_disjoint_avx512_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx512_disjoint_avx512_forward_done                   ; at most three blocks follow: no alignment
+.Lmemmove_zen5_avx512_disjoint_avx512_forward_loop:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
+        add     rcx, 64                         ; vector loop step
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx512_disjoint_avx512_forward_loop                   ; vector loop bound
+.Lmemmove_zen5_avx512_disjoint_avx512_forward_done:
+.Lmemmove_zen5_avx512_disjoint_avx512_forward_ends:
+        vmovdqu64 [rdi], zmm0                     ; head store
+        vmovdqu64 [rdi + rdx - 64], zmm1            ; tail store
+        vzeroupper
+        ; vector forward body: end
+        ret
+.Lmemmove_zen5_avx512_disjoint_avx512_down:
+        ; vector down body: begin
+        vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
+        vmovdqu64 zmm1, [rsi + rdx - 64]
+        cmp     rdx, 128
+        jbe     .Lmemmove_zen5_avx512_disjoint_avx512_down_ends                   ; head and tail cover n
+        lea     rcx, [rdi + rdx - 64]
+        and     rcx, -64
+        sub     rcx, rdi                        ; the last aligned destination block
+        cmp     rcx, 192
+        jle     .Lmemmove_zen5_avx512_disjoint_avx512_down_loop                   ; fewer than four blocks above the head
+        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_down_loop4
+        align   16, db 0xcc
+.Lmemmove_zen5_avx512_disjoint_avx512_down_loop4:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqu64 zmm3, [rsi + rcx - 64]
+        vmovdqu64 zmm4, [rsi + rcx - 128]
+        vmovdqu64 zmm5, [rsi + rcx - 192]
+        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
+        vmovdqa64 [rdi + rcx - 64], zmm3
+        vmovdqa64 [rdi + rcx - 128], zmm4
+        vmovdqa64 [rdi + rcx - 192], zmm5
+        sub     rcx, 256                        ; vector loop step
+        cmp     rcx, 192
+        jg      .Lmemmove_zen5_avx512_disjoint_avx512_down_loop4                  ; vector loop bound, four blocks above the head
+        test    rcx, rcx
+        jle     .Lmemmove_zen5_avx512_disjoint_avx512_down_ends                   ; the step passed the head; at most three blocks follow
+.Lmemmove_zen5_avx512_disjoint_avx512_down_loop:
+        vmovdqu64 zmm2, [rsi + rcx]
+        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
+        sub     rcx, 64                         ; vector loop step
+        ja      .Lmemmove_zen5_avx512_disjoint_avx512_down_loop                   ; vector loop bound: offsets above 0
+.Lmemmove_zen5_avx512_disjoint_avx512_down_ends:
+        vmovdqu64 [rdi + rdx - 64], zmm1            ; tail store
+        vmovdqu64 [rdi], zmm0                     ; head store
+        vzeroupper
+        ; vector down body: end
+        ret
+.Lmemmove_zen5_avx512_overlap_below:
         ; zen5_avx512's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_avx512_up_small
@@ -6316,375 +6685,6 @@ uc_memmove_zen5_avx512:
         vzeroupper
         ; vector down body: end
         ret
-.Lmemmove_zen5_avx512_disjoint:
-        ; zen5_avx512's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen5_avx512_disjoint_small
-        cmp     rdx, 96                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t5_16
-        cmp     rdx, 64                    ; band edge
-        ja near .Lmemmove_zen5_avx512_disjoint_avx2_forward
-        cmp     rdx, 39                    ; band edge
-        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_forward
-        jmp near .Lmemmove_zen5_avx512_disjoint_avx2_down
-.Lmemmove_zen5_avx512_disjoint_t5_16:
-        cmp     rdx, 128                    ; band edge
-        jbe near .Lmemmove_zen5_avx512_disjoint_avx512_forward
-        cmp     rdx, 160                    ; band edge
-        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_down
-        cmp     rdx, 256                    ; band edge
-        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_forward
-        cmp     rdx, 3072                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t12_16
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t10_11
-        cmp     rdx, 384                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t9_9
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
-        cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae near .Lmemmove_zen5_avx512_disjoint_avx2_forward
-        jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
-.Lmemmove_zen5_avx512_disjoint_t9_9:
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
-        cmp     ecx, 1359                       ; above: d <= above_max
-        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_down
-        jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
-.Lmemmove_zen5_avx512_disjoint_t10_11:
-        cmp     rdx, 1536                    ; band edge
-        ja near .Lmemmove_zen5_avx512_disjoint_forward
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_avx512_disjoint_avx512_down                 ; zero: d = 0
-        cmp     ecx, 1359                       ; above: d <= above_max
-        jbe near .Lmemmove_zen5_avx512_disjoint_avx512_down
-        jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
-.Lmemmove_zen5_avx512_disjoint_t12_16:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t14_16
-        cmp     rdx, 4096                    ; band edge
-        ja near .Lmemmove_zen5_avx512_disjoint_forward
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
-        cmp     ecx, 1359                       ; above: d <= above_max
-        jbe near .Lmemmove_zen5_avx512_disjoint_avx512_down
-        jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
-.Lmemmove_zen5_avx512_disjoint_t14_16:
-        cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t15_16
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_avx512_disjoint_avx512_down                 ; zero: d = 0
-        jmp near .Lmemmove_zen5_avx512_disjoint_forward
-.Lmemmove_zen5_avx512_disjoint_t15_16:
-        cmp     rdx, 4194304                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_t16_16
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_avx512_disjoint_avx2_nt                 ; zero: d = 0
-        cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae near .Lmemmove_zen5_avx512_disjoint_forward_aligned
-        jmp near .Lmemmove_zen5_avx512_disjoint_avx2_nt
-.Lmemmove_zen5_avx512_disjoint_t16_16:
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_avx512_disjoint_forward                 ; zero: d = 0
-        cmp     ecx, 1359                       ; above: d <= above_max
-        jbe near .Lmemmove_zen5_avx512_disjoint_avx2_nt
-        cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae near .Lmemmove_zen5_avx512_disjoint_forward_aligned
-.Lmemmove_zen5_avx512_disjoint_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-.Lmemmove_zen5_avx512_disjoint_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemmove_zen5_avx512_disjoint_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-.Lmemmove_zen5_avx512_disjoint_small:
-        ; small body: begin
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_avx512_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx512_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx512_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx512_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx512_disjoint_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
-.Lmemmove_zen5_avx512_disjoint_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
-.Lmemmove_zen5_avx512_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
-.Lmemmove_zen5_avx512_disjoint_small_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
-.Lmemmove_zen5_avx512_disjoint_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-.Lmemmove_zen5_avx512_disjoint_small_s_end:
-        ; small body: end
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_avx512_disjoint_avx2_forward:
-        ; vector forward body: begin
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
-        cmp     rdx, 64
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_forward_ends                   ; head and tail cover n
-        mov     rcx, rdi
-        neg     rcx
-        and     rcx, 31                         ; the first aligned destination block
-        lea     r8, [rdx - 32]                      ; blocks start below n - 32
-        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
-        cmp     rcx, r9
-        jge     .Lmemmove_zen5_avx512_disjoint_avx2_forward_single                 ; signed: n - 128 may be below 0
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_forward_loop4
-        ; The loops start a 16-byte block, as the descending ones do, so
-        ; that their speed does not depend on where the linker places them
-        ; (see the note on down's loop).
-        align   16, db 0xcc
-.Lmemmove_zen5_avx512_disjoint_avx2_forward_loop4:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqu ymm3, [rsi + rcx + 32]
-        vmovdqu ymm4, [rsi + rcx + 64]
-        vmovdqu ymm5, [rsi + rcx + 96]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        vmovdqa [rdi + rcx + 32], ymm3               ; aligned store
-        vmovdqa [rdi + rcx + 64], ymm4               ; aligned store
-        vmovdqa [rdi + rcx + 96], ymm5               ; aligned store
-        add     rcx, 128                        ; vector loop step
-        cmp     rcx, r9
-        jl      .Lmemmove_zen5_avx512_disjoint_avx2_forward_loop4                  ; vector loop bound, four blocks
-.Lmemmove_zen5_avx512_disjoint_avx2_forward_single:
-        cmp     rcx, r8
-        jae     .Lmemmove_zen5_avx512_disjoint_avx2_forward_done                   ; at most three blocks follow: no alignment
-.Lmemmove_zen5_avx512_disjoint_avx2_forward_loop:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        add     rcx, 32                         ; vector loop step
-        cmp     rcx, r8
-        jb      .Lmemmove_zen5_avx512_disjoint_avx2_forward_loop                   ; vector loop bound
-.Lmemmove_zen5_avx512_disjoint_avx2_forward_done:
-.Lmemmove_zen5_avx512_disjoint_avx2_forward_ends:
-        vmovdqu [rdi], ymm0                     ; head store
-        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
-        vzeroupper
-        ; vector forward body: end
-        ret
-.Lmemmove_zen5_avx512_disjoint_avx2_down:
-        ; vector down body: begin
-        vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
-        vmovdqu ymm1, [rsi + rdx - 32]
-        cmp     rdx, 64
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_down_ends                   ; head and tail cover n
-        lea     rcx, [rdi + rdx - 32]
-        and     rcx, -32
-        sub     rcx, rdi                        ; the last aligned destination block
-        cmp     rcx, 96
-        jle     .Lmemmove_zen5_avx512_disjoint_avx2_down_loop                   ; fewer than four blocks above the head
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_down_loop4
-        align   16, db 0xcc
-.Lmemmove_zen5_avx512_disjoint_avx2_down_loop4:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqu ymm3, [rsi + rcx - 32]
-        vmovdqu ymm4, [rsi + rcx - 64]
-        vmovdqu ymm5, [rsi + rcx - 96]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        vmovdqa [rdi + rcx - 32], ymm3
-        vmovdqa [rdi + rcx - 64], ymm4
-        vmovdqa [rdi + rcx - 96], ymm5
-        sub     rcx, 128                        ; vector loop step
-        cmp     rcx, 96
-        jg      .Lmemmove_zen5_avx512_disjoint_avx2_down_loop4                  ; vector loop bound, four blocks above the head
-        test    rcx, rcx
-        jle     .Lmemmove_zen5_avx512_disjoint_avx2_down_ends                   ; the step passed the head; at most three blocks follow
-.Lmemmove_zen5_avx512_disjoint_avx2_down_loop:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        sub     rcx, 32                         ; vector loop step
-        ja      .Lmemmove_zen5_avx512_disjoint_avx2_down_loop                   ; vector loop bound: offsets above 0
-.Lmemmove_zen5_avx512_disjoint_avx2_down_ends:
-        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
-        vmovdqu [rdi], ymm0                     ; head store
-        vzeroupper
-        ; vector down body: end
-        ret
-.Lmemmove_zen5_avx512_disjoint_avx2_nt:
-        ; streaming forward body: begin
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
-        cmp     rdx, 64
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx2_nt_ends                   ; head and tail cover n
-        mov     rcx, rdi
-        neg     rcx
-        and     rcx, 31                         ; the first aligned destination block
-        lea     r8, [rdx - 32]                      ; blocks start below n - 32
-        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
-        cmp     rcx, r9
-        jge     .Lmemmove_zen5_avx512_disjoint_avx2_nt_single                 ; signed: n - 128 may be below 0
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx2_nt_loop4
-        ; The loops start a 16-byte block, as the descending ones do, so
-        ; that their speed does not depend on where the linker places them
-        ; (see the note on down's loop).
-        align   16, db 0xcc
-.Lmemmove_zen5_avx512_disjoint_avx2_nt_loop4:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqu ymm3, [rsi + rcx + 32]
-        vmovdqu ymm4, [rsi + rcx + 64]
-        vmovdqu ymm5, [rsi + rcx + 96]
-        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
-        vmovntdq [rdi + rcx + 32], ymm3              ; streaming store, aligned
-        vmovntdq [rdi + rcx + 64], ymm4              ; streaming store, aligned
-        vmovntdq [rdi + rcx + 96], ymm5              ; streaming store, aligned
-        add     rcx, 128                        ; vector loop step
-        cmp     rcx, r9
-        jl      .Lmemmove_zen5_avx512_disjoint_avx2_nt_loop4                  ; vector loop bound, four blocks
-.Lmemmove_zen5_avx512_disjoint_avx2_nt_single:
-        cmp     rcx, r8
-        jae     .Lmemmove_zen5_avx512_disjoint_avx2_nt_done                   ; at most three blocks follow: no alignment
-.Lmemmove_zen5_avx512_disjoint_avx2_nt_loop:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
-        add     rcx, 32                         ; vector loop step
-        cmp     rcx, r8
-        jb      .Lmemmove_zen5_avx512_disjoint_avx2_nt_loop                   ; vector loop bound
-.Lmemmove_zen5_avx512_disjoint_avx2_nt_done:
-        sfence                                  ; the streaming stores before any later store
-.Lmemmove_zen5_avx512_disjoint_avx2_nt_ends:
-        vmovdqu [rdi], ymm0                     ; head store
-        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
-        vzeroupper
-        ; streaming forward body: end
-        ret
-.Lmemmove_zen5_avx512_disjoint_avx512_forward:
-        ; vector forward body: begin
-        vmovdqu64 zmm0, [rsi]
-        vmovdqu64 zmm1, [rsi + rdx - 64]            ; the tail, loaded before any store
-        cmp     rdx, 128
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx512_forward_ends                   ; head and tail cover n
-        mov     rcx, rdi
-        neg     rcx
-        and     rcx, 63                         ; the first aligned destination block
-        lea     r8, [rdx - 64]                      ; blocks start below n - 64
-        lea     r9, [rdx - 256]                     ; steps of four start below n - 256
-        cmp     rcx, r9
-        jge     .Lmemmove_zen5_avx512_disjoint_avx512_forward_single                 ; signed: n - 256 may be below 0
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_forward_loop4
-        ; The loops start a 16-byte block, as the descending ones do, so
-        ; that their speed does not depend on where the linker places them
-        ; (see the note on down's loop).
-        align   16, db 0xcc
-.Lmemmove_zen5_avx512_disjoint_avx512_forward_loop4:
-        vmovdqu64 zmm2, [rsi + rcx]
-        vmovdqu64 zmm3, [rsi + rcx + 64]
-        vmovdqu64 zmm4, [rsi + rcx + 128]
-        vmovdqu64 zmm5, [rsi + rcx + 192]
-        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
-        vmovdqa64 [rdi + rcx + 64], zmm3               ; aligned store
-        vmovdqa64 [rdi + rcx + 128], zmm4               ; aligned store
-        vmovdqa64 [rdi + rcx + 192], zmm5               ; aligned store
-        add     rcx, 256                        ; vector loop step
-        cmp     rcx, r9
-        jl      .Lmemmove_zen5_avx512_disjoint_avx512_forward_loop4                  ; vector loop bound, four blocks
-.Lmemmove_zen5_avx512_disjoint_avx512_forward_single:
-        cmp     rcx, r8
-        jae     .Lmemmove_zen5_avx512_disjoint_avx512_forward_done                   ; at most three blocks follow: no alignment
-.Lmemmove_zen5_avx512_disjoint_avx512_forward_loop:
-        vmovdqu64 zmm2, [rsi + rcx]
-        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
-        add     rcx, 64                         ; vector loop step
-        cmp     rcx, r8
-        jb      .Lmemmove_zen5_avx512_disjoint_avx512_forward_loop                   ; vector loop bound
-.Lmemmove_zen5_avx512_disjoint_avx512_forward_done:
-.Lmemmove_zen5_avx512_disjoint_avx512_forward_ends:
-        vmovdqu64 [rdi], zmm0                     ; head store
-        vmovdqu64 [rdi + rdx - 64], zmm1            ; tail store
-        vzeroupper
-        ; vector forward body: end
-        ret
-.Lmemmove_zen5_avx512_disjoint_avx512_down:
-        ; vector down body: begin
-        vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
-        vmovdqu64 zmm1, [rsi + rdx - 64]
-        cmp     rdx, 128
-        jbe     .Lmemmove_zen5_avx512_disjoint_avx512_down_ends                   ; head and tail cover n
-        lea     rcx, [rdi + rdx - 64]
-        and     rcx, -64
-        sub     rcx, rdi                        ; the last aligned destination block
-        cmp     rcx, 192
-        jle     .Lmemmove_zen5_avx512_disjoint_avx512_down_loop                   ; fewer than four blocks above the head
-        jmp     .Lmemmove_zen5_avx512_disjoint_avx512_down_loop4
-        align   16, db 0xcc
-.Lmemmove_zen5_avx512_disjoint_avx512_down_loop4:
-        vmovdqu64 zmm2, [rsi + rcx]
-        vmovdqu64 zmm3, [rsi + rcx - 64]
-        vmovdqu64 zmm4, [rsi + rcx - 128]
-        vmovdqu64 zmm5, [rsi + rcx - 192]
-        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
-        vmovdqa64 [rdi + rcx - 64], zmm3
-        vmovdqa64 [rdi + rcx - 128], zmm4
-        vmovdqa64 [rdi + rcx - 192], zmm5
-        sub     rcx, 256                        ; vector loop step
-        cmp     rcx, 192
-        jg      .Lmemmove_zen5_avx512_disjoint_avx512_down_loop4                  ; vector loop bound, four blocks above the head
-        test    rcx, rcx
-        jle     .Lmemmove_zen5_avx512_disjoint_avx512_down_ends                   ; the step passed the head; at most three blocks follow
-.Lmemmove_zen5_avx512_disjoint_avx512_down_loop:
-        vmovdqu64 zmm2, [rsi + rcx]
-        vmovdqa64 [rdi + rcx], zmm2               ; aligned store
-        sub     rcx, 64                         ; vector loop step
-        ja      .Lmemmove_zen5_avx512_disjoint_avx512_down_loop                   ; vector loop bound: offsets above 0
-.Lmemmove_zen5_avx512_disjoint_avx512_down_ends:
-        vmovdqu64 [rdi + rdx - 64], zmm1            ; tail store
-        vmovdqu64 [rdi], zmm0                     ; head store
-        vzeroupper
-        ; vector down body: end
-        ret
 
 ; uc_memmove under zen5_avx2's table, where rule_patch sends uc_memmove.
 uc_memmove_zen5_avx2:
@@ -6697,7 +6697,280 @@ uc_memmove_zen5_avx2:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
-        jae     .Lmemmove_zen5_avx2_disjoint
+        jb      .Lmemmove_zen5_avx2_overlap_below          ; src in [dst, dst + n): copy up
+        ; zen5_avx2's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_disjoint_small
+        cmp     rdx, 64                    ; band edge
+        ja      .Lmemmove_zen5_avx2_disjoint_t4_14
+        cmp     rdx, 39                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_down
+.Lmemmove_zen5_avx2_disjoint_t4_14:
+        cmp     rdx, 128                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        cmp     rdx, 160                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
+        cmp     rdx, 384                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
+        cmp     rdx, 4096                    ; band edge
+        ja      .Lmemmove_zen5_avx2_disjoint_t11_14
+        cmp     rdx, 1536                    ; band edge
+        ja      .Lmemmove_zen5_avx2_disjoint_t9_10
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemmove_zen5_avx2_disjoint_t8_8
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_avx2_disjoint_avx2_forward                 ; zero: d = 0
+        cmp     ecx, 1359                       ; above: d <= above_max
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
+        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
+.Lmemmove_zen5_avx2_disjoint_t8_8:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_avx2_disjoint_avx2_down                 ; zero: d = 0
+        cmp     ecx, 1359                       ; above: d <= above_max
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
+        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
+.Lmemmove_zen5_avx2_disjoint_t9_10:
+        cmp     rdx, 3072                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_disjoint_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_avx2_disjoint_avx2_forward                 ; zero: d = 0
+        cmp     ecx, 1359                       ; above: d <= above_max
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
+        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
+.Lmemmove_zen5_avx2_disjoint_t11_14:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lmemmove_zen5_avx2_disjoint_t13_14
+        cmp     rdx, 1048576                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_disjoint_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_avx2_disjoint_avx2_down                 ; zero: d = 0
+        jmp near .Lmemmove_zen5_avx2_disjoint_forward
+.Lmemmove_zen5_avx2_disjoint_t13_14:
+        cmp     rdx, 4194304                    ; band edge
+        ja      .Lmemmove_zen5_avx2_disjoint_t14_14
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_avx2_disjoint_avx2_nt                 ; zero: d = 0
+        cmp     ecx, 4087                     ; below: d >= 4096 - below_max
+        jae near .Lmemmove_zen5_avx2_disjoint_forward_aligned
+        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_nt
+.Lmemmove_zen5_avx2_disjoint_t14_14:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_avx2_disjoint_forward                 ; zero: d = 0
+        cmp     ecx, 1359                       ; above: d <= above_max
+        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_nt
+        cmp     ecx, 4087                     ; below: d >= 4096 - below_max
+        jae near .Lmemmove_zen5_avx2_disjoint_forward_aligned
+.Lmemmove_zen5_avx2_disjoint_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen5_avx2_disjoint_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemmove_zen5_avx2_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        ret
+.Lmemmove_zen5_avx2_disjoint_small:
+        ; small body: begin
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx2_disjoint_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_avx2_disjoint_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx2_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx2_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx2_disjoint_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
+.Lmemmove_zen5_avx2_disjoint_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
+.Lmemmove_zen5_avx2_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
+.Lmemmove_zen5_avx2_disjoint_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
+.Lmemmove_zen5_avx2_disjoint_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+.Lmemmove_zen5_avx2_disjoint_small_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx2_disjoint_avx2_forward:
+        ; vector forward body: begin
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_forward_ends                   ; head and tail cover n
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         ; the first aligned destination block
+        lea     r8, [rdx - 32]                      ; blocks start below n - 32
+        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx2_disjoint_avx2_forward_single                 ; signed: n - 128 may be below 0
+        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_forward_loop4
+        ; The loops start a 16-byte block, as the descending ones do, so
+        ; that their speed does not depend on where the linker places them
+        ; (see the note on down's loop).
+        align   16, db 0xcc
+.Lmemmove_zen5_avx2_disjoint_avx2_forward_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        vmovdqa [rdi + rcx + 32], ymm3               ; aligned store
+        vmovdqa [rdi + rcx + 64], ymm4               ; aligned store
+        vmovdqa [rdi + rcx + 96], ymm5               ; aligned store
+        add     rcx, 128                        ; vector loop step
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx2_disjoint_avx2_forward_loop4                  ; vector loop bound, four blocks
+.Lmemmove_zen5_avx2_disjoint_avx2_forward_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx2_disjoint_avx2_forward_done                   ; at most three blocks follow: no alignment
+.Lmemmove_zen5_avx2_disjoint_avx2_forward_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        add     rcx, 32                         ; vector loop step
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx2_disjoint_avx2_forward_loop                   ; vector loop bound
+.Lmemmove_zen5_avx2_disjoint_avx2_forward_done:
+.Lmemmove_zen5_avx2_disjoint_avx2_forward_ends:
+        vmovdqu [rdi], ymm0                     ; head store
+        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
+        vzeroupper
+        ; vector forward body: end
+        ret
+.Lmemmove_zen5_avx2_disjoint_avx2_down:
+        ; vector down body: begin
+        vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
+        vmovdqu ymm1, [rsi + rdx - 32]
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_down_ends                   ; head and tail cover n
+        lea     rcx, [rdi + rdx - 32]
+        and     rcx, -32
+        sub     rcx, rdi                        ; the last aligned destination block
+        cmp     rcx, 96
+        jle     .Lmemmove_zen5_avx2_disjoint_avx2_down_loop                   ; fewer than four blocks above the head
+        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_down_loop4
+        align   16, db 0xcc
+.Lmemmove_zen5_avx2_disjoint_avx2_down_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx - 32]
+        vmovdqu ymm4, [rsi + rcx - 64]
+        vmovdqu ymm5, [rsi + rcx - 96]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        vmovdqa [rdi + rcx - 32], ymm3
+        vmovdqa [rdi + rcx - 64], ymm4
+        vmovdqa [rdi + rcx - 96], ymm5
+        sub     rcx, 128                        ; vector loop step
+        cmp     rcx, 96
+        jg      .Lmemmove_zen5_avx2_disjoint_avx2_down_loop4                  ; vector loop bound, four blocks above the head
+        test    rcx, rcx
+        jle     .Lmemmove_zen5_avx2_disjoint_avx2_down_ends                   ; the step passed the head; at most three blocks follow
+.Lmemmove_zen5_avx2_disjoint_avx2_down_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqa [rdi + rcx], ymm2               ; aligned store
+        sub     rcx, 32                         ; vector loop step
+        ja      .Lmemmove_zen5_avx2_disjoint_avx2_down_loop                   ; vector loop bound: offsets above 0
+.Lmemmove_zen5_avx2_disjoint_avx2_down_ends:
+        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
+        vmovdqu [rdi], ymm0                     ; head store
+        vzeroupper
+        ; vector down body: end
+        ret
+.Lmemmove_zen5_avx2_disjoint_avx2_nt:
+        ; streaming forward body: begin
+        vmovdqu ymm0, [rsi]
+        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
+        cmp     rdx, 64
+        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_nt_ends                   ; head and tail cover n
+        mov     rcx, rdi
+        neg     rcx
+        and     rcx, 31                         ; the first aligned destination block
+        lea     r8, [rdx - 32]                      ; blocks start below n - 32
+        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
+        cmp     rcx, r9
+        jge     .Lmemmove_zen5_avx2_disjoint_avx2_nt_single                 ; signed: n - 128 may be below 0
+        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_nt_loop4
+        ; The loops start a 16-byte block, as the descending ones do, so
+        ; that their speed does not depend on where the linker places them
+        ; (see the note on down's loop).
+        align   16, db 0xcc
+.Lmemmove_zen5_avx2_disjoint_avx2_nt_loop4:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovdqu ymm3, [rsi + rcx + 32]
+        vmovdqu ymm4, [rsi + rcx + 64]
+        vmovdqu ymm5, [rsi + rcx + 96]
+        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
+        vmovntdq [rdi + rcx + 32], ymm3              ; streaming store, aligned
+        vmovntdq [rdi + rcx + 64], ymm4              ; streaming store, aligned
+        vmovntdq [rdi + rcx + 96], ymm5              ; streaming store, aligned
+        add     rcx, 128                        ; vector loop step
+        cmp     rcx, r9
+        jl      .Lmemmove_zen5_avx2_disjoint_avx2_nt_loop4                  ; vector loop bound, four blocks
+.Lmemmove_zen5_avx2_disjoint_avx2_nt_single:
+        cmp     rcx, r8
+        jae     .Lmemmove_zen5_avx2_disjoint_avx2_nt_done                   ; at most three blocks follow: no alignment
+.Lmemmove_zen5_avx2_disjoint_avx2_nt_loop:
+        vmovdqu ymm2, [rsi + rcx]
+        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
+        add     rcx, 32                         ; vector loop step
+        cmp     rcx, r8
+        jb      .Lmemmove_zen5_avx2_disjoint_avx2_nt_loop                   ; vector loop bound
+.Lmemmove_zen5_avx2_disjoint_avx2_nt_done:
+        sfence                                  ; the streaming stores before any later store
+.Lmemmove_zen5_avx2_disjoint_avx2_nt_ends:
+        vmovdqu [rdi], ymm0                     ; head store
+        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
+        vzeroupper
+        ; streaming forward body: end
+        ret
+.Lmemmove_zen5_avx2_overlap_below:
         ; zen5_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_avx2_up_small
@@ -7344,279 +7617,6 @@ uc_memmove_zen5_avx2:
         vzeroupper
         ; vector down body: end
         ret
-.Lmemmove_zen5_avx2_disjoint:
-        ; zen5_avx2's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen5_avx2_disjoint_small
-        cmp     rdx, 64                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_t4_14
-        cmp     rdx, 39                    ; band edge
-        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_down
-.Lmemmove_zen5_avx2_disjoint_t4_14:
-        cmp     rdx, 128                    ; band edge
-        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-        cmp     rdx, 160                    ; band edge
-        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
-        cmp     rdx, 384                    ; band edge
-        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-        cmp     rdx, 4096                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_t11_14
-        cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_t9_10
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_t8_8
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_avx2_disjoint_avx2_forward                 ; zero: d = 0
-        cmp     ecx, 1359                       ; above: d <= above_max
-        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
-        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-.Lmemmove_zen5_avx2_disjoint_t8_8:
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_avx2_disjoint_avx2_down                 ; zero: d = 0
-        cmp     ecx, 1359                       ; above: d <= above_max
-        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
-        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-.Lmemmove_zen5_avx2_disjoint_t9_10:
-        cmp     rdx, 3072                    ; band edge
-        jbe near .Lmemmove_zen5_avx2_disjoint_forward
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_avx2_disjoint_avx2_forward                 ; zero: d = 0
-        cmp     ecx, 1359                       ; above: d <= above_max
-        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
-        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-.Lmemmove_zen5_avx2_disjoint_t11_14:
-        cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_t13_14
-        cmp     rdx, 1048576                    ; band edge
-        jbe near .Lmemmove_zen5_avx2_disjoint_forward
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_avx2_disjoint_avx2_down                 ; zero: d = 0
-        jmp near .Lmemmove_zen5_avx2_disjoint_forward
-.Lmemmove_zen5_avx2_disjoint_t13_14:
-        cmp     rdx, 4194304                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_t14_14
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_avx2_disjoint_avx2_nt                 ; zero: d = 0
-        cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae near .Lmemmove_zen5_avx2_disjoint_forward_aligned
-        jmp near .Lmemmove_zen5_avx2_disjoint_avx2_nt
-.Lmemmove_zen5_avx2_disjoint_t14_14:
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_avx2_disjoint_forward                 ; zero: d = 0
-        cmp     ecx, 1359                       ; above: d <= above_max
-        jbe near .Lmemmove_zen5_avx2_disjoint_avx2_nt
-        cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae near .Lmemmove_zen5_avx2_disjoint_forward_aligned
-.Lmemmove_zen5_avx2_disjoint_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-.Lmemmove_zen5_avx2_disjoint_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemmove_zen5_avx2_disjoint_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-.Lmemmove_zen5_avx2_disjoint_small:
-        ; small body: begin
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_avx2_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx2_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx2_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx2_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx2_disjoint_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
-.Lmemmove_zen5_avx2_disjoint_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
-.Lmemmove_zen5_avx2_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
-.Lmemmove_zen5_avx2_disjoint_small_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
-.Lmemmove_zen5_avx2_disjoint_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-.Lmemmove_zen5_avx2_disjoint_small_s_end:
-        ; small body: end
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_avx2_disjoint_avx2_forward:
-        ; vector forward body: begin
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
-        cmp     rdx, 64
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_forward_ends                   ; head and tail cover n
-        mov     rcx, rdi
-        neg     rcx
-        and     rcx, 31                         ; the first aligned destination block
-        lea     r8, [rdx - 32]                      ; blocks start below n - 32
-        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
-        cmp     rcx, r9
-        jge     .Lmemmove_zen5_avx2_disjoint_avx2_forward_single                 ; signed: n - 128 may be below 0
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_forward_loop4
-        ; The loops start a 16-byte block, as the descending ones do, so
-        ; that their speed does not depend on where the linker places them
-        ; (see the note on down's loop).
-        align   16, db 0xcc
-.Lmemmove_zen5_avx2_disjoint_avx2_forward_loop4:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqu ymm3, [rsi + rcx + 32]
-        vmovdqu ymm4, [rsi + rcx + 64]
-        vmovdqu ymm5, [rsi + rcx + 96]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        vmovdqa [rdi + rcx + 32], ymm3               ; aligned store
-        vmovdqa [rdi + rcx + 64], ymm4               ; aligned store
-        vmovdqa [rdi + rcx + 96], ymm5               ; aligned store
-        add     rcx, 128                        ; vector loop step
-        cmp     rcx, r9
-        jl      .Lmemmove_zen5_avx2_disjoint_avx2_forward_loop4                  ; vector loop bound, four blocks
-.Lmemmove_zen5_avx2_disjoint_avx2_forward_single:
-        cmp     rcx, r8
-        jae     .Lmemmove_zen5_avx2_disjoint_avx2_forward_done                   ; at most three blocks follow: no alignment
-.Lmemmove_zen5_avx2_disjoint_avx2_forward_loop:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        add     rcx, 32                         ; vector loop step
-        cmp     rcx, r8
-        jb      .Lmemmove_zen5_avx2_disjoint_avx2_forward_loop                   ; vector loop bound
-.Lmemmove_zen5_avx2_disjoint_avx2_forward_done:
-.Lmemmove_zen5_avx2_disjoint_avx2_forward_ends:
-        vmovdqu [rdi], ymm0                     ; head store
-        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
-        vzeroupper
-        ; vector forward body: end
-        ret
-.Lmemmove_zen5_avx2_disjoint_avx2_down:
-        ; vector down body: begin
-        vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
-        vmovdqu ymm1, [rsi + rdx - 32]
-        cmp     rdx, 64
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_down_ends                   ; head and tail cover n
-        lea     rcx, [rdi + rdx - 32]
-        and     rcx, -32
-        sub     rcx, rdi                        ; the last aligned destination block
-        cmp     rcx, 96
-        jle     .Lmemmove_zen5_avx2_disjoint_avx2_down_loop                   ; fewer than four blocks above the head
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_down_loop4
-        align   16, db 0xcc
-.Lmemmove_zen5_avx2_disjoint_avx2_down_loop4:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqu ymm3, [rsi + rcx - 32]
-        vmovdqu ymm4, [rsi + rcx - 64]
-        vmovdqu ymm5, [rsi + rcx - 96]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        vmovdqa [rdi + rcx - 32], ymm3
-        vmovdqa [rdi + rcx - 64], ymm4
-        vmovdqa [rdi + rcx - 96], ymm5
-        sub     rcx, 128                        ; vector loop step
-        cmp     rcx, 96
-        jg      .Lmemmove_zen5_avx2_disjoint_avx2_down_loop4                  ; vector loop bound, four blocks above the head
-        test    rcx, rcx
-        jle     .Lmemmove_zen5_avx2_disjoint_avx2_down_ends                   ; the step passed the head; at most three blocks follow
-.Lmemmove_zen5_avx2_disjoint_avx2_down_loop:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqa [rdi + rcx], ymm2               ; aligned store
-        sub     rcx, 32                         ; vector loop step
-        ja      .Lmemmove_zen5_avx2_disjoint_avx2_down_loop                   ; vector loop bound: offsets above 0
-.Lmemmove_zen5_avx2_disjoint_avx2_down_ends:
-        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
-        vmovdqu [rdi], ymm0                     ; head store
-        vzeroupper
-        ; vector down body: end
-        ret
-.Lmemmove_zen5_avx2_disjoint_avx2_nt:
-        ; streaming forward body: begin
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
-        cmp     rdx, 64
-        jbe     .Lmemmove_zen5_avx2_disjoint_avx2_nt_ends                   ; head and tail cover n
-        mov     rcx, rdi
-        neg     rcx
-        and     rcx, 31                         ; the first aligned destination block
-        lea     r8, [rdx - 32]                      ; blocks start below n - 32
-        lea     r9, [rdx - 128]                     ; steps of four start below n - 128
-        cmp     rcx, r9
-        jge     .Lmemmove_zen5_avx2_disjoint_avx2_nt_single                 ; signed: n - 128 may be below 0
-        jmp     .Lmemmove_zen5_avx2_disjoint_avx2_nt_loop4
-        ; The loops start a 16-byte block, as the descending ones do, so
-        ; that their speed does not depend on where the linker places them
-        ; (see the note on down's loop).
-        align   16, db 0xcc
-.Lmemmove_zen5_avx2_disjoint_avx2_nt_loop4:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovdqu ymm3, [rsi + rcx + 32]
-        vmovdqu ymm4, [rsi + rcx + 64]
-        vmovdqu ymm5, [rsi + rcx + 96]
-        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
-        vmovntdq [rdi + rcx + 32], ymm3              ; streaming store, aligned
-        vmovntdq [rdi + rcx + 64], ymm4              ; streaming store, aligned
-        vmovntdq [rdi + rcx + 96], ymm5              ; streaming store, aligned
-        add     rcx, 128                        ; vector loop step
-        cmp     rcx, r9
-        jl      .Lmemmove_zen5_avx2_disjoint_avx2_nt_loop4                  ; vector loop bound, four blocks
-.Lmemmove_zen5_avx2_disjoint_avx2_nt_single:
-        cmp     rcx, r8
-        jae     .Lmemmove_zen5_avx2_disjoint_avx2_nt_done                   ; at most three blocks follow: no alignment
-.Lmemmove_zen5_avx2_disjoint_avx2_nt_loop:
-        vmovdqu ymm2, [rsi + rcx]
-        vmovntdq [rdi + rcx], ymm2              ; streaming store, aligned
-        add     rcx, 32                         ; vector loop step
-        cmp     rcx, r8
-        jb      .Lmemmove_zen5_avx2_disjoint_avx2_nt_loop                   ; vector loop bound
-.Lmemmove_zen5_avx2_disjoint_avx2_nt_done:
-        sfence                                  ; the streaming stores before any later store
-.Lmemmove_zen5_avx2_disjoint_avx2_nt_ends:
-        vmovdqu [rdi], ymm0                     ; head store
-        vmovdqu [rdi + rdx - 32], ymm1            ; tail store
-        vzeroupper
-        ; streaming forward body: end
-        ret
 
 ; uc_memmove under zen5_gpr's table, where rule_patch sends uc_memmove.
 uc_memmove_zen5_gpr:
@@ -7629,7 +7629,163 @@ uc_memmove_zen5_gpr:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
-        jae     .Lmemmove_zen5_gpr_disjoint
+        jb      .Lmemmove_zen5_gpr_overlap_below          ; src in [dst, dst + n): copy up
+        ; zen5_gpr's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen5_gpr_disjoint_small
+        cmp     rdx, 64                    ; band edge
+        ja      .Lmemmove_zen5_gpr_disjoint_t4_13
+        cmp     rdx, 39                    ; band edge
+        jbe near .Lmemmove_zen5_gpr_disjoint_forward
+        jmp near .Lmemmove_zen5_gpr_disjoint_down
+.Lmemmove_zen5_gpr_disjoint_t4_13:
+        cmp     rdx, 128                    ; band edge
+        jbe near .Lmemmove_zen5_gpr_disjoint_forward
+        cmp     rdx, 160                    ; band edge
+        jbe near .Lmemmove_zen5_gpr_disjoint_down
+        cmp     rdx, 384                    ; band edge
+        jbe near .Lmemmove_zen5_gpr_disjoint_forward
+        cmp     rdx, 3072                    ; band edge
+        ja      .Lmemmove_zen5_gpr_disjoint_t10_13
+        cmp     rdx, 512                    ; band edge
+        ja      .Lmemmove_zen5_gpr_disjoint_t8_9
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
+        cmp     ecx, 1359                       ; above: d <= above_max
+        jbe near .Lmemmove_zen5_gpr_disjoint_down
+        jmp near .Lmemmove_zen5_gpr_disjoint_forward
+.Lmemmove_zen5_gpr_disjoint_t8_9:
+        cmp     rdx, 1536                    ; band edge
+        ja near .Lmemmove_zen5_gpr_disjoint_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_gpr_disjoint_down                 ; zero: d = 0
+        cmp     ecx, 1359                       ; above: d <= above_max
+        jbe near .Lmemmove_zen5_gpr_disjoint_down
+        jmp near .Lmemmove_zen5_gpr_disjoint_forward
+.Lmemmove_zen5_gpr_disjoint_t10_13:
+        cmp     rdx, 1048576                    ; band edge
+        ja      .Lmemmove_zen5_gpr_disjoint_t12_13
+        cmp     rdx, 4096                    ; band edge
+        ja near .Lmemmove_zen5_gpr_disjoint_forward
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
+        cmp     ecx, 1359                       ; above: d <= above_max
+        jbe near .Lmemmove_zen5_gpr_disjoint_down
+        jmp near .Lmemmove_zen5_gpr_disjoint_forward
+.Lmemmove_zen5_gpr_disjoint_t12_13:
+        cmp     rdx, 2097152                    ; band edge
+        ja      .Lmemmove_zen5_gpr_disjoint_t13_13
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_gpr_disjoint_down                 ; zero: d = 0
+        jmp near .Lmemmove_zen5_gpr_disjoint_forward
+.Lmemmove_zen5_gpr_disjoint_t13_13:
+        mov     ecx, edi
+        sub     ecx, esi                        ; distance: dst - src
+        and     ecx, 4095
+        jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
+        cmp     ecx, 4087                     ; below: d >= 4096 - below_max
+        jae near .Lmemmove_zen5_gpr_disjoint_forward_aligned
+.Lmemmove_zen5_gpr_disjoint_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+.Lmemmove_zen5_gpr_disjoint_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemmove_zen5_gpr_disjoint_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_gpr_disjoint_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemmove_zen5_gpr_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        ret
+.Lmemmove_zen5_gpr_disjoint_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lmemmove_zen5_gpr_disjoint_down_loop
+        jmp     .Lmemmove_zen5_gpr_disjoint_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lmemmove_zen5_gpr_disjoint_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lmemmove_zen5_gpr_disjoint_down_loop                   ; loop bound: offsets above 0
+.Lmemmove_zen5_gpr_disjoint_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        ret
+.Lmemmove_zen5_gpr_disjoint_small:
+        ; small body: begin
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s16
+        cmp     rdx, 8
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s8
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_disjoint_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
+.Lmemmove_zen5_gpr_disjoint_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
+.Lmemmove_zen5_gpr_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
+.Lmemmove_zen5_gpr_disjoint_small_s8:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
+.Lmemmove_zen5_gpr_disjoint_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+.Lmemmove_zen5_gpr_disjoint_small_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_overlap_below:
         ; zen5_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_gpr_up_small
@@ -8065,162 +8221,6 @@ uc_memmove_zen5_gpr:
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_zen5_gpr_down_small_s_end:
-        ; small body: end
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_gpr_disjoint:
-        ; zen5_gpr's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen5_gpr_disjoint_small
-        cmp     rdx, 64                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_t4_13
-        cmp     rdx, 39                    ; band edge
-        jbe near .Lmemmove_zen5_gpr_disjoint_forward
-        jmp near .Lmemmove_zen5_gpr_disjoint_down
-.Lmemmove_zen5_gpr_disjoint_t4_13:
-        cmp     rdx, 128                    ; band edge
-        jbe near .Lmemmove_zen5_gpr_disjoint_forward
-        cmp     rdx, 160                    ; band edge
-        jbe near .Lmemmove_zen5_gpr_disjoint_down
-        cmp     rdx, 384                    ; band edge
-        jbe near .Lmemmove_zen5_gpr_disjoint_forward
-        cmp     rdx, 3072                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_t10_13
-        cmp     rdx, 512                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_t8_9
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
-        cmp     ecx, 1359                       ; above: d <= above_max
-        jbe near .Lmemmove_zen5_gpr_disjoint_down
-        jmp near .Lmemmove_zen5_gpr_disjoint_forward
-.Lmemmove_zen5_gpr_disjoint_t8_9:
-        cmp     rdx, 1536                    ; band edge
-        ja near .Lmemmove_zen5_gpr_disjoint_forward
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_gpr_disjoint_down                 ; zero: d = 0
-        cmp     ecx, 1359                       ; above: d <= above_max
-        jbe near .Lmemmove_zen5_gpr_disjoint_down
-        jmp near .Lmemmove_zen5_gpr_disjoint_forward
-.Lmemmove_zen5_gpr_disjoint_t10_13:
-        cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_t12_13
-        cmp     rdx, 4096                    ; band edge
-        ja near .Lmemmove_zen5_gpr_disjoint_forward
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
-        cmp     ecx, 1359                       ; above: d <= above_max
-        jbe near .Lmemmove_zen5_gpr_disjoint_down
-        jmp near .Lmemmove_zen5_gpr_disjoint_forward
-.Lmemmove_zen5_gpr_disjoint_t12_13:
-        cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_t13_13
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_gpr_disjoint_down                 ; zero: d = 0
-        jmp near .Lmemmove_zen5_gpr_disjoint_forward
-.Lmemmove_zen5_gpr_disjoint_t13_13:
-        mov     ecx, edi
-        sub     ecx, esi                        ; distance: dst - src
-        and     ecx, 4095
-        jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
-        cmp     ecx, 4087                     ; below: d >= 4096 - below_max
-        jae near .Lmemmove_zen5_gpr_disjoint_forward_aligned
-.Lmemmove_zen5_gpr_disjoint_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-.Lmemmove_zen5_gpr_disjoint_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemmove_zen5_gpr_disjoint_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen5_gpr_disjoint_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemmove_zen5_gpr_disjoint_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-.Lmemmove_zen5_gpr_disjoint_down:
-        ; descending body: begin
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             ; top store
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        ; aligned end, as an offset
-        sub     rcx, 8                          ; first aligned store
-        ja      .Lmemmove_zen5_gpr_disjoint_down_loop
-        jmp     .Lmemmove_zen5_gpr_disjoint_down_bottom
-        ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line and its speed does not depend on where the linker
-        ; places it: a loop that straddles a fetch line is fetched as two
-        ; lines every iteration, which is why both vendors' optimization
-        ; manuals advise aligning the head of a hot loop.
-        align   16, db 0xcc
-.Lmemmove_zen5_gpr_disjoint_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 ; aligned store
-        sub     rcx, 8                          ; loop step
-        ja      .Lmemmove_zen5_gpr_disjoint_down_loop                   ; loop bound: offsets above 0
-.Lmemmove_zen5_gpr_disjoint_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       ; bottom store
-        ; descending body: end
-        ret
-.Lmemmove_zen5_gpr_disjoint_small:
-        ; small body: begin
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_gpr_disjoint_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
-.Lmemmove_zen5_gpr_disjoint_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
-.Lmemmove_zen5_gpr_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
-.Lmemmove_zen5_gpr_disjoint_small_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
-.Lmemmove_zen5_gpr_disjoint_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-.Lmemmove_zen5_gpr_disjoint_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
