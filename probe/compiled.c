@@ -77,13 +77,12 @@ static size_t memmove_prologue(unsigned char *p, uintptr_t at, uintptr_t overlap
 }
 
 static int compile_one(const struct probe_flavor *f, const struct derived_rule *r, int one_body, unsigned char *slot,
-		       copy_fn *entry, size_t *bytes)
+		       copy_fn *entry)
 {
 	struct copy_table *t = malloc(sizeof *t);
 	if (!t)
 		return -1;
 	to_table(r, f->machine_isa(), t);
-	*bytes = 0;
 	if (plan_copies_forward(t)) {
 		*entry = routine_of(f, BASELINE_STRATEGY);
 		free(t);
@@ -119,7 +118,6 @@ static int compile_one(const struct probe_flavor *f, const struct derived_rule *
 	if (n == 0)
 		return -1;
 	*entry = (copy_fn)base;
-	*bytes = n;
 	return 0;
 }
 
@@ -129,15 +127,13 @@ int compile_tables(const struct probe_flavor *f, const struct derived_rule *tabl
 	out->size = (size_t)n * SLOT;
 	out->region = near_region(f, out->size);
 	out->entries = calloc((size_t)n, sizeof *out->entries);
-	out->code_bytes = calloc((size_t)n, sizeof *out->code_bytes);
-	if (!out->region || !out->entries || !out->code_bytes) {
+	if (!out->region || !out->entries) {
 		fprintf(stderr, "probe: no memory for the compiled tables within reach of the routines\n");
 		return -1;
 	}
 	memset(out->region, 0xcc, out->size); /* int3 wherever no code is */
 	for (int i = 0; i < n; i++)
-		if (compile_one(f, &tables[i], one_body, out->region + (size_t)i * SLOT, &out->entries[i],
-				&out->code_bytes[i])) {
+		if (compile_one(f, &tables[i], one_body, out->region + (size_t)i * SLOT, &out->entries[i])) {
 			fprintf(stderr, "probe: table %d could not be compiled\n", i);
 			return -1;
 		}
@@ -149,12 +145,10 @@ int compile_tables(const struct probe_flavor *f, const struct derived_rule *tabl
 	return 0;
 }
 
-void compiled_tables_free(struct compiled_tables *c, int n)
+void compiled_tables_free(struct compiled_tables *c)
 {
-	(void)n;
 	if (c->region)
 		munmap(c->region, c->size);
 	free(c->entries);
-	free(c->code_bytes);
 	memset(c, 0, sizeof *c);
 }

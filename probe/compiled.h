@@ -14,7 +14,6 @@ struct compiled_tables {
 	unsigned char *region;
 	size_t size;
 	copy_fn *entries; /* one per table */
-	size_t *code_bytes; /* the tree's bytes, 0 for the baseline */
 };
 
 /* Compiles tables[0..n) for this CPU's isa. one_body: every strategy jumps
@@ -22,6 +21,6 @@ struct compiled_tables {
  * branches (the band cost). Nonzero after saying why. */
 int compile_tables(const struct probe_flavor *f, const struct derived_rule *tables, int n, int one_body,
 		   struct compiled_tables *out);
-void compiled_tables_free(struct compiled_tables *c, int n);
+void compiled_tables_free(struct compiled_tables *c);
 
 #endif

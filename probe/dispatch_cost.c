@@ -66,7 +66,7 @@ static void time_tables(const struct probe_flavor *f, struct streams *s, const s
 	if (compile_tables(f, tables, n, one_body, &c))
 		exit(1);
 	time_copies(s, c.entries, n, out);
-	compiled_tables_free(&c, n);
+	compiled_tables_free(&c);
 }
 
 /* A table of n bands that alternate forward with another strategy, each
@@ -168,7 +168,7 @@ void check_prediction(const struct probe_flavor *f)
 	struct workload_ticks t[2];
 	time_copies(s, copies, 2, t);
 	streams_free(s);
-	compiled_tables_free(&c, 1);
+	compiled_tables_free(&c);
 	f->force_strategy(BASELINE_STRATEGY);
 	printf("  this CPU's rule in out/, shipped: %.2f ticks a call on random sizes, %.2f sorted; as the probe "
 	       "compiles it: %.2f, %.2f (%.3fx, %.3fx)\n",
