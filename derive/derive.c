@@ -11,13 +11,13 @@
 static const char *const class_name[NC] = {DISTANCE_CLASSES(CLASS_NAME)};
 #undef CLASS_NAME
 
-static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
+/* The noise of copies long enough to time well: a point of a few ticks
+ * moves by a large fraction when one tick moves. */
+static int measure_noise(const struct table *t, struct derived_rule *r)
 {
-	double *v = malloc(t->n * sizeof *v), worst[2] = {0, 0};
+	double *v = malloc(t->n * sizeof *v);
 	if (!v)
 		return -1;
-	/* The noise of copies long enough to time well: a point of a few ticks
-	 * moves by a large fraction when one tick moves. */
 	size_t nv = 0;
 	for (size_t i = 0; i < t->n; i++)
 		if (t->rows[i].ticks >= DERIVE_NOISE_MIN_TICKS)
@@ -27,23 +27,18 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 			v[nv] = t->rows[nv].spread;
 	r->noise = fmax(DERIVE_NOISE_FLOOR, median_of(v, nv));
 	free(v);
-	if (grid_build(t, g, r))
-		return -1;
+	return 0;
+}
 
-	int *other = calloc(g->nl, sizeof *other), who[2] = {BASELINE_STRATEGY, BASELINE_STRATEGY};
-	if (!other)
-		return -1;
-	for (size_t li = 0; li < g->nl; li++)
-		other[li] = best_else(g, li, r->noise);
-	r->zero_mod = 4096;
-	r->above_max = stall_run(g, other, r->noise, 0, &worst[0], &who[0]);
-	r->below_max = stall_run(g, other, r->noise, 1, &worst[1], &who[1]);
-
-	/* The run of distances that stall bounds each class; within it, the
-	 * bound that costs least overall, since a distance that stalls only at
-	 * some lengths may cost more inside the class than outside it. */
+/* The run of distances that stall bounds each class; within it, the bound
+ * that costs least overall, since a distance that stalls only at some
+ * lengths may cost more inside the class than outside it. best_cost is
+ * the table's cost with the bounds kept. */
+static int choose_class_bounds(struct grid *g, struct derived_rule *r, double *best_cost)
+{
 	unsigned int runs[2] = {r->above_max, r->below_max};
-	double cost, best_cost = HUGE_VAL;
+	double cost;
+	*best_cost = HUGE_VAL;
 	for (int side = 0; side < 2; side++) {
 		unsigned int keep = side ? r->below_max : r->above_max;
 		for (unsigned int k = 0; k <= runs[side]; k++) {
@@ -53,25 +48,28 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 				r->below_max = k;
 			else
 				r->above_max = k;
-			if (!fit_bands(g, r, &cost)) {
-				free(other);
+			if (!fit_bands(g, r, &cost))
 				return -1;
-			}
-			if (cost < best_cost - 1e-9)
-				best_cost = cost, keep = k;
+			if (cost < *best_cost - 1e-9)
+				*best_cost = cost, keep = k;
 		}
 		if (side)
 			r->below_max = keep;
 		else
 			r->above_max = keep;
 	}
-	/* Class zero widened to every multiple of 64, 32, 16 or 8: a core may
-	 * copy mutually aligned buffers its own way (rep movsb on a Zen 3 guest
-	 * took 127-129 ticks a call at 4 KiB, d = 0, 32 or 64, and 178-180 at
-	 * d = 33 or 63: evidence/zen3-2026-11-30-50896c). Taken only where it
-	 * buys as much as a band
-	 * would have to. */
+	return 0;
+}
+
+/* Class zero widened to every multiple of 64, 32, 16 or 8: a core may copy
+ * mutually aligned buffers its own way (rep movsb on a Zen 3 guest took
+ * 127-129 ticks a call at 4 KiB, d = 0, 32 or 64, and 178-180 at d = 33 or
+ * 63: evidence/zen3-2026-11-30-50896c). Taken only where it buys as much
+ * as a band would have to. */
+static int choose_zero_mod(struct grid *g, struct derived_rule *r, double *best_cost)
+{
 	static const int zero_mods[] = {ZERO_MOD_VALUES};
+	double cost;
 	int keep_mod = 4096;
 	for (size_t i = 1; i < sizeof zero_mods / sizeof zero_mods[0]; i++) {
 		/* A multiple inside the above or below class would leave that
@@ -84,33 +82,20 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 			continue;
 		r->zero_mod = zero_mods[i];
 		long n = fit_bands(g, r, &cost);
-		if (!n) {
-			free(other);
+		if (!n)
 			return -1;
-		}
-		if (cost < best_cost - BAND_PRICE * (double)n)
-			best_cost = cost, keep_mod = zero_mods[i];
+		if (cost < *best_cost - BAND_PRICE * (double)n)
+			*best_cost = cost, keep_mod = zero_mods[i];
 	}
 	r->zero_mod = keep_mod;
-	/* Past the above class, distances where the elsewhere copy loses may
-	 * need a copy of their own: on a Zen 3 guest the descending copy took
-	 * 0.8-0.95x the time of rep movsb at 96 and 256 bytes from d = 86 up,
-	 * and up to 1.2x at most of d = 33..85, where rep movsb won
-	 * (evidence/zen3-2026-11-30-72cc3c, its run.archive).
-	 * The above bound is chosen again with it: a near class may begin
-	 * where no above class would have ended. */
-	int failed = near_class(g, other, r, &best_cost);
-	free(other);
-	if (failed)
-		return -1;
-	size_t points;
-	if ((points = (size_t)fit_bands(g, r, &cost)) == 0 || grid_regret(g, points, r))
-		return -1;
-	for (int i = 0; i < r->n_bands; i++)
-		for (int c = 0; c < NC; c++)
-			if (strategy_catalogue[r->bands[i].strategy[c]].aligns)
-				r->align_dst = PROBE_ALIGN_DST;
+	return 0;
+}
 
+/* The note: what each class and band is, and why, in words. who and worst
+ * are the strategies that stall in the above and below classes and by how
+ * much. */
+static void describe(struct derived_rule *r, const int who[2], const double worst[2])
+{
 	static const char *const side[2] = {"above", "below"};
 	unsigned int bound[2] = {r->above_max, r->below_max};
 	for (int k = 0; k < 2; k++)
@@ -150,6 +135,42 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 		say(r, " (length %u, distance %u)", r->worst_length, r->worst_distance);
 	say(r, ", at the median %.3fx; against %s at worst %.3fx.", r->median_regret, strategy_name[BASELINE_STRATEGY],
 	    r->worst_vs_baseline);
+}
+
+static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
+{
+	double worst[2] = {0, 0}, best_cost, cost;
+	if (measure_noise(t, r) || grid_build(t, g, r))
+		return -1;
+
+	int *other = calloc(g->nl, sizeof *other), who[2] = {BASELINE_STRATEGY, BASELINE_STRATEGY};
+	if (!other)
+		return -1;
+	for (size_t li = 0; li < g->nl; li++)
+		other[li] = best_else(g, li, r->noise);
+	r->zero_mod = 4096;
+	r->above_max = stall_run(g, other, r->noise, 0, &worst[0], &who[0]);
+	r->below_max = stall_run(g, other, r->noise, 1, &worst[1], &who[1]);
+	/* Past the above class, distances where the elsewhere copy loses may
+	 * need a copy of their own: on a Zen 3 guest the descending copy took
+	 * 0.8-0.95x the time of rep movsb at 96 and 256 bytes from d = 86 up,
+	 * and up to 1.2x at most of d = 33..85, where rep movsb won
+	 * (evidence/zen3-2026-11-30-72cc3c, its run.archive).
+	 * The above bound is chosen again with it: a near class may begin
+	 * where no above class would have ended. */
+	int failed = choose_class_bounds(g, r, &best_cost) || choose_zero_mod(g, r, &best_cost) ||
+		     near_class(g, other, r, &best_cost);
+	free(other);
+	if (failed)
+		return -1;
+	size_t points;
+	if ((points = (size_t)fit_bands(g, r, &cost)) == 0 || grid_regret(g, points, r))
+		return -1;
+	for (int i = 0; i < r->n_bands; i++)
+		for (int c = 0; c < NC; c++)
+			if (strategy_catalogue[r->bands[i].strategy[c]].aligns)
+				r->align_dst = PROBE_ALIGN_DST;
+	describe(r, who, worst);
 	return 0;
 }
 
