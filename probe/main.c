@@ -150,6 +150,129 @@ static int write_whole(const char *path, const char *text)
 	return rc;
 }
 
+/* The machine's description, printed; 2 where no CPU the database can hold
+ * reports this vendor. */
+static int describe_machine(struct run_archive *machine, struct cpu_info *cpu)
+{
+	char sig[96];
+	machine_read(machine);
+	cpu_decode(&machine->cpuid, cpu);
+	cpu_signature_text(cpu, sig, sizeof sig);
+	printf("cpu: %s\n     %s\n     ERMS %s, FSRM %s, AVX2 %s, AVX-512F %s; %s%s\n", cpu->brand, sig,
+	       cpu->erms ? "yes" : "no", cpu->fsrm ? "yes" : "no", cpu->avx2 ? "yes" : "no",
+	       cpu->avx512f ? "yes" : "no", cpu->guest ? "hypervisor guest: " : "bare metal",
+	       cpu->guest ? cpu->hypervisor : "");
+	printf("     kernel %s; microcode %s; platform %s\n", machine->kernel, machine->microcode, machine->platform);
+	if (!vendor_known(cpu->vendor)) {
+		fprintf(stderr, "probe: this CPU reports vendor '%s', which no CPU the database can hold reports (%s)\n",
+			cpu->vendor, vendor_list);
+		return 2;
+	}
+	fflush(stdout);
+	return 0;
+}
+
+/* Stays on one CPU, since a migration mid-sample would time two cores, and
+ * turns the signals that end a run into the stop flag, so that an
+ * interrupted run writes nothing. */
+static void settle(void)
+{
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	int here = sched_getcpu();
+	CPU_SET(here >= 0 ? here : 0, &one);
+	sched_setaffinity(0, sizeof one, &one);
+
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	show_progress = isatty(2);
+}
+
+/* Measures flavor f into a (the machine already filled in): what a band
+ * costs, the passes until the table settles, and the final candidates.
+ * 0, 1 (never settled) or -1. */
+static int measure_flavor(const struct probe_flavor *f, const struct timing_plan *plan, struct run_archive *a)
+{
+	snprintf(a->flavor, sizeof a->flavor, "%s", f->name);
+	a->samples = plan->samples;
+	measurement_init(&a->m, plan, f);
+	/* What a band costs first, so that every pass derives as the import
+	 * will. */
+	measure_dispatch(f, &a->dispatch);
+	struct derive_cost cost = {dispatch_band_ticks(&a->dispatch), 1, 1};
+	printf("%s: each band past the first costs %.2f ticks a call on random sizes (tables of 1, 2, 4, 8 "
+	       "bands: %.2f %.2f %.2f %.2f, sorted %.2f %.2f %.2f %.2f)\n",
+	       f->name, cost.band_ticks, a->dispatch.tables[0].random, a->dispatch.tables[1].random,
+	       a->dispatch.tables[2].random, a->dispatch.tables[3].random, a->dispatch.tables[0].sorted,
+	       a->dispatch.tables[1].sorted, a->dispatch.tables[2].sorted, a->dispatch.tables[3].sorted);
+	int rc = measure_until_stable(&a->m, plan, f, &cost);
+	if (rc > 0)
+		fprintf(stderr,
+			"probe: flavor %s: the table still changed after %d passes; nothing was written (a quieter "
+			"machine, or fewer other loads, may settle it)\n",
+			f->name, plan->max_passes);
+	if (rc || stop)
+		return rc;
+	/* The final candidates, timed as callers run them. */
+	struct table t;
+	measurement_table(&a->m, a->m.passes, &t);
+	struct derived_rule r;
+	rc = derive_rule(&t, &cost, &r) ? -1 : time_candidates(f, &t, &a->dispatch, r.noise);
+	table_free(&t);
+	if (rc == 0)
+		check_prediction(f);
+	return rc;
+}
+
+/* Writes each measured flavor's archive into out, all or none: an archive
+ * written before a later one failed is removed. 0 or -1. */
+static int write_archives(struct run_archive *runs, size_t n_flavors, const char *out, const struct cpu_info *cpu)
+{
+	time_t now = time(NULL);
+	char date[11];
+	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+	size_t name_len = strlen(out) + 128;
+	char *names = calloc(n_flavors, name_len);
+	if (!names) {
+		fprintf(stderr, "probe: out of memory\n");
+		return -1;
+	}
+	int rc = 0;
+	size_t written = 0;
+	for (; rc == 0 && written < n_flavors; written++) {
+		struct run_archive *a = &runs[written];
+		if (!a->m.n)
+			continue;
+		memcpy(a->date, date, sizeof date);
+		char *text = archive_text(a), *name = names + written * name_len;
+		snprintf(name, name_len, "%s/probe-%02xh-%02xh-%s-%s-%.6s.run", out, cpu->family, cpu->model, a->date,
+			 a->flavor, a->sha256);
+		rc = write_whole(name, text);
+		free(text);
+		if (rc == 0)
+			printf("wrote %s (%zu points, %d passes, sha256 %.12s...)\n", name, a->m.n, a->m.passes,
+			       a->sha256);
+		else
+			name[0] = 0;
+	}
+	if (rc) {
+		for (size_t i = 0; i < written; i++)
+			if (names[i * name_len])
+				unlink(names + i * name_len);
+	} else {
+		printf("next, in a checkout of uarchcopy: gen/uarchgen import");
+		for (size_t i = 0; i < n_flavors; i++)
+			if (names[i * name_len])
+				printf(" %s", names + i * name_len);
+		printf("\n");
+	}
+	free(names);
+	return rc ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *out = ".", *only = NULL;
@@ -181,126 +304,35 @@ int main(int argc, char **argv)
 
 	struct run_archive machine = {.probe_version = PROBE_VERSION};
 	struct cpu_info cpu;
-	char sig[96];
-	machine_read(&machine);
-	cpu_decode(&machine.cpuid, &cpu);
-	cpu_signature_text(&cpu, sig, sizeof sig);
-	printf("cpu: %s\n     %s\n     ERMS %s, FSRM %s, AVX2 %s, AVX-512F %s; %s%s\n", cpu.brand, sig,
-	       cpu.erms ? "yes" : "no", cpu.fsrm ? "yes" : "no", cpu.avx2 ? "yes" : "no", cpu.avx512f ? "yes" : "no",
-	       cpu.guest ? "hypervisor guest: " : "bare metal", cpu.guest ? cpu.hypervisor : "");
-	printf("     kernel %s; microcode %s; platform %s\n", machine.kernel, machine.microcode, machine.platform);
-	if (!vendor_known(cpu.vendor)) {
-		fprintf(stderr, "probe: this CPU reports vendor '%s', which no CPU the database can hold reports (%s)\n",
-			cpu.vendor, vendor_list);
+	if (describe_machine(&machine, &cpu))
 		return 2;
-	}
-	fflush(stdout);
-
-	/* Stay on one CPU: a migration mid-sample would time two cores. */
-	cpu_set_t one;
-	CPU_ZERO(&one);
-	int here = sched_getcpu();
-	CPU_SET(here >= 0 ? here : 0, &one);
-	sched_setaffinity(0, sizeof one, &one);
-
-	struct sigaction sa = {0};
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	show_progress = isatty(2);
-
+	settle();
 	struct timing_plan plan;
 	if (quick)
 		timing_plan_quick(&plan);
 	else
 		timing_plan_full(&plan);
 	/* Every flavor is measured before any archive is written: an
-	 * interruption or an unstable flavor writes none. */
-	/* Allocated before any measurement: a failure later would leave some
-	 * archives written and not others. names + i * name_len is flavor i's
-	 * archive, "" when none. */
-	size_t name_len = strlen(out) + 128;
+	 * interruption or an unstable flavor writes none. Allocated before any
+	 * measurement, so that running out of memory wastes none. */
 	struct run_archive *runs = calloc(n_flavors, sizeof *runs);
-	char *names = calloc(n_flavors, name_len);
-	int *written = calloc(n_flavors, sizeof *written);
-	if (!runs || !names || !written) {
+	if (!runs) {
 		fprintf(stderr, "probe: out of memory\n");
 		return 1;
 	}
 	int rc = 0;
-	for (size_t i = 0; i < n_flavors && rc == 0; i++) {
-		const struct probe_flavor *f = probe_flavors[i];
-		if (only && strcmp(f->name, only) != 0)
-			continue;
-		struct run_archive *a = &runs[i];
-		*a = machine;
-		snprintf(a->flavor, sizeof a->flavor, "%s", f->name);
-		a->samples = plan.samples;
-		measurement_init(&a->m, &plan, f);
-		/* What a band costs first, so that every pass derives as the
-		 * import will. */
-		measure_dispatch(f, &a->dispatch);
-		struct derive_cost cost = {dispatch_band_ticks(&a->dispatch), 1, 1};
-		printf("%s: each band past the first costs %.2f ticks a call on random sizes (tables of 1, 2, 4, 8 "
-		       "bands: %.2f %.2f %.2f %.2f, sorted %.2f %.2f %.2f %.2f)\n",
-		       f->name, cost.band_ticks, a->dispatch.tables[0].random, a->dispatch.tables[1].random,
-		       a->dispatch.tables[2].random, a->dispatch.tables[3].random, a->dispatch.tables[0].sorted,
-		       a->dispatch.tables[1].sorted, a->dispatch.tables[2].sorted, a->dispatch.tables[3].sorted);
-		rc = measure_until_stable(&a->m, &plan, f, &cost);
-		if (rc > 0)
-			fprintf(stderr,
-				"probe: flavor %s: the table still changed after %d passes; nothing was written (a "
-				"quieter machine, or fewer other loads, may settle it)\n",
-				f->name, plan.max_passes);
-		if (rc == 0 && !stop) {
-			/* The final candidates, timed as callers run them. */
-			struct table t;
-			measurement_table(&a->m, a->m.passes, &t);
-			struct derived_rule r;
-			rc = derive_rule(&t, &cost, &r) ? -1 : time_candidates(f, &t, &a->dispatch, r.noise);
-			table_free(&t);
-			if (rc == 0)
-				check_prediction(f);
-		}
+	for (size_t i = 0; i < n_flavors && rc == 0 && !stop; i++) {
+		runs[i] = machine;
+		if (!only || strcmp(probe_flavors[i]->name, only) == 0)
+			rc = measure_flavor(probe_flavors[i], &plan, &runs[i]);
 	}
 	if (rc < 0 || stop)
 		fprintf(stderr, "%sprobe: %s; nothing was written\n", show_progress ? "\n" : "",
 			stop ? "interrupted" : "failed");
-	time_t now = time(NULL);
-	char date[11];
-	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-	for (size_t i = 0; rc == 0 && !stop && i < n_flavors; i++) {
-		struct run_archive *a = &runs[i];
-		if (!a->m.n)
-			continue;
-		memcpy(a->date, date, sizeof date);
-		char *text = archive_text(a), *name = names + i * name_len;
-		snprintf(name, name_len, "%s/probe-%02xh-%02xh-%s-%s-%.6s.run", out, cpu.family, cpu.model, a->date,
-			 a->flavor, a->sha256);
-		rc = write_whole(name, text);
-		written[i] = rc == 0;
-		free(text);
-		if (rc == 0)
-			printf("wrote %s (%zu points, %d passes, sha256 %.12s...)\n", name, a->m.n, a->m.passes,
-			       a->sha256);
-	}
-	if (rc || stop) {
-		/* An archive written before a later one failed goes too: all or none. */
-		for (size_t i = 0; i < n_flavors; i++)
-			if (written[i])
-				unlink(names + i * name_len);
-	} else {
-		printf("next, in a checkout of uarchcopy: gen/uarchgen import");
-		for (size_t i = 0; i < n_flavors; i++)
-			if (names[i * name_len])
-				printf(" %s", names + i * name_len);
-		printf("\n");
-	}
+	else if (rc == 0)
+		rc = write_archives(runs, n_flavors, out, &cpu);
 	for (size_t i = 0; i < n_flavors; i++)
 		measurement_free(&runs[i].m);
 	free(runs);
-	free(names);
-	free(written);
 	return rc || stop ? 1 : 0;
 }
