@@ -1,6 +1,7 @@
 #include "render.h"
 
 #include "../output/manifest.h"
+#include "asm_syntax.h"
 #include "bind.h"
 #include "template.h"
 
@@ -147,59 +148,74 @@ static void add_file(struct fileset *fs, char *path, const char *template_path, 
 	fs->files[fs->n++] = (struct out_file){.path = path, .template_path = xstrdup(template_path), .text = text};
 }
 
-/* A routine file (name.asm.tpl) is written once in neutral assembly; each
- * back-end of templates/lib/asm.lua renders it in its syntax. */
-static int add_routine_files(lua_State *L, struct fileset *fs, const char *out_path, const char *template_path,
-			     const struct buf *neutral, const char *prefix)
+/* flavor.routines, names and kinds, as the back-ends take them. */
+struct routine_list {
+	struct asm_routine *r;
+	size_t n;
+};
+
+/* Reads flavor.routines into the routine_list at index 1: called
+ * protected, since a frozen table's missing field is a Lua error. The
+ * shared templates, rendered before any flavor, see none. */
+static int l_routines(lua_State *L)
 {
-	char *stem = xasprintf("%.*s", (int)(strlen(out_path) - strlen(".asm")), out_path);
-	if (bind_import(L, "asm")) {
-		free(stem);
-		return EXIT_FAIL;
-	}
-	int rc = 0;
-	lua_getfield(L, -1, "wanted_outputs");
-	rc = lua_pcall(L, 0, 1, 0) != LUA_OK;
-	if (rc) {
-		err("%s", lua_tostring(L, -1));
-		lua_settop(L, 0);
-		free(stem);
-		return EXIT_FAIL;
-	}
+	struct routine_list *list = lua_touserdata(L, 1);
+	if (lua_getglobal(L, "flavor") == LUA_TNIL)
+		return 0;
+	lua_getfield(L, -1, "routines");
 	lua_Integer n = luaL_len(L, -1);
-	for (lua_Integer i = 1; !rc && i <= n; i++) {
+	list->r = xmalloc((size_t)n * sizeof *list->r);
+	for (lua_Integer i = 1; i <= n; i++) {
 		lua_geti(L, -1, i);
-		lua_getfield(L, -1, "syntax");
-		lua_getfield(L, -2, "suffix");
-		char *path = xasprintf("%s%s", stem, lua_tostring(L, -1));
-		lua_getfield(L, -5, "render");
-		lua_pushlstring(L, neutral->data ? neutral->data : "", neutral->len);
-		lua_pushvalue(L, -4); /* syntax */
-		lua_pushstring(L, template_path);
-		lua_pushstring(L, prefix);
-		lua_getglobal(L, "flavor");
-		lua_getfield(L, -1, "routines");
-		lua_remove(L, -2);
-		rc = lua_pcall(L, 5, 1, 0) != LUA_OK;
-		if (!rc) {
-			size_t len;
-			const char *text = lua_tolstring(L, -1, &len);
-			struct buf b = {0};
-			buf_add(&b, text, len);
-			add_file(fs, path, template_path, b);
-			lua_pop(L, 4);
-		} else {
-			free(path);
-		}
+		lua_getfield(L, -1, "name");
+		lua_getfield(L, -2, "kind");
+		const char *name = luaL_checkstring(L, -2), *kind = lua_tostring(L, -1);
+		list->r[list->n++] = (struct asm_routine){xstrdup(name), kind ? xstrdup(kind) : NULL};
+		lua_pop(L, 3);
 	}
-	if (rc) {
-		err("%s", lua_tostring(L, -1));
-		lua_settop(L, 0);
-	} else {
-		lua_pop(L, 2);
+	return 0;
+}
+
+static void free_routines(struct routine_list *list)
+{
+	for (size_t i = 0; i < list->n; i++) {
+		free((char *)list->r[i].name);
+		free((char *)list->r[i].kind);
+	}
+	free(list->r);
+}
+
+/* A routine file (name.asm.tpl) is written once in neutral assembly; each
+ * back-end (asm_syntax.h) renders it in its syntax, Linux's with --linux. */
+static int add_routine_files(lua_State *L, struct fileset *fs, const char *out_path, const char *template_path,
+			     const struct buf *neutral, const struct options *o)
+{
+	struct routine_list routines = {0};
+	lua_pushcfunction(L, l_routines);
+	lua_pushlightuserdata(L, &routines);
+	if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+		err("%s: flavor.routines: %s", template_path, lua_tostring(L, -1));
+		lua_pop(L, 1);
+		free_routines(&routines);
+		return EXIT_FAIL;
+	}
+	char *stem = xasprintf("%.*s", (int)(strlen(out_path) - strlen(".asm")), out_path);
+	int rc = 0;
+	for (size_t i = 0; i < asm_n_outputs && !rc; i++) {
+		const struct asm_output *out = &asm_outputs[i];
+		if (out->linux_only && !o->linux_form)
+			continue;
+		struct buf b = {0};
+		rc = asm_render(neutral->data ? neutral->data : "", neutral->len, out->syntax, template_path, o->prefix,
+				routines.r, routines.n, &b);
+		if (rc)
+			buf_free(&b);
+		else
+			add_file(fs, xasprintf("%s%s", stem, out->suffix), template_path, b);
 	}
 	free(stem);
-	return rc ? EXIT_FAIL : 0;
+	free_routines(&routines);
+	return rc;
 }
 
 /* Renders every template below root into dir_prefix (may be ""). */
@@ -219,7 +235,7 @@ static int render_tree(lua_State *L, const struct options *o, const char *root, 
 			rc = EXIT_FAIL;
 		}
 		if (!rc && ends_with(out_path, ".asm")) {
-			rc = add_routine_files(L, fs, out_path, template_path, &text, o->prefix);
+			rc = add_routine_files(L, fs, out_path, template_path, &text, o);
 			free(out_path);
 			buf_free(&text);
 		} else if (!rc) {

@@ -7,7 +7,7 @@
 # (search_exception_tables, arch/x86/mm/extable.c). "May touch user
 # memory": inside an access range [NAME_access, NAME_access_end), a memory
 # operand that is not rip-relative and not lea's, or a string instruction,
-# the rule of templates/lib/asm_linux.lua. NAME's fixup is NAME_fault.
+# the rule of gen/render/asm_linux.c. NAME's fixup is NAME_fault.
 # Prints the counts; exit 1 on any instruction without its entry, or entry
 # without its instruction.
 # usage: tests/linux/extable_check.sh OBJECT

@@ -1,5 +1,5 @@
 ${banner(";")}
-@ -- Written once, in the neutral assembly of templates/lib/asm.lua; the
+@ -- Written once, in the neutral assembly of gen/render/asm_syntax.h; the
 @ -- generator renders it as NASM (copy.asm) and as GAS (copy.S).
 @ -- The parts it joins are in copy/: the dispatch, each strategy's body
 @ -- (copy/bodies/<strategy>.tpi, one for each row of the catalogue,
