@@ -116,6 +116,74 @@ static int flavor_isa(const struct model *m, const char *flavor)
 }
 
 /* Returns the exit status; *recorded is set when the database changed. */
+/* Whether the archive describes a machine the database can hold: 0, or 1
+ * with the error said. */
+static int machine_refused(const char *path, const struct run_archive *a, const struct cpu_info *cpu)
+{
+	char why[512];
+	if (machine_problem(a, cpu, why, sizeof why)) {
+		err("%s: %s; nothing was imported", path, why);
+		return 1;
+	}
+	if (!vendor_known(cpu->vendor)) {
+		err("%s: CPUID vendor '%s' is no vendor a CPU the database can hold reports (%s); nothing was imported",
+		    path, cpu->vendor, vendor_list);
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether the archive's flavor is one of the database's and times only
+ * strategies that flavor has: 0, or 1 with the error said. */
+static int flavor_refused(const char *path, const char *db_path, const struct model *m, const struct run_archive *a)
+{
+	int isa = flavor_isa(m, a->flavor);
+	if (isa < 0) {
+		if (isa == -2)
+			err("%s: flavor '%s' is not a flavor of %s; nothing was imported", path, a->flavor, db_path);
+		return 1;
+	}
+	for (size_t i = 0; i < a->m.n; i++)
+		if (strategy_catalogue[a->m.points[i].strategy].isa > isa) {
+			err("%s: it times %s, which is not a strategy of flavor %s; nothing was imported", path,
+			    strategy_name[a->m.points[i].strategy], a->flavor);
+			return 1;
+		}
+	return 0;
+}
+
+/* Derives the archive's rule and records it under entry, or with dry_run
+ * prints the evidence summary it would write. 0 or EXIT_FAIL. */
+static int derive_and_record(const char *db_path, const char *path, int dry_run, const struct entry_choice *entry,
+			     struct run_archive *a, const struct cpu_info *cpu, int *recorded)
+{
+	struct run_facts run = {.archive = a, .cpu = cpu};
+	struct table t = {0};
+	struct derived_rule rule;
+	int rc = EXIT_FAIL;
+	if (derive_run(a, &t, &rule, &run)) {
+		err("%s: nothing was imported", path);
+		table_free(&t);
+		return EXIT_FAIL;
+	}
+	print_rule("table", &rule);
+	printf("      %s\n", rule.note);
+	if (dry_run) {
+		char *summary = evidence_summary(entry, &run, NULL);
+		printf("\n%s\n--dry-run: nothing was written\n", summary);
+		free(summary);
+		rc = 0;
+	} else {
+		int done = record_run(db_path, entry, &run);
+		if (done == 1)
+			printf("%s: already imported (by an import that ran meanwhile); nothing changed\n", path);
+		*recorded += done == 0;
+		rc = done < 0 ? EXIT_FAIL : 0;
+	}
+	table_free(&t);
+	return rc;
+}
+
 static int import_one(const char *db_path, const char *name, int dry_run, const char *path, int *recorded)
 {
 	struct run_archive a;
@@ -129,32 +197,11 @@ static int import_one(const char *db_path, const char *name, int dry_run, const 
 	int rc = EXIT_FAIL;
 	char sig[96], earlier[128];
 	cpu_signature_text(&cpu, sig, sizeof sig);
-	if (machine_problem(&a, &cpu, why, sizeof why)) {
-		err("%s: %s; nothing was imported", path, why);
-		goto out;
-	}
-	if (!vendor_known(cpu.vendor)) {
-		err("%s: CPUID vendor '%s' is no vendor a CPU the database can hold reports (%s); nothing was imported",
-		    path, cpu.vendor, vendor_list);
-		goto out;
-	}
 	/* One read of the database serves the flavor and the entry: nothing is
 	 * written before record_run, which reads it again under its lock. */
 	struct model m;
-	if (model_load_unfiled(&m, db_path))
+	if (machine_refused(path, &a, &cpu) || model_load_unfiled(&m, db_path) || flavor_refused(path, db_path, &m, &a))
 		goto out;
-	int isa = flavor_isa(&m, a.flavor);
-	if (isa < 0) {
-		if (isa == -2)
-			err("%s: flavor '%s' is not a flavor of %s; nothing was imported", path, a.flavor, db_path);
-		goto out;
-	}
-	for (size_t i = 0; i < a.m.n; i++)
-		if (strategy_catalogue[a.m.points[i].strategy].isa > isa) {
-			err("%s: it times %s, which is not a strategy of flavor %s; nothing was imported", path,
-			    strategy_name[a.m.points[i].strategy], a.flavor);
-			goto out;
-		}
 	if (!dry_run && record_imported_as(db_path, a.sha256, earlier, sizeof earlier)) {
 		printf("%s: already imported as run %s; nothing changed\n", path, earlier);
 		rc = 0;
@@ -171,33 +218,10 @@ static int import_one(const char *db_path, const char *name, int dry_run, const 
 	       cpu.guest ? ", guest of " : ", bare metal", cpu.guest ? cpu.hypervisor : "", a.m.passes, a.m.n, a.date);
 	printf("entry: %s%s\n", entry.name, entry.is_new ? " (new)" : "");
 	fflush(stdout); /* the derivation and the plot take a while: say what is being imported first */
-	if (!dry_run && !plot_available()) {
+	if (!dry_run && !plot_available())
 		err("gnuplot is missing, and the evidence needs its plot (make deps); nothing was imported");
-		goto out;
-	}
-	struct run_facts run = {.archive = &a, .cpu = &cpu};
-	struct table t = {0};
-	struct derived_rule rule;
-	if (derive_run(&a, &t, &rule, &run)) {
-		err("%s: nothing was imported", path);
-		table_free(&t);
-		goto out;
-	}
-	print_rule("table", &rule);
-	printf("      %s\n", rule.note);
-	if (dry_run) {
-		char *summary = evidence_summary(&entry, &run, NULL);
-		printf("\n%s\n--dry-run: nothing was written\n", summary);
-		free(summary);
-		rc = 0;
-	} else {
-		int done = record_run(db_path, &entry, &run);
-		if (done == 1)
-			printf("%s: already imported (by an import that ran meanwhile); nothing changed\n", path);
-		*recorded += done == 0;
-		rc = done < 0 ? EXIT_FAIL : 0;
-	}
-	table_free(&t);
+	else
+		rc = derive_and_record(db_path, path, dry_run, &entry, &a, &cpu, recorded);
 out:
 	archive_free(&a);
 	return rc;
