@@ -4,7 +4,8 @@
 
 #include <string.h>
 
-void derive_fixtures(void)
+/* The distance classes: stalls above and below the source, and none. */
+static void fixtures_classes(void)
 {
 	if (derive("zen2_like.csv")) {
 		bounds(31, 0, DERIVE_NOISE_FLOOR, 0);
@@ -53,6 +54,11 @@ void derive_fixtures(void)
 		baseline();
 		bands(1, 1.0);
 	}
+}
+
+/* Which strategy a class and a band take, against the noise. */
+static void fixtures_strategies(void)
+{
 	/* A class whose own best copy is within the noise of the elsewhere
 	 * class's keeps the elsewhere copy: the band then needs no distance. */
 	if (derive("class_tie.csv")) {
@@ -94,7 +100,11 @@ void derive_fixtures(void)
 		choose(65536, 4090, FA);
 		choose(8192, 0, F);
 	}
+}
 
+/* Class zero widened, the near class, and harm done nowhere. */
+static void fixtures_zero_and_near(void)
+{
 	/* Mutually aligned buffers copy their own way: class zero widens to
 	 * every multiple of 32, forward there, down at the other distances. */
 	if (derive("aligned_fast.csv")) {
@@ -137,7 +147,11 @@ void derive_fixtures(void)
 		check(rule.worst_vs_baseline <= 1 + DERIVE_NOISE_FLOOR,
 		      "worst against the baseline %.3f, want within the noise of 1", rule.worst_vs_baseline);
 	}
+}
 
+/* What a band costs and what it must win to be kept. */
+static void fixtures_bands(void)
+{
 	/* Streaming stores win past the caches, where the probe times few
 	 * distances, and single lengths below 64 bytes bid for more bands than
 	 * a table has: every length weighs alike, so the streaming band is
@@ -184,4 +198,12 @@ void derive_fixtures(void)
 		choose(65536, 5, F);
 		check(rule.above_max == 63, "above_max %u, want 63", rule.above_max);
 	}
+}
+
+void derive_fixtures(void)
+{
+	fixtures_classes();
+	fixtures_strategies();
+	fixtures_zero_and_near();
+	fixtures_bands();
 }

@@ -120,6 +120,35 @@ static int untouched(size_t from, size_t to)
 	return memcmp(region + from, background + from, to - from) == 0;
 }
 
+/* What a copy of n bytes from src to dst (offsets in region), laid out as
+ * layout says, must have done: returned dst, written src's bytes there and
+ * nothing else. Restores region after. */
+static void check_copy(int layout, size_t n, size_t src, size_t dst, const void *ret, const struct uc_rule *rule,
+		       const char *name)
+{
+	if (ret != region + dst)
+		diverged("did not return dst", n, src, dst, rule, name);
+	if (memcmp(region + dst, background + src, n) != 0)
+		diverged("dst differs from the reference", n, src, dst, rule, name);
+	size_t lo = dst > GUARD ? dst - GUARD : 0, hi = dst + n + GUARD < REGION ? dst + n + GUARD : REGION;
+	if (layout == 3) {
+		/* What the move may change is dst; src's bytes outside it stay. */
+		if (!untouched(lo, src < dst ? src : dst) || !untouched(dst + n > src + n ? dst + n : src + n, hi) ||
+		    !untouched(src < dst ? src : dst + n, src < dst ? dst : src + n))
+			diverged("wrote outside dst", n, src, dst, rule, name);
+		memcpy(region + lo, background + lo, hi - lo);
+		return;
+	}
+	if (!untouched(lo, dst) || !untouched(dst + n, hi))
+		diverged("wrote in a guard zone around dst", n, src, dst, rule, name);
+	if (layout != 1) {
+		size_t slo = src > GUARD ? src - GUARD : 0;
+		if (!untouched(slo, src + n < lo ? src + n : (src + n < dst ? src + n : dst)))
+			diverged("wrote into src or below it", n, src, dst, rule, name);
+	}
+	memcpy(region + dst, background + dst, n);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t b[INPUT_BYTES] = {0};
@@ -187,26 +216,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rule_install_patched(&rule);
 	void *ret = rt->fn(region + dst, region + src, n);
 
-	if (ret != region + dst)
-		diverged("did not return dst", n, src, dst, &rule, name);
-	if (memcmp(region + dst, background + src, n) != 0)
-		diverged("dst differs from the reference", n, src, dst, &rule, name);
-	size_t lo = dst > GUARD ? dst - GUARD : 0, hi = dst + n + GUARD < REGION ? dst + n + GUARD : REGION;
-	if (layout == 3) {
-		/* What the move may change is dst; src's bytes outside it stay. */
-		if (!untouched(lo, src < dst ? src : dst) || !untouched(dst + n > src + n ? dst + n : src + n, hi) ||
-		    !untouched(src < dst ? src : dst + n, src < dst ? dst : src + n))
-			diverged("wrote outside dst", n, src, dst, &rule, name);
-		memcpy(region + lo, background + lo, hi - lo);
-		return 0;
-	}
-	if (!untouched(lo, dst) || !untouched(dst + n, hi))
-		diverged("wrote in a guard zone around dst", n, src, dst, &rule, name);
-	if (layout != 1) {
-		size_t slo = src > GUARD ? src - GUARD : 0;
-		if (!untouched(slo, src + n < lo ? src + n : (src + n < dst ? src + n : dst)))
-			diverged("wrote into src or below it", n, src, dst, &rule, name);
-	}
-	memcpy(region + dst, background + dst, n);
+	check_copy(layout, n, src, dst, ret, &rule, name);
 	return 0;
 }
