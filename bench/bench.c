@@ -55,12 +55,6 @@ static const char usage[] =
 	"build/bench-results).\n"
 	"It reports; it asserts nothing about speed.\n";
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The dispatch's cost: a table's memcpy against the strategy it picks,
  * called directly, timed in turns so that both see the same machine. A
  * difference of a tick is at the edge of what a guest's TSC resolves: runs

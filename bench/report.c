@@ -4,6 +4,12 @@
 
 static int tty;
 
+int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
 void progress_on_tty(int on)
 {
 	tty = on;
@@ -35,6 +41,10 @@ void print_targets(const struct figures *f, const char *flavor, const char *rout
 		    "<= 1.02, or within the twins");
 		row("  the twin pair's spread in the same run", f->worst_base_twin, "(the floor)");
 	}
+	if (measured) {
+		row("measured: uc_memcpy / best body alone, 90th percentile, n < 64", f->p90_vs_best[0], "<= 1.20");
+		row("measured: uc_memcpy / best body alone, 90th percentile, n >= 64", f->p90_vs_best[1], "<= 1.10");
+	}
 	if (kernel && measured) {
 		row("measured: random sizes, uc_memcpy / rep movsb", f->random_vs_movsb, "<= 0.72");
 		row("measured: worst uc_memcpy / chosen body on the grid", f->worst_vs_chosen, "<= 1.10");
@@ -46,7 +56,7 @@ void print_targets(const struct figures *f, const char *flavor, const char *rout
 	}
 	row(kernel ? "  beside it: sorted control, uc_memcpy / rep movsb" : "  beside it: sorted control, uc_memcpy / C library",
 	    kernel ? f->sorted_vs_movsb : f->sorted_vs_libc, "(no target)");
-	printf("  (the %s rows need a %s core; the drop-in library's row is build/preloaded's, which make\n"
+	printf("  (the %s rows need %s; the drop-in library's row is build/preloaded's, which make\n"
 	       "  bench runs last)\n\n",
-	       measured ? "unmeasured user" : "measured", measured ? "core nobody measured" : "measured");
+	       measured ? "unmeasured user" : "measured", measured ? "a core nobody measured" : "a measured core");
 }

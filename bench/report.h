@@ -21,11 +21,15 @@ struct figures {
 	double worst_vs_chosen;      /* over its chosen strategy's routine called alone */
 	size_t worst_vs_chosen_n, worst_vs_chosen_d;
 	double worst_vs_libc_small;  /* over the C library's memcpy, 64..256 bytes */
+	double p90_vs_best[2];       /* over the best copy alone, 90th percentile: n < 64, n >= 64 */
 	/* The baseline at every grid point (baseline_grid), whatever the rule. */
 	double worst_base_vs_movsb, worst_base_twin;
 	/* The random-size workload and its sorted control (bench.c). */
 	double random_vs_movsb, random_vs_libc, sorted_vs_movsb, sorted_vs_libc;
 };
+
+/* qsort's order of doubles, ascending. */
+int cmp_double(const void *a, const void *b);
 
 /* Progress on stderr, where it is a terminal. */
 void progress_on_tty(int on);
