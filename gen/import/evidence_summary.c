@@ -131,8 +131,8 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 				   strategy_name[k]);
 			first = 0;
 		}
-	buf_printf(b, " (common/rule_limits.h says what each does; forward, one `rep movsb`, is the baseline; "
-		      "forward_aligned's head aligns to %d bytes)", PROBE_ALIGN_DST);
+	buf_printf(b, " (common/strategies.h says what each does; forward, one `rep movsb`, is the baseline; "
+		      "a strategy that aligns brings dst to a multiple of %d bytes)", PROBE_ALIGN_DST);
 	unsigned int streams_from[N_COPY_STRATEGIES] = {0};
 	for (size_t i = 0; i < run->table->n; i++) {
 		const struct row *w = &run->table->rows[i];

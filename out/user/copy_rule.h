@@ -101,7 +101,8 @@ struct uc_rule {
 	/* 4096: class zero is d = 0 alone; 8..64: every d that is a multiple
 	 * (the buffers mutually aligned to it). */
 	unsigned int zero_mod;
-	/* The head of strategy forward_aligned aligns dst to this many bytes. */
+	/* The head of a strategy that aligns (common/strategies.h, aligns)
+	 * brings dst to a multiple of this many bytes. */
 	unsigned int align_dst;
 	unsigned int n_bands; /* 1..UC_MAX_BANDS */
 	struct uc_band bands[UC_MAX_BANDS];
@@ -188,8 +189,8 @@ const char *uc_rule_routines(void);
 const void *uc_rule_routine(unsigned int site);
 
 /* Fills rule with a table that forces strategy: it in every class for the
- * lengths it copies, forward at the others, the head of forward_aligned
- * aligned to align_dst; status UC_RULE_FORCED, entry and source "", reason
+ * lengths it copies, forward at the others, the head of a strategy that
+ * aligns aligned to align_dst; status UC_RULE_FORCED, entry and source "", reason
  * the caller's (it is kept, not copied). Installed, a forced table is read
  * by the dispatch like a measured one, even where it is all forward, so
  * that timing forward under it times the dispatch too. 0, or -1 (rule
@@ -199,7 +200,7 @@ int uc_rule_force(struct uc_rule *rule, int strategy, unsigned int align_dst, co
 
 /* The strategy the routines run, under the installed rule, where its table
  * says strategy for n bytes: strategy itself, or the strategy that stands in
- * for it (forward_aligned without an alignment is forward; a strategy whose
+ * for it (a strategy that aligns, without an alignment, is its fallback; a strategy whose
  * isa the CPU or the OS does not enable gives way to its fallback). */
 int uc_rule_runs(int strategy, uc_size_t n);
 

@@ -93,7 +93,8 @@ struct ${P}rule {
 	/* 4096: class zero is d = 0 alone; 8..64: every d that is a multiple
 	 * (the buffers mutually aligned to it). */
 	unsigned int zero_mod;
-	/* The head of strategy forward_aligned aligns dst to this many bytes. */
+	/* The head of a strategy that aligns (common/strategies.h, aligns)
+	 * brings dst to a multiple of this many bytes. */
 	unsigned int align_dst;
 	unsigned int n_bands; /* 1..${G}MAX_BANDS */
 	struct ${P}band bands[${G}MAX_BANDS];
@@ -181,8 +182,8 @@ const char *${P}rule_routines(void);
 const void *${P}rule_routine(unsigned int site);
 
 /* Fills rule with a table that forces strategy: it in every class for the
- * lengths it copies, forward at the others, the head of forward_aligned
- * aligned to align_dst; status ${G}RULE_FORCED, entry and source "", reason
+ * lengths it copies, forward at the others, the head of a strategy that
+ * aligns aligned to align_dst; status ${G}RULE_FORCED, entry and source "", reason
  * the caller's (it is kept, not copied). Installed, a forced table is read
  * by the dispatch like a measured one, even where it is all forward, so
  * that timing forward under it times the dispatch too. 0, or -1 (rule
@@ -192,7 +193,7 @@ int ${P}rule_force(struct ${P}rule *rule, int strategy, unsigned int align_dst, 
 
 /* The strategy the routines run, under the installed rule, where its table
  * says strategy for n bytes: strategy itself, or the strategy that stands in
- * for it (forward_aligned without an alignment is forward; a strategy whose
+ * for it (a strategy that aligns, without an alignment, is its fallback; a strategy whose
  * isa the CPU or the OS does not enable gives way to its fallback). */
 int ${P}rule_runs(int strategy, ${P}size_t n);
 @ if flavor.isa_level > 0 then
