@@ -129,6 +129,19 @@ int plan_same_table(const struct copy_table *a, const struct copy_table *b)
 	return 1;
 }
 
+int plan_overlap_safe(int strategy, int way)
+{
+	const struct strategy *s = &strategy_catalogue[strategy];
+	if ((int)s->direction == way || s->direction == DIR_ANY)
+		return strategy;
+	for (int o = 0; o < N_COPY_STRATEGIES; o++) {
+		const struct strategy *c = &strategy_catalogue[o];
+		if (c->isa == s->isa && (int)c->direction == way && !c->streams && !c->aligns)
+			return o;
+	}
+	return -1;
+}
+
 int plan_widest_isa(const struct copy_table *t)
 {
 	int widest = 0;

@@ -47,4 +47,11 @@ int plan_same_table(const struct copy_table *a, const struct copy_table *b);
 /* The widest isa level t's strategies need. */
 int plan_widest_isa(const struct copy_table *t);
 
+/* The strategy memmove runs in strategy's place where the copy must go way
+ * (DIR_UP or DIR_DOWN) because the buffers overlap: strategy itself where
+ * it copies that way or loads everything first, else the first plain loop
+ * of its isa that copies that way (neither streaming nor aligning). -1
+ * where the catalogue has none. */
+int plan_overlap_safe(int strategy, int way);
+
 #endif

@@ -245,6 +245,17 @@ static int general_registers(const int *codes, int n)
 	return 1;
 }
 
+int plan_short_first(const int *codes, int n)
+{
+	int best = -1;
+	for (int i = 0; i < n; i++) {
+		const struct strategy *s = &strategy_catalogue[codes[i]];
+		if (s->max_n >= 0 && (best < 0 || s->isa < strategy_catalogue[best].isa))
+			best = codes[i];
+	}
+	return best;
+}
+
 int plan_code_tree(const int *codes, int n, struct plan_tree *out)
 {
 	*out = (struct plan_tree){0};

@@ -60,4 +60,10 @@ int plan_tree(const struct copy_table *t, struct plan_tree *out);
 int plan_code_tree(const int *codes, int n, struct plan_tree *out);
 void plan_tree_free(struct plan_tree *tree);
 
+/* The strategy the table dispatch tests first below its short lengths,
+ * before the code tree, among codes[0..n): the short copy (a bounded
+ * max_n) of the lowest isa, which every core runs and so any measured
+ * table may choose for the lengths most calls copy. -1 where none. */
+int plan_short_first(const int *codes, int n);
+
 #endif

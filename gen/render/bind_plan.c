@@ -135,6 +135,24 @@ static void push_rows(lua_State *L, const struct model *m, const struct flavor *
 	lua_setfield(L, -2, "rows");
 }
 
+/* plan.overlap_safe = { up = { [name] = name }, down = { ... } }: what
+ * memmove runs in each strategy's place (plan_overlap_safe); a strategy
+ * with none is absent. */
+static void push_overlap_safe(lua_State *L, const int *codes, int n)
+{
+	lua_newtable(L);
+	for (int way = DIR_UP; way <= DIR_DOWN; way++) {
+		lua_newtable(L);
+		for (int i = 0; i < n; i++) {
+			int safe = plan_overlap_safe(codes[i], way);
+			if (safe >= 0)
+				set_str(L, strategy_catalogue[codes[i]].name, strategy_catalogue[safe].name);
+		}
+		lua_setfield(L, -2, direction_names[way]);
+	}
+	lua_setfield(L, -2, "overlap_safe");
+}
+
 void bind_plan(lua_State *L, const struct model *m, const struct options *o, const struct flavor *f)
 {
 	/* --target compiles the named entry's table into the entries, in a
@@ -171,6 +189,9 @@ void bind_plan(lua_State *L, const struct model *m, const struct options *o, con
 	if (plan_code_tree(codes, n_codes, &code_tree))
 		out_of_memory();
 	set_steps(L, &code_tree, "code_tree");
+	push_overlap_safe(L, codes, n_codes);
+	int short_first = plan_short_first(codes, n_codes);
+	set_str(L, "short_first", short_first >= 0 ? strategy_catalogue[short_first].name : NULL);
 	plan_tree_free(&code_tree);
 	if (target) {
 		struct resolved_rule rr = model_resolve(m, target, f->name);

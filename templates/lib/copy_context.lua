@@ -60,16 +60,4 @@ function M.clobbers_rax(s)
   return (" " .. s.clobbers .. " "):find(" rax ", 1, true) ~= nil
 end
 
--- The strategy memmove runs in s's place where the copy must go `way` ("up"
--- or "down"): s itself where it copies that way or loads everything first,
--- else the plain loop of its isa that copies that way (neither streaming
--- nor aligning).
-function M.safe_for(s, way)
-  if s.direction == way or s.direction == "any" then return s end
-  for _, o in ipairs(flavor_strategies()) do
-    if o.isa == s.isa and o.direction == way and not o.streams and not o.aligns then return o end
-  end
-  error("strategy " .. s.name .. " has no " .. way .. "ward strategy of isa " .. s.isa .. " for memmove")
-end
-
 return M
