@@ -228,6 +228,30 @@ static char *quads(int nasm, const char *indent, const char *rest)
 	return b.data;
 }
 
+/* 1 when s is "A - B" with A and B labels: their distance. */
+static int is_distance(const char *s, size_t len)
+{
+	const char *a = symbol_end(s, 0);
+	if (!a || a + 3 > s + len || strncmp(a, " - ", 3) != 0)
+		return 0;
+	const char *b = symbol_end(a + 3, 0);
+	return b && b == s + len;
+}
+
+/* 1 when s is a list of distances "A - B, C - D, ...". */
+static int is_distances(const char *s)
+{
+	for (;;) {
+		const char *comma = strstr(s, ", ");
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+		if (!is_distance(s, len))
+			return 0;
+		if (!comma)
+			return 1;
+		s = comma + 2;
+	}
+}
+
 /* The file's frame and its data: 1 with *out (NULL after asm_fail), or 0
  * when op is none of them or its operands do not fit it. */
 static int layout(struct asm_state *st, int nasm, const char *indent, const char *op, const char *rest, char **out)
@@ -248,6 +272,12 @@ static int layout(struct asm_state *st, int nasm, const char *indent, const char
 		*out = nasm ? xasprintf("%salign   %s, db 0", indent, rest) : xasprintf("%s.balign %s, 0", indent, rest);
 	} else if (strcmp(op, "dq") == 0) {
 		*out = quads(nasm, indent, rest);
+	} else if (strcmp(op, "dd") == 0) {
+		/* Distances between labels of one section: constants once
+		 * assembled, so that the data needs no relocation. */
+		if (!is_distances(rest))
+			return 0;
+		*out = xasprintf("%s%s%s", indent, nasm ? "dd      " : ".long   ", rest);
 	} else if (strcmp(op, "db") == 0) {
 		/* Numbers, or the distance A - B between two labels. */
 		const char *a = symbol_end(rest, 0), *b = a && strncmp(a, " - ", 3) == 0 ? symbol_end(a + 3, 0) : NULL;

@@ -177,6 +177,16 @@ const char *uc_rule_routines(void);
  * out of range. */
 const void *uc_rule_routine(unsigned int site);
 
+/* The routine set (0 the baseline, then as uc_rule_routines counts them)
+ * that uc_rule_init installs on the CPU whose CPUID words are id, at isa
+ * level isa (0 general registers, 1 AVX2, 2 AVX-512; clamped to the
+ * flavor's), found from integers alone: what an IFUNC resolver needs, for
+ * it may run before its object's relocations are applied. Routine site of
+ * set s is uc_patch_offsets[s * UC_N_PATCH_SITES + site] bytes from
+ * uc_memcpy (x86_64/copy.asm); 0 is the baseline, the entries'
+ * own bytes. */
+unsigned int uc_rule_resolve_set(const struct uc_cpuid *id, int isa);
+
 /* Fills rule with a table that forces strategy: it in every class for the
  * lengths it copies, forward at the others, the head of a strategy that
  * aligns aligned to align_dst; status UC_RULE_FORCED, entry and source "", reason

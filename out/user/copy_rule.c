@@ -410,6 +410,43 @@ int uc_rule_patch(uc_text_poke poke)
 	return 0;
 }
 
+/* Each CPUID range whose core runs a compiled table at some isa level, and
+ * the set it runs at each: the rules above as integers, with no pointer,
+ * for rule_resolve_set. A core no row holds runs set 0, the baseline. */
+static const struct {
+	uc_u32 vendor[3];
+	unsigned int family, model_lo, model_hi;
+	unsigned char set[3];
+} resolve_rows[] = {
+	/* zen3 */
+	{ { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x00, 0x0f, { 3, 2, 2 } },
+	/* zen3 */
+	{ { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x19, 0x20, 0x5f, { 3, 2, 2 } },
+	/* zen5 */
+	{ { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x00, 0x2f, { 6, 5, 4 } },
+	/* zen5 */
+	{ { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x40, 0x4f, { 6, 5, 4 } },
+	/* zen5 */
+	{ { 0x68747541u, 0x69746e65u, 0x444d4163u }, 0x1a, 0x60, 0x7f, { 6, 5, 4 } },
+	{ { 0, 0, 0 }, 0, 1, 0, { 0 } } /* holds no model: the list is never empty */
+};
+
+unsigned int uc_rule_resolve_set(const struct uc_cpuid *id, int isa)
+{
+	unsigned int i, family, model;
+	if (isa < 0)
+		isa = 0;
+	if (isa > 2)
+		isa = 2;
+	uc_cpuid_family_model(id->signature, &family, &model);
+	for (i = 0; i < sizeof resolve_rows / sizeof resolve_rows[0]; i++)
+		if (resolve_rows[i].vendor[0] == id->vendor[0] && resolve_rows[i].vendor[1] == id->vendor[1] &&
+		    resolve_rows[i].vendor[2] == id->vendor[2] && resolve_rows[i].family == family &&
+		    model >= resolve_rows[i].model_lo && model <= resolve_rows[i].model_hi)
+			return resolve_rows[i].set[isa];
+	return 0;
+}
+
 /* The installed table, in x86_64/copy.asm: the class bounds, the head's
  * alignment, a strategy byte per class and length below SHORT, and the
  * bands that reach SHORT: their upper bounds and strategies

@@ -58,6 +58,8 @@ const struct ${P}rule *${P}rule_init(void)
 @ else
 ${include("copy_rule/patch.c.tpi")}
 
+${include("copy_rule/resolve.c.tpi")}
+
 ${include("copy_rule/install.c.tpi")}
 @ end
 

@@ -180,6 +180,18 @@ const char *${P}rule_routines(void);
  * itself for the baseline): what an IFUNC resolver returns. 0 for a site
  * out of range${target_name() and ", and in a --target build" or ""}. */
 const void *${P}rule_routine(unsigned int site);
+@ if not target_name() then
+
+/* The routine set (0 the baseline, then as ${P}rule_routines counts them)
+ * that ${P}rule_init installs on the CPU whose CPUID words are id, at isa
+ * level isa (0 general registers, 1 AVX2, 2 AVX-512; clamped to the
+ * flavor's), found from integers alone: what an IFUNC resolver needs, for
+ * it may run before its object's relocations are applied. Routine site of
+ * set s is ${P}patch_offsets[s * ${G}N_PATCH_SITES + site] bytes from
+ * ${P}${ctx.sites[1]} (x86_64/copy.asm); 0 is the baseline, the entries'
+ * own bytes. */
+unsigned int ${P}rule_resolve_set(const struct ${P}cpuid *id, int isa);
+@ end
 
 /* Fills rule with a table that forces strategy: it in every class for the
  * lengths it copies, forward at the others, the head of a strategy that

@@ -2883,6 +2883,19 @@ uc_patch_targets:
         .size   uc_patch_targets, . - uc_patch_targets
 
         .section .rodata
+        .balign 4, 0
+/* The same routines as their distances from uc_memcpy, constants once */
+/* assembled: an IFUNC resolver, which may run before this object's */
+/* relocations are applied, adds them to uc_memcpy's address. */
+        .globl  uc_patch_offsets
+        .type   uc_patch_offsets, @object
+uc_patch_offsets:
+        .long   uc_memcpy - uc_memcpy, uc_copy_strategy - uc_memcpy, uc_copy_to_user - uc_memcpy, uc_copy_from_user - uc_memcpy
+        .long   uc_memcpy_table - uc_memcpy, uc_copy_strategy_table - uc_memcpy, uc_copy_to_user_table - uc_memcpy, uc_copy_from_user_table - uc_memcpy
+        .long   uc_memcpy_zen2 - uc_memcpy, uc_copy_strategy_zen2 - uc_memcpy, uc_copy_to_user_zen2 - uc_memcpy, uc_copy_from_user_zen2 - uc_memcpy
+        .long   uc_memcpy_zen3 - uc_memcpy, uc_copy_strategy_zen3 - uc_memcpy, uc_copy_to_user_zen3 - uc_memcpy, uc_copy_from_user_zen3 - uc_memcpy
+        .long   uc_memcpy_zen5 - uc_memcpy, uc_copy_strategy_zen5 - uc_memcpy, uc_copy_to_user_zen5 - uc_memcpy, uc_copy_from_user_zen5 - uc_memcpy
+        .size   uc_patch_offsets, . - uc_patch_offsets
 /* The bytes of each site, at least the 5 of a jmp rel32. */
         .globl  uc_patch_site_len
         .type   uc_patch_site_len, @object

@@ -2658,6 +2658,18 @@ uc_patch_targets:
 uc_patch_targets.end:
 
         section .rodata
+        align   4, db 0
+; The same routines as their distances from uc_memcpy, constants once
+; assembled: an IFUNC resolver, which may run before this object's
+; relocations are applied, adds them to uc_memcpy's address.
+        global  uc_patch_offsets:data (uc_patch_offsets.end - uc_patch_offsets)
+uc_patch_offsets:
+        dd      uc_memcpy - uc_memcpy, uc_copy_strategy - uc_memcpy, uc_copy_to_user - uc_memcpy, uc_copy_from_user - uc_memcpy
+        dd      uc_memcpy_table - uc_memcpy, uc_copy_strategy_table - uc_memcpy, uc_copy_to_user_table - uc_memcpy, uc_copy_from_user_table - uc_memcpy
+        dd      uc_memcpy_zen2 - uc_memcpy, uc_copy_strategy_zen2 - uc_memcpy, uc_copy_to_user_zen2 - uc_memcpy, uc_copy_from_user_zen2 - uc_memcpy
+        dd      uc_memcpy_zen3 - uc_memcpy, uc_copy_strategy_zen3 - uc_memcpy, uc_copy_to_user_zen3 - uc_memcpy, uc_copy_from_user_zen3 - uc_memcpy
+        dd      uc_memcpy_zen5 - uc_memcpy, uc_copy_strategy_zen5 - uc_memcpy, uc_copy_to_user_zen5 - uc_memcpy, uc_copy_from_user_zen5 - uc_memcpy
+uc_patch_offsets.end:
 ; The bytes of each site, at least the 5 of a jmp rel32.
         global  uc_patch_site_len:data (uc_patch_site_len.end - uc_patch_site_len)
 uc_patch_site_len:

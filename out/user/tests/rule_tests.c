@@ -412,6 +412,37 @@ static void check_routines(struct detail *d)
 	}
 }
 
+/* The per-set offsets of the patch list, which an IFUNC resolver adds to
+ * the first site's entry, uc_memcpy. */
+extern const int uc_patch_offsets[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES];
+
+/* uc_rule_resolve_set, from integers alone, must find the set the
+ * installed rule runs on the CPU of case c: each site's routine, the set's
+ * offset from uc_memcpy, is the one uc_rule_routine names. */
+static void check_resolved(struct detail *d, const struct lookup_case *c)
+{
+	struct uc_cpuid id;
+	unsigned int set, s;
+	struct detail *why;
+	if (!c->has_signature)
+		return;
+	id.vendor[0] = c->vendor_words[0];
+	id.vendor[1] = c->vendor_words[1];
+	id.vendor[2] = c->vendor_words[2];
+	id.signature = c->signature;
+	set = uc_rule_resolve_set(&id, UC_ISA_ENABLED());
+	for (s = 0; s < UC_N_PATCH_SITES; s++) {
+		uc_uintptr at = (uc_uintptr)uc_memcpy + (uc_uintptr)(long)uc_patch_offsets[set * UC_N_PATCH_SITES + s];
+		if (at != (uc_uintptr)uc_rule_routine(s) && (why = fail(d)) != NULL) {
+			say(why, "site ");
+			say_uint(why, s);
+			say(why, ": the resolved set's routine (set ");
+			say_uint(why, set);
+			say(why, ") is not the one the installed rule runs");
+		}
+	}
+}
+
 /* ---- groups ---- */
 
 /* A group for one entry: lookup at the edges of each of its CPUID ranges and
@@ -440,6 +471,8 @@ static void run_entry(struct uc_test_ctx *t, const char *group, const struct loo
 	}
 	check_routines(&d);
 	finish(t, group, "its compiled routines run it (patched entries)", &d);
+	check_resolved(&d, own);
+	finish(t, group, "rule_resolve_set finds its routines from integers alone", &d);
 	if (uc_rule_patch(0) != -1 && (why = fail(&d)) != NULL)
 		say(why, "uc_rule_patch(null) did not refuse");
 	check_routines(&d);

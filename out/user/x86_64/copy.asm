@@ -9557,6 +9557,20 @@ uc_patch_targets:
 uc_patch_targets.end:
 
         section .rodata
+        align   4, db 0
+; The same routines as their distances from uc_memcpy, constants once
+; assembled: an IFUNC resolver, which may run before this object's
+; relocations are applied, adds them to uc_memcpy's address.
+        global  uc_patch_offsets:data (uc_patch_offsets.end - uc_patch_offsets)
+uc_patch_offsets:
+        dd      uc_memcpy - uc_memcpy, uc_memmove - uc_memcpy, uc_copy_strategy - uc_memcpy
+        dd      uc_memcpy_table - uc_memcpy, uc_memmove_table - uc_memcpy, uc_copy_strategy_table - uc_memcpy
+        dd      uc_memcpy_zen3_avx2 - uc_memcpy, uc_memmove_zen3_avx2 - uc_memcpy, uc_copy_strategy_zen3_avx2 - uc_memcpy
+        dd      uc_memcpy_zen3_gpr - uc_memcpy, uc_memmove_zen3_gpr - uc_memcpy, uc_copy_strategy_zen3_gpr - uc_memcpy
+        dd      uc_memcpy_zen5_avx512 - uc_memcpy, uc_memmove_zen5_avx512 - uc_memcpy, uc_copy_strategy_zen5_avx512 - uc_memcpy
+        dd      uc_memcpy_zen5_avx2 - uc_memcpy, uc_memmove_zen5_avx2 - uc_memcpy, uc_copy_strategy_zen5_avx2 - uc_memcpy
+        dd      uc_memcpy_zen5_gpr - uc_memcpy, uc_memmove_zen5_gpr - uc_memcpy, uc_copy_strategy_zen5_gpr - uc_memcpy
+uc_patch_offsets.end:
 ; The bytes of each site, at least the 5 of a jmp rel32.
         global  uc_patch_site_len:data (uc_patch_site_len.end - uc_patch_site_len)
 uc_patch_site_len:
