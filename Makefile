@@ -194,8 +194,15 @@ PER_FLAVOR_BINS := fuzz_copy abi_harness run_rule_tests bench copy_gas.o
 USER_COPY_FLAVORS := $(patsubst out/%/tests/routines.h,%,$(shell grep -l 'KIND_TO_USER, ' out/*/tests/routines.h 2>/dev/null))
 USER_COPY_BINS := fault_tests fault_tests_remaining
 TEST_BINS := $(B)/test_template $(B)/test_text $(B)/test_derive $(B)/uarchcopy-probe $(B)/preloaded $(B)/plan_encode_check \
+             $(B)/no_write_exec \
              $(foreach f,$(FLAVORS),$(PER_FLAVOR_BINS:%=$(B)/$(f)/%)) \
              $(foreach f,$(USER_COPY_FLAVORS),$(USER_COPY_BINS:%=$(B)/$(f)/%))
+
+# The seccomp filter under which tests/preload.sh runs the library.
+$(B)/no_write_exec: tests/no_write_exec.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(CFLAGS) -O2 -Wall -Wextra -Werror $< -o $@
 
 # plan/encode.c against what NASM made of out/ (tests/plan_encode.sh).
 $(B)/plan_encode_check: tests/plan_encode_check.c $(PLAN_SRCS) $(wildcard plan/*.h) common/strategies.h common/rule_limits.h
@@ -211,19 +218,23 @@ LIB_CFLAGS := -std=c11 -O2 -fPIC -fno-builtin -Wall -Wextra -Werror -Iout/$(LIB_
 $(B)/lib/copy_rule.o: out/$(LIB_FLAVOR)/copy_rule.c out/MANIFEST
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(KERNEL_CFLAGS) -fPIC -c $< -o $@
-# The shared library's constructor can defer to the C library's memmove
-# (UARCHCOPY_SHARED); the static one has none to defer to.
-$(B)/lib/uarchcopy.o $(B)/lib/uarchcopy-shared.o: preload/uarchcopy.c out/MANIFEST
+# The static library's memcpy and memmove are IFUNC symbols
+# (preload/resolve.c); the shared library's, a stub that jumps through the
+# pointer its constructor sets, which can defer to the C library's memmove
+# (UARCHCOPY_SHARED). The resolver runs before the C library has set up
+# anything: no stack protector in it.
+$(B)/lib/uarchcopy.o $(B)/lib/uarchcopy-shared.o: preload/uarchcopy.c preload/resolve.h out/MANIFEST
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(LIB_CFLAGS) $(if $(findstring shared,$@),-DUARCHCOPY_SHARED) -c $< -o $@
-# One object: memcpy and memmove are the user flavor's uc_memmove entry
-# itself (the baseline until the constructor patches it), so a call costs
-# the PLT and the entry's jmp, no wrapper.
-$(B)/lib/uarchcopy-all.o: $(B)/lib/uarchcopy.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o Makefile
-	$(Q)ld -r --defsym=memcpy=uc_memmove --defsym=memmove=uc_memmove $(filter %.o,$^) -o $@
+$(B)/lib/resolve.o: preload/resolve.c preload/resolve.h out/MANIFEST
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(LIB_CFLAGS) -fno-stack-protector -c $< -o $@
+$(B)/lib/uarchcopy-all.o: $(B)/lib/uarchcopy.o $(B)/lib/resolve.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o Makefile
+	$(Q)ld -r $(filter %.o,$^) -o $@
 $(B)/lib/uarchcopy-shared-all.o: $(B)/lib/uarchcopy-shared.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o Makefile
-	$(Q)ld -r --defsym=memcpy=uc_memmove --defsym=memmove=uc_memmove $(filter %.o,$^) -o $@
+	$(Q)ld -r $(filter %.o,$^) -o $@
 $(B)/libuarchcopy.so: $(B)/lib/uarchcopy-shared-all.o preload/exports.map
 	@echo "  LD      $@"
 	$(Q)$(CC) -shared -Wl,-z,text -Wl,-z,now -Wl,-z,noexecstack -Wl,--version-script=preload/exports.map \

@@ -2,30 +2,40 @@
  * memmove. LD_PRELOAD=build/libuarchcopy.so puts them under a program
  * unchanged; build/libuarchcopy.a links them in statically.
  *
- * The choice is made once, by a constructor: it reads CPUID and XGETBV,
- * installs the rule and patches the entries (uc_rule_patch) to jump to
- * the compiled routine of this CPU's measured table. On a core with no
- * evidence, or whose measured table is every copy forward, the shared
- * library's entry jumps to the C library's own memmove instead: without a
- * table that beat rep movsb there the library must not make a program slower
- * than it was, and rep movsb took 1.03x the C library's time on the
- * random-size workload of a Zen 5 guest nobody had measured yet. The
- * static library, which has no other memmove to defer to, keeps the
- * baseline there: one rep movsb with no dispatch. Before the constructor
- * runs (another library's constructor may copy first) every entry is that
- * baseline, correct on every CPU. Nothing is tested on a call. memcpy and
- * memmove are the entry uc_memmove itself (the Makefile defines them at
- * its address), so a call is the PLT's jump, then the entry's. memcpy is
- * memmove here: a program that overlaps a memcpy keeps working, for the
- * price of one compare.
+ * The choice is made once, and no byte of code is ever written: no page
+ * of the library's text is made writable.
+ *  - The shared library's memcpy and memmove are one stub that jumps
+ *    through a pointer, which the constructor sets: to this CPU's compiled
+ *    routine; on a core with no evidence, or whose measured table is every
+ *    copy forward, to the C library's own memmove (without a table that
+ *    beat rep movsb there the library must not make a program slower than
+ *    it was: rep movsb took 1.03x the C library's time on the random-size
+ *    workload of a Zen 5 guest nobody had measured yet). Until then the
+ *    pointer holds the baseline entry, one rep movsb, correct on every
+ *    CPU. Not IFUNC symbols: a preloaded library is relocated after the
+ *    libraries a program needs, and glibc binds those now-bound libraries'
+ *    memcpy first, calling the resolver of an object not yet relocated and
+ *    printing "Relink `libtinfo.so.6' with `libuarchcopy.so' for IFUNC
+ *    symbol `memcpy'" on every start of sqlite3, tar or bash.
+ *  - The static library's memcpy and memmove are IFUNC symbols
+ *    (preload/resolve.c): a static program applies their relocations
+ *    first, so its calls reach the chosen routine with no stub between.
+ *    Where no table is compiled for this core, the baseline entry; the
+ *    static library has no other memmove to defer to.
+ * memcpy is memmove in both: a program that overlaps a memcpy keeps
+ * working, for the price of one compare.
  *
  * Environment, read once at load:
  *   UARCHCOPY_ISA=gpr|avx2|avx512   the widest instructions the copies may use
  *   UARCHCOPY_STRATEGY=NAME         every copy takes strategy NAME where it can
  *                                   copy the length, forward elsewhere (tests):
- *                                   the table dispatch runs it
+ *                                   the table dispatch runs it, under the
+ *                                   forced table the constructor installs
+ *                                   (data, not code)
  *   UARCHCOPY_REPORT=1              write the installed rule to stderr */
 #include "copy_rule.h"
+
+#include "resolve.h"
 
 #ifdef UARCHCOPY_SHARED
 #include <dlfcn.h>
@@ -33,12 +43,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 /* The constructor runs before the program's main, possibly before other
- * libraries' constructors: of the C library it calls only getenv, sysconf,
- * mprotect, write and, in the shared library, dlsym. */
+ * libraries' constructors: of the C library it calls only getenv, write
+ * and, in the shared library, dlsym. */
 static size_t text_len(const char *s)
 {
 	size_t n = 0;
@@ -99,57 +108,54 @@ static int forced_table(const char *name, const struct uc_rule *cpu_rule, struct
 	return 0;
 }
 
-/* uc_rule_patch's text poke: the page made writable for the write, then
- * executable again. Where the system refuses writable code, the site is
- * left as built, the baseline, which is correct: each entry copies right
- * whether or not the others were patched. */
-static void poke(void *addr, const void *bytes, size_t len)
-{
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), first = (uintptr_t)addr & ~(page - 1);
-	size_t span = (size_t)((uintptr_t)addr + len - first);
-	if (mprotect((void *)first, span, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
-		return;
-	for (size_t i = 0; i < len; i++)
-		((volatile unsigned char *)addr)[i] = ((const unsigned char *)bytes)[i];
-	mprotect((void *)first, span, PROT_READ | PROT_EXEC);
-}
-
 #ifdef UARCHCOPY_SHARED
-/* The patch list's sites (x86_64/copy.asm), which copy_rule.h does not
- * declare: the shared library writes its own jump at memmove's. */
-extern const uintptr_t uc_patch_sites[UC_N_PATCH_SITES];
-extern const unsigned char uc_patch_site_len[UC_N_PATCH_SITES];
+/* What memcpy and memmove run: the baseline entry until the constructor
+ * chooses (a pointer relocation fills before any code of the program
+ * runs). */
+static copy_fn *chosen = uc_memmove;
 
-/* Where the C library's memmove is beyond a rel32's reach, the entry jumps
- * through this pointer (jmp [rip + disp32], 6 bytes). */
-static void *libc_memmove;
-
-/* Points the memmove entry, which memcpy, memmove and their checked forms
- * all run, at the C library's memmove. 0, or -1 (nothing written) where
- * there is none or no jump fits the site. */
-static int defer_to_libc(void)
+void *memmove(void *dst, const void *src, size_t n)
 {
-	void *next = dlsym(RTLD_NEXT, "memmove");
-	uintptr_t site = uc_patch_sites[UC_SITE_MEMMOVE];
-	unsigned char jmp[6];
-	size_t len;
-	if (!next || next == (void *)uc_memmove)
-		return -1;
-	uint64_t rel = (uint64_t)(uintptr_t)next - (uint64_t)(site + 5);
-	if (((rel + 0x80000000ull) >> 32) == 0) {
-		jmp[0] = 0xe9, len = 5;
-	} else {
-		libc_memmove = next;
-		rel = (uint64_t)(uintptr_t)&libc_memmove - (uint64_t)(site + 6);
-		if (((rel + 0x80000000ull) >> 32) != 0 || uc_patch_site_len[UC_SITE_MEMMOVE] < 6)
-			return -1;
-		jmp[0] = 0xff, jmp[1] = 0x25, len = 6;
-	}
-	for (int i = 0; i < 4; i++)
-		jmp[len - 4 + i] = (unsigned char)(rel >> (8 * i));
-	poke((void *)site, jmp, len);
-	return 0;
+	return chosen(dst, src, n);
 }
+void *memcpy(void *dst, const void *src, size_t n) __attribute__((alias("memmove")));
+
+/* Points memcpy and memmove at the installed rule's routine, or at the C
+ * library's memmove where that is the baseline; says which. The probe
+ * judged a measured table against every copy forward, not against the C
+ * library. */
+static const char *choose_routines(const struct uc_rule *rule)
+{
+	copy_fn *routine = (copy_fn *)uc_rule_routine(UC_SITE_MEMMOVE);
+	if (routine != uc_memmove) {
+		chosen = routine;
+		return uc_rule_routines();
+	}
+	copy_fn *next = (copy_fn *)dlsym(RTLD_NEXT, "memmove");
+	if (!next)
+		return "baseline (the C library's memmove was not found)";
+	chosen = next;
+	return rule->status == UC_RULE_BASELINE ? "the C library's memmove (no evidence for this core)"
+						: "the C library's memmove (this core's measured table is every copy forward)";
+}
+#define CHECKED_COPY chosen
+#else
+/* What the resolver bound memcpy and memmove to; where it read another
+ * environment than getenv's (no /proc), says so. */
+static const char *choose_routines(const struct uc_rule *rule)
+{
+	(void)rule;
+	if (!resolved.ran)
+		return "none yet (memcpy and memmove were not resolved)";
+	if (!resolved.environment && (getenv("UARCHCOPY_ISA") || getenv("UARCHCOPY_STRATEGY")))
+		say("/proc/self/environ is unreadable: memcpy and memmove were resolved without UARCHCOPY_ISA and "
+		    "UARCHCOPY_STRATEGY",
+		    NULL, NULL);
+	if ((const void *)uc_rule_routine(UC_SITE_MEMMOVE) != (const void *)resolve_copy())
+		return "not the installed rule's: see above";
+	return uc_rule_routines();
+}
+#define CHECKED_COPY memmove
 #endif
 
 __attribute__((constructor)) static void install(void)
@@ -174,18 +180,7 @@ __attribute__((constructor)) static void install(void)
 		else
 			say("UARCHCOPY_STRATEGY=", strategy, ": no such strategy; the CPU's rule stays");
 	}
-	const char *routines = uc_rule_routines();
-	if (uc_rule_patch(poke) != 0)
-		say("uc_rule_patch refused: the copies stay the baseline", NULL, NULL);
-#ifdef UARCHCOPY_SHARED
-	/* No compiled table and nothing forced: the C library's copy. The
-	 * probe judged a measured table against every copy forward, not
-	 * against the C library. */
-	else if (uc_rule_routine(UC_SITE_MEMMOVE) == (const void *)uc_memmove && defer_to_libc() == 0)
-		routines = rule->status == UC_RULE_BASELINE
-				   ? "the C library's memmove (no evidence for this core)"
-				   : "the C library's memmove (this core's measured table is every copy forward)";
-#endif
+	const char *routines = choose_routines(rule);
 	if (getenv("UARCHCOPY_REPORT")) {
 		char line[1024];
 		uc_rule_describe(line, sizeof line, rule);
@@ -201,12 +196,12 @@ void *__memcpy_chk(void *dst, const void *src, size_t n, size_t dst_size)
 {
 	if (n > dst_size)
 		__chk_fail();
-	return uc_memmove(dst, src, n);
+	return CHECKED_COPY(dst, src, n);
 }
 
 void *__memmove_chk(void *dst, const void *src, size_t n, size_t dst_size)
 {
 	if (n > dst_size)
 		__chk_fail();
-	return uc_memmove(dst, src, n);
+	return CHECKED_COPY(dst, src, n);
 }

@@ -16,15 +16,30 @@ for tool in sqlite3 python3 git tar gzip; do
 done
 
 # The library exports the C library's copies and nothing else
-# (preload/exports.map): memcpy and memmove are the uc_memmove entry itself,
-# no wrapper, and its uc_ symbols bind inside it, so the checked forms reach
-# it by a direct jump, not through the PLT.
+# (preload/exports.map): memcpy and memmove are one stub that jumps through
+# the pointer the constructor sets, and its uc_ symbols bind inside it, so
+# the checked forms reach the chosen routine by that jump, not through the
+# PLT.
 check "the library exports memcpy, memmove and their _chk forms only" test "$(nm -D --defined-only "$LIB" |
 	awk '{ print $3 }' | sort | tr '\n' ' ')" = "__memcpy_chk __memmove_chk memcpy memmove "
-check "...memcpy and memmove are the entry uc_memmove" test "$(nm "$LIB" | awk '$3 == "memcpy" || $3 == "memmove" ||
-	$3 == "uc_memmove" { print $1 }' | sort -u | wc -l)" = 1
+check "...memcpy and memmove are one stub, not the entry uc_memmove" test "$(nm "$LIB" | awk '$3 == "memcpy" ||
+	$3 == "memmove" { print $1 }' | sort -u | wc -l)$(nm "$LIB" | awk '$3 == "memcpy" || $3 == "uc_memmove" { print $1 }' |
+	sort -u | wc -l)" = 12
 check "...and __memcpy_chk jumps to it without the PLT" sh -c "objdump -d --no-show-raw-insn '$LIB' |
 	grep -A3 '<__memcpy_chk>:' | grep 'jmp' | grep -qv '@plt'"
+
+# No code is written at run time: the library imports no mprotect, has no
+# text relocation, and under a filter that refuses every mprotect with
+# PROT_WRITE (build/no_write_exec, which first proves it refuses) it
+# chooses the same routines as without it.
+NWE=$ROOT/build/no_write_exec
+check "the filter refuses to make a program's text writable" "$NWE" --self-test
+check "the library imports no mprotect" sh -c "! nm -D --undefined-only '$LIB' | grep -qw mprotect"
+check "...and has no text relocation" sh -c "! readelf -d '$LIB' | grep -q TEXTREL"
+check "under the filter it chooses the routines it chooses without" sh -c \
+	"test \"\$(UARCHCOPY_REPORT=1 '$NWE' env LD_PRELOAD='$LIB' true 2>&1)\" = \"\$(UARCHCOPY_REPORT=1 env LD_PRELOAD='$LIB' true 2>&1)\""
+check "...and a forced strategy runs under it, the forced table installed as data" sh -c \
+	"UARCHCOPY_STRATEGY=down UARCHCOPY_REPORT=1 '$NWE' env LD_PRELOAD='$LIB' true 2>&1 | grep -q 'UARCHCOPY_STRATEGY=down); routines table\$'"
 
 # The sqlite3 script: a table of 2000 rows with text and blobs, updates,
 # an index, queries that sort and group, a vacuum and an integrity check.
@@ -112,6 +127,11 @@ check "a program links build/libuarchcopy.a statically" \
 check "...its copies are the library's" sh -c "UARCHCOPY_REPORT=1 '$T/static' 2>&1 | grep -q '^libuarchcopy: memcpy: Rule {'"
 cc -O1 -fno-builtin "$T/static.c" -o "$T/libc-only"
 check "...and print what the C library's print" sh -c "test \"\$('$T/static' 2>/dev/null)\" = \"\$('$T/libc-only')\""
+check "...its memcpy and memmove are IFUNC symbols, resolved to the installed rule's routine" sh -c \
+	"nm '$T/static' | grep -q ' i memmove\$' && UARCHCOPY_REPORT=1 '$T/static' 2>&1 | grep -q '; routines [a-z0-9_]*\$'"
+check "...chosen the same under the filter, and a forced strategy too" sh -c \
+	"test \"\$(UARCHCOPY_REPORT=1 '$NWE' '$T/static' 2>&1)\" = \"\$(UARCHCOPY_REPORT=1 '$T/static' 2>&1)\" &&
+	UARCHCOPY_STRATEGY=small UARCHCOPY_REPORT=1 '$NWE' '$T/static' 2>&1 | grep -q 'UARCHCOPY_STRATEGY=small); routines table\$'"
 LD_PRELOAD=$LIB run "$T/rule"
 for p in sqlite3 python3 git tar; do
 	check "$p under the library prints what it printed without" cmp "$T/plain/$p" "$T/rule/$p"
