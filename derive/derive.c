@@ -126,7 +126,7 @@ static void describe(struct derived_rule *r, const int who[2], const double wors
 		if (r->cost.multiple != 1)
 			say(r, "%g times ", r->cost.multiple);
 		say(r, "%s.", r->cost.measured ? "what a band cost a random-size workload as the probe measured it"
-					      : "the default cost of a band (this run's probe did not measure it)");
+					      : "the default cost of a band (this run's probe did not measure it as the derivation uses it)");
 	} else {
 		say(r, " Bands were charged no dispatch cost.");
 	}

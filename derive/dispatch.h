@@ -12,6 +12,16 @@
 #define DISPATCH_TABLES 4
 extern const int dispatch_bands[DISPATCH_TABLES];
 
+/* The first probe version whose dispatch timings the derivation uses.
+ * Version 3 timed, through the table dispatch, tables whose bands
+ * alternate their copy: the slope then measures the strategy mix as well
+ * as the branches (on a Zen 3 guest, where small is 2.7x faster than rep
+ * movsb, it came out 0.00 ticks a band, probe-19h-01h-2026-12-02.log),
+ * and it timed its candidates through the table interpreter, not as the
+ * code gen writes. Its runs derive as an older probe's: at the default
+ * cost, once. */
+#define DISPATCH_TRUSTED_VERSION 4
+
 /* The multiples of the measured band cost each candidate is derived at. */
 #define DISPATCH_CANDIDATES 3
 extern const double candidate_multiples[DISPATCH_CANDIDATES];

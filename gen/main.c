@@ -2,6 +2,7 @@
 #include "../common/strategies.h"
 #include "../common/util.h"
 #include "import/import.h"
+#include "import/rederive.h"
 #include "merge/merge.h"
 #include "model/dump.h"
 #include "model/model.h"
@@ -42,6 +43,11 @@ static const char usage[] =
 	"           evidence folder (evidence/<run>/) in one transaction; an archive already\n"
 	"           imported changes nothing (--name N: the entry, when no CPUID range holds\n"
 	"           the CPU; --dry-run: derive and print, write nothing)\n"
+	"  rederive [RUN...]\n"
+	"           derive every recorded run (or each RUN named) again from its archive,\n"
+	"           evidence/<run>/run.archive, with the current derivation; write each evidence\n"
+	"           folder again and replace each rule that cites one, all in one transaction\n"
+	"           (--dry-run: derive and print, write nothing)\n"
 	"  lookup VENDOR FAMILY MODEL\n"
 	"           print the rule a CPU gets, one line per flavor (--flavor F: that one):\n"
 	"           flavor=F entry=E status=S source=E2 above_max=A near_max=N below_max=B zero_mod=Z\n"
@@ -79,7 +85,7 @@ static const char usage[] =
 	"  --flavor F         lookup: only flavor F\n"
 	"  --name N           import: the entry to record into (a new one when no CPUID range\n"
 	"                     holds the CPU)\n"
-	"  --dry-run          import: derive and print the rule, write nothing\n"
+	"  --dry-run          import, rederive: derive and print the rules, write nothing\n"
 	"  -q, --quiet        gen: do not list the files written\n"
 	"\n"
 	"exit status: 0 success, 1 bad data, stale output or I/O error, 2 usage error\n";
@@ -134,7 +140,7 @@ struct invocation {
  * no option of this command. */
 static int option(struct invocation *v, const char *a, const char ***slot)
 {
-	int import = strcmp(v->command, "import") == 0;
+	int import = strcmp(v->command, "import") == 0, rederive = strcmp(v->command, "rederive") == 0;
 	static const struct {
 		const char *name;
 		size_t slot; /* offsetof the value in struct invocation; 0: a flag */
@@ -163,7 +169,7 @@ static int option(struct invocation *v, const char *a, const char ***slot)
 		v->o.endbr = 0;
 	else if (strcmp(a, "--linux") == 0)
 		v->o.linux_form = 1;
-	else if (strcmp(a, "--dry-run") == 0 && import)
+	else if (strcmp(a, "--dry-run") == 0 && (import || rederive))
 		v->dry_run = 1;
 	else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
 		v->quiet = 1;
@@ -186,7 +192,7 @@ static int parse(int argc, char **argv, struct invocation *v)
 			fputs(usage, stdout);
 			return -1;
 		}
-		if (a[0] != '-' && strcmp(v->command, "import") == 0)
+		if (a[0] != '-' && (strcmp(v->command, "import") == 0 || strcmp(v->command, "rederive") == 0))
 			v->archives[v->n_archives++] = argv[i];
 		else if (a[0] != '-' && positional && v->n_positional < 3)
 			v->positional[v->n_positional++] = a;
@@ -266,6 +272,11 @@ static int run_import(struct invocation *v)
 	return import_archives(v->o.db_path, v->name, v->dry_run, v->archives, v->n_archives);
 }
 
+static int run_rederive(struct invocation *v)
+{
+	return rederive_runs(v->o.db_path, v->dry_run, v->archives, v->n_archives);
+}
+
 static int run_lookup(struct invocation *v, const struct model *m)
 {
 	return print_lookup(m, v->positional[0], v->positional[1], v->positional[2], v->flavor);
@@ -325,7 +336,7 @@ static const struct command {
 } commands[] = {
 	{"gen", NULL, run_output, 0},	     {"check", NULL, run_output, 0},	 {"query", NULL, run_report, 0},
 	{"debt", NULL, run_report, 0},	     {"lookup", NULL, run_lookup, 3},	 {"flavors", NULL, run_flavors, 0},
-	{"dump", run_dump, NULL, 0},	     {"import", run_import, NULL, 0},	 {"strategies", run_strategies, NULL, 0},
+	{"dump", run_dump, NULL, 0},	     {"import", run_import, NULL, 0},	{"rederive", run_rederive, NULL, 0},	 {"strategies", run_strategies, NULL, 0},
 	{"merge-db", run_merge_db, NULL, 0}, {"merge-out", run_merge_out, NULL, 0}, {"help", run_help, NULL, 0},
 };
 

@@ -9,8 +9,18 @@
 
 void summary_dispatch(struct buf *b, const struct run_facts *run)
 {
-	const struct dispatch_run *d = &run->archive->dispatch;
+	const struct dispatch_run *d = &run->dispatch;
 	buf_printf(b, "\n## Dispatch\n\n");
+	if (!d->measured && run->archive->dispatch.measured) {
+		buf_printf(b, "This run's probe (version %d) timed the dispatch, but not as the derivation (version %d) "
+			      "uses it: its tables alternated their copy, so the slope measured the strategy mix as well as "
+			      "the branches (%.2f ticks a band here), and it timed its candidates through the table "
+			      "interpreter, not as gen writes them (derive/dispatch.h). Each split was charged the default, "
+			      "%.2f ticks a call (derive/derive.h).\n",
+			   run->archive->probe_version, DERIVE_VERSION, dispatch_band_ticks(&run->archive->dispatch),
+			   DERIVE_BAND_TICKS_DEFAULT);
+		return;
+	}
 	if (!d->measured) {
 		buf_printf(b, "This run's probe (version %d) did not measure what the dispatch costs: each split was "
 			      "charged the default, %.2f ticks a call (derive/derive.h).\n",

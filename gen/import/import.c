@@ -72,9 +72,12 @@ static void print_rule(const char *what, const struct derived_rule *r)
  * each pass for the evidence, each split charged the measured cost (the
  * default for a probe older than version 3); then the rule it kept, at the
  * multiple of that cost its workload chose. */
-static int derive_run(const struct run_archive *a, struct table *t, struct derived_rule *rule, struct run_facts *run)
+int import_derive(const struct run_archive *a, struct table *t, struct derived_rule *rule, struct run_facts *run)
 {
-	struct derive_cost per_pass = dispatch_cost(&a->dispatch);
+	run->dispatch = a->dispatch;
+	if (a->probe_version < DISPATCH_TRUSTED_VERSION)
+		run->dispatch.measured = 0;
+	struct derive_cost per_pass = dispatch_cost(&run->dispatch);
 	per_pass.multiple = 1;
 	for (int k = 1; k <= a->m.passes; k++) {
 		struct table so_far;
@@ -87,7 +90,7 @@ static int derive_run(const struct run_archive *a, struct table *t, struct deriv
 		}
 	}
 	measurement_table(&a->m, a->m.passes, t);
-	if (derive_chosen(t, &a->dispatch, rule)) {
+	if (derive_chosen(t, &run->dispatch, rule)) {
 		err("%s", rule->note);
 		return -1;
 	}
@@ -161,7 +164,7 @@ static int derive_and_record(const char *db_path, const char *path, int dry_run,
 	struct table t = {0};
 	struct derived_rule rule;
 	int rc = EXIT_FAIL;
-	if (derive_run(a, &t, &rule, &run)) {
+	if (import_derive(a, &t, &rule, &run)) {
 		err("%s: nothing was imported", path);
 		table_free(&t);
 		return EXIT_FAIL;

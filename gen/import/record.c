@@ -60,7 +60,7 @@ int record_choose_entry(const char *db_path, const struct model *m, const struct
 	return 0;
 }
 
-static int exec_sql(sqlite3 *db, const char *sql)
+int exec_sql(sqlite3 *db, const char *sql)
 {
 	char *msg = NULL;
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
@@ -161,10 +161,10 @@ static int upsert_rule(sqlite3 *db, const struct entry_choice *entry, const stru
 	cpu_signature_text(c, base, sizeof base);
 	snprintf(sig, sizeof sig, "%s, %s%s%s%s%s", base, c->brand, c->erms ? ", ERMS" : "", c->fsrm ? ", FSRM" : "",
 		 c->avx2 ? ", AVX2" : "", c->avx512f ? ", AVX-512F" : "");
-	char *method = xasprintf("probe version %d: every strategy at %zu points, min of %d samples x %d passes, lfence-fenced "
+	char *method = xasprintf("probe version %d, derivation %d: every strategy at %zu points, min of %d samples x %d passes, lfence-fenced "
 				 "rdtsc; ties within %.1f%% go to the baseline; worst regret %.3f, median %.3f, "
 				 "worst against the baseline %.3f%s",
-				 run->archive->probe_version, run->table->n, run->archive->samples, run->archive->m.passes, run->rule->noise * 100, run->rule->worst_regret,
+				 run->archive->probe_version, DERIVE_VERSION, run->table->n, run->archive->samples, run->archive->m.passes, run->rule->noise * 100, run->rule->worst_regret,
 				 run->rule->median_regret, run->rule->worst_vs_baseline,
 				 c->guest ? "; hypervisor guest" : "");
 	int rc = sqlite3_prepare_v2(db,
@@ -240,6 +240,11 @@ static int replace_bands(sqlite3 *db, const struct entry_choice *entry, const st
 	return rc;
 }
 
+int record_rule_rows(sqlite3 *db, const struct entry_choice *entry, const struct run_facts *run, const char *evidence)
+{
+	return upsert_rule(db, entry, run, evidence) || replace_bands(db, entry, run);
+}
+
 /* One transaction: the database is locked first (waiting for another
  * import's transaction if need be), the rows go in, then the evidence folder
  * takes its final name, then the transaction commits. Only a kill inside
@@ -294,7 +299,7 @@ static int record_both(const char *db_path, const struct entry_choice *entry, co
 	}
 	rc = rc || check_range(db_path, entry, run->cpu, &need_range);
 	if (!rc && (insert_entry(db, entry, run, need_range) || insert_run(db, entry, run, ev->run_id) ||
-		    upsert_rule(db, entry, run, ev->link) || replace_bands(db, entry, run))) {
+		    record_rule_rows(db, entry, run, ev->link))) {
 		fprintf(stderr, "uarchgen: %s: %s; nothing was recorded\n", db_path, sqlite3_errmsg(db));
 		rc = 1;
 	}

@@ -21,4 +21,11 @@ int record_imported_as(const char *db_path, const char *sha256, char *id, size_t
  * Returns 0 recorded, 1 already recorded (nothing changed), -1 failed. */
 int record_run(const char *db_path, const struct entry_choice *entry, const struct run_facts *run);
 
+/* For rederive (record_again.c), inside its transaction: the rule of
+ * entry and run's flavor becomes run's, citing evidence, with its bands;
+ * and one SQL statement, its error printed. Nonzero on failure. */
+typedef struct sqlite3 sqlite3;
+int record_rule_rows(sqlite3 *db, const struct entry_choice *entry, const struct run_facts *run, const char *evidence);
+int exec_sql(sqlite3 *db, const char *sql);
+
 #endif

@@ -17,6 +17,9 @@ struct run_facts {
 	const struct run_archive *archive; /* as the probe wrote it: raw timings and the machine */
 	const struct cpu_info *cpu;        /* decoded from the archive's CPUID leaves */
 	const struct table *table;         /* the minimum over every pass */
+	/* The archive's dispatch timings as the derivation uses them: not
+	 * measured below DISPATCH_TRUSTED_VERSION (derive/dispatch.h). */
+	struct dispatch_run dispatch;
 	const struct derived_rule *rule;
 	struct derived_rule pass_rule[MAX_PASSES]; /* derived from passes 1..k+1 */
 	double median_spread, worst_spread;
