@@ -59,6 +59,8 @@ help:
 	@echo "make probe-portable  build build/uarchcopy-probe, the static probe for other machines"
 	@echo "make bench        compare the copies side by side on this CPU"
 	@echo "make git-drivers  register git's diff and merge drivers for uarch.db and out/ (make deps does)"
+	@echo "make install      install uarchgen, the probe, the libraries, uarchcopy.pc and the man pages"
+	@echo "                  (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, INCLUDEDIR, MANDIR; make uninstall)"
 	@echo "make clean        remove build outputs (not out/)"
 
 # bochs runs the AVX-512 routines (tests/kernel/run.sh); of the display
@@ -71,7 +73,8 @@ help:
 # tests/linux/kernel_version.sh finds that version at build time.
 DEBIAN_PACKAGES := gcc make pkg-config nasm lua5.4 liblua5.4-dev libsqlite3-dev sqlite3 \
                    binutils diffutils gnuplot-nox clang libclang-rt-14-dev qemu-system-x86 qemu-user git python3 \
-                   bochs bochs-term bochsbios vgabios linux-headers-amd64 linux-image-amd64 busybox-static
+                   bochs bochs-term bochsbios vgabios linux-headers-amd64 linux-image-amd64 busybox-static \
+                   man-db groff-base
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)
@@ -237,7 +240,8 @@ $(B)/lib/uarchcopy-shared-all.o: $(B)/lib/uarchcopy-shared.o $(B)/lib/copy_rule.
 	$(Q)ld -r $(filter %.o,$^) -o $@
 $(B)/libuarchcopy.so: $(B)/lib/uarchcopy-shared-all.o preload/exports.map
 	@echo "  LD      $@"
-	$(Q)$(CC) -shared -Wl,-z,text -Wl,-z,now -Wl,-z,noexecstack -Wl,--version-script=preload/exports.map \
+	$(Q)$(CC) -shared -Wl,-soname,libuarchcopy.so.$(SOVERSION) -Wl,-z,text -Wl,-z,now -Wl,-z,noexecstack \
+		-Wl,--version-script=preload/exports.map \
 		$(filter %.o,$^) -o $@.tmp && mv $@.tmp $@
 $(B)/libuarchcopy.a: $(B)/lib/uarchcopy-all.o
 	@echo "  AR      $@"
@@ -368,3 +372,4 @@ clean:
 FORCE:
 
 include tests/mutate.mk
+include install/install.mk

@@ -2,6 +2,7 @@
 #include "../common/strategies.h"
 #include "../common/util.h"
 #include "import/import.h"
+#include "data_dir.h"
 #include "import/rederive.h"
 #include "merge/merge.h"
 #include "model/dump.h"
@@ -357,6 +358,8 @@ int main(int argc, char **argv)
 		return bad_usage("unknown command '%s'", v.command);
 	if (c->run == run_help || c->run == run_merge_db || c->run == run_merge_out)
 		return c->run(&v);
+	if (c->run != run_import && c->run != run_rederive)
+		data_dir_settle(&v.o.db_path, &v.o.templates_dir);
 	if (c->run == run_import && v.n_archives == 0)
 		return run_import(&v);
 	if (c->positional && v.n_positional != c->positional)

@@ -70,7 +70,6 @@ run "syntax identity" tests/syntax_identity.sh
 run "plan: encoded trees" tests/plan_encode.sh
 run "two flavors" tests/two_flavors.sh
 run "a new strategy" tests/new_strategy.sh
-run "rederive" tests/rederive.sh
 run "lookup fixtures" tests/lookup_fixtures.sh
 run "CPUID identities" tests/identities.sh
 run "Linux module, objtool" tests/linux/objtool.sh
@@ -97,9 +96,11 @@ done
 run "probe derivation" build/test_derive
 run "portable probe" tests/probe_cli.sh
 run "import of run archives" tests/import_cli.sh
+run "rederive" tests/rederive.sh
 run "import: the dispatch" tests/import_dispatch.sh
 run "git merge of uarch.db" tests/merge_git.sh
 run "drop-in library, programs" tests/preload.sh
+run "make install" tests/install.sh
 # The queue is complete: wait for the last groups, reporting in order.
 while [ $shown -lt $queued ]; do
 	pump

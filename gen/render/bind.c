@@ -104,6 +104,7 @@ lua_State *bind_state(const struct model *m, const struct options *o)
 
 	lua_newtable(L);
 	set_str(L, "version", UARCHGEN_VERSION);
+	set_str(L, "templates", o->templates_dir);
 	set_global_frozen(L, "gen");
 
 	lua_pushcfunction(L, l_lookup);

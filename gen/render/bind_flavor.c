@@ -94,6 +94,7 @@ int bind_flavor(lua_State *L, const struct model *m, const struct options *o, co
 	lua_newtable(L);
 	set_str(L, "version", UARCHGEN_VERSION);
 	set_str(L, "stamp", stamp);
+	set_str(L, "templates", o->templates_dir);
 	set_global_frozen(L, "gen");
 	return 0;
 }
