@@ -43,18 +43,24 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *s = xmalloc((size_t)n + 1);
+	vsnprintf(s, (size_t)n + 1, fmt, again);
+	va_end(again);
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
-	struct buf b = {0};
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
-	b.data = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(b.data, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return b.data;
+	return s;
 }
 
 void buf_add(struct buf *b, const char *s, size_t n)
@@ -77,13 +83,9 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *tmp = xvasprintf(fmt, ap);
 	va_end(ap);
-	char *tmp = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(tmp, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	buf_add(b, tmp, (size_t)n);
+	buf_adds(b, tmp);
 	free(tmp);
 }
 

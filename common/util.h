@@ -2,6 +2,7 @@
 #ifndef UARCHGEN_UTIL_H
 #define UARCHGEN_UTIL_H
 
+#include <stdarg.h>
 #include <signal.h>
 #include <stddef.h>
 
@@ -13,6 +14,7 @@ void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 struct buf {
 	char *data;

@@ -27,31 +27,17 @@ check "...whose SONAME is libuarchcopy.so.1" sh -c "readelf -d '$U/lib/libuarchc
 check "every template is installed" test "$(cd templates && find . -type f | wc -l)" -eq "$(cd "$U/share/uarchcopy/templates" && find . -type f | wc -l)"
 
 # A program built against the installed library, as a user would.
-cat >"$T/prog.c" <<'C'
-#include <stdio.h>
-#include <string.h>
-int main(void)
-{
-	char a[300], b[300];
-	for (int i = 0; i < 300; i++)
-		a[i] = (char)(i * 7);
-	memmove(a + 3, a, 280);
-	memcpy(b, a, sizeof b);
-	printf("%d %d %d\n", b[2], b[3], b[283]);
-	return 0;
-}
-C
 pc() { PKG_CONFIG_PATH=$U/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$D pkg-config "$@" uarchcopy; }
 check "pkg-config knows it" pc --modversion
 # shellcheck disable=SC2046
-check "a program links it by pkg-config --cflags --libs" cc -O1 -fno-builtin "$T/prog.c" $(pc --cflags --libs) -o "$T/prog"
+check "a program links it by pkg-config --cflags --libs" cc -O1 -fno-builtin "$ROOT/tests/copy_program.c" $(pc --cflags --libs) -o "$T/prog"
 check "...needs libuarchcopy.so.1" sh -c "readelf -d '$T/prog' | grep -q 'NEEDED.*\\[libuarchcopy.so.1\\]'"
-cc -O1 -fno-builtin "$T/prog.c" -o "$T/plain"
+cc -O1 -fno-builtin "$ROOT/tests/copy_program.c" -o "$T/plain"
 check "...runs the installed library's copies, and prints what the C library's print" sh -c \
 	"LD_LIBRARY_PATH='$U/lib' UARCHCOPY_REPORT=1 '$T/prog' >'$T/prog.out' 2>'$T/prog.err' &&
 	grep -q '^libuarchcopy: memcpy: Rule' '$T/prog.err' && '$T/plain' | cmp - '$T/prog.out'"
 # shellcheck disable=SC2046
-check "a static program links it by pkg-config --static" cc -O1 -fno-builtin -static "$T/prog.c" $(pc --cflags --libs --static) -o "$T/static"
+check "a static program links it by pkg-config --static" cc -O1 -fno-builtin -static "$ROOT/tests/copy_program.c" $(pc --cflags --libs --static) -o "$T/static"
 check "...and runs its copies" sh -c "UARCHCOPY_REPORT=1 '$T/static' 2>&1 >/dev/null | grep -q '^libuarchcopy: memcpy: Rule'"
 check "the installed library preloads into sqlite3" sh -c \
 	"LD_PRELOAD='$U/lib/libuarchcopy.so.1' UARCHCOPY_REPORT=1 sqlite3 :memory: 'SELECT hex(zeroblob(40)) = hex(zeroblob(40));' >'$T/sq.out' 2>'$T/sq.err' &&

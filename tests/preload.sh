@@ -107,25 +107,12 @@ check "sqlite3's integrity check passed" grep -qx ok "$T/plain/sqlite3"
 check "the library loads and reports its rule" sh -c \
 	"UARCHCOPY_REPORT=1 LD_PRELOAD='$LIB' env true 2>&1 | grep -q '^libuarchcopy: memcpy: Rule {'"
 # Linked in statically instead: the archive's memcpy and memmove take the
-# C library's place, and its constructor installs the rule.
-cat >"$T/static.c" <<'C'
-#include <stdio.h>
-#include <string.h>
-int main(void)
-{
-	char a[300], b[300];
-	for (int i = 0; i < 300; i++)
-		a[i] = (char)(i * 7);
-	memmove(a + 3, a, 280);
-	memcpy(b, a, sizeof b);
-	printf("%d %d %d\n", b[2], b[3], b[283]);
-	return 0;
-}
-C
+# C library's place, IFUNC symbols bound at the program's start, and its
+# constructor installs the rule they were resolved from.
 check "a program links build/libuarchcopy.a statically" \
-	cc -O1 -fno-builtin -static "$T/static.c" "$ROOT/build/libuarchcopy.a" -o "$T/static"
+	cc -O1 -fno-builtin -static "$ROOT/tests/copy_program.c" "$ROOT/build/libuarchcopy.a" -o "$T/static"
 check "...its copies are the library's" sh -c "UARCHCOPY_REPORT=1 '$T/static' 2>&1 | grep -q '^libuarchcopy: memcpy: Rule {'"
-cc -O1 -fno-builtin "$T/static.c" -o "$T/libc-only"
+cc -O1 -fno-builtin "$ROOT/tests/copy_program.c" -o "$T/libc-only"
 check "...and print what the C library's print" sh -c "test \"\$('$T/static' 2>/dev/null)\" = \"\$('$T/libc-only')\""
 check "...its memcpy and memmove are IFUNC symbols, resolved to the installed rule's routine" sh -c \
 	"nm '$T/static' | grep -q ' i memmove\$' && UARCHCOPY_REPORT=1 '$T/static' 2>&1 | grep -q '; routines [a-z0-9_]*\$'"

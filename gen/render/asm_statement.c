@@ -34,11 +34,7 @@ char *asm_fail(struct asm_state *st, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *what = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(what, (size_t)n + 1, fmt, ap);
+	char *what = xvasprintf(fmt, ap);
 	va_end(ap);
 	free(st->error);
 	st->error = xasprintf("%s%s", st->where, what);
