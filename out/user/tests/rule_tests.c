@@ -358,6 +358,15 @@ static void say_case(struct detail *why, const struct lookup_case *c, const stru
 	say(why, "'");
 }
 
+/* The CPUID words a case records. */
+static void cpuid_of(const struct lookup_case *c, struct uc_cpuid *id)
+{
+	id->vendor[0] = c->vendor_words[0];
+	id->vendor[1] = c->vendor_words[1];
+	id->vendor[2] = c->vendor_words[2];
+	id->signature = c->signature;
+}
+
 static void check_lookups(struct detail *d, const struct lookup_case *cases, size_t n, int by_cpuid)
 {
 	size_t i;
@@ -369,10 +378,7 @@ static void check_lookups(struct detail *d, const struct lookup_case *cases, siz
 			struct uc_cpuid id;
 			if (!c->has_signature)
 				continue;
-			id.vendor[0] = c->vendor_words[0];
-			id.vendor[1] = c->vendor_words[1];
-			id.vendor[2] = c->vendor_words[2];
-			id.signature = c->signature;
+			cpuid_of(c, &id);
 			got = uc_rule_from_cpuid(&id);
 		} else {
 			got = uc_rule_lookup(c->vendor, c->family, c->model);
@@ -426,10 +432,7 @@ static void check_resolved(struct detail *d, const struct lookup_case *c)
 	struct detail *why;
 	if (!c->has_signature)
 		return;
-	id.vendor[0] = c->vendor_words[0];
-	id.vendor[1] = c->vendor_words[1];
-	id.vendor[2] = c->vendor_words[2];
-	id.signature = c->signature;
+	cpuid_of(c, &id);
 	set = uc_rule_resolve_set(&id, UC_ISA_ENABLED());
 	for (s = 0; s < UC_N_PATCH_SITES; s++) {
 		uc_uintptr at = (uc_uintptr)uc_memcpy + (uc_uintptr)(long)uc_patch_offsets[set * UC_N_PATCH_SITES + s];
