@@ -16,7 +16,6 @@
 
 struct again {
 	char id[128], sha256[65];
-	int cited; /* the rule of its entry and flavor cites this run */
 	struct run_archive archive;
 	struct cpu_info cpu;
 	struct table table;
@@ -59,7 +58,7 @@ static int list_runs(const char *db_path, char **only, int n_only, struct again 
 		snprintf(g->id, sizeof g->id, "%s", (const char *)sqlite3_column_text(st, 0));
 		snprintf(g->r.entry.name, sizeof g->r.entry.name, "%s", (const char *)sqlite3_column_text(st, 1));
 		snprintf(g->sha256, sizeof g->sha256, "%s", (const char *)sqlite3_column_text(st, 2));
-		g->cited = sqlite3_column_int(st, 3);
+		g->r.cited = sqlite3_column_int(st, 3);
 	}
 	sqlite3_finalize(st);
 	sqlite3_close(db);
@@ -99,7 +98,7 @@ static int derive_again(const char *db_path, struct again *g, int dry_run)
 	if (import_derive(&g->archive, &g->table, &g->rule, &g->r.run))
 		return -1;
 	rule_text(&g->rule, text, sizeof text);
-	printf("%s%s: %s\n", g->id, g->cited ? " (its rule's evidence)" : "", text);
+	printf("%s%s: %s\n", g->id, g->r.cited ? " (its rule's evidence)" : "", text);
 	fflush(stdout);
 	if (dry_run)
 		return 0;
@@ -134,8 +133,7 @@ int rederive_runs(const char *db_path, int dry_run, char **only, int n_only)
 		int cited = 0;
 		for (int i = 0; i < n; i++) {
 			r[i] = &runs[i].r;
-			r[i]->cited = runs[i].cited;
-			cited += runs[i].cited;
+			cited += r[i]->cited;
 		}
 		rc = record_again(db_path, r, n) != 0;
 		if (!rc)
