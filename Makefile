@@ -54,6 +54,7 @@ help:
 	@echo "make mutate       run the mutation tests on the generated routines"
 	@echo "make check-kernel boot the test kernel (GAS output only) under QEMU and Bochs on AMD and Intel CPU models"
 	@echo "make check-linux  build Linux's form (gen --linux) as a module of Debian's kernel, under objtool, and boot it in QEMU"
+	@echo "make check-linux-tree  build Linux 6.1 on the generated copies (objtool, IBT) and boot it on three CPU models"
 	@echo "make fuzz         run the fuzzer for ten million cases (FUZZ_RUNS=N)"
 	@echo "make probe        measure this CPU, import its run (rule, evidence), regenerate (NAME=entry)"
 	@echo "make probe-portable  build build/uarchcopy-probe, the static probe for other machines"
@@ -66,6 +67,8 @@ help:
 # bochs runs the AVX-512 routines (tests/kernel/run.sh); of the display
 # libraries it needs one of, bochs-term needs no window. qemu-user runs the
 # tests that depend on the core as other cores (tests/identities.sh).
+# linux-source-6.1 is the Linux tree make check-linux-tree builds on the
+# generated copies, with flex, bison and bc (Kbuild) and libelf-dev (objtool).
 # linux-headers-amd64 builds Linux's form as a module, with the kbuild and
 # objtool of that kernel (tests/linux/); linux-image-amd64 is the kernel it
 # was configured for, and busybox-static the shell of its test boot. The
@@ -74,7 +77,8 @@ help:
 DEBIAN_PACKAGES := gcc make pkg-config nasm lua5.4 liblua5.4-dev libsqlite3-dev sqlite3 \
                    binutils diffutils gnuplot-nox clang libclang-rt-14-dev qemu-system-x86 qemu-user git python3 \
                    bochs bochs-term bochsbios vgabios linux-headers-amd64 linux-image-amd64 busybox-static \
-                   man-db groff-base
+                   man-db groff-base \
+                   linux-source-6.1 flex bison bc libelf-dev
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)
@@ -356,6 +360,14 @@ check-kernel: all
 .PHONY: check-linux
 check-linux: all
 	$(Q)tests/linux/objtool.sh && tests/linux/boot.sh
+
+# make check-linux-tree: Linux 6.1 itself on the generated copies, built
+# with objtool and IBT (cached in build/linux), booted under QEMU as three
+# CPU models, with Linux's test_user_copy and a userland check. Not in make
+# check: its first build takes several minutes (.ci/run runs it after).
+.PHONY: check-linux-tree
+check-linux-tree: all
+	$(Q)tests/linux/tree.sh
 
 check-out: $(GEN)
 	$(Q)$(GEN) check

@@ -21,6 +21,14 @@
  *                        Linux's fault handler looks the faulting rip up
  *                        entry by entry (search_exception_tables), it
  *                        knows no ranges
+ *   builtin_alias A, N   built into the kernel (MODULE undefined), A is
+ *   [, weak]             another name of function N, exported to modules
+ *                        (SYM_FUNC_ALIAS[_WEAK], EXPORT_SYMBOL): how the
+ *                        copy becomes Linux's memcpy
+ *   builtin_export N     built into the kernel, N is exported to modules,
+ *                        which inline calls to it
+ * Those two are Linux's alone: the templates write them in an exceptions
+ * extable block, which the other back-ends leave out.
  * "Touches memory": a memory operand that is not rip-relative (those are
  * the file's own tables, kernel data) and not lea's, or a string
  * instruction. A load from the kernel side gets an entry too, as Linux's
@@ -36,6 +44,7 @@
  * from these headers. */
 static const char header[] = "#include <linux/linkage.h>\n"
 			     "#include <asm/asm.h>\n"
+			     "#include <asm/export.h>\n"
 			     "#include <asm/smap.h>\n"
 			     "\n"
 			     "        .intel_syntax noprefix";
@@ -177,6 +186,32 @@ static char *user_access(struct asm_state *st, const char *indent, const char *b
 	return out;
 }
 
+/* builtin_alias ALIAS, NAME[, weak] and builtin_export NAME: what a kernel
+ * that links the file in (not a module: Kbuild defines MODULE for those)
+ * names and exports. NULL after asm_fail. */
+static char *builtin(struct asm_state *st, const char *indent, const char *op, const char *rest)
+{
+	size_t a = asm_word_span(rest);
+	if (strcmp(op, "builtin_export") == 0) {
+		if (!a || rest[a])
+			return asm_fail(st, "builtin_export NAME: '%s'", rest);
+		return xasprintf("#ifndef MODULE\n%sEXPORT_SYMBOL(%s)\n#endif", indent, rest);
+	}
+	const char *name = rest + a, *weak;
+	size_t n = 0;
+	if (a && *name == ',') {
+		for (name++; asm_space((unsigned char)*name); name++)
+			;
+		n = asm_word_span(name);
+	}
+	for (weak = name + n; *weak == ',' || asm_space((unsigned char)*weak); weak++)
+		;
+	if (!n || (*weak && strcmp(weak, "weak")) || (!*weak && name[n]))
+		return asm_fail(st, "builtin_alias ALIAS, NAME[, weak]: '%s'", rest);
+	return xasprintf("#ifndef MODULE\n%sSYM_FUNC_ALIAS%s(%.*s, %.*s)\n%sEXPORT_SYMBOL(%.*s)\n#endif", indent,
+			 *weak ? "_WEAK" : "", (int)a, rest, (int)n, name, indent, (int)a, rest);
+}
+
 int asm_linux_statement(struct asm_state *st, const char *indent, const char *body, char **out)
 {
 	if (asm_label(body)) {
@@ -200,6 +235,8 @@ int asm_linux_statement(struct asm_state *st, const char *indent, const char *bo
 		*out = section(st, indent, body);
 	} else if (strcmp(op, "access") == 0) {
 		*out = access_range(st, rest);
+	} else if (strcmp(op, "builtin_alias") == 0 || strcmp(op, "builtin_export") == 0) {
+		*out = builtin(st, indent, op, rest);
 	} else if (strcmp(op, "endaccess") == 0) {
 		free(st->fixup);
 		st->fixup = NULL;

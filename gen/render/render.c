@@ -3,6 +3,7 @@
 #include "../output/manifest.h"
 #include "asm_syntax.h"
 #include "bind.h"
+#include "linux_patch.h"
 #include "template.h"
 
 #include <dirent.h>
@@ -267,6 +268,8 @@ int render_all(const struct model *m, const struct options *o, struct fileset *f
 		rc = bind_flavor(L, m, o, &m->flavors[i]) || render_tree(L, o, per_flavor, dir, fs);
 		free(dir);
 	}
+	if (!rc && o->linux_form)
+		rc = linux_patch_add(L, fs, o->templates_dir);
 	if (!rc && fs->n == 0) {
 		err("%s: no templates (*.tpl) found", o->templates_dir);
 		rc = EXIT_FAIL;

@@ -281,9 +281,11 @@ int uc_rule_force(struct uc_rule *rule, int strategy, unsigned int align_dst, co
 	return 0;
 }
 
-/* The patch list, in x86_64/copy.asm: each patched routine's site, its
- * length, and per routine set the routine each site jumps to. */
-extern const uc_uintptr uc_patch_sites[UC_N_PATCH_SITES];
+/* The patch list, in x86_64/copy.asm: each patched routine's entry, where
+ * its site starts from there, the site's length, and per routine set the
+ * routine each site jumps to. */
+extern const uc_uintptr uc_patch_entries[UC_N_PATCH_SITES];
+extern const unsigned char uc_patch_site_offset[UC_N_PATCH_SITES];
 extern const unsigned char uc_patch_site_len[UC_N_PATCH_SITES];
 extern const uc_uintptr uc_patch_targets[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES];
 
@@ -368,12 +370,18 @@ const void *uc_rule_routine(unsigned int site)
 static unsigned char built[UC_N_PATCH_SITES][5];
 static int built_read;
 
+/* Where site s starts: its entry, past the entry's endbr64 if any. */
+static uc_uintptr site_of(unsigned int s)
+{
+	return uc_patch_entries[s] + uc_patch_site_offset[s];
+}
+
 /* The rel32 of a jmp at site to the installed set's routine; -1 where it
  * does not reach (a jmp rel32 reaches 2 GiB either way, and the targets
  * are in the same object as the sites). */
 static int jump_rel(unsigned int s, uc_u64 *rel)
 {
-	uc_uintptr site = uc_patch_sites[s];
+	uc_uintptr site = site_of(s);
 	*rel = (uc_u64)uc_patch_targets[installed_set * UC_N_PATCH_SITES + s] - (uc_u64)(site + 5);
 	return ((*rel + 0x80000000ull) >> 32) != 0 ? -1 : 0;
 }
@@ -390,13 +398,13 @@ int uc_rule_patch(uc_text_poke poke)
 	if (!built_read) {
 		for (s = 0; s < UC_N_PATCH_SITES; s++)
 			for (i = 0; i < 5; i++)
-				built[s][i] = ((const volatile unsigned char *)uc_patch_sites[s])[i];
+				built[s][i] = ((const volatile unsigned char *)site_of(s))[i];
 		built_read = 1;
 	}
 	for (s = 0; s < UC_N_PATCH_SITES; s++) {
 		unsigned char jmp[5];
 		const unsigned char *bytes = built[s];
-		const volatile unsigned char *at = (const volatile unsigned char *)uc_patch_sites[s];
+		const volatile unsigned char *at = (const volatile unsigned char *)site_of(s);
 		if (installed_set != 0) {
 			jump_rel(s, &rel);
 			jmp[0] = 0xe9;
@@ -409,7 +417,7 @@ int uc_rule_patch(uc_text_poke poke)
 		for (i = 0; i < 5 && at[i] == bytes[i]; i++)
 			;
 		if (i < 5)
-			poke((void *)uc_patch_sites[s], bytes, 5);
+			poke((void *)site_of(s), bytes, 5);
 	}
 	return 0;
 }

@@ -388,9 +388,11 @@ static void check_lookups(struct detail *d, const struct lookup_case *cases, siz
 	}
 }
 
-/* The patch list, in x86_64/copy.asm: each patched entry's site, and per
- * routine set the routine each site jumps to (set 0: the entries). */
-extern const uc_uintptr uc_patch_sites[UC_N_PATCH_SITES];
+/* The patch list, in x86_64/copy.asm: each patched entry, where its site
+ * starts from there, and per routine set the routine each site jumps to
+ * (set 0: the entries). */
+extern const uc_uintptr uc_patch_entries[UC_N_PATCH_SITES];
+extern const unsigned char uc_patch_site_offset[UC_N_PATCH_SITES];
 extern const uc_uintptr uc_patch_targets[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES];
 
 /* Where each patched entry goes, read from its first bytes: the target of
@@ -402,7 +404,7 @@ static void check_routines(struct detail *d)
 	unsigned int s, i;
 	struct detail *why;
 	for (s = 0; s < UC_N_PATCH_SITES; s++) {
-		const unsigned char *at = (const unsigned char *)uc_patch_sites[s];
+		const unsigned char *at = (const unsigned char *)(uc_patch_entries[s] + uc_patch_site_offset[s]);
 		uc_uintptr goes = uc_patch_targets[s];
 		if (at[0] == 0xe9) {
 			uc_u32 rel = 0;

@@ -2747,16 +2747,19 @@ uc_copy_short.here:
 
         .section .data.rel.ro,"aw",@progbits
         .balign 8, 0
-/* Each patched routine's site: its first instructions, which rule_patch */
-/* overwrites with a jmp rel32 to the installed rule's routine. */
-        .globl  uc_patch_sites
-        .type   uc_patch_sites, @object
-uc_patch_sites:
-        .quad   uc_memcpy.site
-        .quad   uc_copy_strategy.site
-        .quad   uc_copy_to_user.site
-        .quad   uc_copy_from_user.site
-        .size   uc_patch_sites, . - uc_patch_sites
+/* Each patched routine's entry; its site, which rule_patch overwrites with */
+/* a jmp rel32 to the installed rule's routine, is patch_site_offset bytes */
+/* further, after the entry's endbr64 where it has one. The list points at */
+/* the entries, not the sites: a kernel built for IBT refuses data that */
+/* points where no ENDBR is (objtool --ibt, "data relocation to !ENDBR"). */
+        .globl  uc_patch_entries
+        .type   uc_patch_entries, @object
+uc_patch_entries:
+        .quad   uc_memcpy
+        .quad   uc_copy_strategy
+        .quad   uc_copy_to_user
+        .quad   uc_copy_from_user
+        .size   uc_patch_entries, . - uc_patch_entries
 /* Per routine set, the routine each site jumps to: set 0 the entries */
 /* themselves (the baseline; a site of set 0 is left as it was built), set */
 /* 1 the table dispatch, then each measured table compiled. */
@@ -2784,6 +2787,15 @@ uc_patch_offsets:
         .long   uc_memcpy_zen3 - uc_memcpy, uc_copy_strategy_zen3 - uc_memcpy, uc_copy_to_user_zen3 - uc_memcpy, uc_copy_from_user_zen3 - uc_memcpy
         .long   uc_memcpy_zen5 - uc_memcpy, uc_copy_strategy_zen5 - uc_memcpy, uc_copy_to_user_zen5 - uc_memcpy, uc_copy_from_user_zen5 - uc_memcpy
         .size   uc_patch_offsets, . - uc_patch_offsets
+/* Where each site starts, from its entry. */
+        .globl  uc_patch_site_offset
+        .type   uc_patch_site_offset, @object
+uc_patch_site_offset:
+        .byte   uc_memcpy.site - uc_memcpy
+        .byte   uc_copy_strategy.site - uc_copy_strategy
+        .byte   uc_copy_to_user.site - uc_copy_to_user
+        .byte   uc_copy_from_user.site - uc_copy_from_user
+        .size   uc_patch_site_offset, . - uc_patch_site_offset
 /* The bytes of each site, at least the 5 of a jmp rel32. */
         .globl  uc_patch_site_len
         .type   uc_patch_site_len, @object

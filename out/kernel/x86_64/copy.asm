@@ -2556,15 +2556,18 @@ uc_copy_short.end:
 
         section .data.rel.ro progbits alloc noexec write align=8
         align   8, db 0
-; Each patched routine's site: its first instructions, which rule_patch
-; overwrites with a jmp rel32 to the installed rule's routine.
-        global  uc_patch_sites:data (uc_patch_sites.end - uc_patch_sites)
-uc_patch_sites:
-        dq      uc_memcpy.site wrt ..sym
-        dq      uc_copy_strategy.site wrt ..sym
-        dq      uc_copy_to_user.site wrt ..sym
-        dq      uc_copy_from_user.site wrt ..sym
-uc_patch_sites.end:
+; Each patched routine's entry; its site, which rule_patch overwrites with
+; a jmp rel32 to the installed rule's routine, is patch_site_offset bytes
+; further, after the entry's endbr64 where it has one. The list points at
+; the entries, not the sites: a kernel built for IBT refuses data that
+; points where no ENDBR is (objtool --ibt, "data relocation to !ENDBR").
+        global  uc_patch_entries:data (uc_patch_entries.end - uc_patch_entries)
+uc_patch_entries:
+        dq      uc_memcpy wrt ..sym
+        dq      uc_copy_strategy wrt ..sym
+        dq      uc_copy_to_user wrt ..sym
+        dq      uc_copy_from_user wrt ..sym
+uc_patch_entries.end:
 ; Per routine set, the routine each site jumps to: set 0 the entries
 ; themselves (the baseline; a site of set 0 is left as it was built), set
 ; 1 the table dispatch, then each measured table compiled.
@@ -2590,6 +2593,14 @@ uc_patch_offsets:
         dd      uc_memcpy_zen3 - uc_memcpy, uc_copy_strategy_zen3 - uc_memcpy, uc_copy_to_user_zen3 - uc_memcpy, uc_copy_from_user_zen3 - uc_memcpy
         dd      uc_memcpy_zen5 - uc_memcpy, uc_copy_strategy_zen5 - uc_memcpy, uc_copy_to_user_zen5 - uc_memcpy, uc_copy_from_user_zen5 - uc_memcpy
 uc_patch_offsets.end:
+; Where each site starts, from its entry.
+        global  uc_patch_site_offset:data (uc_patch_site_offset.end - uc_patch_site_offset)
+uc_patch_site_offset:
+        db      uc_memcpy.site - uc_memcpy
+        db      uc_copy_strategy.site - uc_copy_strategy
+        db      uc_copy_to_user.site - uc_copy_to_user
+        db      uc_copy_from_user.site - uc_copy_from_user
+uc_patch_site_offset.end:
 ; The bytes of each site, at least the 5 of a jmp rel32.
         global  uc_patch_site_len:data (uc_patch_site_len.end - uc_patch_site_len)
 uc_patch_site_len:

@@ -138,6 +138,20 @@ ${P}user_access_range_count:
         endobject
         endexceptions
 @ end
+@ if #c.access > 0 and has.memcpy then
+        exceptions extable
+
+; Built into Linux (linux/uarchcopy.patch puts this file in
+; arch/x86/lib/uarchcopy/), ${P}memcpy is the kernel's memcpy and __memcpy,
+; as memcpy_64.S, which the patch leaves out of the build, defines them,
+; and the user copies are what raw_copy_{to,from}_user call, which modules
+; inline. A module defines none of these names.
+        builtin_alias __memcpy, ${P}memcpy
+        builtin_alias memcpy, ${P}memcpy, weak
+        builtin_export ${P}copy_to_user
+        builtin_export ${P}copy_from_user
+        endexceptions
+@ end
 
         section .rodata
 ; copy_rule.c refers to this symbol: linking it with a copy object from

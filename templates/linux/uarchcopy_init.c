@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Installs this CPU's copy rule and points the copy entries at its
+ * routines, once, at boot (uarchcopy: arch/x86/lib/uarchcopy/).
+ *
+ * Until it runs, memcpy, copy_to_user and copy_from_user are the entries'
+ * own bytes: one forward rep movsb, correct on every CPU. An early initcall
+ * runs on the boot CPU alone, before the others are brought up
+ * (do_pre_smp_initcalls in init/main.c), and before mark_readonly() makes
+ * the kernel text read-only: the conditions under which the kernel's own
+ * alternatives write code with text_poke_early(). uc_rule_patch() writes a
+ * 5-byte jmp after each entry's ENDBR, so an indirect call still lands on
+ * an ENDBR (CONFIG_X86_KERNEL_IBT).
+ */
+#include <linux/cache.h>
+#include <linux/init.h>
+#include <linux/printk.h>
+#include <asm/text-patching.h>
+#include "copy_rule.h"
+
+static int __init uarchcopy_init(void)
+{
+	char line[256];
+	const struct uc_rule *rule = uc_rule_init();
+
+	uc_rule_describe(line, sizeof(line), rule);
+	if (uc_rule_patch(text_poke_early)) {
+		pr_err("uarchcopy: the entries cannot be patched; every copy stays one forward rep movsb\n");
+		return 0;
+	}
+	pr_info("uarchcopy: routines %s; %s\n", uc_rule_routines(), line);
+	return 0;
+}
+early_initcall(uarchcopy_init);
