@@ -122,8 +122,8 @@ void *memcpy(void *dst, const void *src, size_t n) __attribute__((alias("memmove
 
 /* Points memcpy and memmove at the installed rule's routine, or at the C
  * library's memmove where that is the baseline; says which. The probe
- * judged a measured table against every copy forward, not against the C
- * library. */
+ * (version 5) judges a table of this flavor against the C library's
+ * memmove, and keeps every copy forward where none beats it. */
 static const char *choose_routines(const struct uc_rule *rule)
 {
 	copy_fn *routine = (copy_fn *)uc_rule_routine(UC_SITE_MEMMOVE);

@@ -83,8 +83,11 @@ static int compile_one(const struct probe_flavor *f, const struct derived_rule *
 	if (!t)
 		return -1;
 	to_table(r, f->machine_isa(), t);
+	/* A table that copies forward everywhere ships as the baseline, which
+	 * its candidates are judged against; the tables that time the
+	 * dispatch (one_body) time the forward body, as their others do. */
 	if (plan_copies_forward(t)) {
-		*entry = routine_of(f, BASELINE_STRATEGY);
+		*entry = one_body ? routine_of(f, BASELINE_STRATEGY) : f->baseline_copy;
 		free(t);
 		return 0;
 	}

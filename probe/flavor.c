@@ -7,6 +7,8 @@
 #include "copy_rule.h"
 #include "../common/text_poke.h"
 
+#include <string.h>
+
 #define ROUTINE(code, fn, isa) {code, fn, isa},
 static const struct probe_routine routines[] = {UC_STRATEGY_ROUTINES(ROUTINE)};
 #undef ROUTINE
@@ -62,15 +64,19 @@ static int install_own(struct derived_rule *out)
 }
 
 /* The copy the table dispatches: memmove where the flavor has one, since
- * the drop-in library serves memcpy with it too. */
+ * the drop-in library serves memcpy with it too; that library's baseline
+ * is the C library's memmove. */
 #ifdef UC_HAS_MEMMOVE
 #define TABLE_COPY uc_memmove
 #define MOVES 1
+#define BASELINE_COPY memmove
 #else
 #define TABLE_COPY uc_memcpy
 #define MOVES 0
+#define BASELINE_COPY uc_copy_forward
 #endif
 
 const struct probe_flavor probe_flavor = {UC_FLAVOR,      routines,      sizeof routines / sizeof *routines,
 					  machine_isa,    force_strategy, install_table,
-					  TABLE_COPY,     MOVES,          install_own};
+					  TABLE_COPY,     MOVES,          BASELINE_COPY,
+					  install_own};

@@ -34,6 +34,12 @@ struct probe_flavor {
 	void (*install_table)(const struct derived_rule *r);
 	copy_fn table_copy;
 	int moves; /* table_copy is memmove, whose entry tests for overlap first */
+	/* What ships where a table copies forward everywhere (routine set 0,
+	 * the baseline), against which the probe judges its candidates: in a
+	 * kernel the entry's own bytes, one forward rep movsb (here the forward
+	 * routine, the same instructions); in the drop-in library the C
+	 * library's memmove, which it defers to (preload/uarchcopy.c). */
+	copy_fn baseline_copy;
 	/* Installs and patches the rule this CPU's CPUID selects, as
 	 * rule_init does, and returns 1 with its table in out; 0 where the CPU
 	 * gets the baseline (nothing installed). table_copy then runs the

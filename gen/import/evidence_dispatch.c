@@ -6,6 +6,7 @@
 #include "../../common/util.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void summary_dispatch(struct buf *b, const struct run_facts *run)
 {
@@ -43,9 +44,11 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 		      "The final candidates, derived from every pass with each split charged a multiple of that, "
 		      "timed %s:\n\n| table | bands | random | sorted |\n|---|---|---|---|\n",
 		   band,
-		   run->archive->probe_version >= 4 ? "each compiled as gen writes it (every copy forward: the entry's "
-						      "own rep movsb)"
-						    : "the same way");
+		   run->archive->probe_version < 4 ? "the same way"
+		   : run->archive->probe_version >= 5 && strcmp(run->archive->flavor, "user") == 0
+			   ? "each compiled as gen writes it (every copy forward: the C library's memmove, which the "
+			     "drop-in library runs there)"
+			   : "each compiled as gen writes it (every copy forward: the entry's own rep movsb)");
 	for (int i = 0; i < DISPATCH_CANDIDATES; i++) {
 		struct derive_cost cost = {band, candidate_multiples[i], 1};
 		struct derived_rule r;
