@@ -10,9 +10,16 @@
 #define EXCESS_WEIGHT 10
 #define HARM_WEIGHT 30
 
-static int valid(int s, unsigned int lo, unsigned int hi)
+_Static_assert(NS <= 32, "a band's valid strategies are a 32-bit mask");
+
+/* The strategies that serve length n, a bit each. */
+static unsigned int serving(unsigned int n)
 {
-	return strategy_serves(s, lo) && strategy_serves(s, hi);
+	unsigned int mask = 0;
+	for (int s = 0; s < NS; s++)
+		if (strategy_serves(s, n))
+			mask |= 1u << s;
+	return mask;
 }
 
 /* Per length and class, summed over the points: log(t_s / t_best),
@@ -44,6 +51,12 @@ struct fit_tables {
 	/* split[j]: what a band that starts at length index j > 0 costs, in
 	 * the units of the cells' costs. */
 	const double *split;
+	double log_noise; /* log1p(noise): a ratio within the noise, as a log */
+	/* The strategies that serve a band's first length, where it starts at
+	 * length index i (from[i]), and its last, where it ends at j (to[j],
+	 * to[nl] for the last band, which is unbounded): a strategy serves
+	 * the band when it serves both. */
+	unsigned int *from, *to;
 };
 
 static double worst_harm(const struct fit_tables *f, size_t i, size_t j, int c, int s)
@@ -57,7 +70,7 @@ static double worst_harm(const struct fit_tables *f, size_t i, size_t j, int c, 
 }
 
 /* A cell's strategy (cost in *cost), or -1 when it has no points: among the
- * strategies valid for lengths lo..hi, measured at every point and slower
+ * strategies valid for the band's lengths (the mask valid), measured at every point and slower
  * than the baseline by no more than the noise at any point, the lowest
  * geometric mean against the best, if it beats the baseline by more than
  * the noise; ties go to the baseline, and, in a class other than elsewhere,
@@ -67,9 +80,9 @@ static double worst_harm(const struct fit_tables *f, size_t i, size_t j, int c, 
  * evidence/zen3-2026-11-30-d09b89 takes the descending copy for 161..256
  * bytes, which loses up to 16% to rep movsb at 256 bytes and d = 40..63,
  * as its run.archive shows; tests/fixtures/harm_somewhere.csv). */
-static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned int lo, unsigned int hi,
-		double noise, int prefer, double *cost)
+static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned int valid, int prefer, double *cost)
 {
+	const double log_noise = f->log_noise;
 	const struct acc *a = &f->pre[i * NC + (size_t)c], *b = &f->pre[(j + 1) * NC + (size_t)c];
 	size_t points = b->points - a->points;
 	int best = BASELINE_STRATEGY;
@@ -77,20 +90,19 @@ static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned 
 	if (!points)
 		return -1;
 	for (int s = 0; s < NS; s++)
-		if (valid(s, lo, hi) && b->n[s] - a->n[s] == points &&
+		if ((valid >> s & 1) && b->n[s] - a->n[s] == points &&
 		    b->vs_best[s] - a->vs_best[s] < b->vs_best[best] - a->vs_best[best] &&
-		    worst_harm(f, i, j, c, s) <= log1p(noise))
+		    worst_harm(f, i, j, c, s) <= log_noise)
 			best = s;
-	if ((b->vs_base[best] - a->vs_base[best]) / (b->weight - a->weight) >= -log1p(noise))
+	if ((b->vs_base[best] - a->vs_base[best]) / (b->weight - a->weight) >= -log_noise)
 		best = BASELINE_STRATEGY;
 	/* A class that copies like the elsewhere class needs no distance at
 	 * run time: its own copy must win beyond the noise, as any copy must
 	 * against the baseline, which keeps its ties. */
-	if (prefer >= 0 && best != BASELINE_STRATEGY && prefer != best && valid(prefer, lo, hi) &&
-	    b->n[prefer] - a->n[prefer] == points &&
-	    worst_harm(f, i, j, c, prefer) <= log1p(noise) &&
+	if (prefer >= 0 && best != BASELINE_STRATEGY && prefer != best && (valid >> prefer & 1) &&
+	    b->n[prefer] - a->n[prefer] == points && worst_harm(f, i, j, c, prefer) <= log_noise &&
 	    (b->vs_best[prefer] - a->vs_best[prefer]) - (b->vs_best[best] - a->vs_best[best]) <
-		    log1p(noise) * (b->weight - a->weight))
+		    log_noise * (b->weight - a->weight))
 		best = prefer;
 	*cost = b->vs_best[best] - a->vs_best[best];
 	return best;
@@ -98,17 +110,17 @@ static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned 
 
 /* The band of length indices i..j, the last one when last; its cost. A
  * class without points there copies as elsewhere does. */
-static double band(const struct grid *g, const struct fit_tables *f, size_t i, size_t j, int last, double noise,
-		   struct band *out)
+static double band(const struct grid *g, const struct fit_tables *f, size_t i, size_t j, int last, struct band *out)
 {
 	double total = 0, cost;
 	out->lo = i ? g->len[i - 1] + 1 : 0;
 	out->hi = last ? BAND_UNBOUNDED : g->len[j];
-	int other = cell(f, i, j, CLASS_ELSEWHERE, out->lo, out->hi, noise, -1, &total);
+	unsigned int valid = f->from[i] & f->to[last ? f->nl : j];
+	int other = cell(f, i, j, CLASS_ELSEWHERE, valid, -1, &total);
 	if (other < 0) /* the classes near the source took every distance measured */
 		other = BASELINE_STRATEGY;
 	for (int c = 0; c < NC; c++) {
-		int s = c == CLASS_ELSEWHERE ? other : cell(f, i, j, c, out->lo, out->hi, noise, other, &cost);
+		int s = c == CLASS_ELSEWHERE ? other : cell(f, i, j, c, valid, other, &cost);
 		out->strategy[c] = s < 0 ? other : s;
 		total += c == CLASS_ELSEWHERE ? 0 : cost;
 	}
@@ -119,25 +131,33 @@ static double band(const struct grid *g, const struct fit_tables *f, size_t i, s
  * least cost, each band past the first charged its split (split_costs), so
  * that bands come only where they buy real time. f[b * cols + j]: lengths
  * 0..j-1 in b bands, none of them the last. */
-static int segment(const struct grid *g, const struct fit_tables *pre, double noise, struct derived_rule *r,
-		   double *total)
+static int segment(const struct grid *g, const struct fit_tables *pre, struct derived_rule *r, double *total)
 {
 	size_t nl = g->nl, cols = nl + 1, start = 0;
 	struct {
 		double cost;
 		size_t from; /* where the last of the b bands starts */
 	} *f = malloc(MAX_BANDS * cols * sizeof *f);
+	/* cost[j * nl + e]: the band of lengths j..e, the last one where e is
+	 * nl - 1; the same whatever bands come before it, so computed once. */
+	double *cost = malloc(nl * nl * sizeof *cost);
 	double best = HUGE_VAL;
 	struct band scratch;
 	int nb = 0;
-	if (!f)
+	if (!f || !cost) {
+		free(f);
+		free(cost);
 		return -1;
+	}
+	for (size_t j = 0; j < nl; j++)
+		for (size_t e = j; e < nl; e++)
+			cost[j * nl + e] = band(g, pre, j, e, e + 1 == nl, &scratch);
 	for (size_t k = 0; k < MAX_BANDS * cols; k++)
 		f[k].cost = k ? HUGE_VAL : 0;
 	for (int b = 0; b + 1 < MAX_BANDS; b++)
 		for (size_t j = 0; j < nl; j++)
 			for (size_t e = j; f[b * cols + j].cost < HUGE_VAL && e + 1 < nl; e++) {
-				double c = f[b * cols + j].cost + pre->split[j] + band(g, pre, j, e, 0, noise, &scratch);
+				double c = f[b * cols + j].cost + pre->split[j] + cost[j * nl + e];
 				if (c < f[(b + 1) * cols + e + 1].cost)
 					f[(b + 1) * cols + e + 1].cost = c, f[(b + 1) * cols + e + 1].from = j;
 			}
@@ -145,15 +165,16 @@ static int segment(const struct grid *g, const struct fit_tables *pre, double no
 		for (size_t j = 0; j < nl; j++) {
 			if (f[b * cols + j].cost == HUGE_VAL)
 				continue;
-			double c = f[b * cols + j].cost + pre->split[j] + band(g, pre, j, nl - 1, 1, noise, &scratch);
+			double c = f[b * cols + j].cost + pre->split[j] + cost[j * nl + nl - 1];
 			if (c < best)
 				best = c, nb = b, start = j;
 		}
+	free(cost);
 	*total = best;
 	r->n_bands = nb + 1;
-	band(g, pre, start, nl - 1, 1, noise, &r->bands[nb]);
+	band(g, pre, start, nl - 1, 1, &r->bands[nb]);
 	for (size_t e = start, j; nb > 0; nb--, e = j)
-		band(g, pre, (j = f[nb * cols + e].from), e - 1, 0, noise, &r->bands[nb - 1]);
+		band(g, pre, (j = f[nb * cols + e].from), e - 1, 0, &r->bands[nb - 1]);
 	free(f);
 	/* Neighbours that chose alike are one band. */
 	int m = 0;
@@ -198,6 +219,7 @@ static double *split_costs(const struct grid *g, const struct derive_cost *cost,
 
 long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
 {
+	const double log_noise = log1p(r->noise);
 	size_t points = 0, levels = 1;
 	while ((size_t)1 << levels <= g->nl)
 		levels++;
@@ -233,9 +255,9 @@ long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
 					 * baseline beyond it thirty: the fit is judged by its worst
 					 * points as well as its sum, and it should do no harm. */
 					double lr = log(at(g, li, di, s) / tb), lb = log(at(g, li, di, s) / base);
-					a->vs_best[s] += w * (lr + EXCESS_WEIGHT * fmax(0, lr - log1p(r->noise)) +
-							      HARM_WEIGHT * fmax(0, lb - log1p(r->noise)));
-					a->vs_base[s] += w * log(at(g, li, di, s) / base);
+					a->vs_best[s] += w * (lr + EXCESS_WEIGHT * fmax(0, lr - log_noise) +
+							      HARM_WEIGHT * fmax(0, lb - log_noise));
+					a->vs_base[s] += w * lb;
 					a->n[s]++;
 					double *h = &harm[li * NC + rule_class(r, g->dist[di])].of[s];
 					*h = fmax(*h, lb);
@@ -255,8 +277,17 @@ long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
 		free(harm);
 		return 0;
 	}
-	struct fit_tables f = {pre, harm, g->nl, split};
-	int rc = segment(g, &f, r->noise, r, cost);
+	struct fit_tables f = {pre, harm, g->nl, split, log_noise, calloc(g->nl, sizeof *f.from),
+			       calloc(g->nl + 1, sizeof *f.to)};
+	int rc = -1;
+	if (f.from && f.to) {
+		for (size_t li = 0; li < g->nl; li++)
+			f.from[li] = serving(li ? g->len[li - 1] + 1 : 0), f.to[li] = serving(g->len[li]);
+		f.to[g->nl] = serving(BAND_UNBOUNDED);
+		rc = segment(g, &f, r, cost);
+	}
+	free(f.from);
+	free(f.to);
 	free(pre);
 	free(harm);
 	free(split);
