@@ -1,6 +1,7 @@
 /* The Linux back-end of the neutral assembly (asm_syntax.h): a GAS file for
  * arch/x86/lib, assembled by Kbuild and checked by objtool. It is the GAS
  * back-end but for what Linux writes with its own macros:
+ *   section .text        .noinstr.text, as memcpy_64.S's code (section())
  *   func / endfunc       SYM_FUNC_START / SYM_FUNC_END (linux/linkage.h):
  *                        with CONFIG_X86_KERNEL_IBT the start holds ENDBR
  *                        itself (arch/x86/include/asm/linkage.h), so a
@@ -145,10 +146,19 @@ static int functions(struct asm_state *st, const char *indent, const char *op, c
 	return 1;
 }
 
-/* A section ends the local function open. NULL after asm_fail. */
+/* A section ends the local function open. NULL after asm_fail. The code
+ * goes in .noinstr.text, where Linux keeps its own memcpy (memcpy_64.S):
+ * code that must not be instrumented (the entry code; fixup_bad_iret in
+ * traps.c calls __memcpy) may call it, and objtool's noinstr validation
+ * (CONFIG_DEBUG_ENTRY) refuses a call or jump from there into .text. */
 static char *section(struct asm_state *st, const char *indent, const char *body)
 {
-	char *closed = asm_linux_close(st, indent), *gas = asm_gas_statement(st, indent, body);
+	const char *rest;
+	char *op = asm_split(body, &rest);
+	int text = strcmp(rest, ".text") == 0;
+	free(op);
+	char *closed = asm_linux_close(st, indent),
+	     *gas = text ? xasprintf("%s.section .noinstr.text, \"ax\"", indent) : asm_gas_statement(st, indent, body);
 	if (!gas) {
 		free(closed);
 		return NULL;

@@ -15,13 +15,15 @@ set -u
 [ $# -eq 1 ] || { echo "usage: $0 OBJECT" >&2; exit 2; }
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
-nm "$1" >"$T/syms" && objdump -d -M intel --no-show-raw-insn -j .text "$1" >"$T/dis" &&
+# The routines' code is in .noinstr.text (gen/render/asm_linux.c, section).
+TEXT=.noinstr.text
+nm "$1" >"$T/syms" && objdump -d -M intel --no-show-raw-insn -j $TEXT "$1" >"$T/dis" &&
 	readelf -rW "$1" >"$T/rel" || { echo "extable_check.sh: cannot read $1" >&2; exit 1; }
-# The entries: "from fixup", offsets in .text (each entry is 12 bytes:
+# The entries: "from fixup", offsets in the code (each entry is 12 bytes:
 # from - ., fixup - ., type; asm/asm.h, _ASM_EXTABLE_TYPE).
 awk 'function hex(s,   i, v) { v = 0; s = tolower(s); for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
 	/^Relocation section/ { on = ($3 == "'"'"'.rela__ex_table'"'"'") ; next }
-	on && $3 ~ /^R_X86_64_PC32$/ && $5 == ".text" {
+	on && $3 ~ /^R_X86_64_PC32$/ && $5 == "'"$TEXT"'" {
 		off = hex($1); at = $7
 		if (off % 12 == 0) from[off] = at; else if (off % 12 == 4) to[off - 4] = at
 	}

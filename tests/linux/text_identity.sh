@@ -1,6 +1,7 @@
 #!/bin/sh
-# Linux's form of the routines is the GAS form's program: the .text of
-# LINUX.o (copy_linux.S built by Kbuild) and of GAS.S (copy.S of the same
+# Linux's form of the routines is the GAS form's program: the code of
+# LINUX.o (copy_linux.S built by Kbuild, whose code is in .noinstr.text,
+# where Linux keeps memcpy) and the .text of GAS.S (copy.S of the same
 # gen --linux run, assembled by the C compiler) are the same instructions,
 # in the same order, with the same jumps and relocations, once
 # normalise.awk has removed what Linux's macros add (README.md, "Vendoring
@@ -25,11 +26,11 @@ awk -v repl="$T/repl" '
 	function hex(s,   i, v) { v = 0; s = tolower(s); for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
 	BEGIN { while ((getline l < repl) > 0) { split(l, f, " "); mn[hex(f[1])] = f[2] } }
 	{ o = hex($1) }
-	o % 12 == 0 && $2 == ".text" { at[o] = $3 }
+	o % 12 == 0 && $2 == ".noinstr.text" { at[o] = $3 }
 	o % 12 == 4 && $2 == ".altinstr_replacement" { to[o - 4] = mn[hex($3)] }
 	END { for (o in at) print at[o], (to[o] == "" ? "?" : to[o]) }' "$T/altrel" >"$T/alts"
 listing "$T/gas.o" | awk -f "$HERE/normalise.awk" >"$T/gas" &&
-	listing "$2" | awk -v alts="$T/alts" -f "$HERE/normalise.awk" >"$T/linux" || exit 1
+	listing "$2" .noinstr.text | awk -v alts="$T/alts" -f "$HERE/normalise.awk" >"$T/linux" || exit 1
 status=0
 grep -v '^fault ' "$T/gas" >"$T/gas.text"
 grep -v '^fault ' "$T/linux" >"$T/linux.text"

@@ -4,7 +4,8 @@
 # (tree_build.sh, cached in build/linux) with objtool and IBT: memcpy,
 # __memcpy and the user copies behind raw_copy_{to,from}_user are the
 # generated routines, patched once at boot by uarchcopy_init.c. Checks:
-#   - no warning in the build: objtool's, with --ibt on vmlinux.o;
+#   - no warning in the build: objtool's, with --ibt and --noinstr on
+#     vmlinux.o;
 #   - memcpy and __memcpy are uc_memcpy, _copy_to_user and _copy_from_user
 #     call the user copies, and every entry starts with ENDBR;
 #   - booted in QEMU (TCG) as EPYC-Rome, EPYC-Milan and Skylake-Client: the
@@ -16,7 +17,8 @@
 # Negative controls, each a defect in a copy of the patch, built in the same
 # tree: copy_to_user's rep movsb without its exception entry must oops in
 # the userland check on Skylake-Client (the baseline runs it); an entry that
-# keeps a bare ret must make objtool warn. The tree then holds the last
+# keeps a bare ret must make objtool warn, and so must the copies in .text,
+# where noinstr code may not call memcpy. The tree then holds the last
 # control, which the next run's build replaces.
 # usage: tests/linux/tree.sh [CPU_MODEL:ROUTINES...]
 #   (default EPYC-Rome:zen2 EPYC-Milan:zen3 Skylake-Client:baseline)
@@ -89,10 +91,10 @@ judge() {
 
 # The build's objtool and compiler warnings; true when there are none.
 no_warnings() { ! grep -i 'warning' "$B/build.log"; }
-# objtool validated vmlinux.o for IBT, with the return thunk, SLS and
-# uaccess (Kbuild's command line of that step).
+# objtool validated vmlinux.o for IBT and noinstr, with the return thunk,
+# SLS and uaccess (Kbuild's command line of that step).
 ibt_validated() {
-	for flag in --ibt --rethunk --sls --uaccess; do
+	for flag in --ibt --noinstr --rethunk --sls --uaccess; do
 		grep -q -- "objtool .*$flag" "$O/.vmlinux.o.cmd" || { echo "no objtool $flag"; return 1; }
 	done
 }
@@ -122,7 +124,7 @@ if ! build "$P" good; then
 fi
 ok
 check "no warning in the build (objtool, the compiler)" no_warnings
-check "objtool validated IBT (--ibt on vmlinux.o)" ibt_validated
+check "objtool validated IBT and noinstr (--ibt --noinstr on vmlinux.o)" ibt_validated
 check "memcpy is uc_memcpy" same_address memcpy uc_memcpy
 check "__memcpy is uc_memcpy" same_address __memcpy uc_memcpy
 check "_copy_to_user calls uc_copy_to_user" calls _copy_to_user uc_copy_to_user
@@ -158,5 +160,10 @@ if control bare_ret '0,/^+        RET$/s//+        ret/' && build "$T/bare_ret.p
 	check "control: a bare ret makes objtool warn" grep "warning: objtool: .*'naked' return found in RETHUNK build" \
 		"$B/build.log" && echo "control: $(tail -1 "$T/log")"
 else bad "control: a bare ret does not build"; fi
+if control in_text 's|^+\( *\)\.section \.noinstr\.text, "ax"$|+\1.text|' && build "$T/in_text.patch" in_text; then
+	check "control: the copies in .text make objtool's noinstr validation warn" \
+		grep "warning: objtool: .*call to __memcpy() leaves .noinstr.text section" "$B/build.log" &&
+		echo "control: $(tail -1 "$T/log")"
+else bad "control: the copies in .text do not build"; fi
 echo "make check-linux-tree: $(($(date +%s) - begin)) s"
 summary
