@@ -46,6 +46,18 @@ check "a template without its banner is refused" \
 	sh -c "'$GEN' gen -q --templates '$T/tpl2' --out '$T/victim' 2>&1 | grep -q 'does not start with'"
 check "...and writes nothing" diff -r out "$T/victim"
 
+# gen --linux's patch: what it adds, and its hand-written part missing.
+"$GEN" gen -q --linux --out "$T/lx" >/dev/null 2>&1
+check "gen --linux writes linux/uarchcopy.patch, with the routines as a new file" \
+	grep -qx '+++ b/arch/x86/lib/uarchcopy/copy_linux.S' "$T/lx/linux/uarchcopy.patch"
+cp -r templates "$T/tpl6"
+rm "$T/tpl6/linux/linux-6.1.diff"
+"$GEN" gen -q --linux --templates "$T/tpl6" --out "$T/lx6" >/dev/null 2>"$T/err"
+rc=$?
+check "gen --linux without templates/linux/linux-6.1.diff exits 1, naming it" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'linux/linux-6.1.diff: No such file' '$T/err'"
+check "...and writes nothing" test ! -e "$T/lx6"
+
 # A misspelt field is an error, not a silent nil, even where its value would
 # only be tested for truth.
 cp -r templates "$T/tpl5"

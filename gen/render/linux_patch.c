@@ -19,7 +19,8 @@
 #define TREE_DIR "arch/x86/lib/uarchcopy/"
 
 /* The files of the new directory, in the order the patch adds them: from
- * templates/linux/ (generated 0) or from this run's kernel flavor. */
+ * templates/linux/, written by hand (generated 0), or from this run's
+ * kernel flavor. */
 static const struct {
 	const char *name, *from;
 	int generated;
