@@ -8,8 +8,9 @@
 #     vmlinux.o;
 #   - memcpy and __memcpy are uc_memcpy, _copy_to_user and _copy_from_user
 #     call the user copies, and every entry starts with ENDBR;
-#   - booted in QEMU (TCG) as EPYC-Rome, EPYC-Milan and Skylake-Client: the
-#     log names the routines installed (zen2, zen3, baseline),
+#   - booted in QEMU (TCG, two CPUs) as EPYC-Rome, EPYC-Milan and
+#     Skylake-Client: the log names the routines installed (zen2, zen3,
+#     baseline), the second CPU comes up (after the patching),
 #     lib/test_user_copy.ko says "tests passed", the userland check
 #     (userland.c: pipes, tmpfs read/write/pread, at page offsets 0, 16, 31,
 #     64 and 4080, 1 B to 1 MiB, and EFAULT from unmapped pages) ends
@@ -61,7 +62,7 @@ initrd() {
 echo
 /bin/busybox insmod /test_user_copy.ko; echo "insmod exit $?"
 /userland /tmp; echo "userland exit $?"
-/bin/busybox dmesg | /bin/busybox grep -E 'uarchcopy|test_user_copy'
+/bin/busybox dmesg | /bin/busybox grep -E 'uarchcopy|test_user_copy|smp: Brought up'
 /bin/busybox reboot -f
 INIT
 	chmod +x "$R/init"
@@ -70,7 +71,7 @@ INIT
 
 # boot KERNEL CPU: boots $T/KERNEL.bzImage as CPU, the log in $T/KERNEL.CPU.log.
 boot() {
-	timeout 600 "$QEMU" -accel tcg -cpu "$2" -m 512 -nographic -no-reboot -kernel "$T/$1.bzImage" \
+	timeout 600 "$QEMU" -accel tcg -cpu "$2" -smp 2 -m 512 -nographic -no-reboot -kernel "$T/$1.bzImage" \
 		-initrd "$T/initrd" -append "console=ttyS0 quiet panic=-1 oops=panic" 2>&1 | tr -d '\r' >"$T/$1.$2.log"
 }
 
@@ -83,6 +84,10 @@ judge() {
 		echo "the kernel complained:"; grep -m5 -E "$COMPLAINT" "$log" | sed 's/^/    /'; return 1
 	fi
 	grep -q "uarchcopy: routines $2;" "$log" || { echo "not the routines $2"; return 1; }
+	grep -q 'smp: Brought up .* 2 CPUs' "$log" || { echo "not two CPUs up"; return 1; }
+	[ "$(grep -n 'uarchcopy: routines' "$log" | head -1 | cut -d: -f1)" -lt \
+		"$(grep -n 'smp: Brought up' "$log" | head -1 | cut -d: -f1)" ] ||
+		{ echo "the rule was installed after the second CPU came up"; return 1; }
 	grep -q 'test_user_copy: tests passed' "$log" && grep -q '^insmod exit 0$' "$log" ||
 		{ echo "test_user_copy did not pass"; grep -E 'test_user_copy|insmod' "$log" | head -5; return 1; }
 	grep -q '^userland exit 0$' "$log" && [ -n "$line" ] ||
