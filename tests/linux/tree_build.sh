@@ -49,7 +49,9 @@ if [ ! -f "$B/src/.patched" ]; then
 	for f in $(changed_files); do
 		mkdir -p "$B/pristine/$(dirname "$f")" && cp "$B/src/$f" "$B/pristine/$f" || exit 1
 	done
-	patch -p1 -s -d "$B/src" <"$PATCH" || { echo "tree_build.sh: the patch does not apply to Linux 6.1" >&2; exit 1; }
+	# A patch that half applies leaves no tree: the next run unpacks again.
+	patch -p1 -s -d "$B/src" <"$PATCH" ||
+		{ rm -f "$B/src/.unpacked"; echo "tree_build.sh: the patch does not apply to Linux 6.1" >&2; exit 1; }
 	touch "$B/src/.patched"
 else
 	S=$B/stage
