@@ -17,22 +17,30 @@ int manifest_has_banner(const struct buf *text)
 	return ok;
 }
 
-int manifest_add(lua_State *L, struct fileset *fs)
+char *manifest_banner(lua_State *L, const char *file, const char *template_name)
 {
-	struct out_file man = {.path = xstrdup("MANIFEST"), .template_path = xstrdup("(uarchgen)")};
-	lua_pushstring(L, "the templates");
+	lua_pushstring(L, template_name);
 	lua_setglobal(L, "template_name");
 	lua_getglobal(L, "banner");
 	lua_pushstring(L, "#");
 	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
-		err("MANIFEST: %s", lua_tostring(L, -1));
+		err("%s: %s", file, lua_tostring(L, -1));
 		lua_pop(L, 1);
-		free(man.path);
-		free(man.template_path);
-		return EXIT_FAIL;
+		return NULL;
 	}
-	buf_printf(&man.text, "%s\n# Verify a vendored copy with: sha256sum -c MANIFEST\n", lua_tostring(L, -1));
+	char *banner = xstrdup(lua_tostring(L, -1));
 	lua_pop(L, 1);
+	return banner;
+}
+
+int manifest_add(lua_State *L, struct fileset *fs)
+{
+	char *banner = manifest_banner(L, "MANIFEST", "the templates");
+	if (!banner)
+		return EXIT_FAIL;
+	struct out_file man = {.path = xstrdup("MANIFEST"), .template_path = xstrdup("(uarchgen)")};
+	buf_printf(&man.text, "%s\n# Verify a vendored copy with: sha256sum -c MANIFEST\n", banner);
+	free(banner);
 	for (size_t i = 0; i < fs->n; i++) {
 		char hex[65];
 		sha256_hex(fs->files[i].text.data ? fs->files[i].text.data : "", fs->files[i].text.len, hex);

@@ -11,8 +11,9 @@
  * Text before the first "diff" line is patch's to skip: the banner. */
 #include "linux_patch.h"
 
+#include "../output/manifest.h"
+
 #include <errno.h>
-#include <lauxlib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,21 +80,15 @@ static char *read_template(const char *templates_dir, const char *name, size_t *
 static int add_banner(lua_State *L, struct buf *patch, const char *templates_dir)
 {
 	char *name = xasprintf("%s/linux/", templates_dir);
-	lua_pushstring(L, name);
+	char *banner = manifest_banner(L, "linux/uarchcopy.patch", name);
 	free(name);
-	lua_setglobal(L, "template_name");
-	lua_getglobal(L, "banner");
-	lua_pushstring(L, "#");
-	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
-		err("linux/uarchcopy.patch: %s", lua_tostring(L, -1));
-		lua_pop(L, 1);
+	if (!banner)
 		return EXIT_FAIL;
-	}
 	buf_printf(patch,
 		   "%s\n#\n# The generated copies in a Linux source tree (6.1): at its root,\n"
 		   "#   patch -p1 < uarchcopy.patch\n# then configure and build as usual (docs/linux.md, \"Into a Linux tree\").\n\n",
-		   lua_tostring(L, -1));
-	lua_pop(L, 1);
+		   banner);
+	free(banner);
 	return 0;
 }
 
