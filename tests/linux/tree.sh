@@ -19,7 +19,8 @@
 # tree: copy_to_user's rep movsb without its exception entry must oops in
 # the userland check on Skylake-Client (the baseline runs it); an entry that
 # keeps a bare ret must make objtool warn, and so must the copies in .text,
-# where noinstr code may not call memcpy. The tree then holds the last
+# where noinstr code may not call memcpy, and the patch list pointing at
+# memcpy's site past its ENDBR (IBT). The tree then holds the last
 # control, which the next run's build replaces.
 # usage: tests/linux/tree.sh [CPU_MODEL:ROUTINES...]
 #   (default EPYC-Rome:zen2 EPYC-Milan:zen3 Skylake-Client:baseline)
@@ -170,5 +171,9 @@ if control in_text 's|^+\( *\)\.section \.noinstr\.text, "ax"$|+\1.text|' && bui
 		grep "warning: objtool: .*call to __memcpy() leaves .noinstr.text section" "$B/build.log" &&
 		echo "control: $(tail -1 "$T/log")"
 else bad "control: the copies in .text do not build"; fi
+if control past_endbr 's|^+\( *\)\.quad   uc_memcpy$|+\1.quad   uc_memcpy.site|' && build "$T/past_endbr.patch" past_endbr; then
+	check "control: data pointing past an ENDBR makes objtool --ibt warn" \
+		grep "warning: objtool: .*data relocation to !ENDBR" "$B/build.log" && echo "control: $(tail -1 "$T/log")"
+else bad "control: data pointing past an ENDBR does not build"; fi
 echo "make check-linux-tree: $(($(date +%s) - begin)) s"
 summary
