@@ -7,8 +7,9 @@
  *     time, the best strategy's time, the regret (choice / best) and the
  *     ratio to rep movsb.
  *  2. The dispatch: for n in 1..256 at d = 0, uc_memcpy against the strategy
- *     it chooses, called directly: what the entry's jump and the compiled
- *     tree (or, under a forced table, the table dispatch) cost a call; the
+ *     it chooses, called directly: what the compiled tree, which
+ *     rule_patch copies into the entry (or, under a forced table, the
+ *     entry's jmp and the table dispatch) costs a call; the
  *     same for the table compiled for this CPU's entry (gen --target, linked
  *     in as uct_memcpy: target.c); the same for every routine set this
  *     CPU can run, each measured table installed in turn; and uc_memcpy
@@ -69,7 +70,8 @@ static double dispatch(FILE *csv, unsigned char *arena, int samples, const struc
 	size_t worst_n = 0;
 	copy_fn copy = t ? t->memcpy : uc_memcpy;
 	/* A set's routine called directly, not through the patched entry: the
-	 * difference is the entry's jmp. */
+	 * difference is what the entry adds (near 0 where rule_patch copied
+	 * the routine's dispatch into it, a jmp where it did not). */
 	copy_fn routine = set ? (copy_fn)uc_rule_routine(UC_SITE_MEMCPY) : NULL;
 	const char *name = t ? "uct_memcpy" : "uc_memcpy";
 	if (!t && !set)
@@ -97,7 +99,7 @@ static double dispatch(FILE *csv, unsigned char *arena, int samples, const struc
 	qsort(diff, 256, sizeof *diff, cmp_double);
 	qsort(hop, 256, sizeof *hop, cmp_double);
 	if (set)
-		printf("  %-24s median %.2f ticks per call, mean %.2f, worst %.2f (n = %zu); the entry's jmp %.2f\n", set,
+		printf("  %-24s median %.2f ticks per call, mean %.2f, worst %.2f (n = %zu); the entry adds %.2f\n", set,
 		       (diff[127] + diff[128]) / 2, sum / 256, worst, worst_n, (hop[127] + hop[128]) / 2);
 	else if (t)
 		printf("dispatch, the table compiled for %s (gen --target): %s against its chosen strategy called\n"
@@ -113,15 +115,15 @@ static double dispatch(FILE *csv, unsigned char *arena, int samples, const struc
 /* Each routine set this CPU can run, whatever rule it gets: every measured
  * table of the database installed in turn, and the dispatch timed through
  * the patched entry against the chosen strategy called alone. What a set's
- * tree and the entry's jump cost a call is the code's, not the core's; the
- * set's copies are this CPU's. */
+ * tree (copied into the entry) costs a call is the code's, not the core's;
+ * the set's copies are this CPU's. */
 static void dispatch_sets(FILE *csv, unsigned char *arena, int samples, const struct uc_rule *installed)
 {
 	const char *seen[64];
 	int n_seen = 0;
 	printf("dispatch, each routine set at this CPU's isa: uc_memcpy through the patched entry against the\n"
 	       "  chosen strategy called directly, n = 1..256 at d = 0 (target: median <= 1.5 ticks), and the\n"
-	       "  median the entry's jmp adds to the set's routine called directly:\n");
+	       "  median the entry adds to the set's routine called directly (its dispatch is copied there):\n");
 	for (unsigned int i = 0; uc_rule_at(i) && n_seen < 64; i++) {
 		const struct uc_rule *r = uc_rule_at(i);
 		if (r->status != UC_RULE_MEASURED)

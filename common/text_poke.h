@@ -23,7 +23,7 @@ static inline void rule_install_patched(const struct uc_rule *rule)
 {
 	uc_rule_install(rule);
 	if (uc_rule_patch(text_poke_user) != 0) {
-		fputs("uc_rule_patch: a patch site is shorter than 5 bytes or a target out of reach\n", stderr);
+		fputs("uc_rule_patch: the patch list is not what copy_rule.c expects or a jump does not reach\n", stderr);
 		exit(2);
 	}
 }

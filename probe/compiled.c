@@ -9,9 +9,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* A table's slot: the entry's jmp, then the routine (at ROUTINE_AT, as a
- * separate routine of the object lies apart from its entry). */
-enum { ROUTINE_AT = 64, SLOT = ROUTINE_AT + 64 + PLAN_CODE_MAX };
+/* A table's slot: the entry as rule_patch writes it for a compiled table,
+ * endbr64, then the routine's dispatch copied (templates/lib/entry_copy.lua),
+ * with room for memmove's prologue. */
+enum { SLOT = 64 + PLAN_CODE_MAX };
 
 static void put32(unsigned char *p, int32_t v)
 {
@@ -102,12 +103,10 @@ static int compile_one(const struct probe_flavor *f, const struct derived_rule *
 		return -1;
 	}
 	free(t);
-	/* The entry's patched jmp, then the routine: endbr64 and rax = dst
-	 * (memmove's entry sets rax itself), then the tree. */
+	/* The patched entry: endbr64 and rax = dst (memmove's entry sets rax
+	 * itself), then the tree, jumping to the copies. */
 	uintptr_t base = (uintptr_t)slot;
-	unsigned char *p = slot + ROUTINE_AT;
-	slot[0] = 0xe9;
-	put32(slot + 1, (int32_t)(ROUTINE_AT - 5));
+	unsigned char *p = slot;
 	memcpy(p, "\xf3\x0f\x1e\xfa", 4);
 	p += 4;
 	if (f->moves) {

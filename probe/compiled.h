@@ -1,7 +1,8 @@
 /* Tables as the probe times them: each compiled to the branch tree gen
  * would write for it (plan/), as machine code (plan/encode.c) in memory
- * near the probe's own, entered through a jmp rel32 as a patched entry is,
- * and jumping to the flavor's strategy routines. The flavor whose entry is
+ * near the probe's own, laid out as rule_patch writes a patched entry (the
+ * routine's dispatch copied there, no jump on the way to it), and jumping
+ * to the flavor's strategy routines. The flavor whose entry is
  * memmove first takes memmove's two overlap compares. A table that copies
  * forward everywhere is the entry's own baseline: the forward routine,
  * called directly. */

@@ -23,6 +23,8 @@ struct asm_state {
 	size_t n_open;
 	struct asm_export *exported;
 	size_t n_exported;
+	char **marks; /* the names mark defined, in the order seen */
+	size_t n_marks;
 	/* Linux only: */
 	char **named; /* labels func and entry wrote themselves */
 	size_t n_named;

@@ -130,6 +130,41 @@ static void free_list(char **list, size_t n)
 	free(list);
 }
 
+/* How syntax spells the label a mark statement defined. */
+static char *mark_spelling(int nasm, const char *name)
+{
+	return xasprintf(nasm ? "..@%s" : ".L%s", name);
+}
+
+/* rest with every symbol that names a mark spelled as the mark's label. */
+static char *spell_marks(const struct asm_state *st, int nasm, const char *rest)
+{
+	struct buf b = {0};
+	buf_adds(&b, "");
+	for (const char *p = rest; *p;) {
+		const char *e = symbol_end(p, 0);
+		if (!e || (p > rest && asm_word((unsigned char)p[-1]))) {
+			buf_add(&b, p, 1);
+			p++;
+			continue;
+		}
+		size_t len = (size_t)(e - p);
+		int mark = 0;
+		for (size_t i = 0; i < st->n_marks && !mark; i++)
+			mark = strlen(st->marks[i]) == len && strncmp(st->marks[i], p, len) == 0;
+		if (mark) {
+			char *name = xasprintf("%.*s", (int)len, p), *spelled = mark_spelling(nasm, name);
+			buf_adds(&b, spelled);
+			free(spelled);
+			free(name);
+		} else {
+			buf_add(&b, p, len);
+		}
+		p = e;
+	}
+	return b.data;
+}
+
 /* endfunc or endobject: ends every name opened since the last one. */
 static char *close_open(struct asm_state *st, int nasm, const char *indent, const char *op)
 {
@@ -177,6 +212,15 @@ static int symbols(struct asm_state *st, int nasm, const char *indent, const cha
 		if (!f || *f)
 			return 0;
 		*out = xasprintf("%.*s:", (int)(e - rest), rest);
+	} else if (strcmp(op, "mark") == 0 && is_symbol(rest)) {
+		for (size_t i = 0; i < st->n_marks; i++)
+			if (strcmp(st->marks[i], rest) == 0)
+				return asm_fail(st, "mark %s is defined twice", rest), 1;
+		st->marks = xrealloc(st->marks, (st->n_marks + 1) * sizeof *st->marks);
+		st->marks[st->n_marks++] = xstrdup(rest);
+		char *label = mark_spelling(nasm, rest);
+		*out = xasprintf("%s:", label);
+		free(label);
 	} else if (strcmp(op, "global") == 0) {
 		size_t n;
 		char **args = split_args(rest, &n);
@@ -268,18 +312,39 @@ static int layout(struct asm_state *st, int nasm, const char *indent, const char
 		*out = nasm ? xasprintf("%salign   %s, db 0", indent, rest) : xasprintf("%s.balign %s, 0", indent, rest);
 	} else if (strcmp(op, "dq") == 0) {
 		*out = quads(nasm, indent, rest);
-	} else if (strcmp(op, "dd") == 0) {
-		/* Distances between labels of one section: constants once
-		 * assembled, so that the data needs no relocation. */
-		if (!is_distances(rest))
+	} else if (strcmp(op, "codepad") == 0) {
+		const char *e = symbol_end(rest, 0), *n = e;
+		if (!e || *e != ',')
 			return 0;
-		*out = xasprintf("%s%s%s", indent, nasm ? "dd      " : ".long   ", rest);
+		for (n++; asm_space((unsigned char)*n); n++)
+			;
+		if (!is_numbers(n, ""))
+			return 0;
+		char *name = xasprintf("%.*s", (int)(e - rest), rest), *label = spell_marks(st, nasm, name);
+		free(name);
+		/* A negative count is an error in both assemblers' forms. */
+		*out = nasm ? xasprintf("%stimes   %s - ($ - %s) db 0xcc", indent, n, label)
+			    : xasprintf("%s.skip   %s - (. - %s), 0xcc", indent, n, label);
+		free(label);
+	} else if (strcmp(op, "dd") == 0 || strcmp(op, "dw") == 0) {
+		/* Distances between labels of one section: constants once
+		 * assembled, so that the data needs no relocation. dw also takes
+		 * numbers. */
+		int word = op[1] == 'w';
+		if (!is_distances(rest) && !(word && is_numbers(rest, ", ")))
+			return 0;
+		char *spelled = spell_marks(st, nasm, rest);
+		*out = xasprintf("%s%s%s", indent, nasm ? (word ? "dw      " : "dd      ") : (word ? ".short  " : ".long   "),
+				 spelled);
+		free(spelled);
 	} else if (strcmp(op, "db") == 0) {
 		/* Numbers, or the distance A - B between two labels. */
 		const char *a = symbol_end(rest, 0), *b = a && strncmp(a, " - ", 3) == 0 ? symbol_end(a + 3, 0) : NULL;
 		if (!is_numbers(rest, ", ") && !(b && !*b))
 			return 0;
-		*out = xasprintf("%s%s%s", indent, nasm ? "db      " : ".byte   ", rest);
+		char *spelled = spell_marks(st, nasm, rest);
+		*out = xasprintf("%s%s%s", indent, nasm ? "db      " : ".byte   ", spelled);
+		free(spelled);
 	} else {
 		return 0;
 	}

@@ -237,6 +237,9 @@ static void free_state(struct asm_state *st)
 		free(st->exported[i].name);
 	for (size_t i = 0; i < st->n_named; i++)
 		free(st->named[i]);
+	for (size_t i = 0; i < st->n_marks; i++)
+		free(st->marks[i]);
+	free(st->marks);
 	free(st->open);
 	free(st->exported);
 	free(st->named);

@@ -34,8 +34,15 @@
  *   codealign N               pad with int3 (0xcc) to an N-byte boundary, in
  *                             code that no path falls into: the two
  *                             back-ends would fill with different nops
+ *   codepad L, N              pad with int3 until N bytes follow label L (an
+ *                             error where more already do)
+ *   mark NAME                 a label that only data refers to: it changes
+ *                             no label's scope (NASM's ..@NAME, GAS's
+ *                             .LNAME), so it may sit between a jump and its
+ *                             .L target; data and codepad name it as NAME
  *   dq X[, X] / db N[, N]     data: quadwords (numbers or symbols), bytes
  *   db A - B                  a byte: the distance between two labels
+ *   dw N[, N] / dw A - B[, ..] 16-bit words: numbers, or label distances
  *   cetnote                   the GNU property note that marks the file as
  *                             compatible with CET (IBT and shadow stacks)
  *   jcc near L / jmp near L   a jump with a 32-bit displacement, whatever

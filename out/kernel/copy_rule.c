@@ -282,12 +282,19 @@ int uc_rule_force(struct uc_rule *rule, int strategy, unsigned int align_dst, co
 }
 
 /* The patch list, in x86_64/copy.asm: each patched routine's entry, where
- * its site starts from there, the site's length, and per routine set the
- * routine each site jumps to. */
+ * its site starts from there and the site's room, per routine set the
+ * routine each site runs, and what of it rule_patch copies into the site
+ * (templates/lib/entry_copy.lua). */
 extern const uc_uintptr uc_patch_entries[UC_N_PATCH_SITES];
 extern const unsigned char uc_patch_site_offset[UC_N_PATCH_SITES];
-extern const unsigned char uc_patch_site_len[UC_N_PATCH_SITES];
+extern const unsigned short uc_patch_site_len[UC_N_PATCH_SITES];
 extern const uc_uintptr uc_patch_targets[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES];
+extern const unsigned short uc_patch_copy_end[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES];
+extern const unsigned short uc_patch_copy_first[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES + 1];
+extern const unsigned short uc_patch_copy_jumps[];
+
+/* The largest room of a site. */
+#define UC_PATCH_ROOM 425
 
 /* The routine sets: 0 the entries' own baseline, 1 the table dispatch,
  * then each measured table compiled for one isa level. */
@@ -366,9 +373,11 @@ const void *uc_rule_routine(unsigned int site)
 }
 
 /* The bytes each site held as built, read before the first patch, so that
- * a later rule of the baseline can put them back. */
-static unsigned char built[UC_N_PATCH_SITES][5];
+ * a later rule of the baseline can put them back, and the set whose code
+ * the sites hold. */
+static unsigned char built[UC_N_PATCH_SITES][UC_PATCH_ROOM];
 static int built_read;
+static unsigned int patched_set;
 
 /* Where site s starts: its entry, past the entry's endbr64 if any. */
 static uc_uintptr site_of(unsigned int s)
@@ -376,49 +385,132 @@ static uc_uintptr site_of(unsigned int s)
 	return uc_patch_entries[s] + uc_patch_site_offset[s];
 }
 
-/* The rel32 of a jmp at site to the installed set's routine; -1 where it
- * does not reach (a jmp rel32 reaches 2 GiB either way, and the targets
- * are in the same object as the sites). */
-static int jump_rel(unsigned int s, uc_u64 *rel)
+static uc_uintptr routine_of(unsigned int set, unsigned int s)
 {
-	uc_uintptr site = site_of(s);
-	*rel = (uc_u64)uc_patch_targets[installed_set * UC_N_PATCH_SITES + s] - (uc_u64)(site + 5);
-	return ((*rel + 0x80000000ull) >> 32) != 0 ? -1 : 0;
+	return uc_patch_targets[set * UC_N_PATCH_SITES + s];
+}
+
+/* Writes at code[0..5) a jmp rel32 that, run at address from, goes to to;
+ * -1 where it does not reach (a jmp rel32 reaches 2 GiB either way, and the
+ * routines are in the same object as the sites). */
+static int put_jmp(unsigned char *code, uc_uintptr from, uc_uintptr to)
+{
+	uc_u64 rel = (uc_u64)to - (uc_u64)(from + 5);
+	unsigned int i;
+	if (((rel + 0x80000000ull) >> 32) != 0)
+		return -1;
+	code[0] = 0xe9;
+	for (i = 0; i < 4; i++)
+		code[1 + i] = (unsigned char)(rel >> (8 * i));
+	return 0;
+}
+
+/* Moves the jump whose rel32 ends at code[at] (code runs at site, copied
+ * from routine) so that it reaches what it reached from routine. -1 where
+ * the bytes before it are no jmp rel32 or jcc rel32 (0f 8x), or it would
+ * not reach. */
+static int move_jump(unsigned char *code, unsigned int at, uc_uintptr routine, uc_uintptr site)
+{
+	uc_u64 rel = 0;
+	unsigned int i;
+	if (at < 5 || !(code[at - 5] == 0xe9 || (at >= 6 && code[at - 6] == 0x0f && (code[at - 5] & 0xf0) == 0x80)))
+		return -1;
+	for (i = 0; i < 4; i++)
+		rel |= (uc_u64)code[at - 4 + i] << (8 * i);
+	rel = (rel ^ 0x80000000ull) - 0x80000000ull; /* sign-extended */
+	rel += (uc_u64)routine - (uc_u64)site;
+	if (((rel + 0x80000000ull) >> 32) != 0)
+		return -1;
+	for (i = 0; i < 4; i++)
+		code[at - 4 + i] = (unsigned char)(rel >> (8 * i));
+	return 0;
+}
+
+/* The bytes site s holds to run set, into code[0..*len): the built ones
+ * for set 0; a copy of the routine's dispatch, its jumps moved, then a
+ * jmp rel32 to the routine's first copy body, where the set has a copy
+ * that fits (the entry then runs the dispatch itself: no jump on the way
+ * to it, as where the routine is called directly); else a jmp rel32 to
+ * the routine. -1 where a jump does not reach or the patch list is not
+ * what this file expects. */
+static int site_code(unsigned int set, unsigned int s, unsigned char *code, unsigned int *len)
+{
+	uc_uintptr site = site_of(s), routine = routine_of(set, s);
+	unsigned int from = uc_patch_site_offset[s], end = uc_patch_copy_end[set * UC_N_PATCH_SITES + s];
+	unsigned int j, i, n;
+	if (set == 0) {
+		*len = uc_patch_site_len[s];
+		for (i = 0; i < *len; i++)
+			code[i] = built[s][i];
+		return 0;
+	}
+	if (end == 0) {
+		*len = 5;
+		return put_jmp(code, site, routine);
+	}
+	if (end <= from || end - from + 5 > uc_patch_site_len[s])
+		return -1;
+	/* The copy starts as far into the routine as the site into its entry:
+	 * past the same endbr64, or both have none. */
+	for (i = 0; i < from; i++)
+		if (((const volatile unsigned char *)routine)[i] != ((const volatile unsigned char *)uc_patch_entries[s])[i])
+			return -1;
+	n = end - from;
+	for (i = 0; i < n; i++)
+		code[i] = ((const volatile unsigned char *)routine)[from + i];
+	for (j = uc_patch_copy_first[set * UC_N_PATCH_SITES + s]; j < uc_patch_copy_first[set * UC_N_PATCH_SITES + s + 1];
+	     j++) {
+		unsigned int at = uc_patch_copy_jumps[j];
+		if (at <= from || at > end || move_jump(code, at - from, routine + from, site) != 0)
+			return -1;
+	}
+	*len = n + 5;
+	return put_jmp(code + n, site + n, routine + end);
 }
 
 int uc_rule_patch(uc_text_poke poke)
 {
-	unsigned int s, i;
-	uc_u64 rel;
+	static unsigned char code[UC_PATCH_ROOM];
+	unsigned int s, i, len, via;
 	if (!poke)
 		return -1; /* a harness that set no poke: nothing can be written */
 	for (s = 0; s < UC_N_PATCH_SITES; s++)
-		if (uc_patch_site_len[s] < 5 || jump_rel(s, &rel) != 0)
+		if (uc_patch_site_len[s] < 5 || uc_patch_site_len[s] > UC_PATCH_ROOM)
 			return -1;
 	if (!built_read) {
 		for (s = 0; s < UC_N_PATCH_SITES; s++)
-			for (i = 0; i < 5; i++)
+			for (i = 0; i < uc_patch_site_len[s]; i++)
 				built[s][i] = ((const volatile unsigned char *)site_of(s))[i];
 		built_read = 1;
 	}
+	for (s = 0; s < UC_N_PATCH_SITES; s++)
+		if (site_code(installed_set, s, code, &len) != 0)
+			return -1;
+	via = installed_set != 0 ? installed_set : patched_set;
 	for (s = 0; s < UC_N_PATCH_SITES; s++) {
+		uc_uintptr site = site_of(s);
+		const volatile unsigned char *at = (const volatile unsigned char *)site;
 		unsigned char jmp[5];
-		const unsigned char *bytes = built[s];
-		const volatile unsigned char *at = (const volatile unsigned char *)site_of(s);
-		if (installed_set != 0) {
-			jump_rel(s, &rel);
-			jmp[0] = 0xe9;
-			for (i = 0; i < 4; i++)
-				jmp[1 + i] = (unsigned char)(rel >> (8 * i));
-			bytes = jmp;
-		}
+		site_code(installed_set, s, code, &len);
 		/* A site that holds them already is left alone: the probe and the
 		 * tests install a table before every point they time or check. */
-		for (i = 0; i < 5 && at[i] == bytes[i]; i++)
+		for (i = 0; i < len && at[i] == code[i]; i++)
 			;
-		if (i < 5)
-			poke((void *)site_of(s), bytes, 5);
+		if (i == len)
+			continue;
+		if (len == 5 || via == 0 || put_jmp(jmp, site, routine_of(via, s)) != 0) {
+			poke((void *)site, code, len);
+			continue;
+		}
+		/* More than a jmp: while the rest changes, the site's first bytes
+		 * jump to the routine of the set it will run (or ran), so that no
+		 * call runs a half-written site, the poke's own included: Linux's
+		 * text_poke_early copies with memcpy, the entry being patched. */
+		poke((void *)site, jmp, 5);
+		poke((void *)(site + 5), code + 5, len - 5);
+		poke((void *)site, code, 5);
 	}
+	patched_set = installed_set;
 	return 0;
 }
 

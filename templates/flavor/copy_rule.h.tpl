@@ -154,7 +154,7 @@ typedef void (*${P}text_poke)(void *addr, const void *bytes, ${P}size_t len);
 @ local ctx = import("copy_context").of()
 /* The patched routines, by site: each entry's first bytes, which are the
  * baseline (every copy one forward rep movsb, no dispatch) until
- * ${P}rule_patch writes a jmp there. */
+ * ${P}rule_patch writes the installed rule's dispatch there. */
 @ for i, r in ipairs(ctx.sites) do
 #define ${G}SITE_${string.upper(r)} ${i - 1}
 @ end
@@ -163,12 +163,17 @@ typedef void (*${P}text_poke)(void *addr, const void *bytes, ${P}size_t len);
  * table compiled${target_name() and " (--target: the entries are the target's own tree)" or ""}. */
 #define ${G}N_ROUTINE_SETS ${target_name() and 1 or (2 + #ctx.sets)}
 
-/* Points every patched entry at the routines the installed rule chose, with
- * a jmp rel32 written by poke over its first 5 bytes (or puts back the
- * bytes it was built with, for the baseline). Call it after
- * ${P}rule_install, before other CPUs copy; a kernel that never calls it
- * runs the baseline. 0, or -1 where poke is null, a site is shorter than
- * 5 bytes or a target out of a jmp's reach (nothing is then written). */
+/* Makes every patched entry run the routines the installed rule chose,
+ * writing with poke: for a measured table compiled, a copy of its
+ * routine's dispatch into the entry (its jumps to the copy bodies moved to
+ * reach them from there), so that a call takes no jump to reach the
+ * dispatch; for the table dispatch, a jmp rel32 to it; for the baseline,
+ * the bytes the entry was built with. While an entry changes, its first 5
+ * bytes jump to a routine of the rule, so poke may be the very memcpy it
+ * patches. Call it after ${P}rule_install, before other CPUs copy; a kernel
+ * that never calls it runs the baseline. 0, or -1 where poke is null or
+ * the patch list is not what copy_rule.c expects, or a jump does not reach
+ * (nothing is then written). */
 int ${P}rule_patch(${P}text_poke poke);
 
 /* The routines the installed rule runs, by name: "baseline", "table", or

@@ -8,9 +8,11 @@
  * runs on the boot CPU alone, before the others are brought up
  * (do_pre_smp_initcalls in init/main.c), and before mark_readonly() makes
  * the kernel text read-only: the conditions under which the kernel's own
- * alternatives write code with text_poke_early(). uc_rule_patch() writes a
- * 5-byte jmp after each entry's ENDBR, so an indirect call still lands on
- * an ENDBR (CONFIG_X86_KERNEL_IBT).
+ * alternatives write code with text_poke_early(). uc_rule_patch() copies
+ * the chosen routine's branch tree into each entry after its ENDBR, so an
+ * indirect call still lands on an ENDBR (CONFIG_X86_KERNEL_IBT); while an
+ * entry changes, its first bytes jump to the routine, for text_poke_early()
+ * copies with the memcpy being patched.
  */
 #include <linux/cache.h>
 #include <linux/init.h>

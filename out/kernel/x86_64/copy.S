@@ -75,9 +75,10 @@ uc_memcpy:
 uc_memcpy.site:
         mov     rax, rdi
         mov     rcx, rdx
-uc_memcpy.site_end:
         rep movsb                               /* the baseline: one forward copy */
         ret
+        .skip   421 - (. - uc_memcpy.site), 0xcc
+.Luc_memcpy.site_end:
         .size   uc_memcpy, . - uc_memcpy
 
 /* uc_memcpy under the installed table, where rule_patch sends uc_memcpy. */
@@ -314,14 +315,18 @@ uc_memcpy_zen2:
         cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen2_forward - . - 4
+.Luc_memcpy_zen2.jump1:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen2_forward - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen2.jump2:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen2_down - . - 4
+.Luc_memcpy_zen2.jump3:
+.Luc_memcpy_zen2.copy_end:
 .Lmemcpy_zen2_forward:
         mov     rcx, rdx
         rep movsb
@@ -361,25 +366,31 @@ uc_memcpy_zen3:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_small - . - 4
+.Luc_memcpy_zen3.jump1:
         cmp     rdx, 96                    /* band edge */
         ja      .Lmemcpy_zen3_t4_9
         cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
+.Luc_memcpy_zen3.jump2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_forward - . - 4
+.Luc_memcpy_zen3.jump3:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
+.Luc_memcpy_zen3.jump4:
         cmp     ecx, 104                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_forward - . - 4
+.Luc_memcpy_zen3.jump5:
         .byte   0xe9
         .long   .Lmemcpy_zen3_down - . - 4
+.Luc_memcpy_zen3.jump6:
 .Lmemcpy_zen3_t4_9:
         cmp     rdx, 112                    /* band edge */
         ja      .Lmemcpy_zen3_t5_9
@@ -389,11 +400,14 @@ uc_memcpy_zen3:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_forward - . - 4
+.Luc_memcpy_zen3.jump7:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
+.Luc_memcpy_zen3.jump8:
         .byte   0xe9
         .long   .Lmemcpy_zen3_forward - . - 4
+.Luc_memcpy_zen3.jump9:
 .Lmemcpy_zen3_t5_9:
         cmp     rdx, 160                    /* band edge */
         ja      .Lmemcpy_zen3_t6_9
@@ -403,8 +417,10 @@ uc_memcpy_zen3:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_forward - . - 4
+.Luc_memcpy_zen3.jump10:
         .byte   0xe9
         .long   .Lmemcpy_zen3_down - . - 4
+.Luc_memcpy_zen3.jump11:
 .Lmemcpy_zen3_t6_9:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemcpy_zen3_t7_9
@@ -414,11 +430,14 @@ uc_memcpy_zen3:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_forward - . - 4
+.Luc_memcpy_zen3.jump12:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
+.Luc_memcpy_zen3.jump13:
         .byte   0xe9
         .long   .Lmemcpy_zen3_forward - . - 4
+.Luc_memcpy_zen3.jump14:
 .Lmemcpy_zen3_t7_9:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemcpy_zen3_t8_9
@@ -428,17 +447,22 @@ uc_memcpy_zen3:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_forward_aligned - . - 4
+.Luc_memcpy_zen3.jump15:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
+.Luc_memcpy_zen3.jump16:
         cmp     ecx, 104                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_forward - . - 4
+.Luc_memcpy_zen3.jump17:
         cmp     ecx, 4093                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemcpy_zen3_forward - . - 4
+.Luc_memcpy_zen3.jump18:
         .byte   0xe9
         .long   .Lmemcpy_zen3_forward_aligned - . - 4
+.Luc_memcpy_zen3.jump19:
 .Lmemcpy_zen3_t8_9:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemcpy_zen3_t9_9
@@ -448,14 +472,18 @@ uc_memcpy_zen3:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_forward - . - 4
+.Luc_memcpy_zen3.jump20:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
+.Luc_memcpy_zen3.jump21:
         cmp     ecx, 4093                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemcpy_zen3_forward_aligned - . - 4
+.Luc_memcpy_zen3.jump22:
         .byte   0xe9
         .long   .Lmemcpy_zen3_forward - . - 4
+.Luc_memcpy_zen3.jump23:
 .Lmemcpy_zen3_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -463,9 +491,12 @@ uc_memcpy_zen3:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_forward - . - 4
+.Luc_memcpy_zen3.jump24:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
+.Luc_memcpy_zen3.jump25:
+.Luc_memcpy_zen3.copy_end:
 .Lmemcpy_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -567,9 +598,11 @@ uc_memcpy_zen5:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_small - . - 4
+.Luc_memcpy_zen5.jump1:
         cmp     rdx, 56                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_down - . - 4
+.Luc_memcpy_zen5.jump2:
         cmp     rdx, 112                    /* band edge */
         ja      .Lmemcpy_zen5_t4_8
         mov     ecx, edi
@@ -578,15 +611,19 @@ uc_memcpy_zen5:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_forward - . - 4
+.Luc_memcpy_zen5.jump3:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_down - . - 4
+.Luc_memcpy_zen5.jump4:
         .byte   0xe9
         .long   .Lmemcpy_zen5_forward - . - 4
+.Luc_memcpy_zen5.jump5:
 .Lmemcpy_zen5_t4_8:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_down - . - 4
+.Luc_memcpy_zen5.jump6:
         cmp     rdx, 768                    /* band edge */
         ja      .Lmemcpy_zen5_t7_8
         cmp     rdx, 384                    /* band edge */
@@ -597,8 +634,10 @@ uc_memcpy_zen5:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_forward - . - 4
+.Luc_memcpy_zen5.jump7:
         .byte   0xe9
         .long   .Lmemcpy_zen5_down - . - 4
+.Luc_memcpy_zen5.jump8:
 .Lmemcpy_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -606,26 +645,34 @@ uc_memcpy_zen5:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_forward - . - 4
+.Luc_memcpy_zen5.jump9:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_down - . - 4
+.Luc_memcpy_zen5.jump10:
         .byte   0xe9
         .long   .Lmemcpy_zen5_forward - . - 4
+.Luc_memcpy_zen5.jump11:
 .Lmemcpy_zen5_t7_8:
         cmp     rdx, 2097152                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_forward - . - 4
+.Luc_memcpy_zen5.jump12:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_forward - . - 4
+.Luc_memcpy_zen5.jump13:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_forward - . - 4
+.Luc_memcpy_zen5.jump14:
         .byte   0xe9
         .long   .Lmemcpy_zen5_forward_aligned - . - 4
+.Luc_memcpy_zen5.jump15:
+.Luc_memcpy_zen5.copy_end:
 .Lmemcpy_zen5_forward:
         mov     rcx, rdx
         rep movsb
@@ -853,8 +900,9 @@ uc_copy_strategy:
         endbr64
 uc_copy_strategy.site:
         mov     eax, 0                           /* forward */
-uc_copy_strategy.site_end:
         ret
+        .skip   418 - (. - uc_copy_strategy.site), 0xcc
+.Luc_copy_strategy.site_end:
         .size   uc_copy_strategy, . - uc_copy_strategy
 
 /* uc_copy_strategy under the installed table. */
@@ -1009,14 +1057,18 @@ uc_copy_strategy_zen2:
         cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen2_forward - . - 4
+.Luc_copy_strategy_zen2.jump1:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen2_forward - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen2.jump2:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen2_down - . - 4
+.Luc_copy_strategy_zen2.jump3:
+.Luc_copy_strategy_zen2.copy_end:
 .Lcopy_strategy_zen2_forward:
         mov     eax, 0
         ret
@@ -1031,25 +1083,31 @@ uc_copy_strategy_zen3:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_small - . - 4
+.Luc_copy_strategy_zen3.jump1:
         cmp     rdx, 96                    /* band edge */
         ja      .Lcopy_strategy_zen3_t4_9
         cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_down - . - 4
+.Luc_copy_strategy_zen3.jump2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen3_forward - . - 4
+.Luc_copy_strategy_zen3.jump3:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_down - . - 4
+.Luc_copy_strategy_zen3.jump4:
         cmp     ecx, 104                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_forward - . - 4
+.Luc_copy_strategy_zen3.jump5:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_down - . - 4
+.Luc_copy_strategy_zen3.jump6:
 .Lcopy_strategy_zen3_t4_9:
         cmp     rdx, 112                    /* band edge */
         ja      .Lcopy_strategy_zen3_t5_9
@@ -1059,11 +1117,14 @@ uc_copy_strategy_zen3:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen3_forward - . - 4
+.Luc_copy_strategy_zen3.jump7:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_down - . - 4
+.Luc_copy_strategy_zen3.jump8:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_forward - . - 4
+.Luc_copy_strategy_zen3.jump9:
 .Lcopy_strategy_zen3_t5_9:
         cmp     rdx, 160                    /* band edge */
         ja      .Lcopy_strategy_zen3_t6_9
@@ -1073,8 +1134,10 @@ uc_copy_strategy_zen3:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen3_forward - . - 4
+.Luc_copy_strategy_zen3.jump10:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_down - . - 4
+.Luc_copy_strategy_zen3.jump11:
 .Lcopy_strategy_zen3_t6_9:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lcopy_strategy_zen3_t7_9
@@ -1084,11 +1147,14 @@ uc_copy_strategy_zen3:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen3_forward - . - 4
+.Luc_copy_strategy_zen3.jump12:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_down - . - 4
+.Luc_copy_strategy_zen3.jump13:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_forward - . - 4
+.Luc_copy_strategy_zen3.jump14:
 .Lcopy_strategy_zen3_t7_9:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lcopy_strategy_zen3_t8_9
@@ -1098,17 +1164,22 @@ uc_copy_strategy_zen3:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen3_forward_aligned - . - 4
+.Luc_copy_strategy_zen3.jump15:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_down - . - 4
+.Luc_copy_strategy_zen3.jump16:
         cmp     ecx, 104                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_forward - . - 4
+.Luc_copy_strategy_zen3.jump17:
         cmp     ecx, 4093                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lcopy_strategy_zen3_forward - . - 4
+.Luc_copy_strategy_zen3.jump18:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_forward_aligned - . - 4
+.Luc_copy_strategy_zen3.jump19:
 .Lcopy_strategy_zen3_t8_9:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lcopy_strategy_zen3_t9_9
@@ -1118,14 +1189,18 @@ uc_copy_strategy_zen3:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen3_forward - . - 4
+.Luc_copy_strategy_zen3.jump20:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_down - . - 4
+.Luc_copy_strategy_zen3.jump21:
         cmp     ecx, 4093                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lcopy_strategy_zen3_forward_aligned - . - 4
+.Luc_copy_strategy_zen3.jump22:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_forward - . - 4
+.Luc_copy_strategy_zen3.jump23:
 .Lcopy_strategy_zen3_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -1133,9 +1208,12 @@ uc_copy_strategy_zen3:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen3_forward - . - 4
+.Luc_copy_strategy_zen3.jump24:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_down - . - 4
+.Luc_copy_strategy_zen3.jump25:
+.Luc_copy_strategy_zen3.copy_end:
 .Lcopy_strategy_zen3_forward:
         mov     eax, 0
         ret
@@ -1156,9 +1234,11 @@ uc_copy_strategy_zen5:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_small - . - 4
+.Luc_copy_strategy_zen5.jump1:
         cmp     rdx, 56                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_down - . - 4
+.Luc_copy_strategy_zen5.jump2:
         cmp     rdx, 112                    /* band edge */
         ja      .Lcopy_strategy_zen5_t4_8
         mov     ecx, edi
@@ -1167,15 +1247,19 @@ uc_copy_strategy_zen5:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_forward - . - 4
+.Luc_copy_strategy_zen5.jump3:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_down - . - 4
+.Luc_copy_strategy_zen5.jump4:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_forward - . - 4
+.Luc_copy_strategy_zen5.jump5:
 .Lcopy_strategy_zen5_t4_8:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_down - . - 4
+.Luc_copy_strategy_zen5.jump6:
         cmp     rdx, 768                    /* band edge */
         ja      .Lcopy_strategy_zen5_t7_8
         cmp     rdx, 384                    /* band edge */
@@ -1186,8 +1270,10 @@ uc_copy_strategy_zen5:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_forward - . - 4
+.Luc_copy_strategy_zen5.jump7:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_down - . - 4
+.Luc_copy_strategy_zen5.jump8:
 .Lcopy_strategy_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -1195,26 +1281,34 @@ uc_copy_strategy_zen5:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_forward - . - 4
+.Luc_copy_strategy_zen5.jump9:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_down - . - 4
+.Luc_copy_strategy_zen5.jump10:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_forward - . - 4
+.Luc_copy_strategy_zen5.jump11:
 .Lcopy_strategy_zen5_t7_8:
         cmp     rdx, 2097152                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_forward - . - 4
+.Luc_copy_strategy_zen5.jump12:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_forward - . - 4
+.Luc_copy_strategy_zen5.jump13:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_forward - . - 4
+.Luc_copy_strategy_zen5.jump14:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_forward_aligned - . - 4
+.Luc_copy_strategy_zen5.jump15:
+.Luc_copy_strategy_zen5.copy_end:
 .Lcopy_strategy_zen5_forward:
         mov     eax, 0
         ret
@@ -1252,11 +1346,12 @@ uc_copy_to_user:
 uc_copy_to_user.site:
         mov     rcx, rdx
         xor     eax, eax                        /* the result, 0: rep movsb keeps eax */
-uc_copy_to_user.site_end:
 uc_copy_to_user_access:
         rep movsb                               /* the baseline: one forward copy */
 uc_copy_to_user_access_end:
         ret
+        .skip   425 - (. - uc_copy_to_user.site), 0xcc
+.Luc_copy_to_user.site_end:
         .size   uc_copy_to_user, . - uc_copy_to_user
 
 /* uc_copy_to_user under the installed table, where rule_patch sends uc_copy_to_user; its */
@@ -1500,14 +1595,18 @@ uc_copy_to_user_zen2_access:
         cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen2_forward - . - 4
+.Luc_copy_to_user_zen2.jump1:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_to_user_zen2_forward - . - 4         /* zero: d = 0 */
+.Luc_copy_to_user_zen2.jump2:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen2_down - . - 4
+.Luc_copy_to_user_zen2.jump3:
+.Luc_copy_to_user_zen2.copy_end:
 .Lcopy_to_user_zen2_forward:
         mov     rcx, rdx
         rep movsb
@@ -1553,25 +1652,31 @@ uc_copy_to_user_zen3_access:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen3_small - . - 4
+.Luc_copy_to_user_zen3.jump1:
         cmp     rdx, 96                    /* band edge */
         ja      .Lcopy_to_user_zen3_t4_9
         cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen3_down - . - 4
+.Luc_copy_to_user_zen3.jump2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_to_user_zen3_forward - . - 4
+.Luc_copy_to_user_zen3.jump3:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen3_down - . - 4
+.Luc_copy_to_user_zen3.jump4:
         cmp     ecx, 104                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen3_forward - . - 4
+.Luc_copy_to_user_zen3.jump5:
         .byte   0xe9
         .long   .Lcopy_to_user_zen3_down - . - 4
+.Luc_copy_to_user_zen3.jump6:
 .Lcopy_to_user_zen3_t4_9:
         cmp     rdx, 112                    /* band edge */
         ja      .Lcopy_to_user_zen3_t5_9
@@ -1581,11 +1686,14 @@ uc_copy_to_user_zen3_access:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_to_user_zen3_forward - . - 4
+.Luc_copy_to_user_zen3.jump7:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen3_down - . - 4
+.Luc_copy_to_user_zen3.jump8:
         .byte   0xe9
         .long   .Lcopy_to_user_zen3_forward - . - 4
+.Luc_copy_to_user_zen3.jump9:
 .Lcopy_to_user_zen3_t5_9:
         cmp     rdx, 160                    /* band edge */
         ja      .Lcopy_to_user_zen3_t6_9
@@ -1595,8 +1703,10 @@ uc_copy_to_user_zen3_access:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_to_user_zen3_forward - . - 4
+.Luc_copy_to_user_zen3.jump10:
         .byte   0xe9
         .long   .Lcopy_to_user_zen3_down - . - 4
+.Luc_copy_to_user_zen3.jump11:
 .Lcopy_to_user_zen3_t6_9:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lcopy_to_user_zen3_t7_9
@@ -1606,11 +1716,14 @@ uc_copy_to_user_zen3_access:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_to_user_zen3_forward - . - 4
+.Luc_copy_to_user_zen3.jump12:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen3_down - . - 4
+.Luc_copy_to_user_zen3.jump13:
         .byte   0xe9
         .long   .Lcopy_to_user_zen3_forward - . - 4
+.Luc_copy_to_user_zen3.jump14:
 .Lcopy_to_user_zen3_t7_9:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lcopy_to_user_zen3_t8_9
@@ -1620,17 +1733,22 @@ uc_copy_to_user_zen3_access:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_to_user_zen3_forward_aligned - . - 4
+.Luc_copy_to_user_zen3.jump15:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen3_down - . - 4
+.Luc_copy_to_user_zen3.jump16:
         cmp     ecx, 104                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen3_forward - . - 4
+.Luc_copy_to_user_zen3.jump17:
         cmp     ecx, 4093                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lcopy_to_user_zen3_forward - . - 4
+.Luc_copy_to_user_zen3.jump18:
         .byte   0xe9
         .long   .Lcopy_to_user_zen3_forward_aligned - . - 4
+.Luc_copy_to_user_zen3.jump19:
 .Lcopy_to_user_zen3_t8_9:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lcopy_to_user_zen3_t9_9
@@ -1640,14 +1758,18 @@ uc_copy_to_user_zen3_access:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_to_user_zen3_forward - . - 4
+.Luc_copy_to_user_zen3.jump20:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen3_down - . - 4
+.Luc_copy_to_user_zen3.jump21:
         cmp     ecx, 4093                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lcopy_to_user_zen3_forward_aligned - . - 4
+.Luc_copy_to_user_zen3.jump22:
         .byte   0xe9
         .long   .Lcopy_to_user_zen3_forward - . - 4
+.Luc_copy_to_user_zen3.jump23:
 .Lcopy_to_user_zen3_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -1655,9 +1777,12 @@ uc_copy_to_user_zen3_access:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_to_user_zen3_forward - . - 4
+.Luc_copy_to_user_zen3.jump24:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen3_down - . - 4
+.Luc_copy_to_user_zen3.jump25:
+.Luc_copy_to_user_zen3.copy_end:
 .Lcopy_to_user_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -1764,9 +1889,11 @@ uc_copy_to_user_zen5_access:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen5_small - . - 4
+.Luc_copy_to_user_zen5.jump1:
         cmp     rdx, 56                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen5_down - . - 4
+.Luc_copy_to_user_zen5.jump2:
         cmp     rdx, 112                    /* band edge */
         ja      .Lcopy_to_user_zen5_t4_8
         mov     ecx, edi
@@ -1775,15 +1902,19 @@ uc_copy_to_user_zen5_access:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_to_user_zen5_forward - . - 4
+.Luc_copy_to_user_zen5.jump3:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen5_down - . - 4
+.Luc_copy_to_user_zen5.jump4:
         .byte   0xe9
         .long   .Lcopy_to_user_zen5_forward - . - 4
+.Luc_copy_to_user_zen5.jump5:
 .Lcopy_to_user_zen5_t4_8:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen5_down - . - 4
+.Luc_copy_to_user_zen5.jump6:
         cmp     rdx, 768                    /* band edge */
         ja      .Lcopy_to_user_zen5_t7_8
         cmp     rdx, 384                    /* band edge */
@@ -1794,8 +1925,10 @@ uc_copy_to_user_zen5_access:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_to_user_zen5_forward - . - 4
+.Luc_copy_to_user_zen5.jump7:
         .byte   0xe9
         .long   .Lcopy_to_user_zen5_down - . - 4
+.Luc_copy_to_user_zen5.jump8:
 .Lcopy_to_user_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -1803,26 +1936,34 @@ uc_copy_to_user_zen5_access:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_to_user_zen5_forward - . - 4
+.Luc_copy_to_user_zen5.jump9:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen5_down - . - 4
+.Luc_copy_to_user_zen5.jump10:
         .byte   0xe9
         .long   .Lcopy_to_user_zen5_forward - . - 4
+.Luc_copy_to_user_zen5.jump11:
 .Lcopy_to_user_zen5_t7_8:
         cmp     rdx, 2097152                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen5_forward - . - 4
+.Luc_copy_to_user_zen5.jump12:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_to_user_zen5_forward - . - 4
+.Luc_copy_to_user_zen5.jump13:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen5_forward - . - 4
+.Luc_copy_to_user_zen5.jump14:
         .byte   0xe9
         .long   .Lcopy_to_user_zen5_forward_aligned - . - 4
+.Luc_copy_to_user_zen5.jump15:
+.Luc_copy_to_user_zen5.copy_end:
 .Lcopy_to_user_zen5_forward:
         mov     rcx, rdx
         rep movsb
@@ -1929,11 +2070,12 @@ uc_copy_from_user:
 uc_copy_from_user.site:
         mov     rcx, rdx
         xor     eax, eax                        /* the result, 0: rep movsb keeps eax */
-uc_copy_from_user.site_end:
 uc_copy_from_user_access:
         rep movsb                               /* the baseline: one forward copy */
 uc_copy_from_user_access_end:
         ret
+        .skip   425 - (. - uc_copy_from_user.site), 0xcc
+.Luc_copy_from_user.site_end:
         .size   uc_copy_from_user, . - uc_copy_from_user
 
 /* uc_copy_from_user under the installed table, where rule_patch sends uc_copy_from_user; its */
@@ -2177,14 +2319,18 @@ uc_copy_from_user_zen2_access:
         cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen2_forward - . - 4
+.Luc_copy_from_user_zen2.jump1:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_from_user_zen2_forward - . - 4         /* zero: d = 0 */
+.Luc_copy_from_user_zen2.jump2:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen2_down - . - 4
+.Luc_copy_from_user_zen2.jump3:
+.Luc_copy_from_user_zen2.copy_end:
 .Lcopy_from_user_zen2_forward:
         mov     rcx, rdx
         rep movsb
@@ -2230,25 +2376,31 @@ uc_copy_from_user_zen3_access:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen3_small - . - 4
+.Luc_copy_from_user_zen3.jump1:
         cmp     rdx, 96                    /* band edge */
         ja      .Lcopy_from_user_zen3_t4_9
         cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen3_down - . - 4
+.Luc_copy_from_user_zen3.jump2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_from_user_zen3_forward - . - 4
+.Luc_copy_from_user_zen3.jump3:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen3_down - . - 4
+.Luc_copy_from_user_zen3.jump4:
         cmp     ecx, 104                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen3_forward - . - 4
+.Luc_copy_from_user_zen3.jump5:
         .byte   0xe9
         .long   .Lcopy_from_user_zen3_down - . - 4
+.Luc_copy_from_user_zen3.jump6:
 .Lcopy_from_user_zen3_t4_9:
         cmp     rdx, 112                    /* band edge */
         ja      .Lcopy_from_user_zen3_t5_9
@@ -2258,11 +2410,14 @@ uc_copy_from_user_zen3_access:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_from_user_zen3_forward - . - 4
+.Luc_copy_from_user_zen3.jump7:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen3_down - . - 4
+.Luc_copy_from_user_zen3.jump8:
         .byte   0xe9
         .long   .Lcopy_from_user_zen3_forward - . - 4
+.Luc_copy_from_user_zen3.jump9:
 .Lcopy_from_user_zen3_t5_9:
         cmp     rdx, 160                    /* band edge */
         ja      .Lcopy_from_user_zen3_t6_9
@@ -2272,8 +2427,10 @@ uc_copy_from_user_zen3_access:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_from_user_zen3_forward - . - 4
+.Luc_copy_from_user_zen3.jump10:
         .byte   0xe9
         .long   .Lcopy_from_user_zen3_down - . - 4
+.Luc_copy_from_user_zen3.jump11:
 .Lcopy_from_user_zen3_t6_9:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lcopy_from_user_zen3_t7_9
@@ -2283,11 +2440,14 @@ uc_copy_from_user_zen3_access:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_from_user_zen3_forward - . - 4
+.Luc_copy_from_user_zen3.jump12:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen3_down - . - 4
+.Luc_copy_from_user_zen3.jump13:
         .byte   0xe9
         .long   .Lcopy_from_user_zen3_forward - . - 4
+.Luc_copy_from_user_zen3.jump14:
 .Lcopy_from_user_zen3_t7_9:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lcopy_from_user_zen3_t8_9
@@ -2297,17 +2457,22 @@ uc_copy_from_user_zen3_access:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_from_user_zen3_forward_aligned - . - 4
+.Luc_copy_from_user_zen3.jump15:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen3_down - . - 4
+.Luc_copy_from_user_zen3.jump16:
         cmp     ecx, 104                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen3_forward - . - 4
+.Luc_copy_from_user_zen3.jump17:
         cmp     ecx, 4093                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lcopy_from_user_zen3_forward - . - 4
+.Luc_copy_from_user_zen3.jump18:
         .byte   0xe9
         .long   .Lcopy_from_user_zen3_forward_aligned - . - 4
+.Luc_copy_from_user_zen3.jump19:
 .Lcopy_from_user_zen3_t8_9:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lcopy_from_user_zen3_t9_9
@@ -2317,14 +2482,18 @@ uc_copy_from_user_zen3_access:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_from_user_zen3_forward - . - 4
+.Luc_copy_from_user_zen3.jump20:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen3_down - . - 4
+.Luc_copy_from_user_zen3.jump21:
         cmp     ecx, 4093                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lcopy_from_user_zen3_forward_aligned - . - 4
+.Luc_copy_from_user_zen3.jump22:
         .byte   0xe9
         .long   .Lcopy_from_user_zen3_forward - . - 4
+.Luc_copy_from_user_zen3.jump23:
 .Lcopy_from_user_zen3_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -2332,9 +2501,12 @@ uc_copy_from_user_zen3_access:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_from_user_zen3_forward - . - 4
+.Luc_copy_from_user_zen3.jump24:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen3_down - . - 4
+.Luc_copy_from_user_zen3.jump25:
+.Luc_copy_from_user_zen3.copy_end:
 .Lcopy_from_user_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -2441,9 +2613,11 @@ uc_copy_from_user_zen5_access:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen5_small - . - 4
+.Luc_copy_from_user_zen5.jump1:
         cmp     rdx, 56                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen5_down - . - 4
+.Luc_copy_from_user_zen5.jump2:
         cmp     rdx, 112                    /* band edge */
         ja      .Lcopy_from_user_zen5_t4_8
         mov     ecx, edi
@@ -2452,15 +2626,19 @@ uc_copy_from_user_zen5_access:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_from_user_zen5_forward - . - 4
+.Luc_copy_from_user_zen5.jump3:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen5_down - . - 4
+.Luc_copy_from_user_zen5.jump4:
         .byte   0xe9
         .long   .Lcopy_from_user_zen5_forward - . - 4
+.Luc_copy_from_user_zen5.jump5:
 .Lcopy_from_user_zen5_t4_8:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen5_down - . - 4
+.Luc_copy_from_user_zen5.jump6:
         cmp     rdx, 768                    /* band edge */
         ja      .Lcopy_from_user_zen5_t7_8
         cmp     rdx, 384                    /* band edge */
@@ -2471,8 +2649,10 @@ uc_copy_from_user_zen5_access:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_from_user_zen5_forward - . - 4
+.Luc_copy_from_user_zen5.jump7:
         .byte   0xe9
         .long   .Lcopy_from_user_zen5_down - . - 4
+.Luc_copy_from_user_zen5.jump8:
 .Lcopy_from_user_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -2480,26 +2660,34 @@ uc_copy_from_user_zen5_access:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_from_user_zen5_forward - . - 4
+.Luc_copy_from_user_zen5.jump9:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen5_down - . - 4
+.Luc_copy_from_user_zen5.jump10:
         .byte   0xe9
         .long   .Lcopy_from_user_zen5_forward - . - 4
+.Luc_copy_from_user_zen5.jump11:
 .Lcopy_from_user_zen5_t7_8:
         cmp     rdx, 2097152                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen5_forward - . - 4
+.Luc_copy_from_user_zen5.jump12:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_from_user_zen5_forward - . - 4
+.Luc_copy_from_user_zen5.jump13:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen5_forward - . - 4
+.Luc_copy_from_user_zen5.jump14:
         .byte   0xe9
         .long   .Lcopy_from_user_zen5_forward_aligned - . - 4
+.Luc_copy_from_user_zen5.jump15:
+.Luc_copy_from_user_zen5.copy_end:
 .Lcopy_from_user_zen5_forward:
         mov     rcx, rdx
         rep movsb
@@ -2747,9 +2935,10 @@ uc_copy_short.here:
 
         .section .data.rel.ro,"aw",@progbits
         .balign 8, 0
-/* Each patched routine's entry; its site, which rule_patch overwrites with */
-/* a jmp rel32 to the installed rule's routine, is patch_site_offset bytes */
-/* further, after the entry's endbr64 where it has one. The list points at */
+/* Each patched routine's entry; its site, where rule_patch copies the */
+/* installed rule's dispatch (or writes a jmp rel32 to its routine), is */
+/* patch_site_offset bytes further, after the entry's endbr64 where it has */
+/* one. The list points at */
 /* the entries, not the sites: a kernel built for IBT refuses data that */
 /* points where no ENDBR is (objtool --ibt, "data relocation to !ENDBR"). */
         .globl  uc_patch_entries
@@ -2796,15 +2985,86 @@ uc_patch_site_offset:
         .byte   uc_copy_to_user.site - uc_copy_to_user
         .byte   uc_copy_from_user.site - uc_copy_from_user
         .size   uc_patch_site_offset, . - uc_patch_site_offset
-/* The bytes of each site, at least the 5 of a jmp rel32. */
+/* The room of each site: its baseline, then int3 up to the longest copy */
+/* rule_patch may write there (templates/lib/entry_copy.lua). */
+        .balign 2, 0
         .globl  uc_patch_site_len
         .type   uc_patch_site_len, @object
 uc_patch_site_len:
-        .byte   uc_memcpy.site_end - uc_memcpy.site
-        .byte   uc_copy_strategy.site_end - uc_copy_strategy.site
-        .byte   uc_copy_to_user.site_end - uc_copy_to_user.site
-        .byte   uc_copy_from_user.site_end - uc_copy_from_user.site
+        .short  .Luc_memcpy.site_end - uc_memcpy.site
+        .short  .Luc_copy_strategy.site_end - uc_copy_strategy.site
+        .short  .Luc_copy_to_user.site_end - uc_copy_to_user.site
+        .short  .Luc_copy_from_user.site_end - uc_copy_from_user.site
         .size   uc_patch_site_len, . - uc_patch_site_len
+/* Per routine set and site, where the bytes that rule_patch copies into the */
+/* site end, from the routine's entry: its dispatch, up to the first copy */
+/* (0: the set has no copy, and the site gets a jmp rel32 to the routine). */
+        .globl  uc_patch_copy_end
+        .type   uc_patch_copy_end, @object
+uc_patch_copy_end:
+        .short  0, 0, 0, 0
+        .short  0, 0, 0, 0
+        .short  .Luc_memcpy_zen2.copy_end - uc_memcpy_zen2, .Luc_copy_strategy_zen2.copy_end - uc_copy_strategy_zen2, .Luc_copy_to_user_zen2.copy_end - uc_copy_to_user_zen2, .Luc_copy_from_user_zen2.copy_end - uc_copy_from_user_zen2
+        .short  .Luc_memcpy_zen3.copy_end - uc_memcpy_zen3, .Luc_copy_strategy_zen3.copy_end - uc_copy_strategy_zen3, .Luc_copy_to_user_zen3.copy_end - uc_copy_to_user_zen3, .Luc_copy_from_user_zen3.copy_end - uc_copy_from_user_zen3
+        .short  .Luc_memcpy_zen5.copy_end - uc_memcpy_zen5, .Luc_copy_strategy_zen5.copy_end - uc_copy_strategy_zen5, .Luc_copy_to_user_zen5.copy_end - uc_copy_to_user_zen5, .Luc_copy_from_user_zen5.copy_end - uc_copy_from_user_zen5
+        .size   uc_patch_copy_end, . - uc_patch_copy_end
+/* Per routine set and site, the index of its first jump in */
+/* uc_patch_copy_jumps, and after the last, their count. */
+        .globl  uc_patch_copy_first
+        .type   uc_patch_copy_first, @object
+uc_patch_copy_first:
+        .short  0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 9, 12, 37, 62, 87, 112, 127, 142, 157, 172
+        .size   uc_patch_copy_first, . - uc_patch_copy_first
+/* Each jump of a copy to a copy body, where its rel32 ends, from the */
+/* routine's entry: rule_patch adds the distance from the routine to the */
+/* site to it. */
+        .globl  uc_patch_copy_jumps
+        .type   uc_patch_copy_jumps, @object
+uc_patch_copy_jumps:
+        .short  .Luc_memcpy_zen2.jump1 - uc_memcpy_zen2, .Luc_memcpy_zen2.jump2 - uc_memcpy_zen2, .Luc_memcpy_zen2.jump3 - uc_memcpy_zen2, .Luc_copy_strategy_zen2.jump1 - uc_copy_strategy_zen2
+        .short  .Luc_copy_strategy_zen2.jump2 - uc_copy_strategy_zen2, .Luc_copy_strategy_zen2.jump3 - uc_copy_strategy_zen2, .Luc_copy_to_user_zen2.jump1 - uc_copy_to_user_zen2, .Luc_copy_to_user_zen2.jump2 - uc_copy_to_user_zen2
+        .short  .Luc_copy_to_user_zen2.jump3 - uc_copy_to_user_zen2, .Luc_copy_from_user_zen2.jump1 - uc_copy_from_user_zen2, .Luc_copy_from_user_zen2.jump2 - uc_copy_from_user_zen2, .Luc_copy_from_user_zen2.jump3 - uc_copy_from_user_zen2
+        .short  .Luc_memcpy_zen3.jump1 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump2 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump3 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump4 - uc_memcpy_zen3
+        .short  .Luc_memcpy_zen3.jump5 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump6 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump7 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump8 - uc_memcpy_zen3
+        .short  .Luc_memcpy_zen3.jump9 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump10 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump11 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump12 - uc_memcpy_zen3
+        .short  .Luc_memcpy_zen3.jump13 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump14 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump15 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump16 - uc_memcpy_zen3
+        .short  .Luc_memcpy_zen3.jump17 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump18 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump19 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump20 - uc_memcpy_zen3
+        .short  .Luc_memcpy_zen3.jump21 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump22 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump23 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump24 - uc_memcpy_zen3
+        .short  .Luc_memcpy_zen3.jump25 - uc_memcpy_zen3, .Luc_copy_strategy_zen3.jump1 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump2 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump3 - uc_copy_strategy_zen3
+        .short  .Luc_copy_strategy_zen3.jump4 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump5 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump6 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump7 - uc_copy_strategy_zen3
+        .short  .Luc_copy_strategy_zen3.jump8 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump9 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump10 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump11 - uc_copy_strategy_zen3
+        .short  .Luc_copy_strategy_zen3.jump12 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump13 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump14 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump15 - uc_copy_strategy_zen3
+        .short  .Luc_copy_strategy_zen3.jump16 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump17 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump18 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump19 - uc_copy_strategy_zen3
+        .short  .Luc_copy_strategy_zen3.jump20 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump21 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump22 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump23 - uc_copy_strategy_zen3
+        .short  .Luc_copy_strategy_zen3.jump24 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump25 - uc_copy_strategy_zen3, .Luc_copy_to_user_zen3.jump1 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump2 - uc_copy_to_user_zen3
+        .short  .Luc_copy_to_user_zen3.jump3 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump4 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump5 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump6 - uc_copy_to_user_zen3
+        .short  .Luc_copy_to_user_zen3.jump7 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump8 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump9 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump10 - uc_copy_to_user_zen3
+        .short  .Luc_copy_to_user_zen3.jump11 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump12 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump13 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump14 - uc_copy_to_user_zen3
+        .short  .Luc_copy_to_user_zen3.jump15 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump16 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump17 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump18 - uc_copy_to_user_zen3
+        .short  .Luc_copy_to_user_zen3.jump19 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump20 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump21 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump22 - uc_copy_to_user_zen3
+        .short  .Luc_copy_to_user_zen3.jump23 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump24 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump25 - uc_copy_to_user_zen3, .Luc_copy_from_user_zen3.jump1 - uc_copy_from_user_zen3
+        .short  .Luc_copy_from_user_zen3.jump2 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump3 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump4 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump5 - uc_copy_from_user_zen3
+        .short  .Luc_copy_from_user_zen3.jump6 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump7 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump8 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump9 - uc_copy_from_user_zen3
+        .short  .Luc_copy_from_user_zen3.jump10 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump11 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump12 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump13 - uc_copy_from_user_zen3
+        .short  .Luc_copy_from_user_zen3.jump14 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump15 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump16 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump17 - uc_copy_from_user_zen3
+        .short  .Luc_copy_from_user_zen3.jump18 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump19 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump20 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump21 - uc_copy_from_user_zen3
+        .short  .Luc_copy_from_user_zen3.jump22 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump23 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump24 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump25 - uc_copy_from_user_zen3
+        .short  .Luc_memcpy_zen5.jump1 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump2 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump3 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump4 - uc_memcpy_zen5
+        .short  .Luc_memcpy_zen5.jump5 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump6 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump7 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump8 - uc_memcpy_zen5
+        .short  .Luc_memcpy_zen5.jump9 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump10 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump11 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump12 - uc_memcpy_zen5
+        .short  .Luc_memcpy_zen5.jump13 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump14 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump15 - uc_memcpy_zen5, .Luc_copy_strategy_zen5.jump1 - uc_copy_strategy_zen5
+        .short  .Luc_copy_strategy_zen5.jump2 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump3 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump4 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump5 - uc_copy_strategy_zen5
+        .short  .Luc_copy_strategy_zen5.jump6 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump7 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump8 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump9 - uc_copy_strategy_zen5
+        .short  .Luc_copy_strategy_zen5.jump10 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump11 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump12 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump13 - uc_copy_strategy_zen5
+        .short  .Luc_copy_strategy_zen5.jump14 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump15 - uc_copy_strategy_zen5, .Luc_copy_to_user_zen5.jump1 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump2 - uc_copy_to_user_zen5
+        .short  .Luc_copy_to_user_zen5.jump3 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump4 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump5 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump6 - uc_copy_to_user_zen5
+        .short  .Luc_copy_to_user_zen5.jump7 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump8 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump9 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump10 - uc_copy_to_user_zen5
+        .short  .Luc_copy_to_user_zen5.jump11 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump12 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump13 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump14 - uc_copy_to_user_zen5
+        .short  .Luc_copy_to_user_zen5.jump15 - uc_copy_to_user_zen5, .Luc_copy_from_user_zen5.jump1 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump2 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump3 - uc_copy_from_user_zen5
+        .short  .Luc_copy_from_user_zen5.jump4 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump5 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump6 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump7 - uc_copy_from_user_zen5
+        .short  .Luc_copy_from_user_zen5.jump8 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump9 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump10 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump11 - uc_copy_from_user_zen5
+        .short  .Luc_copy_from_user_zen5.jump12 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump13 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump14 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump15 - uc_copy_from_user_zen5
+        .size   uc_patch_copy_jumps, . - uc_patch_copy_jumps
 
         .section .data.rel.ro,"aw",@progbits
         .balign 8, 0

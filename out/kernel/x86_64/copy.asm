@@ -75,9 +75,10 @@ uc_memcpy:
 uc_memcpy.site:
         mov     rax, rdi
         mov     rcx, rdx
-uc_memcpy.site_end:
         rep movsb                               ; the baseline: one forward copy
         ret
+        times   421 - ($ - uc_memcpy.site) db 0xcc
+..@uc_memcpy.site_end:
 uc_memcpy.end:
 
 ; uc_memcpy under the installed table, where rule_patch sends uc_memcpy.
@@ -313,12 +314,16 @@ uc_memcpy_zen2:
         ; zen2's table, as a branch tree: length first
         cmp     rdx, 63                    ; band edge
         jbe near .Lmemcpy_zen2_forward
+..@uc_memcpy_zen2.jump1:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen2_forward                 ; zero: d = 0
+..@uc_memcpy_zen2.jump2:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen2_down
+..@uc_memcpy_zen2.jump3:
+..@uc_memcpy_zen2.copy_end:
 .Lmemcpy_zen2_forward:
         mov     rcx, rdx
         rep movsb
@@ -357,20 +362,26 @@ uc_memcpy_zen3:
         ; zen3's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen3_small
+..@uc_memcpy_zen3.jump1:
         cmp     rdx, 96                    ; band edge
         ja      .Lmemcpy_zen3_t4_9
         cmp     rdx, 63                    ; band edge
         jbe near .Lmemcpy_zen3_down
+..@uc_memcpy_zen3.jump2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_forward
+..@uc_memcpy_zen3.jump3:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
+..@uc_memcpy_zen3.jump4:
         cmp     ecx, 104                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_forward
+..@uc_memcpy_zen3.jump5:
         jmp near .Lmemcpy_zen3_down
+..@uc_memcpy_zen3.jump6:
 .Lmemcpy_zen3_t4_9:
         cmp     rdx, 112                    ; band edge
         ja      .Lmemcpy_zen3_t5_9
@@ -379,9 +390,12 @@ uc_memcpy_zen3:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_forward
+..@uc_memcpy_zen3.jump7:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
+..@uc_memcpy_zen3.jump8:
         jmp near .Lmemcpy_zen3_forward
+..@uc_memcpy_zen3.jump9:
 .Lmemcpy_zen3_t5_9:
         cmp     rdx, 160                    ; band edge
         ja      .Lmemcpy_zen3_t6_9
@@ -390,7 +404,9 @@ uc_memcpy_zen3:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_forward
+..@uc_memcpy_zen3.jump10:
         jmp near .Lmemcpy_zen3_down
+..@uc_memcpy_zen3.jump11:
 .Lmemcpy_zen3_t6_9:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemcpy_zen3_t7_9
@@ -399,9 +415,12 @@ uc_memcpy_zen3:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_forward
+..@uc_memcpy_zen3.jump12:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
+..@uc_memcpy_zen3.jump13:
         jmp near .Lmemcpy_zen3_forward
+..@uc_memcpy_zen3.jump14:
 .Lmemcpy_zen3_t7_9:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemcpy_zen3_t8_9
@@ -410,13 +429,18 @@ uc_memcpy_zen3:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_forward_aligned
+..@uc_memcpy_zen3.jump15:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
+..@uc_memcpy_zen3.jump16:
         cmp     ecx, 104                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_forward
+..@uc_memcpy_zen3.jump17:
         cmp     ecx, 4093                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen3_forward
+..@uc_memcpy_zen3.jump18:
         jmp near .Lmemcpy_zen3_forward_aligned
+..@uc_memcpy_zen3.jump19:
 .Lmemcpy_zen3_t8_9:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemcpy_zen3_t9_9
@@ -425,19 +449,26 @@ uc_memcpy_zen3:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_forward
+..@uc_memcpy_zen3.jump20:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
+..@uc_memcpy_zen3.jump21:
         cmp     ecx, 4093                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen3_forward_aligned
+..@uc_memcpy_zen3.jump22:
         jmp near .Lmemcpy_zen3_forward
+..@uc_memcpy_zen3.jump23:
 .Lmemcpy_zen3_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_forward
+..@uc_memcpy_zen3.jump24:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
+..@uc_memcpy_zen3.jump25:
+..@uc_memcpy_zen3.copy_end:
 .Lmemcpy_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -538,8 +569,10 @@ uc_memcpy_zen5:
         ; zen5's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen5_small
+..@uc_memcpy_zen5.jump1:
         cmp     rdx, 56                    ; band edge
         jbe near .Lmemcpy_zen5_down
+..@uc_memcpy_zen5.jump2:
         cmp     rdx, 112                    ; band edge
         ja      .Lmemcpy_zen5_t4_8
         mov     ecx, edi
@@ -547,12 +580,16 @@ uc_memcpy_zen5:
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lmemcpy_zen5_forward
+..@uc_memcpy_zen5.jump3:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_down
+..@uc_memcpy_zen5.jump4:
         jmp near .Lmemcpy_zen5_forward
+..@uc_memcpy_zen5.jump5:
 .Lmemcpy_zen5_t4_8:
         cmp     rdx, 320                    ; band edge
         jbe near .Lmemcpy_zen5_down
+..@uc_memcpy_zen5.jump6:
         cmp     rdx, 768                    ; band edge
         ja      .Lmemcpy_zen5_t7_8
         cmp     rdx, 384                    ; band edge
@@ -562,27 +599,37 @@ uc_memcpy_zen5:
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lmemcpy_zen5_forward
+..@uc_memcpy_zen5.jump7:
         jmp near .Lmemcpy_zen5_down
+..@uc_memcpy_zen5.jump8:
 .Lmemcpy_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lmemcpy_zen5_forward
+..@uc_memcpy_zen5.jump9:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_down
+..@uc_memcpy_zen5.jump10:
         jmp near .Lmemcpy_zen5_forward
+..@uc_memcpy_zen5.jump11:
 .Lmemcpy_zen5_t7_8:
         cmp     rdx, 2097152                    ; band edge
         jbe near .Lmemcpy_zen5_forward
+..@uc_memcpy_zen5.jump12:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lmemcpy_zen5_forward
+..@uc_memcpy_zen5.jump13:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_forward
+..@uc_memcpy_zen5.jump14:
         jmp near .Lmemcpy_zen5_forward_aligned
+..@uc_memcpy_zen5.jump15:
+..@uc_memcpy_zen5.copy_end:
 .Lmemcpy_zen5_forward:
         mov     rcx, rdx
         rep movsb
@@ -805,8 +852,9 @@ uc_copy_strategy:
         endbr64
 uc_copy_strategy.site:
         mov     eax, 0                           ; forward
-uc_copy_strategy.site_end:
         ret
+        times   418 - ($ - uc_copy_strategy.site) db 0xcc
+..@uc_copy_strategy.site_end:
 uc_copy_strategy.end:
 
 ; uc_copy_strategy under the installed table.
@@ -960,12 +1008,16 @@ uc_copy_strategy_zen2:
         ; zen2's table, as a branch tree: length first
         cmp     rdx, 63                    ; band edge
         jbe near .Lcopy_strategy_zen2_forward
+..@uc_copy_strategy_zen2.jump1:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen2_forward                 ; zero: d = 0
+..@uc_copy_strategy_zen2.jump2:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen2_down
+..@uc_copy_strategy_zen2.jump3:
+..@uc_copy_strategy_zen2.copy_end:
 .Lcopy_strategy_zen2_forward:
         mov     eax, 0
         ret
@@ -979,20 +1031,26 @@ uc_copy_strategy_zen3:
         ; zen3's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_strategy_zen3_small
+..@uc_copy_strategy_zen3.jump1:
         cmp     rdx, 96                    ; band edge
         ja      .Lcopy_strategy_zen3_t4_9
         cmp     rdx, 63                    ; band edge
         jbe near .Lcopy_strategy_zen3_down
+..@uc_copy_strategy_zen3.jump2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_forward
+..@uc_copy_strategy_zen3.jump3:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen3_down
+..@uc_copy_strategy_zen3.jump4:
         cmp     ecx, 104                       ; near: d <= near_max
         jbe near .Lcopy_strategy_zen3_forward
+..@uc_copy_strategy_zen3.jump5:
         jmp near .Lcopy_strategy_zen3_down
+..@uc_copy_strategy_zen3.jump6:
 .Lcopy_strategy_zen3_t4_9:
         cmp     rdx, 112                    ; band edge
         ja      .Lcopy_strategy_zen3_t5_9
@@ -1001,9 +1059,12 @@ uc_copy_strategy_zen3:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_forward
+..@uc_copy_strategy_zen3.jump7:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen3_down
+..@uc_copy_strategy_zen3.jump8:
         jmp near .Lcopy_strategy_zen3_forward
+..@uc_copy_strategy_zen3.jump9:
 .Lcopy_strategy_zen3_t5_9:
         cmp     rdx, 160                    ; band edge
         ja      .Lcopy_strategy_zen3_t6_9
@@ -1012,7 +1073,9 @@ uc_copy_strategy_zen3:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_forward
+..@uc_copy_strategy_zen3.jump10:
         jmp near .Lcopy_strategy_zen3_down
+..@uc_copy_strategy_zen3.jump11:
 .Lcopy_strategy_zen3_t6_9:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lcopy_strategy_zen3_t7_9
@@ -1021,9 +1084,12 @@ uc_copy_strategy_zen3:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_forward
+..@uc_copy_strategy_zen3.jump12:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen3_down
+..@uc_copy_strategy_zen3.jump13:
         jmp near .Lcopy_strategy_zen3_forward
+..@uc_copy_strategy_zen3.jump14:
 .Lcopy_strategy_zen3_t7_9:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lcopy_strategy_zen3_t8_9
@@ -1032,13 +1098,18 @@ uc_copy_strategy_zen3:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_forward_aligned
+..@uc_copy_strategy_zen3.jump15:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen3_down
+..@uc_copy_strategy_zen3.jump16:
         cmp     ecx, 104                       ; near: d <= near_max
         jbe near .Lcopy_strategy_zen3_forward
+..@uc_copy_strategy_zen3.jump17:
         cmp     ecx, 4093                     ; below: d >= 4096 - below_max
         jae near .Lcopy_strategy_zen3_forward
+..@uc_copy_strategy_zen3.jump18:
         jmp near .Lcopy_strategy_zen3_forward_aligned
+..@uc_copy_strategy_zen3.jump19:
 .Lcopy_strategy_zen3_t8_9:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lcopy_strategy_zen3_t9_9
@@ -1047,19 +1118,26 @@ uc_copy_strategy_zen3:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_forward
+..@uc_copy_strategy_zen3.jump20:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen3_down
+..@uc_copy_strategy_zen3.jump21:
         cmp     ecx, 4093                     ; below: d >= 4096 - below_max
         jae near .Lcopy_strategy_zen3_forward_aligned
+..@uc_copy_strategy_zen3.jump22:
         jmp near .Lcopy_strategy_zen3_forward
+..@uc_copy_strategy_zen3.jump23:
 .Lcopy_strategy_zen3_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_forward
+..@uc_copy_strategy_zen3.jump24:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen3_down
+..@uc_copy_strategy_zen3.jump25:
+..@uc_copy_strategy_zen3.copy_end:
 .Lcopy_strategy_zen3_forward:
         mov     eax, 0
         ret
@@ -1079,8 +1157,10 @@ uc_copy_strategy_zen5:
         ; zen5's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_strategy_zen5_small
+..@uc_copy_strategy_zen5.jump1:
         cmp     rdx, 56                    ; band edge
         jbe near .Lcopy_strategy_zen5_down
+..@uc_copy_strategy_zen5.jump2:
         cmp     rdx, 112                    ; band edge
         ja      .Lcopy_strategy_zen5_t4_8
         mov     ecx, edi
@@ -1088,12 +1168,16 @@ uc_copy_strategy_zen5:
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_strategy_zen5_forward
+..@uc_copy_strategy_zen5.jump3:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_down
+..@uc_copy_strategy_zen5.jump4:
         jmp near .Lcopy_strategy_zen5_forward
+..@uc_copy_strategy_zen5.jump5:
 .Lcopy_strategy_zen5_t4_8:
         cmp     rdx, 320                    ; band edge
         jbe near .Lcopy_strategy_zen5_down
+..@uc_copy_strategy_zen5.jump6:
         cmp     rdx, 768                    ; band edge
         ja      .Lcopy_strategy_zen5_t7_8
         cmp     rdx, 384                    ; band edge
@@ -1103,27 +1187,37 @@ uc_copy_strategy_zen5:
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_strategy_zen5_forward
+..@uc_copy_strategy_zen5.jump7:
         jmp near .Lcopy_strategy_zen5_down
+..@uc_copy_strategy_zen5.jump8:
 .Lcopy_strategy_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_strategy_zen5_forward
+..@uc_copy_strategy_zen5.jump9:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_down
+..@uc_copy_strategy_zen5.jump10:
         jmp near .Lcopy_strategy_zen5_forward
+..@uc_copy_strategy_zen5.jump11:
 .Lcopy_strategy_zen5_t7_8:
         cmp     rdx, 2097152                    ; band edge
         jbe near .Lcopy_strategy_zen5_forward
+..@uc_copy_strategy_zen5.jump12:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_strategy_zen5_forward
+..@uc_copy_strategy_zen5.jump13:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_forward
+..@uc_copy_strategy_zen5.jump14:
         jmp near .Lcopy_strategy_zen5_forward_aligned
+..@uc_copy_strategy_zen5.jump15:
+..@uc_copy_strategy_zen5.copy_end:
 .Lcopy_strategy_zen5_forward:
         mov     eax, 0
         ret
@@ -1160,11 +1254,12 @@ uc_copy_to_user:
 uc_copy_to_user.site:
         mov     rcx, rdx
         xor     eax, eax                        ; the result, 0: rep movsb keeps eax
-uc_copy_to_user.site_end:
 uc_copy_to_user_access:
         rep movsb                               ; the baseline: one forward copy
 uc_copy_to_user_access_end:
         ret
+        times   425 - ($ - uc_copy_to_user.site) db 0xcc
+..@uc_copy_to_user.site_end:
 uc_copy_to_user.end:
 
 ; uc_copy_to_user under the installed table, where rule_patch sends uc_copy_to_user; its
@@ -1407,12 +1502,16 @@ uc_copy_to_user_zen2_access:
         ; zen2's table, as a branch tree: length first
         cmp     rdx, 63                    ; band edge
         jbe near .Lcopy_to_user_zen2_forward
+..@uc_copy_to_user_zen2.jump1:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_to_user_zen2_forward                 ; zero: d = 0
+..@uc_copy_to_user_zen2.jump2:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen2_down
+..@uc_copy_to_user_zen2.jump3:
+..@uc_copy_to_user_zen2.copy_end:
 .Lcopy_to_user_zen2_forward:
         mov     rcx, rdx
         rep movsb
@@ -1457,20 +1556,26 @@ uc_copy_to_user_zen3_access:
         ; zen3's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_to_user_zen3_small
+..@uc_copy_to_user_zen3.jump1:
         cmp     rdx, 96                    ; band edge
         ja      .Lcopy_to_user_zen3_t4_9
         cmp     rdx, 63                    ; band edge
         jbe near .Lcopy_to_user_zen3_down
+..@uc_copy_to_user_zen3.jump2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_to_user_zen3_forward
+..@uc_copy_to_user_zen3.jump3:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen3_down
+..@uc_copy_to_user_zen3.jump4:
         cmp     ecx, 104                       ; near: d <= near_max
         jbe near .Lcopy_to_user_zen3_forward
+..@uc_copy_to_user_zen3.jump5:
         jmp near .Lcopy_to_user_zen3_down
+..@uc_copy_to_user_zen3.jump6:
 .Lcopy_to_user_zen3_t4_9:
         cmp     rdx, 112                    ; band edge
         ja      .Lcopy_to_user_zen3_t5_9
@@ -1479,9 +1584,12 @@ uc_copy_to_user_zen3_access:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_to_user_zen3_forward
+..@uc_copy_to_user_zen3.jump7:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen3_down
+..@uc_copy_to_user_zen3.jump8:
         jmp near .Lcopy_to_user_zen3_forward
+..@uc_copy_to_user_zen3.jump9:
 .Lcopy_to_user_zen3_t5_9:
         cmp     rdx, 160                    ; band edge
         ja      .Lcopy_to_user_zen3_t6_9
@@ -1490,7 +1598,9 @@ uc_copy_to_user_zen3_access:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_to_user_zen3_forward
+..@uc_copy_to_user_zen3.jump10:
         jmp near .Lcopy_to_user_zen3_down
+..@uc_copy_to_user_zen3.jump11:
 .Lcopy_to_user_zen3_t6_9:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lcopy_to_user_zen3_t7_9
@@ -1499,9 +1609,12 @@ uc_copy_to_user_zen3_access:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_to_user_zen3_forward
+..@uc_copy_to_user_zen3.jump12:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen3_down
+..@uc_copy_to_user_zen3.jump13:
         jmp near .Lcopy_to_user_zen3_forward
+..@uc_copy_to_user_zen3.jump14:
 .Lcopy_to_user_zen3_t7_9:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lcopy_to_user_zen3_t8_9
@@ -1510,13 +1623,18 @@ uc_copy_to_user_zen3_access:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_to_user_zen3_forward_aligned
+..@uc_copy_to_user_zen3.jump15:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen3_down
+..@uc_copy_to_user_zen3.jump16:
         cmp     ecx, 104                       ; near: d <= near_max
         jbe near .Lcopy_to_user_zen3_forward
+..@uc_copy_to_user_zen3.jump17:
         cmp     ecx, 4093                     ; below: d >= 4096 - below_max
         jae near .Lcopy_to_user_zen3_forward
+..@uc_copy_to_user_zen3.jump18:
         jmp near .Lcopy_to_user_zen3_forward_aligned
+..@uc_copy_to_user_zen3.jump19:
 .Lcopy_to_user_zen3_t8_9:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lcopy_to_user_zen3_t9_9
@@ -1525,19 +1643,26 @@ uc_copy_to_user_zen3_access:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_to_user_zen3_forward
+..@uc_copy_to_user_zen3.jump20:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen3_down
+..@uc_copy_to_user_zen3.jump21:
         cmp     ecx, 4093                     ; below: d >= 4096 - below_max
         jae near .Lcopy_to_user_zen3_forward_aligned
+..@uc_copy_to_user_zen3.jump22:
         jmp near .Lcopy_to_user_zen3_forward
+..@uc_copy_to_user_zen3.jump23:
 .Lcopy_to_user_zen3_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_to_user_zen3_forward
+..@uc_copy_to_user_zen3.jump24:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen3_down
+..@uc_copy_to_user_zen3.jump25:
+..@uc_copy_to_user_zen3.copy_end:
 .Lcopy_to_user_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -1643,8 +1768,10 @@ uc_copy_to_user_zen5_access:
         ; zen5's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_to_user_zen5_small
+..@uc_copy_to_user_zen5.jump1:
         cmp     rdx, 56                    ; band edge
         jbe near .Lcopy_to_user_zen5_down
+..@uc_copy_to_user_zen5.jump2:
         cmp     rdx, 112                    ; band edge
         ja      .Lcopy_to_user_zen5_t4_8
         mov     ecx, edi
@@ -1652,12 +1779,16 @@ uc_copy_to_user_zen5_access:
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_to_user_zen5_forward
+..@uc_copy_to_user_zen5.jump3:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen5_down
+..@uc_copy_to_user_zen5.jump4:
         jmp near .Lcopy_to_user_zen5_forward
+..@uc_copy_to_user_zen5.jump5:
 .Lcopy_to_user_zen5_t4_8:
         cmp     rdx, 320                    ; band edge
         jbe near .Lcopy_to_user_zen5_down
+..@uc_copy_to_user_zen5.jump6:
         cmp     rdx, 768                    ; band edge
         ja      .Lcopy_to_user_zen5_t7_8
         cmp     rdx, 384                    ; band edge
@@ -1667,27 +1798,37 @@ uc_copy_to_user_zen5_access:
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_to_user_zen5_forward
+..@uc_copy_to_user_zen5.jump7:
         jmp near .Lcopy_to_user_zen5_down
+..@uc_copy_to_user_zen5.jump8:
 .Lcopy_to_user_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_to_user_zen5_forward
+..@uc_copy_to_user_zen5.jump9:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen5_down
+..@uc_copy_to_user_zen5.jump10:
         jmp near .Lcopy_to_user_zen5_forward
+..@uc_copy_to_user_zen5.jump11:
 .Lcopy_to_user_zen5_t7_8:
         cmp     rdx, 2097152                    ; band edge
         jbe near .Lcopy_to_user_zen5_forward
+..@uc_copy_to_user_zen5.jump12:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_to_user_zen5_forward
+..@uc_copy_to_user_zen5.jump13:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen5_forward
+..@uc_copy_to_user_zen5.jump14:
         jmp near .Lcopy_to_user_zen5_forward_aligned
+..@uc_copy_to_user_zen5.jump15:
+..@uc_copy_to_user_zen5.copy_end:
 .Lcopy_to_user_zen5_forward:
         mov     rcx, rdx
         rep movsb
@@ -1793,11 +1934,12 @@ uc_copy_from_user:
 uc_copy_from_user.site:
         mov     rcx, rdx
         xor     eax, eax                        ; the result, 0: rep movsb keeps eax
-uc_copy_from_user.site_end:
 uc_copy_from_user_access:
         rep movsb                               ; the baseline: one forward copy
 uc_copy_from_user_access_end:
         ret
+        times   425 - ($ - uc_copy_from_user.site) db 0xcc
+..@uc_copy_from_user.site_end:
 uc_copy_from_user.end:
 
 ; uc_copy_from_user under the installed table, where rule_patch sends uc_copy_from_user; its
@@ -2040,12 +2182,16 @@ uc_copy_from_user_zen2_access:
         ; zen2's table, as a branch tree: length first
         cmp     rdx, 63                    ; band edge
         jbe near .Lcopy_from_user_zen2_forward
+..@uc_copy_from_user_zen2.jump1:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_from_user_zen2_forward                 ; zero: d = 0
+..@uc_copy_from_user_zen2.jump2:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen2_down
+..@uc_copy_from_user_zen2.jump3:
+..@uc_copy_from_user_zen2.copy_end:
 .Lcopy_from_user_zen2_forward:
         mov     rcx, rdx
         rep movsb
@@ -2090,20 +2236,26 @@ uc_copy_from_user_zen3_access:
         ; zen3's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_from_user_zen3_small
+..@uc_copy_from_user_zen3.jump1:
         cmp     rdx, 96                    ; band edge
         ja      .Lcopy_from_user_zen3_t4_9
         cmp     rdx, 63                    ; band edge
         jbe near .Lcopy_from_user_zen3_down
+..@uc_copy_from_user_zen3.jump2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_from_user_zen3_forward
+..@uc_copy_from_user_zen3.jump3:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen3_down
+..@uc_copy_from_user_zen3.jump4:
         cmp     ecx, 104                       ; near: d <= near_max
         jbe near .Lcopy_from_user_zen3_forward
+..@uc_copy_from_user_zen3.jump5:
         jmp near .Lcopy_from_user_zen3_down
+..@uc_copy_from_user_zen3.jump6:
 .Lcopy_from_user_zen3_t4_9:
         cmp     rdx, 112                    ; band edge
         ja      .Lcopy_from_user_zen3_t5_9
@@ -2112,9 +2264,12 @@ uc_copy_from_user_zen3_access:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_from_user_zen3_forward
+..@uc_copy_from_user_zen3.jump7:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen3_down
+..@uc_copy_from_user_zen3.jump8:
         jmp near .Lcopy_from_user_zen3_forward
+..@uc_copy_from_user_zen3.jump9:
 .Lcopy_from_user_zen3_t5_9:
         cmp     rdx, 160                    ; band edge
         ja      .Lcopy_from_user_zen3_t6_9
@@ -2123,7 +2278,9 @@ uc_copy_from_user_zen3_access:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_from_user_zen3_forward
+..@uc_copy_from_user_zen3.jump10:
         jmp near .Lcopy_from_user_zen3_down
+..@uc_copy_from_user_zen3.jump11:
 .Lcopy_from_user_zen3_t6_9:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lcopy_from_user_zen3_t7_9
@@ -2132,9 +2289,12 @@ uc_copy_from_user_zen3_access:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_from_user_zen3_forward
+..@uc_copy_from_user_zen3.jump12:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen3_down
+..@uc_copy_from_user_zen3.jump13:
         jmp near .Lcopy_from_user_zen3_forward
+..@uc_copy_from_user_zen3.jump14:
 .Lcopy_from_user_zen3_t7_9:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lcopy_from_user_zen3_t8_9
@@ -2143,13 +2303,18 @@ uc_copy_from_user_zen3_access:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_from_user_zen3_forward_aligned
+..@uc_copy_from_user_zen3.jump15:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen3_down
+..@uc_copy_from_user_zen3.jump16:
         cmp     ecx, 104                       ; near: d <= near_max
         jbe near .Lcopy_from_user_zen3_forward
+..@uc_copy_from_user_zen3.jump17:
         cmp     ecx, 4093                     ; below: d >= 4096 - below_max
         jae near .Lcopy_from_user_zen3_forward
+..@uc_copy_from_user_zen3.jump18:
         jmp near .Lcopy_from_user_zen3_forward_aligned
+..@uc_copy_from_user_zen3.jump19:
 .Lcopy_from_user_zen3_t8_9:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lcopy_from_user_zen3_t9_9
@@ -2158,19 +2323,26 @@ uc_copy_from_user_zen3_access:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_from_user_zen3_forward
+..@uc_copy_from_user_zen3.jump20:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen3_down
+..@uc_copy_from_user_zen3.jump21:
         cmp     ecx, 4093                     ; below: d >= 4096 - below_max
         jae near .Lcopy_from_user_zen3_forward_aligned
+..@uc_copy_from_user_zen3.jump22:
         jmp near .Lcopy_from_user_zen3_forward
+..@uc_copy_from_user_zen3.jump23:
 .Lcopy_from_user_zen3_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_from_user_zen3_forward
+..@uc_copy_from_user_zen3.jump24:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen3_down
+..@uc_copy_from_user_zen3.jump25:
+..@uc_copy_from_user_zen3.copy_end:
 .Lcopy_from_user_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -2276,8 +2448,10 @@ uc_copy_from_user_zen5_access:
         ; zen5's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_from_user_zen5_small
+..@uc_copy_from_user_zen5.jump1:
         cmp     rdx, 56                    ; band edge
         jbe near .Lcopy_from_user_zen5_down
+..@uc_copy_from_user_zen5.jump2:
         cmp     rdx, 112                    ; band edge
         ja      .Lcopy_from_user_zen5_t4_8
         mov     ecx, edi
@@ -2285,12 +2459,16 @@ uc_copy_from_user_zen5_access:
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_from_user_zen5_forward
+..@uc_copy_from_user_zen5.jump3:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen5_down
+..@uc_copy_from_user_zen5.jump4:
         jmp near .Lcopy_from_user_zen5_forward
+..@uc_copy_from_user_zen5.jump5:
 .Lcopy_from_user_zen5_t4_8:
         cmp     rdx, 320                    ; band edge
         jbe near .Lcopy_from_user_zen5_down
+..@uc_copy_from_user_zen5.jump6:
         cmp     rdx, 768                    ; band edge
         ja      .Lcopy_from_user_zen5_t7_8
         cmp     rdx, 384                    ; band edge
@@ -2300,27 +2478,37 @@ uc_copy_from_user_zen5_access:
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_from_user_zen5_forward
+..@uc_copy_from_user_zen5.jump7:
         jmp near .Lcopy_from_user_zen5_down
+..@uc_copy_from_user_zen5.jump8:
 .Lcopy_from_user_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_from_user_zen5_forward
+..@uc_copy_from_user_zen5.jump9:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen5_down
+..@uc_copy_from_user_zen5.jump10:
         jmp near .Lcopy_from_user_zen5_forward
+..@uc_copy_from_user_zen5.jump11:
 .Lcopy_from_user_zen5_t7_8:
         cmp     rdx, 2097152                    ; band edge
         jbe near .Lcopy_from_user_zen5_forward
+..@uc_copy_from_user_zen5.jump12:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lcopy_from_user_zen5_forward
+..@uc_copy_from_user_zen5.jump13:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen5_forward
+..@uc_copy_from_user_zen5.jump14:
         jmp near .Lcopy_from_user_zen5_forward_aligned
+..@uc_copy_from_user_zen5.jump15:
+..@uc_copy_from_user_zen5.copy_end:
 .Lcopy_from_user_zen5_forward:
         mov     rcx, rdx
         rep movsb
@@ -2556,9 +2744,10 @@ uc_copy_short.end:
 
         section .data.rel.ro progbits alloc noexec write align=8
         align   8, db 0
-; Each patched routine's entry; its site, which rule_patch overwrites with
-; a jmp rel32 to the installed rule's routine, is patch_site_offset bytes
-; further, after the entry's endbr64 where it has one. The list points at
+; Each patched routine's entry; its site, where rule_patch copies the
+; installed rule's dispatch (or writes a jmp rel32 to its routine), is
+; patch_site_offset bytes further, after the entry's endbr64 where it has
+; one. The list points at
 ; the entries, not the sites: a kernel built for IBT refuses data that
 ; points where no ENDBR is (objtool --ibt, "data relocation to !ENDBR").
         global  uc_patch_entries:data (uc_patch_entries.end - uc_patch_entries)
@@ -2601,14 +2790,82 @@ uc_patch_site_offset:
         db      uc_copy_to_user.site - uc_copy_to_user
         db      uc_copy_from_user.site - uc_copy_from_user
 uc_patch_site_offset.end:
-; The bytes of each site, at least the 5 of a jmp rel32.
+; The room of each site: its baseline, then int3 up to the longest copy
+; rule_patch may write there (templates/lib/entry_copy.lua).
+        align   2, db 0
         global  uc_patch_site_len:data (uc_patch_site_len.end - uc_patch_site_len)
 uc_patch_site_len:
-        db      uc_memcpy.site_end - uc_memcpy.site
-        db      uc_copy_strategy.site_end - uc_copy_strategy.site
-        db      uc_copy_to_user.site_end - uc_copy_to_user.site
-        db      uc_copy_from_user.site_end - uc_copy_from_user.site
+        dw      ..@uc_memcpy.site_end - uc_memcpy.site
+        dw      ..@uc_copy_strategy.site_end - uc_copy_strategy.site
+        dw      ..@uc_copy_to_user.site_end - uc_copy_to_user.site
+        dw      ..@uc_copy_from_user.site_end - uc_copy_from_user.site
 uc_patch_site_len.end:
+; Per routine set and site, where the bytes that rule_patch copies into the
+; site end, from the routine's entry: its dispatch, up to the first copy
+; (0: the set has no copy, and the site gets a jmp rel32 to the routine).
+        global  uc_patch_copy_end:data (uc_patch_copy_end.end - uc_patch_copy_end)
+uc_patch_copy_end:
+        dw      0, 0, 0, 0
+        dw      0, 0, 0, 0
+        dw      ..@uc_memcpy_zen2.copy_end - uc_memcpy_zen2, ..@uc_copy_strategy_zen2.copy_end - uc_copy_strategy_zen2, ..@uc_copy_to_user_zen2.copy_end - uc_copy_to_user_zen2, ..@uc_copy_from_user_zen2.copy_end - uc_copy_from_user_zen2
+        dw      ..@uc_memcpy_zen3.copy_end - uc_memcpy_zen3, ..@uc_copy_strategy_zen3.copy_end - uc_copy_strategy_zen3, ..@uc_copy_to_user_zen3.copy_end - uc_copy_to_user_zen3, ..@uc_copy_from_user_zen3.copy_end - uc_copy_from_user_zen3
+        dw      ..@uc_memcpy_zen5.copy_end - uc_memcpy_zen5, ..@uc_copy_strategy_zen5.copy_end - uc_copy_strategy_zen5, ..@uc_copy_to_user_zen5.copy_end - uc_copy_to_user_zen5, ..@uc_copy_from_user_zen5.copy_end - uc_copy_from_user_zen5
+uc_patch_copy_end.end:
+; Per routine set and site, the index of its first jump in
+; uc_patch_copy_jumps, and after the last, their count.
+        global  uc_patch_copy_first:data (uc_patch_copy_first.end - uc_patch_copy_first)
+uc_patch_copy_first:
+        dw      0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 9, 12, 37, 62, 87, 112, 127, 142, 157, 172
+uc_patch_copy_first.end:
+; Each jump of a copy to a copy body, where its rel32 ends, from the
+; routine's entry: rule_patch adds the distance from the routine to the
+; site to it.
+        global  uc_patch_copy_jumps:data (uc_patch_copy_jumps.end - uc_patch_copy_jumps)
+uc_patch_copy_jumps:
+        dw      ..@uc_memcpy_zen2.jump1 - uc_memcpy_zen2, ..@uc_memcpy_zen2.jump2 - uc_memcpy_zen2, ..@uc_memcpy_zen2.jump3 - uc_memcpy_zen2, ..@uc_copy_strategy_zen2.jump1 - uc_copy_strategy_zen2
+        dw      ..@uc_copy_strategy_zen2.jump2 - uc_copy_strategy_zen2, ..@uc_copy_strategy_zen2.jump3 - uc_copy_strategy_zen2, ..@uc_copy_to_user_zen2.jump1 - uc_copy_to_user_zen2, ..@uc_copy_to_user_zen2.jump2 - uc_copy_to_user_zen2
+        dw      ..@uc_copy_to_user_zen2.jump3 - uc_copy_to_user_zen2, ..@uc_copy_from_user_zen2.jump1 - uc_copy_from_user_zen2, ..@uc_copy_from_user_zen2.jump2 - uc_copy_from_user_zen2, ..@uc_copy_from_user_zen2.jump3 - uc_copy_from_user_zen2
+        dw      ..@uc_memcpy_zen3.jump1 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump2 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump3 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump4 - uc_memcpy_zen3
+        dw      ..@uc_memcpy_zen3.jump5 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump6 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump7 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump8 - uc_memcpy_zen3
+        dw      ..@uc_memcpy_zen3.jump9 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump10 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump11 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump12 - uc_memcpy_zen3
+        dw      ..@uc_memcpy_zen3.jump13 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump14 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump15 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump16 - uc_memcpy_zen3
+        dw      ..@uc_memcpy_zen3.jump17 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump18 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump19 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump20 - uc_memcpy_zen3
+        dw      ..@uc_memcpy_zen3.jump21 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump22 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump23 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump24 - uc_memcpy_zen3
+        dw      ..@uc_memcpy_zen3.jump25 - uc_memcpy_zen3, ..@uc_copy_strategy_zen3.jump1 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump2 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump3 - uc_copy_strategy_zen3
+        dw      ..@uc_copy_strategy_zen3.jump4 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump5 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump6 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump7 - uc_copy_strategy_zen3
+        dw      ..@uc_copy_strategy_zen3.jump8 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump9 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump10 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump11 - uc_copy_strategy_zen3
+        dw      ..@uc_copy_strategy_zen3.jump12 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump13 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump14 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump15 - uc_copy_strategy_zen3
+        dw      ..@uc_copy_strategy_zen3.jump16 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump17 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump18 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump19 - uc_copy_strategy_zen3
+        dw      ..@uc_copy_strategy_zen3.jump20 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump21 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump22 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump23 - uc_copy_strategy_zen3
+        dw      ..@uc_copy_strategy_zen3.jump24 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump25 - uc_copy_strategy_zen3, ..@uc_copy_to_user_zen3.jump1 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump2 - uc_copy_to_user_zen3
+        dw      ..@uc_copy_to_user_zen3.jump3 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump4 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump5 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump6 - uc_copy_to_user_zen3
+        dw      ..@uc_copy_to_user_zen3.jump7 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump8 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump9 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump10 - uc_copy_to_user_zen3
+        dw      ..@uc_copy_to_user_zen3.jump11 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump12 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump13 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump14 - uc_copy_to_user_zen3
+        dw      ..@uc_copy_to_user_zen3.jump15 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump16 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump17 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump18 - uc_copy_to_user_zen3
+        dw      ..@uc_copy_to_user_zen3.jump19 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump20 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump21 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump22 - uc_copy_to_user_zen3
+        dw      ..@uc_copy_to_user_zen3.jump23 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump24 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump25 - uc_copy_to_user_zen3, ..@uc_copy_from_user_zen3.jump1 - uc_copy_from_user_zen3
+        dw      ..@uc_copy_from_user_zen3.jump2 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump3 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump4 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump5 - uc_copy_from_user_zen3
+        dw      ..@uc_copy_from_user_zen3.jump6 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump7 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump8 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump9 - uc_copy_from_user_zen3
+        dw      ..@uc_copy_from_user_zen3.jump10 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump11 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump12 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump13 - uc_copy_from_user_zen3
+        dw      ..@uc_copy_from_user_zen3.jump14 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump15 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump16 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump17 - uc_copy_from_user_zen3
+        dw      ..@uc_copy_from_user_zen3.jump18 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump19 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump20 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump21 - uc_copy_from_user_zen3
+        dw      ..@uc_copy_from_user_zen3.jump22 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump23 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump24 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump25 - uc_copy_from_user_zen3
+        dw      ..@uc_memcpy_zen5.jump1 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump2 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump3 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump4 - uc_memcpy_zen5
+        dw      ..@uc_memcpy_zen5.jump5 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump6 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump7 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump8 - uc_memcpy_zen5
+        dw      ..@uc_memcpy_zen5.jump9 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump10 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump11 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump12 - uc_memcpy_zen5
+        dw      ..@uc_memcpy_zen5.jump13 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump14 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump15 - uc_memcpy_zen5, ..@uc_copy_strategy_zen5.jump1 - uc_copy_strategy_zen5
+        dw      ..@uc_copy_strategy_zen5.jump2 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump3 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump4 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump5 - uc_copy_strategy_zen5
+        dw      ..@uc_copy_strategy_zen5.jump6 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump7 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump8 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump9 - uc_copy_strategy_zen5
+        dw      ..@uc_copy_strategy_zen5.jump10 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump11 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump12 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump13 - uc_copy_strategy_zen5
+        dw      ..@uc_copy_strategy_zen5.jump14 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump15 - uc_copy_strategy_zen5, ..@uc_copy_to_user_zen5.jump1 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump2 - uc_copy_to_user_zen5
+        dw      ..@uc_copy_to_user_zen5.jump3 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump4 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump5 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump6 - uc_copy_to_user_zen5
+        dw      ..@uc_copy_to_user_zen5.jump7 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump8 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump9 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump10 - uc_copy_to_user_zen5
+        dw      ..@uc_copy_to_user_zen5.jump11 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump12 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump13 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump14 - uc_copy_to_user_zen5
+        dw      ..@uc_copy_to_user_zen5.jump15 - uc_copy_to_user_zen5, ..@uc_copy_from_user_zen5.jump1 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump2 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump3 - uc_copy_from_user_zen5
+        dw      ..@uc_copy_from_user_zen5.jump4 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump5 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump6 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump7 - uc_copy_from_user_zen5
+        dw      ..@uc_copy_from_user_zen5.jump8 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump9 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump10 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump11 - uc_copy_from_user_zen5
+        dw      ..@uc_copy_from_user_zen5.jump12 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump13 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump14 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump15 - uc_copy_from_user_zen5
+uc_patch_copy_jumps.end:
 
         section .data.rel.ro progbits alloc noexec write align=8
         align   8, db 0

@@ -224,7 +224,7 @@ static void use_rule(struct uc_test_ctx *t, const struct uc_rule *rule)
 	uc_rule_install(rule);
 	if (uc_rule_patch(t->poke) != 0) {
 		t->failed++;
-		t->report(t->cookie, "patch", "rule_patch", 0, "a patch site is shorter than 5 bytes or a target out of reach");
+		t->report(t->cookie, "patch", "rule_patch", 0, "the patch list is not what copy_rule.c expects or a jump does not reach");
 	}
 }
 
@@ -389,30 +389,72 @@ static void check_lookups(struct detail *d, const struct lookup_case *cases, siz
 }
 
 /* The patch list, in x86_64/copy.asm: each patched entry, where its site
- * starts from there, and per routine set the routine each site jumps to
- * (set 0: the entries). */
+ * starts from there, per routine set the routine each site runs (set 0:
+ * the entries), and where the dispatch that rule_patch copies into the
+ * site ends in it (0: none). */
 extern const uc_uintptr uc_patch_entries[UC_N_PATCH_SITES];
 extern const unsigned char uc_patch_site_offset[UC_N_PATCH_SITES];
 extern const uc_uintptr uc_patch_targets[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES];
+extern const unsigned short uc_patch_copy_end[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES];
+extern const unsigned short uc_patch_copy_first[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES + 1];
+extern const unsigned short uc_patch_copy_jumps[];
+
+/* Where the rel32 that ends at at goes. */
+static uc_uintptr rel32_target(const unsigned char *at)
+{
+	uc_u32 rel = 0;
+	unsigned int i;
+	for (i = 0; i < 4; i++)
+		rel |= (uc_u32)(at - 4)[i] << (8 * i);
+	return (uc_uintptr)at + (uc_uintptr)(rel < 0x80000000u ? (long)rel : (long)rel - 0x100000000L);
+}
+
+/* Whether site s holds the copy of set's routine's dispatch: the routine's
+ * bytes from its site offset to its copy_end, but that each jump listed
+ * reaches what it reaches from the routine, then a jmp rel32 to the
+ * routine's copy_end. */
+static int holds_copy(unsigned int s, unsigned int set, const unsigned char *at)
+{
+	unsigned int k = set * UC_N_PATCH_SITES + s, from = uc_patch_site_offset[s], end = uc_patch_copy_end[k];
+	const unsigned char *routine = (const unsigned char *)uc_patch_targets[k];
+	unsigned int i, j, moved;
+	if (!end || at[end - from] != 0xe9 || rel32_target(at + end - from + 5) != (uc_uintptr)(routine + end))
+		return 0;
+	for (i = 0; i < end - from; i++) {
+		for (moved = 0, j = uc_patch_copy_first[k]; j < uc_patch_copy_first[k + 1] && !moved; j++)
+			moved = i + from + 4 >= uc_patch_copy_jumps[j] && i + from < uc_patch_copy_jumps[j];
+		if (!moved && at[i] != routine[from + i])
+			return 0;
+	}
+	for (j = uc_patch_copy_first[k]; j < uc_patch_copy_first[k + 1]; j++)
+		if (rel32_target(at + uc_patch_copy_jumps[j] - from) != rel32_target(routine + uc_patch_copy_jumps[j]))
+			return 0;
+	return 1;
+}
 
 /* Where each patched entry goes, read from its first bytes: the target of
- * the jmp rel32 that uc_rule_patch wrote, or the entry itself where it
- * runs as built. uc_rule_routine must name that routine: it is what a
- * caller that selects once (a resolver) hands out in place of the entry. */
+ * the jmp rel32 that uc_rule_patch wrote; the routine whose dispatch it
+ * copied there; or the entry itself where it runs as built.
+ * uc_rule_routine must name that routine: it is what a caller that
+ * selects once (a resolver) hands out in place of the entry. */
+static uc_uintptr entry_goes(unsigned int s)
+{
+	const unsigned char *at = (const unsigned char *)(uc_patch_entries[s] + uc_patch_site_offset[s]);
+	unsigned int set;
+	if (at[0] == 0xe9)
+		return rel32_target(at + 5);
+	for (set = 1; set < UC_N_ROUTINE_SETS; set++)
+		if (holds_copy(s, set, at))
+			return uc_patch_targets[set * UC_N_PATCH_SITES + s];
+	return uc_patch_targets[s];
+}
+
 static void check_routines(struct detail *d)
 {
-	unsigned int s, i;
+	unsigned int s;
 	struct detail *why;
 	for (s = 0; s < UC_N_PATCH_SITES; s++) {
-		const unsigned char *at = (const unsigned char *)(uc_patch_entries[s] + uc_patch_site_offset[s]);
-		uc_uintptr goes = uc_patch_targets[s];
-		if (at[0] == 0xe9) {
-			uc_u32 rel = 0;
-			for (i = 0; i < 4; i++)
-				rel |= (uc_u32)at[1 + i] << (8 * i);
-			goes = (uc_uintptr)(at + 5) + (uc_uintptr)(rel < 0x80000000u ? (long)rel : (long)rel - 0x100000000L);
-		}
-		if ((uc_uintptr)uc_rule_routine(s) != goes && (why = fail(d)) != NULL) {
+		if ((uc_uintptr)uc_rule_routine(s) != entry_goes(s) && (why = fail(d)) != NULL) {
 			say(why, "site ");
 			say_uint(why, s);
 			say(why, ": uc_rule_routine names another routine than the patched entry runs");

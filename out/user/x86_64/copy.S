@@ -78,9 +78,10 @@ uc_memcpy:
 uc_memcpy.site:
         mov     rax, rdi
         mov     rcx, rdx
-uc_memcpy.site_end:
         rep movsb                               /* the baseline: one forward copy */
         ret
+        .skip   333 - (. - uc_memcpy.site), 0xcc
+.Luc_memcpy.site_end:
         .size   uc_memcpy, . - uc_memcpy
 
 /* uc_memcpy under the installed table, where rule_patch sends uc_memcpy. */
@@ -646,9 +647,11 @@ uc_memcpy_zen3_avx2:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_avx2_small - . - 4
+.Luc_memcpy_zen3_avx2.jump1:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
+.Luc_memcpy_zen3_avx2.jump2:
         cmp     rdx, 262144                    /* band edge */
         ja      .Lmemcpy_zen3_avx2_t6_8
         cmp     rdx, 1536                    /* band edge */
@@ -659,11 +662,14 @@ uc_memcpy_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
+.Luc_memcpy_zen3_avx2.jump3:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
+.Luc_memcpy_zen3_avx2.jump4:
         .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
+.Luc_memcpy_zen3_avx2.jump5:
 .Lmemcpy_zen3_avx2_t4_5:
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemcpy_zen3_avx2_t5_5
@@ -673,8 +679,10 @@ uc_memcpy_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_avx2_forward - . - 4
+.Luc_memcpy_zen3_avx2.jump6:
         .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
+.Luc_memcpy_zen3_avx2.jump7:
 .Lmemcpy_zen3_avx2_t5_5:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -682,11 +690,14 @@ uc_memcpy_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
+.Luc_memcpy_zen3_avx2.jump8:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
+.Luc_memcpy_zen3_avx2.jump9:
         .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
+.Luc_memcpy_zen3_avx2.jump10:
 .Lmemcpy_zen3_avx2_t6_8:
         cmp     rdx, 524288                    /* band edge */
         ja      .Lmemcpy_zen3_avx2_t7_8
@@ -696,26 +707,34 @@ uc_memcpy_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_avx2_forward - . - 4
+.Luc_memcpy_zen3_avx2.jump11:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
+.Luc_memcpy_zen3_avx2.jump12:
         .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_forward - . - 4
+.Luc_memcpy_zen3_avx2.jump13:
 .Lmemcpy_zen3_avx2_t7_8:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemcpy_zen3_avx2_avx2_nt - . - 4
+.Luc_memcpy_zen3_avx2.jump14:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_avx2_forward - . - 4
+.Luc_memcpy_zen3_avx2.jump15:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
+.Luc_memcpy_zen3_avx2.jump16:
         .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
+.Luc_memcpy_zen3_avx2.jump17:
+.Luc_memcpy_zen3_avx2.copy_end:
 .Lmemcpy_zen3_avx2_forward:
         mov     rcx, rdx
         rep movsb
@@ -906,38 +925,48 @@ uc_memcpy_zen3_gpr:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_gpr_small - . - 4
+.Luc_memcpy_zen3_gpr.jump1:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_gpr_down - . - 4
+.Luc_memcpy_zen3_gpr.jump2:
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemcpy_zen3_gpr_t5_6
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
+.Luc_memcpy_zen3_gpr.jump3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
+.Luc_memcpy_zen3_gpr.jump4:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_gpr_down - . - 4
+.Luc_memcpy_zen3_gpr.jump5:
         .byte   0xe9
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
+.Luc_memcpy_zen3_gpr.jump6:
 .Lmemcpy_zen3_gpr_t5_6:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
+.Luc_memcpy_zen3_gpr.jump7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
+.Luc_memcpy_zen3_gpr.jump8:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_gpr_down - . - 4
+.Luc_memcpy_zen3_gpr.jump9:
+.Luc_memcpy_zen3_gpr.copy_end:
 .Lmemcpy_zen3_gpr_forward:
         mov     rcx, rdx
         rep movsb
@@ -1023,15 +1052,19 @@ uc_memcpy_zen5_avx512:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_small - . - 4
+.Luc_memcpy_zen5_avx512.jump1:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx2_down - . - 4
+.Luc_memcpy_zen5_avx512.jump2:
         cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
+.Luc_memcpy_zen5_avx512.jump3:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx2_forward - . - 4
+.Luc_memcpy_zen5_avx512.jump4:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemcpy_zen5_avx512_t8_11
         cmp     rdx, 1536                    /* band edge */
@@ -1041,38 +1074,48 @@ uc_memcpy_zen5_avx512:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen5_avx512.jump5:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx512_down - . - 4
+.Luc_memcpy_zen5_avx512.jump6:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
+.Luc_memcpy_zen5_avx512.jump7:
 .Lmemcpy_zen5_avx512_t6_7:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_forward - . - 4
+.Luc_memcpy_zen5_avx512.jump8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen5_avx512.jump9:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx512_down - . - 4
+.Luc_memcpy_zen5_avx512.jump10:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
+.Luc_memcpy_zen5_avx512.jump11:
 .Lmemcpy_zen5_avx512_t8_11:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemcpy_zen5_avx512_t10_11
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_forward - . - 4
+.Luc_memcpy_zen5_avx512.jump12:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx512_avx512_down - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen5_avx512.jump13:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx512_forward - . - 4
+.Luc_memcpy_zen5_avx512.jump14:
 .Lmemcpy_zen5_avx512_t10_11:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemcpy_zen5_avx512_t11_11
@@ -1081,23 +1124,30 @@ uc_memcpy_zen5_avx512:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx512_avx2_nt - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen5_avx512.jump15:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemcpy_zen5_avx512_forward_aligned - . - 4
+.Luc_memcpy_zen5_avx512.jump16:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx512_avx2_nt - . - 4
+.Luc_memcpy_zen5_avx512.jump17:
 .Lmemcpy_zen5_avx512_t11_11:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx512_forward - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen5_avx512.jump18:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx2_nt - . - 4
+.Luc_memcpy_zen5_avx512.jump19:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemcpy_zen5_avx512_forward_aligned - . - 4
+.Luc_memcpy_zen5_avx512.jump20:
+.Luc_memcpy_zen5_avx512.copy_end:
 .Lmemcpy_zen5_avx512_forward:
         mov     rcx, rdx
         rep movsb
@@ -1388,12 +1438,15 @@ uc_memcpy_zen5_avx2:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_small - . - 4
+.Luc_memcpy_zen5_avx2.jump1:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
+.Luc_memcpy_zen5_avx2.jump2:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
+.Luc_memcpy_zen5_avx2.jump3:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemcpy_zen5_avx2_t7_10
         cmp     rdx, 1536                    /* band edge */
@@ -1403,38 +1456,48 @@ uc_memcpy_zen5_avx2:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen5_avx2.jump4:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
+.Luc_memcpy_zen5_avx2.jump5:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
+.Luc_memcpy_zen5_avx2.jump6:
 .Lmemcpy_zen5_avx2_t5_6:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_forward - . - 4
+.Luc_memcpy_zen5_avx2.jump7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen5_avx2.jump8:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
+.Luc_memcpy_zen5_avx2.jump9:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
+.Luc_memcpy_zen5_avx2.jump10:
 .Lmemcpy_zen5_avx2_t7_10:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemcpy_zen5_avx2_t9_10
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_forward - . - 4
+.Luc_memcpy_zen5_avx2.jump11:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen5_avx2.jump12:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx2_forward - . - 4
+.Luc_memcpy_zen5_avx2.jump13:
 .Lmemcpy_zen5_avx2_t9_10:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemcpy_zen5_avx2_t10_10
@@ -1443,23 +1506,30 @@ uc_memcpy_zen5_avx2:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx2_avx2_nt - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen5_avx2.jump14:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemcpy_zen5_avx2_forward_aligned - . - 4
+.Luc_memcpy_zen5_avx2.jump15:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx2_avx2_nt - . - 4
+.Luc_memcpy_zen5_avx2.jump16:
 .Lmemcpy_zen5_avx2_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx2_forward - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen5_avx2.jump17:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_nt - . - 4
+.Luc_memcpy_zen5_avx2.jump18:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemcpy_zen5_avx2_forward_aligned - . - 4
+.Luc_memcpy_zen5_avx2.jump19:
+.Luc_memcpy_zen5_avx2.copy_end:
 .Lmemcpy_zen5_avx2_forward:
         mov     rcx, rdx
         rep movsb
@@ -1666,12 +1736,15 @@ uc_memcpy_zen5_gpr:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_small - . - 4
+.Luc_memcpy_zen5_gpr.jump1:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_down - . - 4
+.Luc_memcpy_zen5_gpr.jump2:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
+.Luc_memcpy_zen5_gpr.jump3:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemcpy_zen5_gpr_t7_9
         cmp     rdx, 1536                    /* band edge */
@@ -1681,29 +1754,37 @@ uc_memcpy_zen5_gpr:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen5_gpr.jump4:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_down - . - 4
+.Luc_memcpy_zen5_gpr.jump5:
         .byte   0xe9
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
+.Luc_memcpy_zen5_gpr.jump6:
 .Lmemcpy_zen5_gpr_t5_6:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
+.Luc_memcpy_zen5_gpr.jump7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen5_gpr.jump8:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_down - . - 4
+.Luc_memcpy_zen5_gpr.jump9:
         .byte   0xe9
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
+.Luc_memcpy_zen5_gpr.jump10:
 .Lmemcpy_zen5_gpr_t7_9:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
+.Luc_memcpy_zen5_gpr.jump11:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemcpy_zen5_gpr_t9_9
         mov     ecx, edi
@@ -1711,17 +1792,22 @@ uc_memcpy_zen5_gpr:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_gpr_down - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen5_gpr.jump12:
         .byte   0xe9
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
+.Luc_memcpy_zen5_gpr.jump13:
 .Lmemcpy_zen5_gpr_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
+.Luc_memcpy_zen5_gpr.jump14:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemcpy_zen5_gpr_forward_aligned - . - 4
+.Luc_memcpy_zen5_gpr.jump15:
+.Luc_memcpy_zen5_gpr.copy_end:
 .Lmemcpy_zen5_gpr_forward:
         mov     rcx, rdx
         rep movsb
@@ -1824,7 +1910,6 @@ uc_memmove:
 uc_memmove.site:
         mov     rax, rdi
         mov     rcx, rdi
-uc_memmove.site_end:
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
         jb      .Lmemmove_baseline_down         /* dst in [src, src + n): copy highest first */
@@ -1896,6 +1981,8 @@ uc_memmove.site_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .skip   363 - (. - uc_memmove.site), 0xcc
+.Luc_memmove.site_end:
         .size   uc_memmove, . - uc_memmove
 
 /* uc_memmove under the installed table, where rule_patch sends uc_memmove. */
@@ -3688,18 +3775,24 @@ uc_memmove_zen3_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        .byte   0x0f, 0x82
+        .long   .Lmemmove_zen3_avx2_overlap_above - . - 4  /* dst in [src, src + n): copy down */
+.Luc_memmove_zen3_avx2.jump1:
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        .byte   0x0f, 0x82
+        .long   .Lmemmove_zen3_avx2_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
+.Luc_memmove_zen3_avx2.jump2:
         /* zen3_avx2's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_small - . - 4
+.Luc_memmove_zen3_avx2.jump3:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
+.Luc_memmove_zen3_avx2.jump4:
         cmp     rdx, 262144                    /* band edge */
         ja      .Lmemmove_zen3_avx2_disjoint_t6_8
         cmp     rdx, 1536                    /* band edge */
@@ -3710,11 +3803,14 @@ uc_memmove_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
+.Luc_memmove_zen3_avx2.jump5:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
+.Luc_memmove_zen3_avx2.jump6:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
+.Luc_memmove_zen3_avx2.jump7:
 .Lmemmove_zen3_avx2_disjoint_t4_5:
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemmove_zen3_avx2_disjoint_t5_5
@@ -3724,8 +3820,10 @@ uc_memmove_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
+.Luc_memmove_zen3_avx2.jump8:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
+.Luc_memmove_zen3_avx2.jump9:
 .Lmemmove_zen3_avx2_disjoint_t5_5:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -3733,11 +3831,14 @@ uc_memmove_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
+.Luc_memmove_zen3_avx2.jump10:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
+.Luc_memmove_zen3_avx2.jump11:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
+.Luc_memmove_zen3_avx2.jump12:
 .Lmemmove_zen3_avx2_disjoint_t6_8:
         cmp     rdx, 524288                    /* band edge */
         ja      .Lmemmove_zen3_avx2_disjoint_t7_8
@@ -3747,26 +3848,34 @@ uc_memmove_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
+.Luc_memmove_zen3_avx2.jump13:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
+.Luc_memmove_zen3_avx2.jump14:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
+.Luc_memmove_zen3_avx2.jump15:
 .Lmemmove_zen3_avx2_disjoint_t7_8:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_nt - . - 4
+.Luc_memmove_zen3_avx2.jump16:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
+.Luc_memmove_zen3_avx2.jump17:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
+.Luc_memmove_zen3_avx2.jump18:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
+.Luc_memmove_zen3_avx2.jump19:
+.Luc_memmove_zen3_avx2.copy_end:
 .Lmemmove_zen3_avx2_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -4520,47 +4629,61 @@ uc_memmove_zen3_gpr:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        .byte   0x0f, 0x82
+        .long   .Lmemmove_zen3_gpr_overlap_above - . - 4  /* dst in [src, src + n): copy down */
+.Luc_memmove_zen3_gpr.jump1:
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_below          /* src in [dst, dst + n): copy up */
+        .byte   0x0f, 0x82
+        .long   .Lmemmove_zen3_gpr_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
+.Luc_memmove_zen3_gpr.jump2:
         /* zen3_gpr's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_disjoint_small - . - 4
+.Luc_memmove_zen3_gpr.jump3:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
+.Luc_memmove_zen3_gpr.jump4:
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemmove_zen3_gpr_disjoint_t5_6
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
+.Luc_memmove_zen3_gpr.jump5:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
+.Luc_memmove_zen3_gpr.jump6:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
+.Luc_memmove_zen3_gpr.jump7:
         .byte   0xe9
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
+.Luc_memmove_zen3_gpr.jump8:
 .Lmemmove_zen3_gpr_disjoint_t5_6:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
+.Luc_memmove_zen3_gpr.jump9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
+.Luc_memmove_zen3_gpr.jump10:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
+.Luc_memmove_zen3_gpr.jump11:
+.Luc_memmove_zen3_gpr.copy_end:
 .Lmemmove_zen3_gpr_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -4949,24 +5072,32 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        .byte   0x0f, 0x82
+        .long   .Lmemmove_zen5_avx512_overlap_above - . - 4  /* dst in [src, src + n): copy down */
+.Luc_memmove_zen5_avx512.jump1:
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
+        .byte   0x0f, 0x82
+        .long   .Lmemmove_zen5_avx512_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
+.Luc_memmove_zen5_avx512.jump2:
         /* zen5_avx512's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_small - . - 4
+.Luc_memmove_zen5_avx512.jump3:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_down - . - 4
+.Luc_memmove_zen5_avx512.jump4:
         cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
+.Luc_memmove_zen5_avx512.jump5:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_forward - . - 4
+.Luc_memmove_zen5_avx512.jump6:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t8_11
         cmp     rdx, 1536                    /* band edge */
@@ -4976,38 +5107,48 @@ uc_memmove_zen5_avx512:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4         /* zero: d = 0 */
+.Luc_memmove_zen5_avx512.jump7:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4
+.Luc_memmove_zen5_avx512.jump8:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
+.Luc_memmove_zen5_avx512.jump9:
 .Lmemmove_zen5_avx512_disjoint_t6_7:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
+.Luc_memmove_zen5_avx512.jump10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4         /* zero: d = 0 */
+.Luc_memmove_zen5_avx512.jump11:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4
+.Luc_memmove_zen5_avx512.jump12:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
+.Luc_memmove_zen5_avx512.jump13:
 .Lmemmove_zen5_avx512_disjoint_t8_11:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t10_11
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
+.Luc_memmove_zen5_avx512.jump14:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4         /* zero: d = 0 */
+.Luc_memmove_zen5_avx512.jump15:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
+.Luc_memmove_zen5_avx512.jump16:
 .Lmemmove_zen5_avx512_disjoint_t10_11:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t11_11
@@ -5016,23 +5157,30 @@ uc_memmove_zen5_avx512:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_nt - . - 4         /* zero: d = 0 */
+.Luc_memmove_zen5_avx512.jump17:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx512_disjoint_forward_aligned - . - 4
+.Luc_memmove_zen5_avx512.jump18:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_nt - . - 4
+.Luc_memmove_zen5_avx512.jump19:
 .Lmemmove_zen5_avx512_disjoint_t11_11:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4         /* zero: d = 0 */
+.Luc_memmove_zen5_avx512.jump20:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_nt - . - 4
+.Luc_memmove_zen5_avx512.jump21:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx512_disjoint_forward_aligned - . - 4
+.Luc_memmove_zen5_avx512.jump22:
+.Luc_memmove_zen5_avx512.copy_end:
 .Lmemmove_zen5_avx512_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -6145,21 +6293,28 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        .byte   0x0f, 0x82
+        .long   .Lmemmove_zen5_avx2_overlap_above - . - 4  /* dst in [src, src + n): copy down */
+.Luc_memmove_zen5_avx2.jump1:
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        .byte   0x0f, 0x82
+        .long   .Lmemmove_zen5_avx2_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
+.Luc_memmove_zen5_avx2.jump2:
         /* zen5_avx2's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_small - . - 4
+.Luc_memmove_zen5_avx2.jump3:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
+.Luc_memmove_zen5_avx2.jump4:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
+.Luc_memmove_zen5_avx2.jump5:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemmove_zen5_avx2_disjoint_t7_10
         cmp     rdx, 1536                    /* band edge */
@@ -6169,38 +6324,48 @@ uc_memmove_zen5_avx2:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4         /* zero: d = 0 */
+.Luc_memmove_zen5_avx2.jump6:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
+.Luc_memmove_zen5_avx2.jump7:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
+.Luc_memmove_zen5_avx2.jump8:
 .Lmemmove_zen5_avx2_disjoint_t5_6:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
+.Luc_memmove_zen5_avx2.jump9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4         /* zero: d = 0 */
+.Luc_memmove_zen5_avx2.jump10:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
+.Luc_memmove_zen5_avx2.jump11:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
+.Luc_memmove_zen5_avx2.jump12:
 .Lmemmove_zen5_avx2_disjoint_t7_10:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_avx2_disjoint_t9_10
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
+.Luc_memmove_zen5_avx2.jump13:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4         /* zero: d = 0 */
+.Luc_memmove_zen5_avx2.jump14:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
+.Luc_memmove_zen5_avx2.jump15:
 .Lmemmove_zen5_avx2_disjoint_t9_10:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemmove_zen5_avx2_disjoint_t10_10
@@ -6209,23 +6374,30 @@ uc_memmove_zen5_avx2:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_nt - . - 4         /* zero: d = 0 */
+.Luc_memmove_zen5_avx2.jump16:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx2_disjoint_forward_aligned - . - 4
+.Luc_memmove_zen5_avx2.jump17:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_nt - . - 4
+.Luc_memmove_zen5_avx2.jump18:
 .Lmemmove_zen5_avx2_disjoint_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4         /* zero: d = 0 */
+.Luc_memmove_zen5_avx2.jump19:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_nt - . - 4
+.Luc_memmove_zen5_avx2.jump20:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx2_disjoint_forward_aligned - . - 4
+.Luc_memmove_zen5_avx2.jump21:
+.Luc_memmove_zen5_avx2.copy_end:
 .Lmemmove_zen5_avx2_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -7080,21 +7252,28 @@ uc_memmove_zen5_gpr:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        .byte   0x0f, 0x82
+        .long   .Lmemmove_zen5_gpr_overlap_above - . - 4  /* dst in [src, src + n): copy down */
+.Luc_memmove_zen5_gpr.jump1:
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_gpr_overlap_below          /* src in [dst, dst + n): copy up */
+        .byte   0x0f, 0x82
+        .long   .Lmemmove_zen5_gpr_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
+.Luc_memmove_zen5_gpr.jump2:
         /* zen5_gpr's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_small - . - 4
+.Luc_memmove_zen5_gpr.jump3:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
+.Luc_memmove_zen5_gpr.jump4:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
+.Luc_memmove_zen5_gpr.jump5:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemmove_zen5_gpr_disjoint_t7_9
         cmp     rdx, 1536                    /* band edge */
@@ -7104,29 +7283,37 @@ uc_memmove_zen5_gpr:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
+.Luc_memmove_zen5_gpr.jump6:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
+.Luc_memmove_zen5_gpr.jump7:
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
+.Luc_memmove_zen5_gpr.jump8:
 .Lmemmove_zen5_gpr_disjoint_t5_6:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
+.Luc_memmove_zen5_gpr.jump9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
+.Luc_memmove_zen5_gpr.jump10:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
+.Luc_memmove_zen5_gpr.jump11:
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
+.Luc_memmove_zen5_gpr.jump12:
 .Lmemmove_zen5_gpr_disjoint_t7_9:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
+.Luc_memmove_zen5_gpr.jump13:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_gpr_disjoint_t9_9
         mov     ecx, edi
@@ -7134,17 +7321,22 @@ uc_memmove_zen5_gpr:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4         /* zero: d = 0 */
+.Luc_memmove_zen5_gpr.jump14:
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
+.Luc_memmove_zen5_gpr.jump15:
 .Lmemmove_zen5_gpr_disjoint_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
+.Luc_memmove_zen5_gpr.jump16:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_gpr_disjoint_forward_aligned - . - 4
+.Luc_memmove_zen5_gpr.jump17:
+.Luc_memmove_zen5_gpr.copy_end:
 .Lmemmove_zen5_gpr_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -8211,8 +8403,9 @@ uc_copy_strategy:
         endbr64
 uc_copy_strategy.site:
         mov     eax, 0                           /* forward */
-uc_copy_strategy.site_end:
         ret
+        .skip   330 - (. - uc_copy_strategy.site), 0xcc
+.Luc_copy_strategy.site_end:
         .size   uc_copy_strategy, . - uc_copy_strategy
 
 /* uc_copy_strategy under the installed table. */
@@ -8403,9 +8596,11 @@ uc_copy_strategy_zen3_avx2:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_avx2_small - . - 4
+.Luc_copy_strategy_zen3_avx2.jump1:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
+.Luc_copy_strategy_zen3_avx2.jump2:
         cmp     rdx, 262144                    /* band edge */
         ja      .Lcopy_strategy_zen3_avx2_t6_8
         cmp     rdx, 1536                    /* band edge */
@@ -8416,11 +8611,14 @@ uc_copy_strategy_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen3_avx2_avx2_forward - . - 4
+.Luc_copy_strategy_zen3_avx2.jump3:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
+.Luc_copy_strategy_zen3_avx2.jump4:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_avx2_avx2_forward - . - 4
+.Luc_copy_strategy_zen3_avx2.jump5:
 .Lcopy_strategy_zen3_avx2_t4_5:
         cmp     rdx, 3072                    /* band edge */
         ja      .Lcopy_strategy_zen3_avx2_t5_5
@@ -8430,8 +8628,10 @@ uc_copy_strategy_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen3_avx2_forward - . - 4
+.Luc_copy_strategy_zen3_avx2.jump6:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_avx2_avx2_forward - . - 4
+.Luc_copy_strategy_zen3_avx2.jump7:
 .Lcopy_strategy_zen3_avx2_t5_5:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -8439,11 +8639,14 @@ uc_copy_strategy_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen3_avx2_avx2_forward - . - 4
+.Luc_copy_strategy_zen3_avx2.jump8:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
+.Luc_copy_strategy_zen3_avx2.jump9:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_avx2_avx2_forward - . - 4
+.Luc_copy_strategy_zen3_avx2.jump10:
 .Lcopy_strategy_zen3_avx2_t6_8:
         cmp     rdx, 524288                    /* band edge */
         ja      .Lcopy_strategy_zen3_avx2_t7_8
@@ -8453,26 +8656,34 @@ uc_copy_strategy_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen3_avx2_forward - . - 4
+.Luc_copy_strategy_zen3_avx2.jump11:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
+.Luc_copy_strategy_zen3_avx2.jump12:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_avx2_forward - . - 4
+.Luc_copy_strategy_zen3_avx2.jump13:
 .Lcopy_strategy_zen3_avx2_t7_8:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lcopy_strategy_zen3_avx2_avx2_nt - . - 4
+.Luc_copy_strategy_zen3_avx2.jump14:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen3_avx2_forward - . - 4
+.Luc_copy_strategy_zen3_avx2.jump15:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_avx2_avx2_down - . - 4
+.Luc_copy_strategy_zen3_avx2.jump16:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_avx2_avx2_forward - . - 4
+.Luc_copy_strategy_zen3_avx2.jump17:
+.Luc_copy_strategy_zen3_avx2.copy_end:
 .Lcopy_strategy_zen3_avx2_forward:
         mov     eax, 0
         ret
@@ -8496,38 +8707,48 @@ uc_copy_strategy_zen3_gpr:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_gpr_small - . - 4
+.Luc_copy_strategy_zen3_gpr.jump1:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_gpr_down - . - 4
+.Luc_copy_strategy_zen3_gpr.jump2:
         cmp     rdx, 3072                    /* band edge */
         ja      .Lcopy_strategy_zen3_gpr_t5_6
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
+.Luc_copy_strategy_zen3_gpr.jump3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
+.Luc_copy_strategy_zen3_gpr.jump4:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_gpr_down - . - 4
+.Luc_copy_strategy_zen3_gpr.jump5:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
+.Luc_copy_strategy_zen3_gpr.jump6:
 .Lcopy_strategy_zen3_gpr_t5_6:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
+.Luc_copy_strategy_zen3_gpr.jump7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
+.Luc_copy_strategy_zen3_gpr.jump8:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_gpr_down - . - 4
+.Luc_copy_strategy_zen3_gpr.jump9:
+.Luc_copy_strategy_zen3_gpr.copy_end:
 .Lcopy_strategy_zen3_gpr_forward:
         mov     eax, 0
         ret
@@ -8545,15 +8766,19 @@ uc_copy_strategy_zen5_avx512:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx512_small - . - 4
+.Luc_copy_strategy_zen5_avx512.jump1:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx512_avx2_down - . - 4
+.Luc_copy_strategy_zen5_avx512.jump2:
         cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4
+.Luc_copy_strategy_zen5_avx512.jump3:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx512_avx2_forward - . - 4
+.Luc_copy_strategy_zen5_avx512.jump4:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx512_t8_11
         cmp     rdx, 1536                    /* band edge */
@@ -8563,38 +8788,48 @@ uc_copy_strategy_zen5_avx512:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen5_avx512.jump5:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx512_avx512_down - . - 4
+.Luc_copy_strategy_zen5_avx512.jump6:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4
+.Luc_copy_strategy_zen5_avx512.jump7:
 .Lcopy_strategy_zen5_avx512_t6_7:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx512_forward - . - 4
+.Luc_copy_strategy_zen5_avx512.jump8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen5_avx512.jump9:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx512_avx512_down - . - 4
+.Luc_copy_strategy_zen5_avx512.jump10:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx512_avx512_forward - . - 4
+.Luc_copy_strategy_zen5_avx512.jump11:
 .Lcopy_strategy_zen5_avx512_t8_11:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx512_t10_11
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx512_forward - . - 4
+.Luc_copy_strategy_zen5_avx512.jump12:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_avx512_avx512_down - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen5_avx512.jump13:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx512_forward - . - 4
+.Luc_copy_strategy_zen5_avx512.jump14:
 .Lcopy_strategy_zen5_avx512_t10_11:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx512_t11_11
@@ -8603,23 +8838,30 @@ uc_copy_strategy_zen5_avx512:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_avx512_avx2_nt - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen5_avx512.jump15:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lcopy_strategy_zen5_avx512_forward_aligned - . - 4
+.Luc_copy_strategy_zen5_avx512.jump16:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx512_avx2_nt - . - 4
+.Luc_copy_strategy_zen5_avx512.jump17:
 .Lcopy_strategy_zen5_avx512_t11_11:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_avx512_forward - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen5_avx512.jump18:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx512_avx2_nt - . - 4
+.Luc_copy_strategy_zen5_avx512.jump19:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lcopy_strategy_zen5_avx512_forward_aligned - . - 4
+.Luc_copy_strategy_zen5_avx512.jump20:
+.Luc_copy_strategy_zen5_avx512.copy_end:
 .Lcopy_strategy_zen5_avx512_forward:
         mov     eax, 0
         ret
@@ -8652,12 +8894,15 @@ uc_copy_strategy_zen5_avx2:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_small - . - 4
+.Luc_copy_strategy_zen5_avx2.jump1:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4
+.Luc_copy_strategy_zen5_avx2.jump2:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4
+.Luc_copy_strategy_zen5_avx2.jump3:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx2_t7_10
         cmp     rdx, 1536                    /* band edge */
@@ -8667,38 +8912,48 @@ uc_copy_strategy_zen5_avx2:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen5_avx2.jump4:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4
+.Luc_copy_strategy_zen5_avx2.jump5:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4
+.Luc_copy_strategy_zen5_avx2.jump6:
 .Lcopy_strategy_zen5_avx2_t5_6:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_forward - . - 4
+.Luc_copy_strategy_zen5_avx2.jump7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen5_avx2.jump8:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4
+.Luc_copy_strategy_zen5_avx2.jump9:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx2_avx2_forward - . - 4
+.Luc_copy_strategy_zen5_avx2.jump10:
 .Lcopy_strategy_zen5_avx2_t7_10:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx2_t9_10
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_forward - . - 4
+.Luc_copy_strategy_zen5_avx2.jump11:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_avx2_avx2_down - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen5_avx2.jump12:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx2_forward - . - 4
+.Luc_copy_strategy_zen5_avx2.jump13:
 .Lcopy_strategy_zen5_avx2_t9_10:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lcopy_strategy_zen5_avx2_t10_10
@@ -8707,23 +8962,30 @@ uc_copy_strategy_zen5_avx2:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_avx2_avx2_nt - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen5_avx2.jump14:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lcopy_strategy_zen5_avx2_forward_aligned - . - 4
+.Luc_copy_strategy_zen5_avx2.jump15:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx2_avx2_nt - . - 4
+.Luc_copy_strategy_zen5_avx2.jump16:
 .Lcopy_strategy_zen5_avx2_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_avx2_forward - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen5_avx2.jump17:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_avx2_nt - . - 4
+.Luc_copy_strategy_zen5_avx2.jump18:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lcopy_strategy_zen5_avx2_forward_aligned - . - 4
+.Luc_copy_strategy_zen5_avx2.jump19:
+.Luc_copy_strategy_zen5_avx2.copy_end:
 .Lcopy_strategy_zen5_avx2_forward:
         mov     eax, 0
         ret
@@ -8750,12 +9012,15 @@ uc_copy_strategy_zen5_gpr:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_gpr_small - . - 4
+.Luc_copy_strategy_zen5_gpr.jump1:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_gpr_down - . - 4
+.Luc_copy_strategy_zen5_gpr.jump2:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
+.Luc_copy_strategy_zen5_gpr.jump3:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lcopy_strategy_zen5_gpr_t7_9
         cmp     rdx, 1536                    /* band edge */
@@ -8765,29 +9030,37 @@ uc_copy_strategy_zen5_gpr:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen5_gpr.jump4:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_gpr_down - . - 4
+.Luc_copy_strategy_zen5_gpr.jump5:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
+.Luc_copy_strategy_zen5_gpr.jump6:
 .Lcopy_strategy_zen5_gpr_t5_6:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
+.Luc_copy_strategy_zen5_gpr.jump7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen5_gpr.jump8:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_gpr_down - . - 4
+.Luc_copy_strategy_zen5_gpr.jump9:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
+.Luc_copy_strategy_zen5_gpr.jump10:
 .Lcopy_strategy_zen5_gpr_t7_9:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
+.Luc_copy_strategy_zen5_gpr.jump11:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lcopy_strategy_zen5_gpr_t9_9
         mov     ecx, edi
@@ -8795,17 +9068,22 @@ uc_copy_strategy_zen5_gpr:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_gpr_down - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen5_gpr.jump12:
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
+.Luc_copy_strategy_zen5_gpr.jump13:
 .Lcopy_strategy_zen5_gpr_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
+.Luc_copy_strategy_zen5_gpr.jump14:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lcopy_strategy_zen5_gpr_forward_aligned - . - 4
+.Luc_copy_strategy_zen5_gpr.jump15:
+.Luc_copy_strategy_zen5_gpr.copy_end:
 .Lcopy_strategy_zen5_gpr_forward:
         mov     eax, 0
         ret
@@ -8941,9 +9219,10 @@ uc_copy_short.here:
 
         .section .data.rel.ro,"aw",@progbits
         .balign 8, 0
-/* Each patched routine's entry; its site, which rule_patch overwrites with */
-/* a jmp rel32 to the installed rule's routine, is patch_site_offset bytes */
-/* further, after the entry's endbr64 where it has one. The list points at */
+/* Each patched routine's entry; its site, where rule_patch copies the */
+/* installed rule's dispatch (or writes a jmp rel32 to its routine), is */
+/* patch_site_offset bytes further, after the entry's endbr64 where it has */
+/* one. The list points at */
 /* the entries, not the sites: a kernel built for IBT refuses data that */
 /* points where no ENDBR is (objtool --ibt, "data relocation to !ENDBR"). */
         .globl  uc_patch_entries
@@ -8992,14 +9271,107 @@ uc_patch_site_offset:
         .byte   uc_memmove.site - uc_memmove
         .byte   uc_copy_strategy.site - uc_copy_strategy
         .size   uc_patch_site_offset, . - uc_patch_site_offset
-/* The bytes of each site, at least the 5 of a jmp rel32. */
+/* The room of each site: its baseline, then int3 up to the longest copy */
+/* rule_patch may write there (templates/lib/entry_copy.lua). */
+        .balign 2, 0
         .globl  uc_patch_site_len
         .type   uc_patch_site_len, @object
 uc_patch_site_len:
-        .byte   uc_memcpy.site_end - uc_memcpy.site
-        .byte   uc_memmove.site_end - uc_memmove.site
-        .byte   uc_copy_strategy.site_end - uc_copy_strategy.site
+        .short  .Luc_memcpy.site_end - uc_memcpy.site
+        .short  .Luc_memmove.site_end - uc_memmove.site
+        .short  .Luc_copy_strategy.site_end - uc_copy_strategy.site
         .size   uc_patch_site_len, . - uc_patch_site_len
+/* Per routine set and site, where the bytes that rule_patch copies into the */
+/* site end, from the routine's entry: its dispatch, up to the first copy */
+/* (0: the set has no copy, and the site gets a jmp rel32 to the routine). */
+        .globl  uc_patch_copy_end
+        .type   uc_patch_copy_end, @object
+uc_patch_copy_end:
+        .short  0, 0, 0
+        .short  0, 0, 0
+        .short  .Luc_memcpy_zen3_avx2.copy_end - uc_memcpy_zen3_avx2, .Luc_memmove_zen3_avx2.copy_end - uc_memmove_zen3_avx2, .Luc_copy_strategy_zen3_avx2.copy_end - uc_copy_strategy_zen3_avx2
+        .short  .Luc_memcpy_zen3_gpr.copy_end - uc_memcpy_zen3_gpr, .Luc_memmove_zen3_gpr.copy_end - uc_memmove_zen3_gpr, .Luc_copy_strategy_zen3_gpr.copy_end - uc_copy_strategy_zen3_gpr
+        .short  .Luc_memcpy_zen5_avx512.copy_end - uc_memcpy_zen5_avx512, .Luc_memmove_zen5_avx512.copy_end - uc_memmove_zen5_avx512, .Luc_copy_strategy_zen5_avx512.copy_end - uc_copy_strategy_zen5_avx512
+        .short  .Luc_memcpy_zen5_avx2.copy_end - uc_memcpy_zen5_avx2, .Luc_memmove_zen5_avx2.copy_end - uc_memmove_zen5_avx2, .Luc_copy_strategy_zen5_avx2.copy_end - uc_copy_strategy_zen5_avx2
+        .short  .Luc_memcpy_zen5_gpr.copy_end - uc_memcpy_zen5_gpr, .Luc_memmove_zen5_gpr.copy_end - uc_memmove_zen5_gpr, .Luc_copy_strategy_zen5_gpr.copy_end - uc_copy_strategy_zen5_gpr
+        .size   uc_patch_copy_end, . - uc_patch_copy_end
+/* Per routine set and site, the index of its first jump in */
+/* uc_patch_copy_jumps, and after the last, their count. */
+        .globl  uc_patch_copy_first
+        .type   uc_patch_copy_first, @object
+uc_patch_copy_first:
+        .short  0, 0, 0, 0, 0, 0, 0, 17, 36, 53, 62, 73, 82, 102, 124, 144, 163, 184, 203, 218, 235, 250
+        .size   uc_patch_copy_first, . - uc_patch_copy_first
+/* Each jump of a copy to a copy body, where its rel32 ends, from the */
+/* routine's entry: rule_patch adds the distance from the routine to the */
+/* site to it. */
+        .globl  uc_patch_copy_jumps
+        .type   uc_patch_copy_jumps, @object
+uc_patch_copy_jumps:
+        .short  .Luc_memcpy_zen3_avx2.jump1 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump2 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump3 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump4 - uc_memcpy_zen3_avx2
+        .short  .Luc_memcpy_zen3_avx2.jump5 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump6 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump7 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump8 - uc_memcpy_zen3_avx2
+        .short  .Luc_memcpy_zen3_avx2.jump9 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump10 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump11 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump12 - uc_memcpy_zen3_avx2
+        .short  .Luc_memcpy_zen3_avx2.jump13 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump14 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump15 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump16 - uc_memcpy_zen3_avx2
+        .short  .Luc_memcpy_zen3_avx2.jump17 - uc_memcpy_zen3_avx2, .Luc_memmove_zen3_avx2.jump1 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump2 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump3 - uc_memmove_zen3_avx2
+        .short  .Luc_memmove_zen3_avx2.jump4 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump5 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump6 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump7 - uc_memmove_zen3_avx2
+        .short  .Luc_memmove_zen3_avx2.jump8 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump9 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump10 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump11 - uc_memmove_zen3_avx2
+        .short  .Luc_memmove_zen3_avx2.jump12 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump13 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump14 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump15 - uc_memmove_zen3_avx2
+        .short  .Luc_memmove_zen3_avx2.jump16 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump17 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump18 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump19 - uc_memmove_zen3_avx2
+        .short  .Luc_copy_strategy_zen3_avx2.jump1 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump2 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump3 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump4 - uc_copy_strategy_zen3_avx2
+        .short  .Luc_copy_strategy_zen3_avx2.jump5 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump6 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump7 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump8 - uc_copy_strategy_zen3_avx2
+        .short  .Luc_copy_strategy_zen3_avx2.jump9 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump10 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump11 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump12 - uc_copy_strategy_zen3_avx2
+        .short  .Luc_copy_strategy_zen3_avx2.jump13 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump14 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump15 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump16 - uc_copy_strategy_zen3_avx2
+        .short  .Luc_copy_strategy_zen3_avx2.jump17 - uc_copy_strategy_zen3_avx2, .Luc_memcpy_zen3_gpr.jump1 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump2 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump3 - uc_memcpy_zen3_gpr
+        .short  .Luc_memcpy_zen3_gpr.jump4 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump5 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump6 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump7 - uc_memcpy_zen3_gpr
+        .short  .Luc_memcpy_zen3_gpr.jump8 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump9 - uc_memcpy_zen3_gpr, .Luc_memmove_zen3_gpr.jump1 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump2 - uc_memmove_zen3_gpr
+        .short  .Luc_memmove_zen3_gpr.jump3 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump4 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump5 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump6 - uc_memmove_zen3_gpr
+        .short  .Luc_memmove_zen3_gpr.jump7 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump8 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump9 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump10 - uc_memmove_zen3_gpr
+        .short  .Luc_memmove_zen3_gpr.jump11 - uc_memmove_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump1 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump2 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump3 - uc_copy_strategy_zen3_gpr
+        .short  .Luc_copy_strategy_zen3_gpr.jump4 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump5 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump6 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump7 - uc_copy_strategy_zen3_gpr
+        .short  .Luc_copy_strategy_zen3_gpr.jump8 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump9 - uc_copy_strategy_zen3_gpr, .Luc_memcpy_zen5_avx512.jump1 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump2 - uc_memcpy_zen5_avx512
+        .short  .Luc_memcpy_zen5_avx512.jump3 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump4 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump5 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump6 - uc_memcpy_zen5_avx512
+        .short  .Luc_memcpy_zen5_avx512.jump7 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump8 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump9 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump10 - uc_memcpy_zen5_avx512
+        .short  .Luc_memcpy_zen5_avx512.jump11 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump12 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump13 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump14 - uc_memcpy_zen5_avx512
+        .short  .Luc_memcpy_zen5_avx512.jump15 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump16 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump17 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump18 - uc_memcpy_zen5_avx512
+        .short  .Luc_memcpy_zen5_avx512.jump19 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump20 - uc_memcpy_zen5_avx512, .Luc_memmove_zen5_avx512.jump1 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump2 - uc_memmove_zen5_avx512
+        .short  .Luc_memmove_zen5_avx512.jump3 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump4 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump5 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump6 - uc_memmove_zen5_avx512
+        .short  .Luc_memmove_zen5_avx512.jump7 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump8 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump9 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump10 - uc_memmove_zen5_avx512
+        .short  .Luc_memmove_zen5_avx512.jump11 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump12 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump13 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump14 - uc_memmove_zen5_avx512
+        .short  .Luc_memmove_zen5_avx512.jump15 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump16 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump17 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump18 - uc_memmove_zen5_avx512
+        .short  .Luc_memmove_zen5_avx512.jump19 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump20 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump21 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump22 - uc_memmove_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump1 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump2 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump3 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump4 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump5 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump6 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump7 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump8 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump9 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump10 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump11 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump12 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump13 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump14 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump15 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump16 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump17 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump18 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump19 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump20 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_memcpy_zen5_avx2.jump1 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump2 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump3 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump4 - uc_memcpy_zen5_avx2
+        .short  .Luc_memcpy_zen5_avx2.jump5 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump6 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump7 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump8 - uc_memcpy_zen5_avx2
+        .short  .Luc_memcpy_zen5_avx2.jump9 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump10 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump11 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump12 - uc_memcpy_zen5_avx2
+        .short  .Luc_memcpy_zen5_avx2.jump13 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump14 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump15 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump16 - uc_memcpy_zen5_avx2
+        .short  .Luc_memcpy_zen5_avx2.jump17 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump18 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump19 - uc_memcpy_zen5_avx2, .Luc_memmove_zen5_avx2.jump1 - uc_memmove_zen5_avx2
+        .short  .Luc_memmove_zen5_avx2.jump2 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump3 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump4 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump5 - uc_memmove_zen5_avx2
+        .short  .Luc_memmove_zen5_avx2.jump6 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump7 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump8 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump9 - uc_memmove_zen5_avx2
+        .short  .Luc_memmove_zen5_avx2.jump10 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump11 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump12 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump13 - uc_memmove_zen5_avx2
+        .short  .Luc_memmove_zen5_avx2.jump14 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump15 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump16 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump17 - uc_memmove_zen5_avx2
+        .short  .Luc_memmove_zen5_avx2.jump18 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump19 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump20 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump21 - uc_memmove_zen5_avx2
+        .short  .Luc_copy_strategy_zen5_avx2.jump1 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump2 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump3 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump4 - uc_copy_strategy_zen5_avx2
+        .short  .Luc_copy_strategy_zen5_avx2.jump5 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump6 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump7 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump8 - uc_copy_strategy_zen5_avx2
+        .short  .Luc_copy_strategy_zen5_avx2.jump9 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump10 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump11 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump12 - uc_copy_strategy_zen5_avx2
+        .short  .Luc_copy_strategy_zen5_avx2.jump13 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump14 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump15 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump16 - uc_copy_strategy_zen5_avx2
+        .short  .Luc_copy_strategy_zen5_avx2.jump17 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump18 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump19 - uc_copy_strategy_zen5_avx2, .Luc_memcpy_zen5_gpr.jump1 - uc_memcpy_zen5_gpr
+        .short  .Luc_memcpy_zen5_gpr.jump2 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump3 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump4 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump5 - uc_memcpy_zen5_gpr
+        .short  .Luc_memcpy_zen5_gpr.jump6 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump7 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump8 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump9 - uc_memcpy_zen5_gpr
+        .short  .Luc_memcpy_zen5_gpr.jump10 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump11 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump12 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump13 - uc_memcpy_zen5_gpr
+        .short  .Luc_memcpy_zen5_gpr.jump14 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump15 - uc_memcpy_zen5_gpr, .Luc_memmove_zen5_gpr.jump1 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump2 - uc_memmove_zen5_gpr
+        .short  .Luc_memmove_zen5_gpr.jump3 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump4 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump5 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump6 - uc_memmove_zen5_gpr
+        .short  .Luc_memmove_zen5_gpr.jump7 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump8 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump9 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump10 - uc_memmove_zen5_gpr
+        .short  .Luc_memmove_zen5_gpr.jump11 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump12 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump13 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump14 - uc_memmove_zen5_gpr
+        .short  .Luc_memmove_zen5_gpr.jump15 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump16 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump17 - uc_memmove_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump1 - uc_copy_strategy_zen5_gpr
+        .short  .Luc_copy_strategy_zen5_gpr.jump2 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump3 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump4 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump5 - uc_copy_strategy_zen5_gpr
+        .short  .Luc_copy_strategy_zen5_gpr.jump6 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump7 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump8 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump9 - uc_copy_strategy_zen5_gpr
+        .short  .Luc_copy_strategy_zen5_gpr.jump10 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump11 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump12 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump13 - uc_copy_strategy_zen5_gpr
+        .short  .Luc_copy_strategy_zen5_gpr.jump14 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump15 - uc_copy_strategy_zen5_gpr
+        .size   uc_patch_copy_jumps, . - uc_patch_copy_jumps
 
         .section .rodata
 /* copy_rule.c refers to this symbol: linking it with a copy object from */

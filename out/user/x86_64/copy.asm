@@ -78,9 +78,10 @@ uc_memcpy:
 uc_memcpy.site:
         mov     rax, rdi
         mov     rcx, rdx
-uc_memcpy.site_end:
         rep movsb                               ; the baseline: one forward copy
         ret
+        times   333 - ($ - uc_memcpy.site) db 0xcc
+..@uc_memcpy.site_end:
 uc_memcpy.end:
 
 ; uc_memcpy under the installed table, where rule_patch sends uc_memcpy.
@@ -645,8 +646,10 @@ uc_memcpy_zen3_avx2:
         ; zen3_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen3_avx2_small
+..@uc_memcpy_zen3_avx2.jump1:
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemcpy_zen3_avx2_avx2_down
+..@uc_memcpy_zen3_avx2.jump2:
         cmp     rdx, 262144                    ; band edge
         ja      .Lmemcpy_zen3_avx2_t6_8
         cmp     rdx, 1536                    ; band edge
@@ -656,9 +659,12 @@ uc_memcpy_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_avx2_avx2_forward
+..@uc_memcpy_zen3_avx2.jump3:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_avx2_avx2_down
+..@uc_memcpy_zen3_avx2.jump4:
         jmp near .Lmemcpy_zen3_avx2_avx2_forward
+..@uc_memcpy_zen3_avx2.jump5:
 .Lmemcpy_zen3_avx2_t4_5:
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemcpy_zen3_avx2_t5_5
@@ -667,16 +673,21 @@ uc_memcpy_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_avx2_forward
+..@uc_memcpy_zen3_avx2.jump6:
         jmp near .Lmemcpy_zen3_avx2_avx2_forward
+..@uc_memcpy_zen3_avx2.jump7:
 .Lmemcpy_zen3_avx2_t5_5:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_avx2_avx2_forward
+..@uc_memcpy_zen3_avx2.jump8:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_avx2_avx2_down
+..@uc_memcpy_zen3_avx2.jump9:
         jmp near .Lmemcpy_zen3_avx2_avx2_forward
+..@uc_memcpy_zen3_avx2.jump10:
 .Lmemcpy_zen3_avx2_t6_8:
         cmp     rdx, 524288                    ; band edge
         ja      .Lmemcpy_zen3_avx2_t7_8
@@ -685,20 +696,28 @@ uc_memcpy_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_avx2_forward
+..@uc_memcpy_zen3_avx2.jump11:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_avx2_avx2_down
+..@uc_memcpy_zen3_avx2.jump12:
         jmp near .Lmemcpy_zen3_avx2_forward
+..@uc_memcpy_zen3_avx2.jump13:
 .Lmemcpy_zen3_avx2_t7_8:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lmemcpy_zen3_avx2_avx2_nt
+..@uc_memcpy_zen3_avx2.jump14:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_avx2_forward
+..@uc_memcpy_zen3_avx2.jump15:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_avx2_avx2_down
+..@uc_memcpy_zen3_avx2.jump16:
         jmp near .Lmemcpy_zen3_avx2_avx2_forward
+..@uc_memcpy_zen3_avx2.jump17:
+..@uc_memcpy_zen3_avx2.copy_end:
 .Lmemcpy_zen3_avx2_forward:
         mov     rcx, rdx
         rep movsb
@@ -888,30 +907,40 @@ uc_memcpy_zen3_gpr:
         ; zen3_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen3_gpr_small
+..@uc_memcpy_zen3_gpr.jump1:
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemcpy_zen3_gpr_down
+..@uc_memcpy_zen3_gpr.jump2:
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemcpy_zen3_gpr_t5_6
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemcpy_zen3_gpr_forward
+..@uc_memcpy_zen3_gpr.jump3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_gpr_forward
+..@uc_memcpy_zen3_gpr.jump4:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_gpr_down
+..@uc_memcpy_zen3_gpr.jump5:
         jmp near .Lmemcpy_zen3_gpr_forward
+..@uc_memcpy_zen3_gpr.jump6:
 .Lmemcpy_zen3_gpr_t5_6:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lmemcpy_zen3_gpr_forward
+..@uc_memcpy_zen3_gpr.jump7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_gpr_forward
+..@uc_memcpy_zen3_gpr.jump8:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_gpr_down
+..@uc_memcpy_zen3_gpr.jump9:
+..@uc_memcpy_zen3_gpr.copy_end:
 .Lmemcpy_zen3_gpr_forward:
         mov     rcx, rdx
         rep movsb
@@ -996,12 +1025,16 @@ uc_memcpy_zen5_avx512:
         ; zen5_avx512's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_small
+..@uc_memcpy_zen5_avx512.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_avx2_down
+..@uc_memcpy_zen5_avx512.jump2:
         cmp     rdx, 128                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_avx512_forward
+..@uc_memcpy_zen5_avx512.jump3:
         cmp     rdx, 320                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_avx2_forward
+..@uc_memcpy_zen5_avx512.jump4:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemcpy_zen5_avx512_t8_11
         cmp     rdx, 1536                    ; band edge
@@ -1010,29 +1043,39 @@ uc_memcpy_zen5_avx512:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx512_avx512_forward                 ; zero: d = 0
+..@uc_memcpy_zen5_avx512.jump5:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx512_avx512_down
+..@uc_memcpy_zen5_avx512.jump6:
         jmp near .Lmemcpy_zen5_avx512_avx512_forward
+..@uc_memcpy_zen5_avx512.jump7:
 .Lmemcpy_zen5_avx512_t6_7:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_forward
+..@uc_memcpy_zen5_avx512.jump8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx512_avx512_forward                 ; zero: d = 0
+..@uc_memcpy_zen5_avx512.jump9:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx512_avx512_down
+..@uc_memcpy_zen5_avx512.jump10:
         jmp near .Lmemcpy_zen5_avx512_avx512_forward
+..@uc_memcpy_zen5_avx512.jump11:
 .Lmemcpy_zen5_avx512_t8_11:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemcpy_zen5_avx512_t10_11
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_forward
+..@uc_memcpy_zen5_avx512.jump12:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx512_avx512_down                 ; zero: d = 0
+..@uc_memcpy_zen5_avx512.jump13:
         jmp near .Lmemcpy_zen5_avx512_forward
+..@uc_memcpy_zen5_avx512.jump14:
 .Lmemcpy_zen5_avx512_t10_11:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemcpy_zen5_avx512_t11_11
@@ -1040,18 +1083,25 @@ uc_memcpy_zen5_avx512:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx512_avx2_nt                 ; zero: d = 0
+..@uc_memcpy_zen5_avx512.jump15:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen5_avx512_forward_aligned
+..@uc_memcpy_zen5_avx512.jump16:
         jmp near .Lmemcpy_zen5_avx512_avx2_nt
+..@uc_memcpy_zen5_avx512.jump17:
 .Lmemcpy_zen5_avx512_t11_11:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx512_forward                 ; zero: d = 0
+..@uc_memcpy_zen5_avx512.jump18:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx512_avx2_nt
+..@uc_memcpy_zen5_avx512.jump19:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen5_avx512_forward_aligned
+..@uc_memcpy_zen5_avx512.jump20:
+..@uc_memcpy_zen5_avx512.copy_end:
 .Lmemcpy_zen5_avx512_forward:
         mov     rcx, rdx
         rep movsb
@@ -1341,10 +1391,13 @@ uc_memcpy_zen5_avx2:
         ; zen5_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_small
+..@uc_memcpy_zen5_avx2.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_avx2_down
+..@uc_memcpy_zen5_avx2.jump2:
         cmp     rdx, 320                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_avx2_forward
+..@uc_memcpy_zen5_avx2.jump3:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemcpy_zen5_avx2_t7_10
         cmp     rdx, 1536                    ; band edge
@@ -1353,29 +1406,39 @@ uc_memcpy_zen5_avx2:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx2_avx2_forward                 ; zero: d = 0
+..@uc_memcpy_zen5_avx2.jump4:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx2_avx2_down
+..@uc_memcpy_zen5_avx2.jump5:
         jmp near .Lmemcpy_zen5_avx2_avx2_forward
+..@uc_memcpy_zen5_avx2.jump6:
 .Lmemcpy_zen5_avx2_t5_6:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_forward
+..@uc_memcpy_zen5_avx2.jump7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx2_avx2_forward                 ; zero: d = 0
+..@uc_memcpy_zen5_avx2.jump8:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx2_avx2_down
+..@uc_memcpy_zen5_avx2.jump9:
         jmp near .Lmemcpy_zen5_avx2_avx2_forward
+..@uc_memcpy_zen5_avx2.jump10:
 .Lmemcpy_zen5_avx2_t7_10:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemcpy_zen5_avx2_t9_10
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_forward
+..@uc_memcpy_zen5_avx2.jump11:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx2_avx2_down                 ; zero: d = 0
+..@uc_memcpy_zen5_avx2.jump12:
         jmp near .Lmemcpy_zen5_avx2_forward
+..@uc_memcpy_zen5_avx2.jump13:
 .Lmemcpy_zen5_avx2_t9_10:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemcpy_zen5_avx2_t10_10
@@ -1383,18 +1446,25 @@ uc_memcpy_zen5_avx2:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx2_avx2_nt                 ; zero: d = 0
+..@uc_memcpy_zen5_avx2.jump14:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen5_avx2_forward_aligned
+..@uc_memcpy_zen5_avx2.jump15:
         jmp near .Lmemcpy_zen5_avx2_avx2_nt
+..@uc_memcpy_zen5_avx2.jump16:
 .Lmemcpy_zen5_avx2_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx2_forward                 ; zero: d = 0
+..@uc_memcpy_zen5_avx2.jump17:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx2_avx2_nt
+..@uc_memcpy_zen5_avx2.jump18:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen5_avx2_forward_aligned
+..@uc_memcpy_zen5_avx2.jump19:
+..@uc_memcpy_zen5_avx2.copy_end:
 .Lmemcpy_zen5_avx2_forward:
         mov     rcx, rdx
         rep movsb
@@ -1600,10 +1670,13 @@ uc_memcpy_zen5_gpr:
         ; zen5_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen5_gpr_small
+..@uc_memcpy_zen5_gpr.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemcpy_zen5_gpr_down
+..@uc_memcpy_zen5_gpr.jump2:
         cmp     rdx, 320                    ; band edge
         jbe near .Lmemcpy_zen5_gpr_forward
+..@uc_memcpy_zen5_gpr.jump3:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemcpy_zen5_gpr_t7_9
         cmp     rdx, 1536                    ; band edge
@@ -1612,36 +1685,49 @@ uc_memcpy_zen5_gpr:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_gpr_forward                 ; zero: d = 0
+..@uc_memcpy_zen5_gpr.jump4:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_gpr_down
+..@uc_memcpy_zen5_gpr.jump5:
         jmp near .Lmemcpy_zen5_gpr_forward
+..@uc_memcpy_zen5_gpr.jump6:
 .Lmemcpy_zen5_gpr_t5_6:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemcpy_zen5_gpr_forward
+..@uc_memcpy_zen5_gpr.jump7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_gpr_forward                 ; zero: d = 0
+..@uc_memcpy_zen5_gpr.jump8:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_gpr_down
+..@uc_memcpy_zen5_gpr.jump9:
         jmp near .Lmemcpy_zen5_gpr_forward
+..@uc_memcpy_zen5_gpr.jump10:
 .Lmemcpy_zen5_gpr_t7_9:
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemcpy_zen5_gpr_forward
+..@uc_memcpy_zen5_gpr.jump11:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemcpy_zen5_gpr_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_gpr_down                 ; zero: d = 0
+..@uc_memcpy_zen5_gpr.jump12:
         jmp near .Lmemcpy_zen5_gpr_forward
+..@uc_memcpy_zen5_gpr.jump13:
 .Lmemcpy_zen5_gpr_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_gpr_forward                 ; zero: d = 0
+..@uc_memcpy_zen5_gpr.jump14:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen5_gpr_forward_aligned
+..@uc_memcpy_zen5_gpr.jump15:
+..@uc_memcpy_zen5_gpr.copy_end:
 .Lmemcpy_zen5_gpr_forward:
         mov     rcx, rdx
         rep movsb
@@ -1743,7 +1829,6 @@ uc_memmove:
 uc_memmove.site:
         mov     rax, rdi
         mov     rcx, rdi
-uc_memmove.site_end:
         sub     rcx, rsi                        ; dst - src
         cmp     rcx, rdx
         jb      .Lmemmove_baseline_down         ; dst in [src, src + n): copy highest first
@@ -1815,6 +1900,8 @@ uc_memmove.site_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        times   363 - ($ - uc_memmove.site) db 0xcc
+..@uc_memmove.site_end:
 uc_memmove.end:
 
 ; uc_memmove under the installed table, where rule_patch sends uc_memmove.
@@ -3607,16 +3694,20 @@ uc_memmove_zen3_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_above          ; dst in [src, src + n): copy down
+        jb near .Lmemmove_zen3_avx2_overlap_above          ; dst in [src, src + n): copy down
+..@uc_memmove_zen3_avx2.jump1:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_below          ; src in [dst, dst + n): copy up
+        jb near .Lmemmove_zen3_avx2_overlap_below          ; src in [dst, dst + n): copy up
+..@uc_memmove_zen3_avx2.jump2:
         ; zen3_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen3_avx2_disjoint_small
+..@uc_memmove_zen3_avx2.jump3:
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
+..@uc_memmove_zen3_avx2.jump4:
         cmp     rdx, 262144                    ; band edge
         ja      .Lmemmove_zen3_avx2_disjoint_t6_8
         cmp     rdx, 1536                    ; band edge
@@ -3626,9 +3717,12 @@ uc_memmove_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_avx2_forward
+..@uc_memmove_zen3_avx2.jump5:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
+..@uc_memmove_zen3_avx2.jump6:
         jmp near .Lmemmove_zen3_avx2_disjoint_avx2_forward
+..@uc_memmove_zen3_avx2.jump7:
 .Lmemmove_zen3_avx2_disjoint_t4_5:
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemmove_zen3_avx2_disjoint_t5_5
@@ -3637,16 +3731,21 @@ uc_memmove_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_forward
+..@uc_memmove_zen3_avx2.jump8:
         jmp near .Lmemmove_zen3_avx2_disjoint_avx2_forward
+..@uc_memmove_zen3_avx2.jump9:
 .Lmemmove_zen3_avx2_disjoint_t5_5:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_avx2_forward
+..@uc_memmove_zen3_avx2.jump10:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
+..@uc_memmove_zen3_avx2.jump11:
         jmp near .Lmemmove_zen3_avx2_disjoint_avx2_forward
+..@uc_memmove_zen3_avx2.jump12:
 .Lmemmove_zen3_avx2_disjoint_t6_8:
         cmp     rdx, 524288                    ; band edge
         ja      .Lmemmove_zen3_avx2_disjoint_t7_8
@@ -3655,20 +3754,28 @@ uc_memmove_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_forward
+..@uc_memmove_zen3_avx2.jump13:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
+..@uc_memmove_zen3_avx2.jump14:
         jmp near .Lmemmove_zen3_avx2_disjoint_forward
+..@uc_memmove_zen3_avx2.jump15:
 .Lmemmove_zen3_avx2_disjoint_t7_8:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lmemmove_zen3_avx2_disjoint_avx2_nt
+..@uc_memmove_zen3_avx2.jump16:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_forward
+..@uc_memmove_zen3_avx2.jump17:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
+..@uc_memmove_zen3_avx2.jump18:
         jmp near .Lmemmove_zen3_avx2_disjoint_avx2_forward
+..@uc_memmove_zen3_avx2.jump19:
+..@uc_memmove_zen3_avx2.copy_end:
 .Lmemmove_zen3_avx2_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -4388,38 +4495,50 @@ uc_memmove_zen3_gpr:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_above          ; dst in [src, src + n): copy down
+        jb near .Lmemmove_zen3_gpr_overlap_above          ; dst in [src, src + n): copy down
+..@uc_memmove_zen3_gpr.jump1:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_below          ; src in [dst, dst + n): copy up
+        jb near .Lmemmove_zen3_gpr_overlap_below          ; src in [dst, dst + n): copy up
+..@uc_memmove_zen3_gpr.jump2:
         ; zen3_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen3_gpr_disjoint_small
+..@uc_memmove_zen3_gpr.jump3:
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemmove_zen3_gpr_disjoint_down
+..@uc_memmove_zen3_gpr.jump4:
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemmove_zen3_gpr_disjoint_t5_6
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemmove_zen3_gpr_disjoint_forward
+..@uc_memmove_zen3_gpr.jump5:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_gpr_disjoint_forward
+..@uc_memmove_zen3_gpr.jump6:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_gpr_disjoint_down
+..@uc_memmove_zen3_gpr.jump7:
         jmp near .Lmemmove_zen3_gpr_disjoint_forward
+..@uc_memmove_zen3_gpr.jump8:
 .Lmemmove_zen3_gpr_disjoint_t5_6:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lmemmove_zen3_gpr_disjoint_forward
+..@uc_memmove_zen3_gpr.jump9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_gpr_disjoint_forward
+..@uc_memmove_zen3_gpr.jump10:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_gpr_disjoint_down
+..@uc_memmove_zen3_gpr.jump11:
+..@uc_memmove_zen3_gpr.copy_end:
 .Lmemmove_zen3_gpr_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -4790,20 +4909,26 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
+        jb near .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
+..@uc_memmove_zen5_avx512.jump1:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
+        jb near .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
+..@uc_memmove_zen5_avx512.jump2:
         ; zen5_avx512's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_small
+..@uc_memmove_zen5_avx512.jump3:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_avx2_down
+..@uc_memmove_zen5_avx512.jump4:
         cmp     rdx, 128                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_avx512_forward
+..@uc_memmove_zen5_avx512.jump5:
         cmp     rdx, 320                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_avx2_forward
+..@uc_memmove_zen5_avx512.jump6:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t8_11
         cmp     rdx, 1536                    ; band edge
@@ -4812,29 +4937,39 @@ uc_memmove_zen5_avx512:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
+..@uc_memmove_zen5_avx512.jump7:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_disjoint_avx512_down
+..@uc_memmove_zen5_avx512.jump8:
         jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
+..@uc_memmove_zen5_avx512.jump9:
 .Lmemmove_zen5_avx512_disjoint_t6_7:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_forward
+..@uc_memmove_zen5_avx512.jump10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
+..@uc_memmove_zen5_avx512.jump11:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_disjoint_avx512_down
+..@uc_memmove_zen5_avx512.jump12:
         jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
+..@uc_memmove_zen5_avx512.jump13:
 .Lmemmove_zen5_avx512_disjoint_t8_11:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t10_11
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_forward
+..@uc_memmove_zen5_avx512.jump14:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_avx512_down                 ; zero: d = 0
+..@uc_memmove_zen5_avx512.jump15:
         jmp near .Lmemmove_zen5_avx512_disjoint_forward
+..@uc_memmove_zen5_avx512.jump16:
 .Lmemmove_zen5_avx512_disjoint_t10_11:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t11_11
@@ -4842,18 +4977,25 @@ uc_memmove_zen5_avx512:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_avx2_nt                 ; zero: d = 0
+..@uc_memmove_zen5_avx512.jump17:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx512_disjoint_forward_aligned
+..@uc_memmove_zen5_avx512.jump18:
         jmp near .Lmemmove_zen5_avx512_disjoint_avx2_nt
+..@uc_memmove_zen5_avx512.jump19:
 .Lmemmove_zen5_avx512_disjoint_t11_11:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_forward                 ; zero: d = 0
+..@uc_memmove_zen5_avx512.jump20:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_disjoint_avx2_nt
+..@uc_memmove_zen5_avx512.jump21:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx512_disjoint_forward_aligned
+..@uc_memmove_zen5_avx512.jump22:
+..@uc_memmove_zen5_avx512.copy_end:
 .Lmemmove_zen5_avx512_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -5926,18 +6068,23 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_above          ; dst in [src, src + n): copy down
+        jb near .Lmemmove_zen5_avx2_overlap_above          ; dst in [src, src + n): copy down
+..@uc_memmove_zen5_avx2.jump1:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_below          ; src in [dst, dst + n): copy up
+        jb near .Lmemmove_zen5_avx2_overlap_below          ; src in [dst, dst + n): copy up
+..@uc_memmove_zen5_avx2.jump2:
         ; zen5_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_small
+..@uc_memmove_zen5_avx2.jump3:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
+..@uc_memmove_zen5_avx2.jump4:
         cmp     rdx, 320                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
+..@uc_memmove_zen5_avx2.jump5:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemmove_zen5_avx2_disjoint_t7_10
         cmp     rdx, 1536                    ; band edge
@@ -5946,29 +6093,39 @@ uc_memmove_zen5_avx2:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_avx2_forward                 ; zero: d = 0
+..@uc_memmove_zen5_avx2.jump6:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
+..@uc_memmove_zen5_avx2.jump7:
         jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
+..@uc_memmove_zen5_avx2.jump8:
 .Lmemmove_zen5_avx2_disjoint_t5_6:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_forward
+..@uc_memmove_zen5_avx2.jump9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_avx2_forward                 ; zero: d = 0
+..@uc_memmove_zen5_avx2.jump10:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
+..@uc_memmove_zen5_avx2.jump11:
         jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
+..@uc_memmove_zen5_avx2.jump12:
 .Lmemmove_zen5_avx2_disjoint_t7_10:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_avx2_disjoint_t9_10
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_forward
+..@uc_memmove_zen5_avx2.jump13:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_avx2_down                 ; zero: d = 0
+..@uc_memmove_zen5_avx2.jump14:
         jmp near .Lmemmove_zen5_avx2_disjoint_forward
+..@uc_memmove_zen5_avx2.jump15:
 .Lmemmove_zen5_avx2_disjoint_t9_10:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemmove_zen5_avx2_disjoint_t10_10
@@ -5976,18 +6133,25 @@ uc_memmove_zen5_avx2:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_avx2_nt                 ; zero: d = 0
+..@uc_memmove_zen5_avx2.jump16:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx2_disjoint_forward_aligned
+..@uc_memmove_zen5_avx2.jump17:
         jmp near .Lmemmove_zen5_avx2_disjoint_avx2_nt
+..@uc_memmove_zen5_avx2.jump18:
 .Lmemmove_zen5_avx2_disjoint_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_forward                 ; zero: d = 0
+..@uc_memmove_zen5_avx2.jump19:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_nt
+..@uc_memmove_zen5_avx2.jump20:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx2_disjoint_forward_aligned
+..@uc_memmove_zen5_avx2.jump21:
+..@uc_memmove_zen5_avx2.copy_end:
 .Lmemmove_zen5_avx2_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -6804,18 +6968,23 @@ uc_memmove_zen5_gpr:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_gpr_overlap_above          ; dst in [src, src + n): copy down
+        jb near .Lmemmove_zen5_gpr_overlap_above          ; dst in [src, src + n): copy down
+..@uc_memmove_zen5_gpr.jump1:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_gpr_overlap_below          ; src in [dst, dst + n): copy up
+        jb near .Lmemmove_zen5_gpr_overlap_below          ; src in [dst, dst + n): copy up
+..@uc_memmove_zen5_gpr.jump2:
         ; zen5_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_small
+..@uc_memmove_zen5_gpr.jump3:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_down
+..@uc_memmove_zen5_gpr.jump4:
         cmp     rdx, 320                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_forward
+..@uc_memmove_zen5_gpr.jump5:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemmove_zen5_gpr_disjoint_t7_9
         cmp     rdx, 1536                    ; band edge
@@ -6824,36 +6993,49 @@ uc_memmove_zen5_gpr:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
+..@uc_memmove_zen5_gpr.jump6:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_disjoint_down
+..@uc_memmove_zen5_gpr.jump7:
         jmp near .Lmemmove_zen5_gpr_disjoint_forward
+..@uc_memmove_zen5_gpr.jump8:
 .Lmemmove_zen5_gpr_disjoint_t5_6:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_forward
+..@uc_memmove_zen5_gpr.jump9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
+..@uc_memmove_zen5_gpr.jump10:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_disjoint_down
+..@uc_memmove_zen5_gpr.jump11:
         jmp near .Lmemmove_zen5_gpr_disjoint_forward
+..@uc_memmove_zen5_gpr.jump12:
 .Lmemmove_zen5_gpr_disjoint_t7_9:
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_forward
+..@uc_memmove_zen5_gpr.jump13:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_gpr_disjoint_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_gpr_disjoint_down                 ; zero: d = 0
+..@uc_memmove_zen5_gpr.jump14:
         jmp near .Lmemmove_zen5_gpr_disjoint_forward
+..@uc_memmove_zen5_gpr.jump15:
 .Lmemmove_zen5_gpr_disjoint_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
+..@uc_memmove_zen5_gpr.jump16:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_gpr_disjoint_forward_aligned
+..@uc_memmove_zen5_gpr.jump17:
+..@uc_memmove_zen5_gpr.copy_end:
 .Lmemmove_zen5_gpr_disjoint_forward:
         mov     rcx, rdx
         rep movsb
@@ -7878,8 +8060,9 @@ uc_copy_strategy:
         endbr64
 uc_copy_strategy.site:
         mov     eax, 0                           ; forward
-uc_copy_strategy.site_end:
         ret
+        times   330 - ($ - uc_copy_strategy.site) db 0xcc
+..@uc_copy_strategy.site_end:
 uc_copy_strategy.end:
 
 ; uc_copy_strategy under the installed table.
@@ -8069,8 +8252,10 @@ uc_copy_strategy_zen3_avx2:
         ; zen3_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_strategy_zen3_avx2_small
+..@uc_copy_strategy_zen3_avx2.jump1:
         cmp     rdx, 768                    ; band edge
         jbe near .Lcopy_strategy_zen3_avx2_avx2_down
+..@uc_copy_strategy_zen3_avx2.jump2:
         cmp     rdx, 262144                    ; band edge
         ja      .Lcopy_strategy_zen3_avx2_t6_8
         cmp     rdx, 1536                    ; band edge
@@ -8080,9 +8265,12 @@ uc_copy_strategy_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_avx2_avx2_forward
+..@uc_copy_strategy_zen3_avx2.jump3:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lcopy_strategy_zen3_avx2_avx2_down
+..@uc_copy_strategy_zen3_avx2.jump4:
         jmp near .Lcopy_strategy_zen3_avx2_avx2_forward
+..@uc_copy_strategy_zen3_avx2.jump5:
 .Lcopy_strategy_zen3_avx2_t4_5:
         cmp     rdx, 3072                    ; band edge
         ja      .Lcopy_strategy_zen3_avx2_t5_5
@@ -8091,16 +8279,21 @@ uc_copy_strategy_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_avx2_forward
+..@uc_copy_strategy_zen3_avx2.jump6:
         jmp near .Lcopy_strategy_zen3_avx2_avx2_forward
+..@uc_copy_strategy_zen3_avx2.jump7:
 .Lcopy_strategy_zen3_avx2_t5_5:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_avx2_avx2_forward
+..@uc_copy_strategy_zen3_avx2.jump8:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lcopy_strategy_zen3_avx2_avx2_down
+..@uc_copy_strategy_zen3_avx2.jump9:
         jmp near .Lcopy_strategy_zen3_avx2_avx2_forward
+..@uc_copy_strategy_zen3_avx2.jump10:
 .Lcopy_strategy_zen3_avx2_t6_8:
         cmp     rdx, 524288                    ; band edge
         ja      .Lcopy_strategy_zen3_avx2_t7_8
@@ -8109,20 +8302,28 @@ uc_copy_strategy_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_avx2_forward
+..@uc_copy_strategy_zen3_avx2.jump11:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lcopy_strategy_zen3_avx2_avx2_down
+..@uc_copy_strategy_zen3_avx2.jump12:
         jmp near .Lcopy_strategy_zen3_avx2_forward
+..@uc_copy_strategy_zen3_avx2.jump13:
 .Lcopy_strategy_zen3_avx2_t7_8:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lcopy_strategy_zen3_avx2_avx2_nt
+..@uc_copy_strategy_zen3_avx2.jump14:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_avx2_forward
+..@uc_copy_strategy_zen3_avx2.jump15:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lcopy_strategy_zen3_avx2_avx2_down
+..@uc_copy_strategy_zen3_avx2.jump16:
         jmp near .Lcopy_strategy_zen3_avx2_avx2_forward
+..@uc_copy_strategy_zen3_avx2.jump17:
+..@uc_copy_strategy_zen3_avx2.copy_end:
 .Lcopy_strategy_zen3_avx2_forward:
         mov     eax, 0
         ret
@@ -8145,30 +8346,40 @@ uc_copy_strategy_zen3_gpr:
         ; zen3_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_strategy_zen3_gpr_small
+..@uc_copy_strategy_zen3_gpr.jump1:
         cmp     rdx, 768                    ; band edge
         jbe near .Lcopy_strategy_zen3_gpr_down
+..@uc_copy_strategy_zen3_gpr.jump2:
         cmp     rdx, 3072                    ; band edge
         ja      .Lcopy_strategy_zen3_gpr_t5_6
         cmp     rdx, 1536                    ; band edge
         ja near .Lcopy_strategy_zen3_gpr_forward
+..@uc_copy_strategy_zen3_gpr.jump3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_gpr_forward
+..@uc_copy_strategy_zen3_gpr.jump4:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lcopy_strategy_zen3_gpr_down
+..@uc_copy_strategy_zen3_gpr.jump5:
         jmp near .Lcopy_strategy_zen3_gpr_forward
+..@uc_copy_strategy_zen3_gpr.jump6:
 .Lcopy_strategy_zen3_gpr_t5_6:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lcopy_strategy_zen3_gpr_forward
+..@uc_copy_strategy_zen3_gpr.jump7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lcopy_strategy_zen3_gpr_forward
+..@uc_copy_strategy_zen3_gpr.jump8:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lcopy_strategy_zen3_gpr_down
+..@uc_copy_strategy_zen3_gpr.jump9:
+..@uc_copy_strategy_zen3_gpr.copy_end:
 .Lcopy_strategy_zen3_gpr_forward:
         mov     eax, 0
         ret
@@ -8185,12 +8396,16 @@ uc_copy_strategy_zen5_avx512:
         ; zen5_avx512's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx512_small
+..@uc_copy_strategy_zen5_avx512.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx512_avx2_down
+..@uc_copy_strategy_zen5_avx512.jump2:
         cmp     rdx, 128                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx512_avx512_forward
+..@uc_copy_strategy_zen5_avx512.jump3:
         cmp     rdx, 320                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx512_avx2_forward
+..@uc_copy_strategy_zen5_avx512.jump4:
         cmp     rdx, 4096                    ; band edge
         ja      .Lcopy_strategy_zen5_avx512_t8_11
         cmp     rdx, 1536                    ; band edge
@@ -8199,29 +8414,39 @@ uc_copy_strategy_zen5_avx512:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_avx512_avx512_forward                 ; zero: d = 0
+..@uc_copy_strategy_zen5_avx512.jump5:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_avx512_avx512_down
+..@uc_copy_strategy_zen5_avx512.jump6:
         jmp near .Lcopy_strategy_zen5_avx512_avx512_forward
+..@uc_copy_strategy_zen5_avx512.jump7:
 .Lcopy_strategy_zen5_avx512_t6_7:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx512_forward
+..@uc_copy_strategy_zen5_avx512.jump8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_avx512_avx512_forward                 ; zero: d = 0
+..@uc_copy_strategy_zen5_avx512.jump9:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_avx512_avx512_down
+..@uc_copy_strategy_zen5_avx512.jump10:
         jmp near .Lcopy_strategy_zen5_avx512_avx512_forward
+..@uc_copy_strategy_zen5_avx512.jump11:
 .Lcopy_strategy_zen5_avx512_t8_11:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lcopy_strategy_zen5_avx512_t10_11
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx512_forward
+..@uc_copy_strategy_zen5_avx512.jump12:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_avx512_avx512_down                 ; zero: d = 0
+..@uc_copy_strategy_zen5_avx512.jump13:
         jmp near .Lcopy_strategy_zen5_avx512_forward
+..@uc_copy_strategy_zen5_avx512.jump14:
 .Lcopy_strategy_zen5_avx512_t10_11:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lcopy_strategy_zen5_avx512_t11_11
@@ -8229,18 +8454,25 @@ uc_copy_strategy_zen5_avx512:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_avx512_avx2_nt                 ; zero: d = 0
+..@uc_copy_strategy_zen5_avx512.jump15:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lcopy_strategy_zen5_avx512_forward_aligned
+..@uc_copy_strategy_zen5_avx512.jump16:
         jmp near .Lcopy_strategy_zen5_avx512_avx2_nt
+..@uc_copy_strategy_zen5_avx512.jump17:
 .Lcopy_strategy_zen5_avx512_t11_11:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_avx512_forward                 ; zero: d = 0
+..@uc_copy_strategy_zen5_avx512.jump18:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_avx512_avx2_nt
+..@uc_copy_strategy_zen5_avx512.jump19:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lcopy_strategy_zen5_avx512_forward_aligned
+..@uc_copy_strategy_zen5_avx512.jump20:
+..@uc_copy_strategy_zen5_avx512.copy_end:
 .Lcopy_strategy_zen5_avx512_forward:
         mov     eax, 0
         ret
@@ -8272,10 +8504,13 @@ uc_copy_strategy_zen5_avx2:
         ; zen5_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx2_small
+..@uc_copy_strategy_zen5_avx2.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx2_avx2_down
+..@uc_copy_strategy_zen5_avx2.jump2:
         cmp     rdx, 320                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx2_avx2_forward
+..@uc_copy_strategy_zen5_avx2.jump3:
         cmp     rdx, 4096                    ; band edge
         ja      .Lcopy_strategy_zen5_avx2_t7_10
         cmp     rdx, 1536                    ; band edge
@@ -8284,29 +8519,39 @@ uc_copy_strategy_zen5_avx2:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_avx2_avx2_forward                 ; zero: d = 0
+..@uc_copy_strategy_zen5_avx2.jump4:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_avx2_avx2_down
+..@uc_copy_strategy_zen5_avx2.jump5:
         jmp near .Lcopy_strategy_zen5_avx2_avx2_forward
+..@uc_copy_strategy_zen5_avx2.jump6:
 .Lcopy_strategy_zen5_avx2_t5_6:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx2_forward
+..@uc_copy_strategy_zen5_avx2.jump7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_avx2_avx2_forward                 ; zero: d = 0
+..@uc_copy_strategy_zen5_avx2.jump8:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_avx2_avx2_down
+..@uc_copy_strategy_zen5_avx2.jump9:
         jmp near .Lcopy_strategy_zen5_avx2_avx2_forward
+..@uc_copy_strategy_zen5_avx2.jump10:
 .Lcopy_strategy_zen5_avx2_t7_10:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lcopy_strategy_zen5_avx2_t9_10
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx2_forward
+..@uc_copy_strategy_zen5_avx2.jump11:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_avx2_avx2_down                 ; zero: d = 0
+..@uc_copy_strategy_zen5_avx2.jump12:
         jmp near .Lcopy_strategy_zen5_avx2_forward
+..@uc_copy_strategy_zen5_avx2.jump13:
 .Lcopy_strategy_zen5_avx2_t9_10:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lcopy_strategy_zen5_avx2_t10_10
@@ -8314,18 +8559,25 @@ uc_copy_strategy_zen5_avx2:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_avx2_avx2_nt                 ; zero: d = 0
+..@uc_copy_strategy_zen5_avx2.jump14:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lcopy_strategy_zen5_avx2_forward_aligned
+..@uc_copy_strategy_zen5_avx2.jump15:
         jmp near .Lcopy_strategy_zen5_avx2_avx2_nt
+..@uc_copy_strategy_zen5_avx2.jump16:
 .Lcopy_strategy_zen5_avx2_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_avx2_forward                 ; zero: d = 0
+..@uc_copy_strategy_zen5_avx2.jump17:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_avx2_avx2_nt
+..@uc_copy_strategy_zen5_avx2.jump18:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lcopy_strategy_zen5_avx2_forward_aligned
+..@uc_copy_strategy_zen5_avx2.jump19:
+..@uc_copy_strategy_zen5_avx2.copy_end:
 .Lcopy_strategy_zen5_avx2_forward:
         mov     eax, 0
         ret
@@ -8351,10 +8603,13 @@ uc_copy_strategy_zen5_gpr:
         ; zen5_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lcopy_strategy_zen5_gpr_small
+..@uc_copy_strategy_zen5_gpr.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lcopy_strategy_zen5_gpr_down
+..@uc_copy_strategy_zen5_gpr.jump2:
         cmp     rdx, 320                    ; band edge
         jbe near .Lcopy_strategy_zen5_gpr_forward
+..@uc_copy_strategy_zen5_gpr.jump3:
         cmp     rdx, 4096                    ; band edge
         ja      .Lcopy_strategy_zen5_gpr_t7_9
         cmp     rdx, 1536                    ; band edge
@@ -8363,36 +8618,49 @@ uc_copy_strategy_zen5_gpr:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_gpr_forward                 ; zero: d = 0
+..@uc_copy_strategy_zen5_gpr.jump4:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_gpr_down
+..@uc_copy_strategy_zen5_gpr.jump5:
         jmp near .Lcopy_strategy_zen5_gpr_forward
+..@uc_copy_strategy_zen5_gpr.jump6:
 .Lcopy_strategy_zen5_gpr_t5_6:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lcopy_strategy_zen5_gpr_forward
+..@uc_copy_strategy_zen5_gpr.jump7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_gpr_forward                 ; zero: d = 0
+..@uc_copy_strategy_zen5_gpr.jump8:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_gpr_down
+..@uc_copy_strategy_zen5_gpr.jump9:
         jmp near .Lcopy_strategy_zen5_gpr_forward
+..@uc_copy_strategy_zen5_gpr.jump10:
 .Lcopy_strategy_zen5_gpr_t7_9:
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lcopy_strategy_zen5_gpr_forward
+..@uc_copy_strategy_zen5_gpr.jump11:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lcopy_strategy_zen5_gpr_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_gpr_down                 ; zero: d = 0
+..@uc_copy_strategy_zen5_gpr.jump12:
         jmp near .Lcopy_strategy_zen5_gpr_forward
+..@uc_copy_strategy_zen5_gpr.jump13:
 .Lcopy_strategy_zen5_gpr_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen5_gpr_forward                 ; zero: d = 0
+..@uc_copy_strategy_zen5_gpr.jump14:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lcopy_strategy_zen5_gpr_forward_aligned
+..@uc_copy_strategy_zen5_gpr.jump15:
+..@uc_copy_strategy_zen5_gpr.copy_end:
 .Lcopy_strategy_zen5_gpr_forward:
         mov     eax, 0
         ret
@@ -8518,9 +8786,10 @@ uc_copy_short.end:
 
         section .data.rel.ro progbits alloc noexec write align=8
         align   8, db 0
-; Each patched routine's entry; its site, which rule_patch overwrites with
-; a jmp rel32 to the installed rule's routine, is patch_site_offset bytes
-; further, after the entry's endbr64 where it has one. The list points at
+; Each patched routine's entry; its site, where rule_patch copies the
+; installed rule's dispatch (or writes a jmp rel32 to its routine), is
+; patch_site_offset bytes further, after the entry's endbr64 where it has
+; one. The list points at
 ; the entries, not the sites: a kernel built for IBT refuses data that
 ; points where no ENDBR is (objtool --ibt, "data relocation to !ENDBR").
         global  uc_patch_entries:data (uc_patch_entries.end - uc_patch_entries)
@@ -8565,13 +8834,103 @@ uc_patch_site_offset:
         db      uc_memmove.site - uc_memmove
         db      uc_copy_strategy.site - uc_copy_strategy
 uc_patch_site_offset.end:
-; The bytes of each site, at least the 5 of a jmp rel32.
+; The room of each site: its baseline, then int3 up to the longest copy
+; rule_patch may write there (templates/lib/entry_copy.lua).
+        align   2, db 0
         global  uc_patch_site_len:data (uc_patch_site_len.end - uc_patch_site_len)
 uc_patch_site_len:
-        db      uc_memcpy.site_end - uc_memcpy.site
-        db      uc_memmove.site_end - uc_memmove.site
-        db      uc_copy_strategy.site_end - uc_copy_strategy.site
+        dw      ..@uc_memcpy.site_end - uc_memcpy.site
+        dw      ..@uc_memmove.site_end - uc_memmove.site
+        dw      ..@uc_copy_strategy.site_end - uc_copy_strategy.site
 uc_patch_site_len.end:
+; Per routine set and site, where the bytes that rule_patch copies into the
+; site end, from the routine's entry: its dispatch, up to the first copy
+; (0: the set has no copy, and the site gets a jmp rel32 to the routine).
+        global  uc_patch_copy_end:data (uc_patch_copy_end.end - uc_patch_copy_end)
+uc_patch_copy_end:
+        dw      0, 0, 0
+        dw      0, 0, 0
+        dw      ..@uc_memcpy_zen3_avx2.copy_end - uc_memcpy_zen3_avx2, ..@uc_memmove_zen3_avx2.copy_end - uc_memmove_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.copy_end - uc_copy_strategy_zen3_avx2
+        dw      ..@uc_memcpy_zen3_gpr.copy_end - uc_memcpy_zen3_gpr, ..@uc_memmove_zen3_gpr.copy_end - uc_memmove_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.copy_end - uc_copy_strategy_zen3_gpr
+        dw      ..@uc_memcpy_zen5_avx512.copy_end - uc_memcpy_zen5_avx512, ..@uc_memmove_zen5_avx512.copy_end - uc_memmove_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.copy_end - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_memcpy_zen5_avx2.copy_end - uc_memcpy_zen5_avx2, ..@uc_memmove_zen5_avx2.copy_end - uc_memmove_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.copy_end - uc_copy_strategy_zen5_avx2
+        dw      ..@uc_memcpy_zen5_gpr.copy_end - uc_memcpy_zen5_gpr, ..@uc_memmove_zen5_gpr.copy_end - uc_memmove_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.copy_end - uc_copy_strategy_zen5_gpr
+uc_patch_copy_end.end:
+; Per routine set and site, the index of its first jump in
+; uc_patch_copy_jumps, and after the last, their count.
+        global  uc_patch_copy_first:data (uc_patch_copy_first.end - uc_patch_copy_first)
+uc_patch_copy_first:
+        dw      0, 0, 0, 0, 0, 0, 0, 17, 36, 53, 62, 73, 82, 102, 124, 144, 163, 184, 203, 218, 235, 250
+uc_patch_copy_first.end:
+; Each jump of a copy to a copy body, where its rel32 ends, from the
+; routine's entry: rule_patch adds the distance from the routine to the
+; site to it.
+        global  uc_patch_copy_jumps:data (uc_patch_copy_jumps.end - uc_patch_copy_jumps)
+uc_patch_copy_jumps:
+        dw      ..@uc_memcpy_zen3_avx2.jump1 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump2 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump3 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump4 - uc_memcpy_zen3_avx2
+        dw      ..@uc_memcpy_zen3_avx2.jump5 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump6 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump7 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump8 - uc_memcpy_zen3_avx2
+        dw      ..@uc_memcpy_zen3_avx2.jump9 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump10 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump11 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump12 - uc_memcpy_zen3_avx2
+        dw      ..@uc_memcpy_zen3_avx2.jump13 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump14 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump15 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump16 - uc_memcpy_zen3_avx2
+        dw      ..@uc_memcpy_zen3_avx2.jump17 - uc_memcpy_zen3_avx2, ..@uc_memmove_zen3_avx2.jump1 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump2 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump3 - uc_memmove_zen3_avx2
+        dw      ..@uc_memmove_zen3_avx2.jump4 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump5 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump6 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump7 - uc_memmove_zen3_avx2
+        dw      ..@uc_memmove_zen3_avx2.jump8 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump9 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump10 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump11 - uc_memmove_zen3_avx2
+        dw      ..@uc_memmove_zen3_avx2.jump12 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump13 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump14 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump15 - uc_memmove_zen3_avx2
+        dw      ..@uc_memmove_zen3_avx2.jump16 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump17 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump18 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump19 - uc_memmove_zen3_avx2
+        dw      ..@uc_copy_strategy_zen3_avx2.jump1 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump2 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump3 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump4 - uc_copy_strategy_zen3_avx2
+        dw      ..@uc_copy_strategy_zen3_avx2.jump5 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump6 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump7 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump8 - uc_copy_strategy_zen3_avx2
+        dw      ..@uc_copy_strategy_zen3_avx2.jump9 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump10 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump11 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump12 - uc_copy_strategy_zen3_avx2
+        dw      ..@uc_copy_strategy_zen3_avx2.jump13 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump14 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump15 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump16 - uc_copy_strategy_zen3_avx2
+        dw      ..@uc_copy_strategy_zen3_avx2.jump17 - uc_copy_strategy_zen3_avx2, ..@uc_memcpy_zen3_gpr.jump1 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump2 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump3 - uc_memcpy_zen3_gpr
+        dw      ..@uc_memcpy_zen3_gpr.jump4 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump5 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump6 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump7 - uc_memcpy_zen3_gpr
+        dw      ..@uc_memcpy_zen3_gpr.jump8 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump9 - uc_memcpy_zen3_gpr, ..@uc_memmove_zen3_gpr.jump1 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump2 - uc_memmove_zen3_gpr
+        dw      ..@uc_memmove_zen3_gpr.jump3 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump4 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump5 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump6 - uc_memmove_zen3_gpr
+        dw      ..@uc_memmove_zen3_gpr.jump7 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump8 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump9 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump10 - uc_memmove_zen3_gpr
+        dw      ..@uc_memmove_zen3_gpr.jump11 - uc_memmove_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump1 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump2 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump3 - uc_copy_strategy_zen3_gpr
+        dw      ..@uc_copy_strategy_zen3_gpr.jump4 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump5 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump6 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump7 - uc_copy_strategy_zen3_gpr
+        dw      ..@uc_copy_strategy_zen3_gpr.jump8 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump9 - uc_copy_strategy_zen3_gpr, ..@uc_memcpy_zen5_avx512.jump1 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump2 - uc_memcpy_zen5_avx512
+        dw      ..@uc_memcpy_zen5_avx512.jump3 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump4 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump5 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump6 - uc_memcpy_zen5_avx512
+        dw      ..@uc_memcpy_zen5_avx512.jump7 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump8 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump9 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump10 - uc_memcpy_zen5_avx512
+        dw      ..@uc_memcpy_zen5_avx512.jump11 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump12 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump13 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump14 - uc_memcpy_zen5_avx512
+        dw      ..@uc_memcpy_zen5_avx512.jump15 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump16 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump17 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump18 - uc_memcpy_zen5_avx512
+        dw      ..@uc_memcpy_zen5_avx512.jump19 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump20 - uc_memcpy_zen5_avx512, ..@uc_memmove_zen5_avx512.jump1 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump2 - uc_memmove_zen5_avx512
+        dw      ..@uc_memmove_zen5_avx512.jump3 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump4 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump5 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump6 - uc_memmove_zen5_avx512
+        dw      ..@uc_memmove_zen5_avx512.jump7 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump8 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump9 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump10 - uc_memmove_zen5_avx512
+        dw      ..@uc_memmove_zen5_avx512.jump11 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump12 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump13 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump14 - uc_memmove_zen5_avx512
+        dw      ..@uc_memmove_zen5_avx512.jump15 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump16 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump17 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump18 - uc_memmove_zen5_avx512
+        dw      ..@uc_memmove_zen5_avx512.jump19 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump20 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump21 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump22 - uc_memmove_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump1 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump2 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump3 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump4 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump5 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump6 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump7 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump8 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump9 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump10 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump11 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump12 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump13 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump14 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump15 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump16 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump17 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump18 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump19 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump20 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_memcpy_zen5_avx2.jump1 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump2 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump3 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump4 - uc_memcpy_zen5_avx2
+        dw      ..@uc_memcpy_zen5_avx2.jump5 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump6 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump7 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump8 - uc_memcpy_zen5_avx2
+        dw      ..@uc_memcpy_zen5_avx2.jump9 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump10 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump11 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump12 - uc_memcpy_zen5_avx2
+        dw      ..@uc_memcpy_zen5_avx2.jump13 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump14 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump15 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump16 - uc_memcpy_zen5_avx2
+        dw      ..@uc_memcpy_zen5_avx2.jump17 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump18 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump19 - uc_memcpy_zen5_avx2, ..@uc_memmove_zen5_avx2.jump1 - uc_memmove_zen5_avx2
+        dw      ..@uc_memmove_zen5_avx2.jump2 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump3 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump4 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump5 - uc_memmove_zen5_avx2
+        dw      ..@uc_memmove_zen5_avx2.jump6 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump7 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump8 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump9 - uc_memmove_zen5_avx2
+        dw      ..@uc_memmove_zen5_avx2.jump10 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump11 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump12 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump13 - uc_memmove_zen5_avx2
+        dw      ..@uc_memmove_zen5_avx2.jump14 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump15 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump16 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump17 - uc_memmove_zen5_avx2
+        dw      ..@uc_memmove_zen5_avx2.jump18 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump19 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump20 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump21 - uc_memmove_zen5_avx2
+        dw      ..@uc_copy_strategy_zen5_avx2.jump1 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump2 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump3 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump4 - uc_copy_strategy_zen5_avx2
+        dw      ..@uc_copy_strategy_zen5_avx2.jump5 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump6 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump7 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump8 - uc_copy_strategy_zen5_avx2
+        dw      ..@uc_copy_strategy_zen5_avx2.jump9 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump10 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump11 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump12 - uc_copy_strategy_zen5_avx2
+        dw      ..@uc_copy_strategy_zen5_avx2.jump13 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump14 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump15 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump16 - uc_copy_strategy_zen5_avx2
+        dw      ..@uc_copy_strategy_zen5_avx2.jump17 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump18 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump19 - uc_copy_strategy_zen5_avx2, ..@uc_memcpy_zen5_gpr.jump1 - uc_memcpy_zen5_gpr
+        dw      ..@uc_memcpy_zen5_gpr.jump2 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump3 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump4 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump5 - uc_memcpy_zen5_gpr
+        dw      ..@uc_memcpy_zen5_gpr.jump6 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump7 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump8 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump9 - uc_memcpy_zen5_gpr
+        dw      ..@uc_memcpy_zen5_gpr.jump10 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump11 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump12 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump13 - uc_memcpy_zen5_gpr
+        dw      ..@uc_memcpy_zen5_gpr.jump14 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump15 - uc_memcpy_zen5_gpr, ..@uc_memmove_zen5_gpr.jump1 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump2 - uc_memmove_zen5_gpr
+        dw      ..@uc_memmove_zen5_gpr.jump3 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump4 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump5 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump6 - uc_memmove_zen5_gpr
+        dw      ..@uc_memmove_zen5_gpr.jump7 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump8 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump9 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump10 - uc_memmove_zen5_gpr
+        dw      ..@uc_memmove_zen5_gpr.jump11 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump12 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump13 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump14 - uc_memmove_zen5_gpr
+        dw      ..@uc_memmove_zen5_gpr.jump15 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump16 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump17 - uc_memmove_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump1 - uc_copy_strategy_zen5_gpr
+        dw      ..@uc_copy_strategy_zen5_gpr.jump2 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump3 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump4 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump5 - uc_copy_strategy_zen5_gpr
+        dw      ..@uc_copy_strategy_zen5_gpr.jump6 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump7 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump8 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump9 - uc_copy_strategy_zen5_gpr
+        dw      ..@uc_copy_strategy_zen5_gpr.jump10 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump11 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump12 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump13 - uc_copy_strategy_zen5_gpr
+        dw      ..@uc_copy_strategy_zen5_gpr.jump14 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump15 - uc_copy_strategy_zen5_gpr
+uc_patch_copy_jumps.end:
 
         section .rodata
 ; copy_rule.c refers to this symbol: linking it with a copy object from

@@ -1,0 +1,83 @@
+-- What rule_patch copies into a patched entry, so that a call runs the
+-- installed set's dispatch from the entry itself, with no jmp to reach it
+-- (patch.c.tpi says how it writes it): each compiled routine's first
+-- bytes, from after its endbr64 to the end of its branch tree (memmove's:
+-- the overlap compares, then the disjoint tree), its mark "<routine>.copy_end".
+-- Every jump from there to a copy is rel32 and is followed by a mark,
+-- "<routine>.jump<k>", where its displacement ends: rule_patch adds the
+-- distance from the routine to the entry to each of them. The entry holds
+-- its baseline, then int3 up to room() bytes from its site.
+local M = {}
+
+-- The bytes each instruction of a tree step can take at most, as
+-- dispatch.tpi prints them in a generic build: the jumps to copies rel32
+-- (6 bytes, jmp 5), to the tree's labels at most 6, cmp with an imm32.
+local STEP_MAX = {
+  distance = 10,   -- mov ecx, edi; sub ecx, esi; and ecx, 4095
+  if_class = 12,   -- test or cmp ecx, imm32; jcc rel32
+  ["goto"] = 5,     -- jmp rel32
+  cmp_length = 7,  -- cmp rdx, imm32
+  if_at_most = 6,  -- jbe rel32
+  if_above = 6,    -- ja rel32
+  label = 0,
+}
+
+-- What precedes the tree in each routine copied, at most: memcpy's mov rax,
+-- rdi; memmove's two overlap compares, each jb rel32; a user copy's lea r9
+-- and stac.
+local PREFIX_MAX = { memcpy = 3, copy_strategy = 0, memmove = 33, copy_to_user = 7, copy_from_user = 7 }
+
+-- The baseline each entry holds, at most (memmove's has the descending
+-- body, its loop aligned to 16 bytes).
+local BASELINE_MAX = { memmove = 128 }
+
+-- Whether step i of way's tree prints a rel32 jump to a copy, and whether
+-- dispatch.tpi leaves it out: a last goto to the copy laid out right after
+-- the tree (cases.tpi lays out way.reachable in order) falls through.
+function M.step_jump(way, i)
+  local x = way.tree[i]
+  if i == #way.tree and x.op == "goto" and x.to == way.reachable[1] then
+    return false, true
+  end
+  local jumps = x.op == "if_class" or x.op == "goto" or x.op == "if_at_most" or (x.op == "if_above" and x.to)
+  return jumps and way.far, false
+end
+
+-- The jumps of site's routine before its tree that rule_patch relocates:
+-- memmove's two overlap jumps.
+function M.jumps_before_tree(site)
+  return site == "memmove" and 2 or 0
+end
+
+-- The marks of routine (a routine's label, prefix included, of site) that
+-- end each relocated jump, in address order: "<routine>.jump<k>", k from 1.
+function M.jumps(site, routine, way)
+  local list = {}
+  for k = 1, M.jumps_before_tree(site) do list[k] = routine .. ".jump" .. k end
+  for i = 1, #way.tree do
+    if M.step_jump(way, i) then list[#list + 1] = routine .. ".jump" .. #list + 1 end
+  end
+  return list
+end
+
+-- The bytes a copy of way's routine for site takes in its entry at most,
+-- with the jmp rel32 that ends it.
+local function copy_max(site, way)
+  local n = PREFIX_MAX[site] or error("entry_copy: no prefix bound for site " .. site)
+  for _, x in ipairs(way.tree) do
+    n = n + (STEP_MAX[x.op] or error("entry_copy: no bound for step " .. x.op))
+  end
+  return n + 5
+end
+
+-- The room of site's entry: bytes from its site that its baseline and
+-- every compiled set's copy fit in (c: copy_context.of()).
+function M.room(c, site)
+  local n = BASELINE_MAX[site] or 40
+  for _, w in ipairs(c.ways) do
+    if w.tree then n = math.max(n, copy_max(site, w)) end
+  end
+  return n
+end
+
+return M
