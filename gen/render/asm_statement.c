@@ -322,9 +322,10 @@ static int layout(struct asm_state *st, int nasm, const char *indent, const char
 			return 0;
 		char *name = xasprintf("%.*s", (int)(e - rest), rest), *label = spell_marks(st, nasm, name);
 		free(name);
-		/* A negative count is an error in both assemblers' forms. */
+		/* Both forms refuse code that already runs past: NASM's negative
+		 * count, GAS's .org backwards (GAS only warns of a negative .skip). */
 		*out = nasm ? xasprintf("%stimes   %s - ($ - %s) db 0xcc", indent, n, label)
-			    : xasprintf("%s.skip   %s - (. - %s), 0xcc", indent, n, label);
+			    : xasprintf("%s.org    %s + %s, 0xcc", indent, label, n);
 		free(label);
 	} else if (strcmp(op, "dd") == 0 || strcmp(op, "dw") == 0) {
 		/* Distances between labels of one section: constants once

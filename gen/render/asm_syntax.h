@@ -34,8 +34,8 @@
  *   codealign N               pad with int3 (0xcc) to an N-byte boundary, in
  *                             code that no path falls into: the two
  *                             back-ends would fill with different nops
- *   codepad L, N              pad with int3 until N bytes follow label L (an
- *                             error where more already do)
+ *   codepad L, N              pad with int3 until N bytes follow label L; an
+ *                             error in both assemblers where more already do
  *   mark NAME                 a label that only data refers to: it changes
  *                             no label's scope (NASM's ..@NAME, GAS's
  *                             .LNAME), so it may sit between a jump and its

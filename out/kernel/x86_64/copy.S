@@ -77,7 +77,7 @@ uc_memcpy.site:
         mov     rcx, rdx
         rep movsb                               /* the baseline: one forward copy */
         ret
-        .skip   421 - (. - uc_memcpy.site), 0xcc
+        .org    uc_memcpy.site + 421, 0xcc
 .Luc_memcpy.site_end:
         .size   uc_memcpy, . - uc_memcpy
 
@@ -901,7 +901,7 @@ uc_copy_strategy:
 uc_copy_strategy.site:
         mov     eax, 0                           /* forward */
         ret
-        .skip   418 - (. - uc_copy_strategy.site), 0xcc
+        .org    uc_copy_strategy.site + 418, 0xcc
 .Luc_copy_strategy.site_end:
         .size   uc_copy_strategy, . - uc_copy_strategy
 
@@ -1350,7 +1350,7 @@ uc_copy_to_user_access:
         rep movsb                               /* the baseline: one forward copy */
 uc_copy_to_user_access_end:
         ret
-        .skip   425 - (. - uc_copy_to_user.site), 0xcc
+        .org    uc_copy_to_user.site + 425, 0xcc
 .Luc_copy_to_user.site_end:
         .size   uc_copy_to_user, . - uc_copy_to_user
 
@@ -2074,7 +2074,7 @@ uc_copy_from_user_access:
         rep movsb                               /* the baseline: one forward copy */
 uc_copy_from_user_access_end:
         ret
-        .skip   425 - (. - uc_copy_from_user.site), 0xcc
+        .org    uc_copy_from_user.site + 425, 0xcc
 .Luc_copy_from_user.site_end:
         .size   uc_copy_from_user, . - uc_copy_from_user
 

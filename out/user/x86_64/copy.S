@@ -80,7 +80,7 @@ uc_memcpy.site:
         mov     rcx, rdx
         rep movsb                               /* the baseline: one forward copy */
         ret
-        .skip   333 - (. - uc_memcpy.site), 0xcc
+        .org    uc_memcpy.site + 333, 0xcc
 .Luc_memcpy.site_end:
         .size   uc_memcpy, . - uc_memcpy
 
@@ -1981,7 +1981,7 @@ uc_memmove.site:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-        .skip   363 - (. - uc_memmove.site), 0xcc
+        .org    uc_memmove.site + 363, 0xcc
 .Luc_memmove.site_end:
         .size   uc_memmove, . - uc_memmove
 
@@ -8404,7 +8404,7 @@ uc_copy_strategy:
 uc_copy_strategy.site:
         mov     eax, 0                           /* forward */
         ret
-        .skip   330 - (. - uc_copy_strategy.site), 0xcc
+        .org    uc_copy_strategy.site + 330, 0xcc
 .Luc_copy_strategy.site_end:
         .size   uc_copy_strategy, . - uc_copy_strategy
 
