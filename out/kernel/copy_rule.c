@@ -427,12 +427,13 @@ static int move_jump(unsigned char *code, unsigned int at, uc_uintptr routine, u
 }
 
 /* The bytes site s holds to run set, into code[0..*len): the built ones
- * for set 0; a copy of the routine's dispatch, its jumps moved, then a
- * jmp rel32 to the routine's first copy body, where the set has a copy
- * that fits (the entry then runs the dispatch itself: no jump on the way
- * to it, as where the routine is called directly); else a jmp rel32 to
- * the routine. -1 where a jump does not reach or the patch list is not
- * what this file expects. */
+ * for set 0; where the set's routine has a copy (a compiled table's), its
+ * dispatch, its jumps moved, then a jmp rel32 to the routine's first copy
+ * body: the entry then runs the dispatch itself, no jump on the way to it,
+ * as where the routine is called directly; else (the table dispatch) a jmp
+ * rel32 to the routine. -1 where a jump does not reach or the patch list
+ * is not what this file expects (a copy longer than the site's room, which
+ * entry_copy.lua bounds). */
 static int site_code(unsigned int set, unsigned int s, unsigned char *code, unsigned int *len)
 {
 	uc_uintptr site = site_of(s), routine = routine_of(set, s);
