@@ -449,16 +449,27 @@ static uc_uintptr entry_goes(unsigned int s)
 	return uc_patch_targets[s];
 }
 
+/* Each patched entry runs the routine uc_rule_routine names, and where
+ * that routine is a compiled table's, the entry holds its dispatch: no
+ * jump on the way to it. */
 static void check_routines(struct detail *d)
 {
-	unsigned int s;
+	unsigned int s, set;
 	struct detail *why;
 	for (s = 0; s < UC_N_PATCH_SITES; s++) {
+		const unsigned char *at = (const unsigned char *)(uc_patch_entries[s] + uc_patch_site_offset[s]);
 		if ((uc_uintptr)uc_rule_routine(s) != entry_goes(s) && (why = fail(d)) != NULL) {
 			say(why, "site ");
 			say_uint(why, s);
 			say(why, ": uc_rule_routine names another routine than the patched entry runs");
 		}
+		for (set = 2; set < UC_N_ROUTINE_SETS; set++)
+			if (uc_patch_targets[set * UC_N_PATCH_SITES + s] == (uc_uintptr)uc_rule_routine(s) &&
+			    !holds_copy(s, set, at) && (why = fail(d)) != NULL) {
+				say(why, "site ");
+				say_uint(why, s);
+				say(why, ": the entry does not hold the dispatch of the compiled routine it runs");
+			}
 	}
 }
 
