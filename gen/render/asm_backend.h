@@ -57,6 +57,24 @@ int asm_linux_statement(struct asm_state *st, const char *indent, const char *bo
 /* The line that ends the local function open, or NULL when none is. */
 char *asm_linux_close(struct asm_state *st, const char *indent);
 
+/* The frame and data statements (asm_data.c): 1 with *out (NULL after
+ * asm_fail), or 0 when op is none of them or its operands do not fit it. */
+int asm_layout(struct asm_state *st, int nasm, const char *indent, const char *op, const char *rest, char **out);
+
+/* The end of the symbol that starts at s ([a-zA-Z_][a-zA-Z0-9_.]*, or a '.'
+ * first too with dot_first), or NULL when none does. */
+const char *asm_symbol_end(const char *s, int dot_first);
+int asm_is_symbol(const char *s);
+
+/* 1 when s is a digit, then digits and characters of also: with also "",
+ * a number; with ", ", a list of numbers. */
+int asm_is_numbers(const char *s, const char *also);
+
+/* The comma-separated items of s, trimmed (asm_statement.c says more), and
+ * their release. */
+char **asm_split_args(const char *s, size_t *n);
+void asm_free_list(char **list, size_t n);
+
 /* The statement's first word (its mnemonic or directive), up to the first
  * space, as a new string; *rest: what follows it and its spaces. */
 char *asm_split(const char *body, const char **rest);
