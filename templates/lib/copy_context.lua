@@ -60,4 +60,13 @@ function M.clobbers_rax(s)
   return (" " .. s.clobbers .. " "):find(" rax ", 1, true) ~= nil
 end
 
+-- The lines a routine that returns dst ends strategy s's body with: rax
+-- put back where the body wrote it, then ret.
+function M.return_lines(s)
+  if M.clobbers_rax(s) then
+    return "        mov     rax, rdi                        ; the body used rax; rdi never moved\n        ret"
+  end
+  return "        ret"
+end
+
 return M

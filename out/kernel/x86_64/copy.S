@@ -274,37 +274,16 @@ uc_memcpy_table:
         ret
 .Lmemcpy_table_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemcpy_table_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_table_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_table_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_table_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_table_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_table_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_table_small_s_end
-.Lmemcpy_table_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemcpy_table_small_s_end
-.Lmemcpy_table_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemcpy_table_small_s_end
-.Lmemcpy_table_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemcpy_table_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemcpy_table_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -314,6 +293,31 @@ uc_memcpy_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_table_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_table_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_table_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_table_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_table_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_table_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemcpy_table_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -561,37 +565,16 @@ uc_memcpy_zen3:
         ret
 .Lmemcpy_zen3_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemcpy_zen3_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_zen3_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_zen3_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_zen3_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_zen3_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_zen3_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_zen3_small_s_end
-.Lmemcpy_zen3_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemcpy_zen3_small_s_end
-.Lmemcpy_zen3_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemcpy_zen3_small_s_end
-.Lmemcpy_zen3_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemcpy_zen3_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemcpy_zen3_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -601,6 +584,31 @@ uc_memcpy_zen3:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen3_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen3_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen3_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen3_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen3_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen3_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemcpy_zen3_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -739,37 +747,16 @@ uc_memcpy_zen5:
         ret
 .Lmemcpy_zen5_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemcpy_zen5_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_zen5_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_zen5_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_zen5_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_zen5_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_zen5_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_zen5_small_s_end
-.Lmemcpy_zen5_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemcpy_zen5_small_s_end
-.Lmemcpy_zen5_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemcpy_zen5_small_s_end
-.Lmemcpy_zen5_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemcpy_zen5_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemcpy_zen5_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -779,6 +766,31 @@ uc_memcpy_zen5:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen5_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen5_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen5_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen5_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen5_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen5_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemcpy_zen5_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -862,37 +874,16 @@ uc_copy_small:
         endbr64
         mov     rax, rdi
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lcopy_small_s_lt8
         cmp     rdx, 16
         jae     .Lcopy_small_s16
-        cmp     rdx, 8
-        jae     .Lcopy_small_s8
-        cmp     rdx, 4
-        jae     .Lcopy_small_s4
-        cmp     rdx, 2
-        jae     .Lcopy_small_s2
-        test    rdx, rdx
-        jz      .Lcopy_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_small_s_end
-.Lcopy_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lcopy_small_s_end
-.Lcopy_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lcopy_small_s_end
-.Lcopy_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lcopy_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lcopy_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -902,6 +893,31 @@ uc_copy_small:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lcopy_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lcopy_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lcopy_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lcopy_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -1562,37 +1578,15 @@ uc_copy_to_user_table_access:
         jmp     .Lcopy_to_user_table_done
 .Lcopy_to_user_table_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lcopy_to_user_table_small_s_lt8
         cmp     rdx, 16
         jae     .Lcopy_to_user_table_small_s16
-        cmp     rdx, 8
-        jae     .Lcopy_to_user_table_small_s8
-        cmp     rdx, 4
-        jae     .Lcopy_to_user_table_small_s4
-        cmp     rdx, 2
-        jae     .Lcopy_to_user_table_small_s2
-        test    rdx, rdx
-        jz      .Lcopy_to_user_table_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_to_user_table_small_s_end
-.Lcopy_to_user_table_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lcopy_to_user_table_small_s_end
-.Lcopy_to_user_table_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lcopy_to_user_table_small_s_end
-.Lcopy_to_user_table_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lcopy_to_user_table_small_s_end
+        jmp     .Lcopy_to_user_table_done
 .Lcopy_to_user_table_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -1602,6 +1596,28 @@ uc_copy_to_user_table_access:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lcopy_to_user_table_done
+.Lcopy_to_user_table_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_to_user_table_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_to_user_table_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_to_user_table_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lcopy_to_user_table_done
+.Lcopy_to_user_table_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lcopy_to_user_table_done
+.Lcopy_to_user_table_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lcopy_to_user_table_small_s_end:
         /* small body: end */
 .Lcopy_to_user_table_done:
@@ -1858,37 +1874,15 @@ uc_copy_to_user_zen3_access:
         jmp     .Lcopy_to_user_zen3_done
 .Lcopy_to_user_zen3_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lcopy_to_user_zen3_small_s_lt8
         cmp     rdx, 16
         jae     .Lcopy_to_user_zen3_small_s16
-        cmp     rdx, 8
-        jae     .Lcopy_to_user_zen3_small_s8
-        cmp     rdx, 4
-        jae     .Lcopy_to_user_zen3_small_s4
-        cmp     rdx, 2
-        jae     .Lcopy_to_user_zen3_small_s2
-        test    rdx, rdx
-        jz      .Lcopy_to_user_zen3_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_to_user_zen3_small_s_end
-.Lcopy_to_user_zen3_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lcopy_to_user_zen3_small_s_end
-.Lcopy_to_user_zen3_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lcopy_to_user_zen3_small_s_end
-.Lcopy_to_user_zen3_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lcopy_to_user_zen3_small_s_end
+        jmp     .Lcopy_to_user_zen3_done
 .Lcopy_to_user_zen3_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -1898,6 +1892,28 @@ uc_copy_to_user_zen3_access:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lcopy_to_user_zen3_done
+.Lcopy_to_user_zen3_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_to_user_zen3_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_to_user_zen3_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_to_user_zen3_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lcopy_to_user_zen3_done
+.Lcopy_to_user_zen3_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lcopy_to_user_zen3_done
+.Lcopy_to_user_zen3_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lcopy_to_user_zen3_small_s_end:
         /* small body: end */
 .Lcopy_to_user_zen3_done:
@@ -2040,37 +2056,15 @@ uc_copy_to_user_zen5_access:
         jmp     .Lcopy_to_user_zen5_done
 .Lcopy_to_user_zen5_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lcopy_to_user_zen5_small_s_lt8
         cmp     rdx, 16
         jae     .Lcopy_to_user_zen5_small_s16
-        cmp     rdx, 8
-        jae     .Lcopy_to_user_zen5_small_s8
-        cmp     rdx, 4
-        jae     .Lcopy_to_user_zen5_small_s4
-        cmp     rdx, 2
-        jae     .Lcopy_to_user_zen5_small_s2
-        test    rdx, rdx
-        jz      .Lcopy_to_user_zen5_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_to_user_zen5_small_s_end
-.Lcopy_to_user_zen5_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lcopy_to_user_zen5_small_s_end
-.Lcopy_to_user_zen5_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lcopy_to_user_zen5_small_s_end
-.Lcopy_to_user_zen5_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lcopy_to_user_zen5_small_s_end
+        jmp     .Lcopy_to_user_zen5_done
 .Lcopy_to_user_zen5_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -2080,6 +2074,28 @@ uc_copy_to_user_zen5_access:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lcopy_to_user_zen5_done
+.Lcopy_to_user_zen5_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_to_user_zen5_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_to_user_zen5_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_to_user_zen5_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lcopy_to_user_zen5_done
+.Lcopy_to_user_zen5_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lcopy_to_user_zen5_done
+.Lcopy_to_user_zen5_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lcopy_to_user_zen5_small_s_end:
         /* small body: end */
 .Lcopy_to_user_zen5_done:
@@ -2291,37 +2307,15 @@ uc_copy_from_user_table_access:
         jmp     .Lcopy_from_user_table_done
 .Lcopy_from_user_table_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lcopy_from_user_table_small_s_lt8
         cmp     rdx, 16
         jae     .Lcopy_from_user_table_small_s16
-        cmp     rdx, 8
-        jae     .Lcopy_from_user_table_small_s8
-        cmp     rdx, 4
-        jae     .Lcopy_from_user_table_small_s4
-        cmp     rdx, 2
-        jae     .Lcopy_from_user_table_small_s2
-        test    rdx, rdx
-        jz      .Lcopy_from_user_table_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_from_user_table_small_s_end
-.Lcopy_from_user_table_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lcopy_from_user_table_small_s_end
-.Lcopy_from_user_table_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lcopy_from_user_table_small_s_end
-.Lcopy_from_user_table_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lcopy_from_user_table_small_s_end
+        jmp     .Lcopy_from_user_table_done
 .Lcopy_from_user_table_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -2331,6 +2325,28 @@ uc_copy_from_user_table_access:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lcopy_from_user_table_done
+.Lcopy_from_user_table_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_from_user_table_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_from_user_table_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_from_user_table_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lcopy_from_user_table_done
+.Lcopy_from_user_table_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lcopy_from_user_table_done
+.Lcopy_from_user_table_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lcopy_from_user_table_small_s_end:
         /* small body: end */
 .Lcopy_from_user_table_done:
@@ -2587,37 +2603,15 @@ uc_copy_from_user_zen3_access:
         jmp     .Lcopy_from_user_zen3_done
 .Lcopy_from_user_zen3_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lcopy_from_user_zen3_small_s_lt8
         cmp     rdx, 16
         jae     .Lcopy_from_user_zen3_small_s16
-        cmp     rdx, 8
-        jae     .Lcopy_from_user_zen3_small_s8
-        cmp     rdx, 4
-        jae     .Lcopy_from_user_zen3_small_s4
-        cmp     rdx, 2
-        jae     .Lcopy_from_user_zen3_small_s2
-        test    rdx, rdx
-        jz      .Lcopy_from_user_zen3_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_from_user_zen3_small_s_end
-.Lcopy_from_user_zen3_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lcopy_from_user_zen3_small_s_end
-.Lcopy_from_user_zen3_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lcopy_from_user_zen3_small_s_end
-.Lcopy_from_user_zen3_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lcopy_from_user_zen3_small_s_end
+        jmp     .Lcopy_from_user_zen3_done
 .Lcopy_from_user_zen3_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -2627,6 +2621,28 @@ uc_copy_from_user_zen3_access:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lcopy_from_user_zen3_done
+.Lcopy_from_user_zen3_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_from_user_zen3_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_from_user_zen3_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_from_user_zen3_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lcopy_from_user_zen3_done
+.Lcopy_from_user_zen3_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lcopy_from_user_zen3_done
+.Lcopy_from_user_zen3_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lcopy_from_user_zen3_small_s_end:
         /* small body: end */
 .Lcopy_from_user_zen3_done:
@@ -2769,37 +2785,15 @@ uc_copy_from_user_zen5_access:
         jmp     .Lcopy_from_user_zen5_done
 .Lcopy_from_user_zen5_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lcopy_from_user_zen5_small_s_lt8
         cmp     rdx, 16
         jae     .Lcopy_from_user_zen5_small_s16
-        cmp     rdx, 8
-        jae     .Lcopy_from_user_zen5_small_s8
-        cmp     rdx, 4
-        jae     .Lcopy_from_user_zen5_small_s4
-        cmp     rdx, 2
-        jae     .Lcopy_from_user_zen5_small_s2
-        test    rdx, rdx
-        jz      .Lcopy_from_user_zen5_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_from_user_zen5_small_s_end
-.Lcopy_from_user_zen5_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lcopy_from_user_zen5_small_s_end
-.Lcopy_from_user_zen5_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lcopy_from_user_zen5_small_s_end
-.Lcopy_from_user_zen5_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lcopy_from_user_zen5_small_s_end
+        jmp     .Lcopy_from_user_zen5_done
 .Lcopy_from_user_zen5_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -2809,6 +2803,28 @@ uc_copy_from_user_zen5_access:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lcopy_from_user_zen5_done
+.Lcopy_from_user_zen5_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_from_user_zen5_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_from_user_zen5_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_from_user_zen5_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lcopy_from_user_zen5_done
+.Lcopy_from_user_zen5_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lcopy_from_user_zen5_done
+.Lcopy_from_user_zen5_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lcopy_from_user_zen5_small_s_end:
         /* small body: end */
 .Lcopy_from_user_zen5_done:

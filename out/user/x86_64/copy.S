@@ -295,37 +295,16 @@ uc_memcpy_table:
         ret
 .Lmemcpy_table_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemcpy_table_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_table_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_table_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_table_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_table_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_table_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_table_small_s_end
-.Lmemcpy_table_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemcpy_table_small_s_end
-.Lmemcpy_table_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemcpy_table_small_s_end
-.Lmemcpy_table_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemcpy_table_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemcpy_table_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -335,6 +314,31 @@ uc_memcpy_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_table_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_table_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_table_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_table_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_table_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_table_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemcpy_table_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -435,14 +439,16 @@ uc_memcpy_table:
         vmovdqu xmm1, [rsi + rdx - 16]
         vmovdqu [rdi], xmm0
         vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        jmp     .Lmemcpy_table_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemcpy_table_avx2_small_q32:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
         vzeroupper
-        jmp     .Lmemcpy_table_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemcpy_table_avx2_small_q64:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + 32]
@@ -455,7 +461,8 @@ uc_memcpy_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
         vzeroupper
-        jmp     .Lmemcpy_table_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemcpy_table_avx2_small_q128:
         vmovdqu ymm4, [rsi + 64]
         vmovdqu ymm5, [rsi + 96]
@@ -470,40 +477,20 @@ uc_memcpy_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
         vzeroupper
-        jmp     .Lmemcpy_table_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemcpy_table_avx2_small_gpr:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemcpy_table_avx2_small_g_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_table_avx2_small_g_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_table_avx2_small_g_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_table_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_table_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_table_avx2_small_g_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_table_avx2_small_g_s_end
-.Lmemcpy_table_avx2_small_g_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemcpy_table_avx2_small_g_s_end
-.Lmemcpy_table_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemcpy_table_avx2_small_g_s_end
-.Lmemcpy_table_avx2_small_g_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemcpy_table_avx2_small_g_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemcpy_table_avx2_small_g_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -513,6 +500,31 @@ uc_memcpy_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_table_avx2_small_g_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_table_avx2_small_g_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_table_avx2_small_g_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_table_avx2_small_g_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_table_avx2_small_g_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_table_avx2_small_g_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemcpy_table_avx2_small_g_s_end:
         /* small body: end */
 .Lmemcpy_table_avx2_small_q_end:
@@ -755,37 +767,16 @@ uc_memcpy_zen3_avx2:
         ret
 .Lmemcpy_zen3_avx2_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemcpy_zen3_avx2_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_zen3_avx2_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_zen3_avx2_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_zen3_avx2_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_zen3_avx2_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_zen3_avx2_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_zen3_avx2_small_s_end
-.Lmemcpy_zen3_avx2_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemcpy_zen3_avx2_small_s_end
-.Lmemcpy_zen3_avx2_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemcpy_zen3_avx2_small_s_end
-.Lmemcpy_zen3_avx2_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemcpy_zen3_avx2_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemcpy_zen3_avx2_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -795,6 +786,31 @@ uc_memcpy_zen3_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen3_avx2_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen3_avx2_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen3_avx2_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen3_avx2_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen3_avx2_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen3_avx2_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemcpy_zen3_avx2_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -1015,37 +1031,16 @@ uc_memcpy_zen3_gpr:
         ret
 .Lmemcpy_zen3_gpr_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemcpy_zen3_gpr_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_zen3_gpr_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_zen3_gpr_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_zen3_gpr_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_zen3_gpr_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_zen3_gpr_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_zen3_gpr_small_s_end
-.Lmemcpy_zen3_gpr_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemcpy_zen3_gpr_small_s_end
-.Lmemcpy_zen3_gpr_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemcpy_zen3_gpr_small_s_end
-.Lmemcpy_zen3_gpr_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemcpy_zen3_gpr_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemcpy_zen3_gpr_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -1055,6 +1050,31 @@ uc_memcpy_zen3_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen3_gpr_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen3_gpr_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen3_gpr_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen3_gpr_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen3_gpr_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen3_gpr_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemcpy_zen3_gpr_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -1188,37 +1208,16 @@ uc_memcpy_zen5_avx512:
         ret
 .Lmemcpy_zen5_avx512_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemcpy_zen5_avx512_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_zen5_avx512_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_zen5_avx512_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_zen5_avx512_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_zen5_avx512_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_zen5_avx512_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_zen5_avx512_small_s_end
-.Lmemcpy_zen5_avx512_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemcpy_zen5_avx512_small_s_end
-.Lmemcpy_zen5_avx512_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemcpy_zen5_avx512_small_s_end
-.Lmemcpy_zen5_avx512_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemcpy_zen5_avx512_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemcpy_zen5_avx512_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -1228,6 +1227,31 @@ uc_memcpy_zen5_avx512:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen5_avx512_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen5_avx512_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen5_avx512_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen5_avx512_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen5_avx512_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen5_avx512_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemcpy_zen5_avx512_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -1572,37 +1596,16 @@ uc_memcpy_zen5_avx2:
         ret
 .Lmemcpy_zen5_avx2_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemcpy_zen5_avx2_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_zen5_avx2_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_zen5_avx2_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_zen5_avx2_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_zen5_avx2_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_zen5_avx2_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_zen5_avx2_small_s_end
-.Lmemcpy_zen5_avx2_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemcpy_zen5_avx2_small_s_end
-.Lmemcpy_zen5_avx2_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemcpy_zen5_avx2_small_s_end
-.Lmemcpy_zen5_avx2_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemcpy_zen5_avx2_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemcpy_zen5_avx2_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -1612,6 +1615,31 @@ uc_memcpy_zen5_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen5_avx2_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen5_avx2_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen5_avx2_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen5_avx2_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen5_avx2_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen5_avx2_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemcpy_zen5_avx2_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -1878,37 +1906,16 @@ uc_memcpy_zen5_gpr:
         ret
 .Lmemcpy_zen5_gpr_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemcpy_zen5_gpr_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_zen5_gpr_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_zen5_gpr_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_zen5_gpr_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_zen5_gpr_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_zen5_gpr_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_zen5_gpr_small_s_end
-.Lmemcpy_zen5_gpr_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemcpy_zen5_gpr_small_s_end
-.Lmemcpy_zen5_gpr_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemcpy_zen5_gpr_small_s_end
-.Lmemcpy_zen5_gpr_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemcpy_zen5_gpr_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemcpy_zen5_gpr_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -1918,6 +1925,31 @@ uc_memcpy_zen5_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen5_gpr_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen5_gpr_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen5_gpr_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen5_gpr_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen5_gpr_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemcpy_zen5_gpr_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemcpy_zen5_gpr_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -1960,10 +1992,26 @@ uc_memmove.site:
         ret
 .Lmemmove_baseline_down_tiny:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_baseline_down_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_baseline_down_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_baseline_down_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_baseline_down_s4
         cmp     rdx, 2
@@ -1984,22 +2032,6 @@ uc_memmove.site:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_baseline_down_s_end
-.Lmemmove_baseline_down_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_baseline_down_s_end
-.Lmemmove_baseline_down_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
 .Lmemmove_baseline_down_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -2216,37 +2248,16 @@ uc_memmove_table:
         ret
 .Lmemmove_table_disjoint_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_table_disjoint_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_table_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_disjoint_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_table_disjoint_small_s_end
-.Lmemmove_table_disjoint_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_table_disjoint_small_s_end
-.Lmemmove_table_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_table_disjoint_small_s_end
-.Lmemmove_table_disjoint_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_table_disjoint_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_disjoint_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -2256,6 +2267,31 @@ uc_memmove_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_disjoint_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_table_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_table_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_table_disjoint_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_disjoint_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_table_disjoint_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -2356,14 +2392,16 @@ uc_memmove_table:
         vmovdqu xmm1, [rsi + rdx - 16]
         vmovdqu [rdi], xmm0
         vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_disjoint_avx2_small_q32:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
         vzeroupper
-        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_disjoint_avx2_small_q64:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + 32]
@@ -2376,7 +2414,8 @@ uc_memmove_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
         vzeroupper
-        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_disjoint_avx2_small_q128:
         vmovdqu ymm4, [rsi + 64]
         vmovdqu ymm5, [rsi + 96]
@@ -2391,40 +2430,20 @@ uc_memmove_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
         vzeroupper
-        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_disjoint_avx2_small_gpr:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_table_disjoint_avx2_small_g_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_disjoint_avx2_small_g_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_disjoint_avx2_small_g_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_table_disjoint_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_disjoint_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_disjoint_avx2_small_g_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
-.Lmemmove_table_disjoint_avx2_small_g_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
-.Lmemmove_table_disjoint_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
-.Lmemmove_table_disjoint_avx2_small_g_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_disjoint_avx2_small_g_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -2434,6 +2453,31 @@ uc_memmove_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_disjoint_avx2_small_g_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_table_disjoint_avx2_small_g_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_table_disjoint_avx2_small_g_s2
+        test    rdx, rdx
+        jz      .Lmemmove_table_disjoint_avx2_small_g_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_disjoint_avx2_small_g_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_disjoint_avx2_small_g_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_table_disjoint_avx2_small_g_s_end:
         /* small body: end */
 .Lmemmove_table_disjoint_avx2_small_q_end:
@@ -2745,37 +2789,16 @@ uc_memmove_table:
         ret
 .Lmemmove_table_up_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_table_up_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_up_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_up_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_table_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_up_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_table_up_small_s_end
-.Lmemmove_table_up_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_table_up_small_s_end
-.Lmemmove_table_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_table_up_small_s_end
-.Lmemmove_table_up_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_table_up_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_up_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -2785,6 +2808,31 @@ uc_memmove_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_up_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_table_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_table_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_table_up_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_up_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_table_up_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -2893,14 +2941,16 @@ uc_memmove_table:
         vmovdqu xmm1, [rsi + rdx - 16]
         vmovdqu [rdi], xmm0
         vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        jmp     .Lmemmove_table_up_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_up_avx2_small_q32:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
         vzeroupper
-        jmp     .Lmemmove_table_up_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_up_avx2_small_q64:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + 32]
@@ -2913,7 +2963,8 @@ uc_memmove_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
         vzeroupper
-        jmp     .Lmemmove_table_up_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_up_avx2_small_q128:
         vmovdqu ymm4, [rsi + 64]
         vmovdqu ymm5, [rsi + 96]
@@ -2928,40 +2979,20 @@ uc_memmove_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
         vzeroupper
-        jmp     .Lmemmove_table_up_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_up_avx2_small_gpr:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_table_up_avx2_small_g_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_up_avx2_small_g_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_up_avx2_small_g_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_table_up_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_up_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_up_avx2_small_g_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_table_up_avx2_small_g_s_end
-.Lmemmove_table_up_avx2_small_g_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_table_up_avx2_small_g_s_end
-.Lmemmove_table_up_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_table_up_avx2_small_g_s_end
-.Lmemmove_table_up_avx2_small_g_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_table_up_avx2_small_g_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_up_avx2_small_g_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -2971,6 +3002,31 @@ uc_memmove_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_up_avx2_small_g_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_table_up_avx2_small_g_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_table_up_avx2_small_g_s2
+        test    rdx, rdx
+        jz      .Lmemmove_table_up_avx2_small_g_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_up_avx2_small_g_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_up_avx2_small_g_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_table_up_avx2_small_g_s_end:
         /* small body: end */
 .Lmemmove_table_up_avx2_small_q_end:
@@ -3285,10 +3341,26 @@ uc_memmove_table:
         ret
 .Lmemmove_table_down_forward_tiny:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_table_down_forward_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_down_forward_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_down_forward_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_table_down_forward_s_end
+.Lmemmove_table_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_table_down_forward_s_end
+.Lmemmove_table_down_forward_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_table_down_forward_s4
         cmp     rdx, 2
@@ -3309,22 +3381,6 @@ uc_memmove_table:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_table_down_forward_s_end
-.Lmemmove_table_down_forward_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_table_down_forward_s_end
-.Lmemmove_table_down_forward_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
 .Lmemmove_table_down_forward_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -3350,10 +3406,26 @@ uc_memmove_table:
         ret
 .Lmemmove_table_down_forward_aligned_tiny:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_table_down_forward_aligned_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_down_forward_aligned_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_down_forward_aligned_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_table_down_forward_aligned_s_end
+.Lmemmove_table_down_forward_aligned_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_table_down_forward_aligned_s_end
+.Lmemmove_table_down_forward_aligned_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_table_down_forward_aligned_s4
         cmp     rdx, 2
@@ -3374,22 +3446,6 @@ uc_memmove_table:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_table_down_forward_aligned_s_end
-.Lmemmove_table_down_forward_aligned_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_table_down_forward_aligned_s_end
-.Lmemmove_table_down_forward_aligned_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
 .Lmemmove_table_down_forward_aligned_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -3415,10 +3471,26 @@ uc_memmove_table:
         ret
 .Lmemmove_table_down_down_tiny:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_table_down_down_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_down_down_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_down_down_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_table_down_down_s_end
+.Lmemmove_table_down_down_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_table_down_down_s_end
+.Lmemmove_table_down_down_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_table_down_down_s4
         cmp     rdx, 2
@@ -3439,59 +3511,22 @@ uc_memmove_table:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_table_down_down_s_end
-.Lmemmove_table_down_down_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_table_down_down_s_end
-.Lmemmove_table_down_down_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
 .Lmemmove_table_down_down_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
 .Lmemmove_table_down_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_table_down_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_down_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_down_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_table_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_down_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_table_down_small_s_end
-.Lmemmove_table_down_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_table_down_small_s_end
-.Lmemmove_table_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_table_down_small_s_end
-.Lmemmove_table_down_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_table_down_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_down_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -3501,6 +3536,31 @@ uc_memmove_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_table_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_table_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_table_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_table_down_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -3593,14 +3653,16 @@ uc_memmove_table:
         vmovdqu xmm1, [rsi + rdx - 16]
         vmovdqu [rdi], xmm0
         vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        jmp     .Lmemmove_table_down_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_down_avx2_small_q32:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
         vzeroupper
-        jmp     .Lmemmove_table_down_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_down_avx2_small_q64:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + 32]
@@ -3613,7 +3675,8 @@ uc_memmove_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
         vzeroupper
-        jmp     .Lmemmove_table_down_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_down_avx2_small_q128:
         vmovdqu ymm4, [rsi + 64]
         vmovdqu ymm5, [rsi + 96]
@@ -3628,40 +3691,20 @@ uc_memmove_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
         vzeroupper
-        jmp     .Lmemmove_table_down_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_down_avx2_small_gpr:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_table_down_avx2_small_g_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_down_avx2_small_g_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_down_avx2_small_g_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_table_down_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_down_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_down_avx2_small_g_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_table_down_avx2_small_g_s_end
-.Lmemmove_table_down_avx2_small_g_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_table_down_avx2_small_g_s_end
-.Lmemmove_table_down_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_table_down_avx2_small_g_s_end
-.Lmemmove_table_down_avx2_small_g_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_table_down_avx2_small_g_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_table_down_avx2_small_g_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -3671,6 +3714,31 @@ uc_memmove_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_down_avx2_small_g_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_table_down_avx2_small_g_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_table_down_avx2_small_g_s2
+        test    rdx, rdx
+        jz      .Lmemmove_table_down_avx2_small_g_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_down_avx2_small_g_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_table_down_avx2_small_g_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_table_down_avx2_small_g_s_end:
         /* small body: end */
 .Lmemmove_table_down_avx2_small_q_end:
@@ -3907,37 +3975,16 @@ uc_memmove_zen3_avx2:
         ret
 .Lmemmove_zen3_avx2_disjoint_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_disjoint_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_avx2_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_avx2_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_avx2_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_avx2_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_avx2_disjoint_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
-.Lmemmove_zen3_avx2_disjoint_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
-.Lmemmove_zen3_avx2_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
-.Lmemmove_zen3_avx2_disjoint_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen3_avx2_disjoint_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -3947,6 +3994,31 @@ uc_memmove_zen3_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_disjoint_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_disjoint_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_disjoint_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen3_avx2_disjoint_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -4163,37 +4235,16 @@ uc_memmove_zen3_avx2:
         ret
 .Lmemmove_zen3_avx2_up_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_up_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_avx2_up_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_avx2_up_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_avx2_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_avx2_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_avx2_up_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_avx2_up_small_s_end
-.Lmemmove_zen3_avx2_up_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen3_avx2_up_small_s_end
-.Lmemmove_zen3_avx2_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen3_avx2_up_small_s_end
-.Lmemmove_zen3_avx2_up_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen3_avx2_up_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen3_avx2_up_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -4203,6 +4254,31 @@ uc_memmove_zen3_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_up_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_up_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_up_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen3_avx2_up_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -4442,10 +4518,26 @@ uc_memmove_zen3_avx2:
         ret
 .Lmemmove_zen3_avx2_down_forward_tiny:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_down_forward_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_avx2_down_forward_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_avx2_down_forward_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen3_avx2_down_forward_s4
         cmp     rdx, 2
@@ -4466,59 +4558,22 @@ uc_memmove_zen3_avx2:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
-.Lmemmove_zen3_avx2_down_forward_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
-.Lmemmove_zen3_avx2_down_forward_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
 .Lmemmove_zen3_avx2_down_forward_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
 .Lmemmove_zen3_avx2_down_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_down_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_avx2_down_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_avx2_down_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_avx2_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_avx2_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_avx2_down_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_avx2_down_small_s_end
-.Lmemmove_zen3_avx2_down_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen3_avx2_down_small_s_end
-.Lmemmove_zen3_avx2_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen3_avx2_down_small_s_end
-.Lmemmove_zen3_avx2_down_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen3_avx2_down_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen3_avx2_down_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -4528,6 +4583,31 @@ uc_memmove_zen3_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_avx2_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen3_avx2_down_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -4742,37 +4822,16 @@ uc_memmove_zen3_gpr:
         ret
 .Lmemmove_zen3_gpr_disjoint_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_disjoint_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_gpr_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_gpr_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_gpr_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_gpr_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_gpr_disjoint_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
-.Lmemmove_zen3_gpr_disjoint_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
-.Lmemmove_zen3_gpr_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
-.Lmemmove_zen3_gpr_disjoint_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen3_gpr_disjoint_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -4782,6 +4841,31 @@ uc_memmove_zen3_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_disjoint_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_disjoint_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_disjoint_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen3_gpr_disjoint_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -4833,37 +4917,16 @@ uc_memmove_zen3_gpr:
         ret
 .Lmemmove_zen3_gpr_up_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_up_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_gpr_up_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_gpr_up_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_gpr_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_gpr_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_gpr_up_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_gpr_up_small_s_end
-.Lmemmove_zen3_gpr_up_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen3_gpr_up_small_s_end
-.Lmemmove_zen3_gpr_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen3_gpr_up_small_s_end
-.Lmemmove_zen3_gpr_up_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen3_gpr_up_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen3_gpr_up_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -4873,6 +4936,31 @@ uc_memmove_zen3_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_up_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_up_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_up_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen3_gpr_up_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -4935,10 +5023,26 @@ uc_memmove_zen3_gpr:
         ret
 .Lmemmove_zen3_gpr_down_forward_tiny:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_down_forward_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_gpr_down_forward_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_gpr_down_forward_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_forward_s_end
+.Lmemmove_zen3_gpr_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_forward_s_end
+.Lmemmove_zen3_gpr_down_forward_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen3_gpr_down_forward_s4
         cmp     rdx, 2
@@ -4959,22 +5063,6 @@ uc_memmove_zen3_gpr:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen3_gpr_down_forward_s_end
-.Lmemmove_zen3_gpr_down_forward_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen3_gpr_down_forward_s_end
-.Lmemmove_zen3_gpr_down_forward_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
 .Lmemmove_zen3_gpr_down_forward_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -5000,10 +5088,26 @@ uc_memmove_zen3_gpr:
         ret
 .Lmemmove_zen3_gpr_down_down_tiny:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_down_down_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_gpr_down_down_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_gpr_down_down_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_down_s_end
+.Lmemmove_zen3_gpr_down_down_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_zen3_gpr_down_down_s_end
+.Lmemmove_zen3_gpr_down_down_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen3_gpr_down_down_s4
         cmp     rdx, 2
@@ -5024,59 +5128,22 @@ uc_memmove_zen3_gpr:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen3_gpr_down_down_s_end
-.Lmemmove_zen3_gpr_down_down_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen3_gpr_down_down_s_end
-.Lmemmove_zen3_gpr_down_down_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
 .Lmemmove_zen3_gpr_down_down_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
 .Lmemmove_zen3_gpr_down_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_down_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_gpr_down_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_gpr_down_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_gpr_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_gpr_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_gpr_down_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_gpr_down_small_s_end
-.Lmemmove_zen3_gpr_down_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen3_gpr_down_small_s_end
-.Lmemmove_zen3_gpr_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen3_gpr_down_small_s_end
-.Lmemmove_zen3_gpr_down_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen3_gpr_down_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen3_gpr_down_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -5086,6 +5153,31 @@ uc_memmove_zen3_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen3_gpr_down_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -5230,37 +5322,16 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_disjoint_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx512_disjoint_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx512_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx512_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx512_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx512_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx512_disjoint_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
-.Lmemmove_zen5_avx512_disjoint_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
-.Lmemmove_zen5_avx512_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
-.Lmemmove_zen5_avx512_disjoint_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen5_avx512_disjoint_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -5270,6 +5341,31 @@ uc_memmove_zen5_avx512:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_disjoint_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx512_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx512_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx512_disjoint_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_disjoint_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen5_avx512_disjoint_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -5591,37 +5687,16 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_up_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx512_up_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx512_up_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx512_up_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx512_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx512_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx512_up_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_avx512_up_small_s_end
-.Lmemmove_zen5_avx512_up_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen5_avx512_up_small_s_end
-.Lmemmove_zen5_avx512_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_avx512_up_small_s_end
-.Lmemmove_zen5_avx512_up_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_avx512_up_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen5_avx512_up_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -5631,6 +5706,31 @@ uc_memmove_zen5_avx512:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_up_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx512_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx512_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx512_up_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_up_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen5_avx512_up_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -5967,10 +6067,26 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_down_forward_tiny:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx512_down_forward_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx512_down_forward_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx512_down_forward_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_avx512_down_forward_s_end
+.Lmemmove_zen5_avx512_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_zen5_avx512_down_forward_s_end
+.Lmemmove_zen5_avx512_down_forward_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen5_avx512_down_forward_s4
         cmp     rdx, 2
@@ -5991,22 +6107,6 @@ uc_memmove_zen5_avx512:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_avx512_down_forward_s_end
-.Lmemmove_zen5_avx512_down_forward_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_avx512_down_forward_s_end
-.Lmemmove_zen5_avx512_down_forward_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
 .Lmemmove_zen5_avx512_down_forward_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -6032,10 +6132,26 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_down_forward_aligned_tiny:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx512_down_forward_aligned_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx512_down_forward_aligned_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx512_down_forward_aligned_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_avx512_down_forward_aligned_s_end
+.Lmemmove_zen5_avx512_down_forward_aligned_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_zen5_avx512_down_forward_aligned_s_end
+.Lmemmove_zen5_avx512_down_forward_aligned_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen5_avx512_down_forward_aligned_s4
         cmp     rdx, 2
@@ -6056,59 +6172,22 @@ uc_memmove_zen5_avx512:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_avx512_down_forward_aligned_s_end
-.Lmemmove_zen5_avx512_down_forward_aligned_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_avx512_down_forward_aligned_s_end
-.Lmemmove_zen5_avx512_down_forward_aligned_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
 .Lmemmove_zen5_avx512_down_forward_aligned_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
 .Lmemmove_zen5_avx512_down_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx512_down_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx512_down_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx512_down_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx512_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx512_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx512_down_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_avx512_down_small_s_end
-.Lmemmove_zen5_avx512_down_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen5_avx512_down_small_s_end
-.Lmemmove_zen5_avx512_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_avx512_down_small_s_end
-.Lmemmove_zen5_avx512_down_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_avx512_down_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen5_avx512_down_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -6118,6 +6197,31 @@ uc_memmove_zen5_avx512:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx512_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx512_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx512_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen5_avx512_down_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -6448,37 +6552,16 @@ uc_memmove_zen5_avx2:
         ret
 .Lmemmove_zen5_avx2_disjoint_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx2_disjoint_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx2_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx2_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx2_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx2_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx2_disjoint_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
-.Lmemmove_zen5_avx2_disjoint_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
-.Lmemmove_zen5_avx2_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
-.Lmemmove_zen5_avx2_disjoint_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen5_avx2_disjoint_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -6488,6 +6571,31 @@ uc_memmove_zen5_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_disjoint_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx2_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx2_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx2_disjoint_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_disjoint_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen5_avx2_disjoint_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -6722,37 +6830,16 @@ uc_memmove_zen5_avx2:
         ret
 .Lmemmove_zen5_avx2_up_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx2_up_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx2_up_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx2_up_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx2_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx2_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx2_up_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_avx2_up_small_s_end
-.Lmemmove_zen5_avx2_up_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen5_avx2_up_small_s_end
-.Lmemmove_zen5_avx2_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_avx2_up_small_s_end
-.Lmemmove_zen5_avx2_up_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_avx2_up_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen5_avx2_up_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -6762,6 +6849,31 @@ uc_memmove_zen5_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_up_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx2_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx2_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx2_up_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_up_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen5_avx2_up_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -7003,10 +7115,26 @@ uc_memmove_zen5_avx2:
         ret
 .Lmemmove_zen5_avx2_down_forward_tiny:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx2_down_forward_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx2_down_forward_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx2_down_forward_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_avx2_down_forward_s_end
+.Lmemmove_zen5_avx2_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_zen5_avx2_down_forward_s_end
+.Lmemmove_zen5_avx2_down_forward_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen5_avx2_down_forward_s4
         cmp     rdx, 2
@@ -7027,22 +7155,6 @@ uc_memmove_zen5_avx2:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_avx2_down_forward_s_end
-.Lmemmove_zen5_avx2_down_forward_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_avx2_down_forward_s_end
-.Lmemmove_zen5_avx2_down_forward_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
 .Lmemmove_zen5_avx2_down_forward_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -7068,10 +7180,26 @@ uc_memmove_zen5_avx2:
         ret
 .Lmemmove_zen5_avx2_down_forward_aligned_tiny:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx2_down_forward_aligned_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx2_down_forward_aligned_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx2_down_forward_aligned_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_avx2_down_forward_aligned_s_end
+.Lmemmove_zen5_avx2_down_forward_aligned_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_zen5_avx2_down_forward_aligned_s_end
+.Lmemmove_zen5_avx2_down_forward_aligned_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen5_avx2_down_forward_aligned_s4
         cmp     rdx, 2
@@ -7092,59 +7220,22 @@ uc_memmove_zen5_avx2:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_avx2_down_forward_aligned_s_end
-.Lmemmove_zen5_avx2_down_forward_aligned_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_avx2_down_forward_aligned_s_end
-.Lmemmove_zen5_avx2_down_forward_aligned_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
 .Lmemmove_zen5_avx2_down_forward_aligned_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
 .Lmemmove_zen5_avx2_down_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx2_down_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx2_down_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx2_down_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx2_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx2_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx2_down_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_avx2_down_small_s_end
-.Lmemmove_zen5_avx2_down_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen5_avx2_down_small_s_end
-.Lmemmove_zen5_avx2_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_avx2_down_small_s_end
-.Lmemmove_zen5_avx2_down_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_avx2_down_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen5_avx2_down_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -7154,6 +7245,31 @@ uc_memmove_zen5_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx2_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx2_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx2_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen5_avx2_down_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -7414,37 +7530,16 @@ uc_memmove_zen5_gpr:
         ret
 .Lmemmove_zen5_gpr_disjoint_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_disjoint_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_gpr_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_gpr_disjoint_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
-.Lmemmove_zen5_gpr_disjoint_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
-.Lmemmove_zen5_gpr_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
-.Lmemmove_zen5_gpr_disjoint_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen5_gpr_disjoint_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -7454,6 +7549,31 @@ uc_memmove_zen5_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_disjoint_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_disjoint_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_disjoint_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen5_gpr_disjoint_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -7545,37 +7665,16 @@ uc_memmove_zen5_gpr:
         ret
 .Lmemmove_zen5_gpr_up_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_up_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_gpr_up_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_gpr_up_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_gpr_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_gpr_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_gpr_up_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_gpr_up_small_s_end
-.Lmemmove_zen5_gpr_up_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen5_gpr_up_small_s_end
-.Lmemmove_zen5_gpr_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_gpr_up_small_s_end
-.Lmemmove_zen5_gpr_up_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_gpr_up_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen5_gpr_up_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -7585,6 +7684,31 @@ uc_memmove_zen5_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_up_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_up_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_up_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen5_gpr_up_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -7671,10 +7795,26 @@ uc_memmove_zen5_gpr:
         ret
 .Lmemmove_zen5_gpr_down_forward_tiny:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_down_forward_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_gpr_down_forward_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_gpr_down_forward_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_forward_s_end
+.Lmemmove_zen5_gpr_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_forward_s_end
+.Lmemmove_zen5_gpr_down_forward_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen5_gpr_down_forward_s4
         cmp     rdx, 2
@@ -7695,22 +7835,6 @@ uc_memmove_zen5_gpr:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_gpr_down_forward_s_end
-.Lmemmove_zen5_gpr_down_forward_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_gpr_down_forward_s_end
-.Lmemmove_zen5_gpr_down_forward_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
 .Lmemmove_zen5_gpr_down_forward_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -7736,10 +7860,26 @@ uc_memmove_zen5_gpr:
         ret
 .Lmemmove_zen5_gpr_down_forward_aligned_tiny:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_down_forward_aligned_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_gpr_down_forward_aligned_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_gpr_down_forward_aligned_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_forward_aligned_s_end
+.Lmemmove_zen5_gpr_down_forward_aligned_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_forward_aligned_s_end
+.Lmemmove_zen5_gpr_down_forward_aligned_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen5_gpr_down_forward_aligned_s4
         cmp     rdx, 2
@@ -7760,22 +7900,6 @@ uc_memmove_zen5_gpr:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_gpr_down_forward_aligned_s_end
-.Lmemmove_zen5_gpr_down_forward_aligned_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_gpr_down_forward_aligned_s_end
-.Lmemmove_zen5_gpr_down_forward_aligned_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
 .Lmemmove_zen5_gpr_down_forward_aligned_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -7801,10 +7925,26 @@ uc_memmove_zen5_gpr:
         ret
 .Lmemmove_zen5_gpr_down_down_tiny:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_down_down_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_gpr_down_down_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_gpr_down_down_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_down_s_end
+.Lmemmove_zen5_gpr_down_down_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_zen5_gpr_down_down_s_end
+.Lmemmove_zen5_gpr_down_down_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen5_gpr_down_down_s4
         cmp     rdx, 2
@@ -7825,59 +7965,22 @@ uc_memmove_zen5_gpr:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_gpr_down_down_s_end
-.Lmemmove_zen5_gpr_down_down_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_gpr_down_down_s_end
-.Lmemmove_zen5_gpr_down_down_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
 .Lmemmove_zen5_gpr_down_down_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
 .Lmemmove_zen5_gpr_down_small:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_down_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_gpr_down_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_gpr_down_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_gpr_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_gpr_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_gpr_down_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_gpr_down_small_s_end
-.Lmemmove_zen5_gpr_down_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen5_gpr_down_small_s_end
-.Lmemmove_zen5_gpr_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lmemmove_zen5_gpr_down_small_s_end
-.Lmemmove_zen5_gpr_down_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen5_gpr_down_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lmemmove_zen5_gpr_down_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -7887,6 +7990,31 @@ uc_memmove_zen5_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen5_gpr_down_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -8017,37 +8145,16 @@ uc_copy_small:
         endbr64
         mov     rax, rdi
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lcopy_small_s_lt8
         cmp     rdx, 16
         jae     .Lcopy_small_s16
-        cmp     rdx, 8
-        jae     .Lcopy_small_s8
-        cmp     rdx, 4
-        jae     .Lcopy_small_s4
-        cmp     rdx, 2
-        jae     .Lcopy_small_s2
-        test    rdx, rdx
-        jz      .Lcopy_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_small_s_end
-.Lcopy_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lcopy_small_s_end
-.Lcopy_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lcopy_small_s_end
-.Lcopy_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lcopy_small_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lcopy_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -8057,6 +8164,31 @@ uc_copy_small:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lcopy_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lcopy_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lcopy_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lcopy_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -8181,14 +8313,16 @@ uc_copy_avx2_small:
         vmovdqu xmm1, [rsi + rdx - 16]
         vmovdqu [rdi], xmm0
         vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        jmp     .Lcopy_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lcopy_avx2_small_q32:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
         vzeroupper
-        jmp     .Lcopy_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lcopy_avx2_small_q64:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + 32]
@@ -8201,7 +8335,8 @@ uc_copy_avx2_small:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
         vzeroupper
-        jmp     .Lcopy_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lcopy_avx2_small_q128:
         vmovdqu ymm4, [rsi + 64]
         vmovdqu ymm5, [rsi + 96]
@@ -8216,40 +8351,20 @@ uc_copy_avx2_small:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
         vzeroupper
-        jmp     .Lcopy_avx2_small_q_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lcopy_avx2_small_gpr:
         /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lcopy_avx2_small_g_s_lt8
         cmp     rdx, 16
         jae     .Lcopy_avx2_small_g_s16
-        cmp     rdx, 8
-        jae     .Lcopy_avx2_small_g_s8
-        cmp     rdx, 4
-        jae     .Lcopy_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lcopy_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lcopy_avx2_small_g_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_avx2_small_g_s_end
-.Lcopy_avx2_small_g_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lcopy_avx2_small_g_s_end
-.Lcopy_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-        jmp     .Lcopy_avx2_small_g_s_end
-.Lcopy_avx2_small_g_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lcopy_avx2_small_g_s_end
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Lcopy_avx2_small_g_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -8259,6 +8374,31 @@ uc_copy_avx2_small:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lcopy_avx2_small_g_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_avx2_small_g_s4
+        cmp     rdx, 2
+        jae     .Lcopy_avx2_small_g_s2
+        test    rdx, rdx
+        jz      .Lcopy_avx2_small_g_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lcopy_avx2_small_g_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lcopy_avx2_small_g_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lcopy_avx2_small_g_s_end:
         /* small body: end */
 .Lcopy_avx2_small_q_end:

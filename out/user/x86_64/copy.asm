@@ -295,37 +295,16 @@ uc_memcpy_table:
         ret
 .Lmemcpy_table_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemcpy_table_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_table_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_table_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_table_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_table_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_table_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_table_small_s_end
-.Lmemcpy_table_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemcpy_table_small_s_end
-.Lmemcpy_table_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemcpy_table_small_s_end
-.Lmemcpy_table_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemcpy_table_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemcpy_table_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -335,6 +314,31 @@ uc_memcpy_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_table_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_table_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_table_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_table_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_table_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_table_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemcpy_table_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -435,14 +439,16 @@ uc_memcpy_table:
         vmovdqu xmm1, [rsi + rdx - 16]
         vmovdqu [rdi], xmm0
         vmovdqu [rdi + rdx - 16], xmm1          ; xmm tail store
-        jmp     .Lmemcpy_table_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemcpy_table_avx2_small_q32:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          ; ymm tail store
         vzeroupper
-        jmp     .Lmemcpy_table_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemcpy_table_avx2_small_q64:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + 32]
@@ -455,7 +461,8 @@ uc_memcpy_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 64..127
         vzeroupper
-        jmp     .Lmemcpy_table_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemcpy_table_avx2_small_q128:
         vmovdqu ymm4, [rsi + 64]
         vmovdqu ymm5, [rsi + 96]
@@ -470,40 +477,20 @@ uc_memcpy_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 128..256
         vzeroupper
-        jmp     .Lmemcpy_table_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemcpy_table_avx2_small_gpr:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemcpy_table_avx2_small_g_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_table_avx2_small_g_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_table_avx2_small_g_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_table_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_table_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_table_avx2_small_g_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_table_avx2_small_g_s_end
-.Lmemcpy_table_avx2_small_g_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemcpy_table_avx2_small_g_s_end
-.Lmemcpy_table_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemcpy_table_avx2_small_g_s_end
-.Lmemcpy_table_avx2_small_g_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemcpy_table_avx2_small_g_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemcpy_table_avx2_small_g_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -513,6 +500,31 @@ uc_memcpy_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_table_avx2_small_g_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_table_avx2_small_g_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_table_avx2_small_g_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_table_avx2_small_g_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_table_avx2_small_g_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_table_avx2_small_g_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemcpy_table_avx2_small_g_s_end:
         ; small body: end
 .Lmemcpy_table_avx2_small_q_end:
@@ -738,37 +750,16 @@ uc_memcpy_zen3_avx2:
         ret
 .Lmemcpy_zen3_avx2_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemcpy_zen3_avx2_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_zen3_avx2_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_zen3_avx2_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_zen3_avx2_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_zen3_avx2_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_zen3_avx2_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_zen3_avx2_small_s_end
-.Lmemcpy_zen3_avx2_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemcpy_zen3_avx2_small_s_end
-.Lmemcpy_zen3_avx2_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemcpy_zen3_avx2_small_s_end
-.Lmemcpy_zen3_avx2_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemcpy_zen3_avx2_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemcpy_zen3_avx2_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -778,6 +769,31 @@ uc_memcpy_zen3_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen3_avx2_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen3_avx2_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen3_avx2_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen3_avx2_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen3_avx2_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen3_avx2_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemcpy_zen3_avx2_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -989,37 +1005,16 @@ uc_memcpy_zen3_gpr:
         ret
 .Lmemcpy_zen3_gpr_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemcpy_zen3_gpr_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_zen3_gpr_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_zen3_gpr_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_zen3_gpr_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_zen3_gpr_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_zen3_gpr_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_zen3_gpr_small_s_end
-.Lmemcpy_zen3_gpr_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemcpy_zen3_gpr_small_s_end
-.Lmemcpy_zen3_gpr_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemcpy_zen3_gpr_small_s_end
-.Lmemcpy_zen3_gpr_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemcpy_zen3_gpr_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemcpy_zen3_gpr_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -1029,6 +1024,31 @@ uc_memcpy_zen3_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen3_gpr_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen3_gpr_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen3_gpr_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen3_gpr_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen3_gpr_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen3_gpr_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemcpy_zen3_gpr_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -1142,37 +1162,16 @@ uc_memcpy_zen5_avx512:
         ret
 .Lmemcpy_zen5_avx512_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemcpy_zen5_avx512_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_zen5_avx512_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_zen5_avx512_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_zen5_avx512_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_zen5_avx512_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_zen5_avx512_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_zen5_avx512_small_s_end
-.Lmemcpy_zen5_avx512_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemcpy_zen5_avx512_small_s_end
-.Lmemcpy_zen5_avx512_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemcpy_zen5_avx512_small_s_end
-.Lmemcpy_zen5_avx512_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemcpy_zen5_avx512_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemcpy_zen5_avx512_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -1182,6 +1181,31 @@ uc_memcpy_zen5_avx512:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen5_avx512_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen5_avx512_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen5_avx512_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen5_avx512_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen5_avx512_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen5_avx512_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemcpy_zen5_avx512_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -1507,37 +1531,16 @@ uc_memcpy_zen5_avx2:
         ret
 .Lmemcpy_zen5_avx2_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemcpy_zen5_avx2_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_zen5_avx2_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_zen5_avx2_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_zen5_avx2_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_zen5_avx2_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_zen5_avx2_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_zen5_avx2_small_s_end
-.Lmemcpy_zen5_avx2_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemcpy_zen5_avx2_small_s_end
-.Lmemcpy_zen5_avx2_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemcpy_zen5_avx2_small_s_end
-.Lmemcpy_zen5_avx2_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemcpy_zen5_avx2_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemcpy_zen5_avx2_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -1547,6 +1550,31 @@ uc_memcpy_zen5_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen5_avx2_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen5_avx2_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen5_avx2_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen5_avx2_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen5_avx2_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen5_avx2_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemcpy_zen5_avx2_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -1798,37 +1826,16 @@ uc_memcpy_zen5_gpr:
         ret
 .Lmemcpy_zen5_gpr_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemcpy_zen5_gpr_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemcpy_zen5_gpr_small_s16
-        cmp     rdx, 8
-        jae     .Lmemcpy_zen5_gpr_small_s8
-        cmp     rdx, 4
-        jae     .Lmemcpy_zen5_gpr_small_s4
-        cmp     rdx, 2
-        jae     .Lmemcpy_zen5_gpr_small_s2
-        test    rdx, rdx
-        jz      .Lmemcpy_zen5_gpr_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemcpy_zen5_gpr_small_s_end
-.Lmemcpy_zen5_gpr_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemcpy_zen5_gpr_small_s_end
-.Lmemcpy_zen5_gpr_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemcpy_zen5_gpr_small_s_end
-.Lmemcpy_zen5_gpr_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemcpy_zen5_gpr_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemcpy_zen5_gpr_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -1838,6 +1845,31 @@ uc_memcpy_zen5_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen5_gpr_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemcpy_zen5_gpr_small_s4
+        cmp     rdx, 2
+        jae     .Lmemcpy_zen5_gpr_small_s2
+        test    rdx, rdx
+        jz      .Lmemcpy_zen5_gpr_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen5_gpr_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemcpy_zen5_gpr_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemcpy_zen5_gpr_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -1879,10 +1911,26 @@ uc_memmove.site:
         ret
 .Lmemmove_baseline_down_tiny:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_baseline_down_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_baseline_down_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_baseline_down_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_baseline_down_s4
         cmp     rdx, 2
@@ -1903,22 +1951,6 @@ uc_memmove.site:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_baseline_down_s_end
-.Lmemmove_baseline_down_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_baseline_down_s_end
-.Lmemmove_baseline_down_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_baseline_down_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -2135,37 +2167,16 @@ uc_memmove_table:
         ret
 .Lmemmove_table_disjoint_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_table_disjoint_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_table_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_disjoint_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_table_disjoint_small_s_end
-.Lmemmove_table_disjoint_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_table_disjoint_small_s_end
-.Lmemmove_table_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_table_disjoint_small_s_end
-.Lmemmove_table_disjoint_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_table_disjoint_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_disjoint_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -2175,6 +2186,31 @@ uc_memmove_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_disjoint_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_table_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_table_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_table_disjoint_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_disjoint_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_table_disjoint_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -2275,14 +2311,16 @@ uc_memmove_table:
         vmovdqu xmm1, [rsi + rdx - 16]
         vmovdqu [rdi], xmm0
         vmovdqu [rdi + rdx - 16], xmm1          ; xmm tail store
-        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_disjoint_avx2_small_q32:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          ; ymm tail store
         vzeroupper
-        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_disjoint_avx2_small_q64:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + 32]
@@ -2295,7 +2333,8 @@ uc_memmove_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 64..127
         vzeroupper
-        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_disjoint_avx2_small_q128:
         vmovdqu ymm4, [rsi + 64]
         vmovdqu ymm5, [rsi + 96]
@@ -2310,40 +2349,20 @@ uc_memmove_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 128..256
         vzeroupper
-        jmp     .Lmemmove_table_disjoint_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_disjoint_avx2_small_gpr:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_table_disjoint_avx2_small_g_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_disjoint_avx2_small_g_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_disjoint_avx2_small_g_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_table_disjoint_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_disjoint_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_disjoint_avx2_small_g_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
-.Lmemmove_table_disjoint_avx2_small_g_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
-.Lmemmove_table_disjoint_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
-.Lmemmove_table_disjoint_avx2_small_g_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_table_disjoint_avx2_small_g_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_disjoint_avx2_small_g_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -2353,6 +2372,31 @@ uc_memmove_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_disjoint_avx2_small_g_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_table_disjoint_avx2_small_g_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_table_disjoint_avx2_small_g_s2
+        test    rdx, rdx
+        jz      .Lmemmove_table_disjoint_avx2_small_g_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_disjoint_avx2_small_g_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_disjoint_avx2_small_g_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_table_disjoint_avx2_small_g_s_end:
         ; small body: end
 .Lmemmove_table_disjoint_avx2_small_q_end:
@@ -2664,37 +2708,16 @@ uc_memmove_table:
         ret
 .Lmemmove_table_up_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_table_up_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_up_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_up_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_table_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_up_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_table_up_small_s_end
-.Lmemmove_table_up_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_table_up_small_s_end
-.Lmemmove_table_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_table_up_small_s_end
-.Lmemmove_table_up_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_table_up_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_up_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -2704,6 +2727,31 @@ uc_memmove_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_up_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_table_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_table_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_table_up_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_up_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_table_up_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -2812,14 +2860,16 @@ uc_memmove_table:
         vmovdqu xmm1, [rsi + rdx - 16]
         vmovdqu [rdi], xmm0
         vmovdqu [rdi + rdx - 16], xmm1          ; xmm tail store
-        jmp     .Lmemmove_table_up_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_up_avx2_small_q32:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          ; ymm tail store
         vzeroupper
-        jmp     .Lmemmove_table_up_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_up_avx2_small_q64:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + 32]
@@ -2832,7 +2882,8 @@ uc_memmove_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 64..127
         vzeroupper
-        jmp     .Lmemmove_table_up_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_up_avx2_small_q128:
         vmovdqu ymm4, [rsi + 64]
         vmovdqu ymm5, [rsi + 96]
@@ -2847,40 +2898,20 @@ uc_memmove_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 128..256
         vzeroupper
-        jmp     .Lmemmove_table_up_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_up_avx2_small_gpr:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_table_up_avx2_small_g_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_up_avx2_small_g_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_up_avx2_small_g_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_table_up_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_up_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_up_avx2_small_g_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_table_up_avx2_small_g_s_end
-.Lmemmove_table_up_avx2_small_g_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_table_up_avx2_small_g_s_end
-.Lmemmove_table_up_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_table_up_avx2_small_g_s_end
-.Lmemmove_table_up_avx2_small_g_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_table_up_avx2_small_g_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_up_avx2_small_g_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -2890,6 +2921,31 @@ uc_memmove_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_up_avx2_small_g_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_table_up_avx2_small_g_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_table_up_avx2_small_g_s2
+        test    rdx, rdx
+        jz      .Lmemmove_table_up_avx2_small_g_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_up_avx2_small_g_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_up_avx2_small_g_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_table_up_avx2_small_g_s_end:
         ; small body: end
 .Lmemmove_table_up_avx2_small_q_end:
@@ -3204,10 +3260,26 @@ uc_memmove_table:
         ret
 .Lmemmove_table_down_forward_tiny:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_table_down_forward_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_down_forward_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_down_forward_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_table_down_forward_s_end
+.Lmemmove_table_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_table_down_forward_s_end
+.Lmemmove_table_down_forward_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_table_down_forward_s4
         cmp     rdx, 2
@@ -3228,22 +3300,6 @@ uc_memmove_table:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_table_down_forward_s_end
-.Lmemmove_table_down_forward_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_table_down_forward_s_end
-.Lmemmove_table_down_forward_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_table_down_forward_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -3269,10 +3325,26 @@ uc_memmove_table:
         ret
 .Lmemmove_table_down_forward_aligned_tiny:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_table_down_forward_aligned_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_down_forward_aligned_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_down_forward_aligned_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_table_down_forward_aligned_s_end
+.Lmemmove_table_down_forward_aligned_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_table_down_forward_aligned_s_end
+.Lmemmove_table_down_forward_aligned_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_table_down_forward_aligned_s4
         cmp     rdx, 2
@@ -3293,22 +3365,6 @@ uc_memmove_table:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_table_down_forward_aligned_s_end
-.Lmemmove_table_down_forward_aligned_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_table_down_forward_aligned_s_end
-.Lmemmove_table_down_forward_aligned_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_table_down_forward_aligned_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -3334,10 +3390,26 @@ uc_memmove_table:
         ret
 .Lmemmove_table_down_down_tiny:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_table_down_down_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_down_down_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_down_down_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_table_down_down_s_end
+.Lmemmove_table_down_down_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_table_down_down_s_end
+.Lmemmove_table_down_down_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_table_down_down_s4
         cmp     rdx, 2
@@ -3358,59 +3430,22 @@ uc_memmove_table:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_table_down_down_s_end
-.Lmemmove_table_down_down_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_table_down_down_s_end
-.Lmemmove_table_down_down_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_table_down_down_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 .Lmemmove_table_down_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_table_down_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_down_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_down_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_table_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_down_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_table_down_small_s_end
-.Lmemmove_table_down_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_table_down_small_s_end
-.Lmemmove_table_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_table_down_small_s_end
-.Lmemmove_table_down_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_table_down_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_down_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -3420,6 +3455,31 @@ uc_memmove_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_table_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_table_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_table_down_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_down_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_table_down_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -3512,14 +3572,16 @@ uc_memmove_table:
         vmovdqu xmm1, [rsi + rdx - 16]
         vmovdqu [rdi], xmm0
         vmovdqu [rdi + rdx - 16], xmm1          ; xmm tail store
-        jmp     .Lmemmove_table_down_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_down_avx2_small_q32:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          ; ymm tail store
         vzeroupper
-        jmp     .Lmemmove_table_down_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_down_avx2_small_q64:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + 32]
@@ -3532,7 +3594,8 @@ uc_memmove_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 64..127
         vzeroupper
-        jmp     .Lmemmove_table_down_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_down_avx2_small_q128:
         vmovdqu ymm4, [rsi + 64]
         vmovdqu ymm5, [rsi + 96]
@@ -3547,40 +3610,20 @@ uc_memmove_table:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 128..256
         vzeroupper
-        jmp     .Lmemmove_table_down_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_down_avx2_small_gpr:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_table_down_avx2_small_g_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_table_down_avx2_small_g_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_table_down_avx2_small_g_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_table_down_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_down_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_down_avx2_small_g_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_table_down_avx2_small_g_s_end
-.Lmemmove_table_down_avx2_small_g_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_table_down_avx2_small_g_s_end
-.Lmemmove_table_down_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_table_down_avx2_small_g_s_end
-.Lmemmove_table_down_avx2_small_g_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_table_down_avx2_small_g_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_table_down_avx2_small_g_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -3590,6 +3633,31 @@ uc_memmove_table:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_down_avx2_small_g_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_table_down_avx2_small_g_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_table_down_avx2_small_g_s2
+        test    rdx, rdx
+        jz      .Lmemmove_table_down_avx2_small_g_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_down_avx2_small_g_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_table_down_avx2_small_g_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_table_down_avx2_small_g_s_end:
         ; small body: end
 .Lmemmove_table_down_avx2_small_q_end:
@@ -3807,37 +3875,16 @@ uc_memmove_zen3_avx2:
         ret
 .Lmemmove_zen3_avx2_disjoint_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_disjoint_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_avx2_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_avx2_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_avx2_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_avx2_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_avx2_disjoint_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
-.Lmemmove_zen3_avx2_disjoint_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
-.Lmemmove_zen3_avx2_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
-.Lmemmove_zen3_avx2_disjoint_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen3_avx2_disjoint_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen3_avx2_disjoint_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -3847,6 +3894,31 @@ uc_memmove_zen3_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_avx2_disjoint_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_disjoint_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_avx2_disjoint_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_avx2_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen3_avx2_disjoint_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -4046,37 +4118,16 @@ uc_memmove_zen3_avx2:
         ret
 .Lmemmove_zen3_avx2_up_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_up_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_avx2_up_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_avx2_up_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_avx2_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_avx2_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_avx2_up_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_avx2_up_small_s_end
-.Lmemmove_zen3_avx2_up_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen3_avx2_up_small_s_end
-.Lmemmove_zen3_avx2_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen3_avx2_up_small_s_end
-.Lmemmove_zen3_avx2_up_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen3_avx2_up_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen3_avx2_up_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -4086,6 +4137,31 @@ uc_memmove_zen3_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_avx2_up_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_up_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_avx2_up_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_avx2_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen3_avx2_up_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -4308,10 +4384,26 @@ uc_memmove_zen3_avx2:
         ret
 .Lmemmove_zen3_avx2_down_forward_tiny:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_down_forward_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_avx2_down_forward_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_avx2_down_forward_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen3_avx2_down_forward_s4
         cmp     rdx, 2
@@ -4332,59 +4424,22 @@ uc_memmove_zen3_avx2:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
-.Lmemmove_zen3_avx2_down_forward_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
-.Lmemmove_zen3_avx2_down_forward_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_zen3_avx2_down_forward_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 .Lmemmove_zen3_avx2_down_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_down_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_avx2_down_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_avx2_down_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_avx2_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_avx2_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_avx2_down_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_avx2_down_small_s_end
-.Lmemmove_zen3_avx2_down_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen3_avx2_down_small_s_end
-.Lmemmove_zen3_avx2_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen3_avx2_down_small_s_end
-.Lmemmove_zen3_avx2_down_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen3_avx2_down_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen3_avx2_down_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -4394,6 +4449,31 @@ uc_memmove_zen3_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_avx2_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_down_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_avx2_down_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_avx2_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen3_avx2_down_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -4597,37 +4677,16 @@ uc_memmove_zen3_gpr:
         ret
 .Lmemmove_zen3_gpr_disjoint_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_disjoint_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_gpr_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_gpr_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_gpr_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_gpr_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_gpr_disjoint_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
-.Lmemmove_zen3_gpr_disjoint_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
-.Lmemmove_zen3_gpr_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
-.Lmemmove_zen3_gpr_disjoint_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen3_gpr_disjoint_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen3_gpr_disjoint_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -4637,6 +4696,31 @@ uc_memmove_zen3_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_gpr_disjoint_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_disjoint_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_gpr_disjoint_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_gpr_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen3_gpr_disjoint_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -4679,37 +4763,16 @@ uc_memmove_zen3_gpr:
         ret
 .Lmemmove_zen3_gpr_up_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_up_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_gpr_up_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_gpr_up_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_gpr_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_gpr_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_gpr_up_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_gpr_up_small_s_end
-.Lmemmove_zen3_gpr_up_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen3_gpr_up_small_s_end
-.Lmemmove_zen3_gpr_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen3_gpr_up_small_s_end
-.Lmemmove_zen3_gpr_up_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen3_gpr_up_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen3_gpr_up_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -4719,6 +4782,31 @@ uc_memmove_zen3_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_gpr_up_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_up_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_gpr_up_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_gpr_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen3_gpr_up_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -4772,10 +4860,26 @@ uc_memmove_zen3_gpr:
         ret
 .Lmemmove_zen3_gpr_down_forward_tiny:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_down_forward_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_gpr_down_forward_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_gpr_down_forward_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen3_gpr_down_forward_s_end
+.Lmemmove_zen3_gpr_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_zen3_gpr_down_forward_s_end
+.Lmemmove_zen3_gpr_down_forward_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen3_gpr_down_forward_s4
         cmp     rdx, 2
@@ -4796,22 +4900,6 @@ uc_memmove_zen3_gpr:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen3_gpr_down_forward_s_end
-.Lmemmove_zen3_gpr_down_forward_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen3_gpr_down_forward_s_end
-.Lmemmove_zen3_gpr_down_forward_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_zen3_gpr_down_forward_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -4837,10 +4925,26 @@ uc_memmove_zen3_gpr:
         ret
 .Lmemmove_zen3_gpr_down_down_tiny:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_down_down_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_gpr_down_down_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_gpr_down_down_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen3_gpr_down_down_s_end
+.Lmemmove_zen3_gpr_down_down_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_zen3_gpr_down_down_s_end
+.Lmemmove_zen3_gpr_down_down_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen3_gpr_down_down_s4
         cmp     rdx, 2
@@ -4861,59 +4965,22 @@ uc_memmove_zen3_gpr:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen3_gpr_down_down_s_end
-.Lmemmove_zen3_gpr_down_down_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen3_gpr_down_down_s_end
-.Lmemmove_zen3_gpr_down_down_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_zen3_gpr_down_down_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 .Lmemmove_zen3_gpr_down_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_down_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen3_gpr_down_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen3_gpr_down_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_gpr_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_gpr_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_gpr_down_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_gpr_down_small_s_end
-.Lmemmove_zen3_gpr_down_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen3_gpr_down_small_s_end
-.Lmemmove_zen3_gpr_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen3_gpr_down_small_s_end
-.Lmemmove_zen3_gpr_down_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen3_gpr_down_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen3_gpr_down_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -4923,6 +4990,31 @@ uc_memmove_zen3_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_gpr_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_down_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_gpr_down_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_gpr_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen3_gpr_down_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -5045,37 +5137,16 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_disjoint_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx512_disjoint_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx512_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx512_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx512_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx512_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx512_disjoint_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
-.Lmemmove_zen5_avx512_disjoint_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
-.Lmemmove_zen5_avx512_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
-.Lmemmove_zen5_avx512_disjoint_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_avx512_disjoint_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen5_avx512_disjoint_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -5085,6 +5156,31 @@ uc_memmove_zen5_avx512:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx512_disjoint_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx512_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx512_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx512_disjoint_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx512_disjoint_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx512_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen5_avx512_disjoint_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -5386,37 +5482,16 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_up_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx512_up_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx512_up_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx512_up_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx512_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx512_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx512_up_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_avx512_up_small_s_end
-.Lmemmove_zen5_avx512_up_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen5_avx512_up_small_s_end
-.Lmemmove_zen5_avx512_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_avx512_up_small_s_end
-.Lmemmove_zen5_avx512_up_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_avx512_up_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen5_avx512_up_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -5426,6 +5501,31 @@ uc_memmove_zen5_avx512:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx512_up_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx512_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx512_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx512_up_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx512_up_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx512_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen5_avx512_up_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -5742,10 +5842,26 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_down_forward_tiny:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx512_down_forward_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx512_down_forward_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx512_down_forward_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen5_avx512_down_forward_s_end
+.Lmemmove_zen5_avx512_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_zen5_avx512_down_forward_s_end
+.Lmemmove_zen5_avx512_down_forward_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen5_avx512_down_forward_s4
         cmp     rdx, 2
@@ -5766,22 +5882,6 @@ uc_memmove_zen5_avx512:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_avx512_down_forward_s_end
-.Lmemmove_zen5_avx512_down_forward_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_avx512_down_forward_s_end
-.Lmemmove_zen5_avx512_down_forward_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_zen5_avx512_down_forward_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -5807,10 +5907,26 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_down_forward_aligned_tiny:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx512_down_forward_aligned_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx512_down_forward_aligned_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx512_down_forward_aligned_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen5_avx512_down_forward_aligned_s_end
+.Lmemmove_zen5_avx512_down_forward_aligned_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_zen5_avx512_down_forward_aligned_s_end
+.Lmemmove_zen5_avx512_down_forward_aligned_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen5_avx512_down_forward_aligned_s4
         cmp     rdx, 2
@@ -5831,59 +5947,22 @@ uc_memmove_zen5_avx512:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_avx512_down_forward_aligned_s_end
-.Lmemmove_zen5_avx512_down_forward_aligned_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_avx512_down_forward_aligned_s_end
-.Lmemmove_zen5_avx512_down_forward_aligned_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_zen5_avx512_down_forward_aligned_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 .Lmemmove_zen5_avx512_down_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx512_down_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx512_down_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx512_down_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx512_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx512_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx512_down_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_avx512_down_small_s_end
-.Lmemmove_zen5_avx512_down_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen5_avx512_down_small_s_end
-.Lmemmove_zen5_avx512_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_avx512_down_small_s_end
-.Lmemmove_zen5_avx512_down_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_avx512_down_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen5_avx512_down_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -5893,6 +5972,31 @@ uc_memmove_zen5_avx512:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx512_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx512_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx512_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx512_down_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx512_down_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx512_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen5_avx512_down_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -6202,37 +6306,16 @@ uc_memmove_zen5_avx2:
         ret
 .Lmemmove_zen5_avx2_disjoint_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx2_disjoint_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx2_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx2_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx2_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx2_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx2_disjoint_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
-.Lmemmove_zen5_avx2_disjoint_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
-.Lmemmove_zen5_avx2_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
-.Lmemmove_zen5_avx2_disjoint_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_avx2_disjoint_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen5_avx2_disjoint_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -6242,6 +6325,31 @@ uc_memmove_zen5_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx2_disjoint_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx2_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx2_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx2_disjoint_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx2_disjoint_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx2_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen5_avx2_disjoint_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -6457,37 +6565,16 @@ uc_memmove_zen5_avx2:
         ret
 .Lmemmove_zen5_avx2_up_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx2_up_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx2_up_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx2_up_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx2_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx2_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx2_up_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_avx2_up_small_s_end
-.Lmemmove_zen5_avx2_up_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen5_avx2_up_small_s_end
-.Lmemmove_zen5_avx2_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_avx2_up_small_s_end
-.Lmemmove_zen5_avx2_up_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_avx2_up_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen5_avx2_up_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -6497,6 +6584,31 @@ uc_memmove_zen5_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx2_up_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx2_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx2_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx2_up_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx2_up_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx2_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen5_avx2_up_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -6719,10 +6831,26 @@ uc_memmove_zen5_avx2:
         ret
 .Lmemmove_zen5_avx2_down_forward_tiny:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx2_down_forward_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx2_down_forward_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx2_down_forward_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen5_avx2_down_forward_s_end
+.Lmemmove_zen5_avx2_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_zen5_avx2_down_forward_s_end
+.Lmemmove_zen5_avx2_down_forward_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen5_avx2_down_forward_s4
         cmp     rdx, 2
@@ -6743,22 +6871,6 @@ uc_memmove_zen5_avx2:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_avx2_down_forward_s_end
-.Lmemmove_zen5_avx2_down_forward_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_avx2_down_forward_s_end
-.Lmemmove_zen5_avx2_down_forward_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_zen5_avx2_down_forward_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -6784,10 +6896,26 @@ uc_memmove_zen5_avx2:
         ret
 .Lmemmove_zen5_avx2_down_forward_aligned_tiny:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx2_down_forward_aligned_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx2_down_forward_aligned_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx2_down_forward_aligned_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen5_avx2_down_forward_aligned_s_end
+.Lmemmove_zen5_avx2_down_forward_aligned_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_zen5_avx2_down_forward_aligned_s_end
+.Lmemmove_zen5_avx2_down_forward_aligned_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen5_avx2_down_forward_aligned_s4
         cmp     rdx, 2
@@ -6808,59 +6936,22 @@ uc_memmove_zen5_avx2:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_avx2_down_forward_aligned_s_end
-.Lmemmove_zen5_avx2_down_forward_aligned_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_avx2_down_forward_aligned_s_end
-.Lmemmove_zen5_avx2_down_forward_aligned_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_zen5_avx2_down_forward_aligned_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 .Lmemmove_zen5_avx2_down_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx2_down_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_avx2_down_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_avx2_down_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx2_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx2_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx2_down_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_avx2_down_small_s_end
-.Lmemmove_zen5_avx2_down_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen5_avx2_down_small_s_end
-.Lmemmove_zen5_avx2_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_avx2_down_small_s_end
-.Lmemmove_zen5_avx2_down_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_avx2_down_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen5_avx2_down_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -6870,6 +6961,31 @@ uc_memmove_zen5_avx2:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx2_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx2_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx2_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx2_down_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx2_down_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx2_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen5_avx2_down_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -7113,37 +7229,16 @@ uc_memmove_zen5_gpr:
         ret
 .Lmemmove_zen5_gpr_disjoint_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_disjoint_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_gpr_disjoint_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_gpr_disjoint_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
-.Lmemmove_zen5_gpr_disjoint_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
-.Lmemmove_zen5_gpr_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
-.Lmemmove_zen5_gpr_disjoint_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_gpr_disjoint_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen5_gpr_disjoint_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -7153,6 +7248,31 @@ uc_memmove_zen5_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_disjoint_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_disjoint_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_disjoint_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen5_gpr_disjoint_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -7229,37 +7349,16 @@ uc_memmove_zen5_gpr:
         ret
 .Lmemmove_zen5_gpr_up_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_up_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_gpr_up_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_gpr_up_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_gpr_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_gpr_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_gpr_up_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_gpr_up_small_s_end
-.Lmemmove_zen5_gpr_up_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen5_gpr_up_small_s_end
-.Lmemmove_zen5_gpr_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_gpr_up_small_s_end
-.Lmemmove_zen5_gpr_up_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_gpr_up_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen5_gpr_up_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -7269,6 +7368,31 @@ uc_memmove_zen5_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_up_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_up_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_up_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_up_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_up_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_up_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen5_gpr_up_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -7340,10 +7464,26 @@ uc_memmove_zen5_gpr:
         ret
 .Lmemmove_zen5_gpr_down_forward_tiny:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_down_forward_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_gpr_down_forward_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_gpr_down_forward_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen5_gpr_down_forward_s_end
+.Lmemmove_zen5_gpr_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_zen5_gpr_down_forward_s_end
+.Lmemmove_zen5_gpr_down_forward_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen5_gpr_down_forward_s4
         cmp     rdx, 2
@@ -7364,22 +7504,6 @@ uc_memmove_zen5_gpr:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_gpr_down_forward_s_end
-.Lmemmove_zen5_gpr_down_forward_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_gpr_down_forward_s_end
-.Lmemmove_zen5_gpr_down_forward_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_zen5_gpr_down_forward_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -7405,10 +7529,26 @@ uc_memmove_zen5_gpr:
         ret
 .Lmemmove_zen5_gpr_down_forward_aligned_tiny:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_down_forward_aligned_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_gpr_down_forward_aligned_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_gpr_down_forward_aligned_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen5_gpr_down_forward_aligned_s_end
+.Lmemmove_zen5_gpr_down_forward_aligned_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_zen5_gpr_down_forward_aligned_s_end
+.Lmemmove_zen5_gpr_down_forward_aligned_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen5_gpr_down_forward_aligned_s4
         cmp     rdx, 2
@@ -7429,22 +7569,6 @@ uc_memmove_zen5_gpr:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_gpr_down_forward_aligned_s_end
-.Lmemmove_zen5_gpr_down_forward_aligned_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_gpr_down_forward_aligned_s_end
-.Lmemmove_zen5_gpr_down_forward_aligned_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_zen5_gpr_down_forward_aligned_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -7470,10 +7594,26 @@ uc_memmove_zen5_gpr:
         ret
 .Lmemmove_zen5_gpr_down_down_tiny:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_down_down_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_gpr_down_down_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_gpr_down_down_s8
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen5_gpr_down_down_s_end
+.Lmemmove_zen5_gpr_down_down_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_zen5_gpr_down_down_s_end
+.Lmemmove_zen5_gpr_down_down_s_lt8:
         cmp     rdx, 4
         jae     .Lmemmove_zen5_gpr_down_down_s4
         cmp     rdx, 2
@@ -7494,59 +7634,22 @@ uc_memmove_zen5_gpr:
         mov     r8d, [rsi + rdx - 4]
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_gpr_down_down_s_end
-.Lmemmove_zen5_gpr_down_down_s8:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_gpr_down_down_s_end
-.Lmemmove_zen5_gpr_down_down_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
 .Lmemmove_zen5_gpr_down_down_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 .Lmemmove_zen5_gpr_down_small:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_down_small_s_lt8
         cmp     rdx, 16
         jae     .Lmemmove_zen5_gpr_down_small_s16
-        cmp     rdx, 8
-        jae     .Lmemmove_zen5_gpr_down_small_s8
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_gpr_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_gpr_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_gpr_down_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen5_gpr_down_small_s_end
-.Lmemmove_zen5_gpr_down_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen5_gpr_down_small_s_end
-.Lmemmove_zen5_gpr_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lmemmove_zen5_gpr_down_small_s_end
-.Lmemmove_zen5_gpr_down_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen5_gpr_down_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lmemmove_zen5_gpr_down_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -7556,6 +7659,31 @@ uc_memmove_zen5_gpr:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_down_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_down_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen5_gpr_down_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -7681,37 +7809,16 @@ uc_copy_small:
         endbr64
         mov     rax, rdi
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lcopy_small_s_lt8
         cmp     rdx, 16
         jae     .Lcopy_small_s16
-        cmp     rdx, 8
-        jae     .Lcopy_small_s8
-        cmp     rdx, 4
-        jae     .Lcopy_small_s4
-        cmp     rdx, 2
-        jae     .Lcopy_small_s2
-        test    rdx, rdx
-        jz      .Lcopy_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_small_s_end
-.Lcopy_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lcopy_small_s_end
-.Lcopy_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lcopy_small_s_end
-.Lcopy_small_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lcopy_small_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lcopy_small_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -7721,6 +7828,31 @@ uc_copy_small:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lcopy_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lcopy_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lcopy_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lcopy_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -7842,14 +7974,16 @@ uc_copy_avx2_small:
         vmovdqu xmm1, [rsi + rdx - 16]
         vmovdqu [rdi], xmm0
         vmovdqu [rdi + rdx - 16], xmm1          ; xmm tail store
-        jmp     .Lcopy_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lcopy_avx2_small_q32:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
         vmovdqu [rdi + rdx - 32], ymm1          ; ymm tail store
         vzeroupper
-        jmp     .Lcopy_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lcopy_avx2_small_q64:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + 32]
@@ -7862,7 +7996,8 @@ uc_copy_avx2_small:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 64..127
         vzeroupper
-        jmp     .Lcopy_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lcopy_avx2_small_q128:
         vmovdqu ymm4, [rsi + 64]
         vmovdqu ymm5, [rsi + 96]
@@ -7877,40 +8012,20 @@ uc_copy_avx2_small:
         vmovdqu [rdi + rdx - 64], ymm2
         vmovdqu [rdi + rdx - 32], ymm3          ; ymm tail store, 128..256
         vzeroupper
-        jmp     .Lcopy_avx2_small_q_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lcopy_avx2_small_gpr:
         ; small body: begin
+        cmp     rdx, 8
+        jb      .Lcopy_avx2_small_g_s_lt8
         cmp     rdx, 16
         jae     .Lcopy_avx2_small_g_s16
-        cmp     rdx, 8
-        jae     .Lcopy_avx2_small_g_s8
-        cmp     rdx, 4
-        jae     .Lcopy_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lcopy_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lcopy_avx2_small_g_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_avx2_small_g_s_end
-.Lcopy_avx2_small_g_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lcopy_avx2_small_g_s_end
-.Lcopy_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-        jmp     .Lcopy_avx2_small_g_s_end
-.Lcopy_avx2_small_g_s8:
         mov     rcx, [rsi]
         mov     r8, [rsi + rdx - 8]
         mov     [rdi], rcx
         mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lcopy_avx2_small_g_s_end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 .Lcopy_avx2_small_g_s16:
         mov     rcx, [rsi]
         mov     r8, [rsi + 8]
@@ -7920,6 +8035,31 @@ uc_copy_avx2_small:
         mov     [rdi + 8], r8
         mov     [rdi + rdx - 16], rax
         mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lcopy_avx2_small_g_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_avx2_small_g_s4
+        cmp     rdx, 2
+        jae     .Lcopy_avx2_small_g_s2
+        test    rdx, rdx
+        jz      .Lcopy_avx2_small_g_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lcopy_avx2_small_g_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lcopy_avx2_small_g_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
 .Lcopy_avx2_small_g_s_end:
         ; small body: end
 .Lcopy_avx2_small_q_end:
