@@ -148,36 +148,82 @@ int time_candidates(const struct probe_flavor *f, const struct table *t, struct 
 	return 0;
 }
 
-void check_prediction(const struct probe_flavor *f)
+/* table, installed and patched just before: the flavor's entry as shipped
+ * and as the probe compiles the same table, timed in turns on both
+ * streams; 1 with both in t (shipped first), 0 where the probe compiles it
+ * as the baseline. */
+static int shipped_and_model(const struct probe_flavor *f, const struct derived_rule *table,
+			     int (*install)(const struct probe_flavor *f, unsigned int i, struct derived_rule *out),
+			     unsigned int i, struct workload_ticks t[2])
 {
-	struct derived_rule own;
 	struct compiled_tables c;
-	derived_baseline(&own);
-	if (!f->install_own(&own)) {
-		f->force_strategy(BASELINE_STRATEGY);
-		printf("  this CPU runs the baseline: no compiled table to check the prediction against\n");
-		return;
-	}
+	struct derived_rule again;
 	f->force_strategy(BASELINE_STRATEGY);
-	if (compile_tables(f, &own, 1, 0, &c))
+	if (compile_tables(f, table, 1, 0, &c))
 		exit(1);
 	/* Installed again after the compiling: table_copy is the patched
-	 * entry, which jumps to the routines gen compiled for this rule. */
-	f->install_own(&own);
+	 * entry, which runs the routines gen compiled for this rule. */
+	install(f, i, &again);
+	int baseline = c.entries[0] == f->baseline_copy;
 	/* Where the rule copies forward everywhere, the drop-in library runs
 	 * the C library's memmove, and the probe predicts that very code. */
-	int baseline = c.entries[0] == f->baseline_copy;
 	struct streams *s = streams_new();
 	copy_fn copies[2] = {baseline && f->moves ? f->baseline_copy : f->table_copy, c.entries[0]};
-	struct workload_ticks t[2];
 	time_copies(s, copies, 2, t);
 	streams_free(s);
 	compiled_tables_free(&c);
 	f->force_strategy(BASELINE_STRATEGY);
-	if (baseline)
-		printf("  this CPU's rule in out/ copies forward everywhere: it ships as the baseline (%s)\n",
-		       f->moves ? "the C library's memmove, in the drop-in library" : "the entries' own rep movsb");
-	printf("  this CPU's rule in out/, shipped: %.2f ticks a call on random sizes, %.2f sorted; as the probe "
-	       "compiles it: %.2f, %.2f (%.3fx, %.3fx)\n",
-	       t[0].random, t[0].sorted, t[1].random, t[1].sorted, t[1].random / t[0].random, t[1].sorted / t[0].sorted);
+	return !baseline;
+}
+
+static int install_own(const struct probe_flavor *f, unsigned int i, struct derived_rule *out)
+{
+	(void)i;
+	return f->install_own(out);
+}
+
+static int install_at(const struct probe_flavor *f, unsigned int i, struct derived_rule *out)
+{
+	const char *routines;
+	return f->install_at(i, out, &routines);
+}
+
+void check_prediction(const struct probe_flavor *f)
+{
+	struct derived_rule own, r;
+	struct workload_ticks t[2];
+	const char *seen[64], *routines = "";
+	int n_seen = 0, got;
+	derived_baseline(&own);
+	if (!f->install_own(&own)) {
+		f->force_strategy(BASELINE_STRATEGY);
+		printf("  this CPU runs the baseline: no compiled table to check the prediction against\n");
+	} else {
+		int compiled = shipped_and_model(f, &own, install_own, 0, t);
+		if (!compiled)
+			printf("  this CPU's rule in out/ copies forward everywhere: it ships as the baseline (%s)\n",
+			       f->moves ? "the C library's memmove, in the drop-in library" : "the entries' own rep movsb");
+		printf("  this CPU's rule in out/, shipped: %.2f ticks a call on random sizes, %.2f sorted; as the probe "
+		       "compiles it: %.2f, %.2f (%.3fx, %.3fx)\n",
+		       t[0].random, t[0].sorted, t[1].random, t[1].sorted, t[1].random / t[0].random,
+		       t[1].sorted / t[0].sorted);
+	}
+	/* The same for each routine set of out/ at this CPU's isa, whatever
+	 * core it was measured on: how the probe models a compiled tree is the
+	 * code's, not the core's. */
+	for (unsigned int i = 0; (got = f->install_at(i, &r, &routines)) >= 0 && n_seen < 64; i++) {
+		int again = 0;
+		for (int k = 0; k < n_seen; k++)
+			again |= strcmp(seen[k], routines) == 0;
+		if (!got || again || strcmp(routines, "baseline") == 0)
+			continue;
+		seen[n_seen++] = routines;
+		if (!shipped_and_model(f, &r, install_at, i, t))
+			continue;
+		printf("  routines %s, shipped: %.2f ticks a call on random sizes, %.2f sorted; as the probe compiles "
+		       "them: %.2f, %.2f (%.3fx, %.3fx)\n",
+		       routines, t[0].random, t[0].sorted, t[1].random, t[1].sorted, t[1].random / t[0].random,
+		       t[1].sorted / t[0].sorted);
+	}
+	f->force_strategy(BASELINE_STRATEGY);
 }

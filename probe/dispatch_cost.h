@@ -17,10 +17,11 @@ void measure_dispatch(const struct probe_flavor *f, struct dispatch_run *d);
  * Nonzero, after saying why, when a derivation fails. */
 int time_candidates(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise);
 
-/* Where out/ has a rule for this CPU: its routines as shipped (the
- * patched entry) and as the probe compiles the same table, timed in
- * turns on both streams, and printed side by side: how far the probe's
- * prediction of a table is from the code gen writes for it. */
+/* Where out/ has a rule for this CPU, and then for each routine set out/
+ * compiles at this CPU's isa: the routines as shipped (the patched entry)
+ * and as the probe compiles the same table, timed in turns on both
+ * streams, and printed side by side: how far the probe's prediction of a
+ * table is from the code gen writes for it. */
 void check_prediction(const struct probe_flavor *f);
 
 #endif

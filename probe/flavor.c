@@ -43,13 +43,9 @@ static void install_table(const struct derived_rule *d)
 	rule_install_patched(&r);
 }
 
-static int install_own(struct derived_rule *out)
+/* Installs and patches r, and writes its table into out. */
+static void install_rule(const struct uc_rule *r, struct derived_rule *out)
 {
-	struct uc_cpuid id;
-	uc_cpuid_read(&id);
-	const struct uc_rule *r = uc_rule_from_cpuid(&id);
-	if (!r || r->status == UC_RULE_BASELINE)
-		return 0;
 	rule_install_patched(r);
 	derived_baseline(out);
 	out->above_max = r->above_max, out->near_max = r->near_max, out->below_max = r->below_max;
@@ -60,6 +56,28 @@ static int install_own(struct derived_rule *out)
 		for (int c = 0; c < UC_N_CLASSES; c++)
 			out->bands[i].strategy[c] = r->bands[i].strategy[c];
 	}
+}
+
+static int install_own(struct derived_rule *out)
+{
+	struct uc_cpuid id;
+	uc_cpuid_read(&id);
+	const struct uc_rule *r = uc_rule_from_cpuid(&id);
+	if (!r || r->status == UC_RULE_BASELINE)
+		return 0;
+	install_rule(r, out);
+	return 1;
+}
+
+static int install_at(unsigned int i, struct derived_rule *out, const char **routines)
+{
+	const struct uc_rule *r = uc_rule_at(i);
+	if (!r)
+		return -1;
+	if (r->status != UC_RULE_MEASURED)
+		return 0;
+	install_rule(r, out);
+	*routines = uc_rule_routines();
 	return 1;
 }
 
@@ -79,4 +97,4 @@ static int install_own(struct derived_rule *out)
 const struct probe_flavor probe_flavor = {UC_FLAVOR,      routines,      sizeof routines / sizeof *routines,
 					  machine_isa,    force_strategy, install_table,
 					  TABLE_COPY,     MOVES,          BASELINE_COPY,
-					  install_own};
+					  install_own,    install_at};
