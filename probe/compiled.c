@@ -61,19 +61,18 @@ static void to_table(const struct derived_rule *r, int isa, struct copy_table *o
 	free(t);
 }
 
-/* Memmove's entry (templates/flavor/x86_64/copy/memmove.tpi): rax = dst;
+/* Memmove's overlap compares (templates/flavor/x86_64/copy/memmove.tpi):
  * an overlap either way goes to the flavor's memmove (the workload has
  * none); disjoint buffers fall through to the tree, which follows. Returns
- * its length. */
-static size_t memmove_prologue(unsigned char *p, uintptr_t at, uintptr_t overlap)
+ * their length. */
+static size_t memmove_overlap_compares(unsigned char *p, uintptr_t at, uintptr_t overlap)
 {
-	static const unsigned char head[] = {0x48, 0x89, 0xf8, 0x48, 0x89, 0xf9, 0x48, 0x29, 0xf1, 0x48,
-					     0x39, 0xd1, 0x0f, 0x82, 0,    0,    0,    0,    0x48, 0x89,
-					     0xf1, 0x48, 0x29, 0xf9, 0x48, 0x39, 0xd1, 0x0f, 0x82, 0,
-					     0,    0,    0};
+	static const unsigned char head[] = {0x48, 0x89, 0xf9, 0x48, 0x29, 0xf1, 0x48, 0x39, 0xd1, 0x0f,
+					     0x82, 0,    0,    0,    0,    0x48, 0x89, 0xf1, 0x48, 0x29,
+					     0xf9, 0x48, 0x39, 0xd1, 0x0f, 0x82, 0,    0,    0,    0};
 	memcpy(p, head, sizeof head);
-	put32(p + 14, (int32_t)(overlap - (at + 18)));
-	put32(p + 29, (int32_t)(overlap - (at + 33)));
+	put32(p + 11, (int32_t)(overlap - (at + 15)));
+	put32(p + 26, (int32_t)(overlap - (at + 30)));
 	return sizeof head;
 }
 
@@ -103,19 +102,29 @@ static int compile_one(const struct probe_flavor *f, const struct derived_rule *
 		return -1;
 	}
 	free(t);
-	/* The patched entry: endbr64 and rax = dst (memmove's entry sets rax
-	 * itself), then the tree, jumping to the copies. */
+	/* The patched entry: endbr64 and rax = dst, then the tree, jumping to
+	 * the copies; memmove's takes the overlap compares first, after the
+	 * tree's first two steps where they send the lengths up to a bound to
+	 * a copy that any overlap leaves right (plan_memmove_first). */
 	uintptr_t base = (uintptr_t)slot;
 	unsigned char *p = slot;
-	memcpy(p, "\xf3\x0f\x1e\xfa", 4);
-	p += 4;
+	memcpy(p, "\xf3\x0f\x1e\xfa\x48\x89\xf8", 7);
+	p += 7;
+	struct plan_tree rest = tree;
 	if (f->moves) {
-		p += memmove_prologue(p, (uintptr_t)p, (uintptr_t)f->table_copy);
-	} else {
-		memcpy(p, "\x48\x89\xf8", 3);
-		p += 3;
+		if (plan_memmove_first(&tree) >= 0) {
+			struct plan_tree first = {tree.steps, 2, {0}};
+			size_t n = plan_encode(&first, p, PLAN_CODE_MAX, (uintptr_t)p, body);
+			if (n == 0) {
+				plan_tree_free(&tree);
+				return -1;
+			}
+			p += n;
+			rest.steps += 2, rest.n_steps -= 2;
+		}
+		p += memmove_overlap_compares(p, (uintptr_t)p, (uintptr_t)f->table_copy);
 	}
-	size_t n = plan_encode(&tree, p, PLAN_CODE_MAX, (uintptr_t)p, body);
+	size_t n = plan_encode(&rest, p, PLAN_CODE_MAX, (uintptr_t)p, body);
 	plan_tree_free(&tree);
 	if (n == 0)
 		return -1;

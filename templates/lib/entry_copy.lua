@@ -23,9 +23,9 @@ local STEP_MAX = {
 }
 
 -- What precedes the tree in each routine copied, at most: memcpy's mov rax,
--- rdi; memmove's two overlap compares, each jb rel32; a user copy's lea r9
--- and stac.
-local PREFIX_MAX = { memcpy = 3, copy_strategy = 0, memmove = 33, copy_to_user = 7, copy_from_user = 7 }
+-- rdi; memmove's first band's compare and jbe rel32, then its two overlap
+-- compares, each jb rel32; a user copy's lea r9 and stac.
+local PREFIX_MAX = { memcpy = 3, copy_strategy = 0, memmove = 46, copy_to_user = 7, copy_from_user = 7 }
 
 -- The baseline each entry holds, at most (memmove's has the descending
 -- body, its loop aligned to 16 bytes).
@@ -44,17 +44,26 @@ function M.step_jump(way, i)
 end
 
 -- The jumps of site's routine before its tree that rule_patch relocates:
--- memmove's two overlap jumps.
-function M.jumps_before_tree(site)
-  return site == "memmove" and 2 or 0
+-- memmove's jump to its first band's copy (where it takes one, the tree's
+-- first two steps, memmove.tpi), then its two overlap jumps.
+function M.jumps_before_tree(site, way)
+  if site ~= "memmove" then return 0 end
+  return way.memmove_first and 3 or 2
+end
+
+-- The first step of way's tree that site's routine prints after what
+-- precedes the tree: memmove takes the first two before its overlap
+-- compares where it has memmove_first.
+function M.first_step(site, way)
+  return (site == "memmove" and way.memmove_first) and 3 or 1
 end
 
 -- The marks of routine (a routine's label, prefix included, of site) that
 -- end each relocated jump, in address order: "<routine>.jump<k>", k from 1.
 function M.jumps(site, routine, way)
   local list = {}
-  for k = 1, M.jumps_before_tree(site) do list[k] = routine .. ".jump" .. k end
-  for i = 1, #way.tree do
+  for k = 1, M.jumps_before_tree(site, way) do list[k] = routine .. ".jump" .. k end
+  for i = M.first_step(site, way), #way.tree do
     if M.step_jump(way, i) then list[#list + 1] = routine .. ".jump" .. #list + 1 end
   end
   return list

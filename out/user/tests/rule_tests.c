@@ -561,6 +561,18 @@ static void run_entry(struct uc_test_ctx *t, const char *group, const struct loo
 	finish(t, group, "every distance", &d);
 	sweep_same(t, &d, "memcpy", uc_memcpy);
 	finish(t, group, "dst == src", &d);
+	/* memmove through its patched entry, which runs the compiled routine's
+	 * first compares and tree: every overlap either way up to 300 bytes
+	 * (the short lengths may skip the overlap compares, memmove.tpi). */
+	{
+		size_t n, k;
+		for (n = 0; n <= 300; n++)
+			for (k = 1; k < n && k <= 130; k++) {
+				check_overlap(t, &d, "memmove", uc_memmove, n, k, 0);
+				check_overlap(t, &d, "memmove", uc_memmove, n, k, 1);
+			}
+		finish(t, group, "memmove, every overlap either way", &d);
+	}
 }
 
 /* zen1: baseline (no evidence). */

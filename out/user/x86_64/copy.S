@@ -2036,7 +2036,7 @@ uc_memmove.site:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-        .org    uc_memmove.site + 363, 0xcc
+        .org    uc_memmove.site + 376, 0xcc
 .Luc_memmove.site_end:
         .size   uc_memmove, . - uc_memmove
 
@@ -3865,23 +3865,23 @@ uc_memmove_table:
 uc_memmove_zen3_avx2:
         endbr64
         mov     rax, rdi
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_avx2_disjoint_small - . - 4 /* any overlap: it loads all first */
+.Luc_memmove_zen3_avx2.jump1:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
         .byte   0x0f, 0x82
         .long   .Lmemmove_zen3_avx2_overlap_above - . - 4  /* dst in [src, src + n): copy down */
-.Luc_memmove_zen3_avx2.jump1:
+.Luc_memmove_zen3_avx2.jump2:
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
         .byte   0x0f, 0x82
         .long   .Lmemmove_zen3_avx2_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
-.Luc_memmove_zen3_avx2.jump2:
-        /* zen3_avx2's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_disjoint_small - . - 4
 .Luc_memmove_zen3_avx2.jump3:
+        /* zen3_avx2's table, as a branch tree: length first */
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
@@ -4732,23 +4732,23 @@ uc_memmove_zen3_avx2:
 uc_memmove_zen3_gpr:
         endbr64
         mov     rax, rdi
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_small - . - 4 /* any overlap: it loads all first */
+.Luc_memmove_zen3_gpr.jump1:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
         .byte   0x0f, 0x82
         .long   .Lmemmove_zen3_gpr_overlap_above - . - 4  /* dst in [src, src + n): copy down */
-.Luc_memmove_zen3_gpr.jump1:
+.Luc_memmove_zen3_gpr.jump2:
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
         .byte   0x0f, 0x82
         .long   .Lmemmove_zen3_gpr_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
-.Luc_memmove_zen3_gpr.jump2:
-        /* zen3_gpr's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_gpr_disjoint_small - . - 4
 .Luc_memmove_zen3_gpr.jump3:
+        /* zen3_gpr's table, as a branch tree: length first */
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
@@ -5188,23 +5188,23 @@ uc_memmove_zen3_gpr:
 uc_memmove_zen5_avx512:
         endbr64
         mov     rax, rdi
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx512_disjoint_small - . - 4 /* any overlap: it loads all first */
+.Luc_memmove_zen5_avx512.jump1:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
         .byte   0x0f, 0x82
         .long   .Lmemmove_zen5_avx512_overlap_above - . - 4  /* dst in [src, src + n): copy down */
-.Luc_memmove_zen5_avx512.jump1:
+.Luc_memmove_zen5_avx512.jump2:
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
         .byte   0x0f, 0x82
         .long   .Lmemmove_zen5_avx512_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
-.Luc_memmove_zen5_avx512.jump2:
-        /* zen5_avx512's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_disjoint_small - . - 4
 .Luc_memmove_zen5_avx512.jump3:
+        /* zen5_avx512's table, as a branch tree: length first */
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_down - . - 4
@@ -6422,23 +6422,23 @@ uc_memmove_zen5_avx512:
 uc_memmove_zen5_avx2:
         endbr64
         mov     rax, rdi
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_avx2_disjoint_small - . - 4 /* any overlap: it loads all first */
+.Luc_memmove_zen5_avx2.jump1:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
         .byte   0x0f, 0x82
         .long   .Lmemmove_zen5_avx2_overlap_above - . - 4  /* dst in [src, src + n): copy down */
-.Luc_memmove_zen5_avx2.jump1:
+.Luc_memmove_zen5_avx2.jump2:
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
         .byte   0x0f, 0x82
         .long   .Lmemmove_zen5_avx2_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
-.Luc_memmove_zen5_avx2.jump2:
-        /* zen5_avx2's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_disjoint_small - . - 4
 .Luc_memmove_zen5_avx2.jump3:
+        /* zen5_avx2's table, as a branch tree: length first */
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
@@ -7394,23 +7394,23 @@ uc_memmove_zen5_avx2:
 uc_memmove_zen5_gpr:
         endbr64
         mov     rax, rdi
+        cmp     rdx, 32                    /* band edge */
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen5_gpr_disjoint_small - . - 4 /* any overlap: it loads all first */
+.Luc_memmove_zen5_gpr.jump1:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
         .byte   0x0f, 0x82
         .long   .Lmemmove_zen5_gpr_overlap_above - . - 4  /* dst in [src, src + n): copy down */
-.Luc_memmove_zen5_gpr.jump1:
+.Luc_memmove_zen5_gpr.jump2:
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
         .byte   0x0f, 0x82
         .long   .Lmemmove_zen5_gpr_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
-.Luc_memmove_zen5_gpr.jump2:
-        /* zen5_gpr's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_disjoint_small - . - 4
 .Luc_memmove_zen5_gpr.jump3:
+        /* zen5_gpr's table, as a branch tree: length first */
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4

@@ -1955,7 +1955,7 @@ uc_memmove.site:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
-        times   363 - ($ - uc_memmove.site) db 0xcc
+        times   376 - ($ - uc_memmove.site) db 0xcc
 ..@uc_memmove.site_end:
 uc_memmove.end:
 
@@ -3784,20 +3784,20 @@ uc_memmove_table:
 uc_memmove_zen3_avx2:
         endbr64
         mov     rax, rdi
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_disjoint_small ; any overlap: it loads all first
+..@uc_memmove_zen3_avx2.jump1:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
         cmp     rcx, rdx
         jb near .Lmemmove_zen3_avx2_overlap_above          ; dst in [src, src + n): copy down
-..@uc_memmove_zen3_avx2.jump1:
+..@uc_memmove_zen3_avx2.jump2:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
         jb near .Lmemmove_zen3_avx2_overlap_below          ; src in [dst, dst + n): copy up
-..@uc_memmove_zen3_avx2.jump2:
-        ; zen3_avx2's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen3_avx2_disjoint_small
 ..@uc_memmove_zen3_avx2.jump3:
+        ; zen3_avx2's table, as a branch tree: length first
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
 ..@uc_memmove_zen3_avx2.jump4:
@@ -4598,20 +4598,20 @@ uc_memmove_zen3_avx2:
 uc_memmove_zen3_gpr:
         endbr64
         mov     rax, rdi
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen3_gpr_disjoint_small ; any overlap: it loads all first
+..@uc_memmove_zen3_gpr.jump1:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
         cmp     rcx, rdx
         jb near .Lmemmove_zen3_gpr_overlap_above          ; dst in [src, src + n): copy down
-..@uc_memmove_zen3_gpr.jump1:
+..@uc_memmove_zen3_gpr.jump2:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
         jb near .Lmemmove_zen3_gpr_overlap_below          ; src in [dst, dst + n): copy up
-..@uc_memmove_zen3_gpr.jump2:
-        ; zen3_gpr's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen3_gpr_disjoint_small
 ..@uc_memmove_zen3_gpr.jump3:
+        ; zen3_gpr's table, as a branch tree: length first
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemmove_zen3_gpr_disjoint_down
 ..@uc_memmove_zen3_gpr.jump4:
@@ -5025,20 +5025,20 @@ uc_memmove_zen3_gpr:
 uc_memmove_zen5_avx512:
         endbr64
         mov     rax, rdi
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen5_avx512_disjoint_small ; any overlap: it loads all first
+..@uc_memmove_zen5_avx512.jump1:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
         cmp     rcx, rdx
         jb near .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
-..@uc_memmove_zen5_avx512.jump1:
+..@uc_memmove_zen5_avx512.jump2:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
         jb near .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
-..@uc_memmove_zen5_avx512.jump2:
-        ; zen5_avx512's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen5_avx512_disjoint_small
 ..@uc_memmove_zen5_avx512.jump3:
+        ; zen5_avx512's table, as a branch tree: length first
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_avx2_down
 ..@uc_memmove_zen5_avx512.jump4:
@@ -6197,20 +6197,20 @@ uc_memmove_zen5_avx512:
 uc_memmove_zen5_avx2:
         endbr64
         mov     rax, rdi
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_disjoint_small ; any overlap: it loads all first
+..@uc_memmove_zen5_avx2.jump1:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
         cmp     rcx, rdx
         jb near .Lmemmove_zen5_avx2_overlap_above          ; dst in [src, src + n): copy down
-..@uc_memmove_zen5_avx2.jump1:
+..@uc_memmove_zen5_avx2.jump2:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
         jb near .Lmemmove_zen5_avx2_overlap_below          ; src in [dst, dst + n): copy up
-..@uc_memmove_zen5_avx2.jump2:
-        ; zen5_avx2's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen5_avx2_disjoint_small
 ..@uc_memmove_zen5_avx2.jump3:
+        ; zen5_avx2's table, as a branch tree: length first
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
 ..@uc_memmove_zen5_avx2.jump4:
@@ -7110,20 +7110,20 @@ uc_memmove_zen5_avx2:
 uc_memmove_zen5_gpr:
         endbr64
         mov     rax, rdi
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen5_gpr_disjoint_small ; any overlap: it loads all first
+..@uc_memmove_zen5_gpr.jump1:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
         cmp     rcx, rdx
         jb near .Lmemmove_zen5_gpr_overlap_above          ; dst in [src, src + n): copy down
-..@uc_memmove_zen5_gpr.jump1:
+..@uc_memmove_zen5_gpr.jump2:
         mov     rcx, rsi
         sub     rcx, rdi                        ; src - dst
         cmp     rcx, rdx
         jb near .Lmemmove_zen5_gpr_overlap_below          ; src in [dst, dst + n): copy up
-..@uc_memmove_zen5_gpr.jump2:
-        ; zen5_gpr's table, as a branch tree: length first
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen5_gpr_disjoint_small
 ..@uc_memmove_zen5_gpr.jump3:
+        ; zen5_gpr's table, as a branch tree: length first
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_down
 ..@uc_memmove_zen5_gpr.jump4:
