@@ -89,4 +89,11 @@ function M.room(c, site)
   return n
 end
 
+-- The largest room of c's sites: what rule_patch keeps of each as built.
+function M.largest_room(c)
+  local n = 5
+  for _, site in ipairs(c.sites) do n = math.max(n, M.room(c, site)) end
+  return n
+end
+
 return M
