@@ -172,7 +172,7 @@ static void baseline(unsigned char *arena, int samples, const struct uc_rule *in
  * and the sorted control, the same calls in the order of their sizes. */
 static void workload(unsigned char *arena, int samples, const struct target *compiled, struct figures *f)
 {
-	enum { CALLS = 4096, REGION = 32768 };
+	enum { CALLS = WORKLOAD_CALLS, REGION = WORKLOAD_REGION };
 	static struct call calls[2][CALLS];
 	/* The last is the table compiled for this core, where there is one. */
 	struct {

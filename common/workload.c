@@ -3,7 +3,9 @@
 #include "size_profile.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The alignments of source and destination per 256 calls, from the same
  * benchmark as the sizes (size_profile.h). */
@@ -37,19 +39,28 @@ void random_calls(struct call *calls, size_t n, size_t region, unsigned int seed
 	}
 }
 
-static int by_length(const void *a, const void *b)
-{
-	const struct call *x = a, *y = b;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	/* Equal sizes by source offset: qsort is not stable, and the control
-	 * must be the same stream on every run. */
-	return x->src < y->src ? -1 : x->src > y->src;
-}
-
 void sort_calls(struct call *calls, size_t n)
 {
-	qsort(calls, n, sizeof *calls, by_length);
+	/* A counting sort by length: stable, so equal lengths keep the
+	 * stream's order (qsort is not). */
+	unsigned int longest = 0;
+	for (size_t i = 0; i < n; i++)
+		longest = calls[i].len > longest ? calls[i].len : longest;
+	size_t *start = calloc((size_t)longest + 2, sizeof *start);
+	struct call *sorted = malloc(n * sizeof *sorted);
+	if (!start || !sorted) {
+		fprintf(stderr, "workload: out of memory sorting %zu calls\n", n);
+		exit(1);
+	}
+	for (size_t i = 0; i < n; i++)
+		start[calls[i].len + 1]++;
+	for (unsigned int l = 1; l <= longest + 1; l++)
+		start[l] += start[l - 1];
+	for (size_t i = 0; i < n; i++)
+		sorted[start[calls[i].len]++] = calls[i];
+	memcpy(calls, sorted, n * sizeof *sorted);
+	free(sorted);
+	free(start);
 }
 
 double time_calls(copy_fn fn, unsigned char *dst, const unsigned char *src, const struct call *calls, size_t n)

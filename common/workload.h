@@ -9,6 +9,16 @@
 
 #include <stddef.h>
 
+/* The stream: WORKLOAD_CALLS calls, their buffers in WORKLOAD_REGION bytes
+ * (in the caches). Long enough that no branch predictor holds the sequence:
+ * a stream of 4096 calls timed pass after pass is partly learnt, and what
+ * is learnt depends on where the code lies. In the probe's check of its
+ * model (uarchcopy-probe --flavor user), the same tree at two addresses,
+ * the patched entry and the probe's copy of it, took 1.16-1.20x apart on
+ * random sizes with 4096 calls and 0.99-1.04x with 65536 (zen3_avx2 and
+ * zen5_avx512, sapphirerapids guest); the sorted control agreed on both. */
+enum { WORKLOAD_CALLS = 65536, WORKLOAD_REGION = 32768 };
+
 struct call {
 	size_t src, dst; /* offsets into the source and destination regions */
 	unsigned int len;
@@ -18,7 +28,8 @@ struct call {
  * offsets lie in [0, region - 256). */
 void random_calls(struct call *calls, size_t n, size_t region, unsigned int seed);
 
-/* The calls in the order of their sizes (stable). */
+/* The calls in the order of their sizes; equal sizes keep their order, so
+ * their addresses stay as random as the stream's. */
 void sort_calls(struct call *calls, size_t n);
 
 /* Ticks of one stream of the n calls through fn, from src and to dst (the

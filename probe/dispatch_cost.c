@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* The workload of make bench: 4096 calls in 32 KiB, in the caches. */
-enum { CALLS = 4096, REGION = 32768, ROUNDS = 15 };
+/* The workload of make bench (common/workload.h). */
+enum { CALLS = WORKLOAD_CALLS, REGION = WORKLOAD_REGION, ROUNDS = 15 };
 
 struct streams {
 	struct call calls[2][CALLS]; /* random, then sorted */
@@ -148,13 +148,63 @@ int time_candidates(const struct probe_flavor *f, const struct table *t, struct 
 	return 0;
 }
 
+/* The model's time over the entry's, round by round: the median of
+ * CHECK_ROUNDS rounds, each timing both, in turns, on the same stream, and
+ * each copy's median time (in ticks a call) in times, where not NULL. A
+ * ratio per round cancels what the machine does between rounds: on a
+ * guest with 2 vCPUs, the minimum of 15 rounds of each put the entry
+ * 0.92-1.09x from itself, the median of 61 ratios 0.98-1.02x. */
+enum { CHECK_ROUNDS = 61 };
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v)
+{
+	qsort(v, CHECK_ROUNDS, sizeof *v, by_value);
+	return v[CHECK_ROUNDS / 2];
+}
+
+static struct workload_ticks median_ratio(struct streams *s, copy_fn shipped, copy_fn model,
+					  struct workload_ticks times[2])
+{
+	double ratio[2][CHECK_ROUNDS], ticks[2][2][CHECK_ROUNDS];
+	for (int round = 0; round < CHECK_ROUNDS; round++)
+		for (int o = 0; o < 2; o++) {
+			/* Each first in turn, so that neither always follows the
+			 * other's traces in the caches and predictors. */
+			double a, b;
+			if (round % 2) {
+				b = time_calls(model, s->dst, s->src, s->calls[o], CALLS);
+				a = time_calls(shipped, s->dst, s->src, s->calls[o], CALLS);
+			} else {
+				a = time_calls(shipped, s->dst, s->src, s->calls[o], CALLS);
+				b = time_calls(model, s->dst, s->src, s->calls[o], CALLS);
+			}
+			ratio[o][round] = b / a;
+			ticks[0][o][round] = a / CALLS, ticks[1][o][round] = b / CALLS;
+		}
+	for (int c = 0; times && c < 2; c++)
+		times[c] = (struct workload_ticks){median(ticks[c][0]), median(ticks[c][1])};
+	return (struct workload_ticks){median(ratio[0]), median(ratio[1])};
+}
+
+/* What check_prediction prints of one table: each copy's time, the model
+ * over the entry, and the entry over itself, the floor of that ratio. */
+struct prediction {
+	struct workload_ticks shipped, model, model_over_shipped, shipped_over_itself;
+};
+
 /* table, installed and patched just before: the flavor's entry as shipped
  * and as the probe compiles the same table, timed in turns on both
- * streams; 1 with both in t (shipped first), 0 where the probe compiles it
- * as the baseline. */
+ * streams; 1 with both in p, 0 where the probe compiles it as the
+ * baseline. */
 static int shipped_and_model(const struct probe_flavor *f, const struct derived_rule *table,
 			     int (*install)(const struct probe_flavor *f, unsigned int i, struct derived_rule *out),
-			     unsigned int i, struct workload_ticks t[2])
+			     unsigned int i, struct prediction *p)
 {
 	struct compiled_tables c;
 	struct derived_rule again;
@@ -169,11 +219,24 @@ static int shipped_and_model(const struct probe_flavor *f, const struct derived_
 	 * the C library's memmove, and the probe predicts that very code. */
 	struct streams *s = streams_new();
 	copy_fn copies[2] = {baseline && f->moves ? f->baseline_copy : f->table_copy, c.entries[0]};
-	time_copies(s, copies, 2, t);
+	struct workload_ticks t[2];
+	p->model_over_shipped = median_ratio(s, copies[0], copies[1], t);
+	p->shipped = t[0], p->model = t[1];
+	p->shipped_over_itself = median_ratio(s, copies[0], copies[0], NULL);
 	streams_free(s);
 	compiled_tables_free(&c);
 	f->force_strategy(BASELINE_STRATEGY);
 	return !baseline;
+}
+
+static void print_prediction(const char *what, const struct prediction *p)
+{
+	printf("  %s, shipped: %.2f ticks a call on random sizes, %.2f sorted; as the probe compiles %s: %.2f, %.2f\n"
+	       "    (medians of %d rounds) the probe's over the shipped, per round: %.3fx random, %.3fx sorted; the "
+	       "shipped over itself: %.3fx, %.3fx\n",
+	       what, p->shipped.random, p->shipped.sorted, strncmp(what, "routines", 8) ? "it" : "them",
+	       p->model.random, p->model.sorted, CHECK_ROUNDS, p->model_over_shipped.random,
+	       p->model_over_shipped.sorted, p->shipped_over_itself.random, p->shipped_over_itself.sorted);
 }
 
 static int install_own(const struct probe_flavor *f, unsigned int i, struct derived_rule *out)
@@ -191,22 +254,20 @@ static int install_at(const struct probe_flavor *f, unsigned int i, struct deriv
 void check_prediction(const struct probe_flavor *f)
 {
 	struct derived_rule own, r;
-	struct workload_ticks t[2];
+	struct prediction p;
 	const char *seen[64], *routines = "";
+	char what[96];
 	int n_seen = 0, got;
 	derived_baseline(&own);
 	if (!f->install_own(&own)) {
 		f->force_strategy(BASELINE_STRATEGY);
 		printf("  this CPU runs the baseline: no compiled table to check the prediction against\n");
 	} else {
-		int compiled = shipped_and_model(f, &own, install_own, 0, t);
+		int compiled = shipped_and_model(f, &own, install_own, 0, &p);
 		if (!compiled)
 			printf("  this CPU's rule in out/ copies forward everywhere: it ships as the baseline (%s)\n",
 			       f->moves ? "the C library's memmove, in the drop-in library" : "the entries' own rep movsb");
-		printf("  this CPU's rule in out/, shipped: %.2f ticks a call on random sizes, %.2f sorted; as the probe "
-		       "compiles it: %.2f, %.2f (%.3fx, %.3fx)\n",
-		       t[0].random, t[0].sorted, t[1].random, t[1].sorted, t[1].random / t[0].random,
-		       t[1].sorted / t[0].sorted);
+		print_prediction("this CPU's rule in out/", &p);
 	}
 	/* The same for each routine set of out/ at this CPU's isa, whatever
 	 * core it was measured on: how the probe models a compiled tree is the
@@ -218,12 +279,10 @@ void check_prediction(const struct probe_flavor *f)
 		if (!got || again || strcmp(routines, "baseline") == 0)
 			continue;
 		seen[n_seen++] = routines;
-		if (!shipped_and_model(f, &r, install_at, i, t))
+		if (!shipped_and_model(f, &r, install_at, i, &p))
 			continue;
-		printf("  routines %s, shipped: %.2f ticks a call on random sizes, %.2f sorted; as the probe compiles "
-		       "them: %.2f, %.2f (%.3fx, %.3fx)\n",
-		       routines, t[0].random, t[0].sorted, t[1].random, t[1].sorted, t[1].random / t[0].random,
-		       t[1].sorted / t[0].sorted);
+		snprintf(what, sizeof what, "routines %s", routines);
+		print_prediction(what, &p);
 	}
 	f->force_strategy(BASELINE_STRATEGY);
 }

@@ -32,7 +32,7 @@ check "...and said what a band costs" grep -q 'each band past the first costs [0
 check "...and which candidate it kept" grep -q '(kept)' "$T/probe.out"
 "$FORGE" "$(ls "$T"/probe/*-kernel-*.run)" "$T/k.run" AuthenticAMD 00830f10 none "AMD EPYC 7502 32-Core Processor"
 A=$T/k.run
-check "the archive is version 5" grep -qx 'probe 5' "$A"
+check "the archive is version 6" grep -qx 'probe 6' "$A"
 for k in 1 2 4 8; do
 	check "it holds the $k-band table's timings" grep -Eq "^dispatch $k [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
 done
@@ -63,21 +63,21 @@ check "...and its note says why" grep -q 'every table derived from the measureme
 check "...and the summary marks it kept" grep -q '^| \*\*every copy forward (kept)\*\* | 1 |' "$T/dry.out"
 check "...with the tie threshold the run's noise gave, not 0" sh -c \
 	"grep -q 'a difference under [0-9.]*%' '$T/dry.out' && ! grep -q 'a difference under 0\.0%' '$T/dry.out'"
-check "a version 5 archive imports" "$GEN" import --db "$T/uarch.db" "$known"
+check "a version 6 archive imports" "$GEN" import --db "$T/uarch.db" "$known"
 # Version 3 timed tables that alternate their copy through the table
 # dispatch, a slope that measures the strategy mix too: a Zen 3's, where
 # small is 2.7x faster than rep movsb, came out 0.00 ticks a band. Its runs
 # take the default cost, and say why.
-edit "$known" "$T/v3.run" 's/^probe 5$/probe 3/'
+edit "$known" "$T/v3.run" 's/^probe 6$/probe 3/'
 dry "$T/v3.run"
 check "a version 3 archive derives at the default cost, not its slope" grep -q 'charged 0.80 ticks a call, the default cost' "$T/dry.out"
 check "...its summary saying why its timings are not used" grep -q 'timed the dispatch, but not as the derivation' "$T/dry.out"
-edit "$known" "$T/v3flat.run" 's/^probe 5$/probe 3/; s/^dispatch \([1248]\) .*/dispatch \1 20.00 20.00/'
+edit "$known" "$T/v3flat.run" 's/^probe 6$/probe 3/; s/^dispatch \([1248]\) .*/dispatch \1 20.00 20.00/'
 dry "$T/v3flat.run"
 check "...and a flat slope (the strategy mix) is charged the default, not 0" grep -q 'charged 0.80 ticks a call' "$T/dry.out"
 
 # Version 2: the points alone, the default cost, said so.
-edit "$A" "$T/v2.run" 's/^probe 5$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\) /d'
+edit "$A" "$T/v2.run" 's/^probe 6$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\) /d'
 dry "$T/v2.run"
 check "a version 2 archive derives" grep -q '^table: ' "$T/dry.out"
 check "...with the default cost, and says so" grep -q 'the default cost of a band (this run.s probe did not measure it as the derivation uses it)' "$T/dry.out"
@@ -93,5 +93,5 @@ refused "a negative time" "$T/negative.run" "expected 'dispatch 4 RANDOM SORTED'
 edit "$A" "$T/order.run" 's/^dispatch 2 /dispatch 3 /'
 refused "a table out of order" "$T/order.run" "expected 'dispatch 2 RANDOM SORTED'"
 edit "$A" "$T/nodispatch.run" '/^\(dispatch\|candidate\|baseline\|chosen\) /d'
-refused "a version 5 archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
+refused "a version 6 archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
 summary

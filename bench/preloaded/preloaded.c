@@ -86,7 +86,7 @@ int main(int argc, char **argv)
 	}
 	printf("preloaded: %s's memmove entry jumps to %s\n", object_of(entry), object_of(first_jump(entry)));
 
-	enum { CALLS = 4096, REGION = 32768 };
+	enum { CALLS = WORKLOAD_CALLS, REGION = WORKLOAD_REGION };
 	static struct call calls[2][CALLS];
 	unsigned char *arena = malloc(2 * REGION + 8192);
 	if (!arena)
