@@ -39,6 +39,14 @@ void random_calls(struct call *calls, size_t n, size_t region, unsigned int seed
 	}
 }
 
+unsigned int workload_longest(void)
+{
+	unsigned int longest = 0;
+	for (size_t i = 0; i < n_size_profile; i++)
+		longest = size_profile[i].value > longest ? size_profile[i].value : longest;
+	return longest;
+}
+
 void sort_calls(struct call *calls, size_t n)
 {
 	/* A counting sort by length: stable, so equal lengths keep the

@@ -28,6 +28,9 @@ struct call {
  * offsets lie in [0, region - 256). */
 void random_calls(struct call *calls, size_t n, size_t region, unsigned int seed);
 
+/* The longest call the distribution draws. */
+unsigned int workload_longest(void);
+
 /* The calls in the order of their sizes; equal sizes keep their order, so
  * their addresses stay as random as the stream's. */
 void sort_calls(struct call *calls, size_t n);

@@ -36,6 +36,8 @@ char *archive_text(struct run_archive *a)
 	}
 	if (a->probe_version >= 3)
 		dispatch_text(&b, &a->dispatch);
+	if (a->probe_version >= BAND_TRIALS_VERSION)
+		band_trials_text(&b, &a->dispatch);
 	sha256_hex(b.data, b.len, a->sha256);
 	buf_printf(&b, "sha256 %s\n", a->sha256);
 	return b.data;
@@ -274,6 +276,15 @@ static int parse_body(struct cursor *c, struct run_archive *a)
 		else if (next_line(c, line, sizeof line))
 			return -1;
 		if (dispatch_parse(line, k, &a->dispatch, why, sizeof why))
+			return fail(c, "%s", why);
+	}
+	for (int k = -1; a->probe_version >= BAND_TRIALS_VERSION && k < a->dispatch.n_trials; k++) {
+		if (c->p == c->end)
+			c->line++, line[0] = '\0';
+		else if (next_line(c, line, sizeof line))
+			return -1;
+		if (k < 0 ? band_trials_count(line, &a->dispatch, why, sizeof why)
+			  : band_trial_parse(line, &a->dispatch.trials[k], why, sizeof why))
 			return fail(c, "%s", why);
 	}
 	return 0;

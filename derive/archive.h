@@ -18,6 +18,7 @@
  *   STRATEGY LENGTH DISTANCE MISALIGN T1 .. Tpasses   one line per point: its minimum in each pass
  *   dispatch 1 RANDOM SORTED ...     version 3: what the dispatch costs and the
  *                                    candidates the probe timed (dispatch.h)
+ *   trials N ...                     version 7: the band trials (dispatch.h)
  *   sha256 HEX                       of every byte before this line
  *
  * Every line ends in a newline; text fields are one printable line. */
@@ -51,8 +52,13 @@
  *      C library; in the kernel flavor the entry's own rep movsb, as in 4.
  *   6: as 5, on a workload stream of 65536 calls, which the branch
  *      predictors do not learn; 4096 before, partly learnt, so that a
- *      tree's time moved with its code's address (common/workload.h). */
-#define PROBE_VERSION 6
+ *      tree's time moved with its code's address (common/workload.h).
+ *   7: as 6, with the band trials: each split of the kept table that the
+ *      workload reaches, kept only where the table with it was faster
+ *      than the table derived without it (dispatch.h); and a candidate
+ *      that ties every copy forward on random sizes is out. */
+#define PROBE_VERSION 7
+#define BAND_TRIALS_VERSION 7
 #define PROBE_VERSION_OLDEST 1
 #define ARCHIVE_TEXT_MAX 200
 /* An archive of the full plan is about 1.5 MB; this bounds what is read. */

@@ -130,6 +130,9 @@ static void describe(struct derived_rule *r, const int who[2], const double wors
 	} else {
 		say(r, " Bands were charged no dispatch cost.");
 	}
+	for (int k = 0; k < r->cost.n_unsplit; k++)
+		say(r, " No band edge inside %u..%u: on the workload the table with one there was not faster.",
+		    r->cost.unsplit[k].lo, r->cost.unsplit[k].hi);
 	say(r, " Against the best measured copy the rule is at worst %.3fx", r->worst_regret);
 	if (r->worst_regret > 1)
 		say(r, " (length %u, distance %u)", r->worst_length, r->worst_distance);
@@ -176,7 +179,7 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 
 int derive_rule(const struct table *t, const struct derive_cost *cost, struct derived_rule *out)
 {
-	static const struct derive_cost by_default = {DERIVE_BAND_TICKS_DEFAULT, 1, 0};
+	static const struct derive_cost by_default = {.band_ticks = DERIVE_BAND_TICKS_DEFAULT, .multiple = 1};
 	memset(out, 0, sizeof *out);
 	out->cost = cost ? *cost : by_default;
 	if (!t->n) {

@@ -32,6 +32,14 @@
  * The probe (version 3) measures band_ticks on its machine: the random-size
  * workload through tables of 1, 2, 4 and 8 bands that alternate their copy
  * (probe/dispatch_cost.c). A run of an older probe takes the default. */
+/* A run of lengths lo..hi that no band edge may fall inside: a band that
+ * started in lo + 1..hi did not pay for its compare on the probe's
+ * workload (dispatch.h, the probe's band trials). */
+struct length_range {
+	unsigned int lo, hi;
+};
+#define DERIVE_UNSPLIT_MAX 8
+
 struct derive_cost {
 	/* Ticks per call that each band past the first costs a call as long
 	 * as the band's first length or longer. */
@@ -41,6 +49,8 @@ struct derive_cost {
 	 * only BAND_PRICE, as the derivation did before it measured this. */
 	double multiple;
 	int measured; /* 0: band_ticks is DERIVE_BAND_TICKS_DEFAULT */
+	int n_unsplit;
+	struct length_range unsplit[DERIVE_UNSPLIT_MAX];
 };
 
 /* The default, for a run that did not measure it: the probe's dispatch

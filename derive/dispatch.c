@@ -26,8 +26,13 @@ double dispatch_band_ticks(const struct dispatch_run *d)
 struct derive_cost dispatch_cost(const struct dispatch_run *d)
 {
 	if (!d || !d->measured)
-		return (struct derive_cost){DERIVE_BAND_TICKS_DEFAULT, 1, 0};
-	return (struct derive_cost){dispatch_band_ticks(d), d->chosen == CHOSE_BASELINE ? 1 : d->chosen, 1};
+		return (struct derive_cost){.band_ticks = DERIVE_BAND_TICKS_DEFAULT, .multiple = 1};
+	struct derive_cost c = {
+		.band_ticks = dispatch_band_ticks(d), .multiple = d->chosen == CHOSE_BASELINE ? 1 : d->chosen, .measured = 1};
+	for (int i = 0; i < d->n_trials && c.n_unsplit < DERIVE_UNSPLIT_MAX; i++)
+		if (d->trials[i].merged)
+			c.unsplit[c.n_unsplit++] = d->trials[i].range;
+	return c;
 }
 
 void dispatch_choose(struct dispatch_run *d, double noise)
@@ -35,7 +40,9 @@ void dispatch_choose(struct dispatch_run *d, double noise)
 	int measured = -1, fastest = -1;
 	for (int i = 0; i < DISPATCH_CANDIDATES; i++) {
 		const struct workload_ticks *c = &d->candidates[i];
-		if (c->random > d->baseline.random * (1 + noise) || c->sorted > d->baseline.sorted * (1 + noise))
+		/* Ties go to the baseline, as in the derivation: a table must
+		 * beat it on random sizes beyond the noise. */
+		if (c->random * (1 + noise) > d->baseline.random || c->sorted > d->baseline.sorted * (1 + noise))
 			continue;
 		if (candidate_multiples[i] == 1)
 			measured = i;

@@ -32,6 +32,21 @@ struct workload_ticks {
 	double random, sorted; /* ticks per call */
 };
 
+/* A band trial (probe version 7): a split of the kept table that the
+ * workload's calls reach, tried away. The table derived again with no band
+ * edge inside range (derive.h, struct length_range) and the table with it,
+ * each compiled as gen writes it, timed in turns: the median ticks a call
+ * of each. merged: the table with the split was not faster beyond the
+ * noise on either stream, so the rule keeps the range whole. */
+#define DISPATCH_TRIALS_MAX DERIVE_UNSPLIT_MAX
+/* The rounds a trial's two tables are timed in, in turns. */
+#define DISPATCH_PAIRED_ROUNDS 61
+struct band_trial {
+	struct length_range range;
+	struct workload_ticks with, without;
+	int merged;
+};
+
 struct dispatch_run {
 	int measured; /* 0: a run of probe version 1 or 2, which has none of this */
 	struct workload_ticks tables[DISPATCH_TABLES];
@@ -39,6 +54,8 @@ struct dispatch_run {
 	 * every copy forward, through the same dispatch. */
 	struct workload_ticks candidates[DISPATCH_CANDIDATES], baseline;
 	double chosen; /* a multiple of candidate_multiples, or CHOSE_BASELINE */
+	int n_trials; /* version 7: the band trials, in the order tried */
+	struct band_trial trials[DISPATCH_TRIALS_MAX];
 };
 
 /* The archive's lines of d, in this order (each number of ticks with two
@@ -62,16 +79,37 @@ int dispatch_parse(const char *line, int k, struct dispatch_run *d, char *why, s
 double dispatch_band_ticks(const struct dispatch_run *d);
 
 /* The cost the rule is derived at: the measured one at the chosen
- * multiple, or the default at multiple 1 where d measured nothing. */
+ * multiple, with every range a band trial merged kept whole; or the
+ * default at multiple 1 where d measured nothing. */
 struct derive_cost dispatch_cost(const struct dispatch_run *d);
 
-/* Picks d->chosen from the timings. A candidate slower than the baseline
- * beyond the noise on either stream is out. Of the others, the one charged
+/* Picks d->chosen from the timings. A candidate is out unless it beats
+ * the baseline on random sizes beyond the noise (a tie goes to the
+ * baseline: on a sapphirerapids guest a user table 1.025x the C library's
+ * time there was kept, and the drop-in library then ran 1.071x the C
+ * library's time in make bench), or where it is slower than the baseline
+ * beyond the noise on the sorted control. Of the others, the one charged
  * the measured cost (multiple 1) unless another beats it on random sizes
  * beyond the noise, then the fastest; the baseline where none is left. The
  * workload copies less than 256 bytes, so it cannot tell tables apart that
  * differ only above: the measured cost decides there. */
 void dispatch_choose(struct dispatch_run *d, double noise);
+
+/* The band trials' lines (band_trials.c), after the lines above in an
+ * archive of probe version 7 or later:
+ *   trials N                             0..DISPATCH_TRIALS_MAX
+ *   trial LO HI WITH_RANDOM WITH_SORTED WITHOUT_RANDOM WITHOUT_SORTED merged|kept
+ */
+void band_trials_text(struct buf *b, const struct dispatch_run *d);
+/* The count line, then trial line k; nonzero with why set when the line
+ * is not that, well formed. */
+int band_trials_count(const char *line, struct dispatch_run *d, char *why, size_t why_size);
+int band_trial_parse(const char *line, struct band_trial *t, char *why, size_t why_size);
+
+/* Whether a trial's range stays whole: the table without the split no
+ * slower than the table with it beyond the noise, on random sizes and on
+ * the sorted control. A band is kept only where its compare pays. */
+int band_trial_merges(const struct band_trial *t, double noise);
 
 /* The baseline's table: one band, every copy forward; no figures. */
 void derived_baseline(struct derived_rule *r);

@@ -187,7 +187,8 @@ static int segment(const struct grid *g, const struct fit_tables *pre, struct de
 	return 0;
 }
 
-/* What a band that starts at length index j costs (split[j], j > 0): the
+/* What a band that starts at length index j costs (split[j], j > 0), or
+ * HUGE_VAL where it would start inside one of cost->unsplit: the
  * flat BAND_PRICE a point, and the dispatch's own cost, cost->multiple
  * times cost->band_ticks, at every point of length index j or more. A call
  * that long passes the band's compare; one shorter stops before it. So a
@@ -211,8 +212,13 @@ static double *split_costs(const struct grid *g, const struct derive_cost *cost,
 		double w = here ? (double)points / (double)g->nl / (double)here : 0;
 		split[li] = split[li + 1] + cost->multiple * w * sum;
 	}
-	for (size_t li = 1; li < g->nl; li++)
+	for (size_t li = 1; li < g->nl; li++) {
 		split[li] += BAND_PRICE * (double)points;
+		/* No band starts inside a run the workload kept whole. */
+		for (int k = 0; k < cost->n_unsplit; k++)
+			if (g->len[li - 1] + 1 > cost->unsplit[k].lo && g->len[li - 1] + 1 <= cost->unsplit[k].hi)
+				split[li] = HUGE_VAL;
+	}
 	split[0] = 0; /* the first band: no split */
 	return split;
 }

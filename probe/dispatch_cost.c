@@ -1,59 +1,12 @@
 #include "dispatch_cost.h"
 
-#include "../common/workload.h"
+#include "band_trials.h"
 #include "compiled.h"
+#include "streams.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-
-/* The workload of make bench (common/workload.h). */
-enum { CALLS = WORKLOAD_CALLS, REGION = WORKLOAD_REGION, ROUNDS = 15 };
-
-struct streams {
-	struct call calls[2][CALLS]; /* random, then sorted */
-	unsigned char *src, *dst;
-};
-
-static struct streams *streams_new(void)
-{
-	struct streams *s = malloc(sizeof *s);
-	unsigned char *arena = mmap(NULL, 2 * REGION + 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (!s || arena == MAP_FAILED) {
-		fprintf(stderr, "probe: out of memory for the workload\n");
-		exit(1);
-	}
-	memset(arena, 0x5a, 2 * REGION + 8192);
-	s->src = arena;
-	s->dst = arena + REGION + 4096 + 2048; /* off the source's page offsets */
-	random_calls(s->calls[0], CALLS, REGION, 1);
-	memcpy(s->calls[1], s->calls[0], sizeof s->calls[0]);
-	sort_calls(s->calls[1], CALLS);
-	return s;
-}
-
-static void streams_free(struct streams *s)
-{
-	munmap(s->src, 2 * REGION + 8192);
-	free(s);
-}
-
-/* Each copy in turn, round after round, so that a slow spell of the
- * machine hits them alike; the minimum per copy and stream. */
-static void time_copies(struct streams *s, const copy_fn *copies, int n, struct workload_ticks *out)
-{
-	for (int i = 0; i < n; i++)
-		out[i].random = out[i].sorted = HUGE_VAL;
-	for (int round = 0; round < ROUNDS; round++)
-		for (int i = 0; i < n; i++)
-			for (int o = 0; o < 2; o++) {
-				double t = time_calls(copies[i], s->dst, s->src, s->calls[o], CALLS) / CALLS;
-				double *keep = o ? &out[i].sorted : &out[i].random;
-				*keep = fmin(*keep, t);
-			}
-}
 
 /* Each table compiled as gen would write it (compiled.h), timed in turns.
  * A forced table is installed first, so that an aligning strategy's
@@ -123,7 +76,7 @@ int time_candidates(const struct probe_flavor *f, const struct table *t, struct 
 	}
 	double band_ticks = dispatch_band_ticks(d);
 	for (int i = 0; i < DISPATCH_CANDIDATES; i++) {
-		struct derive_cost cost = {band_ticks, candidate_multiples[i], 1};
+		struct derive_cost cost = {.band_ticks = band_ticks, .multiple = candidate_multiples[i], .measured = 1};
 		if (derive_rule(t, &cost, &tables[i])) {
 			fprintf(stderr, "probe: %s\n", tables[i].note);
 			free(tables);
@@ -145,51 +98,7 @@ int time_candidates(const struct probe_flavor *f, const struct table *t, struct 
 	       f->moves ? "the C library's memmove" : "rep movsb", d->baseline.random, d->baseline.sorted,
 	       d->chosen == CHOSE_BASELINE ? " (kept)" : "");
 	free(tables);
-	return 0;
-}
-
-/* The model's time over the entry's, round by round: the median of
- * CHECK_ROUNDS rounds, each timing both, in turns, on the same stream, and
- * each copy's median time (in ticks a call) in times, where not NULL. A
- * ratio per round cancels what the machine does between rounds: on a
- * guest with 2 vCPUs, the minimum of 15 rounds of each put the entry
- * 0.92-1.09x from itself, the median of 61 ratios 0.98-1.02x. */
-enum { CHECK_ROUNDS = 61 };
-
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v)
-{
-	qsort(v, CHECK_ROUNDS, sizeof *v, by_value);
-	return v[CHECK_ROUNDS / 2];
-}
-
-static struct workload_ticks median_ratio(struct streams *s, copy_fn shipped, copy_fn model,
-					  struct workload_ticks times[2])
-{
-	double ratio[2][CHECK_ROUNDS], ticks[2][2][CHECK_ROUNDS];
-	for (int round = 0; round < CHECK_ROUNDS; round++)
-		for (int o = 0; o < 2; o++) {
-			/* Each first in turn, so that neither always follows the
-			 * other's traces in the caches and predictors. */
-			double a, b;
-			if (round % 2) {
-				b = time_calls(model, s->dst, s->src, s->calls[o], CALLS);
-				a = time_calls(shipped, s->dst, s->src, s->calls[o], CALLS);
-			} else {
-				a = time_calls(shipped, s->dst, s->src, s->calls[o], CALLS);
-				b = time_calls(model, s->dst, s->src, s->calls[o], CALLS);
-			}
-			ratio[o][round] = b / a;
-			ticks[0][o][round] = a / CALLS, ticks[1][o][round] = b / CALLS;
-		}
-	for (int c = 0; times && c < 2; c++)
-		times[c] = (struct workload_ticks){median(ticks[c][0]), median(ticks[c][1])};
-	return (struct workload_ticks){median(ratio[0]), median(ratio[1])};
+	return try_band_splits(f, t, d, noise);
 }
 
 /* What check_prediction prints of one table: each copy's time, the model
@@ -220,9 +129,9 @@ static int shipped_and_model(const struct probe_flavor *f, const struct derived_
 	struct streams *s = streams_new();
 	copy_fn copies[2] = {baseline && f->moves ? f->baseline_copy : f->table_copy, c.entries[0]};
 	struct workload_ticks t[2];
-	p->model_over_shipped = median_ratio(s, copies[0], copies[1], t);
+	p->model_over_shipped = paired_medians(s, copies[0], copies[1], t);
 	p->shipped = t[0], p->model = t[1];
-	p->shipped_over_itself = median_ratio(s, copies[0], copies[0], NULL);
+	p->shipped_over_itself = paired_medians(s, copies[0], copies[0], NULL);
 	streams_free(s);
 	compiled_tables_free(&c);
 	f->force_strategy(BASELINE_STRATEGY);
@@ -235,7 +144,7 @@ static void print_prediction(const char *what, const struct prediction *p)
 	       "    (medians of %d rounds) the probe's over the shipped, per round: %.3fx random, %.3fx sorted; the "
 	       "shipped over itself: %.3fx, %.3fx\n",
 	       what, p->shipped.random, p->shipped.sorted, strncmp(what, "routines", 8) ? "it" : "them",
-	       p->model.random, p->model.sorted, CHECK_ROUNDS, p->model_over_shipped.random,
+	       p->model.random, p->model.sorted, PAIRED_ROUNDS, p->model_over_shipped.random,
 	       p->model_over_shipped.sorted, p->shipped_over_itself.random, p->shipped_over_itself.sorted);
 }
 

@@ -1,8 +1,9 @@
 #!/bin/sh
-# Probe versions 3 and 4 as the import reads them: the dispatch's cost under the
+# Probe versions 3 to 7 as the import reads them: the dispatch's cost under the
 # random-size workload and the final candidates the probe timed, recorded
 # in the archive, shown in summary.md, and the rule derived at the
-# candidate the probe kept. Version 2 archives (no such lines) still import,
+# candidate the probe kept, with the ranges its band trials (version 7)
+# kept whole. Version 2 archives (no such lines) still import,
 # with the default cost, and say so. Archives are the probe's own --quick
 # runs on this machine, forged to a Zen 2 (tests/forge_archive.sh) so that
 # the entry never depends on the machine; the dispatch lines are then
@@ -32,7 +33,7 @@ check "...and said what a band costs" grep -q 'each band past the first costs [0
 check "...and which candidate it kept" grep -q '(kept)' "$T/probe.out"
 "$FORGE" "$(ls "$T"/probe/*-kernel-*.run)" "$T/k.run" AuthenticAMD 00830f10 none "AMD EPYC 7502 32-Core Processor"
 A=$T/k.run
-check "the archive is version 6" grep -qx 'probe 6' "$A"
+check "the archive is version 7" grep -qx 'probe 7' "$A"
 for k in 1 2 4 8; do
 	check "it holds the $k-band table's timings" grep -Eq "^dispatch $k [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
 done
@@ -40,11 +41,12 @@ for m in 0 1 4; do
 	check "it holds candidate $m's timings" grep -Eq "^candidate $m [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
 done
 check "it holds the baseline's and the choice" sh -c "grep -Eq '^baseline [0-9.]+ [0-9.]+\$' '$A' && grep -Eq '^chosen (baseline|0|1|4)\$' '$A'"
+check "...and its band trials" grep -Eq '^trials [0-8]$' "$A"
 
 # A known cost and each choice: 1, 2, 4, 8 bands at 0, 1, 3 and 7 ticks
 # over the sorted stream, a slope of one tick a band.
 known=$T/known.run
-edit "$A" "$known" 's/^dispatch \([1248]\) .*/dispatch \1 X/; s/^dispatch 1 X/dispatch 1 10.00 10.00/; s/^dispatch 2 X/dispatch 2 11.00 10.00/; s/^dispatch 4 X/dispatch 4 13.00 10.00/; s/^dispatch 8 X/dispatch 8 17.00 10.00/; s/^chosen .*/chosen 1/'
+edit "$A" "$known" 's/^dispatch \([1248]\) .*/dispatch \1 X/; s/^dispatch 1 X/dispatch 1 10.00 10.00/; s/^dispatch 2 X/dispatch 2 11.00 10.00/; s/^dispatch 4 X/dispatch 4 13.00 10.00/; s/^dispatch 8 X/dispatch 8 17.00 10.00/; s/^chosen .*/chosen 1/; /^trial /d; s/^trials .*/trials 0/'
 dry "$known"
 check "the measured cost derives the rule" grep -q 'charged 1.00 ticks a call, what a band cost a random-size workload as the probe measured it' "$T/dry.out"
 check "summary.md shows the dispatch timings" grep -q '^| 8 | 17.00 | 10.00 | 7.00 |$' "$T/dry.out"
@@ -63,21 +65,44 @@ check "...and its note says why" grep -q 'every table derived from the measureme
 check "...and the summary marks it kept" grep -q '^| \*\*every copy forward (kept)\*\* | 1 |' "$T/dry.out"
 check "...with the tie threshold the run's noise gave, not 0" sh -c \
 	"grep -q 'a difference under [0-9.]*%' '$T/dry.out' && ! grep -q 'a difference under 0\.0%' '$T/dry.out'"
-check "a version 6 archive imports" "$GEN" import --db "$T/uarch.db" "$known"
+check "a version 7 archive imports" "$GEN" import --db "$T/uarch.db" "$known"
+# Version 7's band trials: a range the workload found no faster split
+# keeps whole in the rule derived, and summary.md lists each trial. The
+# same archive with the trial kept splits inside it (the precondition that
+# lets the check fail).
+starts() { # the lengths where the bands of dry.out's table start, past the first
+	sed -n 's/^table: [^:]*: //p' "$T/dry.out" | tr ';' '\n' | sed -n 's/^ *\([0-9][0-9]*\)\.\..*/\1/p' | grep -v '^0$'
+}
+edit "$known" "$T/split.run" 's/^trials 0$/trials 1\ntrial 0 240 10.00 10.00 12.00 12.00 kept/'
+dry "$T/split.run"
+starts >"$T/starts"
+check "a trial whose split paid: the rule splits in 1..240" awk '$1 > 0 && $1 <= 240 { in_range = 1 } END { exit !in_range }' "$T/starts"
+check "...and summary.md lists it" grep -q '^| 0\.\.240 | 10.00 | 10.00 | 12.00 | 12.00 | split kept |$' "$T/dry.out"
+edit "$known" "$T/whole.run" 's/^trials 0$/trials 1\ntrial 0 240 10.00 10.00 10.00 10.00 merged/'
+dry "$T/whole.run"
+starts >"$T/starts"
+check "a trial kept whole: no band starts in 1..240" awk '$1 > 0 && $1 <= 240 { in_range = 1 } END { exit in_range }' "$T/starts"
+check "...its note names the range" grep -q 'No band edge inside 0\.\.240' "$T/dry.out"
+check "...and summary.md marks it" grep -q '^| 0\.\.240 | 10.00 | 10.00 | 10.00 | 10.00 | \*\*kept whole\*\* |$' "$T/dry.out"
+edit "$known" "$T/badtrial.run" 's/^trials 0$/trials 1\ntrial 240 0 10.00 10.00 10.00 10.00 merged/'
+refused "a trial whose range runs backwards" "$T/badtrial.run" "expected 'trial LO HI"
+edit "$known" "$T/notrials.run" '/^trials /d'
+refused "a version 7 archive without its trials line" "$T/notrials.run" "expected 'trials N'"
+
 # Version 3 timed tables that alternate their copy through the table
 # dispatch, a slope that measures the strategy mix too: a Zen 3's, where
 # small is 2.7x faster than rep movsb, came out 0.00 ticks a band. Its runs
 # take the default cost, and say why.
-edit "$known" "$T/v3.run" 's/^probe 6$/probe 3/'
+edit "$known" "$T/v3.run" 's/^probe 7$/probe 3/; /^trials\{0,1\} /d'
 dry "$T/v3.run"
 check "a version 3 archive derives at the default cost, not its slope" grep -q 'charged 0.80 ticks a call, the default cost' "$T/dry.out"
 check "...its summary saying why its timings are not used" grep -q 'timed the dispatch, but not as the derivation' "$T/dry.out"
-edit "$known" "$T/v3flat.run" 's/^probe 6$/probe 3/; s/^dispatch \([1248]\) .*/dispatch \1 20.00 20.00/'
+edit "$known" "$T/v3flat.run" 's/^probe 7$/probe 3/; /^trials\{0,1\} /d; s/^dispatch \([1248]\) .*/dispatch \1 20.00 20.00/'
 dry "$T/v3flat.run"
 check "...and a flat slope (the strategy mix) is charged the default, not 0" grep -q 'charged 0.80 ticks a call' "$T/dry.out"
 
 # Version 2: the points alone, the default cost, said so.
-edit "$A" "$T/v2.run" 's/^probe 6$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\) /d'
+edit "$A" "$T/v2.run" 's/^probe 7$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\) /d'
 dry "$T/v2.run"
 check "a version 2 archive derives" grep -q '^table: ' "$T/dry.out"
 check "...with the default cost, and says so" grep -q 'the default cost of a band (this run.s probe did not measure it as the derivation uses it)' "$T/dry.out"
@@ -92,6 +117,6 @@ edit "$A" "$T/negative.run" 's/^dispatch 4 .*/dispatch 4 -1.00 3.00/'
 refused "a negative time" "$T/negative.run" "expected 'dispatch 4 RANDOM SORTED' (ticks per call, positive)"
 edit "$A" "$T/order.run" 's/^dispatch 2 /dispatch 3 /'
 refused "a table out of order" "$T/order.run" "expected 'dispatch 2 RANDOM SORTED'"
-edit "$A" "$T/nodispatch.run" '/^\(dispatch\|candidate\|baseline\|chosen\) /d'
-refused "a version 6 archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
+edit "$A" "$T/nodispatch.run" '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\) /d'
+refused "a version 7 archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
 summary

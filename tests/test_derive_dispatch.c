@@ -26,6 +26,57 @@ static void kept(const char *what, struct dispatch_run d, double want)
 	check(d.chosen == want, "kept %g, want %g", d.chosen, want);
 }
 
+/* Probe version 7's band trials: the verdict, the lines, and the ranges
+ * the rule is derived with. */
+static void band_trials(void)
+{
+	about("band trials");
+	struct band_trial even = {{0, 64}, {20, 9}, {20.3, 9.1}, 0};
+	check(band_trial_merges(&even, 0.03), "a split within the noise on both streams is kept");
+	struct band_trial sorted_only = {{0, 64}, {20, 9}, {20, 9.5}, 0};
+	check(!band_trial_merges(&sorted_only, 0.03), "a split faster beyond the noise on the sorted control is merged");
+	struct band_trial random_only = {{0, 64}, {20, 9}, {21, 8}, 0};
+	check(!band_trial_merges(&random_only, 0.03), "a split faster beyond the noise on random sizes is merged");
+
+	struct dispatch_run w = {.measured = 1, .chosen = 1, .n_trials = 2};
+	w.trials[0] = (struct band_trial){{0, 64}, {20.5, 9.25}, {20.75, 9}, 1};
+	w.trials[1] = (struct band_trial){{33, 240}, {20, 9}, {25, 12}, 0};
+	struct derive_cost c = dispatch_cost(&w);
+	check(c.n_unsplit == 1 && c.unsplit[0].lo == 0 && c.unsplit[0].hi == 64,
+	      "the cost keeps %d ranges whole, want the merged one, 0..64", c.n_unsplit);
+
+	struct buf b = {0};
+	band_trials_text(&b, &w);
+	struct dispatch_run r = {0};
+	char why[200] = "", *save = NULL;
+	char *line = strtok_r(b.data, "\n", &save);
+	int bad = band_trials_count(line, &r, why, sizeof why);
+	for (int k = 0; !bad && k < r.n_trials; k++)
+		bad = band_trial_parse(strtok_r(NULL, "\n", &save), &r.trials[k], why, sizeof why);
+	check(!bad && r.n_trials == 2 && strtok_r(NULL, "\n", &save) == NULL, "the lines: %s", bad ? why : "count");
+	int same = 1;
+	for (int k = 0; k < 2; k++) {
+		const struct band_trial *x = &r.trials[k], *y = &w.trials[k];
+		same &= x->range.lo == y->range.lo && x->range.hi == y->range.hi && x->with.random == y->with.random &&
+			x->with.sorted == y->with.sorted && x->without.random == y->without.random &&
+			x->without.sorted == y->without.sorted && x->merged == y->merged;
+	}
+	check(!bad && same, "the trials read back differ");
+	buf_free(&b);
+	static const char *const broken[] = {
+		"trial 64 0 20.00 9.00 20.00 9.00 merged",  "trial 0 64 20.00 9.00 20.00 9.00",
+		"trial 0 64 20.00 9.00 -1.00 9.00 kept",    "trial 0 64 20.00 9.00 20.00 9.00 merged extra",
+		"trial -1 64 20.00 9.00 20.00 9.00 kept",   "trials 0",
+	};
+	for (size_t i = 0; i < sizeof broken / sizeof *broken; i++) {
+		struct band_trial t;
+		check(band_trial_parse(broken[i], &t, why, sizeof why) != 0 && strstr(why, "expected 'trial LO HI"),
+		      "'%s' was read", broken[i]);
+	}
+	check(band_trials_count("trials 9", &r, why, sizeof why) != 0 && strstr(why, "0..8"), "'trials 9' was read");
+	check(band_trials_count("trials", &r, why, sizeof why) != 0, "'trials' with no count was read");
+}
+
 void derive_dispatch(void)
 {
 	about("dispatch_band_ticks");
@@ -45,6 +96,10 @@ void derive_dispatch(void)
 	     timed(20, 10, (double[]){15, 12, 16}, (double[]){9, 11, 9}), 0);
 	kept("every candidate slower than the baseline: the baseline",
 	     timed(10, 10, (double[]){12, 11, 10.5}, (double[]){9, 9, 9}), CHOSE_BASELINE);
+	kept("a candidate within the noise of the baseline on random sizes: the baseline (ties go to it)",
+	     timed(18.34, 8.55, (double[]){20.06, 19.45, 18.79}, (double[]){7.92, 7.80, 7.87}), CHOSE_BASELINE);
+	kept("...and one just beyond the noise is kept",
+	     timed(18.34, 8.55, (double[]){20.06, 19.45, 17.7}, (double[]){7.92, 7.80, 7.87}), 4);
 
 	/* The archive's lines read back as written. */
 	about("dispatch lines");
@@ -69,4 +124,5 @@ void derive_dispatch(void)
 	check(dispatch_parse("chosen 2", DISPATCH_LINES - 1, &r, why, sizeof why) != 0 && strstr(why, "chosen 2"),
 	      "'chosen 2' (no candidate's multiple) was read");
 	buf_free(&b);
+	band_trials();
 }

@@ -170,7 +170,7 @@ static void fixtures_bands(void)
 	 * what the dispatch costs, 32..256 bytes (where the vector copies
 	 * start) are one band; charged only the flat price, the same table
 	 * takes a band for each turn. */
-	const struct derive_cost uncharged = {DERIVE_BAND_TICKS_DEFAULT, 0, 0};
+	const struct derive_cost uncharged = {.band_ticks = DERIVE_BAND_TICKS_DEFAULT};
 	if (derive("noise_bands.csv")) {
 		int first = -1;
 		for (int i = 0; i < rule.n_bands; i++)
@@ -188,6 +188,26 @@ static void fixtures_bands(void)
 	if (derive_charged("noise_bands.csv", &uncharged))
 		check(rule.n_bands >= 6, "uncharged, %d bands: the fixture no longer shows the noise a charge removes",
 		      rule.n_bands);
+	/* A range the band trials kept whole (derive.h, struct length_range):
+	 * no band starts inside it, and the lengths there take one copy. The
+	 * same table, free, splits inside it. */
+	if (derive("noise_bands.csv")) {
+		int inside = 0;
+		for (int i = 1; i < rule.n_bands; i++)
+			inside |= rule.bands[i].lo > 0 && rule.bands[i].lo <= 240;
+		check(inside, "the fixture no longer splits in 1..240, so the range below tests nothing");
+	}
+	struct derive_cost whole = {.band_ticks = DERIVE_BAND_TICKS_DEFAULT, .multiple = 1, .n_unsplit = 1};
+	whole.unsplit[0] = (struct length_range){0, 240};
+	if (derive_charged("noise_bands.csv", &whole)) {
+		for (int i = 1; i < rule.n_bands; i++)
+			check(rule.bands[i].lo > 240, "a band starts at %u, inside 0..240, which was kept whole",
+			      rule.bands[i].lo);
+		check(rule_choice(&rule, 16, 2048) == rule_choice(&rule, 240, 2048),
+		      "16 and 240 bytes copy with %s and %s inside one band", strategy_name[rule_choice(&rule, 16, 2048)],
+		      strategy_name[rule_choice(&rule, 240, 2048)]);
+		check(strstr(rule.note, "No band edge inside 0..240") != NULL, "the note does not name the range");
+	}
 	/* A real win past the small lengths keeps its band, charged. */
 	if (derive("wide_win.csv")) {
 		choose(16384, 1, DOWN);

@@ -4,6 +4,7 @@
 #include "evidence.h"
 
 #include "../../common/util.h"
+#include "../../common/workload.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -50,7 +51,7 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 			     "drop-in library runs there)"
 			   : "each compiled as gen writes it (every copy forward: the entry's own rep movsb)");
 	for (int i = 0; i < DISPATCH_CANDIDATES; i++) {
-		struct derive_cost cost = {band, candidate_multiples[i], 1};
+		struct derive_cost cost = {.band_ticks = band, .multiple = candidate_multiples[i], .measured = 1};
 		struct derived_rule r;
 		char bands[16] = "?";
 		if (derive_rule(run->table, &cost, &r) == 0)
@@ -62,7 +63,29 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 	}
 	buf_printf(b, "| %severy copy forward%s | 1 | %.2f | %.2f |\n", d->chosen == CHOSE_BASELINE ? "**" : "",
 		   d->chosen == CHOSE_BASELINE ? " (kept)**" : "", d->baseline.random, d->baseline.sorted);
-	buf_printf(b, "\nThe probe keeps, of the candidates no slower than every copy forward beyond the noise on "
-		      "either stream, the one charged the measured cost, unless another beats it on random sizes "
-		      "beyond the noise; every copy forward where none is left.\n");
+	buf_printf(b, "\nThe probe keeps, of the candidates %s, the one charged the measured cost, unless another "
+		      "beats it on random sizes beyond the noise; every copy forward where none is left.\n",
+		   run->archive->probe_version >= BAND_TRIALS_VERSION
+			   ? "faster than every copy forward beyond the noise on random sizes and no slower beyond it on "
+			     "the sorted control (a tie goes to every copy forward)"
+			   : "no slower than every copy forward beyond the noise on either stream");
+	if (run->archive->probe_version < BAND_TRIALS_VERSION || d->chosen == CHOSE_BASELINE)
+		return;
+	buf_printf(b, "\nThen each split of the kept table that the workload's calls reach (up to %u bytes), tried "
+		      "away: the table derived again with no band edge inside a range, against the table with the "
+		      "split, both compiled and timed in turns, the median of %d rounds in ticks per call. A range "
+		      "stays whole where the split was not faster beyond the noise on either stream.\n\n",
+		   workload_longest(), DISPATCH_PAIRED_ROUNDS);
+	if (!d->n_trials) {
+		buf_printf(b, "The kept table has no split the workload reaches.\n");
+		return;
+	}
+	buf_printf(b, "| range tried whole | with the split: random | sorted | without it: random | sorted | verdict |\n"
+		      "|---|---|---|---|---|---|\n");
+	for (int i = 0; i < d->n_trials; i++) {
+		const struct band_trial *t = &d->trials[i];
+		buf_printf(b, "| %u..%u | %.2f | %.2f | %.2f | %.2f | %s |\n", t->range.lo, t->range.hi, t->with.random,
+			   t->with.sorted, t->without.random, t->without.sorted,
+			   t->merged ? "**kept whole**" : "split kept");
+	}
 }
