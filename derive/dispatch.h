@@ -85,9 +85,9 @@ struct derive_cost dispatch_cost(const struct dispatch_run *d);
 
 /* Picks d->chosen from the timings. A candidate is out unless it beats
  * the baseline on random sizes beyond the noise (a tie goes to the
- * baseline: on a sapphirerapids guest a user table 1.025x the C library's
- * time there was kept, and the drop-in library then ran 1.071x the C
- * library's time in make bench), or where it is slower than the baseline
+ * baseline, as in the derivation's cells: a table that only ties it buys
+ * nothing, and in the drop-in library it adds the stub's jump, which the
+ * probe's model does not time), or where it is slower than the baseline
  * beyond the noise on the sorted control. Of the others, the one charged
  * the measured cost (multiple 1) unless another beats it on random sizes
  * beyond the noise, then the fastest; the baseline where none is left. The
