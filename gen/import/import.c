@@ -71,14 +71,18 @@ static void print_rule(const char *what, const struct derived_rule *r)
 /* The same derivation the probe ran to decide it was done: the table after
  * each pass for the evidence, each split charged the measured cost (the
  * default for a probe older than version 3); then the rule it kept, at the
- * multiple of that cost its workload chose. */
+ * multiple of that cost its workload chose, with the ranges its band
+ * trials kept whole. */
 int import_derive(const struct run_archive *a, struct table *t, struct derived_rule *rule, struct run_facts *run)
 {
 	run->dispatch = a->dispatch;
 	if (a->probe_version < DISPATCH_TRUSTED_VERSION)
 		run->dispatch.measured = 0;
 	struct derive_cost per_pass = dispatch_cost(&run->dispatch);
+	/* As the probe derived them between passes: before its candidates
+	 * and its band trials. */
 	per_pass.multiple = 1;
+	per_pass.n_unsplit = 0;
 	for (int k = 1; k <= a->m.passes; k++) {
 		struct table so_far;
 		measurement_table(&a->m, k, &so_far);
