@@ -83,6 +83,8 @@ dry "$T/whole.run"
 starts >"$T/starts"
 check "a trial kept whole: no band starts in 1..240" awk '$1 > 0 && $1 <= 240 { in_range = 1 } END { exit in_range }' "$T/starts"
 check "...its note names the range" grep -q 'No band edge inside 0\.\.240' "$T/dry.out"
+check "...while the tables after each pass, derived before the trials as the probe derived them, split there" \
+	awk -F'; ' '/^\| 1\.\.[0-9]+ \|/ { for (i = 2; i <= NF; i++) if ($i + 0 > 0 && $i + 0 <= 240) found = 1 } END { exit !found }' "$T/dry.out"
 check "...and summary.md marks it" grep -q '^| 0\.\.240 | 10.00 | 10.00 | 10.00 | 10.00 | \*\*kept whole\*\* |$' "$T/dry.out"
 edit "$known" "$T/badtrial.run" 's/^trials 0$/trials 1\ntrial 240 0 10.00 10.00 10.00 10.00 merged/'
 refused "a trial whose range runs backwards" "$T/badtrial.run" "expected 'trial LO HI"
