@@ -111,6 +111,24 @@ int band_trial_parse(const char *line, struct band_trial *t, char *why, size_t w
  * the sorted control. A band is kept only where its compare pays. */
 int band_trial_merges(const struct band_trial *t, double noise);
 
+/* Times a band trial's two tables, compiled: rules[0] with the split,
+ * rules[1] without it; fills trial->with and trial->without. Nonzero after
+ * saying why. */
+typedef int band_trial_timer(void *ctx, const struct derived_rule rules[2], struct band_trial *trial);
+
+/* The band trials of the table t derives at dispatch_cost(d), where d
+ * kept one: its lowest split whose band starts at longest bytes or less
+ * (the workload's longest call) and that no trial has covered, tried away:
+ * t derived again with no band edge between the first length of the band
+ * before the split and the last length of the band after it (at most
+ * longest), both tables timed by time, the range kept whole where
+ * band_trial_merges says so. Then the next split, of the table that won,
+ * until none is left or DISPATCH_TRIALS_MAX were tried. Records each in d.
+ * Nonzero after saying why (a table that does not derive, or time's
+ * failure). */
+int band_trials_run(const struct table *t, struct dispatch_run *d, double noise, unsigned int longest,
+		    band_trial_timer *time, void *ctx);
+
 /* The baseline's table: one band, every copy forward; no figures. */
 void derived_baseline(struct derived_rule *r);
 

@@ -1,6 +1,7 @@
 /* The dispatch's cost as the derivation reads it (derive/dispatch.c): the
  * band cost from the workload's timings, the candidate the probe keeps,
- * and the archive's lines of them read back. */
+ * the archive's lines of them read back, and the band trials' loop with
+ * its timing forged. */
 #include "test_derive.h"
 
 #include "dispatch.h"
@@ -77,6 +78,111 @@ static void band_trials(void)
 	check(band_trials_count("trials", &r, why, sizeof why) != 0, "'trials' with no count was read");
 }
 
+/* A band trial's timing, forged: the split faster beyond the noise, or
+ * not at all; fails at call fail_at (from 1). Counts the calls and the
+ * pairs that are not a table with the split and one with its range whole,
+ * both whole in every range an earlier trial of d merged. */
+struct forged_timing {
+	const struct dispatch_run *d;
+	int split_wins, fail_at, calls, bad_pairs;
+};
+
+/* Whether r has a band that starts inside range (past its first length). */
+static int splits_in(const struct derived_rule *r, struct length_range range)
+{
+	int split = 0;
+	for (int i = 1; i < r->n_bands; i++)
+		split |= r->bands[i].lo > range.lo && r->bands[i].lo <= range.hi;
+	return split;
+}
+
+static int forged_time(void *ctx, const struct derived_rule rules[2], struct band_trial *trial)
+{
+	struct forged_timing *x = ctx;
+	int bad = !splits_in(&rules[0], trial->range) || splits_in(&rules[1], trial->range);
+	for (const struct band_trial *earlier = x->d->trials; earlier < trial; earlier++)
+		bad |= earlier->merged && (splits_in(&rules[0], earlier->range) || splits_in(&rules[1], earlier->range));
+	x->bad_pairs += bad;
+	if (++x->calls == x->fail_at)
+		return -1;
+	trial->with = (struct workload_ticks){10, 5};
+	trial->without = x->split_wins ? (struct workload_ticks){12, 6} : trial->with;
+	return 0;
+}
+
+/* The band trials' loop (band_trials_run) on a recorded table, timed by
+ * forged_time: which splits it tries, the ranges, and what it keeps. */
+static void band_trial_loop(void)
+{
+	about("the band trials' loop on noise_bands.csv");
+	const unsigned int longest = 240;
+	struct table t = {0};
+	struct dispatch_run d = {.measured = 1, .chosen = 0, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}}};
+	struct derived_rule *r = malloc(sizeof *r);
+	struct derive_cost cost = dispatch_cost(&d);
+	if (!r || table_read_csv(&t, "tests/fixtures/noise_bands.csv") || derive_rule(&t, &cost, r)) {
+		check(0, "noise_bands.csv does not derive");
+		free(r);
+		table_free(&t);
+		return;
+	}
+	int splits = 0;
+	for (int i = 1; i < r->n_bands && r->bands[i].lo <= longest; i++)
+		splits++;
+	check(splits >= 2, "%d splits at %u bytes or less: the fixture no longer tests the loop", splits, longest);
+
+	/* Every split faster: each is tried once, lowest first, none merged. */
+	struct forged_timing wins = {.d = &d, .split_wins = 1};
+	int rc = band_trials_run(&t, &d, 0.03, longest, forged_time, &wins);
+	int want = splits < DISPATCH_TRIALS_MAX ? splits : DISPATCH_TRIALS_MAX, ranges = rc == 0;
+	for (int k = 1; rc == 0 && k <= want && k < d.n_trials + 1; k++) {
+		const struct band_trial *x = &d.trials[k - 1];
+		unsigned int hi = r->bands[k].hi < longest ? r->bands[k].hi : longest;
+		ranges &= x->range.lo == r->bands[k - 1].lo && x->range.hi == hi && !x->merged;
+	}
+	check(rc == 0 && d.n_trials == want && ranges && wins.calls == want,
+	      "splits that pay: %d trials (%d timed), want %d, each the band before the split to the one after", d.n_trials,
+	      wins.calls, want);
+	check(dispatch_cost(&d).n_unsplit == 0, "splits that pay leave %d ranges whole", dispatch_cost(&d).n_unsplit);
+	check(wins.bad_pairs == 0, "%d pairs timed were not a table with the split and one without", wins.bad_pairs);
+
+	/* No split faster: each trial merges, the next starts from the merged
+	 * table, and the rule derived with them splits nowhere they cover. */
+	struct forged_timing ties = {.d = &d};
+	rc = band_trials_run(&t, &d, 0.03, longest, forged_time, &ties);
+	int merged = rc == 0 && d.n_trials > 0 && d.trials[0].range.lo == 0;
+	for (int i = 0; i < d.n_trials; i++)
+		merged &= d.trials[i].merged;
+	check(merged && ties.bad_pairs == 0, "splits that do not pay: %d trials, not all merged from 0 bytes, or %d bad pairs",
+	      d.n_trials, ties.bad_pairs);
+	cost = dispatch_cost(&d);
+	if (merged && derive_rule(&t, &cost, r) == 0) {
+		int open = 0;
+		for (int i = 1; i < r->n_bands && r->bands[i].lo <= longest; i++) {
+			int covered = 0;
+			for (int k = 0; k < d.n_trials; k++)
+				covered |= d.trials[k].range.lo < r->bands[i].lo && r->bands[i].lo <= d.trials[k].range.hi;
+			open += !covered;
+		}
+		check(open == 0 || d.n_trials == DISPATCH_TRIALS_MAX,
+		      "%d splits at %u bytes or less left untried after %d trials", open, longest, d.n_trials);
+		check(r->n_bands < 2 || r->bands[1].lo > d.trials[0].range.hi,
+		      "the rule splits at %u, inside %u..%u, which was kept whole", r->bands[1].lo, d.trials[0].range.lo,
+		      d.trials[0].range.hi);
+	}
+
+	/* A failed timing fails the loop; a baseline tries nothing. */
+	struct forged_timing fails = {.d = &d, .fail_at = 2};
+	check(band_trials_run(&t, &d, 0.03, longest, forged_time, &fails) != 0 && fails.calls == 2,
+	      "a failed timing did not fail the loop");
+	struct forged_timing none = {.d = &d};
+	d.chosen = CHOSE_BASELINE;
+	check(band_trials_run(&t, &d, 0.03, longest, forged_time, &none) == 0 && d.n_trials == 0 && none.calls == 0,
+	      "the baseline was tried: %d trials", d.n_trials);
+	free(r);
+	table_free(&t);
+}
+
 void derive_dispatch(void)
 {
 	about("dispatch_band_ticks");
@@ -125,4 +231,5 @@ void derive_dispatch(void)
 	      "'chosen 2' (no candidate's multiple) was read");
 	buf_free(&b);
 	band_trials();
+	band_trial_loop();
 }
