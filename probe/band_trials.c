@@ -6,9 +6,11 @@
 
 #include <stdio.h>
 
+/* What time_pair reads: the flavor, the workload's streams (made at the
+ * first trial) and the noise its line judges the trial by. */
 struct timing {
 	const struct probe_flavor *f;
-	struct streams *s; /* made at the first trial */
+	struct streams *s;
 	double noise;
 };
 
