@@ -24,7 +24,11 @@
  * sets 0.96-1.01x on random sizes, the user flavor's zen3_avx2 0.98-0.99x,
  * but zen5_avx512 1.01-1.05x (sorted 1.00-1.09x, the rest of the tree on a
  * 64-byte line or not). Which layout wins depends on the set; the probe
- * would have to choose it, and the database to record the choice. */
+ * would have to choose it, and the database to record the choice. Nor
+ * does the side the profile weighs more follow each compare (the lower
+ * lengths do): so laid out, zen3's kernel set took 0.97-0.99x on random
+ * sizes but 1.01-1.02x sorted, and zen5_avx512 1.02-1.05x sorted, in the
+ * same kind of run. */
 #ifndef PLAN_TREE_H
 #define PLAN_TREE_H
 
