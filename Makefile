@@ -59,6 +59,7 @@ help:
 	@echo "make probe        measure this CPU, import its run (rule, evidence), regenerate (NAME=entry)"
 	@echo "make probe-portable  build build/uarchcopy-probe, the static probe for other machines"
 	@echo "make bench        compare the copies side by side on this CPU"
+	@echo "make bench-against BASE=REV  time the routines out/ ships now against REV's, in turns, in one process"
 	@echo "make git-drivers  register git's diff and merge drivers for uarch.db and out/ (make deps does)"
 	@echo "make install      install uarchgen, the probe, the libraries, uarchcopy.pc and the man pages"
 	@echo "                  (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, INCLUDEDIR, MANDIR; make uninstall)"
@@ -334,6 +335,14 @@ $(B)/preloaded: bench/preloaded/preloaded.c common/workload.c common/size_profil
 bench: all $(FLAVORS:%=$(B)/%/bench) $(B)/preloaded
 	$(Q)for f in $(FLAVORS); do $(B)/$$f/bench --out $(B)/$$f/bench-results || exit 1; done
 	$(Q)UARCHCOPY_REPORT=1 LD_PRELOAD=$(CURDIR)/$(B)/libuarchcopy.so $(B)/preloaded
+
+# make bench-against BASE=REV: the routines out/ ships now against REV's,
+# each measured rule's set timed in turns in one process on the random-size
+# workload (bench/against/against.sh); reports, asserts nothing.
+.PHONY: bench-against
+bench-against: all $(FLAVORS:%=$(B)/%/copy.o) $(FLAVORS:%=$(B)/%/copy_rule.o)
+	$(Q)NASM='$(NASM)' CC='$(CC)' KERNEL_CFLAGS='$(KERNEL_CFLAGS)' CFLAGS='$(PROBE_CFLAGS) $(CFLAGS)' \
+		bench/against/against.sh $(if $(BASE),'$(BASE)',)
 
 # make probe-portable: the static probe, build/uarchcopy-probe.
 .PHONY: probe-portable probe

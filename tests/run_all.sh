@@ -101,6 +101,7 @@ run "import: the dispatch" tests/import_dispatch.sh
 run "git merge of uarch.db" tests/merge_git.sh
 run "drop-in library, programs" tests/preload.sh
 run "make install" tests/install.sh
+run "bench against a revision" tests/bench_against.sh
 # The queue is complete: wait for the last groups, reporting in order.
 while [ $shown -lt $queued ]; do
 	pump
