@@ -14,21 +14,22 @@
  * test. make bench's dispatch line times the tree against the chosen
  * strategy called directly.
  *
- * Every leaf jumps to its copy, the first band's too: laid out inline
- * after the first compare (cmp; ja past it; the short copy's body), the
- * lengths of 32 bytes or less took 0.3-0.8 ticks less a call at d = 0, and
- * every longer length 0.5-3 more, behind a taken jump past the body (make
- * bench's dispatch median for zen5's set 2.7-3.3 ticks, against 0.8-1.8).
- * On the workload, both layouts linked into one program and timed in
- * turns, 61 rounds (an Emerald Rapids guest): zen3's and zen5's kernel
- * sets 0.96-1.01x on random sizes, the user flavor's zen3_avx2 0.98-0.99x,
- * but zen5_avx512 1.01-1.05x (sorted 1.00-1.09x, the rest of the tree on a
- * 64-byte line or not). Which layout wins depends on the set; the probe
- * would have to choose it, and the database to record the choice. Nor
- * does the side the profile weighs more follow each compare (the lower
- * lengths do): so laid out, zen3's kernel set took 0.97-0.99x on random
- * sizes but 1.01-1.02x sorted, and zen5_avx512 1.02-1.05x sorted, in the
- * same kind of run. */
+ * Every leaf jumps to its copy, the first band's too. Laid out inline
+ * after the first compare (cmp; ja past it; the short copy's body), make
+ * bench's dispatch rows (d = 0) gave 32 bytes or less 0.1-0.3 ticks a call
+ * over the body alone, against 0.8, and longer lengths more, behind the
+ * taken jump past the body (zen5's median 2.7-3.3 against 0.8-1.8). On the
+ * workload, make bench-against with a revision so laid out as BASE (an
+ * Emerald Rapids guest, two runs; this layout's time over that one's):
+ * zen3's kernel set 0.99-1.01x on random sizes, zen5's 0.98x random but
+ * 1.03-1.07x sorted, the user flavor's zen3_avx2 0.95-0.96x and
+ * zen5_avx512 0.94x random; against HEAD itself, the same code at other
+ * addresses, 0.96-1.05x. Which layout wins depends on the set and is
+ * mostly within what placement alone moves; a probe would have to choose
+ * it per table, and the database record the choice. Nor does the side the
+ * profile weighs more follow each compare (the lower lengths do): so laid
+ * out, every set within 0.97-1.03x, the same floor.
+ */
 #ifndef PLAN_TREE_H
 #define PLAN_TREE_H
 
