@@ -124,20 +124,8 @@ static void dispatch_sets(FILE *csv, unsigned char *arena, int samples, const st
 	printf("dispatch, each routine set at this CPU's isa: uc_memcpy through the patched entry against the\n"
 	       "  chosen strategy called directly, n = 1..256 at d = 0 (target: median <= 1.5 ticks), and the\n"
 	       "  median the entry adds to the set's routine called directly (its dispatch is copied there):\n");
-	for (unsigned int i = 0; uc_rule_at(i) && n_seen < 64; i++) {
-		const struct uc_rule *r = uc_rule_at(i);
-		if (r->status != UC_RULE_MEASURED)
-			continue;
-		rule_install_patched(r);
-		const char *set = uc_rule_routines();
-		int k = 0;
-		while (k < n_seen && strcmp(seen[k], set) != 0)
-			k++;
-		if (k < n_seen || !strcmp(set, "baseline") || !strcmp(set, "table"))
-			continue;
-		seen[n_seen++] = set;
-		dispatch(csv, arena, samples, NULL, set);
-	}
+	for (unsigned int row = 0; install_next_set(&row, seen, &n_seen);)
+		dispatch(csv, arena, samples, NULL, seen[n_seen - 1]);
 	if (!n_seen)
 		printf("  none: no measured table compiles to a tree at this CPU's isa\n");
 	printf("\n");

@@ -98,18 +98,9 @@ int main(int argc, char **argv)
 	sort_calls(sorted, WORKLOAD_CALLS);
 	const char *seen[64];
 	int n_seen = 0;
-	for (unsigned int i = 0; uc_rule_at(i) && n_seen < 64; i++) {
-		const struct uc_rule *r = uc_rule_at(i);
-		if (r->status != UC_RULE_MEASURED)
-			continue;
-		rule_install_patched(r);
-		const char *set = uc_rule_routines();
-		int k = 0;
-		while (k < n_seen && strcmp(seen[k], set) != 0)
-			k++;
-		if (k < n_seen || !strcmp(set, "baseline"))
-			continue;
-		seen[n_seen++] = set;
+	const struct uc_rule *r;
+	for (unsigned int row = 0; (r = install_next_set(&row, seen, &n_seen)) != NULL;) {
+		const char *set = seen[n_seen - 1];
 		const void *base = base_rule_of(r->entry);
 		if (!base) {
 			printf("  %s, routines %s: %s has no measured rule for it\n", r->entry, set, argv[1]);
