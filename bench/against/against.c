@@ -1,8 +1,8 @@
 /* make bench-against BASE=REV: the routines out/ ships now against those
- * out/ shipped at revision REV, linked into one program (bench/against.sh
- * renames REV's symbols base_...), each measured rule's routine set
- * installed and patched in both and timed in turns on the random-size
- * workload and its sorted control. A change to the generated code is
+ * out/ shipped at revision REV, linked into one program
+ * (bench/against/against.sh renames REV's symbols base_...), each measured
+ * rule's routine set installed and patched in both and timed in turns on
+ * the random-size workload and its sorted control. A change to the generated code is
  * judged so: two runs of make bench differ by the machine's drift (20-30%
  * on a guest) more than by most changes of layout. It reports; it asserts
  * nothing about speed.
@@ -66,7 +66,9 @@ static const void *base_rule_of(const char *entry)
 
 /* Each round times the copy now, REV's and the copy now again, in an
  * order that turns from round to round; prints the medians and the
- * median per-round ratios: now over REV, and now over itself (the floor). */
+ * median per-round ratios: now over REV, and now over itself (the timing's
+ * own spread; the same code at other addresses spreads more: REV = HEAD
+ * shows it). */
 static void compare(const char *what, const char *rev, const struct call *calls, unsigned char *dst,
 		    const unsigned char *src)
 {
