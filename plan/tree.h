@@ -16,9 +16,10 @@
  *
  * Every leaf jumps to its copy, the first band's too. Laid out inline
  * after the first compare (cmp; ja past it; the short copy's body), make
- * bench's dispatch rows (d = 0) gave 32 bytes or less 0.1-0.3 ticks a call
- * over the body alone, against 0.8, and longer lengths more, behind the
- * taken jump past the body (zen5's median 2.7-3.3 against 0.8-1.8). On the
+ * bench's dispatch rows (d = 0) gave 32 bytes or less 0.14 ticks a call over
+ * the body alone in zen3's set (0.82 as it is), 0.33 in zen5's, and longer
+ * lengths more, behind the taken jump past the body (zen5's median 2.7-3.3
+ * against 0.8-1.8, the rest of the tree on a 64-byte line or not). On the
  * workload, make bench-against with a revision so laid out as BASE (an
  * Emerald Rapids guest, two runs; this layout's time over that one's):
  * zen3's kernel set 0.99-1.01x on random sizes, zen5's 0.98x random but
@@ -28,7 +29,7 @@
  * mostly within what placement alone moves; a probe would have to choose
  * it per table, and the database record the choice. Nor does the side the
  * profile weighs more follow each compare (the lower lengths do): so laid
- * out, every set within 0.97-1.03x, the same floor.
+ * out, every set within 0.96-1.04x in one run, the same floor.
  */
 #ifndef PLAN_TREE_H
 #define PLAN_TREE_H
