@@ -338,9 +338,11 @@ refused "a folder of another archive under the run's name" "$T/window2" "$T/zen4
 # and the commit, the database and evidence/ agree: either the run is
 # recorded with its folder, or neither is there (a hidden folder aside),
 # but for a kill between publishing and committing (above), which the next
-# import of the archive mends.
+# import of the archive mends. A kill inside the commit itself (a slow
+# disk's fsync makes it wide) leaves SQLite's hot journal, which gen, reading
+# only, names with the way to roll it back; done that way, the same holds.
 fresh "$T/steps"
-recorded=0 intact=0 kills=0 window=0
+recorded=0 intact=0 kills=0 window=0 journal=0
 for delay in 0 0.02 0.05 0.1 0.2 0.4 0.6 0.8 0.9 1.0 1.05 1.1 1.15 1.2 1.3 1.5; do
 	PATH="$T/slow:$PATH" "$GEN" import --db "$T/steps/uarch.db" "$T/zen4.run" >/dev/null 2>&1 &
 	pid=$!
@@ -348,18 +350,23 @@ for delay in 0 0.02 0.05 0.1 0.2 0.4 0.6 0.8 0.9 1.0 1.05 1.1 1.15 1.2 1.3 1.5; 
 	kill -KILL $pid 2>/dev/null
 	wait $pid 2>/dev/null
 	kills=$((kills + 1))
+	if ! "$GEN" gen -q --db "$T/steps/uarch.db" --out "$T/steps/out" >"$T/steps.err" 2>&1 &&
+		grep -qF "an interrupted write left $T/steps/uarch.db-journal" "$T/steps.err"; then
+		journal=$((journal + 1))
+		sqlite3 "$T/steps/uarch.db" 'PRAGMA quick_check' >/dev/null 2>&1
+	fi
 	if "$GEN" gen -q --db "$T/steps/uarch.db" --out "$T/steps/out" >"$T/steps.err" 2>&1; then
 		intact=$((intact + 1))
 	elif [ "$(grep -c ': no rule links it and no run row names it' "$T/steps.err")" -eq 1 ] &&
 		[ "$(grep -c 'problem' "$T/steps.err")" -eq 1 ] && grep -q '1 problem;' "$T/steps.err"; then
 		window=$((window + 1)) # the window: mended by the import after the loop
-	else
-		sed 's/^/    /' "$T/steps.err" | head -3
+	else # named on a FAIL line, which is what make check shows
+		bad "a kill at $delay s left a state gen reports as: $(head -2 "$T/steps.err" | tr '\n' ' ')"
 	fi
 	[ "$(sqlite3 "$T/steps/uarch.db" "SELECT count(*) FROM rule WHERE uarch = 'zen4'")" -eq 1 ] && recorded=1
 	[ $recorded = 1 ] && break
 done
-check "after each of $kills kills, uarch.db and evidence/ agree ($window in the commit window)" \
+check "after each of $kills kills, uarch.db and evidence/ agree ($window in the commit window, $journal rolled back)" \
 	test $((intact + window)) -eq $kills
 [ $window -eq 0 ] && check "...with the run's folder there exactly when its rule is" test \
 	"$(evidence_list "$T/steps" | grep -vc '^\.import-')" -eq "$(($(evidence_list . | wc -l) + recorded))"
