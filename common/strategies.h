@@ -61,7 +61,10 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
  *    the head and the tail, then sfence: the copy does not read the
  *    destination's lines in or evict the caches' other lines for them, for
  *    copies larger than the caches hold; n >= 32.
- *  - avx512_forward, avx512_down: the same with 64-byte zmm moves, n >= 64. */
+ *  - avx512_forward, avx512_down: the same with 64-byte zmm moves, n >= 64.
+ *  - small_flat: small without its branch between 8..15 and 16..32 bytes
+ *    (four loads at offsets that overlap to cover n), n <= 32: the branch
+ *    mispredicts on random sizes. The probe's small trial chooses it. */
 #define STRATEGIES(X) \
 	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD, 0, DIR_UP, 0, 0, "rcx", \
 	  "one rep movsb (the baseline)") \
@@ -82,7 +85,17 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
 	X(STRATEGY_AVX512_FORWARD, "avx512_forward", 64, -1, ISA_AVX512, 'Z', STRATEGY_AVX2_FORWARD, 8, DIR_UP, 0, 0, "rcx r8 r9 zmm0-5", \
 	  "zmm moves, ascending") \
 	X(STRATEGY_AVX512_DOWN, "avx512_down", 64, -1, ISA_AVX512, 'X', STRATEGY_AVX2_DOWN, 9, DIR_DOWN, 0, 0, "rcx r8 zmm0-5", \
-	  "zmm moves, highest first")
+	  "zmm moves, highest first") \
+	X(STRATEGY_SMALL_FLAT, "small_flat", 0, 32, ISA_GPR, 'B', STRATEGY_SMALL_FLAT, 10, DIR_ANY, 0, 0, "rax rcx r8 r9", \
+	  "every load before any store, no branch on the length from 8 bytes (any overlap)")
+
+/* The small trial (derive/dispatch.h): in a kept table, every cell of
+ * STRATEGY_TRIAL_FROM copied by STRATEGY_TRIAL_TO where the workload says
+ * the table runs faster so. The cells never choose STRATEGY_TRIAL_TO
+ * themselves: what it saves is a branch that mispredicts on random sizes,
+ * which the grid, timing one length at a time, never shows. */
+#define STRATEGY_TRIAL_FROM STRATEGY_SMALL
+#define STRATEGY_TRIAL_TO STRATEGY_SMALL_FLAT
 
 /* The names, for an error message: "forward, forward_aligned, ...". */
 #define STRATEGY_LIST_ITEM(id, name, ...) ", " name

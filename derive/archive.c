@@ -38,6 +38,8 @@ char *archive_text(struct run_archive *a)
 		dispatch_text(&b, &a->dispatch);
 	if (a->probe_version >= BAND_TRIALS_VERSION)
 		band_trials_text(&b, &a->dispatch);
+	if (a->probe_version >= SMALL_TRIAL_VERSION)
+		small_trial_text(&b, &a->dispatch);
 	sha256_hex(b.data, b.len, a->sha256);
 	buf_printf(&b, "sha256 %s\n", a->sha256);
 	return b.data;
@@ -285,6 +287,14 @@ static int parse_body(struct cursor *c, struct run_archive *a)
 			return -1;
 		if (k < 0 ? band_trials_count(line, &a->dispatch, why, sizeof why)
 			  : band_trial_parse(line, &a->dispatch.trials[k], why, sizeof why))
+			return fail(c, "%s", why);
+	}
+	if (a->probe_version >= SMALL_TRIAL_VERSION) {
+		if (c->p == c->end)
+			c->line++, line[0] = '\0';
+		else if (next_line(c, line, sizeof line))
+			return -1;
+		if (small_trial_parse(line, &a->dispatch.small, why, sizeof why))
 			return fail(c, "%s", why);
 	}
 	return 0;

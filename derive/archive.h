@@ -19,6 +19,7 @@
  *   dispatch 1 RANDOM SORTED ...     version 3: what the dispatch costs and the
  *                                    candidates the probe timed (dispatch.h)
  *   trials N ...                     version 7: the band trials (dispatch.h)
+ *   small_flat ...                   version 8: the small trial (dispatch.h)
  *   sha256 HEX                       of every byte before this line
  *
  * Every line ends in a newline; text fields are one printable line. */
@@ -56,9 +57,13 @@
  *   7: as 6, with the band trials: each split of the kept table that the
  *      workload reaches, kept only where the table with it was faster
  *      than the table derived without it (dispatch.h); and a candidate
- *      that ties every copy forward on random sizes is out. */
-#define PROBE_VERSION 7
+ *      that ties every copy forward on random sizes is out.
+ *   8: as 7, with small_flat timed at every point small is, and the small
+ *      trial: the kept table with small_flat in small's cells, kept only
+ *      where it was faster on random sizes (dispatch.h). */
+#define PROBE_VERSION 8
 #define BAND_TRIALS_VERSION 7
+#define SMALL_TRIAL_VERSION 8
 #define PROBE_VERSION_OLDEST 1
 #define ARCHIVE_TEXT_MAX 200
 /* An archive of the full plan is about 1.5 MB; this bounds what is read. */

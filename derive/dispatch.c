@@ -68,8 +68,23 @@ void derived_baseline(struct derived_rule *r)
 int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
 {
 	struct derive_cost cost = dispatch_cost(d);
-	if (!d || !d->measured || d->chosen != CHOSE_BASELINE)
-		return derive_rule(t, &cost, out);
+	if (!d || !d->measured || d->chosen != CHOSE_BASELINE) {
+		if (derive_rule(t, &cost, out))
+			return -1;
+		if (!d || !d->small.kept || !small_trial_cells(out, 1))
+			return 0;
+		/* The substitute's figures: its regret over the grid's points. */
+		char note[sizeof out->note];
+		memcpy(note, out->note, sizeof note);
+		if (rule_regret(t, out))
+			return -1;
+		snprintf(out->note, sizeof out->note,
+			 "%s %s copies for %s: the table with it took %.2f ticks a call on random sizes against %.2f "
+			 "without it (sorted %.2f against %.2f; every copy forward %.2f).",
+			 note, strategy_name[STRATEGY_TRIAL_TO], strategy_name[STRATEGY_TRIAL_FROM], d->small.with.random,
+			 d->small.without.random, d->small.with.sorted, d->small.without.sorted, d->small.baseline_sorted);
+		return 0;
+	}
 	/* The derivation once more, for the noise its ties were judged by. */
 	if (derive_rule(t, &cost, out))
 		return -1;

@@ -47,6 +47,21 @@ struct band_trial {
 	int merged;
 };
 
+/* The small trial (probe version 8): the kept table, and the same table
+ * with every cell of STRATEGY_TRIAL_FROM copied by STRATEGY_TRIAL_TO
+ * (common/strategies.h), each compiled as gen writes it, timed in turns:
+ * the median ticks a call of each; and the table with the substitute timed
+ * in turns with every copy forward, the baseline's median on the sorted
+ * control. kept: the substitute's table beat the table without it on
+ * random sizes beyond the noise, and is no slower than the baseline beyond
+ * the noise on the sorted control (small_trial_keeps). */
+struct small_trial {
+	int tried; /* 0: the kept table is the baseline, or it has no cell to substitute */
+	struct workload_ticks with, without;
+	double baseline_sorted;
+	int kept;
+};
+
 struct dispatch_run {
 	int measured; /* 0: a run of probe version 1 or 2, which has none of this */
 	struct workload_ticks tables[DISPATCH_TABLES];
@@ -56,6 +71,7 @@ struct dispatch_run {
 	double chosen; /* a multiple of candidate_multiples, or CHOSE_BASELINE */
 	int n_trials; /* version 7: the band trials, in the order tried */
 	struct band_trial trials[DISPATCH_TRIALS_MAX];
+	struct small_trial small; /* version 8 */
 };
 
 /* The archive's lines of d, in this order (each number of ticks with two
@@ -129,11 +145,42 @@ typedef int band_trial_timer(void *ctx, const struct derived_rule rules[2], stru
 int band_trials_run(const struct table *t, struct dispatch_run *d, double noise, unsigned int longest,
 		    band_trial_timer *time, void *ctx);
 
+/* The small trial's line (small_trial.c), after the band trials' in an
+ * archive of probe version 8 or later:
+ *   small_flat none
+ *   small_flat WITH_RANDOM WITH_SORTED WITHOUT_RANDOM WITHOUT_SORTED BASELINE_SORTED kept|not
+ */
+void small_trial_text(struct buf *b, const struct dispatch_run *d);
+int small_trial_parse(const char *line, struct small_trial *v, char *why, size_t why_size);
+
+/* Whether the trial keeps the substitute: its table faster than the table
+ * without it beyond the noise on random sizes, the workload, and no slower
+ * than every copy forward beyond the noise on the sorted control, as any
+ * table must be (dispatch_choose). Slower than small on the sorted control,
+ * where small's branches predict, it may be: the workload decides. */
+int small_trial_keeps(const struct small_trial *v, double noise);
+
+/* The cells of r that the trial substitutes: how many there are, and with
+ * substitute set, r with each copied by STRATEGY_TRIAL_TO. */
+int small_trial_cells(struct derived_rule *r, int substitute);
+
+/* Times the trial's two tables, compiled: rules[0] with the substitute,
+ * rules[1] without it; fills v->with, v->without and v->baseline_sorted.
+ * Nonzero after saying why. */
+typedef int small_trial_timer(void *ctx, const struct derived_rule rules[2], struct small_trial *v);
+
+/* The small trial of the rule d keeps (derive_chosen, after the band
+ * trials), where it is not the baseline and has a cell to substitute:
+ * both tables timed by time, the verdict in d->small. Nonzero after saying
+ * why. */
+int small_trial_run(const struct table *t, struct dispatch_run *d, double noise, small_trial_timer *time, void *ctx);
+
 /* The baseline's table: one band, every copy forward; no figures. */
 void derived_baseline(struct derived_rule *r);
 
-/* Derives the rule the run kept: at its chosen multiple, or the baseline
- * table judged on t. Nonzero, with the note saying why, on failure. */
+/* Derives the rule the run kept: at its chosen multiple, with the small
+ * trial's substitute where it was kept, or the baseline table judged on t.
+ * Nonzero, with the note saying why, on failure. */
 int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
 
 #endif

@@ -12,12 +12,13 @@
 
 _Static_assert(NS <= 32, "a band's valid strategies are a 32-bit mask");
 
-/* The strategies that serve length n, a bit each. */
+/* The strategies that serve length n, a bit each: those a cell may
+ * choose (the small trial's substitute is not one, common/strategies.h). */
 static unsigned int serving(unsigned int n)
 {
 	unsigned int mask = 0;
 	for (int s = 0; s < NS; s++)
-		if (strategy_serves(s, n))
+		if (s != STRATEGY_TRIAL_TO && strategy_serves(s, n))
 			mask |= 1u << s;
 	return mask;
 }

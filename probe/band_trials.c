@@ -1,4 +1,5 @@
-/* Each split of the kept table tried away (band_trials.h). */
+/* Each split of the kept table tried away, then small's cells copied by
+ * small_flat (band_trials.h). */
 #include "band_trials.h"
 
 #include "compiled.h"
@@ -41,6 +42,40 @@ int try_band_splits(const struct probe_flavor *f, const struct table *t, struct 
 {
 	struct timing x = {f, NULL, noise};
 	int rc = band_trials_run(t, d, noise, workload_longest(), time_pair, &x);
+	if (x.s)
+		streams_free(x.s);
+	return rc;
+}
+
+/* The kept table with the substitute (rules[0]) and without it (rules[1])
+ * compiled and timed in turns, then the substitute's table in turns with
+ * every copy forward as it ships (small_trial_timer). */
+static int time_small(void *ctx, const struct derived_rule rules[2], struct small_trial *v)
+{
+	struct timing *x = ctx;
+	struct compiled_tables c;
+	struct workload_ticks times[2], against_baseline[2];
+	x->f->force_strategy(BASELINE_STRATEGY);
+	if (!x->s)
+		x->s = streams_new();
+	if (compile_tables(x->f, rules, 2, 0, &c))
+		return -1;
+	paired_medians(x->s, c.entries[0], c.entries[1], times);
+	paired_medians(x->s, x->f->baseline_copy, c.entries[0], against_baseline);
+	compiled_tables_free(&c);
+	v->with = times[0], v->without = times[1], v->baseline_sorted = against_baseline[0].sorted;
+	printf("  small trial: %s for %s: %.2f ticks a call against %.2f on random sizes, %.2f against %.2f sorted "
+	       "(every copy forward %.2f): %s\n",
+	       strategy_name[STRATEGY_TRIAL_TO], strategy_name[STRATEGY_TRIAL_FROM], v->with.random, v->without.random,
+	       v->with.sorted, v->without.sorted, v->baseline_sorted,
+	       small_trial_keeps(v, x->noise) ? "kept" : "not kept");
+	return 0;
+}
+
+int try_small_flat(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise)
+{
+	struct timing x = {f, NULL, noise};
+	int rc = small_trial_run(t, d, noise, time_small, &x);
 	if (x.s)
 		streams_free(x.s);
 	return rc;

@@ -1,4 +1,5 @@
-/* Probe version 7: a band only where its compare pays on the workload. */
+/* Probe version 7: a band only where its compare pays on the workload;
+ * version 8: small_flat in small's cells only where that pays on it. */
 #ifndef PROBE_BAND_TRIALS_H
 #define PROBE_BAND_TRIALS_H
 
@@ -12,5 +13,12 @@
  * which the rule is derived with (dispatch_cost). Nonzero after saying
  * why. */
 int try_band_splits(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise);
+
+/* After the band trials: small_trial_run (derive/dispatch.h), the kept
+ * table with and without small_flat in small's cells compiled and timed
+ * in turns on the workload, the one with it also against every copy
+ * forward as it ships. Records the verdict in d. Nonzero after saying
+ * why. */
+int try_small_flat(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise);
 
 #endif

@@ -98,7 +98,7 @@ int time_candidates(const struct probe_flavor *f, const struct table *t, struct 
 	       f->moves ? "the C library's memmove" : "rep movsb", d->baseline.random, d->baseline.sorted,
 	       d->chosen == CHOSE_BASELINE ? " (kept)" : "");
 	free(tables);
-	return try_band_splits(f, t, d, noise);
+	return try_band_splits(f, t, d, noise) ? -1 : try_small_flat(f, t, d, noise);
 }
 
 /* What check_prediction prints of one table: each copy's time, the model

@@ -14,7 +14,8 @@ void measure_dispatch(const struct probe_flavor *f, struct dispatch_run *d);
 /* Derives t's table at each of candidate_multiples of the measured band
  * cost, times each and the baseline table on both streams, each compiled
  * as gen would write it (compiled.h), chooses (dispatch_choose), and tries
- * the kept table's splits (try_band_splits).
+ * the kept table's splits (try_band_splits), then small_flat in small's
+ * cells (try_small_flat).
  * Nonzero, after saying why, when a derivation fails. */
 int time_candidates(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise);
 

@@ -37,5 +37,7 @@ void baseline(void);
 void derive_fixtures(void);
 /* The dispatch's cost and the candidates (test_derive_dispatch.c). */
 void derive_dispatch(void);
+/* The small trial (test_derive_small_trial.c). */
+void derive_small_trial(void);
 
 #endif

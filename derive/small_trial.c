@@ -1,0 +1,92 @@
+/* The small trial (dispatch.h): the rule that decides it, the substitution
+ * it makes, the loop's one step, and its archive line. */
+#include "dispatch.h"
+
+#include "../common/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int small_trial_keeps(const struct small_trial *v, double noise)
+{
+	return v->with.random * (1 + noise) < v->without.random && v->with.sorted <= v->baseline_sorted * (1 + noise);
+}
+
+int small_trial_cells(struct derived_rule *r, int substitute)
+{
+	int cells = 0;
+	for (int i = 0; i < r->n_bands; i++) {
+		struct band *b = &r->bands[i];
+		if (!strategy_serves(STRATEGY_TRIAL_TO, b->lo) || !strategy_serves(STRATEGY_TRIAL_TO, b->hi))
+			continue;
+		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+			if (b->strategy[c] == STRATEGY_TRIAL_FROM) {
+				cells++;
+				if (substitute)
+					b->strategy[c] = STRATEGY_TRIAL_TO;
+			}
+	}
+	return cells;
+}
+
+int small_trial_run(const struct table *t, struct dispatch_run *d, double noise, small_trial_timer *time, void *ctx)
+{
+	memset(&d->small, 0, sizeof d->small);
+	if (!d->measured || d->chosen == CHOSE_BASELINE)
+		return 0;
+	struct derived_rule *rules = malloc(2 * sizeof *rules);
+	struct derive_cost cost = dispatch_cost(d);
+	int rc = -1;
+	if (!rules || derive_rule(t, &cost, &rules[1])) {
+		fprintf(stderr, "small trial: %s\n", rules ? rules[1].note : "out of memory");
+		goto out;
+	}
+	rules[0] = rules[1];
+	rc = 0;
+	if (!small_trial_cells(&rules[0], 1))
+		goto out;
+	d->small.tried = 1;
+	rc = time(ctx, rules, &d->small);
+	d->small.kept = rc == 0 && small_trial_keeps(&d->small, noise);
+out:
+	free(rules);
+	return rc;
+}
+
+void small_trial_text(struct buf *b, const struct dispatch_run *d)
+{
+	const struct small_trial *v = &d->small;
+	if (!v->tried) {
+		buf_printf(b, "%s none\n", strategy_name[STRATEGY_TRIAL_TO]);
+		return;
+	}
+	buf_printf(b, "%s %.2f %.2f %.2f %.2f %.2f %s\n", strategy_name[STRATEGY_TRIAL_TO], v->with.random,
+		   v->with.sorted, v->without.random, v->without.sorted, v->baseline_sorted, v->kept ? "kept" : "not");
+}
+
+int small_trial_parse(const char *line, struct small_trial *v, char *why, size_t why_size)
+{
+	const char *key = strategy_name[STRATEGY_TRIAL_TO];
+	size_t k = strlen(key);
+	memset(v, 0, sizeof *v);
+	if (strncmp(line, key, k) == 0 && strcmp(line + k, " none") == 0)
+		return 0;
+	double x[5];
+	const char *s = strncmp(line, key, k) == 0 && line[k] == ' ' ? line + k + 1 : NULL;
+	for (int i = 0; s && i < 5; i++) {
+		char *end;
+		x[i] = strtod(s, &end);
+		s = end != s && *end == ' ' && isfinite(x[i]) && x[i] > 0 && x[i] <= 1e9 ? end + 1 : NULL;
+	}
+	if (!s || (strcmp(s, "kept") != 0 && strcmp(s, "not") != 0)) {
+		snprintf(why, why_size,
+			 "expected '%s none' or '%s WITH_RANDOM WITH_SORTED WITHOUT_RANDOM WITHOUT_SORTED "
+			 "BASELINE_SORTED kept|not', found '%.80s'",
+			 key, key, line);
+		return -1;
+	}
+	*v = (struct small_trial){1, {x[0], x[1]}, {x[2], x[3]}, x[4], strcmp(s, "kept") == 0};
+	return 0;
+}
