@@ -19,7 +19,7 @@
  *   dispatch 1 RANDOM SORTED ...     version 3: what the dispatch costs and the
  *                                    candidates the probe timed (dispatch.h)
  *   trials N ...                     version 7: the band trials (dispatch.h)
- *   small_flat ...                   version 8: the small trial (dispatch.h)
+ *   small_trial ...                  version 8: the small trial (dispatch.h)
  *   sha256 HEX                       of every byte before this line
  *
  * Every line ends in a newline; text fields are one printable line. */

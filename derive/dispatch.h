@@ -147,8 +147,8 @@ int band_trials_run(const struct table *t, struct dispatch_run *d, double noise,
 
 /* The small trial's line (small_trial.c), after the band trials' in an
  * archive of probe version 8 or later:
- *   small_flat none
- *   small_flat WITH_RANDOM WITH_SORTED WITHOUT_RANDOM WITHOUT_SORTED BASELINE_SORTED kept|not
+ *   small_trial none
+ *   small_trial WITH_RANDOM WITH_SORTED WITHOUT_RANDOM WITHOUT_SORTED BASELINE_SORTED kept|not
  */
 void small_trial_text(struct buf *b, const struct dispatch_run *d);
 int small_trial_parse(const char *line, struct small_trial *v, char *why, size_t why_size);

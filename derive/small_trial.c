@@ -59,17 +59,17 @@ void small_trial_text(struct buf *b, const struct dispatch_run *d)
 {
 	const struct small_trial *v = &d->small;
 	if (!v->tried) {
-		buf_printf(b, "%s none\n", strategy_name[STRATEGY_TRIAL_TO]);
+		buf_printf(b, "small_trial none\n");
 		return;
 	}
-	buf_printf(b, "%s %.2f %.2f %.2f %.2f %.2f %s\n", strategy_name[STRATEGY_TRIAL_TO], v->with.random,
+	buf_printf(b, "small_trial %.2f %.2f %.2f %.2f %.2f %s\n", v->with.random,
 		   v->with.sorted, v->without.random, v->without.sorted, v->baseline_sorted, v->kept ? "kept" : "not");
 }
 
 int small_trial_parse(const char *line, struct small_trial *v, char *why, size_t why_size)
 {
-	const char *key = strategy_name[STRATEGY_TRIAL_TO];
-	size_t k = strlen(key);
+	static const char key[] = "small_trial";
+	size_t k = sizeof key - 1;
 	memset(v, 0, sizeof *v);
 	if (strncmp(line, key, k) == 0 && strcmp(line + k, " none") == 0)
 		return 0;
@@ -82,9 +82,9 @@ int small_trial_parse(const char *line, struct small_trial *v, char *why, size_t
 	}
 	if (!s || (strcmp(s, "kept") != 0 && strcmp(s, "not") != 0)) {
 		snprintf(why, why_size,
-			 "expected '%s none' or '%s WITH_RANDOM WITH_SORTED WITHOUT_RANDOM WITHOUT_SORTED "
-			 "BASELINE_SORTED kept|not', found '%.80s'",
-			 key, key, line);
+			 "expected 'small_trial none' or 'small_trial WITH_RANDOM WITH_SORTED WITHOUT_RANDOM "
+			 "WITHOUT_SORTED BASELINE_SORTED kept|not', found '%.80s'",
+			 line);
 		return -1;
 	}
 	*v = (struct small_trial){1, {x[0], x[1]}, {x[2], x[3]}, x[4], strcmp(s, "kept") == 0};

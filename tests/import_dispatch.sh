@@ -1,9 +1,9 @@
 #!/bin/sh
-# Probe versions 3 to 7 as the import reads them: the dispatch's cost under the
+# Probe versions 3 to 8 as the import reads them: the dispatch's cost under the
 # random-size workload and the final candidates the probe timed, recorded
 # in the archive, shown in summary.md, and the rule derived at the
 # candidate the probe kept, with the ranges its band trials (version 7)
-# kept whole. Version 2 archives (no such lines) still import,
+# kept whole and small_flat where its small trial (version 8) kept it. Version 2 archives (no such lines) still import,
 # with the default cost, and say so. Archives are the probe's own --quick
 # runs on this machine, forged to a Zen 2 (tests/forge_archive.sh) so that
 # the entry never depends on the machine; the dispatch lines are then
@@ -33,7 +33,7 @@ check "...and said what a band costs" grep -q 'each band past the first costs [0
 check "...and which candidate it kept" grep -q '(kept)' "$T/probe.out"
 "$FORGE" "$(ls "$T"/probe/*-kernel-*.run)" "$T/k.run" AuthenticAMD 00830f10 none "AMD EPYC 7502 32-Core Processor"
 A=$T/k.run
-check "the archive is version 7" grep -qx 'probe 7' "$A"
+check "the archive is version 8" grep -qx 'probe 8' "$A"
 for k in 1 2 4 8; do
 	check "it holds the $k-band table's timings" grep -Eq "^dispatch $k [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
 done
@@ -42,6 +42,7 @@ for m in 0 1 4; do
 done
 check "it holds the baseline's and the choice" sh -c "grep -Eq '^baseline [0-9.]+ [0-9.]+\$' '$A' && grep -Eq '^chosen (baseline|0|1|4)\$' '$A'"
 check "...and its band trials" grep -Eq '^trials [0-8]$' "$A"
+check "...and its small trial" grep -Eq '^small_trial (none|[0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ (kept|not))$' "$A"
 
 # A known cost and each choice: 1, 2, 4, 8 bands at 0, 1, 3 and 7 ticks
 # over the sorted stream, a slope of one tick a band.
@@ -65,7 +66,7 @@ check "...and its note says why" grep -q 'every table derived from the measureme
 check "...and the summary marks it kept" grep -q '^| \*\*every copy forward (kept)\*\* | 1 |' "$T/dry.out"
 check "...with the tie threshold the run's noise gave, not 0" sh -c \
 	"grep -q 'a difference under [0-9.]*%' '$T/dry.out' && ! grep -q 'a difference under 0\.0%' '$T/dry.out'"
-check "a version 7 archive imports" "$GEN" import --db "$T/uarch.db" "$known"
+check "a version 8 archive imports" "$GEN" import --db "$T/uarch.db" "$known"
 # Version 7's band trials: a range the workload found no faster split
 # keeps whole in the rule derived, and summary.md lists each trial. The
 # same archive with the trial kept splits inside it (the precondition that
@@ -91,20 +92,42 @@ refused "a trial whose range runs backwards" "$T/badtrial.run" "expected 'trial 
 edit "$known" "$T/notrials.run" '/^trials /d'
 refused "a version 7 archive without its trials line" "$T/notrials.run" "expected 'trials N'"
 
+# Version 8's small trial: kept, the rule copies by small_flat wherever the
+# table as derived copies by small; not kept, by small (which the table
+# must have for the first check to fail).
+rule() { sed -n 's/^table: [^:]*: //p' "$T/dry.out"; }
+edit "$known" "$T/flat.run" 's/^small_trial .*/small_trial 10.00 9.00 12.00 8.00 11.00 kept/'
+dry "$T/flat.run"
+rule >"$T/flat.rule"
+check "a small trial kept: the rule copies by small_flat" grep -qw small_flat "$T/flat.rule"
+check "...and by small nowhere" sh -c "! grep -qw small '$T/flat.rule'"
+check "...and summary.md says so" grep -q '^\*\*Kept\*\*: the rule copies by small_flat where the table as derived has small\.$' "$T/dry.out"
+edit "$known" "$T/notflat.run" 's/^small_trial .*/small_trial 10.00 9.00 10.10 8.00 11.00 not/'
+dry "$T/notflat.run"
+rule >"$T/notflat.rule"
+check "a small trial not kept: the rule copies by small" sh -c "grep -qw small '$T/notflat.rule' && ! grep -qw small_flat '$T/notflat.rule'"
+check "...and summary.md says so" grep -q '^Not kept: the rule copies by small\.$' "$T/dry.out"
+edit "$known" "$T/badflat.run" 's/^small_trial .*/small_trial 10.00 kept/'
+refused "a small trial line cut short" "$T/badflat.run" "expected 'small_trial none' or 'small_trial WITH_RANDOM"
+edit "$known" "$T/v7.run" 's/^probe 8$/probe 7/; /^small_trial /d'
+dry "$T/v7.run"
+rule >"$T/v7.rule"
+check "a version 7 archive (no small trial) derives as before" cmp "$T/notflat.rule" "$T/v7.rule"
+
 # Version 3 timed tables that alternate their copy through the table
 # dispatch, a slope that measures the strategy mix too: a Zen 3's, where
 # small is 2.7x faster than rep movsb, came out 0.00 ticks a band. Its runs
 # take the default cost, and say why.
-edit "$known" "$T/v3.run" 's/^probe 7$/probe 3/; /^trials\{0,1\} /d'
+edit "$known" "$T/v3.run" 's/^probe 8$/probe 3/; /^trials\{0,1\} /d; /^small_trial /d'
 dry "$T/v3.run"
 check "a version 3 archive derives at the default cost, not its slope" grep -q 'charged 0.80 ticks a call, the default cost' "$T/dry.out"
 check "...its summary saying why its timings are not used" grep -q 'timed the dispatch, but not as the derivation' "$T/dry.out"
-edit "$known" "$T/v3flat.run" 's/^probe 7$/probe 3/; /^trials\{0,1\} /d; s/^dispatch \([1248]\) .*/dispatch \1 20.00 20.00/'
+edit "$known" "$T/v3flat.run" 's/^probe 8$/probe 3/; /^trials\{0,1\} /d; /^small_trial /d; s/^dispatch \([1248]\) .*/dispatch \1 20.00 20.00/'
 dry "$T/v3flat.run"
 check "...and a flat slope (the strategy mix) is charged the default, not 0" grep -q 'charged 0.80 ticks a call' "$T/dry.out"
 
 # Version 2: the points alone, the default cost, said so.
-edit "$A" "$T/v2.run" 's/^probe 7$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\) /d'
+edit "$A" "$T/v2.run" 's/^probe 8$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\) /d'
 dry "$T/v2.run"
 check "a version 2 archive derives" grep -q '^table: ' "$T/dry.out"
 check "...with the default cost, and says so" grep -q 'the default cost of a band (this run.s probe did not measure it as the derivation uses it)' "$T/dry.out"
@@ -119,6 +142,6 @@ edit "$A" "$T/negative.run" 's/^dispatch 4 .*/dispatch 4 -1.00 3.00/'
 refused "a negative time" "$T/negative.run" "expected 'dispatch 4 RANDOM SORTED' (ticks per call, positive)"
 edit "$A" "$T/order.run" 's/^dispatch 2 /dispatch 3 /'
 refused "a table out of order" "$T/order.run" "expected 'dispatch 2 RANDOM SORTED'"
-edit "$A" "$T/nodispatch.run" '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\) /d'
-refused "a version 7 archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
+edit "$A" "$T/nodispatch.run" '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\) /d'
+refused "a version 8 archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
 summary

@@ -43,11 +43,11 @@ static void lines(void)
 		buf_free(&b);
 	}
 	static const char *const broken[] = {
-		"small_flat", "small_flat 15.90 7.67 18.71 7.47 12.30", "small_flat 15.90 7.67 18.71 7.47 12.30 kept x",
-		"small_flat 15.90 7.67 -1 7.47 12.30 not", "small 15.90 7.67 18.71 7.47 12.30 kept", "small_flat none x",
+		"small_trial", "small_trial 15.90 7.67 18.71 7.47 12.30", "small_trial 15.90 7.67 18.71 7.47 12.30 kept x",
+		"small_trial 15.90 7.67 -1 7.47 12.30 not", "small_flat 15.90 7.67 18.71 7.47 12.30 kept", "small_trial none x",
 	};
 	for (size_t i = 0; i < sizeof broken / sizeof *broken; i++)
-		check(small_trial_parse(broken[i], &r.small, why, sizeof why) != 0 && strstr(why, "expected 'small_flat none'"),
+		check(small_trial_parse(broken[i], &r.small, why, sizeof why) != 0 && strstr(why, "expected 'small_trial none'"),
 		      "'%s' was read", broken[i]);
 }
 

@@ -1,6 +1,6 @@
 /* summary.md's section on the dispatch: what a split cost the random-size
  * workload, and the candidate tables the probe timed on it (probe version
- * 3 and up; derive/dispatch.h). */
+ * 3 and up), its band trials (7) and its small trial (8; derive/dispatch.h). */
 #include "evidence.h"
 
 #include "../../common/util.h"
@@ -8,6 +8,28 @@
 
 #include <stdio.h>
 #include <string.h>
+
+/* Probe version 8's small trial, after the band trials. */
+static void small_trial_section(struct buf *b, const struct small_trial *v)
+{
+	const char *from = strategy_name[STRATEGY_TRIAL_FROM], *to = strategy_name[STRATEGY_TRIAL_TO];
+	buf_printf(b, "\nLast, the table with %s in every cell of %s (%s without its branch between 8..15 and 16..32 "
+		      "bytes), against the table as derived, both compiled and timed in turns, the median of %d rounds; "
+		      "%s is kept where its table was faster beyond the noise on random sizes and no slower than every "
+		      "copy forward beyond it on the sorted control.\n\n",
+		   to, from, from, DISPATCH_PAIRED_ROUNDS, to);
+	if (!v->tried) {
+		buf_printf(b, "The kept table has no cell of %s.\n", from);
+		return;
+	}
+	buf_printf(b, "| table | random | sorted |\n|---|---|---|\n| with %s | %.2f | %.2f |\n| with %s | %.2f | %.2f |\n"
+		      "| every copy forward | | %.2f |\n\n",
+		   to, v->with.random, v->with.sorted, from, v->without.random, v->without.sorted, v->baseline_sorted);
+	if (v->kept)
+		buf_printf(b, "**Kept**: the rule copies by %s where the table as derived has %s.\n", to, from);
+	else
+		buf_printf(b, "Not kept: the rule copies by %s.\n", from);
+}
 
 void summary_dispatch(struct buf *b, const struct run_facts *run)
 {
@@ -76,16 +98,17 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 		      "split, both compiled and timed in turns, the median of %d rounds in ticks per call. A range "
 		      "stays whole where the split was not faster beyond the noise on either stream.\n\n",
 		   workload_longest(), DISPATCH_PAIRED_ROUNDS);
-	if (!d->n_trials) {
+	if (!d->n_trials)
 		buf_printf(b, "The kept table has no split the workload reaches.\n");
-		return;
-	}
-	buf_printf(b, "| range tried whole | with the split: random | sorted | without it: random | sorted | verdict |\n"
-		      "|---|---|---|---|---|---|\n");
+	else
+		buf_printf(b, "| range tried whole | with the split: random | sorted | without it: random | sorted | verdict "
+			      "|\n|---|---|---|---|---|---|\n");
 	for (int i = 0; i < d->n_trials; i++) {
 		const struct band_trial *t = &d->trials[i];
 		buf_printf(b, "| %u..%u | %.2f | %.2f | %.2f | %.2f | %s |\n", t->range.lo, t->range.hi, t->with.random,
 			   t->with.sorted, t->without.random, t->without.sorted,
 			   t->merged ? "**kept whole**" : "split kept");
 	}
+	if (run->archive->probe_version >= SMALL_TRIAL_VERSION)
+		small_trial_section(b, &d->small);
 }
