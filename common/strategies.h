@@ -63,7 +63,7 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
  *    copies larger than the caches hold; n >= 32.
  *  - avx512_forward, avx512_down: the same with 64-byte zmm moves, n >= 64.
  *  - small_flat: small without its branch between 8..15 and 16..32 bytes
- *    (four loads at offsets that overlap to cover n), n <= 32: the branch
+ *    (four loads at offsets that overlap to cover n), n <= 32: that branch
  *    mispredicts on random sizes. The probe's small trial chooses it. */
 #define STRATEGIES(X) \
 	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD, 0, DIR_UP, 0, 0, "rcx", \
@@ -86,7 +86,7 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
 	  "zmm moves, ascending") \
 	X(STRATEGY_AVX512_DOWN, "avx512_down", 64, -1, ISA_AVX512, 'X', STRATEGY_AVX2_DOWN, 9, DIR_DOWN, 0, 0, "rcx r8 zmm0-5", \
 	  "zmm moves, highest first") \
-	X(STRATEGY_SMALL_FLAT, "small_flat", 0, 32, ISA_GPR, 'B', STRATEGY_SMALL_FLAT, 10, DIR_ANY, 0, 0, "rax rcx r8 r9", \
+	X(STRATEGY_SMALL_FLAT, "small_flat", 0, 32, ISA_GPR, 'B', STRATEGY_SMALL_FLAT, 10, DIR_ANY, 0, 0, "rax rcx r8", \
 	  "every load before any store, no branch on the length from 8 bytes (any overlap)")
 
 /* The small trial (derive/dispatch.h): in a kept table, every cell of

@@ -140,15 +140,19 @@ static const char *check_bytes(const unsigned char *mem, const unsigned char *be
 	return NULL;
 }
 
-/* One copy under the installed rule: the user side starts 40 bytes into
- * page 1 and spans n bytes; the kernel side is dist bytes (mod 4096) above
+/* Where the user side of a copy starts (fault_one): 40 bytes into page 1,
+ * unless a sweep puts it across the boundary of pages 1 and 2. */
+static size_t user_start = PAGE + 40;
+
+/* One copy under the installed rule: the user side starts at user_start
+ * and spans n bytes; the kernel side is dist bytes (mod 4096) above
  * or below it. SERVE: every user page faults once and is served; REFUSE:
  * the last user page faults and nobody serves it. NULL, or what went wrong
  * (in why, with what the copy returned). */
 static const char *fault_one(enum direction dir, unsigned int dist, size_t n, enum mode m, char *why, size_t size)
 {
 	reset();
-	size_t uoff = PAGE + 40;
+	size_t uoff = user_start;
 	/* The kernel side sits at the same offset mod 4096 as the user side plus or minus dist. */
 	size_t koff = PAGE + ((uoff + (dir == FROM_USER ? dist : 4096 - dist)) % PAGE);
 	unsigned char *u = user + uoff, *k = kern + koff;
@@ -270,6 +274,47 @@ static void measured_tables(void)
 	       "no row of the CPUID table runs compiled routines: the sweep above tested nothing");
 }
 
+/* The copies of 32 bytes or less, small and small_flat (which the probe's
+ * small trial may put in small's cells), each under a table that gives it
+ * every such length: the user side across the boundary of pages 1 and 2
+ * at every offset, so that a fault comes before, between or after the
+ * body's other accesses, each length 2..32, each direction, served and
+ * refused. A body that wrote r9, which holds the end of the destination,
+ * or moved rdi would return the wrong count. */
+static void short_copies(void)
+{
+	static const int strategies[] = {UC_STRATEGY_SMALL, UC_STRATEGY_SMALL_FLAT};
+	static const enum direction dirs[] = {TO_USER, FROM_USER};
+	static const enum mode modes[] = {SERVE, REFUSE};
+	for (size_t i = 0; i < sizeof strategies / sizeof *strategies; i++) {
+		int s = strategies[i];
+		struct uc_rule rule = {0, 0, 0, 4096, 0, 2,
+				       {{32, {s, s, s, s, s}},
+					{(size_t)-1, {UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD,
+						      UC_STRATEGY_FORWARD, UC_STRATEGY_FORWARD}}},
+				       UC_RULE_BASELINE, "", "", ""};
+		rule_install_patched(&rule);
+		char name[96], why[200], first[320] = "";
+		int bad_cases = 0, cases = 0;
+		for (size_t n = 2; n <= 32; n++)
+			for (size_t k = 1; k < n; k++) /* k bytes on page 1 */
+				for (size_t d = 0; d < 2; d++)
+					for (size_t mm = 0; mm < 2; mm++) {
+						user_start = 2 * PAGE - k;
+						cases++;
+						if (fault_one(dirs[d], 2000, n, modes[mm], why, sizeof why) && !bad_cases++)
+							snprintf(first, sizeof first, "%s, n=%zu with %zu on the first page %s: %s",
+								 dirs[d] == TO_USER ? "copy_to_user" : "copy_from_user", n, k,
+								 modes[mm] == SERVE ? "served" : "refused", why);
+					}
+		user_start = PAGE + 40;
+		snprintf(name, sizeof name, "faults in %s's user copies across a page, %d cases",
+			 s == UC_STRATEGY_SMALL ? "small" : "small_flat", cases);
+		result(name, bad_cases == 0, first);
+	}
+	rule_install_patched(uc_rule_lookup("            ", 0, 0)); /* no entry: the baseline */
+}
+
 #if UC_USER_COPY_RESULT_REMAINING
 /* The exact count: a guard page at every byte offset k of a forward copy of
  * n bytes, with and without an alignment head, in each direction. The copy
@@ -346,6 +391,7 @@ int main(int argc, char **argv)
 	fault_case("served, short descending copy", TO_USER, 4096, 1, 64, SERVE, 1);
 
 	measured_tables();
+	short_copies();
 
 #if UC_USER_COPY_RESULT_REMAINING
 	for (unsigned int a = 0; a <= 32; a += 32) {

@@ -330,20 +330,22 @@ uc_memcpy_table:
         ; small_flat body: begin
         cmp     rdx, 8
         jb      .Lmemcpy_table_small_flat_f_lt8
-        lea     r9d, [rdx - 1]
-        and     r9d, 16
-        shr     r9d, 1                          ; a: 8 from 17 bytes up, else 0
-        mov     rcx, [rsi]
-        mov     r8, [rsi + r9]
-        mov     rax, [rsi + rdx - 8]
-        sub     rsi, r9
-        mov     rsi, [rsi + rdx - 8]            ; the last load: n - 8 - a
-        mov     [rdi], rcx
-        mov     [rdi + r9], r8
-        lea     rcx, [rdi + rdx - 8]
-        mov     [rcx], rax
-        neg     r9
-        mov     [rcx + r9], rsi                 ; tail store
+        lea     ecx, [rdx - 1]
+        and     ecx, 16
+        shr     ecx, 1                          ; a: 8 from 17 bytes up, else 0
+        mov     rax, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        sub     rsi, rcx
+        mov     rcx, [rsi + rcx*2]              ; at a
+        mov     rsi, [rsi + rdx - 8]            ; at n - 8 - a, the last load
+        mov     [rdi], rax                      ; the first store
+        mov     [rdi + rdx - 8], r8
+        lea     eax, [rdx - 1]
+        and     eax, 16
+        shr     eax, 1                          ; a again
+        mov     [rdi + rax], rcx
+        sub     rdx, rax
+        mov     [rdi + rdx - 8], rsi            ; at n - 8 - a
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 .Lmemcpy_table_small_flat_f_lt8:
@@ -967,20 +969,22 @@ uc_copy_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
         jb      .Lcopy_small_flat_f_lt8
-        lea     r9d, [rdx - 1]
-        and     r9d, 16
-        shr     r9d, 1                          ; a: 8 from 17 bytes up, else 0
-        mov     rcx, [rsi]
-        mov     r8, [rsi + r9]
-        mov     rax, [rsi + rdx - 8]
-        sub     rsi, r9
-        mov     rsi, [rsi + rdx - 8]            ; the last load: n - 8 - a
-        mov     [rdi], rcx
-        mov     [rdi + r9], r8
-        lea     rcx, [rdi + rdx - 8]
-        mov     [rcx], rax
-        neg     r9
-        mov     [rcx + r9], rsi                 ; tail store
+        lea     ecx, [rdx - 1]
+        and     ecx, 16
+        shr     ecx, 1                          ; a: 8 from 17 bytes up, else 0
+        mov     rax, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        sub     rsi, rcx
+        mov     rcx, [rsi + rcx*2]              ; at a
+        mov     rsi, [rsi + rdx - 8]            ; at n - 8 - a, the last load
+        mov     [rdi], rax                      ; the first store
+        mov     [rdi + rdx - 8], r8
+        lea     eax, [rdx - 1]
+        and     eax, 16
+        shr     eax, 1                          ; a again
+        mov     [rdi + rax], rcx
+        sub     rdx, rax
+        mov     [rdi + rdx - 8], rsi            ; at n - 8 - a
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 .Lcopy_small_flat_f_lt8:
@@ -1704,20 +1708,22 @@ uc_copy_to_user_table_access:
         ; small_flat body: begin
         cmp     rdx, 8
         jb      .Lcopy_to_user_table_small_flat_f_lt8
-        lea     r9d, [rdx - 1]
-        and     r9d, 16
-        shr     r9d, 1                          ; a: 8 from 17 bytes up, else 0
-        mov     rcx, [rsi]
-        mov     r8, [rsi + r9]
-        mov     rax, [rsi + rdx - 8]
-        sub     rsi, r9
-        mov     rsi, [rsi + rdx - 8]            ; the last load: n - 8 - a
-        mov     [rdi], rcx
-        mov     [rdi + r9], r8
-        lea     rcx, [rdi + rdx - 8]
-        mov     [rcx], rax
-        neg     r9
-        mov     [rcx + r9], rsi                 ; tail store
+        lea     ecx, [rdx - 1]
+        and     ecx, 16
+        shr     ecx, 1                          ; a: 8 from 17 bytes up, else 0
+        mov     rax, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        sub     rsi, rcx
+        mov     rcx, [rsi + rcx*2]              ; at a
+        mov     rsi, [rsi + rdx - 8]            ; at n - 8 - a, the last load
+        mov     [rdi], rax                      ; the first store
+        mov     [rdi + rdx - 8], r8
+        lea     eax, [rdx - 1]
+        and     eax, 16
+        shr     eax, 1                          ; a again
+        mov     [rdi + rax], rcx
+        sub     rdx, rax
+        mov     [rdi + rdx - 8], rsi            ; at n - 8 - a
         jmp     .Lcopy_to_user_table_done
 .Lcopy_to_user_table_small_flat_f_lt8:
         ; small body: begin
@@ -2459,20 +2465,22 @@ uc_copy_from_user_table_access:
         ; small_flat body: begin
         cmp     rdx, 8
         jb      .Lcopy_from_user_table_small_flat_f_lt8
-        lea     r9d, [rdx - 1]
-        and     r9d, 16
-        shr     r9d, 1                          ; a: 8 from 17 bytes up, else 0
-        mov     rcx, [rsi]
-        mov     r8, [rsi + r9]
-        mov     rax, [rsi + rdx - 8]
-        sub     rsi, r9
-        mov     rsi, [rsi + rdx - 8]            ; the last load: n - 8 - a
-        mov     [rdi], rcx
-        mov     [rdi + r9], r8
-        lea     rcx, [rdi + rdx - 8]
-        mov     [rcx], rax
-        neg     r9
-        mov     [rcx + r9], rsi                 ; tail store
+        lea     ecx, [rdx - 1]
+        and     ecx, 16
+        shr     ecx, 1                          ; a: 8 from 17 bytes up, else 0
+        mov     rax, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        sub     rsi, rcx
+        mov     rcx, [rsi + rcx*2]              ; at a
+        mov     rsi, [rsi + rdx - 8]            ; at n - 8 - a, the last load
+        mov     [rdi], rax                      ; the first store
+        mov     [rdi + rdx - 8], r8
+        lea     eax, [rdx - 1]
+        and     eax, 16
+        shr     eax, 1                          ; a again
+        mov     [rdi + rax], rcx
+        sub     rdx, rax
+        mov     [rdi + rdx - 8], rsi            ; at n - 8 - a
         jmp     .Lcopy_from_user_table_done
 .Lcopy_from_user_table_small_flat_f_lt8:
         ; small body: begin
