@@ -201,7 +201,7 @@ PER_FLAVOR_BINS := fuzz_copy abi_harness run_rule_tests bench copy_gas.o
 # The fault tests, for the flavors with user copies (a kernel's).
 USER_COPY_FLAVORS := $(patsubst out/%/tests/routines.h,%,$(shell grep -l 'KIND_TO_USER, ' out/*/tests/routines.h 2>/dev/null))
 USER_COPY_BINS := fault_tests fault_tests_remaining
-TEST_BINS := $(B)/test_template $(B)/test_text $(B)/test_derive $(B)/uarchcopy-probe $(B)/preloaded $(B)/plan_encode_check \
+TEST_BINS := $(B)/test_template $(B)/test_text $(B)/test_derive $(B)/uarchcopy-probe $(B)/probe_trials $(B)/preloaded $(B)/plan_encode_check \
              $(B)/no_write_exec \
              $(foreach f,$(FLAVORS),$(PER_FLAVOR_BINS:%=$(B)/$(f)/%)) \
              $(foreach f,$(USER_COPY_FLAVORS),$(USER_COPY_BINS:%=$(B)/$(f)/%))
@@ -285,6 +285,13 @@ $(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h derive/*.h plan/*.h com
 	@echo "  CC      $@ (static, every flavor)"
 	$(Q)$(CC) $(PROBE_CFLAGS) -static $(CFLAGS) $(PROBE_SRCS) $(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o) \
 		-o $@.tmp -lm && mv $@.tmp $@
+
+# The probe's trials run on this CPU against a recorded table (tests/probe_trials.c).
+$(B)/probe_trials: tests/probe_trials.c $(PROBE_SRCS) $(wildcard probe/*.h derive/*.h plan/*.h common/*.h) \
+		   $(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) tests/probe_trials.c $(filter-out probe/main.c,$(PROBE_SRCS)) \
+		$(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o) -o $@ -lm
 
 # The derivation: derive.c and the steps it takes (derive/grid.h), with the
 # table it reads.

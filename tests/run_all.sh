@@ -95,6 +95,7 @@ for flavor in $(gen/uarchgen flavors | cut -d' ' -f1); do
 done
 run "probe derivation" build/test_derive
 run "portable probe" tests/probe_cli.sh
+run "probe: its trials timed" build/probe_trials
 run "import of run archives" tests/import_cli.sh
 run "rederive" tests/rederive.sh
 run "import: the dispatch" tests/import_dispatch.sh

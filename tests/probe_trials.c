@@ -1,0 +1,91 @@
+/* The probe's two trials as it runs them on this CPU (probe/band_trials.c):
+ * for each flavor it carries, on a recorded table where the kept rule has
+ * small cells (tests/fixtures/small_win.csv, with small_flat measured
+ * wherever small is), the band trials and the small trial each compile
+ * their tables and time them in turns. Which table wins is this CPU's
+ * business; what is checked is the plumbing: each trial timed, every time
+ * a positive number of ticks, each verdict the one its rule gives, and
+ * the archive's lines of them read back. */
+#include "../derive/dispatch.h"
+#include "../probe/band_trials.h"
+#include "../common/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+
+static void check(int ok, const char *flavor, const char *what)
+{
+	if (ok) {
+		passed++;
+	} else {
+		failed++;
+		printf("FAIL %s: %s\n", flavor, what);
+	}
+}
+
+static int ticks(struct workload_ticks w)
+{
+	return isfinite(w.random) && isfinite(w.sorted) && w.random > 0 && w.sorted > 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1) {
+		printf("usage: %s\nThe probe's band trials and small trial, timed on this CPU for each flavor on a "
+		       "recorded table; prints N passed, N failed.\n",
+		       argv[0]);
+		return strcmp(argv[1], "--help") == 0 ? 0 : 2;
+	}
+	struct table t = {0};
+	if (table_read_csv(&t, "tests/fixtures/small_win.csv")) {
+		printf("FAIL tests/fixtures/small_win.csv does not read\n0 passed, 1 failed\n");
+		return 1;
+	}
+	for (size_t i = 0, n = t.n; i < n; i++)
+		if (t.rows[i].strategy == STRATEGY_SMALL) {
+			struct row r = t.rows[i];
+			r.strategy = STRATEGY_SMALL_FLAT;
+			table_add(&t, r);
+		}
+	for (const struct probe_flavor *const *f = probe_flavors; *f; f++) {
+		const char *name = (*f)->name;
+		/* One band a tick: the kept table at the measured cost. */
+		struct dispatch_run d = {.measured = 1, .chosen = 1, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}}};
+		int rc = try_band_splits(*f, &t, &d, 0.03);
+		int timed = rc == 0 && d.n_trials > 0;
+		for (int k = 0; timed && k < d.n_trials; k++)
+			timed &= ticks(d.trials[k].with) && ticks(d.trials[k].without) &&
+				 d.trials[k].merged == band_trial_merges(&d.trials[k], 0.03);
+		check(timed, name, "the band trials were not each timed, or a verdict is not its rule's");
+		/* The small trial on the table as derived at that cost, before
+		 * any band trial merged a range (which may take its small cells). */
+		struct dispatch_run fresh = {.measured = 1, .chosen = 1, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}}};
+		rc = try_small_flat(*f, &t, &fresh, 0.03);
+		d.small = fresh.small;
+		const struct small_trial *v = &d.small;
+		check(rc == 0 && v->tried && ticks(v->with) && ticks(v->without) && isfinite(v->baseline_sorted) &&
+			      v->baseline_sorted > 0 && v->kept == small_trial_keeps(v, 0.03),
+		      name, "the small trial was not timed, or its verdict is not its rule's");
+		struct buf b = {0};
+		band_trials_text(&b, &d);
+		small_trial_text(&b, &d);
+		struct dispatch_run r = {0};
+		char why[300] = "", *save = NULL, *line = strtok_r(b.data, "\n", &save);
+		int bad = band_trials_count(line, &r, why, sizeof why);
+		for (int k = 0; !bad && k < r.n_trials; k++)
+			bad = band_trial_parse(strtok_r(NULL, "\n", &save), &r.trials[k], why, sizeof why);
+		bad = bad || small_trial_parse(strtok_r(NULL, "\n", &save), &r.small, why, sizeof why);
+		check(!bad && r.n_trials == d.n_trials && r.small.tried && r.small.kept == v->kept, name,
+		      "the trials' lines do not read back");
+		printf("%s: %d band trials; small trial %.2f against %.2f ticks a call on random sizes: %s\n", name,
+		       d.n_trials, v->with.random, v->without.random, v->kept ? "kept" : "not kept");
+		buf_free(&b);
+	}
+	table_free(&t);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
