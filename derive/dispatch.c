@@ -71,17 +71,29 @@ int derive_chosen(const struct table *t, const struct dispatch_run *d, struct de
 	if (!d || !d->measured || d->chosen != CHOSE_BASELINE) {
 		if (derive_rule(t, &cost, out))
 			return -1;
-		if (!d || !d->small.kept || !small_trial_cells(out, 1))
+		if (!d || !d->small.kept)
 			return 0;
-		/* The substitute's figures: its regret over the grid's points. */
-		char note[sizeof out->note];
-		memcpy(note, out->note, sizeof note);
-		if (rule_regret(t, out))
+		struct derived_rule *without = malloc(sizeof *without);
+		if (!without)
 			return -1;
-		snprintf(out->note, sizeof out->note,
-			 "%s %s copies for %s: the table with it took %.2f ticks a call on random sizes against %.2f "
-			 "without it (sorted %.2f against %.2f; every copy forward %.2f).",
-			 note, strategy_name[STRATEGY_TRIAL_TO], strategy_name[STRATEGY_TRIAL_FROM], d->small.with.random,
+		*without = *out;
+		int cells = small_trial_cells(out, 1), harms = cells && small_trial_harms(t, out, without);
+		free(without);
+		if (!cells || harms) {
+			snprintf(out->note, sizeof out->note,
+				 "The archive's small trial kept %s, but %s: the archive contradicts its own points.",
+				 strategy_name[STRATEGY_TRIAL_TO],
+				 cells ? "it loses to every copy forward beyond the noise at a point of the grid, or was not "
+					 "measured there"
+				       : "the rule has no cell to put it in");
+			return -1;
+		}
+		/* rule_regret (small_trial_harms) kept the note: say what changed. */
+		size_t len = strnlen(out->note, sizeof out->note - 1);
+		snprintf(out->note + len, sizeof out->note - len,
+			 " %s copies for %s: the table with it took %.2f ticks a call on random sizes against %.2f without "
+			 "it (sorted, %.2f against %.2f, and every copy forward %.2f).",
+			 strategy_name[STRATEGY_TRIAL_TO], strategy_name[STRATEGY_TRIAL_FROM], d->small.with.random,
 			 d->small.without.random, d->small.with.sorted, d->small.without.sorted, d->small.baseline_sorted);
 		return 0;
 	}

@@ -164,15 +164,21 @@ int small_trial_keeps(const struct small_trial *v, double noise);
  * substitute set, r with each copied by STRATEGY_TRIAL_TO. */
 int small_trial_cells(struct derived_rule *r, int substitute);
 
+/* Whether with, the table without (as derived) with the substitute in its
+ * cells, loses to every copy forward beyond the noise at a point of the
+ * grid where without does not, or lacks the substitute's points there: no
+ * cell may, so the trial is not run. Measures with's regret. */
+int small_trial_harms(const struct table *t, struct derived_rule *with, const struct derived_rule *without);
+
 /* Times the trial's two tables, compiled: rules[0] with the substitute,
  * rules[1] without it; fills v->with, v->without and v->baseline_sorted.
  * Nonzero after saying why. */
 typedef int small_trial_timer(void *ctx, const struct derived_rule rules[2], struct small_trial *v);
 
 /* The small trial of the rule d keeps (derive_chosen, after the band
- * trials), where it is not the baseline and has a cell to substitute:
- * both tables timed by time, the verdict in d->small. Nonzero after saying
- * why. */
+ * trials), where it is not the baseline, has a cell to substitute and the
+ * substitute harms no point of the grid (small_trial_harms): both tables
+ * timed by time, the verdict in d->small. Nonzero after saying why. */
 int small_trial_run(const struct table *t, struct dispatch_run *d, double noise, small_trial_timer *time, void *ctx);
 
 /* The baseline's table: one band, every copy forward; no figures. */

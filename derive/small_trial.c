@@ -31,6 +31,12 @@ int small_trial_cells(struct derived_rule *r, int substitute)
 	return cells;
 }
 
+int small_trial_harms(const struct table *t, struct derived_rule *with, const struct derived_rule *without)
+{
+	return rule_regret(t, with) != 0 ||
+	       with->worst_vs_baseline > fmax(1 + without->noise, without->worst_vs_baseline);
+}
+
 int small_trial_run(const struct table *t, struct dispatch_run *d, double noise, small_trial_timer *time, void *ctx)
 {
 	memset(&d->small, 0, sizeof d->small);
@@ -45,7 +51,7 @@ int small_trial_run(const struct table *t, struct dispatch_run *d, double noise,
 	}
 	rules[0] = rules[1];
 	rc = 0;
-	if (!small_trial_cells(&rules[0], 1))
+	if (!small_trial_cells(&rules[0], 1) || small_trial_harms(t, &rules[0], &rules[1]))
 		goto out;
 	d->small.tried = 1;
 	rc = time(ctx, rules, &d->small);

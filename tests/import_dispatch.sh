@@ -96,6 +96,16 @@ refused "a version 7 archive without its trials line" "$T/notrials.run" "expecte
 # table as derived copies by small; not kept, by small (which the table
 # must have for the first check to fail).
 rule() { sed -n 's/^table: [^:]*: //p' "$T/dry.out"; }
+# small_flat's points given small's times (SCALE times them), so that no
+# point of the grid decides, on this machine, whether it may be kept.
+flat_as_small() { # flat_as_small IN OUT SCALE
+	awk -v scale="$3" '
+		$1 == "small" && NF > 4 { key = $2 " " $3 " " $4; times[key] = ""; for (i = 5; i <= NF; i++) times[key] = times[key] " " sprintf("%.2f", $i * scale) }
+		$1 == "small_flat" && NF > 4 && ($2 " " $3 " " $4) in times { print "small_flat " $2 " " $3 " " $4 times[$2 " " $3 " " $4]; next }
+		{ print }' "$1" >"$2" && sha_again "$2"
+}
+flat_as_small "$known" "$T/known_flat.run" 1
+known=$T/known_flat.run
 edit "$known" "$T/flat.run" 's/^small_trial .*/small_trial 10.00 9.00 12.00 8.00 11.00 kept/'
 dry "$T/flat.run"
 rule >"$T/flat.rule"
@@ -107,6 +117,8 @@ dry "$T/notflat.run"
 rule >"$T/notflat.rule"
 check "a small trial not kept: the rule copies by small" sh -c "grep -qw small '$T/notflat.rule' && ! grep -qw small_flat '$T/notflat.rule'"
 check "...and summary.md says so" grep -q '^Not kept: the rule copies by small\.$' "$T/dry.out"
+flat_as_small "$T/flat.run" "$T/harmflat.run" 10
+refused "a small trial kept where small_flat loses to forward on the grid" "$T/harmflat.run" "the archive contradicts its own points"
 edit "$known" "$T/badflat.run" 's/^small_trial .*/small_trial 10.00 kept/'
 refused "a small trial line cut short" "$T/badflat.run" "expected 'small_trial none' or 'small_trial WITH_RANDOM"
 edit "$known" "$T/v7.run" 's/^probe 8$/probe 7/; /^small_trial /d'

@@ -142,6 +142,15 @@ static void trial_and_rule(void)
 		check(cells_of(k, STRATEGY_SMALL) == small && cells_of(k, STRATEGY_SMALL_FLAT) == 0,
 		      "a trial not kept changed the rule");
 	check(small_trial_run(&t, &d, 0.03, forged_time, &fails) != 0, "a failed timing did not fail the trial");
+	/* A substitute that loses to every copy forward at points of the grid
+	 * is not tried, however it would time on the workload. */
+	struct table slow;
+	struct forged harmed = {.wins = 1};
+	if (table_with_flat(&slow, 3.0) == 0) {
+		check(small_trial_run(&slow, &d, 0.03, forged_time, &harmed) == 0 && !d.small.tried && harmed.calls == 0,
+		      "a substitute slower than forward on the grid was tried");
+		table_free(&slow);
+	}
 	d.chosen = CHOSE_BASELINE;
 	check(small_trial_run(&t, &d, 0.03, forged_time, &none) == 0 && !d.small.tried && none.calls == 0,
 	      "the baseline was tried");

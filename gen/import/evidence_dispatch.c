@@ -10,8 +10,9 @@
 #include <string.h>
 
 /* Probe version 8's small trial, after the band trials. */
-static void small_trial_section(struct buf *b, const struct small_trial *v)
+static void small_trial_section(struct buf *b, const struct run_facts *run)
 {
+	const struct small_trial *v = &run->archive->dispatch.small;
 	const char *from = strategy_name[STRATEGY_TRIAL_FROM], *to = strategy_name[STRATEGY_TRIAL_TO];
 	buf_printf(b, "\nLast, the table with %s in every cell of %s (%s without its branch between 8..15 and 16..32 "
 		      "bytes), against the table as derived, both compiled and timed in turns, the median of %d rounds; "
@@ -19,7 +20,14 @@ static void small_trial_section(struct buf *b, const struct small_trial *v)
 		      "copy forward beyond it on the sorted control.\n\n",
 		   to, from, from, DISPATCH_PAIRED_ROUNDS, to);
 	if (!v->tried) {
-		buf_printf(b, "The kept table has no cell of %s.\n", from);
+		struct derive_cost cost = dispatch_cost(&run->archive->dispatch);
+		struct derived_rule r;
+		if (derive_rule(run->table, &cost, &r) == 0 && small_trial_cells(&r, 0))
+			buf_printf(b, "Not tried: in the cells of %s, %s loses to every copy forward beyond the noise at a "
+				      "point of the grid, which no cell may.\n",
+				   from, to);
+		else
+			buf_printf(b, "The kept table has no cell of %s.\n", from);
 		return;
 	}
 	buf_printf(b, "| table | random | sorted |\n|---|---|---|\n| with %s | %.2f | %.2f |\n| with %s | %.2f | %.2f |\n"
@@ -110,5 +118,5 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 			   t->merged ? "**kept whole**" : "split kept");
 	}
 	if (run->archive->probe_version >= SMALL_TRIAL_VERSION)
-		small_trial_section(b, &d->small);
+		small_trial_section(b, run);
 }
