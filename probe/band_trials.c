@@ -76,6 +76,10 @@ int try_small_flat(const struct probe_flavor *f, const struct table *t, struct d
 {
 	struct timing x = {f, NULL, noise};
 	int rc = small_trial_run(t, d, noise, time_small, &x);
+	if (rc == 0 && !d->small.tried && d->chosen != CHOSE_BASELINE)
+		printf("  small trial: not run: the kept table has no cell of %s, or there %s loses to every copy forward "
+		       "at a point of the grid\n",
+		       strategy_name[STRATEGY_TRIAL_FROM], strategy_name[STRATEGY_TRIAL_TO]);
 	if (x.s)
 		streams_free(x.s);
 	return rc;
