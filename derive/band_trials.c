@@ -87,9 +87,7 @@ int band_trials_count(const char *line, struct dispatch_run *d, char *why, size_
 	return -1;
 }
 
-/* A positive, finite number of ticks and the rest of the line after one
- * space; NULL where there is none. */
-static const char *ticks(const char *s, double *v)
+const char *ticks_then_space(const char *s, double *v)
 {
 	char *end;
 	*v = strtod(s, &end);
@@ -105,10 +103,10 @@ int band_trial_parse(const char *line, struct band_trial *t, char *why, size_t w
 	const char *s = NULL;
 	if (!strchr(line, '-') && sscanf(line, "trial %u %u %n", &lo, &hi, &used) == 2 && used > 0 && lo < hi)
 		s = line + used;
-	s = s ? ticks(s, &t->with.random) : NULL;
-	s = s ? ticks(s, &t->with.sorted) : NULL;
-	s = s ? ticks(s, &t->without.random) : NULL;
-	s = s ? ticks(s, &t->without.sorted) : NULL;
+	s = s ? ticks_then_space(s, &t->with.random) : NULL;
+	s = s ? ticks_then_space(s, &t->with.sorted) : NULL;
+	s = s ? ticks_then_space(s, &t->without.random) : NULL;
+	s = s ? ticks_then_space(s, &t->without.sorted) : NULL;
 	if (!s || (strcmp(s, "merged") != 0 && strcmp(s, "kept") != 0)) {
 		snprintf(why, why_size,
 			 "expected 'trial LO HI WITH_RANDOM WITH_SORTED WITHOUT_RANDOM WITHOUT_SORTED merged|kept' (LO < HI), "

@@ -122,6 +122,10 @@ void band_trials_text(struct buf *b, const struct dispatch_run *d);
 int band_trials_count(const char *line, struct dispatch_run *d, char *why, size_t why_size);
 int band_trial_parse(const char *line, struct band_trial *t, char *why, size_t why_size);
 
+/* A trial line's field: a positive, finite number of ticks, then one
+ * space; the rest of the line after it, or NULL where there is none. */
+const char *ticks_then_space(const char *s, double *v);
+
 /* Whether a trial's range stays whole: the table without the split no
  * slower than the table with it beyond the noise, on random sizes and on
  * the sorted control. A band is kept only where its compare pays. */

@@ -81,11 +81,8 @@ int small_trial_parse(const char *line, struct small_trial *v, char *why, size_t
 		return 0;
 	double x[5];
 	const char *s = strncmp(line, key, k) == 0 && line[k] == ' ' ? line + k + 1 : NULL;
-	for (int i = 0; s && i < 5; i++) {
-		char *end;
-		x[i] = strtod(s, &end);
-		s = end != s && *end == ' ' && isfinite(x[i]) && x[i] > 0 && x[i] <= 1e9 ? end + 1 : NULL;
-	}
+	for (int i = 0; s && i < 5; i++)
+		s = ticks_then_space(s, &x[i]);
 	if (!s || (strcmp(s, "kept") != 0 && strcmp(s, "not") != 0)) {
 		snprintf(why, why_size,
 			 "expected 'small_trial none' or 'small_trial WITH_RANDOM WITH_SORTED WITHOUT_RANDOM "

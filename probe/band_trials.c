@@ -17,16 +17,22 @@ struct timing {
 
 /* The two tables compiled and timed in turns: with (rules[0]) and without
  * (rules[1]) the split (band_trial_timer). */
+/* A trial's two tables compiled, the streams made at the first. */
+static int compile_pair(struct timing *x, const struct derived_rule rules[2], struct compiled_tables *c)
+{
+	/* As time_tables does: an aligning strategy aligns as the rule says. */
+	x->f->force_strategy(BASELINE_STRATEGY);
+	if (!x->s)
+		x->s = streams_new();
+	return compile_tables(x->f, rules, 2, 0, c);
+}
+
 static int time_pair(void *ctx, const struct derived_rule rules[2], struct band_trial *trial)
 {
 	struct timing *x = ctx;
 	struct compiled_tables c;
 	struct workload_ticks times[2];
-	/* As time_tables does: an aligning strategy aligns as the rule says. */
-	x->f->force_strategy(BASELINE_STRATEGY);
-	if (!x->s)
-		x->s = streams_new();
-	if (compile_tables(x->f, rules, 2, 0, &c))
+	if (compile_pair(x, rules, &c))
 		return -1;
 	paired_medians(x->s, c.entries[0], c.entries[1], times);
 	compiled_tables_free(&c);
@@ -55,10 +61,7 @@ static int time_small(void *ctx, const struct derived_rule rules[2], struct smal
 	struct timing *x = ctx;
 	struct compiled_tables c;
 	struct workload_ticks times[2], against_baseline[2];
-	x->f->force_strategy(BASELINE_STRATEGY);
-	if (!x->s)
-		x->s = streams_new();
-	if (compile_tables(x->f, rules, 2, 0, &c))
+	if (compile_pair(x, rules, &c))
 		return -1;
 	paired_medians(x->s, c.entries[0], c.entries[1], times);
 	paired_medians(x->s, x->f->baseline_copy, c.entries[0], against_baseline);
