@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-/* What time_pair reads: the flavor, the workload's streams (made at the
+/* What time_pair and time_small read: the flavor, the workload's streams (made at the
  * first trial) and the noise its line judges the trial by. */
 struct timing {
 	const struct probe_flavor *f;
@@ -15,8 +15,6 @@ struct timing {
 	double noise;
 };
 
-/* The two tables compiled and timed in turns: with (rules[0]) and without
- * (rules[1]) the split (band_trial_timer). */
 /* A trial's two tables compiled, the streams made at the first. */
 static int compile_pair(struct timing *x, const struct derived_rule rules[2], struct compiled_tables *c)
 {
@@ -27,6 +25,8 @@ static int compile_pair(struct timing *x, const struct derived_rule rules[2], st
 	return compile_tables(x->f, rules, 2, 0, c);
 }
 
+/* The two tables compiled and timed in turns: with (rules[0]) and without
+ * (rules[1]) the split (band_trial_timer). */
 static int time_pair(void *ctx, const struct derived_rule rules[2], struct band_trial *trial)
 {
 	struct timing *x = ctx;
