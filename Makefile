@@ -180,7 +180,8 @@ fuzz: all $(FLAVORS:%=$(B)/%/fuzz_copy)
 		$(B)/$$f/fuzz_copy -runs=$(FUZZ_RUNS) -max_total_time=1200 -max_len=160 -print_final_stats=1 \
 		$(B)/$$f/fuzz-corpus || exit 1; done
 
-$(B)/%/fault_tests: tests/fault_tests.c $(POKE_SRC) $(B)/%/copy_rule.o $(B)/%/copy.o out/%/tests/routines.h
+$(B)/%/fault_tests: tests/fault_tests.c tests/fault_sweeps.c tests/fault_tests.h $(POKE_SRC) $(B)/%/copy_rule.o \
+		   $(B)/%/copy.o out/%/tests/routines.h
 	@echo "  LD      $@"
 	$(Q)$(CC) $(TEST_CFLAGS) $(CFLAGS) $(filter %.c %.o,$^) -o $@
 
@@ -190,12 +191,12 @@ $(B)/%-remaining/out/MANIFEST: $(GEN) uarch.db $(TEMPLATES)
 	@mkdir -p $(@D)
 	$(Q)$(GEN) gen -q --user-copy-result remaining --out $(@D)
 
-$(B)/%/fault_tests_remaining: tests/fault_tests.c $(B)/%-remaining/out/MANIFEST
+$(B)/%/fault_tests_remaining: tests/fault_tests.c tests/fault_sweeps.c tests/fault_tests.h $(B)/%-remaining/out/MANIFEST
 	@echo "  LD      $@"
 	$(Q)$(NASM) -f elf64 -w+all -Werror $(B)/$*-remaining/out/$*/x86_64/copy.asm -o $(B)/$*/copy_remaining.o
 	$(Q)$(CC) $(KERNEL_CFLAGS) -c $(B)/$*-remaining/out/$*/copy_rule.c -o $(B)/$*/copy_rule_remaining.o
-	$(Q)$(CC) $(subst -Iout/$*,-I$(B)/$*-remaining/out/$*,$(TEST_CFLAGS)) $(CFLAGS) tests/fault_tests.c $(POKE_SRC) \
-		$(B)/$*/copy_rule_remaining.o $(B)/$*/copy_remaining.o -o $@
+	$(Q)$(CC) $(subst -Iout/$*,-I$(B)/$*-remaining/out/$*,$(TEST_CFLAGS)) $(CFLAGS) tests/fault_tests.c tests/fault_sweeps.c \
+		$(POKE_SRC) $(B)/$*/copy_rule_remaining.o $(B)/$*/copy_remaining.o -o $@
 
 PER_FLAVOR_BINS := fuzz_copy abi_harness run_rule_tests bench copy_gas.o
 # The fault tests, for the flavors with user copies (a kernel's).

@@ -75,7 +75,7 @@ while IFS='|' read -r name syntax script; do
 	if [ $as_rc -eq 0 ] && [ "$syntax" = nasm-remaining ]; then
 		# Only the fault tests know the remaining contract; the others pass trivially.
 		: >"$T/run.c" && printf 'int main(void) { return 0; }\n' >"$T/run.c" && cc "$T/run.c" -o "$T/run" && cp "$T/run" "$T/abi" &&
-			cc -no-pie -D_GNU_SOURCE -I"$dir" tests/fault_tests.c common/text_poke.c "$rule_o" "$T/mutant.o" -o "$T/faults" 2>"$T/cc.err"
+			cc -no-pie -D_GNU_SOURCE -I"$dir" tests/fault_tests.c tests/fault_sweeps.c common/text_poke.c "$rule_o" "$T/mutant.o" -o "$T/faults" 2>"$T/cc.err"
 		as_rc=$?
 	elif [ $as_rc -eq 0 ]; then
 		# shellcheck disable=SC2086
@@ -83,7 +83,7 @@ while IFS='|' read -r name syntax script; do
 			cc $CFLAGS tests/abi_harness.c common/text_poke.c build/abi_trampoline.o build/abi_broken.o "$rule_o" "$T/mutant.o" \
 				-o "$T/abi" 2>>"$T/cc.err" &&
 			if [ $user_copies = 1 ]; then
-				cc $CFLAGS tests/fault_tests.c common/text_poke.c "$rule_o" "$T/mutant.o" -o "$T/faults" 2>>"$T/cc.err"
+				cc $CFLAGS tests/fault_tests.c tests/fault_sweeps.c common/text_poke.c "$rule_o" "$T/mutant.o" -o "$T/faults" 2>>"$T/cc.err"
 			else
 				printf '#!/bin/sh\n' >"$T/faults" && chmod +x "$T/faults" # no user copies: no fault tests
 			fi
