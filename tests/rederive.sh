@@ -4,7 +4,8 @@
 # then its rule is spoiled as an old derivation might have left it (other
 # bands, another method) and its summary with it. rederive of that run
 # puts back exactly what the import recorded: the bands, the method that
-# names the current derivation, every file of the evidence folder. --dry-run
+# names the current derivation, every file of the evidence folder (whose
+# drawing names the strategies the table chose, no other). --dry-run
 # writes nothing; an archive that is not the one recorded, or a run with
 # no archive, is refused with nothing changed.
 # usage: tests/rederive.sh   (needs build/uarchcopy-probe; takes a minute)
@@ -27,6 +28,11 @@ state() { # the zen2 kernel rule and its bands, and the run's evidence files
 	for f in run.archive choice.csv summary.md plot.gp; do sha256sum <"$D/evidence/$run/$f"; done
 }
 state >"$T/imported"
+# The drawing's key: the strategies choice.csv holds, each once, no other.
+held=$(tail -n +2 "$D/evidence/$run/choice.csv" | cut -d, -f3 | sort -u | tr '\n' ' ')
+keyed=$(grep "^plot 'choice.csv' every ::1 using 1:(" "$D/evidence/$run/plot.gp" | grep -o "title '[a-z0-9_]*'" |
+	sed "s/title '\(.*\)'/\1/" | sort | tr '\n' ' ')
+check "its drawing's key names the strategies its table chose ($held), no other" test "$held" = "$keyed"
 check "its rule names the derivation that made it" \
 	sh -c "sqlite3 '$D/uarch.db' \"SELECT method FROM rule WHERE uarch = 'zen2' AND flavor = 'kernel'\" | grep -q '^probe version [0-9]*, derivation [0-9]*:'"
 

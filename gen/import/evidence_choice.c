@@ -52,6 +52,26 @@ static void gp_single_quoted(char *out, size_t size, const char *s)
 	out[o] = '\0';
 }
 
+/* used[s]: 1 where the table chose strategy s at a measured point, the
+ * strategies choice.csv holds. The legend names those alone, so that a
+ * strategy added to the catalogue later leaves an earlier run's drawing as
+ * it was. */
+static void strategies_chosen(const struct run_facts *run, int used[N_COPY_STRATEGIES])
+{
+	for (int s = 0; s < N_COPY_STRATEGIES; s++)
+		used[s] = 0;
+	for (size_t i = 0; i < run->table->n; i++) {
+		const struct row *r = &run->table->rows[i];
+		if (r->strategy == BASELINE_STRATEGY)
+			used[rule_choice(run->rule, r->length, r->distance)] = 1;
+	}
+	/* A run with no point still draws: forward's key, over nothing. */
+	int any = 0;
+	for (int s = 0; s < N_COPY_STRATEGIES; s++)
+		any |= used[s];
+	used[BASELINE_STRATEGY] |= !any;
+}
+
 char *evidence_plot_body(const struct entry_choice *entry, const struct run_facts *run)
 {
 	struct buf b = {0};
@@ -72,12 +92,16 @@ char *evidence_plot_body(const struct entry_choice *entry, const struct run_fact
 		   "set title 'strategy chosen'\n"
 		   "set key outside bottom center horizontal\n",
 		   plot_length_xtics, title);
+	int used[N_COPY_STRATEGIES], plotted = 0;
+	strategies_chosen(run, used);
 	buf_printf(&b, "plot ");
+	/* Each strategy keeps its colour, its code's, in every run's drawing. */
 	for (int s = 0; s < N_COPY_STRATEGIES; s++)
-		buf_printf(&b,
-			   "%s'choice.csv' every ::1 using 1:($4 == %d ? $2 : 1/0) with points pt 5 ps 0.4 lc %d "
-			   "title '%s'",
-			   s ? ", " : "", s, s + 1, strategy_name[s]);
+		if (used[s])
+			buf_printf(&b,
+				   "%s'choice.csv' every ::1 using 1:($4 == %d ? $2 : 1/0) with points pt 5 ps 0.4 lc %d "
+				   "title '%s'",
+				   plotted++ ? ", " : "", s, s + 1, strategy_name[s]);
 	buf_printf(&b,
 		   "\nset title 'regret: chosen / best measured'\n"
 		   "set cbrange [1:%.3f]\n"
