@@ -40,6 +40,8 @@ char *archive_text(struct run_archive *a)
 		band_trials_text(&b, &a->dispatch);
 	if (a->probe_version >= SMALL_TRIAL_VERSION)
 		small_trial_text(&b, &a->dispatch);
+	if (a->probe_version >= SHAPED_TRIAL_VERSION)
+		shaped_trial_text(&b, &a->dispatch);
 	sha256_hex(b.data, b.len, a->sha256);
 	buf_printf(&b, "sha256 %s\n", a->sha256);
 	return b.data;
@@ -82,6 +84,18 @@ static int next_line(struct cursor *c, char *out, size_t size)
 	out[n] = '\0';
 	c->p = nl + 1;
 	return 0;
+}
+
+/* A line of the dispatch's and the trials' at the end of the body: where
+ * the body ends already, an empty one, so that its parser says which line
+ * is missing. */
+static int trailing_line(struct cursor *c, char *out, size_t size)
+{
+	if (c->p == c->end) {
+		c->line++, out[0] = '\0';
+		return 0;
+	}
+	return next_line(c, out, size);
 }
 
 /* "KEY VALUE": the value after the key, or NULL after failing. */
@@ -272,29 +286,28 @@ static int parse_body(struct cursor *c, struct run_archive *a)
 		return -1;
 	char why[200];
 	for (int k = 0; a->probe_version >= 3 && k < DISPATCH_LINES; k++) {
-		/* At the end already: the parser says which line is missing. */
-		if (c->p == c->end)
-			c->line++, line[0] = '\0';
-		else if (next_line(c, line, sizeof line))
+		if (trailing_line(c, line, sizeof line))
 			return -1;
 		if (dispatch_parse(line, k, &a->dispatch, why, sizeof why))
 			return fail(c, "%s", why);
 	}
 	for (int k = -1; a->probe_version >= BAND_TRIALS_VERSION && k < a->dispatch.n_trials; k++) {
-		if (c->p == c->end)
-			c->line++, line[0] = '\0';
-		else if (next_line(c, line, sizeof line))
+		if (trailing_line(c, line, sizeof line))
 			return -1;
 		if (k < 0 ? band_trials_count(line, &a->dispatch, why, sizeof why)
 			  : band_trial_parse(line, &a->dispatch.trials[k], why, sizeof why))
 			return fail(c, "%s", why);
 	}
 	if (a->probe_version >= SMALL_TRIAL_VERSION) {
-		if (c->p == c->end)
-			c->line++, line[0] = '\0';
-		else if (next_line(c, line, sizeof line))
+		if (trailing_line(c, line, sizeof line))
 			return -1;
 		if (small_trial_parse(line, &a->dispatch.small, why, sizeof why))
+			return fail(c, "%s", why);
+	}
+	if (a->probe_version >= SHAPED_TRIAL_VERSION) {
+		if (trailing_line(c, line, sizeof line))
+			return -1;
+		if (shaped_trial_parse(line, &a->dispatch, why, sizeof why))
 			return fail(c, "%s", why);
 	}
 	return 0;

@@ -20,6 +20,7 @@
  *                                    candidates the probe timed (dispatch.h)
  *   trials N ...                     version 7: the band trials (dispatch.h)
  *   small_trial ...                  version 8: the small trial (dispatch.h)
+ *   shaped ...                       version 9: the shaped trial (dispatch.h)
  *   sha256 HEX                       of every byte before this line
  *
  * Every line ends in a newline; text fields are one printable line. */
@@ -60,10 +61,15 @@
  *      that ties every copy forward on random sizes is out.
  *   8: as 7, with small_flat timed at every point small is, and the small
  *      trial: the kept table with small_flat in small's cells, kept only
- *      where it was faster on random sizes (dispatch.h). */
-#define PROBE_VERSION 8
+ *      where it was faster on random sizes (dispatch.h).
+ *   9: as 8, and where every candidate lost to every copy forward, the
+ *      shaped trial: both trials run on the candidate fastest on random
+ *      sizes, and the table they make is kept where it beats every copy
+ *      forward as a candidate must (dispatch.h). */
+#define PROBE_VERSION 9
 #define BAND_TRIALS_VERSION 7
 #define SMALL_TRIAL_VERSION 8
+#define SHAPED_TRIAL_VERSION 9
 #define PROBE_VERSION_OLDEST 1
 #define ARCHIVE_TEXT_MAX 200
 /* An archive of the full plan is about 1.5 MB; this bounds what is read. */

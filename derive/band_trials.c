@@ -32,7 +32,7 @@ int band_trials_run(const struct table *t, struct dispatch_run *d, double noise,
 		    band_trial_timer *time, void *ctx)
 {
 	d->n_trials = 0;
-	if (d->chosen == CHOSE_BASELINE)
+	if (dispatch_start(d) == CHOSE_BASELINE)
 		return 0;
 	struct derived_rule *rules = malloc(2 * sizeof *rules);
 	struct derive_cost cost = dispatch_cost(d);

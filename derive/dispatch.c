@@ -23,12 +23,18 @@ double dispatch_band_ticks(const struct dispatch_run *d)
 	return slope > 0 ? slope : 0;
 }
 
+double dispatch_start(const struct dispatch_run *d)
+{
+	return d->chosen != CHOSE_BASELINE ? d->chosen : d->shaped.started ? d->shaped.from : CHOSE_BASELINE;
+}
+
 struct derive_cost dispatch_cost(const struct dispatch_run *d)
 {
 	if (!d || !d->measured)
 		return (struct derive_cost){.band_ticks = DERIVE_BAND_TICKS_DEFAULT, .multiple = 1};
+	double start = dispatch_start(d);
 	struct derive_cost c = {
-		.band_ticks = dispatch_band_ticks(d), .multiple = d->chosen == CHOSE_BASELINE ? 1 : d->chosen, .measured = 1};
+		.band_ticks = dispatch_band_ticks(d), .multiple = start == CHOSE_BASELINE ? 1 : start, .measured = 1};
 	for (int i = 0; i < d->n_trials && c.n_unsplit < DERIVE_UNSPLIT_MAX; i++)
 		if (d->trials[i].merged)
 			c.unsplit[c.n_unsplit++] = d->trials[i].range;
@@ -65,38 +71,59 @@ void derived_baseline(struct derived_rule *r)
 		r->bands[0].strategy[c] = BASELINE_STRATEGY;
 }
 
-int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
+int derive_trialled(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
 {
 	struct derive_cost cost = dispatch_cost(d);
-	if (!d || !d->measured || d->chosen != CHOSE_BASELINE) {
-		if (derive_rule(t, &cost, out))
+	if (derive_rule(t, &cost, out))
+		return -1;
+	if (!d || !d->small.kept)
+		return 0;
+	struct derived_rule *without = malloc(sizeof *without);
+	if (!without)
+		return -1;
+	*without = *out;
+	int cells = small_trial_cells(out, 1), harms = cells && small_trial_harms(t, out, without);
+	free(without);
+	if (!cells || harms) {
+		snprintf(out->note, sizeof out->note,
+			 "The archive's small trial kept %s, but %s: the archive contradicts its own points.",
+			 strategy_name[STRATEGY_TRIAL_TO],
+			 cells ? "it loses to every copy forward beyond the noise at a point of the grid, or was not "
+				 "measured there"
+			       : "the rule has no cell to put it in");
+		return -1;
+	}
+	/* rule_regret (small_trial_harms) kept the note: say what changed. */
+	size_t len = strnlen(out->note, sizeof out->note - 1);
+	snprintf(out->note + len, sizeof out->note - len,
+		 " %s copies for %s: the table with it took %.2f ticks a call on random sizes against %.2f without "
+		 "it (sorted, %.2f against %.2f, and every copy forward %.2f).",
+		 strategy_name[STRATEGY_TRIAL_TO], strategy_name[STRATEGY_TRIAL_FROM], d->small.with.random,
+		 d->small.without.random, d->small.with.sorted, d->small.without.sorted, d->small.baseline_sorted);
+	return 0;
+}
+
+int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
+{
+	if (!d || !d->measured || d->chosen != CHOSE_BASELINE)
+		return derive_trialled(t, d, out);
+	if (d->shaped.kept) {
+		if (derive_trialled(t, d, out))
 			return -1;
-		if (!d || !d->small.kept)
-			return 0;
-		struct derived_rule *without = malloc(sizeof *without);
-		if (!without)
-			return -1;
-		*without = *out;
-		int cells = small_trial_cells(out, 1), harms = cells && small_trial_harms(t, out, without);
-		free(without);
-		if (!cells || harms) {
-			snprintf(out->note, sizeof out->note,
-				 "The archive's small trial kept %s, but %s: the archive contradicts its own points.",
-				 strategy_name[STRATEGY_TRIAL_TO],
-				 cells ? "it loses to every copy forward beyond the noise at a point of the grid, or was not "
-					 "measured there"
-				       : "the rule has no cell to put it in");
-			return -1;
-		}
-		/* rule_regret (small_trial_harms) kept the note: say what changed. */
 		size_t len = strnlen(out->note, sizeof out->note - 1);
 		snprintf(out->note + len, sizeof out->note - len,
-			 " %s copies for %s: the table with it took %.2f ticks a call on random sizes against %.2f without "
-			 "it (sorted, %.2f against %.2f, and every copy forward %.2f).",
-			 strategy_name[STRATEGY_TRIAL_TO], strategy_name[STRATEGY_TRIAL_FROM], d->small.with.random,
-			 d->small.without.random, d->small.with.sorted, d->small.without.sorted, d->small.baseline_sorted);
+			 " Every candidate lost to every copy %s; the trials shaped the fastest on random sizes (%g times "
+			 "the band cost) to this table, which took %.2f ticks a call on random sizes against %.2f, and "
+			 "%.2f against %.2f sorted.",
+			 strategy_name[BASELINE_STRATEGY], d->shaped.from, d->shaped.shaped.random,
+			 d->shaped.baseline.random, d->shaped.shaped.sorted, d->shaped.baseline.sorted);
 		return 0;
 	}
+	/* Charged as when no trial ran: the cost the rule records is the
+	 * baseline's, not the shaped table's that lost. */
+	struct dispatch_run untried = *d;
+	untried.shaped.started = 0, untried.n_trials = 0;
+	struct derive_cost cost = dispatch_cost(&untried);
 	/* The derivation once more, for the noise its ties were judged by. */
 	if (derive_rule(t, &cost, out))
 		return -1;

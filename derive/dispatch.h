@@ -32,12 +32,13 @@ struct workload_ticks {
 	double random, sorted; /* ticks per call */
 };
 
-/* A band trial (probe version 7): a split of the kept table that the
- * workload's calls reach, tried away. The table derived again with no band
- * edge inside range (derive.h, struct length_range) and the table with it,
- * each compiled as gen writes it, timed in turns: the median ticks a call
- * of each. merged: the table with the split was not faster beyond the
- * noise on either stream, so the rule keeps the range whole. */
+/* A band trial (probe version 7): a split of the kept table (or of the
+ * one the shaped trial starts from, below) that the workload's calls
+ * reach, tried away. The table derived again with no band edge inside
+ * range (derive.h, struct length_range) and the table with it, each
+ * compiled as gen writes it, timed in turns: the median ticks a call of
+ * each. merged: the table with the split was not faster beyond the noise
+ * on either stream, so the rule keeps the range whole. */
 #define DISPATCH_TRIALS_MAX DERIVE_UNSPLIT_MAX
 /* The rounds a trial's two tables are timed in, in turns. */
 #define DISPATCH_PAIRED_ROUNDS 61
@@ -47,8 +48,9 @@ struct band_trial {
 	int merged;
 };
 
-/* The small trial (probe version 8): the kept table, and the same table
- * with every cell of STRATEGY_TRIAL_FROM copied by STRATEGY_TRIAL_TO
+/* The small trial (probe version 8): the kept table (or the shaped
+ * trial's, below) after the band trials, and the same table with every
+ * cell of STRATEGY_TRIAL_FROM copied by STRATEGY_TRIAL_TO
  * (common/strategies.h), each compiled as gen writes it, timed in turns:
  * the median ticks a call of each; and the table with the substitute timed
  * in turns with every copy forward, the baseline's median on the sorted
@@ -56,9 +58,26 @@ struct band_trial {
  * random sizes beyond the noise, and is no slower than the baseline beyond
  * the noise on the sorted control (small_trial_keeps). */
 struct small_trial {
-	int tried; /* 0: the kept table is the baseline, or it has no cell to substitute */
+	int tried; /* 0: no table to try (the baseline, not shaped), or no cell to substitute */
 	struct workload_ticks with, without;
 	double baseline_sorted;
+	int kept;
+};
+
+/* The shaped trial (probe version 9): where every candidate lost to every
+ * copy forward, the band trials and the small trial run on the candidate
+ * fastest on random sizes (from, its multiple), and the table they shape,
+ * compiled as gen writes it, is timed in turns with every copy forward as
+ * it ships: the median ticks a call of each. kept: it beat every copy
+ * forward as a candidate must (shaped_trial_keeps), and the rule is that
+ * table. On a Sapphire Rapids guest the user flavor's candidates, of 9 to
+ * 16 bands, lost to the C library on random sizes (15.3-16.4 ticks a call
+ * against 15.8); the trials shaped the fastest to 0..32 small_flat and
+ * vector copies above, 12.6 against 15.8, and 6.8 against 7.6 sorted. */
+struct shaped_trial {
+	int started; /* 0: not run (a candidate was kept; a run before version 9) */
+	double from;
+	struct workload_ticks shaped, baseline;
 	int kept;
 };
 
@@ -72,6 +91,7 @@ struct dispatch_run {
 	int n_trials; /* version 7: the band trials, in the order tried */
 	struct band_trial trials[DISPATCH_TRIALS_MAX];
 	struct small_trial small; /* version 8 */
+	struct shaped_trial shaped; /* version 9 */
 };
 
 /* The archive's lines of d, in this order (each number of ticks with two
@@ -137,9 +157,9 @@ int band_trial_merges(const struct band_trial *t, double noise);
 typedef int band_trial_timer(void *ctx, const struct derived_rule rules[2], struct band_trial *trial);
 
 /* The band trials of the table t derives at dispatch_cost(d), where d
- * kept one: its lowest split whose band starts at longest bytes or less
- * (the workload's longest call) and that no trial has covered, tried away:
- * t derived again with no band edge between the first length of the band
+ * kept one or starts the shaped trial (dispatch_start): its lowest split
+ * whose band starts at longest bytes or less (the workload's longest call)
+ * and that no trial has covered, tried away: t derived again with no band edge between the first length of the band
  * before the split and the last length of the band after it (at most
  * longest), both tables timed by time, the range kept whole where
  * band_trial_merges says so. Then the next split, of the table that won,
@@ -179,17 +199,57 @@ int small_trial_harms(const struct table *t, struct derived_rule *with, const st
  * Nonzero after saying why. */
 typedef int small_trial_timer(void *ctx, const struct derived_rule rules[2], struct small_trial *v);
 
-/* The small trial of the rule d keeps (derive_chosen, after the band
- * trials), where it is not the baseline, has a cell to substitute and the
+/* The small trial of the table the band trials left (dispatch_start),
+ * where there is one, it has a cell to substitute and the
  * substitute harms no point of the grid (small_trial_harms): both tables
  * timed by time, the verdict in d->small. Nonzero after saying why. */
 int small_trial_run(const struct table *t, struct dispatch_run *d, double noise, small_trial_timer *time, void *ctx);
 
+/* The multiple the trials start from: the kept candidate's, or, where
+ * the baseline was kept, the shaped trial's (d->shaped); CHOSE_BASELINE
+ * where there is neither: no trial runs. */
+double dispatch_start(const struct dispatch_run *d);
+
+/* Where d kept the baseline, starts d->shaped from the multiple of the
+ * candidate fastest on random sizes (the lower multiple on a tie): the
+ * one the trials shape. Clears it where d kept a candidate. */
+void shaped_trial_start(struct dispatch_run *d);
+
+/* The shaped trial's line (shaped_trial.c), after the small trial's in an
+ * archive of probe version 9 or later:
+ *   shaped none
+ *   shaped MULTIPLE SHAPED_RANDOM SHAPED_SORTED BASELINE_RANDOM BASELINE_SORTED kept|not
+ * MULTIPLE a candidate's, and only where the baseline was chosen. */
+void shaped_trial_text(struct buf *b, const struct dispatch_run *d);
+int shaped_trial_parse(const char *line, struct dispatch_run *d, char *why, size_t why_size);
+
+/* Whether the shaped table is kept: faster than every copy forward beyond
+ * the noise on random sizes and no slower beyond it on the sorted control,
+ * the test every candidate had to pass (dispatch_choose). */
+int shaped_trial_keeps(const struct shaped_trial *v, double noise);
+
+/* Times the shaped table, compiled, in turns with every copy forward as it
+ * ships; fills v->shaped and v->baseline. Nonzero after saying why. */
+typedef int shaped_trial_timer(void *ctx, const struct derived_rule *shaped, struct shaped_trial *v);
+
+/* The shaped trial, after the band trials and the small trial, where
+ * shaped_trial_start started d->shaped: the table they shaped
+ * (derive_trialled) timed by time, the verdict in d->shaped. Nonzero after
+ * saying why. */
+int shaped_trial_run(const struct table *t, struct dispatch_run *d, double noise, shaped_trial_timer *time, void *ctx);
+
+/* The table the trials made of the candidate they start from
+ * (dispatch_start): derived at dispatch_cost, with the small trial's
+ * substitute where it was kept. Nonzero, with the note saying why, on
+ * failure, and where the archive's small trial contradicts its points. */
+int derive_trialled(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
+
 /* The baseline's table: one band, every copy forward; no figures. */
 void derived_baseline(struct derived_rule *r);
 
-/* Derives the rule the run kept: at its chosen multiple, with the small
- * trial's substitute where it was kept, or the baseline table judged on t.
+/* Derives the rule the run kept: the table the trials made of the kept
+ * candidate, or of the fastest where the shaped trial kept it
+ * (derive_trialled), or the baseline table judged on t.
  * Nonzero, with the note saying why, on failure. */
 int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
 

@@ -40,7 +40,7 @@ int small_trial_harms(const struct table *t, struct derived_rule *with, const st
 int small_trial_run(const struct table *t, struct dispatch_run *d, double noise, small_trial_timer *time, void *ctx)
 {
 	memset(&d->small, 0, sizeof d->small);
-	if (!d->measured || d->chosen == CHOSE_BASELINE)
+	if (!d->measured || dispatch_start(d) == CHOSE_BASELINE)
 		return 0;
 	struct derived_rule *rules = malloc(2 * sizeof *rules);
 	struct derive_cost cost = dispatch_cost(d);

@@ -1,5 +1,6 @@
 /* Each split of the kept table tried away, then small's cells copied by
- * small_flat (band_trials.h). */
+ * small_flat; where every candidate lost, the table so shaped against
+ * every copy forward (band_trials.h). */
 #include "band_trials.h"
 
 #include "compiled.h"
@@ -7,7 +8,7 @@
 
 #include <stdio.h>
 
-/* What time_pair and time_small read: the flavor, the workload's streams (made at the
+/* What the timers read: the flavor, the workload's streams (made at the
  * first trial) and the noise its line judges the trial by. */
 struct timing {
 	const struct probe_flavor *f;
@@ -15,14 +16,14 @@ struct timing {
 	double noise;
 };
 
-/* A trial's two tables compiled, the streams made at the first. */
-static int compile_pair(struct timing *x, const struct derived_rule rules[2], struct compiled_tables *c)
+/* A trial's n tables compiled, the streams made at the first. */
+static int compile_trial(struct timing *x, const struct derived_rule *rules, int n, struct compiled_tables *c)
 {
 	/* As time_tables does: an aligning strategy aligns as the rule says. */
 	x->f->force_strategy(BASELINE_STRATEGY);
 	if (!x->s)
 		x->s = streams_new();
-	return compile_tables(x->f, rules, 2, 0, c);
+	return compile_tables(x->f, rules, n, 0, c);
 }
 
 /* The two tables compiled and timed in turns: with (rules[0]) and without
@@ -32,7 +33,7 @@ static int time_pair(void *ctx, const struct derived_rule rules[2], struct band_
 	struct timing *x = ctx;
 	struct compiled_tables c;
 	struct workload_ticks times[2];
-	if (compile_pair(x, rules, &c))
+	if (compile_trial(x, rules, 2, &c))
 		return -1;
 	paired_medians(x->s, c.entries[0], c.entries[1], times);
 	compiled_tables_free(&c);
@@ -61,7 +62,7 @@ static int time_small(void *ctx, const struct derived_rule rules[2], struct smal
 	struct timing *x = ctx;
 	struct compiled_tables c;
 	struct workload_ticks times[2], against_baseline[2];
-	if (compile_pair(x, rules, &c))
+	if (compile_trial(x, rules, 2, &c))
 		return -1;
 	paired_medians(x->s, c.entries[0], c.entries[1], times);
 	paired_medians(x->s, x->f->baseline_copy, c.entries[0], against_baseline);
@@ -79,10 +80,38 @@ int try_small_flat(const struct probe_flavor *f, const struct table *t, struct d
 {
 	struct timing x = {f, NULL, noise};
 	int rc = small_trial_run(t, d, noise, time_small, &x);
-	if (rc == 0 && !d->small.tried && d->chosen != CHOSE_BASELINE)
-		printf("  small trial: not run: the kept table has no cell of %s, or there %s loses to every copy forward "
+	if (rc == 0 && !d->small.tried && dispatch_start(d) != CHOSE_BASELINE)
+		printf("  small trial: not run: the table has no cell of %s, or there %s loses to every copy forward "
 		       "at a point of the grid\n",
 		       strategy_name[STRATEGY_TRIAL_FROM], strategy_name[STRATEGY_TRIAL_TO]);
+	if (x.s)
+		streams_free(x.s);
+	return rc;
+}
+
+/* The shaped table compiled and timed in turns with every copy forward as
+ * it ships (shaped_trial_timer). */
+static int time_shaped(void *ctx, const struct derived_rule *shaped, struct shaped_trial *v)
+{
+	struct timing *x = ctx;
+	struct compiled_tables c;
+	struct workload_ticks times[2];
+	if (compile_trial(x, shaped, 1, &c))
+		return -1;
+	paired_medians(x->s, c.entries[0], x->f->baseline_copy, times);
+	compiled_tables_free(&c);
+	v->shaped = times[0], v->baseline = times[1];
+	printf("  shaped trial: the table the trials made of the candidate at %g times the band cost: %.2f ticks a call "
+	       "against %.2f for every copy forward on random sizes, %.2f against %.2f sorted: %s\n",
+	       v->from, v->shaped.random, v->baseline.random, v->shaped.sorted, v->baseline.sorted,
+	       shaped_trial_keeps(v, x->noise) ? "kept" : "not kept, every copy forward stays");
+	return 0;
+}
+
+int try_shaped(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise)
+{
+	struct timing x = {f, NULL, noise};
+	int rc = shaped_trial_run(t, d, noise, time_shaped, &x);
 	if (x.s)
 		streams_free(x.s);
 	return rc;

@@ -98,7 +98,12 @@ int time_candidates(const struct probe_flavor *f, const struct table *t, struct 
 	       f->moves ? "the C library's memmove" : "rep movsb", d->baseline.random, d->baseline.sorted,
 	       d->chosen == CHOSE_BASELINE ? " (kept)" : "");
 	free(tables);
-	return try_band_splits(f, t, d, noise) ? -1 : try_small_flat(f, t, d, noise);
+	shaped_trial_start(d);
+	if (d->shaped.started)
+		printf("  every candidate lost to the baseline: the trials shape the fastest on random sizes, at %g times "
+		       "the band cost\n",
+		       d->shaped.from);
+	return try_band_splits(f, t, d, noise) || try_small_flat(f, t, d, noise) ? -1 : try_shaped(f, t, d, noise);
 }
 
 /* What check_prediction prints of one table: each copy's time, the model

@@ -15,7 +15,8 @@ void measure_dispatch(const struct probe_flavor *f, struct dispatch_run *d);
  * cost, times each and the baseline table on both streams, each compiled
  * as gen would write it (compiled.h), chooses (dispatch_choose), and tries
  * the kept table's splits (try_band_splits), then small_flat in small's
- * cells (try_small_flat).
+ * cells (try_small_flat); where every candidate lost, the same on the
+ * fastest, and the table so shaped against the baseline (try_shaped).
  * Nonzero, after saying why, when a derivation fails. */
 int time_candidates(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise);
 

@@ -178,7 +178,7 @@ awk 'NR == 40 { sub(/[0-9]$/, "7") } { print }' "$A" >"$T/tampered.run"
 sed 's/^probe [0-9]*$/probe 99/' "$A" >"$T/future.run" && sha_again "$T/future.run"
 sed 's/^probe [0-9]*$/probe 0/' "$A" >"$T/ancient.run" && sha_again "$T/ancient.run"
 # Version 1 and 2 archives end with their points: no dispatch lines.
-sed -e 's/^probe [0-9]*$/probe 1/' -e '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\) /d' "$A" >"$T/v1.run" &&
+sed -e 's/^probe [0-9]*$/probe 1/' -e '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\) /d' "$A" >"$T/v1.run" &&
 	sha_again "$T/v1.run"
 sed 's/^small /warp /' "$A" >"$T/strategy.run" && sha_again "$T/strategy.run"
 sed 's/^\(forward 8 0 0\) .*/\1 -5.00 -5.00/' "$A" >"$T/negative.run" && sha_again "$T/negative.run"
@@ -201,12 +201,12 @@ refused "a tampered archive" "$T/fleet" "$T/tampered.run" "checksum mismatch"
 refused "an unknown probe version" "$T/fleet" "$T/future.run" "written by probe version 99"
 refused "a version older than any imported" "$T/fleet" "$T/ancient.run" "written by probe version 0"
 # Version 1 called each strategy alone; it derives alike and its evidence says so.
-check "the probe writes version 8: the dispatch measured on compiled trees, on a stream no predictor learns, its band trials and its small trial" grep -qx 'probe 8' "$A"
+check "the probe writes version 9: the dispatch measured on compiled trees, on a stream no predictor learns, its band trials, its small trial and its shaped trial" grep -qx 'probe 9' "$A"
 fresh "$T/v1"
 check "a version 1 archive still imports" sh -c "'$GEN' import --db '$T/v1/uarch.db' '$T/v1.run' >/dev/null 2>&1"
 check "...and its evidence says each strategy was called alone" sh -c \
 	"grep -q 'each called alone' '$T/v1/'\$(sqlite3 '$T/v1/uarch.db' \"SELECT evidence FROM rule WHERE flavor = 'kernel' AND evidence LIKE '%%$(tail -1 "$T/v1.run" | cut -c8-13)%%'\")"
-check "a version 8 archive's evidence says the table copy ran it" grep -q 'through the flavor.s table copy' "$T/rec/evidence/$run_id/summary.md"
+check "a version 9 archive's evidence says the table copy ran it" grep -q 'through the flavor.s table copy' "$T/rec/evidence/$run_id/summary.md"
 refused "an unknown strategy" "$T/fleet" "$T/strategy.run" "'warp' is not a strategy"
 refused "a negative time" "$T/fleet" "$T/negative.run" "not a positive number of ticks"
 refused "no CPUID leaf 1" "$T/fleet" "$T/nocpu.run" "lacks CPUID leaves 0 and 1"

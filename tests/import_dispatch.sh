@@ -1,10 +1,12 @@
 #!/bin/sh
-# Probe versions 3 to 8 as the import reads them: the dispatch's cost under the
+# Probe versions 3 to 9 as the import reads them: the dispatch's cost under the
 # random-size workload and the final candidates the probe timed, recorded
 # in the archive, shown in summary.md, and the rule derived at the
 # candidate the probe kept, with the ranges its band trials (version 7)
-# kept whole and small_flat where its small trial (version 8) kept it. Version 2 archives (no such lines) still import,
-# with the default cost, and say so. Archives are the probe's own --quick
+# kept whole and small_flat where its small trial (version 8) kept it, or,
+# where every candidate lost, the table its shaped trial (version 9) kept.
+# Version 2 archives (no such lines) still import, with the default cost,
+# and say so. Archives are the probe's own --quick
 # runs on this machine, forged to a Zen 2 (tests/forge_archive.sh) so that
 # the entry never depends on the machine; the dispatch lines are then
 # rewritten to name a choice, so that which candidate wins here does not
@@ -33,7 +35,7 @@ check "...and said what a band costs" grep -q 'each band past the first costs [0
 check "...and which candidate it kept" grep -q '(kept)' "$T/probe.out"
 "$FORGE" "$(ls "$T"/probe/*-kernel-*.run)" "$T/k.run" AuthenticAMD 00830f10 none "AMD EPYC 7502 32-Core Processor"
 A=$T/k.run
-check "the archive is version 8" grep -qx 'probe 8' "$A"
+check "the archive is version 9" grep -qx 'probe 9' "$A"
 for k in 1 2 4 8; do
 	check "it holds the $k-band table's timings" grep -Eq "^dispatch $k [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
 done
@@ -43,11 +45,15 @@ done
 check "it holds the baseline's and the choice" sh -c "grep -Eq '^baseline [0-9.]+ [0-9.]+\$' '$A' && grep -Eq '^chosen (baseline|0|1|4)\$' '$A'"
 check "...and its band trials" grep -Eq '^trials [0-8]$' "$A"
 check "...and its small trial" grep -Eq '^small_trial (none|[0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ (kept|not))$' "$A"
+check "...and its shaped trial, run where the baseline was chosen" sh -c \
+	"grep -Eq '^shaped (none|[014] [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ (kept|not))\$' '$A' &&
+	 { grep -qx 'chosen baseline' '$A' || grep -qx 'shaped none' '$A'; }"
 
 # A known cost and each choice: 1, 2, 4, 8 bands at 0, 1, 3 and 7 ticks
-# over the sorted stream, a slope of one tick a band.
+# over the sorted stream, a slope of one tick a band; no trial (the
+# probe's were of its own choice, which this one replaces).
 known=$T/known.run
-edit "$A" "$known" 's/^dispatch \([1248]\) .*/dispatch \1 X/; s/^dispatch 1 X/dispatch 1 10.00 10.00/; s/^dispatch 2 X/dispatch 2 11.00 10.00/; s/^dispatch 4 X/dispatch 4 13.00 10.00/; s/^dispatch 8 X/dispatch 8 17.00 10.00/; s/^chosen .*/chosen 1/; /^trial /d; s/^trials .*/trials 0/'
+edit "$A" "$known" 's/^dispatch \([1248]\) .*/dispatch \1 X/; s/^dispatch 1 X/dispatch 1 10.00 10.00/; s/^dispatch 2 X/dispatch 2 11.00 10.00/; s/^dispatch 4 X/dispatch 4 13.00 10.00/; s/^dispatch 8 X/dispatch 8 17.00 10.00/; s/^chosen .*/chosen 1/; /^trial /d; s/^trials .*/trials 0/; s/^small_trial .*/small_trial none/; s/^shaped .*/shaped none/'
 dry "$known"
 check "the measured cost derives the rule" grep -q 'charged 1.00 ticks a call, what a band cost a random-size workload as the probe measured it' "$T/dry.out"
 check "summary.md shows the dispatch timings" grep -q '^| 8 | 17.00 | 10.00 | 7.00 |$' "$T/dry.out"
@@ -59,14 +65,37 @@ check "chosen 4: the rule is derived at four times the cost" grep -q 'charged 4.
 edit "$known" "$T/none.run" 's/^chosen .*/chosen 0/'
 dry "$T/none.run"
 check "chosen 0: no dispatch cost charged" grep -q 'Bands were charged no dispatch cost' "$T/dry.out"
-edit "$known" "$T/base.run" 's/^chosen .*/chosen baseline/'
+edit "$known" "$T/base.run" 's/^chosen .*/chosen baseline/; s/^shaped .*/shaped 4 14.00 9.00 15.00 10.00 not/'
 dry "$T/base.run"
 check "chosen baseline: every copy forward" grep -Eq '^table: .*: 0\.\. forward$' "$T/dry.out"
 check "...and its note says why" grep -q 'every table derived from the measurements was slower than forward' "$T/dry.out"
 check "...and the summary marks it kept" grep -q '^| \*\*every copy forward (kept)\*\* | 1 |' "$T/dry.out"
 check "...with the tie threshold the run's noise gave, not 0" sh -c \
 	"grep -q 'a difference under [0-9.]*%' '$T/dry.out' && ! grep -q 'a difference under 0\.0%' '$T/dry.out'"
-check "a version 8 archive imports" "$GEN" import --db "$T/uarch.db" "$known"
+# Version 9's shaped trial: where every candidate lost, the table the
+# trials made of the fastest (here, with no trial, the candidate at 4) is
+# the rule where it beat every copy forward.
+edit "$known" "$T/shaped.run" 's/^chosen .*/chosen baseline/; s/^shaped .*/shaped 4 12.00 9.00 15.00 10.00 kept/'
+dry "$T/four.run"
+sed -n 's/^table: [^:]*: //p' "$T/dry.out" >"$T/four.rule"
+dry "$T/shaped.run"
+check "a shaped table kept: the rule is the candidate it was shaped from" sh -c \
+	"sed -n 's/^table: [^:]*: //p' '$T/dry.out' | cmp -s - '$T/four.rule' && grep -q ';' '$T/four.rule'"
+check "...its note says how it was made" grep -q 'Every candidate lost to every copy forward; the trials shaped the fastest' "$T/dry.out"
+check "...and summary.md shows the trial, every copy forward not kept" sh -c \
+	"grep -q '^| shaped | 12.00 | 9.00 |\$' '$T/dry.out' && grep -q '^\*\*Kept\*\*: the rule is the shaped table\.\$' '$T/dry.out' &&
+	 grep -q '^| every copy forward | 1 |' '$T/dry.out'"
+check "a shaped table not kept: every copy forward, and summary.md says so" sh -c \
+	"'$GEN' import --dry-run --db '$T/uarch.db' '$T/base.run' | grep -q '^Not kept: every copy forward stays\.\$'"
+edit "$known" "$T/noshape.run" 's/^chosen .*/chosen baseline/'
+refused "'shaped none' where the baseline was chosen" "$T/noshape.run" "'shaped none' where the baseline was chosen"
+edit "$known" "$T/shapedkept.run" 's/^shaped .*/shaped 4 12.00 9.00 15.00 10.00 kept/'
+refused "a shaped trial where a candidate was chosen" "$T/shapedkept.run" "only a run that kept the baseline shapes one"
+edit "$known" "$T/badshape.run" 's/^shaped .*/shaped 3 12.00 9.00 15.00 10.00 kept/'
+refused "a shaped trial from no candidate's multiple" "$T/badshape.run" "expected 'shaped none' or 'shaped MULTIPLE"
+edit "$known" "$T/noshapeline.run" '/^shaped /d'
+refused "a version 9 archive without its shaped line" "$T/noshapeline.run" "expected 'shaped none' or 'shaped MULTIPLE"
+check "a version 9 archive imports" "$GEN" import --db "$T/uarch.db" "$known"
 # Version 7's band trials: a range the workload found no faster split
 # keeps whole in the rule derived, and summary.md lists each trial. The
 # same archive with the trial kept splits inside it (the precondition that
@@ -121,25 +150,28 @@ flat_as_small "$T/flat.run" "$T/harmflat.run" 10
 refused "a small trial kept where small_flat loses to forward on the grid" "$T/harmflat.run" "the archive contradicts its own points"
 edit "$known" "$T/badflat.run" 's/^small_trial .*/small_trial 10.00 kept/'
 refused "a small trial line cut short" "$T/badflat.run" "expected 'small_trial none' or 'small_trial WITH_RANDOM"
-edit "$known" "$T/v7.run" 's/^probe 8$/probe 7/; /^small_trial /d'
+edit "$known" "$T/v7.run" 's/^probe 9$/probe 7/; /^small_trial /d; /^shaped /d'
 dry "$T/v7.run"
 rule >"$T/v7.rule"
 check "a version 7 archive (no small trial) derives as before" cmp "$T/notflat.rule" "$T/v7.rule"
+edit "$T/base.run" "$T/v8base.run" 's/^probe 9$/probe 8/; /^shaped /d'
+dry "$T/v8base.run"
+check "a version 8 archive that kept the baseline (no shaped trial) keeps it" grep -Eq '^table: .*: 0\.\. forward$' "$T/dry.out"
 
 # Version 3 timed tables that alternate their copy through the table
 # dispatch, a slope that measures the strategy mix too: a Zen 3's, where
 # small is 2.7x faster than rep movsb, came out 0.00 ticks a band. Its runs
 # take the default cost, and say why.
-edit "$known" "$T/v3.run" 's/^probe 8$/probe 3/; /^trials\{0,1\} /d; /^small_trial /d'
+edit "$known" "$T/v3.run" 's/^probe 9$/probe 3/; /^trials\{0,1\} /d; /^small_trial /d; /^shaped /d'
 dry "$T/v3.run"
 check "a version 3 archive derives at the default cost, not its slope" grep -q 'charged 0.80 ticks a call, the default cost' "$T/dry.out"
 check "...its summary saying why its timings are not used" grep -q 'timed the dispatch, but not as the derivation' "$T/dry.out"
-edit "$known" "$T/v3flat.run" 's/^probe 8$/probe 3/; /^trials\{0,1\} /d; /^small_trial /d; s/^dispatch \([1248]\) .*/dispatch \1 20.00 20.00/'
+edit "$known" "$T/v3flat.run" 's/^probe 9$/probe 3/; /^trials\{0,1\} /d; /^small_trial /d; /^shaped /d; s/^dispatch \([1248]\) .*/dispatch \1 20.00 20.00/'
 dry "$T/v3flat.run"
 check "...and a flat slope (the strategy mix) is charged the default, not 0" grep -q 'charged 0.80 ticks a call' "$T/dry.out"
 
 # Version 2: the points alone, the default cost, said so.
-edit "$A" "$T/v2.run" 's/^probe 8$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\) /d'
+edit "$A" "$T/v2.run" 's/^probe 9$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\) /d'
 dry "$T/v2.run"
 check "a version 2 archive derives" grep -q '^table: ' "$T/dry.out"
 check "...with the default cost, and says so" grep -q 'the default cost of a band (this run.s probe did not measure it as the derivation uses it)' "$T/dry.out"
@@ -154,6 +186,6 @@ edit "$A" "$T/negative.run" 's/^dispatch 4 .*/dispatch 4 -1.00 3.00/'
 refused "a negative time" "$T/negative.run" "expected 'dispatch 4 RANDOM SORTED' (ticks per call, positive)"
 edit "$A" "$T/order.run" 's/^dispatch 2 /dispatch 3 /'
 refused "a table out of order" "$T/order.run" "expected 'dispatch 2 RANDOM SORTED'"
-edit "$A" "$T/nodispatch.run" '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\) /d'
-refused "a version 8 archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
+edit "$A" "$T/nodispatch.run" '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\) /d'
+refused "a version 9 archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
 summary

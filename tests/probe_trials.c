@@ -1,8 +1,9 @@
-/* The probe's two trials as it runs them on this CPU (probe/band_trials.c):
+/* The probe's trials as it runs them on this CPU (probe/band_trials.c):
  * for each flavor it carries, on a recorded table where the kept rule has
  * small cells (tests/fixtures/small_win.csv, with small_flat measured
  * wherever small is), the band trials and the small trial each compile
- * their tables and time them in turns. Which table wins is this CPU's
+ * their tables and time them in turns; and, where every candidate lost,
+ * the shaped trial times the table both made against every copy forward. Which table wins is this CPU's
  * business; what is checked is the plumbing: each trial timed, every time
  * a positive number of ticks, each verdict the one its rule gives, and
  * the archive's lines of them read back. */
@@ -35,8 +36,8 @@ static int ticks(struct workload_ticks w)
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
-		printf("usage: %s\nThe probe's band trials and small trial, timed on this CPU for each flavor on a "
-		       "recorded table; prints N passed, N failed.\n",
+		printf("usage: %s\nThe probe's band trials, small trial and shaped trial, timed on this CPU for each "
+		       "flavor on a recorded table; prints N passed, N failed.\n",
 		       argv[0]);
 		return strcmp(argv[1], "--help") == 0 ? 0 : 2;
 	}
@@ -84,6 +85,30 @@ int main(int argc, char **argv)
 		printf("%s: %d band trials; small trial %.2f against %.2f ticks a call on random sizes: %s\n", name,
 		       d.n_trials, v->with.random, v->without.random, v->kept ? "kept" : "not kept");
 		buf_free(&b);
+
+		/* Every candidate lost: the trials shape the fastest (the
+		 * candidate at 1 here), then the shaped trial times it. */
+		struct dispatch_run lost = {.measured = 1, .chosen = CHOSE_BASELINE, .baseline = {10, 10},
+					    .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}},
+					    .candidates = {{20, 10}, {11, 10}, {12, 10}}};
+		shaped_trial_start(&lost);
+		rc = lost.shaped.from == 1 ? try_band_splits(*f, &t, &lost, 0.03) : -1;
+		rc = rc ? rc : try_small_flat(*f, &t, &lost, 0.03);
+		rc = rc ? rc : try_shaped(*f, &t, &lost, 0.03);
+		const struct shaped_trial *x = &lost.shaped;
+		check(rc == 0 && lost.n_trials > 0 && x->started && ticks(x->shaped) && ticks(x->baseline) &&
+			      x->kept == shaped_trial_keeps(x, 0.03),
+		      name, "the shaped trial was not timed after the band trials, or its verdict is not its rule's");
+		struct buf sb = {0};
+		shaped_trial_text(&sb, &lost);
+		*strchr(sb.data, '\n') = '\0';
+		struct dispatch_run back = {.measured = 1, .chosen = CHOSE_BASELINE};
+		check(shaped_trial_parse(sb.data, &back, why, sizeof why) == 0 && back.shaped.from == 1 &&
+			      back.shaped.kept == x->kept,
+		      name, "the shaped trial's line does not read back");
+		printf("%s: shaped trial %.2f against %.2f ticks a call on random sizes for every copy forward: %s\n", name,
+		       x->shaped.random, x->baseline.random, x->kept ? "kept" : "not kept");
+		buf_free(&sb);
 	}
 	table_free(&t);
 	printf("%d passed, %d failed\n", passed, failed);

@@ -256,6 +256,7 @@ int main(int argc, char **argv)
 	derive_fixtures();
 	derive_dispatch();
 	derive_small_trial();
+	derive_shaped_trial();
 
 	expect_rejected("malformed.csv", 2);
 	expect_rejected("small_at_40.csv", 4);

@@ -39,5 +39,12 @@ void derive_fixtures(void);
 void derive_dispatch(void);
 /* The small trial (test_derive_small_trial.c). */
 void derive_small_trial(void);
+/* small_win.csv with every small point also measured as small_flat, at
+ * fraction of small's time; 0, or -1 where it does not read. */
+int table_with_flat(struct table *t, double fraction);
+/* The cells of r that copy s. */
+int cells_of(const struct derived_rule *r, int s);
+/* The shaped trial (test_derive_shaped.c). */
+void derive_shaped_trial(void);
 
 #endif

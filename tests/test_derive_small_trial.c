@@ -51,9 +51,7 @@ static void lines(void)
 		      "'%s' was read", broken[i]);
 }
 
-/* small_win.csv with every small point also measured as small_flat, at
- * fraction of small's time. */
-static int table_with_flat(struct table *t, double fraction)
+int table_with_flat(struct table *t, double fraction)
 {
 	memset(t, 0, sizeof *t);
 	if (table_read_csv(t, "tests/fixtures/small_win.csv"))
@@ -67,8 +65,7 @@ static int table_with_flat(struct table *t, double fraction)
 	return 0;
 }
 
-/* The cells of r that copy s. */
-static int cells_of(const struct derived_rule *r, int s)
+int cells_of(const struct derived_rule *r, int s)
 {
 	int n = 0;
 	for (int i = 0; i < r->n_bands; i++)

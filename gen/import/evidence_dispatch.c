@@ -1,6 +1,7 @@
 /* summary.md's section on the dispatch: what a split cost the random-size
  * workload, and the candidate tables the probe timed on it (probe version
- * 3 and up), its band trials (7) and its small trial (8; derive/dispatch.h). */
+ * 3 and up), its band trials (7), its small trial (8) and its shaped
+ * trial (9; derive/dispatch.h). */
 #include "evidence.h"
 
 #include "../../common/util.h"
@@ -27,7 +28,7 @@ static void small_trial_section(struct buf *b, const struct run_facts *run)
 				      "point of the grid, which no cell may.\n",
 				   from, to);
 		else
-			buf_printf(b, "The kept table has no cell of %s.\n", from);
+			buf_printf(b, "The table has no cell of %s.\n", from);
 		return;
 	}
 	buf_printf(b, "| table | random | sorted |\n|---|---|---|\n| with %s | %.2f | %.2f |\n| with %s | %.2f | %.2f |\n"
@@ -37,6 +38,18 @@ static void small_trial_section(struct buf *b, const struct run_facts *run)
 		buf_printf(b, "**Kept**: the rule copies by %s where the table as derived has %s.\n", to, from);
 	else
 		buf_printf(b, "Not kept: the rule copies by %s.\n", from);
+}
+
+/* Probe version 9's shaped trial, after the small trial. */
+static void shaped_trial_section(struct buf *b, const struct shaped_trial *v)
+{
+	buf_printf(b, "\nThe table the trials made of it, compiled, against every copy forward as it ships, timed in "
+		      "turns, the median of %d rounds; kept where it is faster beyond the noise on random sizes and no "
+		      "slower beyond it on the sorted control, as a candidate must be:\n\n"
+		      "| table | random | sorted |\n|---|---|---|\n| shaped | %.2f | %.2f |\n| every copy forward | %.2f | "
+		      "%.2f |\n\n%s\n",
+		   DISPATCH_PAIRED_ROUNDS, v->shaped.random, v->shaped.sorted, v->baseline.random, v->baseline.sorted,
+		   v->kept ? "**Kept**: the rule is the shaped table." : "Not kept: every copy forward stays.");
 }
 
 void summary_dispatch(struct buf *b, const struct run_facts *run)
@@ -91,23 +104,31 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 			   d->chosen == candidate_multiples[i] ? " (kept)**" : "", bands, d->candidates[i].random,
 			   d->candidates[i].sorted);
 	}
-	buf_printf(b, "| %severy copy forward%s | 1 | %.2f | %.2f |\n", d->chosen == CHOSE_BASELINE ? "**" : "",
-		   d->chosen == CHOSE_BASELINE ? " (kept)**" : "", d->baseline.random, d->baseline.sorted);
+	/* Where the shaped trial kept its table, every copy forward is not the rule. */
+	int forward = d->chosen == CHOSE_BASELINE && !d->shaped.kept;
+	buf_printf(b, "| %severy copy forward%s | 1 | %.2f | %.2f |\n", forward ? "**" : "", forward ? " (kept)**" : "",
+		   d->baseline.random, d->baseline.sorted);
 	buf_printf(b, "\nThe probe keeps, of the candidates %s, the one charged the measured cost, unless another "
 		      "beats it on random sizes beyond the noise; every copy forward where none is left.\n",
 		   run->archive->probe_version >= BAND_TRIALS_VERSION
 			   ? "faster than every copy forward beyond the noise on random sizes and no slower beyond it on "
 			     "the sorted control (a tie goes to every copy forward)"
 			   : "no slower than every copy forward beyond the noise on either stream");
-	if (run->archive->probe_version < BAND_TRIALS_VERSION || d->chosen == CHOSE_BASELINE)
+	if (run->archive->probe_version < BAND_TRIALS_VERSION || dispatch_start(d) == CHOSE_BASELINE)
 		return;
-	buf_printf(b, "\nThen each split of the kept table that the workload's calls reach (up to %u bytes), tried "
+	int shaping = d->chosen == CHOSE_BASELINE;
+	if (shaping)
+		buf_printf(b, "\nEvery candidate lost, so the trials ran on the one fastest on random sizes, at %g times the "
+			      "band cost, to see whether a table shaped from it beats every copy forward (the shaped trial, "
+			      "probe version 9).\n",
+			   d->shaped.from);
+	buf_printf(b, "\nThen each split of the %s table that the workload's calls reach (up to %u bytes), tried "
 		      "away: the table derived again with no band edge inside a range, against the table with the "
 		      "split, both compiled and timed in turns, the median of %d rounds in ticks per call. A range "
 		      "stays whole where the split was not faster beyond the noise on either stream.\n\n",
-		   workload_longest(), DISPATCH_PAIRED_ROUNDS);
+		   shaping ? "fastest" : "kept", workload_longest(), DISPATCH_PAIRED_ROUNDS);
 	if (!d->n_trials)
-		buf_printf(b, "The kept table has no split the workload reaches.\n");
+		buf_printf(b, "The %s table has no split the workload reaches.\n", shaping ? "fastest" : "kept");
 	else
 		buf_printf(b, "| range tried whole | with the split: random | sorted | without it: random | sorted | verdict "
 			      "|\n|---|---|---|---|---|---|\n");
@@ -119,4 +140,6 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 	}
 	if (run->archive->probe_version >= SMALL_TRIAL_VERSION)
 		small_trial_section(b, run);
+	if (shaping)
+		shaped_trial_section(b, &d->shaped);
 }
