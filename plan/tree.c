@@ -253,15 +253,18 @@ static int general_registers(const int *codes, int n)
 	return 1;
 }
 
-int plan_short_first(const int *codes, int n)
+int plan_short_first(const int *codes, int n, int *out)
 {
-	int best = -1;
+	int lowest = -1, count = 0;
 	for (int i = 0; i < n; i++) {
 		const struct strategy *s = &strategy_catalogue[codes[i]];
-		if (s->max_n >= 0 && (best < 0 || s->isa < strategy_catalogue[best].isa))
-			best = codes[i];
+		if (s->max_n >= 0 && (lowest < 0 || (int)s->isa < lowest))
+			lowest = (int)s->isa;
 	}
-	return best;
+	for (int i = 0; i < n; i++)
+		if (strategy_catalogue[codes[i]].max_n >= 0 && (int)strategy_catalogue[codes[i]].isa == lowest)
+			out[count++] = codes[i];
+	return count;
 }
 
 int plan_code_tree(const int *codes, int n, struct plan_tree *out)

@@ -15,7 +15,7 @@ static void small_trial_section(struct buf *b, const struct run_facts *run)
 {
 	const struct small_trial *v = &run->archive->dispatch.small;
 	const char *from = strategy_name[STRATEGY_TRIAL_FROM], *to = strategy_name[STRATEGY_TRIAL_TO];
-	buf_printf(b, "\nLast, the table with %s in every cell of %s (%s without its branch between 8..15 and 16..32 "
+	buf_printf(b, "\nThen the table with %s in every cell of %s (%s without its branch between 8..15 and 16..32 "
 		      "bytes), against the table as derived, both compiled and timed in turns, the median of %d rounds; "
 		      "%s is kept where its table was faster beyond the noise on random sizes and no slower than every "
 		      "copy forward beyond it on the sorted control.\n\n",
@@ -43,7 +43,7 @@ static void small_trial_section(struct buf *b, const struct run_facts *run)
 /* Probe version 9's shaped trial, after the small trial. */
 static void shaped_trial_section(struct buf *b, const struct shaped_trial *v)
 {
-	buf_printf(b, "\nThe table the trials made of it, compiled, against every copy forward as it ships, timed in "
+	buf_printf(b, "\nLast, the table the trials made of it, compiled, against every copy forward as it ships, timed in "
 		      "turns, the median of %d rounds; kept where it is faster beyond the noise on random sizes and no "
 		      "slower beyond it on the sorted control, as a candidate must be:\n\n"
 		      "| table | random | sorted |\n|---|---|---|\n| shaped | %.2f | %.2f |\n| every copy forward | %.2f | "

@@ -193,8 +193,13 @@ void bind_plan(lua_State *L, const struct model *m, const struct options *o, con
 		out_of_memory();
 	set_steps(L, &code_tree, "code_tree");
 	push_overlap_safe(L, codes, n_codes);
-	int short_first = plan_short_first(codes, n_codes);
-	set_str(L, "short_first", short_first >= 0 ? strategy_catalogue[short_first].name : NULL);
+	int short_first[N_COPY_STRATEGIES], n_short = plan_short_first(codes, n_codes, short_first);
+	lua_createtable(L, n_short, 0);
+	for (int i = 0; i < n_short; i++) {
+		lua_pushstring(L, strategy_catalogue[short_first[i]].name);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "short_first");
 	plan_tree_free(&code_tree);
 	if (target) {
 		struct resolved_rule rr = model_resolve(m, target, f->name);

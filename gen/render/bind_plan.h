@@ -16,8 +16,8 @@
  *           measured entry and the set of each isa level
  *   target  { name, tree, reachable, far } with --target, else nil
  *   code_tree  the table dispatch's steps from a code in ecx to its copy
- *   short_first  the strategy it tests first below its short lengths
- *           (plan_short_first)
+ *   short_first  { name, ... }: the strategies it tests first below its
+ *           short lengths (plan_short_first)
  *   overlap_safe  { up = { [name] = name }, down = ... }: the strategy
  *           memmove runs in a strategy's place (plan_overlap_safe)
  *   set_names { [entry] = { name at isa 0, 1, ... } }: the set each entry's
