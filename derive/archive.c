@@ -284,7 +284,7 @@ static int parse_body(struct cursor *c, struct run_archive *a)
 	}
 	if (points_distinct(c, &a->m))
 		return -1;
-	char why[200];
+	char why[320];
 	for (int k = 0; a->probe_version >= 3 && k < DISPATCH_LINES; k++) {
 		if (trailing_line(c, line, sizeof line))
 			return -1;
