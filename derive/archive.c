@@ -1,3 +1,5 @@
+/* The run archive read: its lines parsed and checked, its checksum, and
+ * the file loaded (archive.h). */
 #include "archive.h"
 
 #include "../common/rule_limits.h"
@@ -13,39 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MAGIC "uarchcopy-run-archive"
-
-char *archive_text(struct run_archive *a)
-{
-	struct buf b = {0};
-	buf_printf(&b, MAGIC " %d\nprobe %d\ndate %s\nkernel %s\nmicrocode %s\nplatform %s\nhypervisor %s\n",
-		   ARCHIVE_FORMAT, a->probe_version, a->date, a->kernel, a->microcode, a->platform, a->hypervisor);
-	for (size_t i = 0; i < a->cpuid.n; i++) {
-		const struct cpuid_leaf *l = &a->cpuid.leaves[i];
-		buf_printf(&b, "cpuid %08x %08x %08x %08x %08x %08x\n", l->leaf, l->subleaf, l->eax, l->ebx, l->ecx,
-			   l->edx);
-	}
-	buf_printf(&b, "flavor %s\nsamples %d\npasses %d\noverhead %.2f\npoints %zu\n", a->flavor, a->samples,
-		   a->m.passes, a->m.overhead, a->m.n);
-	for (size_t i = 0; i < a->m.n; i++) {
-		const struct point *p = &a->m.points[i];
-		buf_printf(&b, "%s %u %u %u", strategy_name[p->strategy], p->length, p->distance, p->misalign);
-		for (int k = 0; k < a->m.passes; k++)
-			buf_printf(&b, " %.2f", p->pass_min[k]);
-		buf_adds(&b, "\n");
-	}
-	if (a->probe_version >= 3)
-		dispatch_text(&b, &a->dispatch);
-	if (a->probe_version >= BAND_TRIALS_VERSION)
-		band_trials_text(&b, &a->dispatch);
-	if (a->probe_version >= SMALL_TRIAL_VERSION)
-		small_trial_text(&b, &a->dispatch);
-	if (a->probe_version >= SHAPED_TRIAL_VERSION)
-		shaped_trial_text(&b, &a->dispatch);
-	sha256_hex(b.data, b.len, a->sha256);
-	buf_printf(&b, "sha256 %s\n", a->sha256);
-	return b.data;
-}
 
 /* ---- reading ---- */
 
@@ -337,12 +306,12 @@ int archive_parse(const char *text, size_t len, struct run_archive *a, char *why
 	memset(a, 0, sizeof *a);
 	struct cursor c = {text, text + len, 0, why, why_size};
 	char first[64];
-	if (next_line(&c, first, sizeof first) || strncmp(first, MAGIC " ", sizeof MAGIC) != 0) {
-		snprintf(why, why_size, "not a uarchcopy run archive (its first line is not '" MAGIC " N')");
+	if (next_line(&c, first, sizeof first) || strncmp(first, ARCHIVE_MAGIC " ", sizeof ARCHIVE_MAGIC) != 0) {
+		snprintf(why, why_size, "not a uarchcopy run archive (its first line is not '" ARCHIVE_MAGIC " N')");
 		return -1;
 	}
-	if (strcmp(first + sizeof MAGIC, "1") != 0) {
-		snprintf(why, why_size, "archive format '%.20s'; this uarchgen reads format %d", first + sizeof MAGIC,
+	if (strcmp(first + sizeof ARCHIVE_MAGIC, "1") != 0) {
+		snprintf(why, why_size, "archive format '%.20s'; this uarchgen reads format %d", first + sizeof ARCHIVE_MAGIC,
 			 ARCHIVE_FORMAT);
 		return -1;
 	}

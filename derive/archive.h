@@ -32,6 +32,7 @@
 #include "points.h"
 
 #define ARCHIVE_FORMAT 1
+#define ARCHIVE_MAGIC "uarchcopy-run-archive"
 /* The probe version this tree writes. It changes when the timing method or
  * the plan changes meaning, so that a run taken one way is never derived as
  * if it had been taken another; import takes the versions from
