@@ -94,9 +94,10 @@ int plan_memmove_first(const struct plan_tree *tree);
  * out (room for n); how many. Each is one compare from the byte the length
  * indexes, so that the probe, which times every strategy through this
  * dispatch, does not charge one short copy the code tree's compares and
- * another none: with small alone first, small_flat took 9.3-11.7 ticks a
- * call at 1..7 bytes where small took 5.8, and 6.7 at 9..31 where small
- * took 5.8 (a Sapphire Rapids guest's kernel flavor, probe version 9). */
+ * another none: with small alone first, small_flat paid three compares
+ * and two taken jumps more than small before its body. So tested, small_flat
+ * took 5.2-7.4 ticks a call at 8..32 bytes, d = 0, where small took
+ * 5.2-6.6 (evidence/sapphirerapids-2026-12-03-51f66d, kernel flavor). */
 int plan_short_first(const int *codes, int n, int *out);
 
 #endif
