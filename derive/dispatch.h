@@ -70,11 +70,12 @@ struct small_trial {
  * compiled as gen writes it, is timed in turns with every copy forward as
  * it ships: the median ticks a call of each. kept: it beat every copy
  * forward as a candidate must (shaped_trial_keeps), and the rule is that
- * table. On a Sapphire Rapids guest the user flavor's candidates, of 9 to
- * 16 bands, lost to the C library on random sizes (15.72-18.36 ticks a
- * call against 15.14); the trials shaped the fastest to 0..32 small_flat
- * and vector copies above, 12.75 against 15.73, and 6.88 against 7.59
- * sorted (evidence/sapphirerapids-2026-12-03-1e1d36). */
+ * table. On an Emerald Rapids guest (entry sapphirerapids) the user
+ * flavor's candidates, of 9 to 16 bands, lost to the C library on random
+ * sizes (15.72-18.36 ticks a call against 15.14); the trials shaped the
+ * fastest to 0..32 small_flat and vector copies above, 12.75 against
+ * 15.73, and 6.88 against 7.59 sorted
+ * (evidence/sapphirerapids-2026-12-03-1e1d36). */
 struct shaped_trial {
 	int started; /* 0: not run (a candidate was kept; a run before version 9) */
 	double from;
