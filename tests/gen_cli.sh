@@ -198,4 +198,20 @@ check "a copy.asm of another run fails the link" sh -c \
 	"! cc -nostdlib -static -e uc_rule_init '$T/zen2_rule.o' '$T/a.o' -o '$T/mixed' 2>'$T/link.err' && \
 	 grep -q 'undefined reference to .uc_out_stamp_' '$T/link.err'"
 
+# The table dispatch, which the probe times every strategy through, tests
+# each short copy of the lowest isa (a bounded max_n, ISA_GPR) first, one
+# compare each before the code tree (plan_short_first): none is charged
+# the tree's compares that another is not.
+shorts=$(sed -n 's/^\tX(STRATEGY_[A-Z0-9_]*, "\([a-z0-9_]*\)", [0-9]*, [0-9][0-9]*, ISA_GPR,.*/\1/p' "$ROOT/common/strategies.h")
+check "the catalogue's short copies of the lowest isa are read" test -n "$shorts"
+for f in kernel user; do
+	for entry in uc_memcpy_table uc_memmove_table; do
+		sed -n "/^$entry:/,/uniform: every class alike/p" "$ROOT/out/$f/x86_64/copy.asm" >"$T/shortcut"
+		[ -s "$T/shortcut" ] || continue
+		for s in $shorts; do
+			check "$f $entry: $s is tested before the code tree" grep -Eq "^ +je +[.]L[a-z_]*_$s +; uniform: $s\$" "$T/shortcut"
+		done
+	done
+done
+
 summary
