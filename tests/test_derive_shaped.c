@@ -149,7 +149,7 @@ static void run_lost(struct dispatch_run *d)
 static void steps_and_rule(void)
 {
 	about("shaped trial: the steps and the rule on small_win.csv");
-	struct table t;
+	struct table t = {0};
 	struct dispatch_run d;
 	struct derived_rule *start = malloc(sizeof *start), *shaped = malloc(sizeof *shaped), *k = malloc(sizeof *k);
 	run_lost(&d);
@@ -157,6 +157,7 @@ static void steps_and_rule(void)
 	if (!start || !shaped || !k || table_with_flat(&t, 0.5) || derive_rule(&t, &at, start)) {
 		check(0, "small_win.csv does not derive");
 		free(start), free(shaped), free(k);
+		table_free(&t);
 		return;
 	}
 	struct forged bands = {.want = start}, small = {0};
