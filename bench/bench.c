@@ -17,7 +17,8 @@
  *     measured pays.
  *  3. The random-size workload (common/workload.c): one stream of calls
  *     through uc_memcpy, rep movsb, the C library's memcpy and uct_memcpy,
- *     and the same calls sorted by size, where every size branch predicts.
+ *     and the same calls sorted by size, where every size branch predicts;
+ *     each ratio the median of paired rounds, as the probe judges tables.
  *  4. The targets (report.c): the figures above that the choice-once work
  *     is judged by, for this flavor and this CPU's rule.
  * Where the flavor has memmove (a libc's), the grid and the workload also
@@ -157,53 +158,54 @@ static void baseline(unsigned char *arena, int samples, const struct uc_rule *in
 }
 
 /* The random-size workload: one stream of calls, the same for each copy,
- * and the sorted control, the same calls in the order of their sizes. */
+ * and the sorted control, the same calls in the order of their sizes. Each
+ * ratio is the median of per-round ratios, the two copies timed in turns
+ * (time_paired), as the probe judges its tables; uc_memcpy against itself
+ * beside them is the floor a ratio cannot be read below. */
 static void workload(unsigned char *arena, int samples, const struct target *compiled, struct figures *f)
 {
 	enum { CALLS = WORKLOAD_CALLS, REGION = WORKLOAD_REGION };
 	static struct call calls[2][CALLS];
-	/* The last is the table compiled for this core, where there is one. */
-	struct {
-		const char *name;
-		copy_fn fn;
-	} copies[] = {{"uc_memcpy", uc_memcpy}, {"rep movsb", rep_movsb}, {"libc memcpy", libc_copy},
-#ifdef UC_HAS_MEMMOVE
-		      {"uc_memmove", uc_memmove}, {"libc memmove", libc_move},
-#endif
-		      {"uct_memcpy", compiled ? compiled->memcpy : NULL}};
-	enum { N = sizeof copies / sizeof *copies, TARGET = N - 1 };
+	const struct call *const streams[2] = {calls[0], calls[1]};
 	static const char *const order[2] = {"random sizes", "sorted control"};
-	const int n_copies = compiled ? N : N - 1;
-	double t[2][N];
-	for (int o = 0; o < 2; o++)
-		for (int c = 0; c < N; c++)
-			t[o][c] = 1e300;
 	unsigned char *src = arena, *dst = arena + 65536 + 2048;
+	int rounds = samples >= 5 ? WORKLOAD_PAIRED_ROUNDS : samples * 12 + 1;
 	random_calls(calls[0], CALLS, REGION, 1);
 	memcpy(calls[1], calls[0], sizeof calls[0]);
 	sort_calls(calls[1], CALLS);
-	for (int s = 0; s < samples * 4; s++)
-		for (int o = 0; o < 2; o++)
-			for (int c = 0; c < n_copies; c++)
-				t[o][c] = fmin(t[o][c], time_calls(copies[c].fn, dst, src, calls[o], CALLS));
-	f->random_vs_movsb = t[0][0] / t[0][1], f->random_vs_libc = t[0][0] / t[0][2];
-	f->sorted_vs_movsb = t[1][0] / t[1][1], f->sorted_vs_libc = t[1][0] / t[1][2];
-	printf("random sizes (glibc bench-memcpy-random's SPEC CPU2006 distribution, %d calls in %d KiB), and the\n"
-	       "sorted control (the same calls in the order of their sizes, where every size branch predicts):\n",
-	       CALLS, REGION / 1024);
-	for (int o = 0; o < 2; o++) {
-		const double *u = t[o];
-		printf("  %s: uc_memcpy / rep movsb %.3f, uc_memcpy / libc memcpy %.3f, libc memcpy / rep movsb %.3f\n"
-		       "    (ticks per call: uc_memcpy %.1f, rep movsb %.1f, libc memcpy %.1f)\n",
-		       order[o], u[0] / u[1], u[0] / u[2], u[2] / u[1], u[0] / CALLS, u[1] / CALLS, u[2] / CALLS);
+	/* b over a: time_paired's ratio. */
+	struct paired vs_movsb = time_paired(rep_movsb, uc_memcpy, dst, src, streams, CALLS, rounds);
+	struct paired vs_libc = time_paired(libc_copy, uc_memcpy, dst, src, streams, CALLS, rounds);
+	struct paired libc_movsb = time_paired(rep_movsb, libc_copy, dst, src, streams, CALLS, rounds);
+	struct paired floor = time_paired(uc_memcpy, uc_memcpy, dst, src, streams, CALLS, rounds);
 #ifdef UC_HAS_MEMMOVE
-		printf("    uc_memmove / libc memmove %.3f (ticks per call: %.1f, %.1f)\n", u[3] / u[4], u[3] / CALLS,
-		       u[4] / CALLS);
+	struct paired move = time_paired(libc_move, uc_memmove, dst, src, streams, CALLS, rounds);
+#endif
+	struct paired uct_movsb = {0}, uct_uc = {0};
+	if (compiled) {
+		uct_movsb = time_paired(rep_movsb, compiled->memcpy, dst, src, streams, CALLS, rounds);
+		uct_uc = time_paired(uc_memcpy, compiled->memcpy, dst, src, streams, CALLS, rounds);
+	}
+	f->random_vs_movsb = vs_movsb.ratio[0], f->random_vs_libc = vs_libc.ratio[0];
+	f->sorted_vs_movsb = vs_movsb.ratio[1], f->sorted_vs_libc = vs_libc.ratio[1];
+	printf("random sizes (glibc bench-memcpy-random's SPEC CPU2006 distribution, %d calls in %d KiB), and the\n"
+	       "sorted control (the same calls in the order of their sizes, where every size branch predicts); each\n"
+	       "ratio the median of %d rounds' ratios, the two copies timed in turns:\n",
+	       CALLS, REGION / 1024, rounds);
+	for (int o = 0; o < 2; o++) {
+		printf("  %s: uc_memcpy / rep movsb %.3f, uc_memcpy / libc memcpy %.3f, libc memcpy / rep movsb %.3f\n"
+		       "    (median ticks per call: uc_memcpy %.1f, rep movsb %.1f, libc memcpy %.1f); uc_memcpy / itself "
+		       "%.3f\n",
+		       order[o], vs_movsb.ratio[o], vs_libc.ratio[o], libc_movsb.ratio[o], vs_movsb.ticks[1][o],
+		       vs_movsb.ticks[0][o], vs_libc.ticks[0][o], floor.ratio[o]);
+#ifdef UC_HAS_MEMMOVE
+		printf("    uc_memmove / libc memmove %.3f (ticks per call: %.1f, %.1f)\n", move.ratio[o],
+		       move.ticks[1][o], move.ticks[0][o]);
 #endif
 		if (compiled)
 			printf("    the table compiled for %s (gen --target): uct_memcpy / rep movsb %.3f, uct_memcpy / "
 			       "uc_memcpy %.3f (ticks per call: %.1f)\n",
-			       compiled->entry, u[TARGET] / u[1], u[TARGET] / u[0], u[TARGET] / CALLS);
+			       compiled->entry, uct_movsb.ratio[o], uct_uc.ratio[o], uct_uc.ticks[1][o]);
 	}
 	printf("\n");
 }

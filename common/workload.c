@@ -79,3 +79,45 @@ double time_calls(copy_fn fn, unsigned char *dst, const unsigned char *src, cons
 	uint64_t t1 = tsc();
 	return (double)(t1 - t0);
 }
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, by_value);
+	return v[n / 2];
+}
+
+struct paired time_paired(copy_fn a, copy_fn b, unsigned char *dst, const unsigned char *src,
+			  const struct call *const streams[2], size_t n, int rounds)
+{
+	double ratio[2][WORKLOAD_PAIRED_ROUNDS], ticks[2][2][WORKLOAD_PAIRED_ROUNDS];
+	if (rounds < 1 || rounds > WORKLOAD_PAIRED_ROUNDS)
+		rounds = WORKLOAD_PAIRED_ROUNDS;
+	for (int round = 0; round < rounds; round++)
+		for (int o = 0; o < 2; o++) {
+			/* Each first in turn, so that neither always follows the
+			 * other's traces in the caches and predictors. */
+			double ta, tb;
+			if (round % 2) {
+				tb = time_calls(b, dst, src, streams[o], n);
+				ta = time_calls(a, dst, src, streams[o], n);
+			} else {
+				ta = time_calls(a, dst, src, streams[o], n);
+				tb = time_calls(b, dst, src, streams[o], n);
+			}
+			ratio[o][round] = tb / ta;
+			ticks[0][o][round] = ta / (double)n, ticks[1][o][round] = tb / (double)n;
+		}
+	struct paired p;
+	for (int o = 0; o < 2; o++) {
+		p.ratio[o] = median(ratio[o], rounds);
+		for (int c = 0; c < 2; c++)
+			p.ticks[c][o] = median(ticks[c][o], rounds);
+	}
+	return p;
+}

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 
 enum { CALLS = WORKLOAD_CALLS, REGION = WORKLOAD_REGION, ROUNDS = 15 };
+_Static_assert((int)PAIRED_ROUNDS <= (int)WORKLOAD_PAIRED_ROUNDS, "time_paired times at most WORKLOAD_PAIRED_ROUNDS rounds");
 
 struct streams *streams_new(void)
 {
@@ -45,37 +46,11 @@ void time_copies(struct streams *s, const copy_fn *copies, int n, struct workloa
 			}
 }
 
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v)
-{
-	qsort(v, PAIRED_ROUNDS, sizeof *v, by_value);
-	return v[PAIRED_ROUNDS / 2];
-}
-
 struct workload_ticks paired_medians(struct streams *s, copy_fn a, copy_fn b, struct workload_ticks times[2])
 {
-	double ratio[2][PAIRED_ROUNDS], ticks[2][2][PAIRED_ROUNDS];
-	for (int round = 0; round < PAIRED_ROUNDS; round++)
-		for (int o = 0; o < 2; o++) {
-			/* Each first in turn, so that neither always follows the
-			 * other's traces in the caches and predictors. */
-			double ta, tb;
-			if (round % 2) {
-				tb = time_calls(b, s->dst, s->src, s->calls[o], CALLS);
-				ta = time_calls(a, s->dst, s->src, s->calls[o], CALLS);
-			} else {
-				ta = time_calls(a, s->dst, s->src, s->calls[o], CALLS);
-				tb = time_calls(b, s->dst, s->src, s->calls[o], CALLS);
-			}
-			ratio[o][round] = tb / ta;
-			ticks[0][o][round] = ta / CALLS, ticks[1][o][round] = tb / CALLS;
-		}
+	const struct call *const streams[2] = {s->calls[0], s->calls[1]};
+	struct paired p = time_paired(a, b, s->dst, s->src, streams, CALLS, PAIRED_ROUNDS);
 	for (int c = 0; times && c < 2; c++)
-		times[c] = (struct workload_ticks){median(ticks[c][0]), median(ticks[c][1])};
-	return (struct workload_ticks){median(ratio[0]), median(ratio[1])};
+		times[c] = (struct workload_ticks){p.ticks[c][0], p.ticks[c][1]};
+	return (struct workload_ticks){p.ratio[0], p.ratio[1]};
 }

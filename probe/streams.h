@@ -20,12 +20,10 @@ void streams_free(struct streams *s);
  * call. */
 void time_copies(struct streams *s, const copy_fn *copies, int n, struct workload_ticks *out);
 
-/* Two copies timed in turns over PAIRED_ROUNDS rounds, b over a: the
- * median of the per-round ratio, and each copy's median ticks a call in
- * times[0] (a) and times[1] (b) where times is not NULL. A ratio per round
- * cancels what the machine does between rounds: on a guest with 2 vCPUs
- * the minimum of 15 rounds of each put a copy 0.92-1.09x from itself, the
- * median of 61 ratios 0.98-1.02x. */
+/* Two copies timed in turns over PAIRED_ROUNDS rounds, b over a
+ * (time_paired, common/workload.h): the median of the per-round ratio, and
+ * each copy's median ticks a call in times[0] (a) and times[1] (b) where
+ * times is not NULL. */
 enum { PAIRED_ROUNDS = DISPATCH_PAIRED_ROUNDS };
 struct workload_ticks paired_medians(struct streams *s, copy_fn a, copy_fn b, struct workload_ticks times[2]);
 

@@ -7,7 +7,6 @@
 #include "../../common/workload.h"
 
 #include <dlfcn.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +18,9 @@ static const char usage[] =
 	"Times memcpy as this program calls it (the preloaded libuarchcopy) against the\n"
 	"C library's own memcpy, on the random-size workload (glibc bench-memcpy-random's\n"
 	"sizes) and the same calls sorted by size, and prints where libuarchcopy's\n"
-	"memmove entry jumps (its first instruction, decoded). Exit status 2 when the\n"
-	"library is not preloaded.\n";
+	"memmove entry jumps (its first instruction, decoded). Each ratio is the median\n"
+	"of N rounds' ratios (default and most 61), the two copies timed in turns.\n"
+	"Exit status 2 when the library is not preloaded.\n";
 
 /* The object that holds addr, by file name. */
 static const char *object_of(const void *addr)
@@ -65,12 +65,13 @@ __attribute__((naked)) static void *libc_via_plt(void *dst, const void *src, siz
 
 int main(int argc, char **argv)
 {
-	int rounds = 20;
+	int rounds = WORKLOAD_PAIRED_ROUNDS;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			fputs(usage, stdout);
 			return 0;
-		} else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0) {
+		} else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0 &&
+			   atoi(argv[i + 1]) <= WORKLOAD_PAIRED_ROUNDS) {
 			rounds = atoi(argv[++i]);
 		} else {
 			fprintf(stderr, "preloaded: unknown or incomplete option '%s' (try --help)\n", argv[i]);
@@ -95,25 +96,26 @@ int main(int argc, char **argv)
 	random_calls(calls[0], CALLS, REGION, 1);
 	memcpy(calls[1], calls[0], sizeof calls[0]);
 	sort_calls(calls[1], CALLS);
-	double t[2][2] = {{HUGE_VAL, HUGE_VAL}, {HUGE_VAL, HUGE_VAL}};
 	libc_memcpy_target = theirs;
-	copy_fn fn[2] = {ours, libc_via_plt};
-	for (int r = 0; r < rounds; r++)
-		for (int o = 0; o < 2; o++)
-			for (int c = 0; c < 2; c++)
-				t[o][c] = fmin(t[o][c], time_calls(fn[c], arena + REGION + 4096 + 2048, arena, calls[o], CALLS));
-	printf("preloaded: memcpy / the C library's memcpy, random sizes %.3f, sorted control %.3f\n"
-	       "  (ticks per call: random %.1f against %.1f, sorted %.1f against %.1f)\n",
-	       t[0][0] / t[0][1], t[1][0] / t[1][1], t[0][0] / CALLS, t[0][1] / CALLS, t[1][0] / CALLS,
-	       t[1][1] / CALLS);
+	/* b over a, the median of per-round ratios (time_paired); ours against
+	 * itself is the floor a ratio cannot be read below. */
+	const struct call *const streams[2] = {calls[0], calls[1]};
+	unsigned char *dst = arena + REGION + 4096 + 2048;
+	struct paired p = time_paired(libc_via_plt, ours, dst, arena, streams, CALLS, rounds);
+	struct paired floor = time_paired(ours, ours, dst, arena, streams, CALLS, rounds);
+	printf("preloaded: memcpy / the C library's memcpy, random sizes %.3f, sorted control %.3f (the median of\n"
+	       "  %d rounds' ratios, the two timed in turns; memcpy / itself %.3f and %.3f)\n"
+	       "  (median ticks per call: random %.1f against %.1f, sorted %.1f against %.1f)\n",
+	       p.ratio[0], p.ratio[1], rounds, floor.ratio[0], floor.ratio[1], p.ticks[1][0], p.ticks[0][0],
+	       p.ticks[1][1], p.ticks[0][1]);
 	/* The drop-in library's targets: the C library's time, less only the
 	 * stub's jump, where the core has no compiled table; no slower than
 	 * the C library where it has. */
 	int deferred = strcmp(object_of(first_jump(entry)), object_of((void *)theirs)) == 0;
 	printf("targets, the drop-in library (%s):\n  %-62s %8.3f   %s\n  %-62s %8.3f   %s\n\n",
 	       deferred ? "no compiled table here: the C library's memmove" : "this core's routines",
-	       "random sizes, preloaded memcpy / C library", t[0][0] / t[0][1], deferred ? "<= 1.01" : "<= 1.00",
-	       "sorted control, preloaded memcpy / C library", t[1][0] / t[1][1], deferred ? "<= 1.01" : "<= 1.00");
+	       "random sizes, preloaded memcpy / C library", p.ratio[0], deferred ? "<= 1.01" : "<= 1.00",
+	       "sorted control, preloaded memcpy / C library", p.ratio[1], deferred ? "<= 1.01" : "<= 1.00");
 	free(arena);
 	return 0;
 }
