@@ -177,7 +177,7 @@ static void workload(unsigned char *arena, int samples, const struct target *com
 	struct paired vs_movsb = time_paired(rep_movsb, uc_memcpy, dst, src, streams, CALLS, rounds);
 	struct paired vs_libc = time_paired(libc_copy, uc_memcpy, dst, src, streams, CALLS, rounds);
 	struct paired libc_movsb = time_paired(rep_movsb, libc_copy, dst, src, streams, CALLS, rounds);
-	struct paired floor = time_paired(uc_memcpy, uc_memcpy, dst, src, streams, CALLS, rounds);
+	struct paired self = time_paired(uc_memcpy, uc_memcpy, dst, src, streams, CALLS, rounds);
 #ifdef UC_HAS_MEMMOVE
 	struct paired move = time_paired(libc_move, uc_memmove, dst, src, streams, CALLS, rounds);
 #endif
@@ -197,7 +197,7 @@ static void workload(unsigned char *arena, int samples, const struct target *com
 		       "    (median ticks per call: uc_memcpy %.1f, rep movsb %.1f, libc memcpy %.1f); uc_memcpy / itself "
 		       "%.3f\n",
 		       order[o], vs_movsb.ratio[o], vs_libc.ratio[o], libc_movsb.ratio[o], vs_movsb.ticks[1][o],
-		       vs_movsb.ticks[0][o], vs_libc.ticks[0][o], floor.ratio[o]);
+		       vs_movsb.ticks[0][o], vs_libc.ticks[0][o], self.ratio[o]);
 #ifdef UC_HAS_MEMMOVE
 		printf("    uc_memmove / libc memmove %.3f (ticks per call: %.1f, %.1f)\n", move.ratio[o],
 		       move.ticks[1][o], move.ticks[0][o]);

@@ -102,11 +102,11 @@ int main(int argc, char **argv)
 	const struct call *const streams[2] = {calls[0], calls[1]};
 	unsigned char *dst = arena + REGION + 4096 + 2048;
 	struct paired p = time_paired(libc_via_plt, ours, dst, arena, streams, CALLS, rounds);
-	struct paired floor = time_paired(ours, ours, dst, arena, streams, CALLS, rounds);
+	struct paired self = time_paired(ours, ours, dst, arena, streams, CALLS, rounds);
 	printf("preloaded: memcpy / the C library's memcpy, random sizes %.3f, sorted control %.3f (the median of\n"
 	       "  %d rounds' ratios, the two timed in turns; memcpy / itself %.3f and %.3f)\n"
 	       "  (median ticks per call: random %.1f against %.1f, sorted %.1f against %.1f)\n",
-	       p.ratio[0], p.ratio[1], rounds, floor.ratio[0], floor.ratio[1], p.ticks[1][0], p.ticks[0][0],
+	       p.ratio[0], p.ratio[1], rounds, self.ratio[0], self.ratio[1], p.ticks[1][0], p.ticks[0][0],
 	       p.ticks[1][1], p.ticks[0][1]);
 	/* The drop-in library's targets: the C library's time, less only the
 	 * stub's jump, where the core has no compiled table; no slower than
