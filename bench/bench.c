@@ -28,6 +28,7 @@
 #include "../common/text_poke.h"
 #include "../common/plot.h"
 #include "../common/workload.h"
+#include "paired.h"
 #include "routines.h"
 #include "target.h"
 #include "report.h"
@@ -58,9 +59,12 @@ static const char usage[] =
 	"It reports; it asserts nothing about speed.\n";
 
 /* The dispatch's cost: a table's memcpy against the strategy it picks,
- * called directly, timed in turns so that both see the same machine. A
- * difference of a tick is at the edge of what a guest's TSC resolves: runs
- * here spread from 1 to 7 ticks on the mean, so the median is printed too.
+ * called directly: at each n the median of 15 differences, the two timed in
+ * turns so that both see the same machine (paired.h). A difference of a
+ * tick is at the edge of what a guest's TSC resolves: with the least of
+ * each copy's rounds instead, the zen3 set's median read 0.78 ticks in one
+ * run and 2.47 in another (paired, 2.09 and 2.24; an Emerald Rapids
+ * guest), so the median over n is printed beside the mean.
  * The table is the installed one (uc_memcpy), or the one compiled for a core
  * (t: uct_memcpy, gen --target), whose bounds are immediates. */
 /* Returns the median. set: the routine set's name, where the rows are
@@ -80,21 +84,20 @@ static double dispatch(FILE *csv, unsigned char *arena, int samples, const struc
 	for (size_t n = 1; n <= 256; n++) {
 		int choice = t ? t->strategy(arena + 8192, arena, n) : uc_copy_strategy(arena + 8192, arena, n);
 		copy_fn direct = t ? t->routine(choice) : strategy_routine(choice);
-		double a = 1e300, b = 1e300, c = 1e300;
+		double a = 1e300, b = 1e300;
 		for (int k = 0; k < ROUNDS; k++) {
-			double x = time_copy(copy, arena, n, 0, samples, 6000);
-			double y = time_copy(direct, arena, n, 0, samples, 6000);
-			double z = routine ? time_copy(routine, arena, n, 0, samples, 6000) : 0;
-			a = x < a ? x : a;
-			b = y < b ? y : b;
-			c = z < c ? z : c;
+			a = fmin(a, time_copy(copy, arena, n, 0, samples, 6000));
+			b = fmin(b, time_copy(direct, arena, n, 0, samples, 6000));
 		}
-		hop[n - 1] = a - c;
-		sum += a - b;
-		diff[n - 1] = a - b;
-		if (a - b > worst)
-			worst = a - b, worst_n = n;
-		fprintf(csv, "%s,%zu,%d,%.3f,%.3f,%.3f\n", t ? "target" : set ? set : "installed", n, choice, a, b, a - b);
+		/* The cost itself from pairs timed in turns (paired.h); the
+		 * minima beside it in the csv. */
+		double cost = paired_difference(copy, direct, arena, n, 0, 6000);
+		hop[n - 1] = routine ? paired_difference(copy, routine, arena, n, 0, 6000) : 0;
+		sum += cost;
+		diff[n - 1] = cost;
+		if (cost > worst)
+			worst = cost, worst_n = n;
+		fprintf(csv, "%s,%zu,%d,%.3f,%.3f,%.3f\n", t ? "target" : set ? set : "installed", n, choice, a, b, cost);
 		progress(t ? "dispatch (--target)" : set ? set : "dispatch", n, 256);
 	}
 	qsort(diff, 256, sizeof *diff, cmp_double);
@@ -136,18 +139,13 @@ static void dispatch_sets(FILE *csv, unsigned char *arena, int samples, const st
 /* What a core nobody measured pays: uc_memcpy under the baseline table
  * (every copy forward: the entry's own rep movsb, unpatched) against one
  * rep movsb, timed in turns, n = 1..256 at d = 0. */
-static void baseline(unsigned char *arena, int samples, const struct uc_rule *installed)
+static void baseline(unsigned char *arena, const struct uc_rule *installed)
 {
 	double diff[256], sum = 0;
 	rule_install_patched(baseline_rule());
 	for (size_t n = 1; n <= 256; n++) {
-		double a = 1e300, b = 1e300;
-		for (int k = 0; k < ROUNDS; k++) {
-			a = fmin(a, time_copy(uc_memcpy, arena, n, 0, samples, 6000));
-			b = fmin(b, time_copy(rep_movsb, arena, n, 0, samples, 6000));
-		}
-		diff[n - 1] = a - b;
-		sum += a - b;
+		diff[n - 1] = paired_difference(uc_memcpy, rep_movsb, arena, n, 0, 6000);
+		sum += diff[n - 1];
 		progress("baseline", n, 256);
 	}
 	rule_install_patched(installed);
@@ -301,7 +299,7 @@ int main(int argc, char **argv)
 	if (compiled)
 		dispatch(files[1], arena, samples, compiled, NULL);
 	dispatch_sets(files[1], arena, samples, installed);
-	baseline(arena, samples, installed);
+	baseline(arena, installed);
 	baseline_grid(arena, samples, installed, &figures);
 	grid(files[0], arena, samples, compiled, &figures);
 	workload(arena, samples, compiled, &figures);

@@ -3,6 +3,7 @@
  * library's copies, in rounds. */
 #include "copy_rule.h"
 #include "../common/text_poke.h"
+#include "paired.h"
 #include "report.h"
 #include "routines.h"
 
@@ -22,7 +23,7 @@ static const unsigned int distances[] = {0, 1, 16, 31, 32, 33, 63, 64, 65, 2061,
 struct point_times {
 	double uc, movsb, libc, move, libc_mv, uct, strat[UC_N_STRATEGIES];
 	double best;    /* the fastest of the strategies alone and uc_memcpy */
-	double regret;  /* uc_memcpy over the fastest strategy alone, timed again (paired_regret) */
+	double regret;  /* uc_memcpy over the fastest strategy alone, timed again in turns */
 	int choice;     /* the strategy uc_memcpy takes here */
 	int best_s;
 };
@@ -36,30 +37,6 @@ struct tally {
 	double regret[2][N_LENGTHS * N_DISTANCES];
 	size_t n_regret[2];
 };
-
-/* uc_memcpy over best, the strategy whose minimum was least, timed again
- * in turns: the median of the per-round ratios. The least of a dozen
- * minima favours whichever copy had the luckiest round; timed again beside
- * uc_memcpy, that luck no longer counts. Below 1 where uc_memcpy itself ran
- * faster than every strategy alone. */
-static double paired_regret(copy_fn best, unsigned char *arena, size_t n, unsigned int d)
-{
-	enum { PAIRS = 15 };
-	double r[PAIRS];
-	for (int k = 0; k < PAIRS; k++) {
-		double x, y;
-		if (k % 2) {
-			y = time_copy(best, arena, n, d, 1, 3000);
-			x = time_copy(uc_memcpy, arena, n, d, 1, 3000);
-		} else {
-			x = time_copy(uc_memcpy, arena, n, d, 1, 3000);
-			y = time_copy(best, arena, n, d, 1, 3000);
-		}
-		r[k] = x / y;
-	}
-	qsort(r, PAIRS, sizeof *r, cmp_double);
-	return r[PAIRS / 2];
-}
 
 /* Rounds over every copy, each keeping its minimum, so that a slow spell of
  * the machine hits all of them alike. */
@@ -89,7 +66,10 @@ static void time_point(unsigned char *arena, int samples, const struct target *c
 	for (int s = 0; s < UC_N_STRATEGIES; s++)
 		if (p->strat[s] < p->best)
 			p->best = p->strat[s], p->best_s = s;
-	p->regret = paired_regret(strategy_routine(p->best_s), arena, n, d);
+	/* The least of a dozen minima favours whichever copy had the luckiest
+	 * round: the regret times the best again beside uc_memcpy. Below 1
+	 * where uc_memcpy ran faster than every strategy alone. */
+	p->regret = paired_ratio(uc_memcpy, strategy_routine(p->best_s), arena, n, d, 3000);
 	if (p->uc < p->best) /* uc_memcpy is a strategy too: the best measured */
 		p->best = p->uc, p->best_s = p->choice;
 }
