@@ -23,7 +23,7 @@ static const unsigned int distances[] = {0, 1, 16, 31, 32, 33, 63, 64, 65, 2061,
 struct point_times {
 	double uc, movsb, libc, move, libc_mv, uct, strat[UC_N_STRATEGIES];
 	double best;    /* the fastest of the strategies alone and uc_memcpy */
-	double regret;  /* uc_memcpy over the fastest strategy alone, timed again in turns */
+	double regret;  /* uc_memcpy over best_s's routine alone, timed again in turns */
 	int choice;     /* the strategy uc_memcpy takes here */
 	int best_s;
 };
@@ -66,12 +66,12 @@ static void time_point(unsigned char *arena, int samples, const struct target *c
 	for (int s = 0; s < UC_N_STRATEGIES; s++)
 		if (p->strat[s] < p->best)
 			p->best = p->strat[s], p->best_s = s;
-	/* The least of a dozen minima favours whichever copy had the luckiest
-	 * round: the regret times the best again beside uc_memcpy. Below 1
-	 * where uc_memcpy ran faster than every strategy alone. */
-	p->regret = paired_ratio(uc_memcpy, strategy_routine(p->best_s), arena, n, d, 3000);
 	if (p->uc < p->best) /* uc_memcpy is a strategy too: the best measured */
 		p->best = p->uc, p->best_s = p->choice;
+	/* The least of a dozen minima favours whichever copy had the luckiest
+	 * round: the regret times the best strategy (where uc_memcpy was, its
+	 * own choice) again beside uc_memcpy. */
+	p->regret = paired_ratio(uc_memcpy, strategy_routine(p->best_s), arena, n, d, 3000);
 }
 
 static void print_header(FILE *csv, const struct target *compiled)
