@@ -5,7 +5,8 @@
 #   - every section is printed: dispatch, baseline, grid, random sizes,
 #     targets (with a figure for this CPU's rule);
 #   - bench.csv has one row per grid point (13 lengths x 13 distances), each
-#     naming one of the flavor's strategies, with finite positive times;
+#     naming one of the flavor's strategies, with finite positive times and
+#     regret; the workload prints uc_memcpy against itself, its floor;
 #   - dispatch.csv has n = 1..256 for the installed table, its codes the
 #     flavor's, and at d = 0 the grid names the same strategy as it does;
 #   - bench.png is a PNG of the size asked, drawn from bench.gp, whose
@@ -39,6 +40,14 @@ check "$flavor: bench.csv names only the flavor's strategies, times finite and p
 		FNR > 1 && (!($3 in ok) || !($6 in ok) || !($4 + 0 > 0) || !($5 + 0 > 0) ||
 			    $4 ~ /nan|inf/ || $5 ~ /nan|inf/) { print "row " FNR ": " $0; bad = 1 }
 		END { exit bad }' "$T/strategies" "$out/bench.csv"
+
+# The regret, timed again in turns: a finite ratio near the minima's.
+check "$flavor: bench.csv's regret is finite and positive at every point" \
+	awk -F, 'NR > 1 && !($7 + 0 > 0 && $7 + 0 < 1000 && $7 !~ /nan|inf/) { print "row " NR ": " $0; bad = 1 }
+		END { exit bad }' "$out/bench.csv"
+# The workload's ratios are paired medians, each copy against itself beside them.
+check "$flavor: the workload prints uc_memcpy against itself on both streams" \
+	test "$(grep -c 'uc_memcpy / itself [0-9]' "$T/report")" -eq 2
 
 # dispatch.csv: table,n,choice (a code),memcpy,direct,overhead
 check "$flavor: dispatch.csv has n = 1..256 for the installed table" \
