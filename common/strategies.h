@@ -64,7 +64,11 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
  *  - avx512_forward, avx512_down: the same with 64-byte zmm moves, n >= 64.
  *  - small_flat: small without its branch between 8..15 and 16..32 bytes
  *    (four loads at offsets that overlap to cover n), n <= 32: that branch
- *    mispredicts on random sizes. The probe's small trial chooses it. */
+ *    mispredicts on random sizes. The probe's small trial chooses it.
+ *  - avx512_small: n <= 32 bytes as one ymm load and one store under a
+ *    mask of n bits (AVX-512BW and VL, the mask by BMI2's bzhi): no branch
+ *    at any length, and the masked-off bytes are neither read nor written,
+ *    so nothing past n faults. */
 #define STRATEGIES(X) \
 	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD, 0, DIR_UP, 0, 0, "rcx", \
 	  "one rep movsb (the baseline)") \
@@ -87,7 +91,9 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
 	X(STRATEGY_AVX512_DOWN, "avx512_down", 64, -1, ISA_AVX512, 'X', STRATEGY_AVX2_DOWN, 9, DIR_DOWN, 0, 0, "rcx r8 zmm0-5", \
 	  "zmm moves, highest first") \
 	X(STRATEGY_SMALL_FLAT, "small_flat", 0, 32, ISA_GPR, 'B', STRATEGY_SMALL_FLAT, 10, DIR_ANY, 0, 0, "rax rcx r8", \
-	  "every load before any store, no branch on the length from 8 bytes (any overlap)")
+	  "every load before any store, no branch on the length from 8 bytes (any overlap)") \
+	X(STRATEGY_AVX512_SMALL, "avx512_small", 0, 32, ISA_AVX512, 'M', STRATEGY_SMALL_FLAT, 11, DIR_ANY, 0, 0, \
+	  "rcx k1 ymm0", "one load and one store of the first n bytes under a mask, no branch (any overlap)")
 
 /* The small trial (derive/dispatch.h): in a kept table, every cell of
  * STRATEGY_TRIAL_FROM copied by STRATEGY_TRIAL_TO where the workload says

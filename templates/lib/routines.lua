@@ -46,7 +46,7 @@ for _, s in ipairs(db.strategies) do list[#list + 1] = strategy_routine(s) end
 for _, r in ipairs({
   { name = "copy_isa", patched = false, kind = "isa", min_n = 0, max_n = -1, access = false, isa = "gpr",
     proto = "int %s(void)",
-    doc = "the vector isa this CPU and its OS enable, by CPUID and XGETBV: 2 AVX-512 (AVX512F, XCR0 bits 1, 2, 5, 6, 7), 1 AVX2 (XCR0 bits 1, 2), 0 neither" },
+    doc = "the vector isa this CPU and its OS enable, by CPUID and XGETBV: 2 AVX-512 (AVX512F, BW and VL, and BMI2; XCR0 bits 1, 2, 5, 6, 7), 1 AVX2 (XCR0 bits 1, 2), 0 neither" },
   { name = "copy_strategy", patched = true, kind = "predicate", min_n = 0, max_n = -1, access = false, isa = "gpr",
     proto = "int %s(const void *dst, const void *src, size_t n)",
     doc = "the code (UC_STRATEGY_*) of the strategy memcpy takes for these arguments" },
