@@ -255,14 +255,14 @@ static int general_registers(const int *codes, int n)
 
 int plan_short_first(const int *codes, int n, int *out)
 {
-	int lowest = -1, count = 0;
+	int shortest = -1, count = 0;
 	for (int i = 0; i < n; i++) {
-		const struct strategy *s = &strategy_catalogue[codes[i]];
-		if (s->max_n >= 0 && (lowest < 0 || (int)s->isa < lowest))
-			lowest = (int)s->isa;
+		int max_n = strategy_catalogue[codes[i]].max_n;
+		if (max_n >= 0 && (shortest < 0 || max_n < shortest))
+			shortest = max_n;
 	}
 	for (int i = 0; i < n; i++)
-		if (strategy_catalogue[codes[i]].max_n >= 0 && (int)strategy_catalogue[codes[i]].isa == lowest)
+		if (shortest >= 0 && strategy_catalogue[codes[i]].max_n == shortest)
 			out[count++] = codes[i];
 	return count;
 }

@@ -88,16 +88,19 @@ void plan_tree_free(struct plan_tree *tree);
 int plan_memmove_first(const struct plan_tree *tree);
 
 /* The strategies the table dispatch tests first below its short lengths,
- * before the code tree, among codes[0..n): the short copies (a bounded
- * max_n) of the lowest isa, which every core runs and so any measured
- * table may choose for the lengths most calls copy, in code order, into
- * out (room for n); how many. Each is one compare from the byte the length
- * indexes, so that the probe, which times every strategy through this
- * dispatch, does not charge one short copy the code tree's compares and
- * another none: with small alone first, small_flat paid three compares
- * and two taken jumps more than small before its body. So tested, small_flat
- * took 5.2-7.4 ticks a call at 8..32 bytes, d = 0, where small took
- * 5.2-6.6 (evidence/sapphirerapids-2026-12-03-51f66d, kernel flavor). */
+ * before the code tree, among codes[0..n): the short copies (those whose
+ * max_n is the least bounded one, 32: made for the lengths most calls
+ * copy), whatever their isa, in code order, into out (room for n); how
+ * many. Each is one compare from the byte the length indexes, so that the
+ * probe, which times every strategy through this dispatch, does not charge
+ * one short copy the code tree's compares and another none: with small
+ * alone first, small_flat paid three compares and two taken jumps more
+ * than small before its body. So tested, small_flat took 5.2-7.4 ticks a
+ * call at 8..32 bytes, d = 0, where small took 5.2-6.6
+ * (evidence/sapphirerapids-2026-12-03-51f66d, kernel flavor); with the
+ * general-register ones alone first, avx512_small took 8.9-9.7 at 16..32
+ * bytes where small took 5.9-6.0, and 0.85x small_flat's time called
+ * alone. A table holds a code only where its isa runs (uc_rule_runs). */
 int plan_short_first(const int *codes, int n, int *out);
 
 #endif

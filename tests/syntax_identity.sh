@@ -48,7 +48,9 @@ same() {
 assemble_gas() {
 	case $1 in
 	rustc)
-		{ echo "std::arch::global_asm!(include_str!(\"$2\"));"; } >"$T/lib.rs"
+		# raw: the file is assembly, not a format string (an AVX-512
+		# mask is written {k1}).
+		{ echo "std::arch::global_asm!(include_str!(\"$2\"), options(raw));"; } >"$T/lib.rs"
 		rustc --edition 2021 --crate-type lib --emit obj -C opt-level=0 "$T/lib.rs" -o "$3" 2>"$T/err"
 		;;
 	*) "$1" -c "$2" -o "$3" 2>"$T/err" ;;

@@ -107,13 +107,15 @@ uc_memcpy_table:
         ja      .Lmemcpy_table_long
         lea     rcx, [rel uc_copy_uniform.here]
         movzx   ecx, byte [rcx + rdx]
-        ; The short copies first (small, small_flat), which short lengths take
+        ; The short copies first (small, small_flat, avx512_small), which short lengths take
         ; most: one compare each here, not the code tree, for the lengths most
         ; calls copy, and none charged the others' compares (plan/tree.h).
         cmp     ecx, 3
         je      .Lmemcpy_table_small                  ; uniform: small
         cmp     ecx, 10
         je      .Lmemcpy_table_small_flat                  ; uniform: small_flat
+        cmp     ecx, 11
+        je      .Lmemcpy_table_avx512_small                  ; uniform: avx512_small
         cmp     ecx, 255
         jne     .Lmemcpy_table_code                   ; uniform: every class alike
         mov     ecx, edi
@@ -2952,13 +2954,15 @@ uc_memmove_table:
         ja      .Lmemmove_table_disjoint_long
         lea     rcx, [rel uc_copy_uniform.here]
         movzx   ecx, byte [rcx + rdx]
-        ; The short copies first (small, small_flat), which short lengths take
+        ; The short copies first (small, small_flat, avx512_small), which short lengths take
         ; most: one compare each here, not the code tree, for the lengths most
         ; calls copy, and none charged the others' compares (plan/tree.h).
         cmp     ecx, 3
         je      .Lmemmove_table_disjoint_small                  ; uniform: small
         cmp     ecx, 10
         je      .Lmemmove_table_disjoint_small_flat                  ; uniform: small_flat
+        cmp     ecx, 11
+        je      .Lmemmove_table_disjoint_avx512_small                  ; uniform: avx512_small
         cmp     ecx, 255
         jne     .Lmemmove_table_disjoint_code                   ; uniform: every class alike
         mov     ecx, edi
@@ -3609,13 +3613,15 @@ uc_memmove_table:
         ja      .Lmemmove_table_up_long
         lea     rcx, [rel uc_copy_uniform.here]
         movzx   ecx, byte [rcx + rdx]
-        ; The short copies first (small, small_flat), which short lengths take
+        ; The short copies first (small, small_flat, avx512_small), which short lengths take
         ; most: one compare each here, not the code tree, for the lengths most
         ; calls copy, and none charged the others' compares (plan/tree.h).
         cmp     ecx, 3
         je      .Lmemmove_table_up_small                  ; uniform: small
         cmp     ecx, 10
         je      .Lmemmove_table_up_small_flat                  ; uniform: small_flat
+        cmp     ecx, 11
+        je      .Lmemmove_table_up_avx512_small                  ; uniform: avx512_small
         cmp     ecx, 255
         jne     .Lmemmove_table_up_code                   ; uniform: every class alike
         mov     ecx, edi
@@ -4260,13 +4266,15 @@ uc_memmove_table:
         ja      .Lmemmove_table_down_long
         lea     rcx, [rel uc_copy_uniform.here]
         movzx   ecx, byte [rcx + rdx]
-        ; The short copies first (small, small_flat), which short lengths take
+        ; The short copies first (small, small_flat, avx512_small), which short lengths take
         ; most: one compare each here, not the code tree, for the lengths most
         ; calls copy, and none charged the others' compares (plan/tree.h).
         cmp     ecx, 3
         je      .Lmemmove_table_down_small                  ; uniform: small
         cmp     ecx, 10
         je      .Lmemmove_table_down_small_flat                  ; uniform: small_flat
+        cmp     ecx, 11
+        je      .Lmemmove_table_down_avx512_small                  ; uniform: avx512_small
         cmp     ecx, 255
         jne     .Lmemmove_table_down_code                   ; uniform: every class alike
         mov     ecx, edi
@@ -12458,13 +12466,15 @@ uc_copy_strategy_table:
         ja      .Lcopy_strategy_table_long
         lea     rcx, [rel uc_copy_uniform.here]
         movzx   ecx, byte [rcx + rdx]
-        ; The short copies first (small, small_flat), which short lengths take
+        ; The short copies first (small, small_flat, avx512_small), which short lengths take
         ; most: one compare each here, not the code tree, for the lengths most
         ; calls copy, and none charged the others' compares (plan/tree.h).
         cmp     ecx, 3
         je      .Lcopy_strategy_table_small                  ; uniform: small
         cmp     ecx, 10
         je      .Lcopy_strategy_table_small_flat                  ; uniform: small_flat
+        cmp     ecx, 11
+        je      .Lcopy_strategy_table_avx512_small                  ; uniform: avx512_small
         cmp     ecx, 255
         jne     .Lcopy_strategy_table_code                   ; uniform: every class alike
         mov     ecx, edi
