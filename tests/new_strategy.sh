@@ -1,11 +1,11 @@
 #!/bin/sh
 # A strategy is a catalogue row and a body: in a copy of this tree, a
-# throwaway strategy forward_twin (forward under another name, code 11, a
+# throwaway strategy forward_twin (forward under another name, the next code, a
 # general-register one, after a gap in the kernel flavor's codes) is
 # added by its row in common/strategies.h and its body
 # templates/flavor/x86_64/copy/bodies/forward_twin.tpi, and a fixture puts it
 # in two rules and lists its routine in both flavors. A second one, nt_twin
-# (code 12), streams: avx2_nt's body under another name, with the
+# (the code after it), streams: avx2_nt's body under another name, with the
 # catalogue's streams column set, in the user flavor's zen3 rule. Nothing
 # else changes: `make` regenerates out/, the generated tests, the ABI
 # harness and the instruction scan pass in both flavors, the probe times
@@ -23,14 +23,17 @@ git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$W"
 cd "$W" || exit 2
 git init -q && git add -A && git -c user.email=t@example.org -c user.name=t commit -qm base
 
+# The next codes: the catalogue's rows are its codes from 0, in order.
+C1=$(grep -c '^	X(STRATEGY_' common/strategies.h)
+C2=$((C1 + 1))
 # The catalogue row: appended after the last row of STRATEGIES(X).
 awk '
 	/^#define STRATEGIES\(X\)/ { inside = 1 }
 	inside && !/\\$/ {
 		print $0 " \\"
-		print "\tX(STRATEGY_FORWARD_TWIN, \"forward_twin\", 0, -1, ISA_GPR, '\''T'\'', STRATEGY_FORWARD, 11, DIR_UP, 0, 0, \"rcx\", \\"
+		print "\tX(STRATEGY_FORWARD_TWIN, \"forward_twin\", 0, -1, ISA_GPR, '\''T'\'', STRATEGY_FORWARD, '"$C1"', DIR_UP, 0, 0, \"rcx\", \\"
 		print "\t  \"forward, under another name\") \\"
-		print "\tX(STRATEGY_NT_TWIN, \"nt_twin\", 32, -1, ISA_AVX2, '\''U'\'', STRATEGY_FORWARD, 12, DIR_UP, 1, 0, \"rcx r8 r9 ymm0-5\", \\"
+		print "\tX(STRATEGY_NT_TWIN, \"nt_twin\", 32, -1, ISA_AVX2, '\''U'\'', STRATEGY_FORWARD, '"$C2"', DIR_UP, 1, 0, \"rcx r8 r9 ymm0-5\", \\"
 		print "\t  \"avx2_nt, under another name\")"
 		inside = 0
 		next
@@ -53,13 +56,13 @@ sqlite3 uarch.db "
 		(SELECT max(length_lo) FROM rule_band WHERE uarch = 'zen3' AND flavor = 'user');"
 
 check "the tree builds with the new strategy" make -s
-check "...which the catalogue lists with code 11" sh -c "gen/uarchgen strategies | grep -qx '11 forward_twin T gpr 0 -1 up'"
+check "...which the catalogue lists with code $C1" sh -c "gen/uarchgen strategies | grep -qx '$C1 forward_twin T gpr 0 -1 up'"
 check "...the kernel flavor with a gap in its codes" sh -c \
-	"grep -q '^#define UC_STRATEGY_FORWARD_TWIN 11$' out/kernel/copy_rule.h && grep -q '^#define UC_N_STRATEGIES 12$' out/kernel/copy_rule.h"
+	"grep -q '^#define UC_STRATEGY_FORWARD_TWIN $C1\$' out/kernel/copy_rule.h && grep -q '^#define UC_N_STRATEGIES $C2\$' out/kernel/copy_rule.h"
 check "...zen2's kernel rule choosing it" sh -c \
 	"gen/uarchgen lookup AuthenticAMD 0x17 0x31 --flavor kernel | grep -q 'table=0\.\.63:forward,forward,forward,forward,forward_twin;'"
-check "...and nt_twin, code 12, streaming, in zen3's user rule" sh -c \
-	"gen/uarchgen strategies | grep -qx '12 nt_twin U avx2 32 -1 up' && grep -q '^#define UC_STRATEGY_NT_TWIN 12$' out/user/copy_rule.h &&
+check "...and nt_twin, code $C2, streaming, in zen3's user rule" sh -c \
+	"gen/uarchgen strategies | grep -qx '$C2 nt_twin U avx2 32 -1 up' && grep -q '^#define UC_STRATEGY_NT_TWIN $C2\$' out/user/copy_rule.h &&
 	 gen/uarchgen lookup AuthenticAMD 0x19 0x01 --flavor user | grep -q ',nt_twin,'"
 check "the changed files: the rows, the bodies, the fixture, and out/" sh -c \
 	"test \"\$(git status --porcelain | grep -v ' out/' | sort | tr '\n' ' ')\" = \
