@@ -99,8 +99,9 @@ int plan_memmove_first(const struct plan_tree *tree);
  * call at 8..32 bytes, d = 0, where small took 5.2-6.6
  * (evidence/sapphirerapids-2026-12-03-51f66d, kernel flavor); with the
  * general-register ones alone first, avx512_small took 8.9-9.7 at 16..32
- * bytes where small took 5.9-6.0, and 0.85x small_flat's time called
- * alone. A table holds a code only where its isa runs (uc_rule_runs). */
+ * bytes where small took 5.9-6.0 (a probe run on that guest, not
+ * recorded), though called alone it took 0.85x small_flat's time. A
+ * table holds a code only where its isa runs (uc_rule_runs). */
 int plan_short_first(const int *codes, int n, int *out);
 
 #endif
