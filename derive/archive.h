@@ -66,8 +66,13 @@
  *   9: as 8, and where every candidate lost to every copy forward, the
  *      shaped trial: both trials run on the candidate fastest on random
  *      sizes, and the table they make is kept where it beats every copy
- *      forward as a candidate must (dispatch.h). */
-#define PROBE_VERSION 9
+ *      forward as a candidate must (dispatch.h).
+ *  10: as 9, with each strategy of the plan timed through its own entry,
+ *      compiled as gen writes a table that gives it every copy (the
+ *      entry, memmove's overlap compares, a jump to its routine), not
+ *      through the table dispatch, whose code tree charged each strategy
+ *      its code's depth (probe/measure.c). */
+#define PROBE_VERSION 10
 #define BAND_TRIALS_VERSION 7
 #define SMALL_TRIAL_VERSION 8
 #define SHAPED_TRIAL_VERSION 9

@@ -156,6 +156,41 @@ int compile_tables(const struct probe_flavor *f, const struct derived_rule *tabl
 	return 0;
 }
 
+int compile_strategies(const struct probe_flavor *f, struct compiled_tables *out)
+{
+	out->size = (size_t)N_COPY_STRATEGIES * SLOT;
+	out->region = near_region(f, out->size);
+	out->entries = calloc(N_COPY_STRATEGIES, sizeof *out->entries);
+	if (!out->region || !out->entries) {
+		fprintf(stderr, "probe: no memory for the strategies' entries within reach of the routines\n");
+		return -1;
+	}
+	memset(out->region, 0xcc, out->size);
+	uintptr_t body[N_COPY_STRATEGIES] = {0};
+	for (size_t i = 0; i < f->n_routines; i++)
+		body[f->routines[i].code] = (uintptr_t)f->routines[i].fn;
+	for (size_t i = 0; i < f->n_routines; i++) {
+		int code = f->routines[i].code;
+		unsigned char *slot = out->region + (size_t)code * SLOT, *p = slot;
+		memcpy(p, "\xf3\x0f\x1e\xfa\x48\x89\xf8", 7);
+		p += 7;
+		if (f->moves)
+			p += memmove_overlap_compares(p, (uintptr_t)p, (uintptr_t)f->table_copy);
+		struct plan_step go = {.op = PLAN_GOTO, .to = code};
+		struct plan_tree tree = {&go, 1, {0}};
+		if (plan_encode(&tree, p, PLAN_CODE_MAX, (uintptr_t)p, body) == 0) {
+			fprintf(stderr, "probe: strategy %d's entry could not be compiled\n", code);
+			return -1;
+		}
+		out->entries[code] = (copy_fn)slot;
+	}
+	if (mprotect(out->region, out->size, PROT_READ | PROT_EXEC)) {
+		perror("probe: mprotect of the strategies' entries");
+		return -1;
+	}
+	return 0;
+}
+
 void compiled_tables_free(struct compiled_tables *c)
 {
 	if (c->region)

@@ -22,6 +22,12 @@ struct compiled_tables {
  * branches (the band cost). Nonzero after saying why. */
 int compile_tables(const struct probe_flavor *f, const struct derived_rule *tables, int n, int one_body,
 		   struct compiled_tables *out);
+/* Each strategy's own entry, as gen writes a table that gives it every
+ * copy: the entry (memmove's overlap compares where the flavor's is
+ * memmove), then a jump to the strategy's routine; entries[code], NULL for
+ * a strategy the flavor lacks. Every strategy so pays the same path, the
+ * one a compiled tree's leaf takes. Nonzero after saying why. */
+int compile_strategies(const struct probe_flavor *f, struct compiled_tables *out);
 void compiled_tables_free(struct compiled_tables *c);
 
 #endif

@@ -2,6 +2,7 @@
 
 #include "../derive/derive.h"
 #include "../common/timer.h"
+#include "compiled.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -185,6 +186,18 @@ int measure_pass(struct measurement *m, const struct timing_plan *p, const struc
 	if (previous)
 		munmap(previous, ARENA);
 	previous = arena;
+	/* Each strategy through its own compiled entry (compile_strategies),
+	 * the path a compiled tree's leaf takes to it: the entry, memmove's
+	 * overlap compares, one jump. Through the table dispatch instead, each
+	 * strategy paid its code's depth in the dispatch's code tree: on a
+	 * sapphirerapids guest avx512_forward took 9.8 ticks at 128 bytes
+	 * through it and 4.8 alone, and the derivation chose avx2_small there,
+	 * which the compiled table then ran at 1.8x the C library's time. The
+	 * forced table aligns an aligning routine's head to PROBE_ALIGN_DST. */
+	struct compiled_tables alone;
+	f->force_strategy(BASELINE_STRATEGY);
+	if (compile_strategies(f, &alone))
+		exit(1);
 	int pass = m->passes;
 	double overhead = 1e300;
 	for (int k = 0; k < 8; k++) {
@@ -194,26 +207,20 @@ int measure_pass(struct measurement *m, const struct timing_plan *p, const struc
 	}
 	m->overhead = overhead;
 	for (size_t i = 0; i < m->n; i++) {
-		if (*stop)
+		if (*stop) {
+			compiled_tables_free(&alone);
 			return -1;
+		}
 		struct point *pt = &m->points[i];
 		/* A call's whole cost, call and return included: what a caller
-		 * pays, and a ratio that a tick of jitter cannot blow up. Each
-		 * strategy runs through the flavor's table copy, under a table
-		 * that gives it everything, so that what is timed is the body the
-		 * dispatch runs: the strategy's own routine is the same
-		 * instructions at another address, and where it stands moved its
-		 * time by a third (the user flavor's unchanged small routine took
-		 * 5.8-6.0 ticks at 8..32 bytes in evidence/zen3-2026-11-30-d54f25
-		 * and 7.8-8.0 in -30dab5, a build later, which then ranked the
-		 * descending copy first at 12..23 bytes). */
-		if (i == 0 || pt->strategy != m->points[i - 1].strategy)
-			f->force_strategy(pt->strategy);
-		double t = time_copy(f->table_copy, arena, pt->length, pt->distance, p->samples, p->ticks_per_sample);
+		 * pays, and a ratio that a tick of jitter cannot blow up. */
+		double t = time_copy(alone.entries[pt->strategy], arena, pt->length, pt->distance, p->samples,
+				     p->ticks_per_sample);
 		pt->pass_min[pass] = t > 0.01 ? t : 0.01;
 		if (progress && (i % 256 == 0 || i + 1 == m->n))
 			progress(pass, i + 1, m->n, pt);
 	}
+	compiled_tables_free(&alone);
 	m->passes++;
 	return 0;
 }

@@ -184,7 +184,7 @@ check "...and the summary's CPU row keeps its two cells" sh -c "grep '^| CPU |' 
 # ---- broken archives ----
 head -c 3000 "$A" >"$T/truncated.run"
 sed '$d' "$A" >"$T/nosum.run"
-awk 'NR == 40 { sub(/[0-9]$/, "7") } { print }' "$A" >"$T/tampered.run"
+awk '/^forward / && !done { d = substr($0, length($0)); sub(/[0-9]$/, (d + 1) % 10); done = 1 } { print }' "$A" >"$T/tampered.run"
 sed 's/^probe [0-9]*$/probe 99/' "$A" >"$T/future.run" && sha_again "$T/future.run"
 sed 's/^probe [0-9]*$/probe 0/' "$A" >"$T/ancient.run" && sha_again "$T/ancient.run"
 # Version 1 and 2 archives end with their points: no dispatch lines.
@@ -211,12 +211,17 @@ refused "a tampered archive" "$T/fleet" "$T/tampered.run" "checksum mismatch"
 refused "an unknown probe version" "$T/fleet" "$T/future.run" "written by probe version 99"
 refused "a version older than any imported" "$T/fleet" "$T/ancient.run" "written by probe version 0"
 # Version 1 called each strategy alone; it derives alike and its evidence says so.
-check "the probe writes version 9: the dispatch measured on compiled trees, on a stream no predictor learns, its band trials, its small trial and its shaped trial" grep -qx 'probe 9' "$A"
+check "the probe writes version 10: each strategy through its own compiled entry, the dispatch measured on compiled trees, on a stream no predictor learns, its band trials, its small trial and its shaped trial" grep -qx 'probe 10' "$A"
 fresh "$T/v1"
 check "a version 1 archive still imports" sh -c "'$GEN' import --db '$T/v1/uarch.db' '$T/v1.run' >/dev/null 2>&1"
 check "...and its evidence says each strategy was called alone" sh -c \
 	"grep -q 'each called alone' '$T/v1/'\$(sqlite3 '$T/v1/uarch.db' \"SELECT evidence FROM rule WHERE flavor = 'kernel' AND evidence LIKE '%%$(tail -1 "$T/v1.run" | cut -c8-13)%%'\")"
-check "a version 9 archive's evidence says the table copy ran it" grep -q 'through the flavor.s table copy' "$T/rec/evidence/$run_id/summary.md"
+check "a version 10 archive's evidence says each strategy ran through its own entry" grep -q 'each run through its own entry' "$T/rec/evidence/$run_id/summary.md"
+sed 's/^probe 10$/probe 9/' "$A" >"$T/v9.run" && sha_again "$T/v9.run"
+fresh "$T/v9"
+check "a version 9 archive still imports" sh -c "'$GEN' import --db '$T/v9/uarch.db' '$T/v9.run' >/dev/null 2>&1"
+check "...and its evidence says the table copy ran each strategy" sh -c \
+	"grep -q 'through the flavor.s table copy' '$T/v9/'\$(sqlite3 '$T/v9/uarch.db' \"SELECT evidence FROM rule WHERE flavor = 'kernel' AND evidence LIKE '%%$(tail -1 "$T/v9.run" | cut -c8-13)%%'\")"
 refused "an unknown strategy" "$T/fleet" "$T/strategy.run" "'warp' is not a strategy"
 refused "a negative time" "$T/fleet" "$T/negative.run" "not a positive number of ticks"
 refused "no CPUID leaf 1" "$T/fleet" "$T/nocpu.run" "lacks CPUID leaves 0 and 1"

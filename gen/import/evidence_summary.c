@@ -113,7 +113,15 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 	int timed[N_COPY_STRATEGIES] = {0};
 	for (size_t i = 0; i < run->table->n; i++)
 		timed[run->table->rows[i].strategy] = 1;
-	if (run->archive->probe_version >= 2)
+	int v = run->archive->probe_version;
+	if (v >= 10)
+		buf_printf(b, "## Method\n\n- Routines: the generated strategies of the %s flavor that this CPU runs, "
+			      "each run through its own entry, compiled as gen writes a table that gives it every "
+			      "length and distance (the entry, memmove's overlap compares where the flavor's entry is "
+			      "memmove, then a jump to the strategy's routine), so that each pays the path a compiled "
+			      "tree's leaf takes to it:",
+			   run->archive->flavor);
+	else if (v >= 2)
 		buf_printf(b, "## Method\n\n- Routines: the generated strategies of the %s flavor that this CPU runs, "
 			      "each run through the flavor's table copy (`uc_memmove`, or `uc_memcpy` where the flavor "
 			      "has no memmove) under a table that gives it every length and distance, so that a time "
@@ -125,9 +133,9 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 			   run->archive->flavor);
 	for (int k = 0, first = 1; k < N_COPY_STRATEGIES; k++)
 		if (timed[k]) {
-			/* Version 2 ran the strategies' bodies through the table copy,
-			 * not their own routines. */
-			buf_printf(b, "%s `%s%s`", first ? "" : ",", run->archive->probe_version >= 2 ? "" : "uc_copy_",
+			/* Versions 2 to 9 ran the strategies' bodies through the table
+			 * copy, not their own routines. */
+			buf_printf(b, "%s `%s%s`", first ? "" : ",", v >= 2 && v < 10 ? "" : "uc_copy_",
 				   strategy_name[k]);
 			first = 0;
 		}
@@ -142,7 +150,7 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 	for (int k = 0; k < N_COPY_STRATEGIES; k++)
 		if (streams_from[k])
 			buf_printf(b, "; `%s%s`, whose stores bypass the caches, from %u bytes",
-				   run->archive->probe_version >= 2 ? "" : "uc_copy_", strategy_name[k], streams_from[k]);
+				   v >= 2 && v < 10 ? "" : "uc_copy_", strategy_name[k], streams_from[k]);
 	buf_printf(b, ".\n");
 	/* The longest length, and the distances timed there: runs since the
 	 * probe reached past 1 MiB time those lengths at a sparse set. */
