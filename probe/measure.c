@@ -188,12 +188,13 @@ int measure_pass(struct measurement *m, const struct timing_plan *p, const struc
 	previous = arena;
 	/* Each strategy through its own compiled entry (compile_strategies),
 	 * the path a compiled tree's leaf takes to it: the entry, memmove's
-	 * overlap compares, one jump. Through the table dispatch instead, each
-	 * strategy paid its code's depth in the dispatch's code tree: on a
-	 * sapphirerapids guest avx512_forward took 9.8 ticks at 128 bytes
-	 * through it and 4.8 alone, and the derivation chose avx2_small there,
-	 * which the compiled table then ran at 1.8x the C library's time. The
-	 * forced table aligns an aligning routine's head to PROBE_ALIGN_DST. */
+	 * overlap compares, one jump. Through the table dispatch instead
+	 * (probe versions 2 to 9), each strategy paid its code's depth in the
+	 * dispatch's code tree (plan_code_tree: one compare for the first
+	 * codes, a search for the others), a cost that no compiled table pays
+	 * and that grew with every strategy added, so that a strategy far down
+	 * the code tree lost points it wins as it ships. The forced table
+	 * aligns an aligning routine's head to PROBE_ALIGN_DST. */
 	struct compiled_tables alone;
 	f->force_strategy(BASELINE_STRATEGY);
 	if (compile_strategies(f, &alone))

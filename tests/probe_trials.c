@@ -6,9 +6,13 @@
  * the shaped trial times the table both made against every copy forward. Which table wins is this CPU's
  * business; what is checked is the plumbing: each trial timed, every time
  * a positive number of ticks, each verdict the one its rule gives, and
- * the archive's lines of them read back. */
+ * the archive's lines of them read back. And each strategy's own entry,
+ * through which the probe times the strategy at every point of its plan
+ * (compile_strategies): it jumps to that strategy's routine and copies. */
 #include "../derive/dispatch.h"
 #include "../probe/band_trials.h"
+#include "../probe/compiled.h"
+#include "../probe/measure.h"
 #include "../common/util.h"
 
 #include <math.h>
@@ -33,6 +37,47 @@ static int ticks(struct workload_ticks w)
 	return isfinite(w.random) && isfinite(w.sorted) && w.random > 0 && w.sorted > 0;
 }
 
+/* Each strategy the CPU runs, through its entry: the last instruction a
+ * jmp rel32 to the strategy's own routine, and the copy right. */
+static void check_own_entries(const struct probe_flavor *f)
+{
+	struct compiled_tables c;
+	f->force_strategy(BASELINE_STRATEGY);
+	if (compile_strategies(f, &c)) {
+		check(0, f->name, "the strategies' entries do not compile");
+		return;
+	}
+	static unsigned char src[8192], dst[8192];
+	static const size_t lengths[] = {1, 7, 8, 31, 32, 33, 100, 256, 4096};
+	for (size_t i = 0; i < f->n_routines; i++) {
+		const struct probe_routine *r = &f->routines[i];
+		if (!measured_strategy(f, r->code))
+			continue;
+		const unsigned char *p = (const unsigned char *)c.entries[r->code];
+		size_t end = 7;
+		while (p[end] != 0xe9 || p[end + 5] != 0xcc)
+			end++;
+		int32_t rel;
+		memcpy(&rel, p + end + 1, 4);
+		char what[96];
+		snprintf(what, sizeof what, "%s's entry does not end in a jump to its routine", strategy_name[r->code]);
+		check((uintptr_t)(p + end + 5 + rel) == (uintptr_t)r->fn, f->name, what);
+		int right = 1;
+		for (size_t k = 0; k < sizeof lengths / sizeof *lengths; k++) {
+			size_t n = lengths[k];
+			if (!strategy_serves(r->code, (unsigned int)n))
+				continue;
+			for (size_t j = 0; j < n; j++)
+				src[j] = (unsigned char)(j * 7 + k + 1), dst[j] = 0;
+			dst[n] = 0x5a;
+			right &= c.entries[r->code](dst, src, n) == dst && memcmp(dst, src, n) == 0 && dst[n] == 0x5a;
+		}
+		snprintf(what, sizeof what, "%s through its entry copies wrong", strategy_name[r->code]);
+		check(right, f->name, what);
+	}
+	compiled_tables_free(&c);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -54,6 +99,7 @@ int main(int argc, char **argv)
 		}
 	for (const struct probe_flavor *const *f = probe_flavors; *f; f++) {
 		const char *name = (*f)->name;
+		check_own_entries(*f);
 		/* One band a tick: the kept table at the measured cost. */
 		struct dispatch_run d = {.measured = 1, .chosen = 1, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}}};
 		int rc = try_band_splits(*f, &t, &d, 0.03);
