@@ -344,7 +344,7 @@ $(B)/preloaded: bench/preloaded/preloaded.c common/workload.c common/size_profil
 .PHONY: bench
 bench: all $(FLAVORS:%=$(B)/%/bench) $(B)/preloaded
 	$(Q)for f in $(FLAVORS); do $(B)/$$f/bench --out $(B)/$$f/bench-results || exit 1; done
-	$(Q)UARCHCOPY_REPORT=1 LD_PRELOAD=$(CURDIR)/$(B)/libuarchcopy.so $(B)/preloaded
+	$(Q)UARCHCOPY_REPORT=1 LD_PRELOAD=$(CURDIR)/$(B)/libuarchcopy.so $(B)/preloaded --processes 9
 
 # make bench-against BASE=REV: the routines out/ ships now against REV's,
 # each measured rule's set timed in turns in one process on the random-size

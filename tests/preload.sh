@@ -144,6 +144,12 @@ fi
 check "a forced strategy: the entry jumps inside the library" sh -c \
 	"UARCHCOPY_STRATEGY=forward LD_PRELOAD='$LIB' '$PRELOADED' --rounds 1 | grep -q 'entry jumps to libuarchcopy\.so\$'"
 check "without the library the timer refuses to run" sh -c "'$PRELOADED' --rounds 1 >/dev/null 2>&1; test \$? -eq 2"
+LD_PRELOAD=$LIB "$PRELOADED" --rounds 1 --processes 3 >"$T/processes" 2>&1
+check "over several processes the timer prints their median and range" \
+	grep -Eq '^preloaded: memcpy / the C library.s memcpy, random sizes [0-9.]+ \([0-9.]+\.\.[0-9.]+\), sorted control [0-9.]+$' "$T/processes"
+check "...and the targets read the medians" sh -c "grep -q 'over 3 processes' '$T/processes' && grep -Eq '^  random sizes, preloaded memcpy / C library +[0-9.]+ ' '$T/processes'"
+check "a count of processes out of range is refused" sh -c \
+	"LD_PRELOAD='$LIB' '$PRELOADED' --processes 0 >/dev/null 2>&1; test \$? -eq 2 && LD_PRELOAD='$LIB' '$PRELOADED' --processes 32 >/dev/null 2>&1; test \$? -eq 2"
 for s in $(sed -n 's/^\tX(UC_STRATEGY_[A-Z0-9_]*, "\([a-z0-9_]*\)",.*/\1/p' "$ROOT/out/user/copy_rule.h"); do
 	UARCHCOPY_STRATEGY=$s LD_PRELOAD=$LIB run "$T/$s"
 	for p in sqlite3 python3 git tar; do

@@ -12,15 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static const char usage[] =
-	"usage: LD_PRELOAD=build/libuarchcopy.so preloaded [--rounds N]\n"
+	"usage: LD_PRELOAD=build/libuarchcopy.so preloaded [--rounds N] [--processes P]\n"
 	"\n"
 	"Times memcpy as this program calls it (the preloaded libuarchcopy) against the\n"
 	"C library's own memcpy, on the random-size workload (glibc bench-memcpy-random's\n"
 	"sizes) and the same calls sorted by size, and prints where libuarchcopy's\n"
 	"memmove entry jumps (its first instruction, decoded). Each ratio is the median\n"
 	"of N rounds' ratios (default and most 61), the two copies timed in turns.\n"
+	"With --processes P (at most 31), it runs itself P times, each a new process\n"
+	"that places the code and the pages anew, and prints the median of their\n"
+	"ratios with their range: one process's ratio moved by 0.89..1.15 from run to\n"
+	"run of one build on a Zen 4 guest. --figures prints one process's figures as\n"
+	"numbers, for that.\n"
 	"Exit status 2 when the library is not preloaded.\n";
 
 /* The object that holds addr, by file name. */
@@ -57,6 +64,8 @@ static const void *first_jump(const unsigned char *p)
 /* The C library's memcpy as a program calls it: through a jump via a
  * pointer, as its PLT entry jumps via the GOT, so that both sides of the
  * ratio pay the same first hop. */
+enum { MAX_PROCESSES = 31 };
+
 copy_fn libc_memcpy_target; /* global: the jump below names it */
 __attribute__((naked)) static void *libc_via_plt(void *dst, const void *src, size_t n)
 {
@@ -64,9 +73,100 @@ __attribute__((naked)) static void *libc_via_plt(void *dst, const void *src, siz
 	__asm__("jmp *libc_memcpy_target(%rip)");
 }
 
+/* One process's figures: each ratio the median of its rounds' ratios. */
+struct one_run {
+	double ratio[2], self[2], ticks_ours[2], ticks_libc[2];
+};
+
+static void time_workload(int rounds, copy_fn ours, copy_fn theirs, struct one_run *out)
+{
+	enum { CALLS = WORKLOAD_CALLS, REGION = WORKLOAD_REGION, ARENA = 2 * REGION + 8192 };
+	static struct call calls[2][CALLS];
+	/* Page-aligned, as make bench's and the probe's arenas are: the
+	 * workload's offsets are drawn aligned (to 64 bytes, say) from the
+	 * arena's start, and malloc's start is wherever the heap stands. */
+	unsigned char *arena = mmap(NULL, ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (arena == MAP_FAILED) {
+		perror("preloaded: mmap");
+		exit(1);
+	}
+	memset(arena, 0x5a, ARENA);
+	random_calls(calls[0], CALLS, REGION, 1);
+	memcpy(calls[1], calls[0], sizeof calls[0]);
+	sort_calls(calls[1], CALLS);
+	libc_memcpy_target = theirs;
+	/* b over a, the median of per-round ratios (time_paired); ours against
+	 * itself is the floor a ratio cannot be read below. */
+	const struct call *const streams[2] = {calls[0], calls[1]};
+	unsigned char *dst = arena + REGION + 4096 + 2048;
+	struct paired p = time_paired(libc_via_plt, ours, dst, arena, streams, CALLS, rounds);
+	struct paired self = time_paired(ours, ours, dst, arena, streams, CALLS, rounds);
+	*out = (struct one_run){{p.ratio[0], p.ratio[1]},
+				{self.ratio[0], self.ratio[1]},
+				{p.ticks[1][0], p.ticks[1][1]},
+				{p.ticks[0][0], p.ticks[0][1]}};
+	munmap(arena, ARENA);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Runs this program again, n times, each a new process (its code and
+ * pages placed anew), reading each one's figures back. 0, or -1 after
+ * saying why. */
+static int time_processes(int n, int rounds, struct one_run *runs)
+{
+	for (int k = 0; k < n; k++) {
+		int fd[2];
+		if (pipe(fd)) {
+			perror("preloaded: pipe");
+			return -1;
+		}
+		pid_t pid = fork();
+		if (pid < 0) {
+			perror("preloaded: fork");
+			return -1;
+		}
+		if (pid == 0) {
+			char r[16];
+			snprintf(r, sizeof r, "%d", rounds);
+			dup2(fd[1], 1);
+			close(fd[0]);
+			close(fd[1]);
+			execl("/proc/self/exe", "preloaded", "--figures", "--rounds", r, (char *)NULL);
+			_exit(127);
+		}
+		close(fd[1]);
+		FILE *in = fdopen(fd[0], "r");
+		struct one_run *x = &runs[k];
+		int got = in ? fscanf(in, "%lf %lf %lf %lf %lf %lf %lf %lf", &x->ratio[0], &x->ratio[1], &x->self[0],
+				      &x->self[1], &x->ticks_ours[0], &x->ticks_ours[1], &x->ticks_libc[0],
+				      &x->ticks_libc[1])
+			      : 0;
+		if (in)
+			fclose(in);
+		int status;
+		waitpid(pid, &status, 0);
+		if (got != 8 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+			fprintf(stderr, "preloaded: process %d of %d gave no figures\n", k + 1, n);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	int rounds = WORKLOAD_PAIRED_ROUNDS;
+	int rounds = WORKLOAD_PAIRED_ROUNDS, processes = 1, figures = 0;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			fputs(usage, stdout);
@@ -74,6 +174,11 @@ int main(int argc, char **argv)
 		} else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0 &&
 			   atoi(argv[i + 1]) <= WORKLOAD_PAIRED_ROUNDS) {
 			rounds = atoi(argv[++i]);
+		} else if (strcmp(argv[i], "--processes") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0 &&
+			   atoi(argv[i + 1]) <= MAX_PROCESSES) {
+			processes = atoi(argv[++i]);
+		} else if (strcmp(argv[i], "--figures") == 0) {
+			figures = 1;
 		} else {
 			fprintf(stderr, "preloaded: unknown or incomplete option '%s' (try --help)\n", argv[i]);
 			return 2;
@@ -86,45 +191,49 @@ int main(int argc, char **argv)
 		fprintf(stderr, "preloaded: memcpy is the C library's: run it with LD_PRELOAD=build/libuarchcopy.so\n");
 		return 2;
 	}
-	printf("preloaded: %s's memmove entry jumps to %s\n", object_of(entry), object_of(first_jump(entry)));
-
-	enum { CALLS = WORKLOAD_CALLS, REGION = WORKLOAD_REGION };
-	static struct call calls[2][CALLS];
-	/* Page-aligned, as make bench's and the probe's arenas are: the
-	 * workload's offsets are drawn aligned (to 64 bytes, say) from the
-	 * arena's start, which malloc leaves wherever the heap stands in this
-	 * process, so that each run copied at other alignments (this ratio
-	 * 0.94-1.13 in five runs of one build on a Zen 4 guest, make bench's
-	 * vendored one 0.87 in three). */
-	unsigned char *arena = mmap(NULL, 2 * REGION + 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (arena == MAP_FAILED) {
-		perror("preloaded: mmap");
-		return 1;
+	if (figures) {
+		struct one_run r;
+		time_workload(rounds, ours, theirs, &r);
+		printf("%.4f %.4f %.4f %.4f %.2f %.2f %.2f %.2f\n", r.ratio[0], r.ratio[1], r.self[0], r.self[1],
+		       r.ticks_ours[0], r.ticks_ours[1], r.ticks_libc[0], r.ticks_libc[1]);
+		return 0;
 	}
-	memset(arena, 0x5a, 2 * REGION + 8192);
-	random_calls(calls[0], CALLS, REGION, 1);
-	memcpy(calls[1], calls[0], sizeof calls[0]);
-	sort_calls(calls[1], CALLS);
-	libc_memcpy_target = theirs;
-	/* b over a, the median of per-round ratios (time_paired); ours against
-	 * itself is the floor a ratio cannot be read below. */
-	const struct call *const streams[2] = {calls[0], calls[1]};
-	unsigned char *dst = arena + REGION + 4096 + 2048;
-	struct paired p = time_paired(libc_via_plt, ours, dst, arena, streams, CALLS, rounds);
-	struct paired self = time_paired(ours, ours, dst, arena, streams, CALLS, rounds);
-	printf("preloaded: memcpy / the C library's memcpy, random sizes %.3f, sorted control %.3f (the median of\n"
-	       "  %d rounds' ratios, the two timed in turns; memcpy / itself %.3f and %.3f)\n"
-	       "  (median ticks per call: random %.1f against %.1f, sorted %.1f against %.1f)\n",
-	       p.ratio[0], p.ratio[1], rounds, self.ratio[0], self.ratio[1], p.ticks[1][0], p.ticks[0][0],
-	       p.ticks[1][1], p.ticks[0][1]);
+	printf("preloaded: %s's memmove entry jumps to %s\n", object_of(entry), object_of(first_jump(entry)));
+	fflush(stdout);
+	struct one_run runs[MAX_PROCESSES];
+	if (processes == 1)
+		time_workload(rounds, ours, theirs, &runs[0]);
+	else if (time_processes(processes, rounds, runs))
+		return 1;
+	/* Each figure the median over the processes, its spread beside it. */
+	double col[MAX_PROCESSES], med[8], lo[2], hi[2];
+	for (int f = 0; f < 8; f++) {
+		for (int k = 0; k < processes; k++) {
+			const double *x = f < 2 ? runs[k].ratio : f < 4 ? runs[k].self : f < 6 ? runs[k].ticks_ours : runs[k].ticks_libc;
+			col[k] = x[f % 2];
+		}
+		med[f] = median(col, processes);
+		if (f < 2)
+			lo[f] = col[0], hi[f] = col[processes - 1];
+	}
+	if (processes == 1)
+		printf("preloaded: memcpy / the C library's memcpy, random sizes %.3f, sorted control %.3f (the median of\n"
+		       "  %d rounds' ratios, the two timed in turns; memcpy / itself %.3f and %.3f)\n",
+		       med[0], med[1], rounds, med[2], med[3]);
+	else
+		printf("preloaded: memcpy / the C library's memcpy, random sizes %.3f (%.3f..%.3f), sorted control %.3f\n"
+		       "  (%.3f..%.3f): the median over %d processes, each placing code and pages anew, of each\n"
+		       "  one's median of %d rounds' ratios, the two timed in turns; memcpy / itself %.3f and %.3f)\n",
+		       med[0], lo[0], hi[0], med[1], lo[1], hi[1], processes, rounds, med[2], med[3]);
+	printf("  (median ticks per call: random %.1f against %.1f, sorted %.1f against %.1f)\n", med[4], med[6], med[5],
+	       med[7]);
 	/* The drop-in library's targets: the C library's time, less only the
 	 * stub's jump, where the core has no compiled table; no slower than
 	 * the C library where it has. */
 	int deferred = strcmp(object_of(first_jump(entry)), object_of((void *)theirs)) == 0;
 	printf("targets, the drop-in library (%s):\n  %-62s %8.3f   %s\n  %-62s %8.3f   %s\n\n",
 	       deferred ? "no compiled table here: the C library's memmove" : "this core's routines",
-	       "random sizes, preloaded memcpy / C library", p.ratio[0], deferred ? "<= 1.01" : "<= 1.00",
-	       "sorted control, preloaded memcpy / C library", p.ratio[1], deferred ? "<= 1.01" : "<= 1.00");
-	munmap(arena, 2 * REGION + 8192);
+	       "random sizes, preloaded memcpy / C library", med[0], deferred ? "<= 1.01" : "<= 1.00",
+	       "sorted control, preloaded memcpy / C library", med[1], deferred ? "<= 1.01" : "<= 1.00");
 	return 0;
 }
