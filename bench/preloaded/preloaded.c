@@ -25,7 +25,7 @@ static const char usage[] =
 	"of N rounds' ratios (default and most 61), the two copies timed in turns.\n"
 	"With --processes P (at most 31), it runs itself P times, each a new process\n"
 	"that places the code and the pages anew, and prints the median of their\n"
-	"ratios with their range: one process's ratio moved by 0.89..1.15 from run to\n"
+	"ratios with their range: one process's ratio moved by 0.90..1.13 from run to\n"
 	"run of one build on a Zen 4 guest. --figures prints one process's figures as\n"
 	"numbers, for that.\n"
 	"Exit status 2 when the library is not preloaded.\n";
