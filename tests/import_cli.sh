@@ -335,7 +335,10 @@ check "...which the out/ gen wrote holds" "$GEN" check --db "$T/during/uarch.db"
 # kill can hit, made here by hand): the folder stands without its run, the
 # generator names it, and importing the same archive again takes its place.
 fresh "$T/window"
-zen4_run=$(sqlite3 "$T/fleet/uarch.db" "SELECT id FROM run WHERE uarch = 'zen4'")
+# The run zen4.run recorded (uarch.db may hold zen4's own runs too): its id
+# ends in the archive's checksum.
+zen4_sum=$(tail -1 "$T/zen4.run" | cut -c8-13)
+zen4_run=$(sqlite3 "$T/fleet/uarch.db" "SELECT id FROM run WHERE uarch = 'zen4' AND id LIKE '%-$zen4_sum'")
 cp -r "$T/fleet/evidence/$zen4_run" "$T/window/evidence/"
 check "a folder a killed commit left stops the generator, named" sh -c \
 	"! '$GEN' gen -q --db '$T/window/uarch.db' --out '$T/window/out' 2>'$T/window.err' &&
@@ -378,7 +381,7 @@ for delay in 0 0.02 0.05 0.1 0.2 0.4 0.6 0.8 0.9 1.0 1.05 1.1 1.15 1.2 1.3 1.5; 
 	else # named on a FAIL line, which is what make check shows
 		bad "a kill at $delay s left a state gen reports as: $(head -2 "$T/steps.err" | tr '\n' ' ')"
 	fi
-	[ "$(sqlite3 "$T/steps/uarch.db" "SELECT count(*) FROM rule WHERE uarch = 'zen4'")" -eq 1 ] && recorded=1
+	[ "$(sqlite3 "$T/steps/uarch.db" "SELECT count(*) FROM rule WHERE uarch = 'zen4' AND evidence LIKE '%-$zen4_sum/%'")" -eq 1 ] && recorded=1
 	[ $recorded = 1 ] && break
 done
 check "after each of $kills kills, uarch.db and evidence/ agree ($window in the commit window, $journal rolled back)" \
