@@ -132,40 +132,48 @@ static int compile_one(const struct probe_flavor *f, const struct derived_rule *
 	return 0;
 }
 
-int compile_tables(const struct probe_flavor *f, const struct derived_rule *tables, int n, int one_body,
-		   struct compiled_tables *out)
+/* Room for n slots within reach of f's routines, int3 wherever no code
+ * is. Nonzero after saying why. */
+static int open_slots(const struct probe_flavor *f, size_t n, struct compiled_tables *out)
 {
-	out->size = (size_t)n * SLOT;
+	out->size = n * SLOT;
 	out->region = near_region(f, out->size);
-	out->entries = calloc((size_t)n, sizeof *out->entries);
+	out->entries = calloc(n, sizeof *out->entries);
 	if (!out->region || !out->entries) {
-		fprintf(stderr, "probe: no memory for the compiled tables within reach of the routines\n");
+		fprintf(stderr, "probe: no memory for compiled code within reach of the routines\n");
 		return -1;
 	}
-	memset(out->region, 0xcc, out->size); /* int3 wherever no code is */
-	for (int i = 0; i < n; i++)
-		if (compile_one(f, &tables[i], one_body, out->region + (size_t)i * SLOT, &out->entries[i])) {
-			fprintf(stderr, "probe: table %d could not be compiled\n", i);
-			return -1;
-		}
-	/* Written once, then run: never writable and executable at once. */
+	memset(out->region, 0xcc, out->size);
+	return 0;
+}
+
+/* Written once, then run: never writable and executable at once. */
+static int seal_slots(struct compiled_tables *out)
+{
 	if (mprotect(out->region, out->size, PROT_READ | PROT_EXEC)) {
-		perror("probe: mprotect of the compiled tables");
+		perror("probe: mprotect of the compiled code");
 		return -1;
 	}
 	return 0;
 }
 
+int compile_tables(const struct probe_flavor *f, const struct derived_rule *tables, int n, int one_body,
+		   struct compiled_tables *out)
+{
+	if (open_slots(f, (size_t)n, out))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (compile_one(f, &tables[i], one_body, out->region + (size_t)i * SLOT, &out->entries[i])) {
+			fprintf(stderr, "probe: table %d could not be compiled\n", i);
+			return -1;
+		}
+	return seal_slots(out);
+}
+
 int compile_strategies(const struct probe_flavor *f, struct compiled_tables *out)
 {
-	out->size = (size_t)N_COPY_STRATEGIES * SLOT;
-	out->region = near_region(f, out->size);
-	out->entries = calloc(N_COPY_STRATEGIES, sizeof *out->entries);
-	if (!out->region || !out->entries) {
-		fprintf(stderr, "probe: no memory for the strategies' entries within reach of the routines\n");
+	if (open_slots(f, N_COPY_STRATEGIES, out))
 		return -1;
-	}
-	memset(out->region, 0xcc, out->size);
 	uintptr_t body[N_COPY_STRATEGIES] = {0};
 	for (size_t i = 0; i < f->n_routines; i++)
 		body[f->routines[i].code] = (uintptr_t)f->routines[i].fn;
@@ -184,11 +192,7 @@ int compile_strategies(const struct probe_flavor *f, struct compiled_tables *out
 		}
 		out->entries[code] = (copy_fn)slot;
 	}
-	if (mprotect(out->region, out->size, PROT_READ | PROT_EXEC)) {
-		perror("probe: mprotect of the strategies' entries");
-		return -1;
-	}
-	return 0;
+	return seal_slots(out);
 }
 
 void compiled_tables_free(struct compiled_tables *c)

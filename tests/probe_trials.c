@@ -54,14 +54,16 @@ static void check_own_entries(const struct probe_flavor *f)
 		if (!measured_strategy(f, r->code))
 			continue;
 		const unsigned char *p = (const unsigned char *)c.entries[r->code];
-		size_t end = 7;
-		while (p[end] != 0xe9 || p[end + 5] != 0xcc)
+		/* The last jmp rel32: the one the int3 fill follows. */
+		const unsigned char *last = c.region + c.size - 5, *end = p + 7;
+		while (end < last && (end[0] != 0xe9 || end[5] != 0xcc))
 			end++;
-		int32_t rel;
-		memcpy(&rel, p + end + 1, 4);
+		int32_t rel = 0;
+		if (end < last)
+			memcpy(&rel, end + 1, 4);
 		char what[96];
 		snprintf(what, sizeof what, "%s's entry does not end in a jump to its routine", strategy_name[r->code]);
-		check((uintptr_t)(p + end + 5 + rel) == (uintptr_t)r->fn, f->name, what);
+		check(end < last && (uintptr_t)(end + 5 + rel) == (uintptr_t)r->fn, f->name, what);
 		int right = 1;
 		for (size_t k = 0; k < sizeof lengths / sizeof *lengths; k++) {
 			size_t n = lengths[k];
