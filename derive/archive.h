@@ -71,8 +71,17 @@
  *      compiled as gen writes a table that gives it every copy (the
  *      entry, memmove's overlap compares, a jump to its routine), not
  *      through the table dispatch, whose code tree charged each strategy
- *      its code's depth (probe/measure.c). */
-#define PROBE_VERSION 10
+ *      its code's depth (probe/measure.c).
+ *  11: as 10, with every compiled table (the dispatch's, the candidates,
+ *      the trials') timed in turns with every copy forward alone, one
+ *      table after another, never two tables in turns with each other: on
+ *      a Zen 4 guest two copies of one tree so timed ran 1.22x apart
+ *      (probe/streams.h, time_against). */
+#define PROBE_VERSION 11
+#define TABLES_APART_VERSION 11
+/* From version 11, the places each compared table is compiled and timed
+ * at, the median of them (probe/placed.h). */
+#define PLACES_TIMED 3
 #define BAND_TRIALS_VERSION 7
 #define SMALL_TRIAL_VERSION 8
 #define SHAPED_TRIAL_VERSION 9

@@ -36,11 +36,12 @@ struct workload_ticks {
  * one the shaped trial starts from, below) that the workload's calls
  * reach, tried away. The table derived again with no band edge inside
  * range (derive.h, struct length_range) and the table with it, each
- * compiled as gen writes it, timed in turns: the median ticks a call of
+ * compiled as gen writes it, timed in turns with every copy forward (from
+ * probe version 11; with each other before): the median ticks a call of
  * each. merged: the table with the split was not faster beyond the noise
  * on either stream, so the rule keeps the range whole. */
 #define DISPATCH_TRIALS_MAX DERIVE_UNSPLIT_MAX
-/* The rounds a trial's two tables are timed in, in turns. */
+/* The rounds a trial's table is timed in, in turns with every copy forward. */
 #define DISPATCH_PAIRED_ROUNDS 61
 struct band_trial {
 	struct length_range range;
@@ -51,10 +52,10 @@ struct band_trial {
 /* The small trial (probe version 8): the kept table (or the shaped
  * trial's, below) after the band trials, and the same table with every
  * cell of STRATEGY_TRIAL_FROM copied by STRATEGY_TRIAL_TO
- * (common/strategies.h), each compiled as gen writes it, timed in turns:
- * the median ticks a call of each; and the table with the substitute timed
- * in turns with every copy forward, the baseline's median on the sorted
- * control. kept: the substitute's table beat the table without it on
+ * (common/strategies.h), each compiled as gen writes it, timed in turns
+ * with every copy forward (from probe version 11; with each other, and the
+ * table with the substitute with every copy forward, before): the median
+ * ticks a call of each, and the baseline's on the sorted control. kept: the substitute's table beat the table without it on
  * random sizes beyond the noise, and is no slower than the baseline beyond
  * the noise on the sorted control (small_trial_keeps). */
 struct small_trial {

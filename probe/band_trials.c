@@ -3,8 +3,7 @@
  * every copy forward (band_trials.h). */
 #include "band_trials.h"
 
-#include "compiled.h"
-#include "streams.h"
+#include "placed.h"
 
 #include <stdio.h>
 
@@ -16,27 +15,28 @@ struct timing {
 	double noise;
 };
 
-/* A trial's n tables compiled, the streams made at the first. */
-static int compile_trial(struct timing *x, const struct derived_rule *rules, int n, struct compiled_tables *c)
+/* A trial's n tables compiled and timed at PLACES places, and extra[0..
+ * n_extra) as they are (time_placed), the streams made at the first trial.
+ * As time_tables does, a forced table first: an aligning strategy aligns
+ * as the rule says. */
+static int time_trial(struct timing *x, const struct derived_rule *rules, int n, const copy_fn *extra, int n_extra,
+		      struct workload_ticks *out)
 {
-	/* As time_tables does: an aligning strategy aligns as the rule says. */
 	x->f->force_strategy(BASELINE_STRATEGY);
 	if (!x->s)
 		x->s = streams_new();
-	return compile_tables(x->f, rules, n, 0, c);
+	return time_placed(x->f, x->s, rules, n, 0, extra, n_extra, out);
 }
 
-/* The two tables compiled and timed in turns: with (rules[0]) and without
- * (rules[1]) the split (band_trial_timer). */
+/* The two tables, with (rules[0]) and without (rules[1]) the split, each
+ * timed in turns with the forward routine, not with the other
+ * (time_placed; band_trial_timer). */
 static int time_pair(void *ctx, const struct derived_rule rules[2], struct band_trial *trial)
 {
 	struct timing *x = ctx;
-	struct compiled_tables c;
 	struct workload_ticks times[2];
-	if (compile_trial(x, rules, 2, &c))
+	if (time_trial(x, rules, 2, NULL, 0, times))
 		return -1;
-	paired_medians(x->s, c.entries[0], c.entries[1], times);
-	compiled_tables_free(&c);
 	trial->with = times[0], trial->without = times[1];
 	printf("  band trial: %u..%u whole or split: %.2f ticks a call split against %.2f whole on random sizes, "
 	       "%.2f against %.2f sorted: %s\n",
@@ -54,20 +54,16 @@ int try_band_splits(const struct probe_flavor *f, const struct table *t, struct 
 	return rc;
 }
 
-/* The kept table with the substitute (rules[0]) and without it (rules[1])
- * compiled and timed in turns, then the substitute's table in turns with
- * every copy forward as it ships (small_trial_timer). */
+/* The kept table with the substitute (rules[0]) and without it (rules[1]),
+ * and every copy forward as it ships, each timed in turns with the
+ * forward routine, not with each other (time_placed; small_trial_timer). */
 static int time_small(void *ctx, const struct derived_rule rules[2], struct small_trial *v)
 {
 	struct timing *x = ctx;
-	struct compiled_tables c;
-	struct workload_ticks times[2], against_baseline[2];
-	if (compile_trial(x, rules, 2, &c))
+	struct workload_ticks times[3];
+	if (time_trial(x, rules, 2, &x->f->baseline_copy, 1, times))
 		return -1;
-	paired_medians(x->s, c.entries[0], c.entries[1], times);
-	paired_medians(x->s, x->f->baseline_copy, c.entries[0], against_baseline);
-	compiled_tables_free(&c);
-	v->with = times[0], v->without = times[1], v->baseline_sorted = against_baseline[0].sorted;
+	v->with = times[0], v->without = times[1], v->baseline_sorted = times[2].sorted;
 	printf("  small trial: %s for %s: %.2f ticks a call against %.2f on random sizes, %.2f against %.2f sorted "
 	       "(every copy forward %.2f): %s\n",
 	       strategy_name[STRATEGY_TRIAL_TO], strategy_name[STRATEGY_TRIAL_FROM], v->with.random, v->without.random,
@@ -89,17 +85,15 @@ int try_small_flat(const struct probe_flavor *f, const struct table *t, struct d
 	return rc;
 }
 
-/* The shaped table compiled and timed in turns with every copy forward as
- * it ships (shaped_trial_timer). */
+/* The shaped table and every copy forward as it ships, each timed in
+ * turns with the forward routine, not with each other (time_placed;
+ * shaped_trial_timer). */
 static int time_shaped(void *ctx, const struct derived_rule *shaped, struct shaped_trial *v)
 {
 	struct timing *x = ctx;
-	struct compiled_tables c;
 	struct workload_ticks times[2];
-	if (compile_trial(x, shaped, 1, &c))
+	if (time_trial(x, shaped, 1, &x->f->baseline_copy, 1, times))
 		return -1;
-	paired_medians(x->s, c.entries[0], x->f->baseline_copy, times);
-	compiled_tables_free(&c);
 	v->shaped = times[0], v->baseline = times[1];
 	printf("  shaped trial: the table the trials made of the candidate at %g times the band cost: %.2f ticks a call "
 	       "against %.2f for every copy forward on random sizes, %.2f against %.2f sorted: %s\n",

@@ -11,16 +11,17 @@
 /* After the candidates, where d keeps a table or shapes one
  * (dispatch_start): band_trials_run
  * (derive/dispatch.h), each trial's two tables compiled as gen writes
- * them (compile_tables) and timed in turns (paired_medians) on the
- * workload, whose longest call bounds the splits tried. Records each in d,
+ * them (compile_tables), each timed in turns with every copy forward
+ * (time_against) on the workload, whose longest call bounds the splits
+ * tried. Records each in d,
  * which the rule is derived with (dispatch_cost). Nonzero after saying
  * why. */
 int try_band_splits(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise);
 
 /* After the band trials: small_trial_run (derive/dispatch.h), the
- * table they left with and without small_flat in small's cells compiled and timed
- * in turns on the workload, the one with it also against every copy
- * forward as it ships. Records the verdict in d. Nonzero after saying
+ * table they left with and without small_flat in small's cells compiled,
+ * each timed in turns with every copy forward as it ships (time_against)
+ * on the workload. Records the verdict in d. Nonzero after saying
  * why. */
 int try_small_flat(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise);
 

@@ -27,6 +27,11 @@ static copy_fn routine_of(const struct probe_flavor *f, int code)
 	return NULL;
 }
 
+copy_fn timing_reference(const struct probe_flavor *f)
+{
+	return routine_of(f, BASELINE_STRATEGY);
+}
+
 /* Memory within rel32 of the probe's routines: tried at steps of 16 MiB
  * above them, then below. */
 static unsigned char *near_region(const struct probe_flavor *f, size_t size)
@@ -74,6 +79,19 @@ static size_t memmove_overlap_compares(unsigned char *p, uintptr_t at, uintptr_t
 	put32(p + 11, (int32_t)(overlap - (at + 15)));
 	put32(p + 26, (int32_t)(overlap - (at + 30)));
 	return sizeof head;
+}
+
+int compiles_to_baseline(const struct probe_flavor *f, const struct derived_rule *r)
+{
+	struct copy_table *t = malloc(sizeof *t);
+	if (!t) {
+		fprintf(stderr, "probe: out of memory\n");
+		exit(1);
+	}
+	to_table(r, f->machine_isa(), t);
+	int forward = plan_copies_forward(t);
+	free(t);
+	return forward;
 }
 
 static int compile_one(const struct probe_flavor *f, const struct derived_rule *r, int one_body, unsigned char *slot,

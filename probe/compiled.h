@@ -30,4 +30,17 @@ int compile_tables(const struct probe_flavor *f, const struct derived_rule *tabl
 int compile_strategies(const struct probe_flavor *f, struct compiled_tables *out);
 void compiled_tables_free(struct compiled_tables *c);
 
+/* Whether r copies forward everywhere at this CPU's isa, so that
+ * compile_tables gives it the baseline's entry, not a tree. */
+int compiles_to_baseline(const struct probe_flavor *f, const struct derived_rule *r);
+
+/* What every table is timed in turns with (time_against, streams.h): the
+ * flavor's forward routine, one rep movsb, which has no branch on the size
+ * for a tree's predictions to disturb or to be helped by. The C library's
+ * memmove, the user flavor's baseline, branches on the size: timed in turns
+ * with a compiled tree it took 8.42 ticks a call on the sorted stream where,
+ * in turns with tables that mostly run the C library itself, it took 6.60
+ * (a Zen 4 guest), so it is timed as one more copy, not as the reference. */
+copy_fn timing_reference(const struct probe_flavor *f);
+
 #endif

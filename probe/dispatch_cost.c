@@ -2,24 +2,23 @@
 
 #include "band_trials.h"
 #include "compiled.h"
-#include "streams.h"
+#include "placed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Each table compiled as gen would write it (compiled.h), timed in turns.
- * A forced table is installed first, so that an aligning strategy's
- * routine aligns to PROBE_ALIGN_DST, as the derived rule says. */
+/* Each table compiled as gen would write it (compiled.h) and timed at
+ * PLACES places (time_placed): the baseline table, every copy forward as
+ * it ships, as one of them. A forced table is installed first, so that an
+ * aligning strategy's routine aligns to PROBE_ALIGN_DST, as the derived
+ * rule says. */
 static void time_tables(const struct probe_flavor *f, struct streams *s, const struct derived_rule *tables, int n,
 			int one_body, struct workload_ticks *out)
 {
-	struct compiled_tables c;
 	f->force_strategy(BASELINE_STRATEGY);
-	if (compile_tables(f, tables, n, one_body, &c))
+	if (time_placed(f, s, tables, n, one_body, NULL, 0, out))
 		exit(1);
-	time_copies(s, c.entries, n, out);
-	compiled_tables_free(&c);
 }
 
 /* A table of n bands that alternate forward with another strategy, each
@@ -106,39 +105,49 @@ int time_candidates(const struct probe_flavor *f, const struct table *t, struct 
 	return try_band_splits(f, t, d, noise) || try_small_flat(f, t, d, noise) ? -1 : try_shaped(f, t, d, noise);
 }
 
-/* What check_prediction prints of one table: each copy's time, the model
- * over the entry, and the entry over itself, the floor of that ratio. */
+/* What check_prediction prints of one table: each copy's time (the median
+ * of its PLACES timings), the model over the entry, and the spread of the
+ * entry's own timings, the most over the least, the floor of that ratio. */
 struct prediction {
-	struct workload_ticks shipped, model, model_over_shipped, shipped_over_itself;
+	struct workload_ticks shipped, model, model_over_shipped, shipped_spread;
 };
 
+static double spread3(double a, double b, double c)
+{
+	double most = a > b ? (a > c ? a : c) : (b > c ? b : c), least = a < b ? (a < c ? a : c) : (b < c ? b : c);
+	return most / least;
+}
+
 /* table, installed and patched just before: the flavor's entry as shipped
- * and as the probe compiles the same table, timed in turns on both
- * streams; 1 with both in p, 0 where the probe compiles it as the
- * baseline. */
+ * and as the probe compiles the same table, each timed PLACES times in
+ * turns with the forward routine on both streams, never the two in turns
+ * with each other (time_placed); 1 with all in p, 0 where the probe
+ * compiles it as the baseline. */
 static int shipped_and_model(const struct probe_flavor *f, const struct derived_rule *table,
 			     int (*install)(const struct probe_flavor *f, unsigned int i, struct derived_rule *out),
 			     unsigned int i, struct prediction *p)
 {
-	struct compiled_tables c;
 	struct derived_rule again;
-	f->force_strategy(BASELINE_STRATEGY);
-	if (compile_tables(f, table, 1, 0, &c))
-		exit(1);
-	/* Installed again after the compiling: table_copy is the patched
-	 * entry, which runs the routines gen compiled for this rule. */
+	/* table_copy is now the patched entry, which runs the routines gen
+	 * compiled for this rule; the probe's copies align as it says. */
 	install(f, i, &again);
-	int baseline = c.entries[0] == f->baseline_copy;
+	int baseline = compiles_to_baseline(f, table);
 	/* Where the rule copies forward everywhere, the drop-in library runs
 	 * the C library's memmove, and the probe predicts that very code. */
+	copy_fn shipped = baseline && f->moves ? f->baseline_copy : f->table_copy;
+	copy_fn thrice[PLACES] = {shipped, shipped, shipped};
+	struct workload_ticks t[1 + PLACES];
 	struct streams *s = streams_new();
-	copy_fn copies[2] = {baseline && f->moves ? f->baseline_copy : f->table_copy, c.entries[0]};
-	struct workload_ticks t[2];
-	p->model_over_shipped = paired_medians(s, copies[0], copies[1], t);
-	p->shipped = t[0], p->model = t[1];
-	p->shipped_over_itself = paired_medians(s, copies[0], copies[0], NULL);
+	if (time_placed(f, s, table, 1, 0, thrice, PLACES, t))
+		exit(1);
 	streams_free(s);
-	compiled_tables_free(&c);
+	p->model = t[0];
+	p->shipped = (struct workload_ticks){median3(t[1].random, t[2].random, t[3].random),
+					     median3(t[1].sorted, t[2].sorted, t[3].sorted)};
+	p->model_over_shipped = (struct workload_ticks){p->model.random / p->shipped.random,
+							p->model.sorted / p->shipped.sorted};
+	p->shipped_spread = (struct workload_ticks){spread3(t[1].random, t[2].random, t[3].random),
+						    spread3(t[1].sorted, t[2].sorted, t[3].sorted)};
 	f->force_strategy(BASELINE_STRATEGY);
 	return !baseline;
 }
@@ -146,11 +155,11 @@ static int shipped_and_model(const struct probe_flavor *f, const struct derived_
 static void print_prediction(const char *what, const struct prediction *p)
 {
 	printf("  %s, shipped: %.2f ticks a call on random sizes, %.2f sorted; as the probe compiles %s: %.2f, %.2f\n"
-	       "    (medians of %d rounds) the probe's over the shipped, per round: %.3fx random, %.3fx sorted; the "
-	       "shipped over itself: %.3fx, %.3fx\n",
+	       "    (medians of %d timings, each in turns with rep movsb over %d rounds) the probe's over the shipped: "
+	       "%.3fx random, %.3fx sorted; the shipped's own timings spread %.3fx, %.3fx\n",
 	       what, p->shipped.random, p->shipped.sorted, strncmp(what, "routines", 8) ? "it" : "them",
-	       p->model.random, p->model.sorted, PAIRED_ROUNDS, p->model_over_shipped.random,
-	       p->model_over_shipped.sorted, p->shipped_over_itself.random, p->shipped_over_itself.sorted);
+	       p->model.random, p->model.sorted, PLACES, PAIRED_ROUNDS, p->model_over_shipped.random,
+	       p->model_over_shipped.sorted, p->shipped_spread.random, p->shipped_spread.sorted);
 }
 
 static int install_own(const struct probe_flavor *f, unsigned int i, struct derived_rule *out)

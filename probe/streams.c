@@ -1,13 +1,12 @@
 /* The workload's streams and their timing (streams.h). */
 #include "streams.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-enum { CALLS = WORKLOAD_CALLS, REGION = WORKLOAD_REGION, ROUNDS = 15 };
+enum { CALLS = WORKLOAD_CALLS, REGION = WORKLOAD_REGION };
 _Static_assert((int)PAIRED_ROUNDS <= (int)WORKLOAD_PAIRED_ROUNDS, "time_paired times at most WORKLOAD_PAIRED_ROUNDS rounds");
 
 struct streams *streams_new(void)
@@ -33,20 +32,9 @@ void streams_free(struct streams *s)
 	free(s);
 }
 
-void time_copies(struct streams *s, const copy_fn *copies, int n, struct workload_ticks *out)
-{
-	for (int i = 0; i < n; i++)
-		out[i].random = out[i].sorted = HUGE_VAL;
-	for (int round = 0; round < ROUNDS; round++)
-		for (int i = 0; i < n; i++)
-			for (int o = 0; o < 2; o++) {
-				double t = time_calls(copies[i], s->dst, s->src, s->calls[o], CALLS) / CALLS;
-				double *keep = o ? &out[i].sorted : &out[i].random;
-				*keep = fmin(*keep, t);
-			}
-}
-
-struct workload_ticks paired_medians(struct streams *s, copy_fn a, copy_fn b, struct workload_ticks times[2])
+/* b over a, and each one's median ticks a call in times[0] (a) and
+ * times[1] (b). */
+static struct workload_ticks paired_medians(struct streams *s, copy_fn a, copy_fn b, struct workload_ticks times[2])
 {
 	const struct call *const streams[2] = {s->calls[0], s->calls[1]};
 	struct paired p = time_paired(a, b, s->dst, s->src, streams, CALLS, PAIRED_ROUNDS);
@@ -54,3 +42,18 @@ struct workload_ticks paired_medians(struct streams *s, copy_fn a, copy_fn b, st
 		times[c] = (struct workload_ticks){p.ticks[c][0], p.ticks[c][1]};
 	return (struct workload_ticks){p.ratio[0], p.ratio[1]};
 }
+
+void time_against(struct streams *s, copy_fn reference, const copy_fn *copies, int n, struct workload_ticks *out,
+		  struct workload_ticks *reference_out)
+{
+	struct workload_ticks reference_mean = {0, 0}, times[2];
+	for (int i = 0; i < n; i++) {
+		out[i] = paired_medians(s, reference, copies[i], times);
+		reference_mean.random += times[0].random / n, reference_mean.sorted += times[0].sorted / n;
+	}
+	for (int i = 0; i < n; i++)
+		out[i].random *= reference_mean.random, out[i].sorted *= reference_mean.sorted;
+	if (reference_out)
+		*reference_out = reference_mean;
+}
+

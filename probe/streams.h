@@ -1,5 +1,5 @@
 /* The random-size workload in the probe (common/workload.h): both streams,
- * and two ways of timing copies on them. */
+ * and how copies are timed on them. */
 #ifndef PROBE_STREAMS_H
 #define PROBE_STREAMS_H
 
@@ -15,16 +15,20 @@ struct streams {
 struct streams *streams_new(void);
 void streams_free(struct streams *s);
 
-/* Each of n copies in turn, round after round, so that a slow spell of
- * the machine hits them alike: the minimum per copy and stream, in ticks a
- * call. */
-void time_copies(struct streams *s, const copy_fn *copies, int n, struct workload_ticks *out);
+/* Each of n copies timed in turns with reference alone (time_paired),
+ * one copy after another, never two of them in turns with each other: on
+ * a Zen 4 guest two copies of one compiled tree, the same bytes in
+ * adjacent slots, timed in turns ran 1.22x apart on the sorted stream and
+ * 1.07x on random sizes, one running faster than it does alone, while
+ * each timed in turns with rep movsb ran as the other (docs/derivation.md,
+ * "Never two tables in turns"). out[i] is copy i's median per-round ratio
+ * to the reference times the reference's mean time over the n pairings, in
+ * ticks a call, and *reference_out (where not NULL) that time. */
+void time_against(struct streams *s, copy_fn reference, const copy_fn *copies, int n, struct workload_ticks *out,
+		  struct workload_ticks *reference_out);
 
-/* Two copies timed in turns over PAIRED_ROUNDS rounds, b over a
- * (time_paired, common/workload.h): the median of the per-round ratio, and
- * each copy's median ticks a call in times[0] (a) and times[1] (b) where
- * times is not NULL. */
+/* The rounds of each pairing: a copy and the reference timed in turns
+ * (time_paired, common/workload.h), the median of the per-round ratio. */
 enum { PAIRED_ROUNDS = DISPATCH_PAIRED_ROUNDS };
-struct workload_ticks paired_medians(struct streams *s, copy_fn a, copy_fn b, struct workload_ticks times[2]);
 
 #endif

@@ -8,11 +8,16 @@
  * a positive number of ticks, each verdict the one its rule gives, and
  * the archive's lines of them read back. And each strategy's own entry,
  * through which the probe times the strategy at every point of its plan
- * (compile_strategies): it jumps to that strategy's routine and copies. */
+ * (compile_strategies): it jumps to that strategy's routine and copies.
+ * And the order of the timing (probe/streams.h, time_against): two copies
+ * are each timed in turns with the reference, never in turns with each
+ * other, and placed.c's median is the middle one. */
 #include "../derive/dispatch.h"
 #include "../probe/band_trials.h"
 #include "../probe/compiled.h"
 #include "../probe/measure.h"
+#include "../probe/placed.h"
+#include "../probe/streams.h"
 #include "../common/util.h"
 
 #include <math.h>
@@ -80,6 +85,63 @@ static void check_own_entries(const struct probe_flavor *f)
 	compiled_tables_free(&c);
 }
 
+/* Which copy ran, each change of copy noted: the runs of calls in order. */
+static char runs[1 << 16];
+static size_t n_runs;
+
+static void ran(char who)
+{
+	if (n_runs == 0 || runs[n_runs - 1] != who) {
+		if (n_runs < sizeof runs)
+			runs[n_runs] = who;
+		n_runs++;
+	}
+}
+
+static void *copy_reference(void *dst, const void *src, size_t n)
+{
+	ran('R');
+	return memcpy(dst, src, n);
+}
+
+static void *copy_a(void *dst, const void *src, size_t n)
+{
+	ran('A');
+	return memcpy(dst, src, n);
+}
+
+static void *copy_b(void *dst, const void *src, size_t n)
+{
+	ran('B');
+	return memcpy(dst, src, n);
+}
+
+/* A and B each timed in turns with the reference, never with each other:
+ * every run of A's calls or B's is next to runs of the reference's only,
+ * and all of A's come before all of B's. */
+static void check_timed_apart(void)
+{
+	struct streams *s = streams_new();
+	const copy_fn copies[2] = {copy_a, copy_b};
+	struct workload_ticks out[2], reference;
+	n_runs = 0;
+	time_against(s, copy_reference, copies, 2, out, &reference);
+	streams_free(s);
+	int apart = n_runs > 2 && n_runs <= sizeof runs, b_seen = 0;
+	for (size_t i = 0; apart && i < n_runs; i++) {
+		if (runs[i] != 'R' && ((i > 0 && runs[i - 1] != 'R') || (i + 1 < n_runs && runs[i + 1] != 'R')))
+			apart = 0;
+		b_seen |= runs[i] == 'B';
+		if (runs[i] == 'A' && b_seen)
+			apart = 0;
+	}
+	check(apart, "time_against", "two copies were timed in turns with each other, or not one after the other");
+	check(ticks(out[0]) && ticks(out[1]) && ticks(reference), "time_against", "a copy's time is not a positive "
+	      "number of ticks");
+	check(median3(3, 1, 2) == 2 && median3(1, 2, 3) == 2 && median3(2, 3, 1) == 2 && median3(5, 5, 1) == 5,
+	      "time_placed", "median3 is not the middle of three");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -99,6 +161,7 @@ int main(int argc, char **argv)
 			r.strategy = STRATEGY_SMALL_FLAT;
 			table_add(&t, r);
 		}
+	check_timed_apart();
 	for (const struct probe_flavor *const *f = probe_flavors; *f; f++) {
 		const char *name = (*f)->name;
 		check_own_entries(*f);

@@ -83,6 +83,11 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 		buf_printf(b, "| %d | %.2f | %.2f | %.2f |\n", dispatch_bands[i], d->tables[i].random, d->tables[i].sorted,
 			   d->tables[i].random - d->tables[i].sorted);
 	double band = dispatch_band_ticks(d);
+	if (run->archive->probe_version >= TABLES_APART_VERSION)
+		buf_printf(b, "\nEvery table in this section, and every copy forward as it ships, was timed in turns with "
+			      "rep movsb (the forward routine) alone, one after another, never two tables in turns with "
+			      "each other, each table compiled at %d places, the median of them (probe/placed.h).\n",
+			   PLACES_TIMED);
 	buf_printf(b, "\nEach band past the first costs %.2f ticks a call: the slope of the last column. Both orders "
 		      "make the same copies; the random one defeats the branches on size.\n\n"
 		      "The final candidates, derived from every pass with each split charged a multiple of that, "
