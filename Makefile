@@ -59,7 +59,7 @@ help:
 	@echo "make probe        measure this CPU, import its run (rule, evidence), regenerate (NAME=entry)"
 	@echo "make probe-portable  build build/uarchcopy-probe, the static probe for other machines"
 	@echo "make bench        compare the copies side by side on this CPU"
-	@echo "make bench-against BASE=REV  time the routines out/ ships now against REV's, in turns, in one process"
+	@echo "make bench-against BASE=REV  time the routines out/ ships now against REV's, each in turns with rep movsb, in one process"
 	@echo "make git-drivers  register git's diff and merge drivers for uarch.db and out/ (make deps does)"
 	@echo "make install      install uarchgen, the probe, the libraries, uarchcopy.pc and the man pages"
 	@echo "                  (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, INCLUDEDIR, MANDIR; make uninstall)"
@@ -347,7 +347,7 @@ bench: all $(FLAVORS:%=$(B)/%/bench) $(B)/preloaded
 	$(Q)UARCHCOPY_REPORT=1 LD_PRELOAD=$(CURDIR)/$(B)/libuarchcopy.so $(B)/preloaded --processes 9
 
 # make bench-against BASE=REV: the routines out/ ships now against REV's,
-# each measured rule's set timed in turns in one process on the random-size
+# each measured rule's set timed in turns with rep movsb, in one process, on the random-size
 # workload (bench/against/against.sh); reports, asserts nothing.
 .PHONY: bench-against
 bench-against: all $(FLAVORS:%=$(B)/%/copy.o) $(FLAVORS:%=$(B)/%/copy_rule.o)
