@@ -4,7 +4,8 @@
 # HEAD: each flavor, and for each flavor whose out/ compiles a routine set,
 # a set's line whose routines are the same now and at HEAD (REV's rule was
 # installed and patched, not its baseline), then its two streams, each with
-# its times and ratios. A revision that is none, or none given, is refused.
+# its times and ratios, each timed in turns with rep movsb. A revision that
+# is none, or none given, is refused.
 # usage: tests/bench_against.sh   (needs what make builds, in a git checkout)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tests/lib.sh"
@@ -22,7 +23,7 @@ for flavor in $(gen/uarchgen flavors | cut -d' ' -f1); do
 		"! grep -E '^  [a-z0-9_]+, routines ' '$T/$flavor' | grep -Ev '^  [a-z0-9_]+, routines ([a-z0-9_]+) \(at HEAD: \1\):$'"
 	for stream in "random sizes" "sorted control"; do
 		check "$flavor: each set's $stream, its times and ratios" test \
-			"$(grep -c "^    $stream: now [0-9.]* ticks a call, at HEAD [0-9.]*: [0-9.]*x per round (now against itself [0-9.]*x)$" "$T/$flavor")" \
+			"$(grep -c "^    $stream: now [0-9.]* ticks a call, at HEAD [0-9.]*: [0-9.]*x (now against itself [0-9.]*x; each timed in turns with rep movsb, [0-9.]*)$" "$T/$flavor")" \
 			-eq "$(grep -c '^  [a-z0-9_]*, routines ' "$T/$flavor")"
 	done
 done
