@@ -76,7 +76,10 @@ static double dispatch(FILE *csv, unsigned char *arena, int samples, const struc
 	copy_fn copy = t ? t->memcpy : uc_memcpy;
 	/* A set's routine called directly, not through the patched entry: the
 	 * difference is what the entry adds (near 0 where rule_patch copied
-	 * the routine's dispatch into it, a jmp where it did not). */
+	 * the routine's dispatch into it, a jmp where it did not). Each is
+	 * timed in turns with the chosen strategy, not with the other: the two
+	 * run one tree, and two trees timed in turns measure their pairing as
+	 * well (probe/streams.h, time_against). */
 	copy_fn routine = set ? (copy_fn)uc_rule_routine(UC_SITE_MEMCPY) : NULL;
 	const char *name = t ? "uct_memcpy" : "uc_memcpy";
 	if (!t && !set)
@@ -92,7 +95,7 @@ static double dispatch(FILE *csv, unsigned char *arena, int samples, const struc
 		/* The cost itself from pairs timed in turns (paired.h); the
 		 * minima beside it in the csv. */
 		double cost = paired_difference(copy, direct, arena, n, 0, 6000);
-		hop[n - 1] = routine ? paired_difference(copy, routine, arena, n, 0, 6000) : 0;
+		hop[n - 1] = routine ? cost - paired_difference(routine, direct, arena, n, 0, 6000) : 0;
 		sum += cost;
 		diff[n - 1] = cost;
 		if (cost > worst)
@@ -157,9 +160,12 @@ static void baseline(unsigned char *arena, const struct uc_rule *installed)
 
 /* The random-size workload: one stream of calls, the same for each copy,
  * and the sorted control, the same calls in the order of their sizes. Each
- * ratio is the median of per-round ratios, the two copies timed in turns
- * (time_paired), as the probe judges its tables; uc_memcpy against itself
- * beside them is the floor a ratio cannot be read below. */
+ * copy is timed in turns with rep movsb (time_paired), as the probe times
+ * its tables, and never in turns with another copy that branches on the
+ * size: two such copies timed in turns measure their pairing as well
+ * (probe/streams.h, time_against). A ratio of two copies is that of their
+ * median per-round ratios to rep movsb; uc_memcpy against itself beside
+ * them is the floor a ratio cannot be read below. */
 static void workload(unsigned char *arena, int samples, const struct target *compiled, struct figures *f)
 {
 	enum { CALLS = WORKLOAD_CALLS, REGION = WORKLOAD_REGION };
@@ -173,39 +179,42 @@ static void workload(unsigned char *arena, int samples, const struct target *com
 	random_calls(calls[0], CALLS, REGION, 1);
 	memcpy(calls[1], calls[0], sizeof calls[0]);
 	sort_calls(calls[1], CALLS);
-	/* b over a: time_paired's ratio. */
+	/* b over a: time_paired's ratio, a being rep movsb. */
 	struct paired vs_movsb = time_paired(rep_movsb, uc_memcpy, dst, src, streams, CALLS, rounds);
-	struct paired vs_libc = time_paired(libc_copy, uc_memcpy, dst, src, streams, CALLS, rounds);
 	struct paired libc_movsb = time_paired(rep_movsb, libc_copy, dst, src, streams, CALLS, rounds);
 	struct paired self = time_paired(uc_memcpy, uc_memcpy, dst, src, streams, CALLS, rounds);
 #ifdef UC_HAS_MEMMOVE
-	struct paired move = time_paired(libc_move, uc_memmove, dst, src, streams, CALLS, rounds);
+	struct paired move_movsb = time_paired(rep_movsb, uc_memmove, dst, src, streams, CALLS, rounds);
+	struct paired libc_move_movsb = time_paired(rep_movsb, libc_move, dst, src, streams, CALLS, rounds);
 #endif
-	struct paired uct_movsb = {0}, uct_uc = {0};
-	if (compiled) {
+	struct paired uct_movsb = {0};
+	if (compiled)
 		uct_movsb = time_paired(rep_movsb, compiled->memcpy, dst, src, streams, CALLS, rounds);
-		uct_uc = time_paired(uc_memcpy, compiled->memcpy, dst, src, streams, CALLS, rounds);
-	}
-	f->random_vs_movsb = vs_movsb.ratio[0], f->random_vs_libc = vs_libc.ratio[0];
-	f->sorted_vs_movsb = vs_movsb.ratio[1], f->sorted_vs_libc = vs_libc.ratio[1];
+	double vs_libc[2];
+	for (int o = 0; o < 2; o++)
+		vs_libc[o] = vs_movsb.ratio[o] / libc_movsb.ratio[o];
+	f->random_vs_movsb = vs_movsb.ratio[0], f->random_vs_libc = vs_libc[0];
+	f->sorted_vs_movsb = vs_movsb.ratio[1], f->sorted_vs_libc = vs_libc[1];
 	printf("random sizes (glibc bench-memcpy-random's SPEC CPU2006 distribution, %d calls in %d KiB), and the\n"
 	       "sorted control (the same calls in the order of their sizes, where every size branch predicts); each\n"
-	       "ratio the median of %d rounds' ratios, the two copies timed in turns:\n",
+	       "copy timed in turns with rep movsb over %d rounds, the median of the rounds' ratios to it, never\n"
+	       "two copies that branch on the size in turns with each other:\n",
 	       CALLS, REGION / 1024, rounds);
 	for (int o = 0; o < 2; o++) {
 		printf("  %s: uc_memcpy / rep movsb %.3f, uc_memcpy / libc memcpy %.3f, libc memcpy / rep movsb %.3f\n"
 		       "    (median ticks per call: uc_memcpy %.1f, rep movsb %.1f, libc memcpy %.1f); uc_memcpy / itself "
 		       "%.3f\n",
-		       order[o], vs_movsb.ratio[o], vs_libc.ratio[o], libc_movsb.ratio[o], vs_movsb.ticks[1][o],
-		       vs_movsb.ticks[0][o], vs_libc.ticks[0][o], self.ratio[o]);
+		       order[o], vs_movsb.ratio[o], vs_libc[o], libc_movsb.ratio[o], vs_movsb.ticks[1][o],
+		       vs_movsb.ticks[0][o], libc_movsb.ticks[1][o], self.ratio[o]);
 #ifdef UC_HAS_MEMMOVE
-		printf("    uc_memmove / libc memmove %.3f (ticks per call: %.1f, %.1f)\n", move.ratio[o],
-		       move.ticks[1][o], move.ticks[0][o]);
+		printf("    uc_memmove / libc memmove %.3f (ticks per call: %.1f, %.1f)\n",
+		       move_movsb.ratio[o] / libc_move_movsb.ratio[o], move_movsb.ticks[1][o], libc_move_movsb.ticks[1][o]);
 #endif
 		if (compiled)
 			printf("    the table compiled for %s (gen --target): uct_memcpy / rep movsb %.3f, uct_memcpy / "
 			       "uc_memcpy %.3f (ticks per call: %.1f)\n",
-			       compiled->entry, uct_movsb.ratio[o], uct_uc.ratio[o], uct_uc.ticks[1][o]);
+			       compiled->entry, uct_movsb.ratio[o], uct_movsb.ratio[o] / vs_movsb.ratio[o],
+			       uct_movsb.ticks[1][o]);
 	}
 	printf("\n");
 }
