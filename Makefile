@@ -262,7 +262,7 @@ PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
 # object whose defined symbols are renamed <flavor>_..., so that the
 # flavors' routines, all named uc_..., do not clash.
 PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c probe/dispatch_cost.c probe/streams.c probe/band_trials.c \
-		probe/compiled.c probe/placed.c $(DERIVE_SRCS) $(PLAN_SRCS) common/text.c \
+		probe/compiled.c probe/placed.c probe/grid_gate.c $(DERIVE_SRCS) $(PLAN_SRCS) common/text.c \
 		common/sha256.c common/util.c common/workload.c $(POKE_SRC)
 
 $(B)/probe-flavors/%.o: probe/flavor.c probe/flavor.h common/timer.h $(wildcard derive/*.h) common/rule_limits.h $(B)/%/copy.o $(B)/%/copy_rule.o
@@ -296,11 +296,11 @@ $(B)/probe_trials: tests/probe_trials.c $(PROBE_SRCS) $(wildcard probe/*.h deriv
 
 # The derivation: derive.c and the steps it takes (derive/grid.h), with the
 # table it reads.
-DERIVATION_SRCS := derive/derive.c derive/grid.c derive/class_bounds.c derive/fit.c derive/rule.c derive/table.c \
+DERIVATION_SRCS := derive/derive.c derive/grid.c derive/grid_gate.c derive/class_bounds.c derive/fit.c derive/rule.c derive/table.c \
 		   derive/dispatch.c derive/band_trials.c derive/small_trial.c derive/shaped_trial.c \
 		   common/util.c $(PLAN_SRCS)
 TEST_DERIVE_SRCS := tests/test_derive.c tests/test_derive_fixtures.c tests/test_derive_dispatch.c tests/test_derive_small_trial.c \
-		    tests/test_derive_shaped.c
+		    tests/test_derive_shaped.c tests/test_derive_grid_gate.c
 $(B)/test_derive: $(TEST_DERIVE_SRCS) tests/test_derive.h $(DERIVATION_SRCS) derive/derive.h derive/grid.h derive/table.h \
 		  derive/dispatch.h common/rule_limits.h
 	@mkdir -p $(B)

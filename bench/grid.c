@@ -2,6 +2,7 @@
  * installed rule, each strategy's routine alone, one rep movsb and the C
  * library's copies, in rounds. */
 #include "copy_rule.h"
+#include "../common/bench_grid.h"
 #include "../common/text_poke.h"
 #include "paired.h"
 #include "report.h"
@@ -11,13 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* 8 MiB, the probe's longest length: past the caches, where streaming
- * stores may win. */
-static const size_t lengths[] = {8, 16, 32, 64, 128, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 8388608};
-/* The probe's sparse distances (probe/measure.c, which says why 2061). */
-static const unsigned int distances[] = {0, 1, 16, 31, 32, 33, 63, 64, 65, 2061, 4064, 4088, 4095};
-#define N_LENGTHS (sizeof lengths / sizeof *lengths)
-#define N_DISTANCES (sizeof distances / sizeof *distances)
 
 /* The times of one grid point, each the minimum over the rounds. */
 struct point_times {
@@ -34,7 +28,7 @@ struct tally {
 	size_t at_l, at_d, at_libc_l, at_libc_d, at_compiled_l, at_compiled_d, at_twin_l, at_twin_d;
 	size_t uc_over, compiled_over, twin_over, points;
 	/* uc_memcpy over the best copy alone, below 64 bytes and from 64 up. */
-	double regret[2][N_LENGTHS * N_DISTANCES];
+	double regret[2][BENCH_GRID_LENGTHS * BENCH_GRID_DISTANCES];
 	size_t n_regret[2];
 };
 
@@ -189,13 +183,13 @@ int grid(FILE *csv, unsigned char *arena, int samples, const struct target *comp
 	if (!t)
 		return -1;
 	print_header(csv, compiled);
-	for (size_t l = 0; l < N_LENGTHS; l++) {
-		for (size_t d = 0; d < N_DISTANCES; d++) {
+	for (size_t l = 0; l < BENCH_GRID_LENGTHS; l++) {
+		for (size_t d = 0; d < BENCH_GRID_DISTANCES; d++) {
 			struct point_times p;
-			time_point(arena, samples, compiled, lengths[l], distances[d], &p);
-			print_point(csv, compiled, lengths[l], distances[d], &p);
-			tally_point(t, f, lengths[l], distances[d], &p);
-			progress("grid", l * N_DISTANCES + d + 1, N_LENGTHS * N_DISTANCES);
+			time_point(arena, samples, compiled, bench_grid_lengths[l], bench_grid_distances[d], &p);
+			print_point(csv, compiled, bench_grid_lengths[l], bench_grid_distances[d], &p);
+			tally_point(t, f, bench_grid_lengths[l], bench_grid_distances[d], &p);
+			progress("grid", l * BENCH_GRID_DISTANCES + d + 1, BENCH_GRID_LENGTHS * BENCH_GRID_DISTANCES);
 		}
 		printf("\n");
 	}
@@ -217,26 +211,26 @@ void baseline_grid(unsigned char *arena, int samples, const struct uc_rule *inst
 	size_t over = 0, twin_over = 0, at_l = 0, at_d = 0;
 	rule_install_patched(baseline_rule());
 	f->worst_base_vs_movsb = f->worst_base_twin = 0;
-	for (size_t l = 0; l < N_LENGTHS; l++)
-		for (size_t d = 0; d < N_DISTANCES; d++) {
+	for (size_t l = 0; l < BENCH_GRID_LENGTHS; l++)
+		for (size_t d = 0; d < BENCH_GRID_DISTANCES; d++) {
 			double uc = 1e300, movsb = 1e300, twin = 1e300;
 			for (int round = 0; round < ROUNDS; round++) {
-				uc = fmin(uc, time_copy(uc_memcpy, arena, lengths[l], distances[d], samples, 3000));
-				movsb = fmin(movsb, time_copy(rep_movsb, arena, lengths[l], distances[d], samples, 3000));
-				twin = fmin(twin, time_copy(strategy_routine(UC_STRATEGY_FORWARD), arena, lengths[l],
-							    distances[d], samples, 3000));
+				uc = fmin(uc, time_copy(uc_memcpy, arena, bench_grid_lengths[l], bench_grid_distances[d], samples, 3000));
+				movsb = fmin(movsb, time_copy(rep_movsb, arena, bench_grid_lengths[l], bench_grid_distances[d], samples, 3000));
+				twin = fmin(twin, time_copy(strategy_routine(UC_STRATEGY_FORWARD), arena, bench_grid_lengths[l],
+							    bench_grid_distances[d], samples, 3000));
 			}
 			double spread = fmax(twin / movsb, movsb / twin);
 			if (uc / movsb > f->worst_base_vs_movsb)
-				f->worst_base_vs_movsb = uc / movsb, at_l = lengths[l], at_d = distances[d];
+				f->worst_base_vs_movsb = uc / movsb, at_l = bench_grid_lengths[l], at_d = bench_grid_distances[d];
 			f->worst_base_twin = fmax(f->worst_base_twin, spread);
 			over += uc / movsb > 1.03;
 			twin_over += spread > 1.03;
-			progress("baseline grid", l * N_DISTANCES + d + 1, N_LENGTHS * N_DISTANCES);
+			progress("baseline grid", l * BENCH_GRID_DISTANCES + d + 1, BENCH_GRID_LENGTHS * BENCH_GRID_DISTANCES);
 		}
 	rule_install_patched(installed);
 	printf("baseline grid: uc_memcpy under the baseline table (what a core nobody measured runs) against one rep\n"
 	       "  movsb at every grid point: worst %.3f (n = %zu, d = %zu), above 1.03 at %zu of %zu points; the\n"
 	       "  same rep movsb from two addresses apart by up to %.3fx, by more than 3%% at %zu points\n\n",
-	       f->worst_base_vs_movsb, at_l, at_d, over, N_LENGTHS * N_DISTANCES, f->worst_base_twin, twin_over);
+	       f->worst_base_vs_movsb, at_l, at_d, over, BENCH_GRID_LENGTHS * BENCH_GRID_DISTANCES, f->worst_base_twin, twin_over);
 }

@@ -21,6 +21,7 @@
  *   trials N ...                     version 7: the band trials (dispatch.h)
  *   small_trial ...                  version 8: the small trial (dispatch.h)
  *   shaped ...                       version 9: the shaped trial (dispatch.h)
+ *   grid_gate ...                    version 12: the grid gate (dispatch.h)
  *   sha256 HEX                       of every byte before this line
  *
  * Every line ends in a newline; text fields are one printable line. */
@@ -73,12 +74,16 @@
  *      through the table dispatch, whose code tree charged each strategy
  *      its code's depth (probe/measure.c).
  *  11: as 10, with every compiled table (the dispatch's, the candidates,
- *      the trials') timed in turns with every copy forward alone, one
+ *      the trials') timed in turns with rep movsb alone, one
  *      table after another, never two tables in turns with each other: on
  *      a Zen 4 guest two copies of one tree so timed ran 1.22x apart
- *      (probe/streams.h, time_against). */
-#define PROBE_VERSION 11
+ *      (probe/streams.h, time_against).
+ *  12: as 11, and the grid gate: a kept table, compiled, against every
+ *      copy forward as it ships at each point of make bench's grid, and
+ *      refused where it loses beyond the noise (dispatch.h). */
+#define PROBE_VERSION 12
 #define TABLES_APART_VERSION 11
+#define GRID_GATE_VERSION 12
 /* From version 11, the places each compared table is compiled and timed
  * at, the median of them (probe/placed.h). */
 #define PLACES_TIMED 3

@@ -32,6 +32,8 @@ char *archive_text(struct run_archive *a)
 		small_trial_text(&b, &a->dispatch);
 	if (a->probe_version >= SHAPED_TRIAL_VERSION)
 		shaped_trial_text(&b, &a->dispatch);
+	if (a->probe_version >= GRID_GATE_VERSION)
+		grid_gate_text(&b, &a->dispatch);
 	sha256_hex(b.data, b.len, a->sha256);
 	buf_printf(&b, "sha256 %s\n", a->sha256);
 	return b.data;

@@ -105,9 +105,10 @@ int derive_trialled(const struct table *t, const struct dispatch_run *d, struct 
 
 int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
 {
-	if (!d || !d->measured || d->chosen != CHOSE_BASELINE)
+	int refused = d && d->gate.tried && d->gate.refused;
+	if ((!d || !d->measured || d->chosen != CHOSE_BASELINE) && !refused)
 		return derive_trialled(t, d, out);
-	if (d->shaped.kept) {
+	if (d->shaped.kept && !refused) {
 		if (derive_trialled(t, d, out))
 			return -1;
 		size_t len = strnlen(out->note, sizeof out->note - 1);
@@ -133,12 +134,21 @@ int derive_chosen(const struct table *t, const struct dispatch_run *d, struct de
 	out->cost = cost;
 	if (rule_regret(t, out))
 		return -1;
-	snprintf(out->note, sizeof out->note,
-		 "Every copy %s: on the random-size workload or its sorted control every table derived from the "
-		 "measurements was slower than %s, beyond the noise. Against the best measured copy the rule is at "
-		 "worst %.3fx, at the median %.3fx; against %s at worst %.3fx.",
-		 strategy_name[BASELINE_STRATEGY], strategy_name[BASELINE_STRATEGY], out->worst_regret,
-		 out->median_regret, strategy_name[BASELINE_STRATEGY], out->worst_vs_baseline);
+	if (refused)
+		snprintf(out->note, sizeof out->note,
+			 "Every copy %s: the table the probe kept, compiled, was slower than every copy %s as it ships "
+			 "beyond the noise on make bench's grid, %.3fx at %u bytes, d = %u (the grid gate). Against the "
+			 "best measured copy the rule is at worst %.3fx, at the median %.3fx; against %s at worst %.3fx.",
+			 strategy_name[BASELINE_STRATEGY], strategy_name[BASELINE_STRATEGY], d->gate.worst, d->gate.length,
+			 d->gate.distance, out->worst_regret, out->median_regret, strategy_name[BASELINE_STRATEGY],
+			 out->worst_vs_baseline);
+	else
+		snprintf(out->note, sizeof out->note,
+			 "Every copy %s: on the random-size workload or its sorted control every table derived from the "
+			 "measurements was slower than %s, beyond the noise. Against the best measured copy the rule is at "
+			 "worst %.3fx, at the median %.3fx; against %s at worst %.3fx.",
+			 strategy_name[BASELINE_STRATEGY], strategy_name[BASELINE_STRATEGY], out->worst_regret,
+			 out->median_regret, strategy_name[BASELINE_STRATEGY], out->worst_vs_baseline);
 	return 0;
 }
 

@@ -84,6 +84,23 @@ struct shaped_trial {
 	int kept;
 };
 
+/* Probe version 12's grid gate, after the trials, where the run keeps a
+ * table: that table, compiled, against every copy forward as it ships at
+ * each point of make bench's grid (common/bench_grid.h), the two timed in
+ * turns, each point the median of GRID_GATE_ROUNDS rounds' ratios. worst:
+ * the largest ratio, at length and distance. refused: slower beyond the
+ * noise there, in its first timing and in the median of two more, so that
+ * every copy forward stays: a table never loses to what the caller already
+ * has beyond the noise on the grid (on the workload the candidates' and the
+ * shaped trial's tests see to it). */
+#define GRID_GATE_ROUNDS 15
+struct grid_gate {
+	int tried;
+	double worst;
+	unsigned int length, distance;
+	int refused;
+};
+
 struct dispatch_run {
 	int measured; /* 0: a run of probe version 1 or 2, which has none of this */
 	struct workload_ticks tables[DISPATCH_TABLES];
@@ -95,6 +112,7 @@ struct dispatch_run {
 	struct band_trial trials[DISPATCH_TRIALS_MAX];
 	struct small_trial small; /* version 8 */
 	struct shaped_trial shaped; /* version 9 */
+	struct grid_gate gate;      /* version 12 */
 };
 
 /* The archive's lines of d, in this order (each number of ticks with two
@@ -247,12 +265,30 @@ int shaped_trial_run(const struct table *t, struct dispatch_run *d, double noise
  * failure, and where the archive's small trial contradicts its points. */
 int derive_trialled(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
 
+/* The grid gate's line (grid_gate.c), after the shaped trial's in an
+ * archive of probe version 12 or later:
+ *   grid_gate none                                 no table was kept
+ *   grid_gate WORST LENGTH DISTANCE passed|refused
+ * WORST the largest ratio of the kept table to every copy forward, with
+ * three decimals, and the probe's verdict (grid_gate_refuses, confirmed). */
+void grid_gate_text(struct buf *b, const struct dispatch_run *d);
+int grid_gate_parse(const char *line, struct dispatch_run *d, char *why, size_t why_size);
+
+/* Whether a point's ratio of the kept table to every copy forward is a
+ * loss beyond the noise. */
+int grid_gate_refuses(double ratio, double noise);
+
+/* Whether the run keeps a table before the gate: a candidate, or the
+ * shaped table. */
+int dispatch_keeps_table(const struct dispatch_run *d);
+
 /* The baseline's table: one band, every copy forward; no figures. */
 void derived_baseline(struct derived_rule *r);
 
 /* Derives the rule the run kept: the table the trials made of the kept
  * candidate, or of the fastest where the shaped trial kept it
- * (derive_trialled), or the baseline table judged on t.
+ * (derive_trialled), or the baseline table judged on t, where none was
+ * kept or the grid gate refused the one that was.
  * Nonzero, with the note saying why, on failure. */
 int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
 

@@ -2,6 +2,7 @@
 
 #include "band_trials.h"
 #include "compiled.h"
+#include "grid_gate.h"
 #include "placed.h"
 
 #include <stdio.h>
@@ -65,7 +66,8 @@ void measure_dispatch(const struct probe_flavor *f, struct dispatch_run *d)
 	streams_free(s);
 }
 
-int time_candidates(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise)
+int time_candidates(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise,
+		    size_t longest)
 {
 	struct derived_rule *tables = calloc(DISPATCH_CANDIDATES + 1, sizeof *tables);
 	struct workload_ticks times[DISPATCH_CANDIDATES + 1];
@@ -102,7 +104,9 @@ int time_candidates(const struct probe_flavor *f, const struct table *t, struct 
 		printf("  every candidate lost to the baseline: the trials shape the fastest on random sizes, at %g times "
 		       "the band cost\n",
 		       d->shaped.from);
-	return try_band_splits(f, t, d, noise) || try_small_flat(f, t, d, noise) ? -1 : try_shaped(f, t, d, noise);
+	if (try_band_splits(f, t, d, noise) || try_small_flat(f, t, d, noise) || try_shaped(f, t, d, noise))
+		return -1;
+	return try_grid_gate(f, t, d, noise, longest);
 }
 
 /* What check_prediction prints of one table: each copy's time (the median

@@ -16,9 +16,12 @@ void measure_dispatch(const struct probe_flavor *f, struct dispatch_run *d);
  * as gen would write it (compiled.h), chooses (dispatch_choose), and tries
  * the kept table's splits (try_band_splits), then small_flat in small's
  * cells (try_small_flat); where every candidate lost, the same on the
- * fastest, and the table so shaped against the baseline (try_shaped).
+ * fastest, and the table so shaped against the baseline (try_shaped);
+ * last, where a table is kept, the grid gate (try_grid_gate) up to longest
+ * bytes.
  * Nonzero, after saying why, when a derivation fails. */
-int time_candidates(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise);
+int time_candidates(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise,
+		    size_t longest);
 
 /* Where out/ has a rule for this CPU, and then for each routine set out/
  * compiles at this CPU's isa: the routines as shipped (the patched entry)

@@ -220,7 +220,7 @@ static int measure_flavor(const struct probe_flavor *f, const struct timing_plan
 	struct table t;
 	measurement_table(&a->m, a->m.passes, &t);
 	struct derived_rule r;
-	rc = derive_rule(&t, &cost, &r) ? -1 : time_candidates(f, &t, &a->dispatch, r.noise);
+	rc = derive_rule(&t, &cost, &r) ? -1 : time_candidates(f, &t, &a->dispatch, r.noise, plan->lengths[plan->n_lengths - 1]);
 	table_free(&t);
 	if (rc == 0)
 		check_prediction(f);

@@ -188,7 +188,7 @@ awk '/^forward / && !done { d = substr($0, length($0)); sub(/[0-9]$/, (d + 1) % 
 sed 's/^probe [0-9]*$/probe 99/' "$A" >"$T/future.run" && sha_again "$T/future.run"
 sed 's/^probe [0-9]*$/probe 0/' "$A" >"$T/ancient.run" && sha_again "$T/ancient.run"
 # Version 1 and 2 archives end with their points: no dispatch lines.
-sed -e 's/^probe [0-9]*$/probe 1/' -e '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\) /d' "$A" >"$T/v1.run" &&
+sed -e 's/^probe [0-9]*$/probe 1/' -e '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\|grid_gate\) /d' "$A" >"$T/v1.run" &&
 	sha_again "$T/v1.run"
 sed 's/^small /warp /' "$A" >"$T/strategy.run" && sha_again "$T/strategy.run"
 sed 's/^\(forward 8 0 0\) .*/\1 -5.00 -5.00/' "$A" >"$T/negative.run" && sha_again "$T/negative.run"
@@ -211,13 +211,13 @@ refused "a tampered archive" "$T/fleet" "$T/tampered.run" "checksum mismatch"
 refused "an unknown probe version" "$T/fleet" "$T/future.run" "written by probe version 99"
 refused "a version older than any imported" "$T/fleet" "$T/ancient.run" "written by probe version 0"
 # Version 1 called each strategy alone; it derives alike and its evidence says so.
-check "the probe writes version 11: each strategy through its own compiled entry, the dispatch measured on compiled trees, on a stream no predictor learns, each table timed against rep movsb alone, its band trials, its small trial and its shaped trial" grep -qx 'probe 11' "$A"
+check "the probe writes version 12: each strategy through its own compiled entry, the dispatch measured on compiled trees, on a stream no predictor learns, each table timed against rep movsb alone, its band trials, its small trial, its shaped trial and its grid gate" grep -qx 'probe 12' "$A"
 fresh "$T/v1"
 check "a version 1 archive still imports" sh -c "'$GEN' import --db '$T/v1/uarch.db' '$T/v1.run' >/dev/null 2>&1"
 check "...and its evidence says each strategy was called alone" sh -c \
 	"grep -q 'each called alone' '$T/v1/'\$(sqlite3 '$T/v1/uarch.db' \"SELECT evidence FROM rule WHERE flavor = 'kernel' AND evidence LIKE '%%$(tail -1 "$T/v1.run" | cut -c8-13)%%'\")"
-check "a version 11 archive's evidence says each strategy ran through its own entry" grep -q 'each run through its own entry' "$T/rec/evidence/$run_id/summary.md"
-sed 's/^probe 11$/probe 9/' "$A" >"$T/v9.run" && sha_again "$T/v9.run"
+check "a version 12 archive's evidence says each strategy ran through its own entry" grep -q 'each run through its own entry' "$T/rec/evidence/$run_id/summary.md"
+sed 's/^probe 12$/probe 9/; /^grid_gate /d' "$A" >"$T/v9.run" && sha_again "$T/v9.run"
 fresh "$T/v9"
 check "a version 9 archive still imports" sh -c "'$GEN' import --db '$T/v9/uarch.db' '$T/v9.run' >/dev/null 2>&1"
 check "...and its evidence says the table copy ran each strategy" sh -c \

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Probe versions 3 to 11 as the import reads them: the dispatch's cost under the
+# Probe versions 3 to 12 as the import reads them: the dispatch's cost under the
 # random-size workload and the final candidates the probe timed, recorded
 # in the archive, shown in summary.md, and the rule derived at the
 # candidate the probe kept, with the ranges its band trials (version 7)
@@ -35,7 +35,7 @@ check "...and said what a band costs" grep -q 'each band past the first costs [0
 check "...and which candidate it kept" grep -q '(kept)' "$T/probe.out"
 "$FORGE" "$(ls "$T"/probe/*-kernel-*.run)" "$T/k.run" AuthenticAMD 00830f10 none "AMD EPYC 7502 32-Core Processor"
 A=$T/k.run
-check "the archive is version 11" grep -qx 'probe 11' "$A"
+check "the archive is version 12" grep -qx 'probe 12' "$A"
 for k in 1 2 4 8; do
 	check "it holds the $k-band table's timings" grep -Eq "^dispatch $k [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
 done
@@ -53,13 +53,13 @@ check "...and its shaped trial, run where the baseline was chosen" sh -c \
 # over the sorted stream, a slope of one tick a band; no trial (the
 # probe's were of its own choice, which this one replaces).
 known=$T/known.run
-edit "$A" "$known" 's/^dispatch \([1248]\) .*/dispatch \1 X/; s/^dispatch 1 X/dispatch 1 10.00 10.00/; s/^dispatch 2 X/dispatch 2 11.00 10.00/; s/^dispatch 4 X/dispatch 4 13.00 10.00/; s/^dispatch 8 X/dispatch 8 17.00 10.00/; s/^chosen .*/chosen 1/; /^trial /d; s/^trials .*/trials 0/; s/^small_trial .*/small_trial none/; s/^shaped .*/shaped none/'
+edit "$A" "$known" 's/^dispatch \([1248]\) .*/dispatch \1 X/; s/^dispatch 1 X/dispatch 1 10.00 10.00/; s/^dispatch 2 X/dispatch 2 11.00 10.00/; s/^dispatch 4 X/dispatch 4 13.00 10.00/; s/^dispatch 8 X/dispatch 8 17.00 10.00/; s/^chosen .*/chosen 1/; /^trial /d; s/^trials .*/trials 0/; s/^small_trial .*/small_trial none/; s/^shaped .*/shaped none/; s/^grid_gate .*/grid_gate 1.010 256 63 passed/'
 dry "$known"
 check "the measured cost derives the rule" grep -q 'charged 1.00 ticks a call, what a band cost a random-size workload as the probe measured it' "$T/dry.out"
 check "summary.md shows the dispatch timings" grep -q '^| 8 | 17.00 | 10.00 | 7.00 |$' "$T/dry.out"
 check "...and the band cost, their slope" grep -q 'Each band past the first costs 1.00 ticks a call' "$T/dry.out"
-check "...and that each table was timed in turns with rep movsb alone, at three places (version 11)" grep -q 'never two tables in turns with each other, each table compiled at 3 places' "$T/dry.out"
-edit "$known" "$T/v10.run" 's/^probe 11$/probe 10/'
+check "...and that each table was timed in turns with rep movsb alone, at three places (version 11 on)" grep -q 'never two tables in turns with each other, each table compiled at 3 places' "$T/dry.out"
+edit "$known" "$T/v10.run" 's/^probe 12$/probe 10/; /^grid_gate /d'
 dry "$T/v10.run"
 check "a version 10 archive's summary does not say so" sh -c "! grep -q 'never two tables in turns' '$T/dry.out'"
 check "...and the kept candidate" grep -q '^| \*\*1 times the band cost (kept)\*\* |' "$T/dry.out"
@@ -69,7 +69,7 @@ check "chosen 4: the rule is derived at four times the cost" grep -q 'charged 4.
 edit "$known" "$T/none.run" 's/^chosen .*/chosen 0/'
 dry "$T/none.run"
 check "chosen 0: no dispatch cost charged" grep -q 'Bands were charged no dispatch cost' "$T/dry.out"
-edit "$known" "$T/base.run" 's/^chosen .*/chosen baseline/; s/^shaped .*/shaped 4 14.00 9.00 15.00 10.00 not/'
+edit "$known" "$T/base.run" 's/^chosen .*/chosen baseline/; s/^shaped .*/shaped 4 14.00 9.00 15.00 10.00 not/; s/^grid_gate .*/grid_gate none/'
 dry "$T/base.run"
 check "chosen baseline: every copy forward" grep -Eq '^table: .*: 0\.\. forward$' "$T/dry.out"
 check "...and its note says why" grep -q 'every table derived from the measurements was slower than forward' "$T/dry.out"
@@ -98,8 +98,26 @@ refused "a shaped trial where a candidate was chosen" "$T/shapedkept.run" "only 
 edit "$known" "$T/badshape.run" 's/^shaped .*/shaped 3 12.00 9.00 15.00 10.00 kept/'
 refused "a shaped trial from no candidate's multiple" "$T/badshape.run" "expected 'shaped none' or 'shaped MULTIPLE"
 edit "$known" "$T/noshapeline.run" '/^shaped /d'
-refused "a version 11 archive without its shaped line" "$T/noshapeline.run" "expected 'shaped none' or 'shaped MULTIPLE"
-check "a version 11 archive imports" "$GEN" import --db "$T/uarch.db" "$known"
+refused "a version 12 archive without its shaped line" "$T/noshapeline.run" "expected 'shaped none' or 'shaped MULTIPLE"
+# Version 12's grid gate: a kept table it refused derives every copy
+# forward, and the note and summary.md say where it lost; one it passed is
+# the table (the known archive above).
+edit "$known" "$T/gated.run" 's/^grid_gate .*/grid_gate 1.677 128 1 refused/'
+dry "$T/gated.run"
+check "a table the grid gate refused: the rule is every copy forward" grep -q '^table: above_max 0, near_max 0, below_max 0, zero_mod 4096, align_dst 0: 0\.\. forward$' "$T/dry.out"
+check "...and the note says where it lost" grep -q 'beyond the noise on make bench.s grid, 1.677x at 128 bytes, d = 1 (the grid gate)' "$T/dry.out"
+check "...and summary.md says so" grep -q 'worst 1.677x at 128 bytes, d = 1. \*\*Refused\*\*' "$T/dry.out"
+dry "$known"
+check "a table the grid gate passed is the table" sh -c "grep -q 'Passed\.' '$T/dry.out' && ! grep -q '^table: .*: 0\.\. forward$' '$T/dry.out'"
+edit "$known" "$T/nogate.run" 's/^grid_gate .*/grid_gate none/'
+refused "'grid_gate none' where a table was kept" "$T/nogate.run" "'grid_gate none' where a table was kept"
+edit "$T/base.run" "$T/basegate.run" 's/^grid_gate .*/grid_gate 1.010 256 63 passed/'
+refused "a grid gate where no table was kept" "$T/basegate.run" "a grid gate where no table was kept"
+edit "$known" "$T/badgate.run" 's/^grid_gate .*/grid_gate 1.010 256 passed/'
+refused "a grid gate line cut short" "$T/badgate.run" "expected 'grid_gate none' or 'grid_gate WORST LENGTH DISTANCE"
+edit "$known" "$T/nogateline.run" '/^grid_gate /d'
+refused "a version 12 archive without its grid gate line" "$T/nogateline.run" "grid_gate"
+check "a version 12 archive imports" "$GEN" import --db "$T/uarch.db" "$known"
 # Version 7's band trials: a range the workload found no faster split
 # keeps whole in the rule derived, and summary.md lists each trial. The
 # same archive with the trial kept splits inside it (the precondition that
@@ -154,11 +172,11 @@ flat_as_small "$T/flat.run" "$T/harmflat.run" 10
 refused "a small trial kept where small_flat loses to forward on the grid" "$T/harmflat.run" "the archive contradicts its own points"
 edit "$known" "$T/badflat.run" 's/^small_trial .*/small_trial 10.00 kept/'
 refused "a small trial line cut short" "$T/badflat.run" "expected 'small_trial none' or 'small_trial WITH_RANDOM"
-edit "$known" "$T/v7.run" 's/^probe 11$/probe 7/; /^small_trial /d; /^shaped /d'
+edit "$known" "$T/v7.run" 's/^probe 12$/probe 7/; /^small_trial /d; /^shaped /d; /^grid_gate /d'
 dry "$T/v7.run"
 rule >"$T/v7.rule"
 check "a version 7 archive (no small trial) derives as before" cmp "$T/notflat.rule" "$T/v7.rule"
-edit "$T/base.run" "$T/v8base.run" 's/^probe 11$/probe 8/; /^shaped /d'
+edit "$T/base.run" "$T/v8base.run" 's/^probe 12$/probe 8/; /^shaped /d; /^grid_gate /d'
 dry "$T/v8base.run"
 check "a version 8 archive that kept the baseline (no shaped trial) keeps it" grep -Eq '^table: .*: 0\.\. forward$' "$T/dry.out"
 
@@ -166,16 +184,16 @@ check "a version 8 archive that kept the baseline (no shaped trial) keeps it" gr
 # dispatch, a slope that measures the strategy mix too: a Zen 3's, where
 # small is 2.7x faster than rep movsb, came out 0.00 ticks a band. Its runs
 # take the default cost, and say why.
-edit "$known" "$T/v3.run" 's/^probe 11$/probe 3/; /^trials\{0,1\} /d; /^small_trial /d; /^shaped /d'
+edit "$known" "$T/v3.run" 's/^probe 12$/probe 3/; /^trials\{0,1\} /d; /^small_trial /d; /^shaped /d; /^grid_gate /d'
 dry "$T/v3.run"
 check "a version 3 archive derives at the default cost, not its slope" grep -q 'charged 0.80 ticks a call, the default cost' "$T/dry.out"
 check "...its summary saying why its timings are not used" grep -q 'timed the dispatch, but not as the derivation' "$T/dry.out"
-edit "$known" "$T/v3flat.run" 's/^probe 11$/probe 3/; /^trials\{0,1\} /d; /^small_trial /d; /^shaped /d; s/^dispatch \([1248]\) .*/dispatch \1 20.00 20.00/'
+edit "$known" "$T/v3flat.run" 's/^probe 12$/probe 3/; /^trials\{0,1\} /d; /^small_trial /d; /^shaped /d; /^grid_gate /d; s/^dispatch \([1248]\) .*/dispatch \1 20.00 20.00/'
 dry "$T/v3flat.run"
 check "...and a flat slope (the strategy mix) is charged the default, not 0" grep -q 'charged 0.80 ticks a call' "$T/dry.out"
 
 # Version 2: the points alone, the default cost, said so.
-edit "$A" "$T/v2.run" 's/^probe 11$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\) /d'
+edit "$A" "$T/v2.run" 's/^probe 12$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\|grid_gate\) /d'
 dry "$T/v2.run"
 check "a version 2 archive derives" grep -q '^table: ' "$T/dry.out"
 check "...with the default cost, and says so" grep -q 'the default cost of a band (this run.s probe did not measure it as the derivation uses it)' "$T/dry.out"
@@ -190,6 +208,6 @@ edit "$A" "$T/negative.run" 's/^dispatch 4 .*/dispatch 4 -1.00 3.00/'
 refused "a negative time" "$T/negative.run" "expected 'dispatch 4 RANDOM SORTED' (ticks per call, positive)"
 edit "$A" "$T/order.run" 's/^dispatch 2 /dispatch 3 /'
 refused "a table out of order" "$T/order.run" "expected 'dispatch 2 RANDOM SORTED'"
-edit "$A" "$T/nodispatch.run" '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\) /d'
-refused "a version 11 archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
+edit "$A" "$T/nodispatch.run" '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\|grid_gate\) /d'
+refused "a version 12 archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
 summary

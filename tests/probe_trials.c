@@ -11,10 +11,14 @@
  * (compile_strategies): it jumps to that strategy's routine and copies.
  * And the order of the timing (probe/streams.h, time_against): two copies
  * are each timed in turns with the reference, never in turns with each
- * other, and placed.c's median is the middle one. */
+ * other, and placed.c's median is the middle one. And the grid gate on
+ * the kept table (probe/grid_gate.c): timed on the grid, its verdict its
+ * rule's, its line read back, and not run where no table is kept. */
 #include "../derive/dispatch.h"
 #include "../probe/band_trials.h"
+#include "../common/bench_grid.h"
 #include "../probe/compiled.h"
+#include "../probe/grid_gate.h"
 #include "../probe/measure.h"
 #include "../probe/placed.h"
 #include "../probe/streams.h"
@@ -196,6 +200,30 @@ int main(int argc, char **argv)
 		printf("%s: %d band trials; small trial %.2f against %.2f ticks a call on random sizes: %s\n", name,
 		       d.n_trials, v->with.random, v->without.random, v->kept ? "kept" : "not kept");
 		buf_free(&b);
+
+		/* The grid gate on the table kept: each point timed, the worst
+		 * a point of the grid, the verdict its rule's, the line read
+		 * back; and nothing where no table is kept. */
+		rc = try_grid_gate(*f, &t, &d, 0.03, 65536);
+		const struct grid_gate *g = &d.gate;
+		int on_grid = 0;
+		for (size_t i = 0; i < BENCH_GRID_LENGTHS; i++)
+			for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
+				on_grid |= g->length == bench_grid_lengths[i] && g->distance == bench_grid_distances[j];
+		check(rc == 0 && g->tried && isfinite(g->worst) && g->worst > 0 && on_grid &&
+			      g->refused == grid_gate_refuses(g->worst, 0.03),
+		      name, "the grid gate was not timed on the grid, or its verdict is not its rule's");
+		struct buf gb = {0};
+		grid_gate_text(&gb, &d);
+		*strchr(gb.data, '\n') = '\0';
+		struct dispatch_run gr = {.measured = 1, .chosen = 1};
+		check(grid_gate_parse(gb.data, &gr, why, sizeof why) == 0 && gr.gate.refused == g->refused &&
+			      gr.gate.length == g->length && gr.gate.distance == g->distance,
+		      name, "the grid gate's line does not read back");
+		buf_free(&gb);
+		struct dispatch_run none = {.measured = 1, .chosen = CHOSE_BASELINE};
+		check(try_grid_gate(*f, &t, &none, 0.03, 65536) == 0 && !none.gate.tried, name,
+		      "the grid gate ran where no table was kept");
 
 		/* Every candidate lost: the trials shape the fastest (the
 		 * candidate at 1 here), then the shaped trial times it. */

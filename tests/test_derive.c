@@ -257,6 +257,7 @@ int main(int argc, char **argv)
 	derive_dispatch();
 	derive_small_trial();
 	derive_shaped_trial();
+	derive_grid_gate();
 
 	expect_rejected("malformed.csv", 2);
 	expect_rejected("small_at_40.csv", 4);

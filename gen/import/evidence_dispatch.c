@@ -4,6 +4,7 @@
  * trial (9; derive/dispatch.h). */
 #include "evidence.h"
 
+#include "../../common/bench_grid.h"
 #include "../../common/util.h"
 #include "../../common/workload.h"
 
@@ -50,6 +51,23 @@ static void shaped_trial_section(struct buf *b, const struct shaped_trial *v)
 		      "%.2f |\n\n%s\n",
 		   DISPATCH_PAIRED_ROUNDS, v->shaped.random, v->shaped.sorted, v->baseline.random, v->baseline.sorted,
 		   v->kept ? "**Kept**: the rule is the shaped table." : "Not kept: every copy forward stays.");
+}
+
+/* Probe version 12's grid gate, last. */
+static void grid_gate_section(struct buf *b, const struct run_facts *run)
+{
+	const struct grid_gate *g = &run->archive->dispatch.gate;
+	if (!g->tried)
+		return;
+	buf_printf(b, "\nLast, the grid gate: the table kept, compiled, against every copy forward as it ships (%s), "
+		      "timed in turns at each point of make bench's grid (%zu lengths, 8 B to 8 MiB, at %zu distances), "
+		      "each point the median of %d rounds' ratios, a loss beyond the noise timed twice more: worst "
+		      "%.3fx at %u bytes, d = %u. %s\n",
+		   strcmp(run->archive->flavor, "user") == 0 ? "the C library's memmove" : "the entry's own rep movsb",
+		   BENCH_GRID_LENGTHS, BENCH_GRID_DISTANCES, GRID_GATE_ROUNDS, g->worst, g->length, g->distance,
+		   g->refused ? "**Refused**: every copy forward stays, since a table never loses to what the caller "
+				"already has beyond the noise."
+			      : "Passed.");
 }
 
 void summary_dispatch(struct buf *b, const struct run_facts *run)
@@ -109,8 +127,9 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 			   d->chosen == candidate_multiples[i] ? " (kept)**" : "", bands, d->candidates[i].random,
 			   d->candidates[i].sorted);
 	}
-	/* Where the shaped trial kept its table, every copy forward is not the rule. */
-	int forward = d->chosen == CHOSE_BASELINE && !d->shaped.kept;
+	/* Where the shaped trial kept its table, every copy forward is not the
+	 * rule; where the grid gate refused the table kept, it is. */
+	int forward = (d->chosen == CHOSE_BASELINE && !d->shaped.kept) || run->archive->dispatch.gate.refused;
 	buf_printf(b, "| %severy copy forward%s | 1 | %.2f | %.2f |\n", forward ? "**" : "", forward ? " (kept)**" : "",
 		   d->baseline.random, d->baseline.sorted);
 	buf_printf(b, "\nThe probe keeps, of the candidates %s, the one charged the measured cost, unless another "
@@ -147,4 +166,6 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 		small_trial_section(b, run);
 	if (shaping)
 		shaped_trial_section(b, &d->shaped);
+	if (run->archive->probe_version >= GRID_GATE_VERSION)
+		grid_gate_section(b, run);
 }

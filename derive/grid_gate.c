@@ -1,0 +1,59 @@
+/* The grid gate's line and verdict (dispatch.h). */
+#include "dispatch.h"
+
+#include "../common/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int grid_gate_refuses(double ratio, double noise)
+{
+	return ratio > 1 + noise;
+}
+
+int dispatch_keeps_table(const struct dispatch_run *d)
+{
+	return d->measured && (d->chosen != CHOSE_BASELINE || d->shaped.kept);
+}
+
+void grid_gate_text(struct buf *b, const struct dispatch_run *d)
+{
+	const struct grid_gate *g = &d->gate;
+	if (!g->tried)
+		buf_printf(b, "grid_gate none\n");
+	else
+		buf_printf(b, "grid_gate %.3f %u %u %s\n", g->worst, g->length, g->distance,
+			   g->refused ? "refused" : "passed");
+}
+
+int grid_gate_parse(const char *line, struct dispatch_run *d, char *why, size_t why_size)
+{
+	struct grid_gate *g = &d->gate;
+	memset(g, 0, sizeof *g);
+	int kept = dispatch_keeps_table(d);
+	if (strcmp(line, "grid_gate none") == 0) {
+		if (!kept)
+			return 0;
+		snprintf(why, why_size, "'grid_gate none' where a table was kept: a probe of this version times it on the "
+					"grid");
+		return -1;
+	}
+	char verdict[16];
+	int end = 0;
+	if (sscanf(line, "grid_gate %lf %u %u %15s%n", &g->worst, &g->length, &g->distance, verdict, &end) != 4 ||
+	    line[end] != '\0' || !(g->worst > 0) || (strcmp(verdict, "passed") != 0 && strcmp(verdict, "refused") != 0)) {
+		snprintf(why, why_size,
+			 "expected 'grid_gate none' or 'grid_gate WORST LENGTH DISTANCE passed|refused', found '%.80s'", line);
+		memset(g, 0, sizeof *g);
+		return -1;
+	}
+	if (!kept) {
+		snprintf(why, why_size, "a grid gate where no table was kept: only a kept table is timed on the grid");
+		memset(g, 0, sizeof *g);
+		return -1;
+	}
+	g->tried = 1;
+	g->refused = strcmp(verdict, "refused") == 0;
+	return 0;
+}

@@ -1,0 +1,86 @@
+/* The kept table against every copy forward on make bench's grid
+ * (grid_gate.h). */
+#include "grid_gate.h"
+
+#include "../common/bench_grid.h"
+#include "../common/timer.h"
+#include "compiled.h"
+#include "placed.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* table over baseline at n bytes, distance d: the median of
+ * GRID_GATE_ROUNDS rounds' ratios, each first in turn. */
+static double point_ratio(copy_fn table, copy_fn baseline, unsigned char *arena, size_t n, unsigned int d)
+{
+	double r[GRID_GATE_ROUNDS];
+	for (int k = 0; k < GRID_GATE_ROUNDS; k++) {
+		double a, b;
+		if (k % 2)
+			b = time_copy(baseline, arena, n, d, 1, 3000), a = time_copy(table, arena, n, d, 1, 3000);
+		else
+			a = time_copy(table, arena, n, d, 1, 3000), b = time_copy(baseline, arena, n, d, 1, 3000);
+		r[k] = a / b;
+	}
+	qsort(r, GRID_GATE_ROUNDS, sizeof *r, by_value);
+	return r[GRID_GATE_ROUNDS / 2];
+}
+
+int try_grid_gate(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise,
+		  size_t longest)
+{
+	memset(&d->gate, 0, sizeof d->gate);
+	if (!dispatch_keeps_table(d))
+		return 0;
+	struct derived_rule r;
+	if (derive_chosen(t, d, &r)) {
+		fprintf(stderr, "probe: %s\n", r.note);
+		return -1;
+	}
+	struct compiled_tables c;
+	f->force_strategy(BASELINE_STRATEGY);
+	unsigned char *arena = mmap(NULL, TIMING_ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (arena == MAP_FAILED) {
+		fprintf(stderr, "probe: no memory for the grid gate's buffers\n");
+		return -1;
+	}
+	if (compile_tables(f, &r, 1, 0, &c)) {
+		compiled_tables_free(&c);
+		munmap(arena, TIMING_ARENA);
+		return -1;
+	}
+	memset(arena, 0x5a, TIMING_ARENA);
+	struct grid_gate g = {.tried = 1, .worst = 0};
+	for (size_t i = 0; i < BENCH_GRID_LENGTHS && bench_grid_lengths[i] <= longest; i++)
+		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
+			size_t n = bench_grid_lengths[i];
+			unsigned int dist = bench_grid_distances[j];
+			double ratio = point_ratio(c.entries[0], f->baseline_copy, arena, n, dist);
+			/* A loss is timed twice more: one slow spell of a guest
+			 * does not refuse a table. */
+			if (grid_gate_refuses(ratio, noise))
+				ratio = median3(ratio, point_ratio(c.entries[0], f->baseline_copy, arena, n, dist),
+						point_ratio(c.entries[0], f->baseline_copy, arena, n, dist));
+			if (ratio > g.worst)
+				g.worst = ratio, g.length = (unsigned int)n, g.distance = dist;
+		}
+	compiled_tables_free(&c);
+	munmap(arena, TIMING_ARENA);
+	f->force_strategy(BASELINE_STRATEGY);
+	g.refused = grid_gate_refuses(g.worst, noise);
+	d->gate = g;
+	printf("  grid gate: the kept table on make bench's grid against every copy forward (%s): worst %.3fx at %u "
+	       "bytes, d = %u: %s\n",
+	       f->moves ? "the C library's memmove" : "rep movsb", g.worst, g.length, g.distance,
+	       g.refused ? "refused, every copy forward stays" : "passed");
+	return 0;
+}

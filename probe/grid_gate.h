@@ -1,0 +1,18 @@
+/* Probe version 12: the kept table on make bench's grid against every
+ * copy forward as it ships (derive/dispatch.h, struct grid_gate). */
+#ifndef PROBE_GRID_GATE_H
+#define PROBE_GRID_GATE_H
+
+#include "../derive/dispatch.h"
+#include "flavor.h"
+
+/* Where d keeps a table (dispatch_keeps_table): the rule derive_chosen
+ * makes of it, compiled (one place: at one length and distance every
+ * branch predicts), and every copy forward as it ships, timed in turns at
+ * each point of the grid up to longest bytes (the plan's longest length:
+ * the whole grid in a full run); the verdict in d->gate, printed. Nothing
+ * where d keeps none. Nonzero after saying why. */
+int try_grid_gate(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise,
+		  size_t longest);
+
+#endif
