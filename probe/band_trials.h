@@ -11,8 +11,8 @@
 /* After the candidates, where d keeps a table or shapes one
  * (dispatch_start): band_trials_run
  * (derive/dispatch.h), each trial's two tables compiled as gen writes
- * them (compile_tables), each timed in turns with every copy forward
- * (time_against) on the workload, whose longest call bounds the splits
+ * them, each at PLACES places and timed in turns with the forward routine
+ * (time_placed) on the workload, whose longest call bounds the splits
  * tried. Records each in d,
  * which the rule is derived with (dispatch_cost). Nonzero after saying
  * why. */
@@ -20,8 +20,8 @@ int try_band_splits(const struct probe_flavor *f, const struct table *t, struct 
 
 /* After the band trials: small_trial_run (derive/dispatch.h), the
  * table they left with and without small_flat in small's cells compiled,
- * each timed in turns with every copy forward as it ships (time_against)
- * on the workload. Records the verdict in d. Nonzero after saying
+ * and every copy forward as it ships, each timed in turns with the forward
+ * routine (time_placed) on the workload. Records the verdict in d. Nonzero after saying
  * why. */
 int try_small_flat(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise);
 
