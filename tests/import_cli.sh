@@ -156,8 +156,6 @@ check "two archives of other machines import in one command" \
 	"$GEN" import --db "$T/fleet/uarch.db" "$T/spr.run" "$T/zen4.run"
 check "...an Intel bare-metal run measures sapphirerapids" test "$(sqlite3 "$T/fleet/uarch.db" \
 	"SELECT count(*) FROM rule WHERE uarch = 'sapphirerapids' AND hypervisor IS NULL")" -eq 1
-# The forged run's rule, whatever else uarch.db holds for zen4 (the rule of
-# each flavor this machine measured).
 zen4_sum=$(tail -1 "$T/zen4.run" | cut -c8-13)
 check "...an AMD guest run measures zen4, as a guest" test "$(sqlite3 "$T/fleet/uarch.db" \
 	"SELECT hypervisor FROM rule WHERE uarch = 'zen4' AND evidence LIKE '%-$zen4_sum/%'")" = KVMKVMKVM
