@@ -86,7 +86,7 @@ static int by_value(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double median(double *v, int n)
+double workload_median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof *v, by_value);
 	return v[n / 2];
@@ -115,9 +115,9 @@ struct paired time_paired(copy_fn a, copy_fn b, unsigned char *dst, const unsign
 		}
 	struct paired p;
 	for (int o = 0; o < 2; o++) {
-		p.ratio[o] = median(ratio[o], rounds);
+		p.ratio[o] = workload_median(ratio[o], rounds);
 		for (int c = 0; c < 2; c++)
-			p.ticks[c][o] = median(ticks[c][o], rounds);
+			p.ticks[c][o] = workload_median(ticks[c][o], rounds);
 	}
 	return p;
 }

@@ -50,6 +50,10 @@ struct paired {
 	double ticks[2][2]; /* [a, b][random, sorted]: median ticks a call */
 };
 
+/* The median of v[0..n) (the upper one of an even count), v sorted in
+ * place. */
+double workload_median(double *v, int n);
+
 /* a and b over rounds rounds (1..WORKLOAD_PAIRED_ROUNDS, each first in
  * turn) on streams[0] (random) and streams[1] (sorted), each of n calls. */
 struct paired time_paired(copy_fn a, copy_fn b, unsigned char *dst, const unsigned char *src,

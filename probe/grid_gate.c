@@ -4,19 +4,13 @@
 
 #include "../common/bench_grid.h"
 #include "../common/timer.h"
+#include "../common/workload.h"
 #include "compiled.h"
 #include "placed.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 /* table over baseline at n bytes, distance d: the median of
  * GRID_GATE_ROUNDS rounds' ratios, each first in turn. */
@@ -31,8 +25,7 @@ static double point_ratio(copy_fn table, copy_fn baseline, unsigned char *arena,
 			a = time_copy(table, arena, n, d, 1, 3000), b = time_copy(baseline, arena, n, d, 1, 3000);
 		r[k] = a / b;
 	}
-	qsort(r, GRID_GATE_ROUNDS, sizeof *r, by_value);
-	return r[GRID_GATE_ROUNDS / 2];
+	return workload_median(r, GRID_GATE_ROUNDS);
 }
 
 int try_grid_gate(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise,
