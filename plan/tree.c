@@ -192,14 +192,6 @@ int plan_tree(const struct copy_table *t, struct plan_tree *out)
 	return 0;
 }
 
-int plan_memmove_first(const struct plan_tree *tree)
-{
-	if (tree->n_steps < 2 || tree->steps[0].op != PLAN_CMP_LENGTH || tree->steps[1].op != PLAN_IF_AT_MOST ||
-	    tree->steps[1].to < 0)
-		return -1;
-	return strategy_catalogue[tree->steps[1].to].direction == DIR_ANY ? tree->steps[1].to : -1;
-}
-
 void plan_tree_free(struct plan_tree *tree)
 {
 	free(tree->steps);

@@ -78,15 +78,6 @@ int plan_tree(const struct copy_table *t, struct plan_tree *out);
 int plan_code_tree(const int *codes, int n, struct plan_tree *out);
 void plan_tree_free(struct plan_tree *tree);
 
-/* The strategy memmove takes before its overlap compares: where tree's
- * first two steps send every length up to a bound to one strategy,
- * whatever the distance, and that strategy loads everything before it
- * stores (direction any), so that it copies right however the buffers
- * overlap. -1 where tree does not start so. Most calls are short (the
- * size profile): they then take one compare, not the two overlap ones
- * first. */
-int plan_memmove_first(const struct plan_tree *tree);
-
 /* The strategies the table dispatch tests first below its short lengths,
  * before the code tree, among codes[0..n): the short copies (those whose
  * max_n is the least bounded one, 32: made for the lengths most calls

@@ -23,8 +23,9 @@
  *    Where no table is compiled for this core, the baseline entry; the
  *    static library has no other memmove to defer to.
  * memcpy is memmove in both: a program that overlaps a memcpy keeps
- * working, for the price of the overlap compares, which the short lengths
- * skip where their copy loads everything first (memmove.tpi).
+ * working, for the price of the overlap compares before the copies that
+ * go up or down; a copy that loads everything first takes none
+ * (memmove.tpi).
  *
  * Environment, read once at load:
  *   UARCHCOPY_ISA=gpr|avx2|avx512   the widest instructions the copies may use

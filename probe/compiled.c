@@ -11,8 +11,8 @@
 
 /* A table's slot: the entry as rule_patch writes it for a compiled table,
  * endbr64, then the routine's dispatch copied (templates/lib/entry_copy.lua),
- * with room for memmove's prologue. */
-enum { SLOT = 64 + PLAN_CODE_MAX };
+ * then, in memmove, the overlap guards (memmove_guards), from GUARDS on. */
+enum { GUARD_MAX = 35, GUARDS = 64 + PLAN_CODE_MAX, SLOT = GUARDS + N_COPY_STRATEGIES * GUARD_MAX };
 
 static void put32(unsigned char *p, int32_t v)
 {
@@ -66,19 +66,43 @@ static void to_table(const struct derived_rule *r, int isa, struct copy_table *o
 	free(t);
 }
 
-/* Memmove's overlap compares (templates/flavor/x86_64/copy/memmove.tpi):
- * an overlap either way goes to the flavor's memmove (the workload has
- * none); disjoint buffers fall through to the tree, which follows. Returns
- * their length. */
-static size_t memmove_overlap_compares(unsigned char *p, uintptr_t at, uintptr_t overlap)
+/* Memmove's guard of a copy that goes one way (templates/flavor/x86_64/
+ * copy/cases.tpi, guard): the two overlap compares, which send an overlap
+ * either way to the flavor's memmove (the workload has none), then a jump
+ * to the copy, which the shipped routine lays out right after its guard:
+ * so the probe's path takes one jump more than the shipped one, only to
+ * the copies that go one way, which the longer lengths take. Written at
+ * p, to run there; returns its length, 0 for a strategy that loads
+ * everything before it stores (it takes no guard). */
+static size_t memmove_guard(unsigned char *p, int strategy, uintptr_t body, uintptr_t overlap)
 {
-	static const unsigned char head[] = {0x48, 0x89, 0xf9, 0x48, 0x29, 0xf1, 0x48, 0x39, 0xd1, 0x0f,
-					     0x82, 0,    0,    0,    0,    0x48, 0x89, 0xf1, 0x48, 0x29,
-					     0xf9, 0x48, 0x39, 0xd1, 0x0f, 0x82, 0,    0,    0,    0};
-	memcpy(p, head, sizeof head);
-	put32(p + 11, (int32_t)(overlap - (at + 15)));
-	put32(p + 26, (int32_t)(overlap - (at + 30)));
-	return sizeof head;
+	if (strategy_catalogue[strategy].direction == DIR_ANY)
+		return 0;
+	/* mov rcx, rdi; sub rcx, rsi; cmp rcx, rdx; jb rel32 (dst in [src,
+	 * src + n)), then the same with src - dst; then jmp rel32. */
+	static const unsigned char guard[] = {0x48, 0x89, 0xf9, 0x48, 0x29, 0xf1, 0x48, 0x39, 0xd1, 0x0f, 0x82, 0, 0,
+					      0,    0,    0x48, 0x89, 0xf1, 0x48, 0x29, 0xf9, 0x48, 0x39, 0xd1,
+					      0x0f, 0x82, 0,    0,    0,    0,    0xe9, 0,    0,    0,    0};
+	memcpy(p, guard, sizeof guard);
+	put32(p + 11, (int32_t)(overlap - ((uintptr_t)p + 15)));
+	put32(p + 26, (int32_t)(overlap - ((uintptr_t)p + 30)));
+	put32(p + 31, (int32_t)(body - ((uintptr_t)p + 35)));
+	return sizeof guard;
+}
+
+/* Where memmove's tree jumps for each strategy: its guard, written from
+ * guards on, for one that takes one, else the copy itself. */
+static void memmove_guards(const struct probe_flavor *f, unsigned char *guards, uintptr_t body[N_COPY_STRATEGIES])
+{
+	for (int s = 0; s < N_COPY_STRATEGIES; s++) {
+		if (!body[s])
+			continue;
+		size_t n = memmove_guard(guards, s, body[s], (uintptr_t)f->table_copy);
+		if (n) {
+			body[s] = (uintptr_t)guards;
+			guards += n;
+		}
+	}
 }
 
 int compiles_to_baseline(const struct probe_flavor *f, const struct derived_rule *r)
@@ -121,28 +145,14 @@ static int compile_one(const struct probe_flavor *f, const struct derived_rule *
 	}
 	free(t);
 	/* The patched entry: endbr64 and rax = dst, then the tree, jumping to
-	 * the copies; memmove's takes the overlap compares first, after the
-	 * tree's first two steps where they send the lengths up to a bound to
-	 * a copy that any overlap leaves right (plan_memmove_first). */
+	 * the copies, memmove's to their guards where they take one. */
 	uintptr_t base = (uintptr_t)slot;
 	unsigned char *p = slot;
 	memcpy(p, "\xf3\x0f\x1e\xfa\x48\x89\xf8", 7);
 	p += 7;
-	struct plan_tree rest = tree;
-	if (f->moves) {
-		if (plan_memmove_first(&tree) >= 0) {
-			struct plan_tree first = {tree.steps, 2, {0}};
-			size_t n = plan_encode(&first, p, PLAN_CODE_MAX, (uintptr_t)p, body);
-			if (n == 0) {
-				plan_tree_free(&tree);
-				return -1;
-			}
-			p += n;
-			rest.steps += 2, rest.n_steps -= 2;
-		}
-		p += memmove_overlap_compares(p, (uintptr_t)p, (uintptr_t)f->table_copy);
-	}
-	size_t n = plan_encode(&rest, p, PLAN_CODE_MAX, (uintptr_t)p, body);
+	if (f->moves)
+		memmove_guards(f, slot + GUARDS, body);
+	size_t n = plan_encode(&tree, p, PLAN_CODE_MAX, (uintptr_t)p, body);
 	plan_tree_free(&tree);
 	if (n == 0)
 		return -1;
@@ -200,8 +210,10 @@ int compile_strategies(const struct probe_flavor *f, struct compiled_tables *out
 		unsigned char *slot = out->region + (size_t)code * SLOT, *p = slot;
 		memcpy(p, "\xf3\x0f\x1e\xfa\x48\x89\xf8", 7);
 		p += 7;
-		if (f->moves)
-			p += memmove_overlap_compares(p, (uintptr_t)p, (uintptr_t)f->table_copy);
+		if (f->moves && memmove_guard(p, code, body[code], (uintptr_t)f->table_copy)) {
+			out->entries[code] = (copy_fn)slot;
+			continue;
+		}
 		struct plan_step go = {.op = PLAN_GOTO, .to = code};
 		struct plan_tree tree = {&go, 1, {0}};
 		if (plan_encode(&tree, p, PLAN_CODE_MAX, (uintptr_t)p, body) == 0) {

@@ -2,8 +2,9 @@
  * would write for it (plan/), as machine code (plan/encode.c) in memory
  * near the probe's own, laid out as rule_patch writes a patched entry (the
  * routine's dispatch copied there, no jump on the way to it), and jumping
- * to the flavor's strategy routines. The flavor whose entry is
- * memmove first takes memmove's two overlap compares. A table that copies
+ * to the flavor's strategy routines; in the flavor whose entry is
+ * memmove, to the copies that go one way through memmove's overlap guard
+ * (memmove_guard in compiled.c). A table that copies
  * forward everywhere is the entry's own baseline: the forward routine,
  * called directly. */
 #ifndef PROBE_COMPILED_H
@@ -23,8 +24,9 @@ struct compiled_tables {
 int compile_tables(const struct probe_flavor *f, const struct derived_rule *tables, int n, int one_body,
 		   struct compiled_tables *out);
 /* Each strategy's own entry, as gen writes a table that gives it every
- * copy: the entry (memmove's overlap compares where the flavor's is
- * memmove), then a jump to the strategy's routine; entries[code], NULL for
+ * copy: the entry (memmove's overlap guard where the flavor's is memmove
+ * and the strategy goes one way), then a jump to the strategy's routine;
+ * entries[code], NULL for
  * a strategy the flavor lacks. Every strategy so pays the same path, the
  * one a compiled tree's leaf takes. Nonzero after saying why. */
 int compile_strategies(const struct probe_flavor *f, struct compiled_tables *out);

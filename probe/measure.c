@@ -187,8 +187,8 @@ int measure_pass(struct measurement *m, const struct timing_plan *p, const struc
 		munmap(previous, ARENA);
 	previous = arena;
 	/* Each strategy through its own compiled entry (compile_strategies),
-	 * the path a compiled tree's leaf takes to it: the entry, memmove's
-	 * overlap compares, one jump. Through the table dispatch instead
+	 * the path a compiled tree's leaf takes to it: the entry, one jump,
+	 * memmove's overlap guard where the copy goes one way. Through the table dispatch instead
 	 * (probe versions 2 to 9), each strategy paid its code's depth in the
 	 * dispatch's code tree (plan_code_tree: one compare for the first
 	 * codes, a search for the others), a cost that no compiled table pays

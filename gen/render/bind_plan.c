@@ -56,9 +56,8 @@ static void set_steps(lua_State *L, const struct plan_tree *tree, const char *fi
 	lua_setfield(L, -2, field);
 }
 
-/* Sets fields tree, reachable (the strategies the flavor has that the
- * tree reaches, in code order) and memmove_first (plan_memmove_first's
- * strategy, or nil) of the table on top; far: its jumps to its
+/* Sets fields tree and reachable (the strategies the flavor has that the
+ * tree reaches, in code order) of the table on top; far: its jumps to its
  * copies are rel32 (dispatch.tpi says why). */
 static void set_tree(lua_State *L, const struct copy_table *t, const struct flavor *f, int far)
 {
@@ -74,8 +73,6 @@ static void set_tree(lua_State *L, const struct copy_table *t, const struct flav
 		}
 	lua_setfield(L, -2, "reachable");
 	set_bool(L, "far", far);
-	int first = plan_memmove_first(&tree);
-	set_str(L, "memmove_first", first >= 0 ? strategy_catalogue[first].name : NULL);
 	plan_tree_free(&tree);
 }
 

@@ -9,13 +9,10 @@ local M = {}
 --   runs, in words, tree = the plan's steps (nil: the installed table),
 --   reachable = the strategies it can reach, in code order, far = its
 --   tree's jumps to its copies are rel32 (dispatch.tpi says why),
---   memmove_first = the strategy memmove takes before its overlap
---   compares (plan/tree.h, plan_memmove_first), or nil,
 -- }
 function M.way(suffix, name, compiled)
   if compiled then
-    return { suffix = suffix, name = name, tree = compiled.tree, reachable = compiled.reachable, far = compiled.far,
-             memmove_first = compiled.memmove_first }
+    return { suffix = suffix, name = name, tree = compiled.tree, reachable = compiled.reachable, far = compiled.far }
   end
   local w = { suffix = suffix, name = name, reachable = {}, far = false }
   for _, s in ipairs(flavor_strategies()) do w.reachable[#w.reachable + 1] = s.name end

@@ -1,8 +1,8 @@
 -- What rule_patch copies into a patched entry, so that a call runs the
 -- installed set's dispatch from the entry itself, with no jmp to reach it
 -- (patch.c.tpi says how it writes it): each compiled routine's first
--- bytes, from after its endbr64 to the end of its branch tree (memmove's:
--- the overlap compares, then the disjoint tree), its mark "<routine>.copy_end".
+-- bytes, from after its endbr64 to the end of its branch tree (memmove's
+-- is memcpy's, memmove.tpi), its mark "<routine>.copy_end".
 -- Every jump from there to a copy is rel32 and is followed by a mark,
 -- "<routine>.jump<k>", where its displacement ends: rule_patch adds the
 -- distance from the routine to the entry to each of them. The entry holds
@@ -22,10 +22,9 @@ local STEP_MAX = {
   label = 0,
 }
 
--- What precedes the tree in each routine copied, at most: memcpy's mov rax,
--- rdi; memmove's first band's compare and jbe rel32, then its two overlap
--- compares, each jb rel32; a user copy's lea r9 and stac.
-local PREFIX_MAX = { memcpy = 3, copy_strategy = 0, memmove = 46, copy_to_user = 7, copy_from_user = 7 }
+-- What precedes the tree in each routine copied, at most: memcpy's and
+-- memmove's mov rax, rdi; a user copy's lea r9 and stac.
+local PREFIX_MAX = { memcpy = 3, copy_strategy = 0, memmove = 3, copy_to_user = 7, copy_from_user = 7 }
 
 -- The baseline each entry holds, at most (memmove's has the descending
 -- body, its loop aligned to 16 bytes).
@@ -43,27 +42,11 @@ function M.step_jump(way, i)
   return jumps and way.far, false
 end
 
--- The jumps of site's routine before its tree that rule_patch relocates:
--- memmove's jump to its first band's copy (where it takes one, the tree's
--- first two steps, memmove.tpi), then its two overlap jumps.
-function M.jumps_before_tree(site, way)
-  if site ~= "memmove" then return 0 end
-  return way.memmove_first and 3 or 2
-end
-
--- The first step of way's tree that site's routine prints after what
--- precedes the tree: memmove takes the first two before its overlap
--- compares where it has memmove_first.
-function M.first_step(site, way)
-  return (site == "memmove" and way.memmove_first) and 3 or 1
-end
-
--- The marks of routine (a routine's label, prefix included, of site) that
+-- The marks of routine (a routine's label, prefix included) that
 -- end each relocated jump, in address order: "<routine>.jump<k>", k from 1.
-function M.jumps(site, routine, way)
+function M.jumps(routine, way)
   local list = {}
-  for k = 1, M.jumps_before_tree(site, way) do list[k] = routine .. ".jump" .. k end
-  for i = M.first_step(site, way), #way.tree do
+  for i = 1, #way.tree do
     if M.step_jump(way, i) then list[#list + 1] = routine .. ".jump" .. #list + 1 end
   end
   return list

@@ -563,7 +563,7 @@ static void run_entry(struct uc_test_ctx *t, const char *group, const struct loo
 	finish(t, group, "dst == src", &d);
 	/* memmove through its patched entry, which runs the compiled routine's
 	 * first compares and tree: every overlap either way up to 300 bytes
-	 * (the short lengths may skip the overlap compares, memmove.tpi). */
+	 * (a copy that loads everything first takes no overlap compare, memmove.tpi). */
 	{
 		size_t n, k;
 		for (n = 0; n <= 300; n++)

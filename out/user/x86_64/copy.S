@@ -3065,7 +3065,7 @@ uc_memmove.site:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-        .org    uc_memmove.site + 376, 0xcc
+        .org    uc_memmove.site + 333, 0xcc
 .Luc_memmove.site_end:
         .size   uc_memmove, . - uc_memmove
 
@@ -3074,14 +3074,6 @@ uc_memmove.site:
 uc_memmove_table:
         endbr64
         mov     rax, rdi
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
         /* Most lengths take one strategy in every class: copy_uniform gives */
         /* it below 256 bytes, copy_long_uniform for each band that reaches */
         /* 256, without the distance; 255 where the classes differ. */
@@ -3240,10 +3232,26 @@ uc_memmove_table:
         add     r8d, 48
         jmp     .Lmemmove_table_disjoint_long_class
 .Lmemmove_table_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_table_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_table_disjoint_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
@@ -3260,6 +3268,14 @@ uc_memmove_table:
         rep movsb                               /* body */
         ret
 .Lmemmove_table_disjoint_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             /* top store */
@@ -3336,6 +3352,14 @@ uc_memmove_table:
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
 .Lmemmove_table_disjoint_avx2_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -3382,6 +3406,14 @@ uc_memmove_table:
         /* vector forward body: end */
         ret
 .Lmemmove_table_disjoint_avx2_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -3524,6 +3556,14 @@ uc_memmove_table:
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
 .Lmemmove_table_disjoint_avx2_nt:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -3571,6 +3611,14 @@ uc_memmove_table:
         /* streaming forward body: end */
         ret
 .Lmemmove_table_disjoint_avx512_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]            /* the tail, loaded before any store */
@@ -3617,6 +3665,14 @@ uc_memmove_table:
         /* vector forward body: end */
         ret
 .Lmemmove_table_disjoint_avx512_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu64 zmm1, [rsi + rdx - 64]
@@ -5182,27 +5238,15 @@ uc_memmove_table:
 uc_memmove_zen3_avx2:
         endbr64
         mov     rax, rdi
+        /* zen3_avx2's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_disjoint_small - . - 4 /* any overlap: it loads all first */
+        .long   .Lmemmove_zen3_avx2_disjoint_small - . - 4
 .Luc_memmove_zen3_avx2.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_zen3_avx2_overlap_above - . - 4  /* dst in [src, src + n): copy down */
-.Luc_memmove_zen3_avx2.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_zen3_avx2_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
-.Luc_memmove_zen3_avx2.jump3:
-        /* zen3_avx2's table, as a branch tree: length first */
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen3_avx2.jump4:
+.Luc_memmove_zen3_avx2.jump2:
         cmp     rdx, 262144                    /* band edge */
         ja      .Lmemmove_zen3_avx2_disjoint_t6_8
         cmp     rdx, 1536                    /* band edge */
@@ -5213,14 +5257,14 @@ uc_memmove_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen3_avx2.jump5:
+.Luc_memmove_zen3_avx2.jump3:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen3_avx2.jump6:
+.Luc_memmove_zen3_avx2.jump4:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen3_avx2.jump7:
+.Luc_memmove_zen3_avx2.jump5:
 .Lmemmove_zen3_avx2_disjoint_t4_5:
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemmove_zen3_avx2_disjoint_t5_5
@@ -5230,10 +5274,10 @@ uc_memmove_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
-.Luc_memmove_zen3_avx2.jump8:
+.Luc_memmove_zen3_avx2.jump6:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen3_avx2.jump9:
+.Luc_memmove_zen3_avx2.jump7:
 .Lmemmove_zen3_avx2_disjoint_t5_5:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -5241,14 +5285,14 @@ uc_memmove_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen3_avx2.jump10:
+.Luc_memmove_zen3_avx2.jump8:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen3_avx2.jump11:
+.Luc_memmove_zen3_avx2.jump9:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen3_avx2.jump12:
+.Luc_memmove_zen3_avx2.jump10:
 .Lmemmove_zen3_avx2_disjoint_t6_8:
         cmp     rdx, 524288                    /* band edge */
         ja      .Lmemmove_zen3_avx2_disjoint_t7_8
@@ -5258,35 +5302,43 @@ uc_memmove_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
-.Luc_memmove_zen3_avx2.jump13:
+.Luc_memmove_zen3_avx2.jump11:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen3_avx2.jump14:
+.Luc_memmove_zen3_avx2.jump12:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
-.Luc_memmove_zen3_avx2.jump15:
+.Luc_memmove_zen3_avx2.jump13:
 .Lmemmove_zen3_avx2_disjoint_t7_8:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_nt - . - 4
-.Luc_memmove_zen3_avx2.jump16:
+.Luc_memmove_zen3_avx2.jump14:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
-.Luc_memmove_zen3_avx2.jump17:
+.Luc_memmove_zen3_avx2.jump15:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen3_avx2.jump18:
+.Luc_memmove_zen3_avx2.jump16:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen3_avx2.jump19:
+.Luc_memmove_zen3_avx2.jump17:
 .Luc_memmove_zen3_avx2.copy_end:
 .Lmemmove_zen3_avx2_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_below          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
@@ -5341,6 +5393,14 @@ uc_memmove_zen3_avx2:
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
 .Lmemmove_zen3_avx2_disjoint_avx2_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -5387,6 +5447,14 @@ uc_memmove_zen3_avx2:
         /* vector forward body: end */
         ret
 .Lmemmove_zen3_avx2_disjoint_avx2_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -5425,6 +5493,14 @@ uc_memmove_zen3_avx2:
         /* vector down body: end */
         ret
 .Lmemmove_zen3_avx2_disjoint_avx2_nt:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_below          /* src in [dst, dst + n): copy up */
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -6049,69 +6125,73 @@ uc_memmove_zen3_avx2:
 uc_memmove_zen3_gpr:
         endbr64
         mov     rax, rdi
+        /* zen3_gpr's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_gpr_disjoint_small - . - 4 /* any overlap: it loads all first */
+        .long   .Lmemmove_zen3_gpr_disjoint_small - . - 4
 .Luc_memmove_zen3_gpr.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_zen3_gpr_overlap_above - . - 4  /* dst in [src, src + n): copy down */
-.Luc_memmove_zen3_gpr.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_zen3_gpr_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
-.Luc_memmove_zen3_gpr.jump3:
-        /* zen3_gpr's table, as a branch tree: length first */
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
-.Luc_memmove_zen3_gpr.jump4:
+.Luc_memmove_zen3_gpr.jump2:
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemmove_zen3_gpr_disjoint_t5_6
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen3_gpr.jump5:
+.Luc_memmove_zen3_gpr.jump3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen3_gpr.jump6:
+.Luc_memmove_zen3_gpr.jump4:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
-.Luc_memmove_zen3_gpr.jump7:
+.Luc_memmove_zen3_gpr.jump5:
         .byte   0xe9
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen3_gpr.jump8:
+.Luc_memmove_zen3_gpr.jump6:
 .Lmemmove_zen3_gpr_disjoint_t5_6:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen3_gpr.jump9:
+.Luc_memmove_zen3_gpr.jump7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen3_gpr.jump10:
+.Luc_memmove_zen3_gpr.jump8:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
-.Luc_memmove_zen3_gpr.jump11:
+.Luc_memmove_zen3_gpr.jump9:
 .Luc_memmove_zen3_gpr.copy_end:
 .Lmemmove_zen3_gpr_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_below          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_zen3_gpr_disjoint_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_below          /* src in [dst, dst + n): copy up */
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             /* top store */
@@ -6505,35 +6585,23 @@ uc_memmove_zen3_gpr:
 uc_memmove_zen5_avx512:
         endbr64
         mov     rax, rdi
+        /* zen5_avx512's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_disjoint_small - . - 4 /* any overlap: it loads all first */
+        .long   .Lmemmove_zen5_avx512_disjoint_small - . - 4
 .Luc_memmove_zen5_avx512.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_zen5_avx512_overlap_above - . - 4  /* dst in [src, src + n): copy down */
-.Luc_memmove_zen5_avx512.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_zen5_avx512_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
-.Luc_memmove_zen5_avx512.jump3:
-        /* zen5_avx512's table, as a branch tree: length first */
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_down - . - 4
-.Luc_memmove_zen5_avx512.jump4:
+.Luc_memmove_zen5_avx512.jump2:
         cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
-.Luc_memmove_zen5_avx512.jump5:
+.Luc_memmove_zen5_avx512.jump3:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen5_avx512.jump6:
+.Luc_memmove_zen5_avx512.jump4:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t8_11
         cmp     rdx, 1536                    /* band edge */
@@ -6543,48 +6611,48 @@ uc_memmove_zen5_avx512:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx512.jump7:
+.Luc_memmove_zen5_avx512.jump5:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4
-.Luc_memmove_zen5_avx512.jump8:
+.Luc_memmove_zen5_avx512.jump6:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
-.Luc_memmove_zen5_avx512.jump9:
+.Luc_memmove_zen5_avx512.jump7:
 .Lmemmove_zen5_avx512_disjoint_t6_7:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
-.Luc_memmove_zen5_avx512.jump10:
+.Luc_memmove_zen5_avx512.jump8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx512.jump11:
+.Luc_memmove_zen5_avx512.jump9:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4
-.Luc_memmove_zen5_avx512.jump12:
+.Luc_memmove_zen5_avx512.jump10:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
-.Luc_memmove_zen5_avx512.jump13:
+.Luc_memmove_zen5_avx512.jump11:
 .Lmemmove_zen5_avx512_disjoint_t8_11:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t10_11
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
-.Luc_memmove_zen5_avx512.jump14:
+.Luc_memmove_zen5_avx512.jump12:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx512.jump15:
+.Luc_memmove_zen5_avx512.jump13:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
-.Luc_memmove_zen5_avx512.jump16:
+.Luc_memmove_zen5_avx512.jump14:
 .Lmemmove_zen5_avx512_disjoint_t10_11:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t11_11
@@ -6593,35 +6661,51 @@ uc_memmove_zen5_avx512:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_nt - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx512.jump17:
+.Luc_memmove_zen5_avx512.jump15:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx512_disjoint_forward_aligned - . - 4
-.Luc_memmove_zen5_avx512.jump18:
+.Luc_memmove_zen5_avx512.jump16:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_nt - . - 4
-.Luc_memmove_zen5_avx512.jump19:
+.Luc_memmove_zen5_avx512.jump17:
 .Lmemmove_zen5_avx512_disjoint_t11_11:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx512.jump20:
+.Luc_memmove_zen5_avx512.jump18:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_nt - . - 4
-.Luc_memmove_zen5_avx512.jump21:
+.Luc_memmove_zen5_avx512.jump19:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx512_disjoint_forward_aligned - . - 4
-.Luc_memmove_zen5_avx512.jump22:
+.Luc_memmove_zen5_avx512.jump20:
 .Luc_memmove_zen5_avx512.copy_end:
 .Lmemmove_zen5_avx512_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_zen5_avx512_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
@@ -6688,6 +6772,14 @@ uc_memmove_zen5_avx512:
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
 .Lmemmove_zen5_avx512_disjoint_avx2_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -6734,6 +6826,14 @@ uc_memmove_zen5_avx512:
         /* vector forward body: end */
         ret
 .Lmemmove_zen5_avx512_disjoint_avx2_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -6772,6 +6872,14 @@ uc_memmove_zen5_avx512:
         /* vector down body: end */
         ret
 .Lmemmove_zen5_avx512_disjoint_avx2_nt:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -6819,6 +6927,14 @@ uc_memmove_zen5_avx512:
         /* streaming forward body: end */
         ret
 .Lmemmove_zen5_avx512_disjoint_avx512_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]            /* the tail, loaded before any store */
@@ -6865,6 +6981,14 @@ uc_memmove_zen5_avx512:
         /* vector forward body: end */
         ret
 .Lmemmove_zen5_avx512_disjoint_avx512_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu64 zmm1, [rsi + rdx - 64]
@@ -7739,31 +7863,19 @@ uc_memmove_zen5_avx512:
 uc_memmove_zen5_avx2:
         endbr64
         mov     rax, rdi
+        /* zen5_avx2's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_disjoint_small - . - 4 /* any overlap: it loads all first */
+        .long   .Lmemmove_zen5_avx2_disjoint_small - . - 4
 .Luc_memmove_zen5_avx2.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_zen5_avx2_overlap_above - . - 4  /* dst in [src, src + n): copy down */
-.Luc_memmove_zen5_avx2.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_zen5_avx2_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
-.Luc_memmove_zen5_avx2.jump3:
-        /* zen5_avx2's table, as a branch tree: length first */
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen5_avx2.jump4:
+.Luc_memmove_zen5_avx2.jump2:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen5_avx2.jump5:
+.Luc_memmove_zen5_avx2.jump3:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemmove_zen5_avx2_disjoint_t7_10
         cmp     rdx, 1536                    /* band edge */
@@ -7773,48 +7885,48 @@ uc_memmove_zen5_avx2:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx2.jump6:
+.Luc_memmove_zen5_avx2.jump4:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen5_avx2.jump7:
+.Luc_memmove_zen5_avx2.jump5:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen5_avx2.jump8:
+.Luc_memmove_zen5_avx2.jump6:
 .Lmemmove_zen5_avx2_disjoint_t5_6:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
-.Luc_memmove_zen5_avx2.jump9:
+.Luc_memmove_zen5_avx2.jump7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx2.jump10:
+.Luc_memmove_zen5_avx2.jump8:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen5_avx2.jump11:
+.Luc_memmove_zen5_avx2.jump9:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen5_avx2.jump12:
+.Luc_memmove_zen5_avx2.jump10:
 .Lmemmove_zen5_avx2_disjoint_t7_10:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_avx2_disjoint_t9_10
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
-.Luc_memmove_zen5_avx2.jump13:
+.Luc_memmove_zen5_avx2.jump11:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx2.jump14:
+.Luc_memmove_zen5_avx2.jump12:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
-.Luc_memmove_zen5_avx2.jump15:
+.Luc_memmove_zen5_avx2.jump13:
 .Lmemmove_zen5_avx2_disjoint_t9_10:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemmove_zen5_avx2_disjoint_t10_10
@@ -7823,35 +7935,51 @@ uc_memmove_zen5_avx2:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_nt - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx2.jump16:
+.Luc_memmove_zen5_avx2.jump14:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx2_disjoint_forward_aligned - . - 4
-.Luc_memmove_zen5_avx2.jump17:
+.Luc_memmove_zen5_avx2.jump15:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_nt - . - 4
-.Luc_memmove_zen5_avx2.jump18:
+.Luc_memmove_zen5_avx2.jump16:
 .Lmemmove_zen5_avx2_disjoint_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx2.jump19:
+.Luc_memmove_zen5_avx2.jump17:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_nt - . - 4
-.Luc_memmove_zen5_avx2.jump20:
+.Luc_memmove_zen5_avx2.jump18:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx2_disjoint_forward_aligned - . - 4
-.Luc_memmove_zen5_avx2.jump21:
+.Luc_memmove_zen5_avx2.jump19:
 .Luc_memmove_zen5_avx2.copy_end:
 .Lmemmove_zen5_avx2_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_zen5_avx2_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
@@ -7918,6 +8046,14 @@ uc_memmove_zen5_avx2:
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
 .Lmemmove_zen5_avx2_disjoint_avx2_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -7964,6 +8100,14 @@ uc_memmove_zen5_avx2:
         /* vector forward body: end */
         ret
 .Lmemmove_zen5_avx2_disjoint_avx2_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -8002,6 +8146,14 @@ uc_memmove_zen5_avx2:
         /* vector down body: end */
         ret
 .Lmemmove_zen5_avx2_disjoint_avx2_nt:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -8711,31 +8863,19 @@ uc_memmove_zen5_avx2:
 uc_memmove_zen5_gpr:
         endbr64
         mov     rax, rdi
+        /* zen5_gpr's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_disjoint_small - . - 4 /* any overlap: it loads all first */
+        .long   .Lmemmove_zen5_gpr_disjoint_small - . - 4
 .Luc_memmove_zen5_gpr.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_zen5_gpr_overlap_above - . - 4  /* dst in [src, src + n): copy down */
-.Luc_memmove_zen5_gpr.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_zen5_gpr_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
-.Luc_memmove_zen5_gpr.jump3:
-        /* zen5_gpr's table, as a branch tree: length first */
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
-.Luc_memmove_zen5_gpr.jump4:
+.Luc_memmove_zen5_gpr.jump2:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen5_gpr.jump5:
+.Luc_memmove_zen5_gpr.jump3:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemmove_zen5_gpr_disjoint_t7_9
         cmp     rdx, 1536                    /* band edge */
@@ -8745,37 +8885,37 @@ uc_memmove_zen5_gpr:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_gpr.jump6:
+.Luc_memmove_zen5_gpr.jump4:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
-.Luc_memmove_zen5_gpr.jump7:
+.Luc_memmove_zen5_gpr.jump5:
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen5_gpr.jump8:
+.Luc_memmove_zen5_gpr.jump6:
 .Lmemmove_zen5_gpr_disjoint_t5_6:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen5_gpr.jump9:
+.Luc_memmove_zen5_gpr.jump7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_gpr.jump10:
+.Luc_memmove_zen5_gpr.jump8:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
-.Luc_memmove_zen5_gpr.jump11:
+.Luc_memmove_zen5_gpr.jump9:
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen5_gpr.jump12:
+.Luc_memmove_zen5_gpr.jump10:
 .Lmemmove_zen5_gpr_disjoint_t7_9:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen5_gpr.jump13:
+.Luc_memmove_zen5_gpr.jump11:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_gpr_disjoint_t9_9
         mov     ecx, edi
@@ -8783,27 +8923,43 @@ uc_memmove_zen5_gpr:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_gpr.jump14:
+.Luc_memmove_zen5_gpr.jump12:
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen5_gpr.jump15:
+.Luc_memmove_zen5_gpr.jump13:
 .Lmemmove_zen5_gpr_disjoint_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_gpr.jump16:
+.Luc_memmove_zen5_gpr.jump14:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_gpr_disjoint_forward_aligned - . - 4
-.Luc_memmove_zen5_gpr.jump17:
+.Luc_memmove_zen5_gpr.jump15:
 .Luc_memmove_zen5_gpr.copy_end:
 .Lmemmove_zen5_gpr_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_gpr_overlap_below          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_zen5_gpr_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_gpr_overlap_below          /* src in [dst, dst + n): copy up */
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_zen5_gpr_disjoint_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
@@ -8820,6 +8976,14 @@ uc_memmove_zen5_gpr:
         rep movsb                               /* body */
         ret
 .Lmemmove_zen5_gpr_disjoint_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_gpr_overlap_below          /* src in [dst, dst + n): copy up */
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             /* top store */
@@ -9342,63 +9506,51 @@ uc_memmove_zen5_gpr:
 uc_memmove_sapphirerapids_avx512:
         endbr64
         mov     rax, rdi
+        /* sapphirerapids_avx512's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemmove_sapphirerapids_avx512_disjoint_small_flat - . - 4 /* any overlap: it loads all first */
+        .long   .Lmemmove_sapphirerapids_avx512_disjoint_small_flat - . - 4
 .Luc_memmove_sapphirerapids_avx512.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_sapphirerapids_avx512_overlap_above - . - 4  /* dst in [src, src + n): copy down */
-.Luc_memmove_sapphirerapids_avx512.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_sapphirerapids_avx512_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
-.Luc_memmove_sapphirerapids_avx512.jump3:
-        /* sapphirerapids_avx512's table, as a branch tree: length first */
         cmp     rdx, 64                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_avx2_forward - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump4:
+.Luc_memmove_sapphirerapids_avx512.jump2:
         cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump5:
+.Luc_memmove_sapphirerapids_avx512.jump3:
         cmp     rdx, 256                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_avx2_down - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump6:
+.Luc_memmove_sapphirerapids_avx512.jump4:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemmove_sapphirerapids_avx512_disjoint_t8_11
         cmp     rdx, 1024                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump7:
+.Luc_memmove_sapphirerapids_avx512.jump5:
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump8:
+.Luc_memmove_sapphirerapids_avx512.jump6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_avx512_down - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump9:
+.Luc_memmove_sapphirerapids_avx512.jump7:
         cmp     ecx, 62                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_forward_aligned - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump10:
+.Luc_memmove_sapphirerapids_avx512.jump8:
         cmp     ecx, 160                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump11:
+.Luc_memmove_sapphirerapids_avx512.jump9:
         .byte   0xe9
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_forward_aligned - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump12:
+.Luc_memmove_sapphirerapids_avx512.jump10:
 .Lmemmove_sapphirerapids_avx512_disjoint_t8_11:
         cmp     rdx, 131072                    /* band edge */
         ja      .Lmemmove_sapphirerapids_avx512_disjoint_t10_11
@@ -9410,18 +9562,18 @@ uc_memmove_sapphirerapids_avx512:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump13:
+.Luc_memmove_sapphirerapids_avx512.jump11:
         cmp     ecx, 62                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump14:
+.Luc_memmove_sapphirerapids_avx512.jump12:
         cmp     ecx, 160                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump15:
+.Luc_memmove_sapphirerapids_avx512.jump13:
         .byte   0xe9
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump16:
+.Luc_memmove_sapphirerapids_avx512.jump14:
 .Lmemmove_sapphirerapids_avx512_disjoint_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -9429,36 +9581,52 @@ uc_memmove_sapphirerapids_avx512:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump17:
+.Luc_memmove_sapphirerapids_avx512.jump15:
         cmp     ecx, 62                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_avx2_down - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump18:
+.Luc_memmove_sapphirerapids_avx512.jump16:
         cmp     ecx, 160                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_avx2_down - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump19:
+.Luc_memmove_sapphirerapids_avx512.jump17:
         cmp     ecx, 4038                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_avx2_forward - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump20:
+.Luc_memmove_sapphirerapids_avx512.jump18:
         .byte   0xe9
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump21:
+.Luc_memmove_sapphirerapids_avx512.jump19:
 .Lmemmove_sapphirerapids_avx512_disjoint_t10_11:
         cmp     rdx, 262144                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump22:
+.Luc_memmove_sapphirerapids_avx512.jump20:
         .byte   0xe9
         .long   .Lmemmove_sapphirerapids_avx512_disjoint_avx2_nt - . - 4
-.Luc_memmove_sapphirerapids_avx512.jump23:
+.Luc_memmove_sapphirerapids_avx512.jump21:
 .Luc_memmove_sapphirerapids_avx512.copy_end:
 .Lmemmove_sapphirerapids_avx512_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_below          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_sapphirerapids_avx512_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_below          /* src in [dst, dst + n): copy up */
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_sapphirerapids_avx512_disjoint_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
@@ -9475,6 +9643,14 @@ uc_memmove_sapphirerapids_avx512:
         rep movsb                               /* body */
         ret
 .Lmemmove_sapphirerapids_avx512_disjoint_avx2_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -9521,6 +9697,14 @@ uc_memmove_sapphirerapids_avx512:
         /* vector forward body: end */
         ret
 .Lmemmove_sapphirerapids_avx512_disjoint_avx2_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -9559,6 +9743,14 @@ uc_memmove_sapphirerapids_avx512:
         /* vector down body: end */
         ret
 .Lmemmove_sapphirerapids_avx512_disjoint_avx2_nt:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_below          /* src in [dst, dst + n): copy up */
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -9606,6 +9798,14 @@ uc_memmove_sapphirerapids_avx512:
         /* streaming forward body: end */
         ret
 .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]            /* the tail, loaded before any store */
@@ -9652,6 +9852,14 @@ uc_memmove_sapphirerapids_avx512:
         /* vector forward body: end */
         ret
 .Lmemmove_sapphirerapids_avx512_disjoint_avx512_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu64 zmm1, [rsi + rdx - 64]
@@ -10646,59 +10854,47 @@ uc_memmove_sapphirerapids_avx512:
 uc_memmove_sapphirerapids_avx2:
         endbr64
         mov     rax, rdi
+        /* sapphirerapids_avx2's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemmove_sapphirerapids_avx2_disjoint_small_flat - . - 4 /* any overlap: it loads all first */
+        .long   .Lmemmove_sapphirerapids_avx2_disjoint_small_flat - . - 4
 .Luc_memmove_sapphirerapids_avx2.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_sapphirerapids_avx2_overlap_above - . - 4  /* dst in [src, src + n): copy down */
-.Luc_memmove_sapphirerapids_avx2.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_sapphirerapids_avx2_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
-.Luc_memmove_sapphirerapids_avx2.jump3:
-        /* sapphirerapids_avx2's table, as a branch tree: length first */
         cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump4:
+.Luc_memmove_sapphirerapids_avx2.jump2:
         cmp     rdx, 256                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump5:
+.Luc_memmove_sapphirerapids_avx2.jump3:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemmove_sapphirerapids_avx2_disjoint_t7_10
         cmp     rdx, 1024                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump6:
+.Luc_memmove_sapphirerapids_avx2.jump4:
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump7:
+.Luc_memmove_sapphirerapids_avx2.jump5:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump8:
+.Luc_memmove_sapphirerapids_avx2.jump6:
         cmp     ecx, 62                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_forward_aligned - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump9:
+.Luc_memmove_sapphirerapids_avx2.jump7:
         cmp     ecx, 160                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump10:
+.Luc_memmove_sapphirerapids_avx2.jump8:
         .byte   0xe9
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_forward_aligned - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump11:
+.Luc_memmove_sapphirerapids_avx2.jump9:
 .Lmemmove_sapphirerapids_avx2_disjoint_t7_10:
         cmp     rdx, 131072                    /* band edge */
         ja      .Lmemmove_sapphirerapids_avx2_disjoint_t9_10
@@ -10710,18 +10906,18 @@ uc_memmove_sapphirerapids_avx2:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump12:
+.Luc_memmove_sapphirerapids_avx2.jump10:
         cmp     ecx, 62                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump13:
+.Luc_memmove_sapphirerapids_avx2.jump11:
         cmp     ecx, 160                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump14:
+.Luc_memmove_sapphirerapids_avx2.jump12:
         .byte   0xe9
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump15:
+.Luc_memmove_sapphirerapids_avx2.jump13:
 .Lmemmove_sapphirerapids_avx2_disjoint_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -10729,36 +10925,52 @@ uc_memmove_sapphirerapids_avx2:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump16:
+.Luc_memmove_sapphirerapids_avx2.jump14:
         cmp     ecx, 62                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump17:
+.Luc_memmove_sapphirerapids_avx2.jump15:
         cmp     ecx, 160                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump18:
+.Luc_memmove_sapphirerapids_avx2.jump16:
         cmp     ecx, 4038                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump19:
+.Luc_memmove_sapphirerapids_avx2.jump17:
         .byte   0xe9
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump20:
+.Luc_memmove_sapphirerapids_avx2.jump18:
 .Lmemmove_sapphirerapids_avx2_disjoint_t9_10:
         cmp     rdx, 262144                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump21:
+.Luc_memmove_sapphirerapids_avx2.jump19:
         .byte   0xe9
         .long   .Lmemmove_sapphirerapids_avx2_disjoint_avx2_nt - . - 4
-.Luc_memmove_sapphirerapids_avx2.jump22:
+.Luc_memmove_sapphirerapids_avx2.jump20:
 .Luc_memmove_sapphirerapids_avx2.copy_end:
 .Lmemmove_sapphirerapids_avx2_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_below          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_sapphirerapids_avx2_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_below          /* src in [dst, dst + n): copy up */
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_sapphirerapids_avx2_disjoint_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
@@ -10775,6 +10987,14 @@ uc_memmove_sapphirerapids_avx2:
         rep movsb                               /* body */
         ret
 .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -10821,6 +11041,14 @@ uc_memmove_sapphirerapids_avx2:
         /* vector forward body: end */
         ret
 .Lmemmove_sapphirerapids_avx2_disjoint_avx2_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_below          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -10859,6 +11087,14 @@ uc_memmove_sapphirerapids_avx2:
         /* vector down body: end */
         ret
 .Lmemmove_sapphirerapids_avx2_disjoint_avx2_nt:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_below          /* src in [dst, dst + n): copy up */
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -11688,85 +11924,89 @@ uc_memmove_sapphirerapids_avx2:
 uc_memmove_sapphirerapids_gpr:
         endbr64
         mov     rax, rdi
+        /* sapphirerapids_gpr's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemmove_sapphirerapids_gpr_disjoint_small_flat - . - 4 /* any overlap: it loads all first */
+        .long   .Lmemmove_sapphirerapids_gpr_disjoint_small_flat - . - 4
 .Luc_memmove_sapphirerapids_gpr.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_sapphirerapids_gpr_overlap_above - . - 4  /* dst in [src, src + n): copy down */
-.Luc_memmove_sapphirerapids_gpr.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        .byte   0x0f, 0x82
-        .long   .Lmemmove_sapphirerapids_gpr_overlap_below - . - 4  /* src in [dst, dst + n): copy up */
-.Luc_memmove_sapphirerapids_gpr.jump3:
-        /* sapphirerapids_gpr's table, as a branch tree: length first */
         cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_gpr_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_gpr.jump4:
+.Luc_memmove_sapphirerapids_gpr.jump2:
         cmp     rdx, 256                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_gpr_disjoint_down - . - 4
-.Luc_memmove_sapphirerapids_gpr.jump5:
+.Luc_memmove_sapphirerapids_gpr.jump3:
         cmp     rdx, 1536                    /* band edge */
         ja      .Lmemmove_sapphirerapids_gpr_disjoint_t6_8
         cmp     rdx, 1024                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_gpr_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_gpr.jump6:
+.Luc_memmove_sapphirerapids_gpr.jump4:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_sapphirerapids_gpr_disjoint_down - . - 4
-.Luc_memmove_sapphirerapids_gpr.jump7:
+.Luc_memmove_sapphirerapids_gpr.jump5:
         cmp     ecx, 62                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_gpr_disjoint_forward_aligned - . - 4
-.Luc_memmove_sapphirerapids_gpr.jump8:
+.Luc_memmove_sapphirerapids_gpr.jump6:
         cmp     ecx, 160                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_gpr_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_gpr.jump9:
+.Luc_memmove_sapphirerapids_gpr.jump7:
         .byte   0xe9
         .long   .Lmemmove_sapphirerapids_gpr_disjoint_forward_aligned - . - 4
-.Luc_memmove_sapphirerapids_gpr.jump10:
+.Luc_memmove_sapphirerapids_gpr.jump8:
 .Lmemmove_sapphirerapids_gpr_disjoint_t6_8:
         cmp     rdx, 6144                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_gpr_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_gpr.jump11:
+.Luc_memmove_sapphirerapids_gpr.jump9:
         cmp     rdx, 131072                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_sapphirerapids_gpr_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_gpr.jump12:
+.Luc_memmove_sapphirerapids_gpr.jump10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_sapphirerapids_gpr_disjoint_forward - . - 4
-.Luc_memmove_sapphirerapids_gpr.jump13:
+.Luc_memmove_sapphirerapids_gpr.jump11:
         cmp     ecx, 62                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_gpr_disjoint_down - . - 4
-.Luc_memmove_sapphirerapids_gpr.jump14:
+.Luc_memmove_sapphirerapids_gpr.jump12:
         cmp     ecx, 160                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_sapphirerapids_gpr_disjoint_down - . - 4
-.Luc_memmove_sapphirerapids_gpr.jump15:
+.Luc_memmove_sapphirerapids_gpr.jump13:
 .Luc_memmove_sapphirerapids_gpr.copy_end:
 .Lmemmove_sapphirerapids_gpr_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_gpr_overlap_below          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_sapphirerapids_gpr_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_gpr_overlap_below          /* src in [dst, dst + n): copy up */
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_sapphirerapids_gpr_disjoint_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
@@ -11783,6 +12023,14 @@ uc_memmove_sapphirerapids_gpr:
         rep movsb                               /* body */
         ret
 .Lmemmove_sapphirerapids_gpr_disjoint_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_gpr_overlap_below          /* src in [dst, dst + n): copy up */
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             /* top store */
@@ -14272,7 +14520,7 @@ uc_patch_copy_end:
         .globl  uc_patch_copy_first
         .type   uc_patch_copy_first, @object
 uc_patch_copy_first:
-        .short  0, 0, 0, 0, 0, 0, 0, 17, 36, 53, 62, 73, 82, 102, 124, 144, 163, 184, 203, 218, 235, 250, 271, 294, 315, 335, 357, 377, 390, 405, 418
+        .short  0, 0, 0, 0, 0, 0, 0, 17, 34, 51, 60, 69, 78, 98, 118, 138, 157, 176, 195, 210, 225, 240, 261, 282, 303, 323, 343, 363, 376, 389, 402
         .size   uc_patch_copy_first, . - uc_patch_copy_first
 /* Each jump of a copy to a copy body, where its rel32 ends, from the */
 /* routine's entry: rule_patch adds the distance from the routine to the */
@@ -14288,17 +14536,16 @@ uc_patch_copy_jumps:
         .short  .Luc_memmove_zen3_avx2.jump4 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump5 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump6 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump7 - uc_memmove_zen3_avx2
         .short  .Luc_memmove_zen3_avx2.jump8 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump9 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump10 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump11 - uc_memmove_zen3_avx2
         .short  .Luc_memmove_zen3_avx2.jump12 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump13 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump14 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump15 - uc_memmove_zen3_avx2
-        .short  .Luc_memmove_zen3_avx2.jump16 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump17 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump18 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump19 - uc_memmove_zen3_avx2
-        .short  .Luc_copy_strategy_zen3_avx2.jump1 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump2 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump3 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump4 - uc_copy_strategy_zen3_avx2
-        .short  .Luc_copy_strategy_zen3_avx2.jump5 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump6 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump7 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump8 - uc_copy_strategy_zen3_avx2
-        .short  .Luc_copy_strategy_zen3_avx2.jump9 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump10 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump11 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump12 - uc_copy_strategy_zen3_avx2
-        .short  .Luc_copy_strategy_zen3_avx2.jump13 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump14 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump15 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump16 - uc_copy_strategy_zen3_avx2
-        .short  .Luc_copy_strategy_zen3_avx2.jump17 - uc_copy_strategy_zen3_avx2, .Luc_memcpy_zen3_gpr.jump1 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump2 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump3 - uc_memcpy_zen3_gpr
-        .short  .Luc_memcpy_zen3_gpr.jump4 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump5 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump6 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump7 - uc_memcpy_zen3_gpr
-        .short  .Luc_memcpy_zen3_gpr.jump8 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump9 - uc_memcpy_zen3_gpr, .Luc_memmove_zen3_gpr.jump1 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump2 - uc_memmove_zen3_gpr
-        .short  .Luc_memmove_zen3_gpr.jump3 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump4 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump5 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump6 - uc_memmove_zen3_gpr
-        .short  .Luc_memmove_zen3_gpr.jump7 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump8 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump9 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump10 - uc_memmove_zen3_gpr
-        .short  .Luc_memmove_zen3_gpr.jump11 - uc_memmove_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump1 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump2 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump3 - uc_copy_strategy_zen3_gpr
+        .short  .Luc_memmove_zen3_avx2.jump16 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump17 - uc_memmove_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump1 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump2 - uc_copy_strategy_zen3_avx2
+        .short  .Luc_copy_strategy_zen3_avx2.jump3 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump4 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump5 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump6 - uc_copy_strategy_zen3_avx2
+        .short  .Luc_copy_strategy_zen3_avx2.jump7 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump8 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump9 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump10 - uc_copy_strategy_zen3_avx2
+        .short  .Luc_copy_strategy_zen3_avx2.jump11 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump12 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump13 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump14 - uc_copy_strategy_zen3_avx2
+        .short  .Luc_copy_strategy_zen3_avx2.jump15 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump16 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump17 - uc_copy_strategy_zen3_avx2, .Luc_memcpy_zen3_gpr.jump1 - uc_memcpy_zen3_gpr
+        .short  .Luc_memcpy_zen3_gpr.jump2 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump3 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump4 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump5 - uc_memcpy_zen3_gpr
+        .short  .Luc_memcpy_zen3_gpr.jump6 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump7 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump8 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump9 - uc_memcpy_zen3_gpr
+        .short  .Luc_memmove_zen3_gpr.jump1 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump2 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump3 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump4 - uc_memmove_zen3_gpr
+        .short  .Luc_memmove_zen3_gpr.jump5 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump6 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump7 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump8 - uc_memmove_zen3_gpr
+        .short  .Luc_memmove_zen3_gpr.jump9 - uc_memmove_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump1 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump2 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump3 - uc_copy_strategy_zen3_gpr
         .short  .Luc_copy_strategy_zen3_gpr.jump4 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump5 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump6 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump7 - uc_copy_strategy_zen3_gpr
         .short  .Luc_copy_strategy_zen3_gpr.jump8 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump9 - uc_copy_strategy_zen3_gpr, .Luc_memcpy_zen5_avx512.jump1 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump2 - uc_memcpy_zen5_avx512
         .short  .Luc_memcpy_zen5_avx512.jump3 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump4 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump5 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump6 - uc_memcpy_zen5_avx512
@@ -14310,22 +14557,21 @@ uc_patch_copy_jumps:
         .short  .Luc_memmove_zen5_avx512.jump7 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump8 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump9 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump10 - uc_memmove_zen5_avx512
         .short  .Luc_memmove_zen5_avx512.jump11 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump12 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump13 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump14 - uc_memmove_zen5_avx512
         .short  .Luc_memmove_zen5_avx512.jump15 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump16 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump17 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump18 - uc_memmove_zen5_avx512
-        .short  .Luc_memmove_zen5_avx512.jump19 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump20 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump21 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump22 - uc_memmove_zen5_avx512
-        .short  .Luc_copy_strategy_zen5_avx512.jump1 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump2 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump3 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump4 - uc_copy_strategy_zen5_avx512
-        .short  .Luc_copy_strategy_zen5_avx512.jump5 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump6 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump7 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump8 - uc_copy_strategy_zen5_avx512
-        .short  .Luc_copy_strategy_zen5_avx512.jump9 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump10 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump11 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump12 - uc_copy_strategy_zen5_avx512
-        .short  .Luc_copy_strategy_zen5_avx512.jump13 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump14 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump15 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump16 - uc_copy_strategy_zen5_avx512
-        .short  .Luc_copy_strategy_zen5_avx512.jump17 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump18 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump19 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump20 - uc_copy_strategy_zen5_avx512
-        .short  .Luc_memcpy_zen5_avx2.jump1 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump2 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump3 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump4 - uc_memcpy_zen5_avx2
-        .short  .Luc_memcpy_zen5_avx2.jump5 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump6 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump7 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump8 - uc_memcpy_zen5_avx2
-        .short  .Luc_memcpy_zen5_avx2.jump9 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump10 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump11 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump12 - uc_memcpy_zen5_avx2
-        .short  .Luc_memcpy_zen5_avx2.jump13 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump14 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump15 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump16 - uc_memcpy_zen5_avx2
-        .short  .Luc_memcpy_zen5_avx2.jump17 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump18 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump19 - uc_memcpy_zen5_avx2, .Luc_memmove_zen5_avx2.jump1 - uc_memmove_zen5_avx2
-        .short  .Luc_memmove_zen5_avx2.jump2 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump3 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump4 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump5 - uc_memmove_zen5_avx2
-        .short  .Luc_memmove_zen5_avx2.jump6 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump7 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump8 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump9 - uc_memmove_zen5_avx2
-        .short  .Luc_memmove_zen5_avx2.jump10 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump11 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump12 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump13 - uc_memmove_zen5_avx2
-        .short  .Luc_memmove_zen5_avx2.jump14 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump15 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump16 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump17 - uc_memmove_zen5_avx2
-        .short  .Luc_memmove_zen5_avx2.jump18 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump19 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump20 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump21 - uc_memmove_zen5_avx2
+        .short  .Luc_memmove_zen5_avx512.jump19 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump20 - uc_memmove_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump1 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump2 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump3 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump4 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump5 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump6 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump7 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump8 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump9 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump10 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump11 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump12 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump13 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump14 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump15 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump16 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump17 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump18 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump19 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump20 - uc_copy_strategy_zen5_avx512, .Luc_memcpy_zen5_avx2.jump1 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump2 - uc_memcpy_zen5_avx2
+        .short  .Luc_memcpy_zen5_avx2.jump3 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump4 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump5 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump6 - uc_memcpy_zen5_avx2
+        .short  .Luc_memcpy_zen5_avx2.jump7 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump8 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump9 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump10 - uc_memcpy_zen5_avx2
+        .short  .Luc_memcpy_zen5_avx2.jump11 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump12 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump13 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump14 - uc_memcpy_zen5_avx2
+        .short  .Luc_memcpy_zen5_avx2.jump15 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump16 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump17 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump18 - uc_memcpy_zen5_avx2
+        .short  .Luc_memcpy_zen5_avx2.jump19 - uc_memcpy_zen5_avx2, .Luc_memmove_zen5_avx2.jump1 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump2 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump3 - uc_memmove_zen5_avx2
+        .short  .Luc_memmove_zen5_avx2.jump4 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump5 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump6 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump7 - uc_memmove_zen5_avx2
+        .short  .Luc_memmove_zen5_avx2.jump8 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump9 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump10 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump11 - uc_memmove_zen5_avx2
+        .short  .Luc_memmove_zen5_avx2.jump12 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump13 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump14 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump15 - uc_memmove_zen5_avx2
+        .short  .Luc_memmove_zen5_avx2.jump16 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump17 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump18 - uc_memmove_zen5_avx2, .Luc_memmove_zen5_avx2.jump19 - uc_memmove_zen5_avx2
         .short  .Luc_copy_strategy_zen5_avx2.jump1 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump2 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump3 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump4 - uc_copy_strategy_zen5_avx2
         .short  .Luc_copy_strategy_zen5_avx2.jump5 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump6 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump7 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump8 - uc_copy_strategy_zen5_avx2
         .short  .Luc_copy_strategy_zen5_avx2.jump9 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump10 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump11 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump12 - uc_copy_strategy_zen5_avx2
@@ -14338,22 +14584,21 @@ uc_patch_copy_jumps:
         .short  .Luc_memmove_zen5_gpr.jump3 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump4 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump5 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump6 - uc_memmove_zen5_gpr
         .short  .Luc_memmove_zen5_gpr.jump7 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump8 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump9 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump10 - uc_memmove_zen5_gpr
         .short  .Luc_memmove_zen5_gpr.jump11 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump12 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump13 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump14 - uc_memmove_zen5_gpr
-        .short  .Luc_memmove_zen5_gpr.jump15 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump16 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump17 - uc_memmove_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump1 - uc_copy_strategy_zen5_gpr
-        .short  .Luc_copy_strategy_zen5_gpr.jump2 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump3 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump4 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump5 - uc_copy_strategy_zen5_gpr
-        .short  .Luc_copy_strategy_zen5_gpr.jump6 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump7 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump8 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump9 - uc_copy_strategy_zen5_gpr
-        .short  .Luc_copy_strategy_zen5_gpr.jump10 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump11 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump12 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump13 - uc_copy_strategy_zen5_gpr
-        .short  .Luc_copy_strategy_zen5_gpr.jump14 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump15 - uc_copy_strategy_zen5_gpr, .Luc_memcpy_sapphirerapids_avx512.jump1 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump2 - uc_memcpy_sapphirerapids_avx512
-        .short  .Luc_memcpy_sapphirerapids_avx512.jump3 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump4 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump5 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump6 - uc_memcpy_sapphirerapids_avx512
-        .short  .Luc_memcpy_sapphirerapids_avx512.jump7 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump8 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump9 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump10 - uc_memcpy_sapphirerapids_avx512
-        .short  .Luc_memcpy_sapphirerapids_avx512.jump11 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump12 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump13 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump14 - uc_memcpy_sapphirerapids_avx512
-        .short  .Luc_memcpy_sapphirerapids_avx512.jump15 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump16 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump17 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump18 - uc_memcpy_sapphirerapids_avx512
-        .short  .Luc_memcpy_sapphirerapids_avx512.jump19 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump20 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump21 - uc_memcpy_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump1 - uc_memmove_sapphirerapids_avx512
-        .short  .Luc_memmove_sapphirerapids_avx512.jump2 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump3 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump4 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump5 - uc_memmove_sapphirerapids_avx512
-        .short  .Luc_memmove_sapphirerapids_avx512.jump6 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump7 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump8 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump9 - uc_memmove_sapphirerapids_avx512
-        .short  .Luc_memmove_sapphirerapids_avx512.jump10 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump11 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump12 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump13 - uc_memmove_sapphirerapids_avx512
-        .short  .Luc_memmove_sapphirerapids_avx512.jump14 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump15 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump16 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump17 - uc_memmove_sapphirerapids_avx512
-        .short  .Luc_memmove_sapphirerapids_avx512.jump18 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump19 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump20 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump21 - uc_memmove_sapphirerapids_avx512
-        .short  .Luc_memmove_sapphirerapids_avx512.jump22 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump23 - uc_memmove_sapphirerapids_avx512, .Luc_copy_strategy_sapphirerapids_avx512.jump1 - uc_copy_strategy_sapphirerapids_avx512, .Luc_copy_strategy_sapphirerapids_avx512.jump2 - uc_copy_strategy_sapphirerapids_avx512
+        .short  .Luc_memmove_zen5_gpr.jump15 - uc_memmove_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump1 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump2 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump3 - uc_copy_strategy_zen5_gpr
+        .short  .Luc_copy_strategy_zen5_gpr.jump4 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump5 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump6 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump7 - uc_copy_strategy_zen5_gpr
+        .short  .Luc_copy_strategy_zen5_gpr.jump8 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump9 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump10 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump11 - uc_copy_strategy_zen5_gpr
+        .short  .Luc_copy_strategy_zen5_gpr.jump12 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump13 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump14 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump15 - uc_copy_strategy_zen5_gpr
+        .short  .Luc_memcpy_sapphirerapids_avx512.jump1 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump2 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump3 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump4 - uc_memcpy_sapphirerapids_avx512
+        .short  .Luc_memcpy_sapphirerapids_avx512.jump5 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump6 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump7 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump8 - uc_memcpy_sapphirerapids_avx512
+        .short  .Luc_memcpy_sapphirerapids_avx512.jump9 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump10 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump11 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump12 - uc_memcpy_sapphirerapids_avx512
+        .short  .Luc_memcpy_sapphirerapids_avx512.jump13 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump14 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump15 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump16 - uc_memcpy_sapphirerapids_avx512
+        .short  .Luc_memcpy_sapphirerapids_avx512.jump17 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump18 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump19 - uc_memcpy_sapphirerapids_avx512, .Luc_memcpy_sapphirerapids_avx512.jump20 - uc_memcpy_sapphirerapids_avx512
+        .short  .Luc_memcpy_sapphirerapids_avx512.jump21 - uc_memcpy_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump1 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump2 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump3 - uc_memmove_sapphirerapids_avx512
+        .short  .Luc_memmove_sapphirerapids_avx512.jump4 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump5 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump6 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump7 - uc_memmove_sapphirerapids_avx512
+        .short  .Luc_memmove_sapphirerapids_avx512.jump8 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump9 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump10 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump11 - uc_memmove_sapphirerapids_avx512
+        .short  .Luc_memmove_sapphirerapids_avx512.jump12 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump13 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump14 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump15 - uc_memmove_sapphirerapids_avx512
+        .short  .Luc_memmove_sapphirerapids_avx512.jump16 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump17 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump18 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump19 - uc_memmove_sapphirerapids_avx512
+        .short  .Luc_memmove_sapphirerapids_avx512.jump20 - uc_memmove_sapphirerapids_avx512, .Luc_memmove_sapphirerapids_avx512.jump21 - uc_memmove_sapphirerapids_avx512, .Luc_copy_strategy_sapphirerapids_avx512.jump1 - uc_copy_strategy_sapphirerapids_avx512, .Luc_copy_strategy_sapphirerapids_avx512.jump2 - uc_copy_strategy_sapphirerapids_avx512
         .short  .Luc_copy_strategy_sapphirerapids_avx512.jump3 - uc_copy_strategy_sapphirerapids_avx512, .Luc_copy_strategy_sapphirerapids_avx512.jump4 - uc_copy_strategy_sapphirerapids_avx512, .Luc_copy_strategy_sapphirerapids_avx512.jump5 - uc_copy_strategy_sapphirerapids_avx512, .Luc_copy_strategy_sapphirerapids_avx512.jump6 - uc_copy_strategy_sapphirerapids_avx512
         .short  .Luc_copy_strategy_sapphirerapids_avx512.jump7 - uc_copy_strategy_sapphirerapids_avx512, .Luc_copy_strategy_sapphirerapids_avx512.jump8 - uc_copy_strategy_sapphirerapids_avx512, .Luc_copy_strategy_sapphirerapids_avx512.jump9 - uc_copy_strategy_sapphirerapids_avx512, .Luc_copy_strategy_sapphirerapids_avx512.jump10 - uc_copy_strategy_sapphirerapids_avx512
         .short  .Luc_copy_strategy_sapphirerapids_avx512.jump11 - uc_copy_strategy_sapphirerapids_avx512, .Luc_copy_strategy_sapphirerapids_avx512.jump12 - uc_copy_strategy_sapphirerapids_avx512, .Luc_copy_strategy_sapphirerapids_avx512.jump13 - uc_copy_strategy_sapphirerapids_avx512, .Luc_copy_strategy_sapphirerapids_avx512.jump14 - uc_copy_strategy_sapphirerapids_avx512
@@ -14368,20 +14613,19 @@ uc_patch_copy_jumps:
         .short  .Luc_memmove_sapphirerapids_avx2.jump6 - uc_memmove_sapphirerapids_avx2, .Luc_memmove_sapphirerapids_avx2.jump7 - uc_memmove_sapphirerapids_avx2, .Luc_memmove_sapphirerapids_avx2.jump8 - uc_memmove_sapphirerapids_avx2, .Luc_memmove_sapphirerapids_avx2.jump9 - uc_memmove_sapphirerapids_avx2
         .short  .Luc_memmove_sapphirerapids_avx2.jump10 - uc_memmove_sapphirerapids_avx2, .Luc_memmove_sapphirerapids_avx2.jump11 - uc_memmove_sapphirerapids_avx2, .Luc_memmove_sapphirerapids_avx2.jump12 - uc_memmove_sapphirerapids_avx2, .Luc_memmove_sapphirerapids_avx2.jump13 - uc_memmove_sapphirerapids_avx2
         .short  .Luc_memmove_sapphirerapids_avx2.jump14 - uc_memmove_sapphirerapids_avx2, .Luc_memmove_sapphirerapids_avx2.jump15 - uc_memmove_sapphirerapids_avx2, .Luc_memmove_sapphirerapids_avx2.jump16 - uc_memmove_sapphirerapids_avx2, .Luc_memmove_sapphirerapids_avx2.jump17 - uc_memmove_sapphirerapids_avx2
-        .short  .Luc_memmove_sapphirerapids_avx2.jump18 - uc_memmove_sapphirerapids_avx2, .Luc_memmove_sapphirerapids_avx2.jump19 - uc_memmove_sapphirerapids_avx2, .Luc_memmove_sapphirerapids_avx2.jump20 - uc_memmove_sapphirerapids_avx2, .Luc_memmove_sapphirerapids_avx2.jump21 - uc_memmove_sapphirerapids_avx2
-        .short  .Luc_memmove_sapphirerapids_avx2.jump22 - uc_memmove_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump1 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump2 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump3 - uc_copy_strategy_sapphirerapids_avx2
-        .short  .Luc_copy_strategy_sapphirerapids_avx2.jump4 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump5 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump6 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump7 - uc_copy_strategy_sapphirerapids_avx2
-        .short  .Luc_copy_strategy_sapphirerapids_avx2.jump8 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump9 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump10 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump11 - uc_copy_strategy_sapphirerapids_avx2
-        .short  .Luc_copy_strategy_sapphirerapids_avx2.jump12 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump13 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump14 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump15 - uc_copy_strategy_sapphirerapids_avx2
-        .short  .Luc_copy_strategy_sapphirerapids_avx2.jump16 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump17 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump18 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump19 - uc_copy_strategy_sapphirerapids_avx2
-        .short  .Luc_copy_strategy_sapphirerapids_avx2.jump20 - uc_copy_strategy_sapphirerapids_avx2, .Luc_memcpy_sapphirerapids_gpr.jump1 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump2 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump3 - uc_memcpy_sapphirerapids_gpr
-        .short  .Luc_memcpy_sapphirerapids_gpr.jump4 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump5 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump6 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump7 - uc_memcpy_sapphirerapids_gpr
-        .short  .Luc_memcpy_sapphirerapids_gpr.jump8 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump9 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump10 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump11 - uc_memcpy_sapphirerapids_gpr
-        .short  .Luc_memcpy_sapphirerapids_gpr.jump12 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump13 - uc_memcpy_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump1 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump2 - uc_memmove_sapphirerapids_gpr
-        .short  .Luc_memmove_sapphirerapids_gpr.jump3 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump4 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump5 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump6 - uc_memmove_sapphirerapids_gpr
-        .short  .Luc_memmove_sapphirerapids_gpr.jump7 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump8 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump9 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump10 - uc_memmove_sapphirerapids_gpr
-        .short  .Luc_memmove_sapphirerapids_gpr.jump11 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump12 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump13 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump14 - uc_memmove_sapphirerapids_gpr
-        .short  .Luc_memmove_sapphirerapids_gpr.jump15 - uc_memmove_sapphirerapids_gpr, .Luc_copy_strategy_sapphirerapids_gpr.jump1 - uc_copy_strategy_sapphirerapids_gpr, .Luc_copy_strategy_sapphirerapids_gpr.jump2 - uc_copy_strategy_sapphirerapids_gpr, .Luc_copy_strategy_sapphirerapids_gpr.jump3 - uc_copy_strategy_sapphirerapids_gpr
+        .short  .Luc_memmove_sapphirerapids_avx2.jump18 - uc_memmove_sapphirerapids_avx2, .Luc_memmove_sapphirerapids_avx2.jump19 - uc_memmove_sapphirerapids_avx2, .Luc_memmove_sapphirerapids_avx2.jump20 - uc_memmove_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump1 - uc_copy_strategy_sapphirerapids_avx2
+        .short  .Luc_copy_strategy_sapphirerapids_avx2.jump2 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump3 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump4 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump5 - uc_copy_strategy_sapphirerapids_avx2
+        .short  .Luc_copy_strategy_sapphirerapids_avx2.jump6 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump7 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump8 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump9 - uc_copy_strategy_sapphirerapids_avx2
+        .short  .Luc_copy_strategy_sapphirerapids_avx2.jump10 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump11 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump12 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump13 - uc_copy_strategy_sapphirerapids_avx2
+        .short  .Luc_copy_strategy_sapphirerapids_avx2.jump14 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump15 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump16 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump17 - uc_copy_strategy_sapphirerapids_avx2
+        .short  .Luc_copy_strategy_sapphirerapids_avx2.jump18 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump19 - uc_copy_strategy_sapphirerapids_avx2, .Luc_copy_strategy_sapphirerapids_avx2.jump20 - uc_copy_strategy_sapphirerapids_avx2, .Luc_memcpy_sapphirerapids_gpr.jump1 - uc_memcpy_sapphirerapids_gpr
+        .short  .Luc_memcpy_sapphirerapids_gpr.jump2 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump3 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump4 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump5 - uc_memcpy_sapphirerapids_gpr
+        .short  .Luc_memcpy_sapphirerapids_gpr.jump6 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump7 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump8 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump9 - uc_memcpy_sapphirerapids_gpr
+        .short  .Luc_memcpy_sapphirerapids_gpr.jump10 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump11 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump12 - uc_memcpy_sapphirerapids_gpr, .Luc_memcpy_sapphirerapids_gpr.jump13 - uc_memcpy_sapphirerapids_gpr
+        .short  .Luc_memmove_sapphirerapids_gpr.jump1 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump2 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump3 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump4 - uc_memmove_sapphirerapids_gpr
+        .short  .Luc_memmove_sapphirerapids_gpr.jump5 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump6 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump7 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump8 - uc_memmove_sapphirerapids_gpr
+        .short  .Luc_memmove_sapphirerapids_gpr.jump9 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump10 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump11 - uc_memmove_sapphirerapids_gpr, .Luc_memmove_sapphirerapids_gpr.jump12 - uc_memmove_sapphirerapids_gpr
+        .short  .Luc_memmove_sapphirerapids_gpr.jump13 - uc_memmove_sapphirerapids_gpr, .Luc_copy_strategy_sapphirerapids_gpr.jump1 - uc_copy_strategy_sapphirerapids_gpr, .Luc_copy_strategy_sapphirerapids_gpr.jump2 - uc_copy_strategy_sapphirerapids_gpr, .Luc_copy_strategy_sapphirerapids_gpr.jump3 - uc_copy_strategy_sapphirerapids_gpr
         .short  .Luc_copy_strategy_sapphirerapids_gpr.jump4 - uc_copy_strategy_sapphirerapids_gpr, .Luc_copy_strategy_sapphirerapids_gpr.jump5 - uc_copy_strategy_sapphirerapids_gpr, .Luc_copy_strategy_sapphirerapids_gpr.jump6 - uc_copy_strategy_sapphirerapids_gpr, .Luc_copy_strategy_sapphirerapids_gpr.jump7 - uc_copy_strategy_sapphirerapids_gpr
         .short  .Luc_copy_strategy_sapphirerapids_gpr.jump8 - uc_copy_strategy_sapphirerapids_gpr, .Luc_copy_strategy_sapphirerapids_gpr.jump9 - uc_copy_strategy_sapphirerapids_gpr, .Luc_copy_strategy_sapphirerapids_gpr.jump10 - uc_copy_strategy_sapphirerapids_gpr, .Luc_copy_strategy_sapphirerapids_gpr.jump11 - uc_copy_strategy_sapphirerapids_gpr
         .short  .Luc_copy_strategy_sapphirerapids_gpr.jump12 - uc_copy_strategy_sapphirerapids_gpr, .Luc_copy_strategy_sapphirerapids_gpr.jump13 - uc_copy_strategy_sapphirerapids_gpr

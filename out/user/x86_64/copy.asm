@@ -2930,7 +2930,7 @@ uc_memmove.site:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
-        times   376 - ($ - uc_memmove.site) db 0xcc
+        times   333 - ($ - uc_memmove.site) db 0xcc
 ..@uc_memmove.site_end:
 uc_memmove.end:
 
@@ -2939,14 +2939,6 @@ uc_memmove.end:
 uc_memmove_table:
         endbr64
         mov     rax, rdi
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_above          ; dst in [src, src + n): copy down
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_below          ; src in [dst, dst + n): copy up
         ; Most lengths take one strategy in every class: copy_uniform gives
         ; it below 256 bytes, copy_long_uniform for each band that reaches
         ; 256, without the distance; 255 where the classes differ.
@@ -3105,10 +3097,26 @@ uc_memmove_table:
         add     r8d, 48
         jmp     .Lmemmove_table_disjoint_long_class
 .Lmemmove_table_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          ; src in [dst, dst + n): copy up
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_table_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          ; src in [dst, dst + n): copy up
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemmove_table_disjoint_forward_aligned_body
         mov     rcx, [rel uc_copy_align_dst.here]
@@ -3125,6 +3133,14 @@ uc_memmove_table:
         rep movsb                               ; body
         ret
 .Lmemmove_table_disjoint_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          ; src in [dst, dst + n): copy up
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             ; top store
@@ -3201,6 +3217,14 @@ uc_memmove_table:
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 .Lmemmove_table_disjoint_avx2_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          ; src in [dst, dst + n): copy up
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
@@ -3247,6 +3271,14 @@ uc_memmove_table:
         ; vector forward body: end
         ret
 .Lmemmove_table_disjoint_avx2_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          ; src in [dst, dst + n): copy up
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -3389,6 +3421,14 @@ uc_memmove_table:
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 .Lmemmove_table_disjoint_avx2_nt:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          ; src in [dst, dst + n): copy up
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
@@ -3436,6 +3476,14 @@ uc_memmove_table:
         ; streaming forward body: end
         ret
 .Lmemmove_table_disjoint_avx512_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          ; src in [dst, dst + n): copy up
         ; vector forward body: begin
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]            ; the tail, loaded before any store
@@ -3482,6 +3530,14 @@ uc_memmove_table:
         ; vector forward body: end
         ret
 .Lmemmove_table_disjoint_avx512_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_table_overlap_below          ; src in [dst, dst + n): copy up
         ; vector down body: begin
         vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
         vmovdqu64 zmm1, [rsi + rdx - 64]
@@ -5047,23 +5103,13 @@ uc_memmove_table:
 uc_memmove_zen3_avx2:
         endbr64
         mov     rax, rdi
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen3_avx2_disjoint_small ; any overlap: it loads all first
-..@uc_memmove_zen3_avx2.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb near .Lmemmove_zen3_avx2_overlap_above          ; dst in [src, src + n): copy down
-..@uc_memmove_zen3_avx2.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb near .Lmemmove_zen3_avx2_overlap_below          ; src in [dst, dst + n): copy up
-..@uc_memmove_zen3_avx2.jump3:
         ; zen3_avx2's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen3_avx2_disjoint_small
+..@uc_memmove_zen3_avx2.jump1:
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-..@uc_memmove_zen3_avx2.jump4:
+..@uc_memmove_zen3_avx2.jump2:
         cmp     rdx, 262144                    ; band edge
         ja      .Lmemmove_zen3_avx2_disjoint_t6_8
         cmp     rdx, 1536                    ; band edge
@@ -5073,12 +5119,12 @@ uc_memmove_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-..@uc_memmove_zen3_avx2.jump5:
+..@uc_memmove_zen3_avx2.jump3:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-..@uc_memmove_zen3_avx2.jump6:
+..@uc_memmove_zen3_avx2.jump4:
         jmp near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-..@uc_memmove_zen3_avx2.jump7:
+..@uc_memmove_zen3_avx2.jump5:
 .Lmemmove_zen3_avx2_disjoint_t4_5:
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemmove_zen3_avx2_disjoint_t5_5
@@ -5087,21 +5133,21 @@ uc_memmove_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_forward
-..@uc_memmove_zen3_avx2.jump8:
+..@uc_memmove_zen3_avx2.jump6:
         jmp near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-..@uc_memmove_zen3_avx2.jump9:
+..@uc_memmove_zen3_avx2.jump7:
 .Lmemmove_zen3_avx2_disjoint_t5_5:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-..@uc_memmove_zen3_avx2.jump10:
+..@uc_memmove_zen3_avx2.jump8:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-..@uc_memmove_zen3_avx2.jump11:
+..@uc_memmove_zen3_avx2.jump9:
         jmp near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-..@uc_memmove_zen3_avx2.jump12:
+..@uc_memmove_zen3_avx2.jump10:
 .Lmemmove_zen3_avx2_disjoint_t6_8:
         cmp     rdx, 524288                    ; band edge
         ja      .Lmemmove_zen3_avx2_disjoint_t7_8
@@ -5110,29 +5156,37 @@ uc_memmove_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_forward
-..@uc_memmove_zen3_avx2.jump13:
+..@uc_memmove_zen3_avx2.jump11:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-..@uc_memmove_zen3_avx2.jump14:
+..@uc_memmove_zen3_avx2.jump12:
         jmp near .Lmemmove_zen3_avx2_disjoint_forward
-..@uc_memmove_zen3_avx2.jump15:
+..@uc_memmove_zen3_avx2.jump13:
 .Lmemmove_zen3_avx2_disjoint_t7_8:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lmemmove_zen3_avx2_disjoint_avx2_nt
-..@uc_memmove_zen3_avx2.jump16:
+..@uc_memmove_zen3_avx2.jump14:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_forward
-..@uc_memmove_zen3_avx2.jump17:
+..@uc_memmove_zen3_avx2.jump15:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-..@uc_memmove_zen3_avx2.jump18:
+..@uc_memmove_zen3_avx2.jump16:
         jmp near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-..@uc_memmove_zen3_avx2.jump19:
+..@uc_memmove_zen3_avx2.jump17:
 ..@uc_memmove_zen3_avx2.copy_end:
 .Lmemmove_zen3_avx2_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_below          ; src in [dst, dst + n): copy up
         mov     rcx, rdx
         rep movsb
         ret
@@ -5187,6 +5241,14 @@ uc_memmove_zen3_avx2:
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 .Lmemmove_zen3_avx2_disjoint_avx2_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_below          ; src in [dst, dst + n): copy up
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
@@ -5233,6 +5295,14 @@ uc_memmove_zen3_avx2:
         ; vector forward body: end
         ret
 .Lmemmove_zen3_avx2_disjoint_avx2_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_below          ; src in [dst, dst + n): copy up
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -5271,6 +5341,14 @@ uc_memmove_zen3_avx2:
         ; vector down body: end
         ret
 .Lmemmove_zen3_avx2_disjoint_avx2_nt:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_below          ; src in [dst, dst + n): copy up
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
@@ -5861,58 +5939,64 @@ uc_memmove_zen3_avx2:
 uc_memmove_zen3_gpr:
         endbr64
         mov     rax, rdi
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen3_gpr_disjoint_small ; any overlap: it loads all first
-..@uc_memmove_zen3_gpr.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb near .Lmemmove_zen3_gpr_overlap_above          ; dst in [src, src + n): copy down
-..@uc_memmove_zen3_gpr.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb near .Lmemmove_zen3_gpr_overlap_below          ; src in [dst, dst + n): copy up
-..@uc_memmove_zen3_gpr.jump3:
         ; zen3_gpr's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen3_gpr_disjoint_small
+..@uc_memmove_zen3_gpr.jump1:
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemmove_zen3_gpr_disjoint_down
-..@uc_memmove_zen3_gpr.jump4:
+..@uc_memmove_zen3_gpr.jump2:
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemmove_zen3_gpr_disjoint_t5_6
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemmove_zen3_gpr_disjoint_forward
-..@uc_memmove_zen3_gpr.jump5:
+..@uc_memmove_zen3_gpr.jump3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_gpr_disjoint_forward
-..@uc_memmove_zen3_gpr.jump6:
+..@uc_memmove_zen3_gpr.jump4:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_gpr_disjoint_down
-..@uc_memmove_zen3_gpr.jump7:
+..@uc_memmove_zen3_gpr.jump5:
         jmp near .Lmemmove_zen3_gpr_disjoint_forward
-..@uc_memmove_zen3_gpr.jump8:
+..@uc_memmove_zen3_gpr.jump6:
 .Lmemmove_zen3_gpr_disjoint_t5_6:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lmemmove_zen3_gpr_disjoint_forward
-..@uc_memmove_zen3_gpr.jump9:
+..@uc_memmove_zen3_gpr.jump7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_gpr_disjoint_forward
-..@uc_memmove_zen3_gpr.jump10:
+..@uc_memmove_zen3_gpr.jump8:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_gpr_disjoint_down
-..@uc_memmove_zen3_gpr.jump11:
+..@uc_memmove_zen3_gpr.jump9:
 ..@uc_memmove_zen3_gpr.copy_end:
 .Lmemmove_zen3_gpr_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_below          ; src in [dst, dst + n): copy up
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_zen3_gpr_disjoint_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_below          ; src in [dst, dst + n): copy up
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             ; top store
@@ -6288,29 +6372,19 @@ uc_memmove_zen3_gpr:
 uc_memmove_zen5_avx512:
         endbr64
         mov     rax, rdi
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen5_avx512_disjoint_small ; any overlap: it loads all first
-..@uc_memmove_zen5_avx512.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb near .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
-..@uc_memmove_zen5_avx512.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb near .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
-..@uc_memmove_zen5_avx512.jump3:
         ; zen5_avx512's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen5_avx512_disjoint_small
+..@uc_memmove_zen5_avx512.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_avx2_down
-..@uc_memmove_zen5_avx512.jump4:
+..@uc_memmove_zen5_avx512.jump2:
         cmp     rdx, 128                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_avx512_forward
-..@uc_memmove_zen5_avx512.jump5:
+..@uc_memmove_zen5_avx512.jump3:
         cmp     rdx, 320                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_avx2_forward
-..@uc_memmove_zen5_avx512.jump6:
+..@uc_memmove_zen5_avx512.jump4:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t8_11
         cmp     rdx, 1536                    ; band edge
@@ -6319,39 +6393,39 @@ uc_memmove_zen5_avx512:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
-..@uc_memmove_zen5_avx512.jump7:
+..@uc_memmove_zen5_avx512.jump5:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_disjoint_avx512_down
-..@uc_memmove_zen5_avx512.jump8:
+..@uc_memmove_zen5_avx512.jump6:
         jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
-..@uc_memmove_zen5_avx512.jump9:
+..@uc_memmove_zen5_avx512.jump7:
 .Lmemmove_zen5_avx512_disjoint_t6_7:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_forward
-..@uc_memmove_zen5_avx512.jump10:
+..@uc_memmove_zen5_avx512.jump8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
-..@uc_memmove_zen5_avx512.jump11:
+..@uc_memmove_zen5_avx512.jump9:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_disjoint_avx512_down
-..@uc_memmove_zen5_avx512.jump12:
+..@uc_memmove_zen5_avx512.jump10:
         jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
-..@uc_memmove_zen5_avx512.jump13:
+..@uc_memmove_zen5_avx512.jump11:
 .Lmemmove_zen5_avx512_disjoint_t8_11:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t10_11
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_forward
-..@uc_memmove_zen5_avx512.jump14:
+..@uc_memmove_zen5_avx512.jump12:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_avx512_down                 ; zero: d = 0
-..@uc_memmove_zen5_avx512.jump15:
+..@uc_memmove_zen5_avx512.jump13:
         jmp near .Lmemmove_zen5_avx512_disjoint_forward
-..@uc_memmove_zen5_avx512.jump16:
+..@uc_memmove_zen5_avx512.jump14:
 .Lmemmove_zen5_avx512_disjoint_t10_11:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t11_11
@@ -6359,30 +6433,46 @@ uc_memmove_zen5_avx512:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_avx2_nt                 ; zero: d = 0
-..@uc_memmove_zen5_avx512.jump17:
+..@uc_memmove_zen5_avx512.jump15:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx512_disjoint_forward_aligned
-..@uc_memmove_zen5_avx512.jump18:
+..@uc_memmove_zen5_avx512.jump16:
         jmp near .Lmemmove_zen5_avx512_disjoint_avx2_nt
-..@uc_memmove_zen5_avx512.jump19:
+..@uc_memmove_zen5_avx512.jump17:
 .Lmemmove_zen5_avx512_disjoint_t11_11:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_forward                 ; zero: d = 0
-..@uc_memmove_zen5_avx512.jump20:
+..@uc_memmove_zen5_avx512.jump18:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_disjoint_avx2_nt
-..@uc_memmove_zen5_avx512.jump21:
+..@uc_memmove_zen5_avx512.jump19:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx512_disjoint_forward_aligned
-..@uc_memmove_zen5_avx512.jump22:
+..@uc_memmove_zen5_avx512.jump20:
 ..@uc_memmove_zen5_avx512.copy_end:
 .Lmemmove_zen5_avx512_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_zen5_avx512_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body
         mov     rcx, [rel uc_copy_align_dst.here]
@@ -6449,6 +6539,14 @@ uc_memmove_zen5_avx512:
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 .Lmemmove_zen5_avx512_disjoint_avx2_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
@@ -6495,6 +6593,14 @@ uc_memmove_zen5_avx512:
         ; vector forward body: end
         ret
 .Lmemmove_zen5_avx512_disjoint_avx2_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -6533,6 +6639,14 @@ uc_memmove_zen5_avx512:
         ; vector down body: end
         ret
 .Lmemmove_zen5_avx512_disjoint_avx2_nt:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
@@ -6580,6 +6694,14 @@ uc_memmove_zen5_avx512:
         ; streaming forward body: end
         ret
 .Lmemmove_zen5_avx512_disjoint_avx512_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
         ; vector forward body: begin
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]            ; the tail, loaded before any store
@@ -6626,6 +6748,14 @@ uc_memmove_zen5_avx512:
         ; vector forward body: end
         ret
 .Lmemmove_zen5_avx512_disjoint_avx512_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
         ; vector down body: begin
         vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
         vmovdqu64 zmm1, [rsi + rdx - 64]
@@ -7460,26 +7590,16 @@ uc_memmove_zen5_avx512:
 uc_memmove_zen5_avx2:
         endbr64
         mov     rax, rdi
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen5_avx2_disjoint_small ; any overlap: it loads all first
-..@uc_memmove_zen5_avx2.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb near .Lmemmove_zen5_avx2_overlap_above          ; dst in [src, src + n): copy down
-..@uc_memmove_zen5_avx2.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb near .Lmemmove_zen5_avx2_overlap_below          ; src in [dst, dst + n): copy up
-..@uc_memmove_zen5_avx2.jump3:
         ; zen5_avx2's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen5_avx2_disjoint_small
+..@uc_memmove_zen5_avx2.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
-..@uc_memmove_zen5_avx2.jump4:
+..@uc_memmove_zen5_avx2.jump2:
         cmp     rdx, 320                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-..@uc_memmove_zen5_avx2.jump5:
+..@uc_memmove_zen5_avx2.jump3:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemmove_zen5_avx2_disjoint_t7_10
         cmp     rdx, 1536                    ; band edge
@@ -7488,39 +7608,39 @@ uc_memmove_zen5_avx2:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_avx2_forward                 ; zero: d = 0
-..@uc_memmove_zen5_avx2.jump6:
+..@uc_memmove_zen5_avx2.jump4:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
-..@uc_memmove_zen5_avx2.jump7:
+..@uc_memmove_zen5_avx2.jump5:
         jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-..@uc_memmove_zen5_avx2.jump8:
+..@uc_memmove_zen5_avx2.jump6:
 .Lmemmove_zen5_avx2_disjoint_t5_6:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_forward
-..@uc_memmove_zen5_avx2.jump9:
+..@uc_memmove_zen5_avx2.jump7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_avx2_forward                 ; zero: d = 0
-..@uc_memmove_zen5_avx2.jump10:
+..@uc_memmove_zen5_avx2.jump8:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
-..@uc_memmove_zen5_avx2.jump11:
+..@uc_memmove_zen5_avx2.jump9:
         jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-..@uc_memmove_zen5_avx2.jump12:
+..@uc_memmove_zen5_avx2.jump10:
 .Lmemmove_zen5_avx2_disjoint_t7_10:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_avx2_disjoint_t9_10
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_forward
-..@uc_memmove_zen5_avx2.jump13:
+..@uc_memmove_zen5_avx2.jump11:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_avx2_down                 ; zero: d = 0
-..@uc_memmove_zen5_avx2.jump14:
+..@uc_memmove_zen5_avx2.jump12:
         jmp near .Lmemmove_zen5_avx2_disjoint_forward
-..@uc_memmove_zen5_avx2.jump15:
+..@uc_memmove_zen5_avx2.jump13:
 .Lmemmove_zen5_avx2_disjoint_t9_10:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemmove_zen5_avx2_disjoint_t10_10
@@ -7528,30 +7648,46 @@ uc_memmove_zen5_avx2:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_avx2_nt                 ; zero: d = 0
-..@uc_memmove_zen5_avx2.jump16:
+..@uc_memmove_zen5_avx2.jump14:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx2_disjoint_forward_aligned
-..@uc_memmove_zen5_avx2.jump17:
+..@uc_memmove_zen5_avx2.jump15:
         jmp near .Lmemmove_zen5_avx2_disjoint_avx2_nt
-..@uc_memmove_zen5_avx2.jump18:
+..@uc_memmove_zen5_avx2.jump16:
 .Lmemmove_zen5_avx2_disjoint_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_forward                 ; zero: d = 0
-..@uc_memmove_zen5_avx2.jump19:
+..@uc_memmove_zen5_avx2.jump17:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_nt
-..@uc_memmove_zen5_avx2.jump20:
+..@uc_memmove_zen5_avx2.jump18:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx2_disjoint_forward_aligned
-..@uc_memmove_zen5_avx2.jump21:
+..@uc_memmove_zen5_avx2.jump19:
 ..@uc_memmove_zen5_avx2.copy_end:
 .Lmemmove_zen5_avx2_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_below          ; src in [dst, dst + n): copy up
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_zen5_avx2_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_below          ; src in [dst, dst + n): copy up
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body
         mov     rcx, [rel uc_copy_align_dst.here]
@@ -7618,6 +7754,14 @@ uc_memmove_zen5_avx2:
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 .Lmemmove_zen5_avx2_disjoint_avx2_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_below          ; src in [dst, dst + n): copy up
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
@@ -7664,6 +7808,14 @@ uc_memmove_zen5_avx2:
         ; vector forward body: end
         ret
 .Lmemmove_zen5_avx2_disjoint_avx2_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_below          ; src in [dst, dst + n): copy up
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -7702,6 +7854,14 @@ uc_memmove_zen5_avx2:
         ; vector down body: end
         ret
 .Lmemmove_zen5_avx2_disjoint_avx2_nt:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_below          ; src in [dst, dst + n): copy up
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
@@ -8373,26 +8533,16 @@ uc_memmove_zen5_avx2:
 uc_memmove_zen5_gpr:
         endbr64
         mov     rax, rdi
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_zen5_gpr_disjoint_small ; any overlap: it loads all first
-..@uc_memmove_zen5_gpr.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb near .Lmemmove_zen5_gpr_overlap_above          ; dst in [src, src + n): copy down
-..@uc_memmove_zen5_gpr.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb near .Lmemmove_zen5_gpr_overlap_below          ; src in [dst, dst + n): copy up
-..@uc_memmove_zen5_gpr.jump3:
         ; zen5_gpr's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_zen5_gpr_disjoint_small
+..@uc_memmove_zen5_gpr.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_down
-..@uc_memmove_zen5_gpr.jump4:
+..@uc_memmove_zen5_gpr.jump2:
         cmp     rdx, 320                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_forward
-..@uc_memmove_zen5_gpr.jump5:
+..@uc_memmove_zen5_gpr.jump3:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemmove_zen5_gpr_disjoint_t7_9
         cmp     rdx, 1536                    ; band edge
@@ -8401,54 +8551,70 @@ uc_memmove_zen5_gpr:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
-..@uc_memmove_zen5_gpr.jump6:
+..@uc_memmove_zen5_gpr.jump4:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_disjoint_down
-..@uc_memmove_zen5_gpr.jump7:
+..@uc_memmove_zen5_gpr.jump5:
         jmp near .Lmemmove_zen5_gpr_disjoint_forward
-..@uc_memmove_zen5_gpr.jump8:
+..@uc_memmove_zen5_gpr.jump6:
 .Lmemmove_zen5_gpr_disjoint_t5_6:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_forward
-..@uc_memmove_zen5_gpr.jump9:
+..@uc_memmove_zen5_gpr.jump7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
-..@uc_memmove_zen5_gpr.jump10:
+..@uc_memmove_zen5_gpr.jump8:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_disjoint_down
-..@uc_memmove_zen5_gpr.jump11:
+..@uc_memmove_zen5_gpr.jump9:
         jmp near .Lmemmove_zen5_gpr_disjoint_forward
-..@uc_memmove_zen5_gpr.jump12:
+..@uc_memmove_zen5_gpr.jump10:
 .Lmemmove_zen5_gpr_disjoint_t7_9:
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_forward
-..@uc_memmove_zen5_gpr.jump13:
+..@uc_memmove_zen5_gpr.jump11:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_gpr_disjoint_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_gpr_disjoint_down                 ; zero: d = 0
-..@uc_memmove_zen5_gpr.jump14:
+..@uc_memmove_zen5_gpr.jump12:
         jmp near .Lmemmove_zen5_gpr_disjoint_forward
-..@uc_memmove_zen5_gpr.jump15:
+..@uc_memmove_zen5_gpr.jump13:
 .Lmemmove_zen5_gpr_disjoint_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
-..@uc_memmove_zen5_gpr.jump16:
+..@uc_memmove_zen5_gpr.jump14:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_gpr_disjoint_forward_aligned
-..@uc_memmove_zen5_gpr.jump17:
+..@uc_memmove_zen5_gpr.jump15:
 ..@uc_memmove_zen5_gpr.copy_end:
 .Lmemmove_zen5_gpr_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_gpr_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_gpr_overlap_below          ; src in [dst, dst + n): copy up
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_zen5_gpr_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_gpr_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_gpr_overlap_below          ; src in [dst, dst + n): copy up
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemmove_zen5_gpr_disjoint_forward_aligned_body
         mov     rcx, [rel uc_copy_align_dst.here]
@@ -8465,6 +8631,14 @@ uc_memmove_zen5_gpr:
         rep movsb                               ; body
         ret
 .Lmemmove_zen5_gpr_disjoint_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_gpr_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_gpr_overlap_below          ; src in [dst, dst + n): copy up
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             ; top store
@@ -8957,51 +9131,41 @@ uc_memmove_zen5_gpr:
 uc_memmove_sapphirerapids_avx512:
         endbr64
         mov     rax, rdi
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_sapphirerapids_avx512_disjoint_small_flat ; any overlap: it loads all first
-..@uc_memmove_sapphirerapids_avx512.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb near .Lmemmove_sapphirerapids_avx512_overlap_above          ; dst in [src, src + n): copy down
-..@uc_memmove_sapphirerapids_avx512.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb near .Lmemmove_sapphirerapids_avx512_overlap_below          ; src in [dst, dst + n): copy up
-..@uc_memmove_sapphirerapids_avx512.jump3:
         ; sapphirerapids_avx512's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_sapphirerapids_avx512_disjoint_small_flat
+..@uc_memmove_sapphirerapids_avx512.jump1:
         cmp     rdx, 64                    ; band edge
         jbe near .Lmemmove_sapphirerapids_avx512_disjoint_avx2_forward
-..@uc_memmove_sapphirerapids_avx512.jump4:
+..@uc_memmove_sapphirerapids_avx512.jump2:
         cmp     rdx, 128                    ; band edge
         jbe near .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward
-..@uc_memmove_sapphirerapids_avx512.jump5:
+..@uc_memmove_sapphirerapids_avx512.jump3:
         cmp     rdx, 256                    ; band edge
         jbe near .Lmemmove_sapphirerapids_avx512_disjoint_avx2_down
-..@uc_memmove_sapphirerapids_avx512.jump6:
+..@uc_memmove_sapphirerapids_avx512.jump4:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemmove_sapphirerapids_avx512_disjoint_t8_11
         cmp     rdx, 1024                    ; band edge
         jbe near .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward
-..@uc_memmove_sapphirerapids_avx512.jump7:
+..@uc_memmove_sapphirerapids_avx512.jump5:
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward
-..@uc_memmove_sapphirerapids_avx512.jump8:
+..@uc_memmove_sapphirerapids_avx512.jump6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lmemmove_sapphirerapids_avx512_disjoint_avx512_down
-..@uc_memmove_sapphirerapids_avx512.jump9:
+..@uc_memmove_sapphirerapids_avx512.jump7:
         cmp     ecx, 62                       ; above: d <= above_max
         jbe near .Lmemmove_sapphirerapids_avx512_disjoint_forward_aligned
-..@uc_memmove_sapphirerapids_avx512.jump10:
+..@uc_memmove_sapphirerapids_avx512.jump8:
         cmp     ecx, 160                       ; near: d <= near_max
         jbe near .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward
-..@uc_memmove_sapphirerapids_avx512.jump11:
+..@uc_memmove_sapphirerapids_avx512.jump9:
         jmp near .Lmemmove_sapphirerapids_avx512_disjoint_forward_aligned
-..@uc_memmove_sapphirerapids_avx512.jump12:
+..@uc_memmove_sapphirerapids_avx512.jump10:
 .Lmemmove_sapphirerapids_avx512_disjoint_t8_11:
         cmp     rdx, 131072                    ; band edge
         ja      .Lmemmove_sapphirerapids_avx512_disjoint_t10_11
@@ -9012,45 +9176,61 @@ uc_memmove_sapphirerapids_avx512:
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lmemmove_sapphirerapids_avx512_disjoint_forward
-..@uc_memmove_sapphirerapids_avx512.jump13:
+..@uc_memmove_sapphirerapids_avx512.jump11:
         cmp     ecx, 62                       ; above: d <= above_max
         jbe near .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward
-..@uc_memmove_sapphirerapids_avx512.jump14:
+..@uc_memmove_sapphirerapids_avx512.jump12:
         cmp     ecx, 160                       ; near: d <= near_max
         jbe near .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward
-..@uc_memmove_sapphirerapids_avx512.jump15:
+..@uc_memmove_sapphirerapids_avx512.jump13:
         jmp near .Lmemmove_sapphirerapids_avx512_disjoint_forward
-..@uc_memmove_sapphirerapids_avx512.jump16:
+..@uc_memmove_sapphirerapids_avx512.jump14:
 .Lmemmove_sapphirerapids_avx512_disjoint_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lmemmove_sapphirerapids_avx512_disjoint_forward
-..@uc_memmove_sapphirerapids_avx512.jump17:
+..@uc_memmove_sapphirerapids_avx512.jump15:
         cmp     ecx, 62                       ; above: d <= above_max
         jbe near .Lmemmove_sapphirerapids_avx512_disjoint_avx2_down
-..@uc_memmove_sapphirerapids_avx512.jump18:
+..@uc_memmove_sapphirerapids_avx512.jump16:
         cmp     ecx, 160                       ; near: d <= near_max
         jbe near .Lmemmove_sapphirerapids_avx512_disjoint_avx2_down
-..@uc_memmove_sapphirerapids_avx512.jump19:
+..@uc_memmove_sapphirerapids_avx512.jump17:
         cmp     ecx, 4038                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_sapphirerapids_avx512_disjoint_avx2_forward
-..@uc_memmove_sapphirerapids_avx512.jump20:
+..@uc_memmove_sapphirerapids_avx512.jump18:
         jmp near .Lmemmove_sapphirerapids_avx512_disjoint_forward
-..@uc_memmove_sapphirerapids_avx512.jump21:
+..@uc_memmove_sapphirerapids_avx512.jump19:
 .Lmemmove_sapphirerapids_avx512_disjoint_t10_11:
         cmp     rdx, 262144                    ; band edge
         jbe near .Lmemmove_sapphirerapids_avx512_disjoint_forward
-..@uc_memmove_sapphirerapids_avx512.jump22:
+..@uc_memmove_sapphirerapids_avx512.jump20:
         jmp near .Lmemmove_sapphirerapids_avx512_disjoint_avx2_nt
-..@uc_memmove_sapphirerapids_avx512.jump23:
+..@uc_memmove_sapphirerapids_avx512.jump21:
 ..@uc_memmove_sapphirerapids_avx512.copy_end:
 .Lmemmove_sapphirerapids_avx512_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_below          ; src in [dst, dst + n): copy up
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_sapphirerapids_avx512_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_below          ; src in [dst, dst + n): copy up
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemmove_sapphirerapids_avx512_disjoint_forward_aligned_body
         mov     rcx, [rel uc_copy_align_dst.here]
@@ -9067,6 +9247,14 @@ uc_memmove_sapphirerapids_avx512:
         rep movsb                               ; body
         ret
 .Lmemmove_sapphirerapids_avx512_disjoint_avx2_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_below          ; src in [dst, dst + n): copy up
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
@@ -9113,6 +9301,14 @@ uc_memmove_sapphirerapids_avx512:
         ; vector forward body: end
         ret
 .Lmemmove_sapphirerapids_avx512_disjoint_avx2_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_below          ; src in [dst, dst + n): copy up
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -9151,6 +9347,14 @@ uc_memmove_sapphirerapids_avx512:
         ; vector down body: end
         ret
 .Lmemmove_sapphirerapids_avx512_disjoint_avx2_nt:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_below          ; src in [dst, dst + n): copy up
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
@@ -9198,6 +9402,14 @@ uc_memmove_sapphirerapids_avx512:
         ; streaming forward body: end
         ret
 .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_below          ; src in [dst, dst + n): copy up
         ; vector forward body: begin
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]            ; the tail, loaded before any store
@@ -9244,6 +9456,14 @@ uc_memmove_sapphirerapids_avx512:
         ; vector forward body: end
         ret
 .Lmemmove_sapphirerapids_avx512_disjoint_avx512_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx512_overlap_below          ; src in [dst, dst + n): copy up
         ; vector down body: begin
         vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
         vmovdqu64 zmm1, [rsi + rdx - 64]
@@ -10196,48 +10416,38 @@ uc_memmove_sapphirerapids_avx512:
 uc_memmove_sapphirerapids_avx2:
         endbr64
         mov     rax, rdi
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_sapphirerapids_avx2_disjoint_small_flat ; any overlap: it loads all first
-..@uc_memmove_sapphirerapids_avx2.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb near .Lmemmove_sapphirerapids_avx2_overlap_above          ; dst in [src, src + n): copy down
-..@uc_memmove_sapphirerapids_avx2.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb near .Lmemmove_sapphirerapids_avx2_overlap_below          ; src in [dst, dst + n): copy up
-..@uc_memmove_sapphirerapids_avx2.jump3:
         ; sapphirerapids_avx2's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_sapphirerapids_avx2_disjoint_small_flat
+..@uc_memmove_sapphirerapids_avx2.jump1:
         cmp     rdx, 128                    ; band edge
         jbe near .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward
-..@uc_memmove_sapphirerapids_avx2.jump4:
+..@uc_memmove_sapphirerapids_avx2.jump2:
         cmp     rdx, 256                    ; band edge
         jbe near .Lmemmove_sapphirerapids_avx2_disjoint_avx2_down
-..@uc_memmove_sapphirerapids_avx2.jump5:
+..@uc_memmove_sapphirerapids_avx2.jump3:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemmove_sapphirerapids_avx2_disjoint_t7_10
         cmp     rdx, 1024                    ; band edge
         jbe near .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward
-..@uc_memmove_sapphirerapids_avx2.jump6:
+..@uc_memmove_sapphirerapids_avx2.jump4:
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward
-..@uc_memmove_sapphirerapids_avx2.jump7:
+..@uc_memmove_sapphirerapids_avx2.jump5:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lmemmove_sapphirerapids_avx2_disjoint_avx2_down
-..@uc_memmove_sapphirerapids_avx2.jump8:
+..@uc_memmove_sapphirerapids_avx2.jump6:
         cmp     ecx, 62                       ; above: d <= above_max
         jbe near .Lmemmove_sapphirerapids_avx2_disjoint_forward_aligned
-..@uc_memmove_sapphirerapids_avx2.jump9:
+..@uc_memmove_sapphirerapids_avx2.jump7:
         cmp     ecx, 160                       ; near: d <= near_max
         jbe near .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward
-..@uc_memmove_sapphirerapids_avx2.jump10:
+..@uc_memmove_sapphirerapids_avx2.jump8:
         jmp near .Lmemmove_sapphirerapids_avx2_disjoint_forward_aligned
-..@uc_memmove_sapphirerapids_avx2.jump11:
+..@uc_memmove_sapphirerapids_avx2.jump9:
 .Lmemmove_sapphirerapids_avx2_disjoint_t7_10:
         cmp     rdx, 131072                    ; band edge
         ja      .Lmemmove_sapphirerapids_avx2_disjoint_t9_10
@@ -10248,45 +10458,61 @@ uc_memmove_sapphirerapids_avx2:
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lmemmove_sapphirerapids_avx2_disjoint_forward
-..@uc_memmove_sapphirerapids_avx2.jump12:
+..@uc_memmove_sapphirerapids_avx2.jump10:
         cmp     ecx, 62                       ; above: d <= above_max
         jbe near .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward
-..@uc_memmove_sapphirerapids_avx2.jump13:
+..@uc_memmove_sapphirerapids_avx2.jump11:
         cmp     ecx, 160                       ; near: d <= near_max
         jbe near .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward
-..@uc_memmove_sapphirerapids_avx2.jump14:
+..@uc_memmove_sapphirerapids_avx2.jump12:
         jmp near .Lmemmove_sapphirerapids_avx2_disjoint_forward
-..@uc_memmove_sapphirerapids_avx2.jump15:
+..@uc_memmove_sapphirerapids_avx2.jump13:
 .Lmemmove_sapphirerapids_avx2_disjoint_t8_8:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lmemmove_sapphirerapids_avx2_disjoint_forward
-..@uc_memmove_sapphirerapids_avx2.jump16:
+..@uc_memmove_sapphirerapids_avx2.jump14:
         cmp     ecx, 62                       ; above: d <= above_max
         jbe near .Lmemmove_sapphirerapids_avx2_disjoint_avx2_down
-..@uc_memmove_sapphirerapids_avx2.jump17:
+..@uc_memmove_sapphirerapids_avx2.jump15:
         cmp     ecx, 160                       ; near: d <= near_max
         jbe near .Lmemmove_sapphirerapids_avx2_disjoint_avx2_down
-..@uc_memmove_sapphirerapids_avx2.jump18:
+..@uc_memmove_sapphirerapids_avx2.jump16:
         cmp     ecx, 4038                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward
-..@uc_memmove_sapphirerapids_avx2.jump19:
+..@uc_memmove_sapphirerapids_avx2.jump17:
         jmp near .Lmemmove_sapphirerapids_avx2_disjoint_forward
-..@uc_memmove_sapphirerapids_avx2.jump20:
+..@uc_memmove_sapphirerapids_avx2.jump18:
 .Lmemmove_sapphirerapids_avx2_disjoint_t9_10:
         cmp     rdx, 262144                    ; band edge
         jbe near .Lmemmove_sapphirerapids_avx2_disjoint_forward
-..@uc_memmove_sapphirerapids_avx2.jump21:
+..@uc_memmove_sapphirerapids_avx2.jump19:
         jmp near .Lmemmove_sapphirerapids_avx2_disjoint_avx2_nt
-..@uc_memmove_sapphirerapids_avx2.jump22:
+..@uc_memmove_sapphirerapids_avx2.jump20:
 ..@uc_memmove_sapphirerapids_avx2.copy_end:
 .Lmemmove_sapphirerapids_avx2_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_below          ; src in [dst, dst + n): copy up
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_sapphirerapids_avx2_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_below          ; src in [dst, dst + n): copy up
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemmove_sapphirerapids_avx2_disjoint_forward_aligned_body
         mov     rcx, [rel uc_copy_align_dst.here]
@@ -10303,6 +10529,14 @@ uc_memmove_sapphirerapids_avx2:
         rep movsb                               ; body
         ret
 .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_below          ; src in [dst, dst + n): copy up
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
@@ -10349,6 +10583,14 @@ uc_memmove_sapphirerapids_avx2:
         ; vector forward body: end
         ret
 .Lmemmove_sapphirerapids_avx2_disjoint_avx2_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_below          ; src in [dst, dst + n): copy up
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -10387,6 +10629,14 @@ uc_memmove_sapphirerapids_avx2:
         ; vector down body: end
         ret
 .Lmemmove_sapphirerapids_avx2_disjoint_avx2_nt:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_avx2_overlap_below          ; src in [dst, dst + n): copy up
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
@@ -11176,70 +11426,76 @@ uc_memmove_sapphirerapids_avx2:
 uc_memmove_sapphirerapids_gpr:
         endbr64
         mov     rax, rdi
-        cmp     rdx, 32                    ; band edge
-        jbe near .Lmemmove_sapphirerapids_gpr_disjoint_small_flat ; any overlap: it loads all first
-..@uc_memmove_sapphirerapids_gpr.jump1:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb near .Lmemmove_sapphirerapids_gpr_overlap_above          ; dst in [src, src + n): copy down
-..@uc_memmove_sapphirerapids_gpr.jump2:
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb near .Lmemmove_sapphirerapids_gpr_overlap_below          ; src in [dst, dst + n): copy up
-..@uc_memmove_sapphirerapids_gpr.jump3:
         ; sapphirerapids_gpr's table, as a branch tree: length first
+        cmp     rdx, 32                    ; band edge
+        jbe near .Lmemmove_sapphirerapids_gpr_disjoint_small_flat
+..@uc_memmove_sapphirerapids_gpr.jump1:
         cmp     rdx, 128                    ; band edge
         jbe near .Lmemmove_sapphirerapids_gpr_disjoint_forward
-..@uc_memmove_sapphirerapids_gpr.jump4:
+..@uc_memmove_sapphirerapids_gpr.jump2:
         cmp     rdx, 256                    ; band edge
         jbe near .Lmemmove_sapphirerapids_gpr_disjoint_down
-..@uc_memmove_sapphirerapids_gpr.jump5:
+..@uc_memmove_sapphirerapids_gpr.jump3:
         cmp     rdx, 1536                    ; band edge
         ja      .Lmemmove_sapphirerapids_gpr_disjoint_t6_8
         cmp     rdx, 1024                    ; band edge
         jbe near .Lmemmove_sapphirerapids_gpr_disjoint_forward
-..@uc_memmove_sapphirerapids_gpr.jump6:
+..@uc_memmove_sapphirerapids_gpr.jump4:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lmemmove_sapphirerapids_gpr_disjoint_down
-..@uc_memmove_sapphirerapids_gpr.jump7:
+..@uc_memmove_sapphirerapids_gpr.jump5:
         cmp     ecx, 62                       ; above: d <= above_max
         jbe near .Lmemmove_sapphirerapids_gpr_disjoint_forward_aligned
-..@uc_memmove_sapphirerapids_gpr.jump8:
+..@uc_memmove_sapphirerapids_gpr.jump6:
         cmp     ecx, 160                       ; near: d <= near_max
         jbe near .Lmemmove_sapphirerapids_gpr_disjoint_forward
-..@uc_memmove_sapphirerapids_gpr.jump9:
+..@uc_memmove_sapphirerapids_gpr.jump7:
         jmp near .Lmemmove_sapphirerapids_gpr_disjoint_forward_aligned
-..@uc_memmove_sapphirerapids_gpr.jump10:
+..@uc_memmove_sapphirerapids_gpr.jump8:
 .Lmemmove_sapphirerapids_gpr_disjoint_t6_8:
         cmp     rdx, 6144                    ; band edge
         jbe near .Lmemmove_sapphirerapids_gpr_disjoint_forward
-..@uc_memmove_sapphirerapids_gpr.jump11:
+..@uc_memmove_sapphirerapids_gpr.jump9:
         cmp     rdx, 131072                    ; band edge
         ja near .Lmemmove_sapphirerapids_gpr_disjoint_forward
-..@uc_memmove_sapphirerapids_gpr.jump12:
+..@uc_memmove_sapphirerapids_gpr.jump10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lmemmove_sapphirerapids_gpr_disjoint_forward
-..@uc_memmove_sapphirerapids_gpr.jump13:
+..@uc_memmove_sapphirerapids_gpr.jump11:
         cmp     ecx, 62                       ; above: d <= above_max
         jbe near .Lmemmove_sapphirerapids_gpr_disjoint_down
-..@uc_memmove_sapphirerapids_gpr.jump14:
+..@uc_memmove_sapphirerapids_gpr.jump12:
         cmp     ecx, 160                       ; near: d <= near_max
         jbe near .Lmemmove_sapphirerapids_gpr_disjoint_down
-..@uc_memmove_sapphirerapids_gpr.jump15:
+..@uc_memmove_sapphirerapids_gpr.jump13:
 ..@uc_memmove_sapphirerapids_gpr.copy_end:
 .Lmemmove_sapphirerapids_gpr_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_gpr_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_gpr_overlap_below          ; src in [dst, dst + n): copy up
         mov     rcx, rdx
         rep movsb
         ret
 .Lmemmove_sapphirerapids_gpr_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_gpr_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_gpr_overlap_below          ; src in [dst, dst + n): copy up
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemmove_sapphirerapids_gpr_disjoint_forward_aligned_body
         mov     rcx, [rel uc_copy_align_dst.here]
@@ -11256,6 +11512,14 @@ uc_memmove_sapphirerapids_gpr:
         rep movsb                               ; body
         ret
 .Lmemmove_sapphirerapids_gpr_disjoint_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_gpr_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_sapphirerapids_gpr_overlap_below          ; src in [dst, dst + n): copy up
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             ; top store
@@ -13554,7 +13818,7 @@ uc_patch_copy_end.end:
 ; uc_patch_copy_jumps, and after the last, their count.
         global  uc_patch_copy_first:data (uc_patch_copy_first.end - uc_patch_copy_first)
 uc_patch_copy_first:
-        dw      0, 0, 0, 0, 0, 0, 0, 17, 36, 53, 62, 73, 82, 102, 124, 144, 163, 184, 203, 218, 235, 250, 271, 294, 315, 335, 357, 377, 390, 405, 418
+        dw      0, 0, 0, 0, 0, 0, 0, 17, 34, 51, 60, 69, 78, 98, 118, 138, 157, 176, 195, 210, 225, 240, 261, 282, 303, 323, 343, 363, 376, 389, 402
 uc_patch_copy_first.end:
 ; Each jump of a copy to a copy body, where its rel32 ends, from the
 ; routine's entry: rule_patch adds the distance from the routine to the
@@ -13569,17 +13833,16 @@ uc_patch_copy_jumps:
         dw      ..@uc_memmove_zen3_avx2.jump4 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump5 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump6 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump7 - uc_memmove_zen3_avx2
         dw      ..@uc_memmove_zen3_avx2.jump8 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump9 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump10 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump11 - uc_memmove_zen3_avx2
         dw      ..@uc_memmove_zen3_avx2.jump12 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump13 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump14 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump15 - uc_memmove_zen3_avx2
-        dw      ..@uc_memmove_zen3_avx2.jump16 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump17 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump18 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump19 - uc_memmove_zen3_avx2
-        dw      ..@uc_copy_strategy_zen3_avx2.jump1 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump2 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump3 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump4 - uc_copy_strategy_zen3_avx2
-        dw      ..@uc_copy_strategy_zen3_avx2.jump5 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump6 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump7 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump8 - uc_copy_strategy_zen3_avx2
-        dw      ..@uc_copy_strategy_zen3_avx2.jump9 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump10 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump11 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump12 - uc_copy_strategy_zen3_avx2
-        dw      ..@uc_copy_strategy_zen3_avx2.jump13 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump14 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump15 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump16 - uc_copy_strategy_zen3_avx2
-        dw      ..@uc_copy_strategy_zen3_avx2.jump17 - uc_copy_strategy_zen3_avx2, ..@uc_memcpy_zen3_gpr.jump1 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump2 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump3 - uc_memcpy_zen3_gpr
-        dw      ..@uc_memcpy_zen3_gpr.jump4 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump5 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump6 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump7 - uc_memcpy_zen3_gpr
-        dw      ..@uc_memcpy_zen3_gpr.jump8 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump9 - uc_memcpy_zen3_gpr, ..@uc_memmove_zen3_gpr.jump1 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump2 - uc_memmove_zen3_gpr
-        dw      ..@uc_memmove_zen3_gpr.jump3 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump4 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump5 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump6 - uc_memmove_zen3_gpr
-        dw      ..@uc_memmove_zen3_gpr.jump7 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump8 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump9 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump10 - uc_memmove_zen3_gpr
-        dw      ..@uc_memmove_zen3_gpr.jump11 - uc_memmove_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump1 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump2 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump3 - uc_copy_strategy_zen3_gpr
+        dw      ..@uc_memmove_zen3_avx2.jump16 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump17 - uc_memmove_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump1 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump2 - uc_copy_strategy_zen3_avx2
+        dw      ..@uc_copy_strategy_zen3_avx2.jump3 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump4 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump5 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump6 - uc_copy_strategy_zen3_avx2
+        dw      ..@uc_copy_strategy_zen3_avx2.jump7 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump8 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump9 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump10 - uc_copy_strategy_zen3_avx2
+        dw      ..@uc_copy_strategy_zen3_avx2.jump11 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump12 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump13 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump14 - uc_copy_strategy_zen3_avx2
+        dw      ..@uc_copy_strategy_zen3_avx2.jump15 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump16 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump17 - uc_copy_strategy_zen3_avx2, ..@uc_memcpy_zen3_gpr.jump1 - uc_memcpy_zen3_gpr
+        dw      ..@uc_memcpy_zen3_gpr.jump2 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump3 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump4 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump5 - uc_memcpy_zen3_gpr
+        dw      ..@uc_memcpy_zen3_gpr.jump6 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump7 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump8 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump9 - uc_memcpy_zen3_gpr
+        dw      ..@uc_memmove_zen3_gpr.jump1 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump2 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump3 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump4 - uc_memmove_zen3_gpr
+        dw      ..@uc_memmove_zen3_gpr.jump5 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump6 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump7 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump8 - uc_memmove_zen3_gpr
+        dw      ..@uc_memmove_zen3_gpr.jump9 - uc_memmove_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump1 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump2 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump3 - uc_copy_strategy_zen3_gpr
         dw      ..@uc_copy_strategy_zen3_gpr.jump4 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump5 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump6 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump7 - uc_copy_strategy_zen3_gpr
         dw      ..@uc_copy_strategy_zen3_gpr.jump8 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump9 - uc_copy_strategy_zen3_gpr, ..@uc_memcpy_zen5_avx512.jump1 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump2 - uc_memcpy_zen5_avx512
         dw      ..@uc_memcpy_zen5_avx512.jump3 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump4 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump5 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump6 - uc_memcpy_zen5_avx512
@@ -13591,22 +13854,21 @@ uc_patch_copy_jumps:
         dw      ..@uc_memmove_zen5_avx512.jump7 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump8 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump9 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump10 - uc_memmove_zen5_avx512
         dw      ..@uc_memmove_zen5_avx512.jump11 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump12 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump13 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump14 - uc_memmove_zen5_avx512
         dw      ..@uc_memmove_zen5_avx512.jump15 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump16 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump17 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump18 - uc_memmove_zen5_avx512
-        dw      ..@uc_memmove_zen5_avx512.jump19 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump20 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump21 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump22 - uc_memmove_zen5_avx512
-        dw      ..@uc_copy_strategy_zen5_avx512.jump1 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump2 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump3 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump4 - uc_copy_strategy_zen5_avx512
-        dw      ..@uc_copy_strategy_zen5_avx512.jump5 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump6 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump7 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump8 - uc_copy_strategy_zen5_avx512
-        dw      ..@uc_copy_strategy_zen5_avx512.jump9 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump10 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump11 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump12 - uc_copy_strategy_zen5_avx512
-        dw      ..@uc_copy_strategy_zen5_avx512.jump13 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump14 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump15 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump16 - uc_copy_strategy_zen5_avx512
-        dw      ..@uc_copy_strategy_zen5_avx512.jump17 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump18 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump19 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump20 - uc_copy_strategy_zen5_avx512
-        dw      ..@uc_memcpy_zen5_avx2.jump1 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump2 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump3 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump4 - uc_memcpy_zen5_avx2
-        dw      ..@uc_memcpy_zen5_avx2.jump5 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump6 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump7 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump8 - uc_memcpy_zen5_avx2
-        dw      ..@uc_memcpy_zen5_avx2.jump9 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump10 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump11 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump12 - uc_memcpy_zen5_avx2
-        dw      ..@uc_memcpy_zen5_avx2.jump13 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump14 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump15 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump16 - uc_memcpy_zen5_avx2
-        dw      ..@uc_memcpy_zen5_avx2.jump17 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump18 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump19 - uc_memcpy_zen5_avx2, ..@uc_memmove_zen5_avx2.jump1 - uc_memmove_zen5_avx2
-        dw      ..@uc_memmove_zen5_avx2.jump2 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump3 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump4 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump5 - uc_memmove_zen5_avx2
-        dw      ..@uc_memmove_zen5_avx2.jump6 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump7 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump8 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump9 - uc_memmove_zen5_avx2
-        dw      ..@uc_memmove_zen5_avx2.jump10 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump11 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump12 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump13 - uc_memmove_zen5_avx2
-        dw      ..@uc_memmove_zen5_avx2.jump14 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump15 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump16 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump17 - uc_memmove_zen5_avx2
-        dw      ..@uc_memmove_zen5_avx2.jump18 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump19 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump20 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump21 - uc_memmove_zen5_avx2
+        dw      ..@uc_memmove_zen5_avx512.jump19 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump20 - uc_memmove_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump1 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump2 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump3 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump4 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump5 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump6 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump7 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump8 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump9 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump10 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump11 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump12 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump13 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump14 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump15 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump16 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump17 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump18 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump19 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump20 - uc_copy_strategy_zen5_avx512, ..@uc_memcpy_zen5_avx2.jump1 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump2 - uc_memcpy_zen5_avx2
+        dw      ..@uc_memcpy_zen5_avx2.jump3 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump4 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump5 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump6 - uc_memcpy_zen5_avx2
+        dw      ..@uc_memcpy_zen5_avx2.jump7 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump8 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump9 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump10 - uc_memcpy_zen5_avx2
+        dw      ..@uc_memcpy_zen5_avx2.jump11 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump12 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump13 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump14 - uc_memcpy_zen5_avx2
+        dw      ..@uc_memcpy_zen5_avx2.jump15 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump16 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump17 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump18 - uc_memcpy_zen5_avx2
+        dw      ..@uc_memcpy_zen5_avx2.jump19 - uc_memcpy_zen5_avx2, ..@uc_memmove_zen5_avx2.jump1 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump2 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump3 - uc_memmove_zen5_avx2
+        dw      ..@uc_memmove_zen5_avx2.jump4 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump5 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump6 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump7 - uc_memmove_zen5_avx2
+        dw      ..@uc_memmove_zen5_avx2.jump8 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump9 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump10 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump11 - uc_memmove_zen5_avx2
+        dw      ..@uc_memmove_zen5_avx2.jump12 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump13 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump14 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump15 - uc_memmove_zen5_avx2
+        dw      ..@uc_memmove_zen5_avx2.jump16 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump17 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump18 - uc_memmove_zen5_avx2, ..@uc_memmove_zen5_avx2.jump19 - uc_memmove_zen5_avx2
         dw      ..@uc_copy_strategy_zen5_avx2.jump1 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump2 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump3 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump4 - uc_copy_strategy_zen5_avx2
         dw      ..@uc_copy_strategy_zen5_avx2.jump5 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump6 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump7 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump8 - uc_copy_strategy_zen5_avx2
         dw      ..@uc_copy_strategy_zen5_avx2.jump9 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump10 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump11 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump12 - uc_copy_strategy_zen5_avx2
@@ -13619,22 +13881,21 @@ uc_patch_copy_jumps:
         dw      ..@uc_memmove_zen5_gpr.jump3 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump4 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump5 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump6 - uc_memmove_zen5_gpr
         dw      ..@uc_memmove_zen5_gpr.jump7 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump8 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump9 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump10 - uc_memmove_zen5_gpr
         dw      ..@uc_memmove_zen5_gpr.jump11 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump12 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump13 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump14 - uc_memmove_zen5_gpr
-        dw      ..@uc_memmove_zen5_gpr.jump15 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump16 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump17 - uc_memmove_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump1 - uc_copy_strategy_zen5_gpr
-        dw      ..@uc_copy_strategy_zen5_gpr.jump2 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump3 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump4 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump5 - uc_copy_strategy_zen5_gpr
-        dw      ..@uc_copy_strategy_zen5_gpr.jump6 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump7 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump8 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump9 - uc_copy_strategy_zen5_gpr
-        dw      ..@uc_copy_strategy_zen5_gpr.jump10 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump11 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump12 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump13 - uc_copy_strategy_zen5_gpr
-        dw      ..@uc_copy_strategy_zen5_gpr.jump14 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump15 - uc_copy_strategy_zen5_gpr, ..@uc_memcpy_sapphirerapids_avx512.jump1 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump2 - uc_memcpy_sapphirerapids_avx512
-        dw      ..@uc_memcpy_sapphirerapids_avx512.jump3 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump4 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump5 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump6 - uc_memcpy_sapphirerapids_avx512
-        dw      ..@uc_memcpy_sapphirerapids_avx512.jump7 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump8 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump9 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump10 - uc_memcpy_sapphirerapids_avx512
-        dw      ..@uc_memcpy_sapphirerapids_avx512.jump11 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump12 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump13 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump14 - uc_memcpy_sapphirerapids_avx512
-        dw      ..@uc_memcpy_sapphirerapids_avx512.jump15 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump16 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump17 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump18 - uc_memcpy_sapphirerapids_avx512
-        dw      ..@uc_memcpy_sapphirerapids_avx512.jump19 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump20 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump21 - uc_memcpy_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump1 - uc_memmove_sapphirerapids_avx512
-        dw      ..@uc_memmove_sapphirerapids_avx512.jump2 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump3 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump4 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump5 - uc_memmove_sapphirerapids_avx512
-        dw      ..@uc_memmove_sapphirerapids_avx512.jump6 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump7 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump8 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump9 - uc_memmove_sapphirerapids_avx512
-        dw      ..@uc_memmove_sapphirerapids_avx512.jump10 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump11 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump12 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump13 - uc_memmove_sapphirerapids_avx512
-        dw      ..@uc_memmove_sapphirerapids_avx512.jump14 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump15 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump16 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump17 - uc_memmove_sapphirerapids_avx512
-        dw      ..@uc_memmove_sapphirerapids_avx512.jump18 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump19 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump20 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump21 - uc_memmove_sapphirerapids_avx512
-        dw      ..@uc_memmove_sapphirerapids_avx512.jump22 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump23 - uc_memmove_sapphirerapids_avx512, ..@uc_copy_strategy_sapphirerapids_avx512.jump1 - uc_copy_strategy_sapphirerapids_avx512, ..@uc_copy_strategy_sapphirerapids_avx512.jump2 - uc_copy_strategy_sapphirerapids_avx512
+        dw      ..@uc_memmove_zen5_gpr.jump15 - uc_memmove_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump1 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump2 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump3 - uc_copy_strategy_zen5_gpr
+        dw      ..@uc_copy_strategy_zen5_gpr.jump4 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump5 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump6 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump7 - uc_copy_strategy_zen5_gpr
+        dw      ..@uc_copy_strategy_zen5_gpr.jump8 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump9 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump10 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump11 - uc_copy_strategy_zen5_gpr
+        dw      ..@uc_copy_strategy_zen5_gpr.jump12 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump13 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump14 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump15 - uc_copy_strategy_zen5_gpr
+        dw      ..@uc_memcpy_sapphirerapids_avx512.jump1 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump2 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump3 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump4 - uc_memcpy_sapphirerapids_avx512
+        dw      ..@uc_memcpy_sapphirerapids_avx512.jump5 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump6 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump7 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump8 - uc_memcpy_sapphirerapids_avx512
+        dw      ..@uc_memcpy_sapphirerapids_avx512.jump9 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump10 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump11 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump12 - uc_memcpy_sapphirerapids_avx512
+        dw      ..@uc_memcpy_sapphirerapids_avx512.jump13 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump14 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump15 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump16 - uc_memcpy_sapphirerapids_avx512
+        dw      ..@uc_memcpy_sapphirerapids_avx512.jump17 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump18 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump19 - uc_memcpy_sapphirerapids_avx512, ..@uc_memcpy_sapphirerapids_avx512.jump20 - uc_memcpy_sapphirerapids_avx512
+        dw      ..@uc_memcpy_sapphirerapids_avx512.jump21 - uc_memcpy_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump1 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump2 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump3 - uc_memmove_sapphirerapids_avx512
+        dw      ..@uc_memmove_sapphirerapids_avx512.jump4 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump5 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump6 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump7 - uc_memmove_sapphirerapids_avx512
+        dw      ..@uc_memmove_sapphirerapids_avx512.jump8 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump9 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump10 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump11 - uc_memmove_sapphirerapids_avx512
+        dw      ..@uc_memmove_sapphirerapids_avx512.jump12 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump13 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump14 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump15 - uc_memmove_sapphirerapids_avx512
+        dw      ..@uc_memmove_sapphirerapids_avx512.jump16 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump17 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump18 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump19 - uc_memmove_sapphirerapids_avx512
+        dw      ..@uc_memmove_sapphirerapids_avx512.jump20 - uc_memmove_sapphirerapids_avx512, ..@uc_memmove_sapphirerapids_avx512.jump21 - uc_memmove_sapphirerapids_avx512, ..@uc_copy_strategy_sapphirerapids_avx512.jump1 - uc_copy_strategy_sapphirerapids_avx512, ..@uc_copy_strategy_sapphirerapids_avx512.jump2 - uc_copy_strategy_sapphirerapids_avx512
         dw      ..@uc_copy_strategy_sapphirerapids_avx512.jump3 - uc_copy_strategy_sapphirerapids_avx512, ..@uc_copy_strategy_sapphirerapids_avx512.jump4 - uc_copy_strategy_sapphirerapids_avx512, ..@uc_copy_strategy_sapphirerapids_avx512.jump5 - uc_copy_strategy_sapphirerapids_avx512, ..@uc_copy_strategy_sapphirerapids_avx512.jump6 - uc_copy_strategy_sapphirerapids_avx512
         dw      ..@uc_copy_strategy_sapphirerapids_avx512.jump7 - uc_copy_strategy_sapphirerapids_avx512, ..@uc_copy_strategy_sapphirerapids_avx512.jump8 - uc_copy_strategy_sapphirerapids_avx512, ..@uc_copy_strategy_sapphirerapids_avx512.jump9 - uc_copy_strategy_sapphirerapids_avx512, ..@uc_copy_strategy_sapphirerapids_avx512.jump10 - uc_copy_strategy_sapphirerapids_avx512
         dw      ..@uc_copy_strategy_sapphirerapids_avx512.jump11 - uc_copy_strategy_sapphirerapids_avx512, ..@uc_copy_strategy_sapphirerapids_avx512.jump12 - uc_copy_strategy_sapphirerapids_avx512, ..@uc_copy_strategy_sapphirerapids_avx512.jump13 - uc_copy_strategy_sapphirerapids_avx512, ..@uc_copy_strategy_sapphirerapids_avx512.jump14 - uc_copy_strategy_sapphirerapids_avx512
@@ -13649,20 +13910,19 @@ uc_patch_copy_jumps:
         dw      ..@uc_memmove_sapphirerapids_avx2.jump6 - uc_memmove_sapphirerapids_avx2, ..@uc_memmove_sapphirerapids_avx2.jump7 - uc_memmove_sapphirerapids_avx2, ..@uc_memmove_sapphirerapids_avx2.jump8 - uc_memmove_sapphirerapids_avx2, ..@uc_memmove_sapphirerapids_avx2.jump9 - uc_memmove_sapphirerapids_avx2
         dw      ..@uc_memmove_sapphirerapids_avx2.jump10 - uc_memmove_sapphirerapids_avx2, ..@uc_memmove_sapphirerapids_avx2.jump11 - uc_memmove_sapphirerapids_avx2, ..@uc_memmove_sapphirerapids_avx2.jump12 - uc_memmove_sapphirerapids_avx2, ..@uc_memmove_sapphirerapids_avx2.jump13 - uc_memmove_sapphirerapids_avx2
         dw      ..@uc_memmove_sapphirerapids_avx2.jump14 - uc_memmove_sapphirerapids_avx2, ..@uc_memmove_sapphirerapids_avx2.jump15 - uc_memmove_sapphirerapids_avx2, ..@uc_memmove_sapphirerapids_avx2.jump16 - uc_memmove_sapphirerapids_avx2, ..@uc_memmove_sapphirerapids_avx2.jump17 - uc_memmove_sapphirerapids_avx2
-        dw      ..@uc_memmove_sapphirerapids_avx2.jump18 - uc_memmove_sapphirerapids_avx2, ..@uc_memmove_sapphirerapids_avx2.jump19 - uc_memmove_sapphirerapids_avx2, ..@uc_memmove_sapphirerapids_avx2.jump20 - uc_memmove_sapphirerapids_avx2, ..@uc_memmove_sapphirerapids_avx2.jump21 - uc_memmove_sapphirerapids_avx2
-        dw      ..@uc_memmove_sapphirerapids_avx2.jump22 - uc_memmove_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump1 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump2 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump3 - uc_copy_strategy_sapphirerapids_avx2
-        dw      ..@uc_copy_strategy_sapphirerapids_avx2.jump4 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump5 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump6 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump7 - uc_copy_strategy_sapphirerapids_avx2
-        dw      ..@uc_copy_strategy_sapphirerapids_avx2.jump8 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump9 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump10 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump11 - uc_copy_strategy_sapphirerapids_avx2
-        dw      ..@uc_copy_strategy_sapphirerapids_avx2.jump12 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump13 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump14 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump15 - uc_copy_strategy_sapphirerapids_avx2
-        dw      ..@uc_copy_strategy_sapphirerapids_avx2.jump16 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump17 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump18 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump19 - uc_copy_strategy_sapphirerapids_avx2
-        dw      ..@uc_copy_strategy_sapphirerapids_avx2.jump20 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_memcpy_sapphirerapids_gpr.jump1 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump2 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump3 - uc_memcpy_sapphirerapids_gpr
-        dw      ..@uc_memcpy_sapphirerapids_gpr.jump4 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump5 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump6 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump7 - uc_memcpy_sapphirerapids_gpr
-        dw      ..@uc_memcpy_sapphirerapids_gpr.jump8 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump9 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump10 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump11 - uc_memcpy_sapphirerapids_gpr
-        dw      ..@uc_memcpy_sapphirerapids_gpr.jump12 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump13 - uc_memcpy_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump1 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump2 - uc_memmove_sapphirerapids_gpr
-        dw      ..@uc_memmove_sapphirerapids_gpr.jump3 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump4 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump5 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump6 - uc_memmove_sapphirerapids_gpr
-        dw      ..@uc_memmove_sapphirerapids_gpr.jump7 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump8 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump9 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump10 - uc_memmove_sapphirerapids_gpr
-        dw      ..@uc_memmove_sapphirerapids_gpr.jump11 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump12 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump13 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump14 - uc_memmove_sapphirerapids_gpr
-        dw      ..@uc_memmove_sapphirerapids_gpr.jump15 - uc_memmove_sapphirerapids_gpr, ..@uc_copy_strategy_sapphirerapids_gpr.jump1 - uc_copy_strategy_sapphirerapids_gpr, ..@uc_copy_strategy_sapphirerapids_gpr.jump2 - uc_copy_strategy_sapphirerapids_gpr, ..@uc_copy_strategy_sapphirerapids_gpr.jump3 - uc_copy_strategy_sapphirerapids_gpr
+        dw      ..@uc_memmove_sapphirerapids_avx2.jump18 - uc_memmove_sapphirerapids_avx2, ..@uc_memmove_sapphirerapids_avx2.jump19 - uc_memmove_sapphirerapids_avx2, ..@uc_memmove_sapphirerapids_avx2.jump20 - uc_memmove_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump1 - uc_copy_strategy_sapphirerapids_avx2
+        dw      ..@uc_copy_strategy_sapphirerapids_avx2.jump2 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump3 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump4 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump5 - uc_copy_strategy_sapphirerapids_avx2
+        dw      ..@uc_copy_strategy_sapphirerapids_avx2.jump6 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump7 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump8 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump9 - uc_copy_strategy_sapphirerapids_avx2
+        dw      ..@uc_copy_strategy_sapphirerapids_avx2.jump10 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump11 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump12 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump13 - uc_copy_strategy_sapphirerapids_avx2
+        dw      ..@uc_copy_strategy_sapphirerapids_avx2.jump14 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump15 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump16 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump17 - uc_copy_strategy_sapphirerapids_avx2
+        dw      ..@uc_copy_strategy_sapphirerapids_avx2.jump18 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump19 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_copy_strategy_sapphirerapids_avx2.jump20 - uc_copy_strategy_sapphirerapids_avx2, ..@uc_memcpy_sapphirerapids_gpr.jump1 - uc_memcpy_sapphirerapids_gpr
+        dw      ..@uc_memcpy_sapphirerapids_gpr.jump2 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump3 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump4 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump5 - uc_memcpy_sapphirerapids_gpr
+        dw      ..@uc_memcpy_sapphirerapids_gpr.jump6 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump7 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump8 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump9 - uc_memcpy_sapphirerapids_gpr
+        dw      ..@uc_memcpy_sapphirerapids_gpr.jump10 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump11 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump12 - uc_memcpy_sapphirerapids_gpr, ..@uc_memcpy_sapphirerapids_gpr.jump13 - uc_memcpy_sapphirerapids_gpr
+        dw      ..@uc_memmove_sapphirerapids_gpr.jump1 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump2 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump3 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump4 - uc_memmove_sapphirerapids_gpr
+        dw      ..@uc_memmove_sapphirerapids_gpr.jump5 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump6 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump7 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump8 - uc_memmove_sapphirerapids_gpr
+        dw      ..@uc_memmove_sapphirerapids_gpr.jump9 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump10 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump11 - uc_memmove_sapphirerapids_gpr, ..@uc_memmove_sapphirerapids_gpr.jump12 - uc_memmove_sapphirerapids_gpr
+        dw      ..@uc_memmove_sapphirerapids_gpr.jump13 - uc_memmove_sapphirerapids_gpr, ..@uc_copy_strategy_sapphirerapids_gpr.jump1 - uc_copy_strategy_sapphirerapids_gpr, ..@uc_copy_strategy_sapphirerapids_gpr.jump2 - uc_copy_strategy_sapphirerapids_gpr, ..@uc_copy_strategy_sapphirerapids_gpr.jump3 - uc_copy_strategy_sapphirerapids_gpr
         dw      ..@uc_copy_strategy_sapphirerapids_gpr.jump4 - uc_copy_strategy_sapphirerapids_gpr, ..@uc_copy_strategy_sapphirerapids_gpr.jump5 - uc_copy_strategy_sapphirerapids_gpr, ..@uc_copy_strategy_sapphirerapids_gpr.jump6 - uc_copy_strategy_sapphirerapids_gpr, ..@uc_copy_strategy_sapphirerapids_gpr.jump7 - uc_copy_strategy_sapphirerapids_gpr
         dw      ..@uc_copy_strategy_sapphirerapids_gpr.jump8 - uc_copy_strategy_sapphirerapids_gpr, ..@uc_copy_strategy_sapphirerapids_gpr.jump9 - uc_copy_strategy_sapphirerapids_gpr, ..@uc_copy_strategy_sapphirerapids_gpr.jump10 - uc_copy_strategy_sapphirerapids_gpr, ..@uc_copy_strategy_sapphirerapids_gpr.jump11 - uc_copy_strategy_sapphirerapids_gpr
         dw      ..@uc_copy_strategy_sapphirerapids_gpr.jump12 - uc_copy_strategy_sapphirerapids_gpr, ..@uc_copy_strategy_sapphirerapids_gpr.jump13 - uc_copy_strategy_sapphirerapids_gpr
