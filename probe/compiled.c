@@ -11,8 +11,14 @@
 
 /* A table's slot: the entry as rule_patch writes it for a compiled table,
  * endbr64, then the routine's dispatch copied (templates/lib/entry_copy.lua),
- * then, in memmove, the overlap guards (memmove_guards), from GUARDS on. */
-enum { GUARD_MAX = 35, GUARDS = 64 + PLAN_CODE_MAX, SLOT = GUARDS + N_COPY_STRATEGIES * GUARD_MAX };
+ * then, in memmove, the overlap guards (memmove_guards), from GUARDS on.
+ * Each slot starts a 64-byte line, as a patched entry does. */
+enum {
+	LINE = 64,
+	GUARD_MAX = 35,
+	GUARDS = (LINE + PLAN_CODE_MAX + LINE - 1) / LINE * LINE,
+	SLOT = (GUARDS + N_COPY_STRATEGIES * GUARD_MAX + LINE - 1) / LINE * LINE,
+};
 
 static void put32(unsigned char *p, int32_t v)
 {

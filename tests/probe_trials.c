@@ -8,7 +8,9 @@
  * a positive number of ticks, each verdict the one its rule gives, and
  * the archive's lines of them read back. And each strategy's own entry,
  * through which the probe times the strategy at every point of its plan
- * (compile_strategies): it jumps to that strategy's routine and copies.
+ * (compile_strategies): it starts a 64-byte line, jumps to that
+ * strategy's routine and copies, and in memmove copies an overlap either
+ * way right (its guard).
  * And the order of the timing (probe/streams.h, time_against): two copies
  * are each timed in turns with the reference, never in turns with each
  * other, and placed.c's median is the middle one. And the grid gate on
@@ -85,6 +87,22 @@ static void check_own_entries(const struct probe_flavor *f)
 		}
 		snprintf(what, sizeof what, "%s through its entry copies wrong", strategy_name[r->code]);
 		check(right, f->name, what);
+		snprintf(what, sizeof what, "%s's entry does not start a 64-byte line", strategy_name[r->code]);
+		check(((uintptr_t)p & 63) == 0, f->name, what);
+		/* memmove's guard sends an overlap either way to the flavor's
+		 * memmove: the copy comes out right whatever way it goes. */
+		for (int shift = -3; f->moves && shift <= 3; shift += 6) {
+			static unsigned char buf[8192], want[8192];
+			size_t n = strategy_serves(r->code, 4000) ? 4000 : 30;
+			for (size_t j = 0; j < sizeof buf; j++)
+				buf[j] = (unsigned char)(j * 13 + 5);
+			memcpy(want, buf, sizeof buf);
+			memmove(want + 64 + shift, want + 64, n);
+			c.entries[r->code](buf + 64 + shift, buf + 64, n);
+			snprintf(what, sizeof what, "%s's entry copies an overlap by %d wrong", strategy_name[r->code],
+				 shift);
+			check(memcmp(buf, want, sizeof buf) == 0, f->name, what);
+		}
 	}
 	compiled_tables_free(&c);
 }
