@@ -237,6 +237,7 @@ uc_memcpy_table:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemcpy_table_forward_aligned_body
@@ -253,6 +254,7 @@ uc_memcpy_table:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -279,6 +281,7 @@ uc_memcpy_table:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -329,6 +332,7 @@ uc_memcpy_table:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -430,6 +434,7 @@ uc_memcpy_zen2:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen2_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -602,6 +607,7 @@ uc_memcpy_zen3:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen3_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemcpy_zen3_forward_aligned_body
@@ -618,6 +624,7 @@ uc_memcpy_zen3:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen3_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -644,6 +651,7 @@ uc_memcpy_zen3:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen3_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -784,6 +792,7 @@ uc_memcpy_zen5:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemcpy_zen5_forward_aligned_body
@@ -800,6 +809,7 @@ uc_memcpy_zen5:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -826,6 +836,7 @@ uc_memcpy_zen5:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -1719,6 +1730,7 @@ uc_copy_to_user_table_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_to_user_table_done
+        .balign 64, 0xcc
 .Lcopy_to_user_table_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lcopy_to_user_table_forward_aligned_body
@@ -1735,6 +1747,7 @@ uc_copy_to_user_table_access:
         mov     rcx, rdx
         rep movsb                               /* body */
         jmp     .Lcopy_to_user_table_done
+        .balign 64, 0xcc
 .Lcopy_to_user_table_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -1761,6 +1774,7 @@ uc_copy_to_user_table_access:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         jmp     .Lcopy_to_user_table_done
+        .balign 64, 0xcc
 .Lcopy_to_user_table_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -1806,6 +1820,7 @@ uc_copy_to_user_table_access:
 .Lcopy_to_user_table_small_s_end:
         /* small body: end */
         jmp     .Lcopy_to_user_table_done
+        .balign 64, 0xcc
 .Lcopy_to_user_table_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -1906,6 +1921,7 @@ uc_copy_to_user_zen2_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_to_user_zen2_done
+        .balign 64, 0xcc
 .Lcopy_to_user_zen2_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -2083,6 +2099,7 @@ uc_copy_to_user_zen3_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_to_user_zen3_done
+        .balign 64, 0xcc
 .Lcopy_to_user_zen3_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lcopy_to_user_zen3_forward_aligned_body
@@ -2099,6 +2116,7 @@ uc_copy_to_user_zen3_access:
         mov     rcx, rdx
         rep movsb                               /* body */
         jmp     .Lcopy_to_user_zen3_done
+        .balign 64, 0xcc
 .Lcopy_to_user_zen3_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -2125,6 +2143,7 @@ uc_copy_to_user_zen3_access:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         jmp     .Lcopy_to_user_zen3_done
+        .balign 64, 0xcc
 .Lcopy_to_user_zen3_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -2265,6 +2284,7 @@ uc_copy_to_user_zen5_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_to_user_zen5_done
+        .balign 64, 0xcc
 .Lcopy_to_user_zen5_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lcopy_to_user_zen5_forward_aligned_body
@@ -2281,6 +2301,7 @@ uc_copy_to_user_zen5_access:
         mov     rcx, rdx
         rep movsb                               /* body */
         jmp     .Lcopy_to_user_zen5_done
+        .balign 64, 0xcc
 .Lcopy_to_user_zen5_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -2307,6 +2328,7 @@ uc_copy_to_user_zen5_access:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         jmp     .Lcopy_to_user_zen5_done
+        .balign 64, 0xcc
 .Lcopy_to_user_zen5_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -2523,6 +2545,7 @@ uc_copy_from_user_table_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_from_user_table_done
+        .balign 64, 0xcc
 .Lcopy_from_user_table_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lcopy_from_user_table_forward_aligned_body
@@ -2539,6 +2562,7 @@ uc_copy_from_user_table_access:
         mov     rcx, rdx
         rep movsb                               /* body */
         jmp     .Lcopy_from_user_table_done
+        .balign 64, 0xcc
 .Lcopy_from_user_table_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -2565,6 +2589,7 @@ uc_copy_from_user_table_access:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         jmp     .Lcopy_from_user_table_done
+        .balign 64, 0xcc
 .Lcopy_from_user_table_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -2610,6 +2635,7 @@ uc_copy_from_user_table_access:
 .Lcopy_from_user_table_small_s_end:
         /* small body: end */
         jmp     .Lcopy_from_user_table_done
+        .balign 64, 0xcc
 .Lcopy_from_user_table_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -2710,6 +2736,7 @@ uc_copy_from_user_zen2_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_from_user_zen2_done
+        .balign 64, 0xcc
 .Lcopy_from_user_zen2_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -2887,6 +2914,7 @@ uc_copy_from_user_zen3_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_from_user_zen3_done
+        .balign 64, 0xcc
 .Lcopy_from_user_zen3_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lcopy_from_user_zen3_forward_aligned_body
@@ -2903,6 +2931,7 @@ uc_copy_from_user_zen3_access:
         mov     rcx, rdx
         rep movsb                               /* body */
         jmp     .Lcopy_from_user_zen3_done
+        .balign 64, 0xcc
 .Lcopy_from_user_zen3_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -2929,6 +2958,7 @@ uc_copy_from_user_zen3_access:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         jmp     .Lcopy_from_user_zen3_done
+        .balign 64, 0xcc
 .Lcopy_from_user_zen3_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -3069,6 +3099,7 @@ uc_copy_from_user_zen5_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_from_user_zen5_done
+        .balign 64, 0xcc
 .Lcopy_from_user_zen5_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lcopy_from_user_zen5_forward_aligned_body
@@ -3085,6 +3116,7 @@ uc_copy_from_user_zen5_access:
         mov     rcx, rdx
         rep movsb                               /* body */
         jmp     .Lcopy_from_user_zen5_done
+        .balign 64, 0xcc
 .Lcopy_from_user_zen5_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -3111,6 +3143,7 @@ uc_copy_from_user_zen5_access:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         jmp     .Lcopy_from_user_zen5_done
+        .balign 64, 0xcc
 .Lcopy_from_user_zen5_small:
         /* small body: begin */
         cmp     rdx, 8

@@ -237,6 +237,7 @@ uc_memcpy_table:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemcpy_table_forward_aligned_body
@@ -253,6 +254,7 @@ uc_memcpy_table:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -279,6 +281,7 @@ uc_memcpy_table:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_small:
         ; small body: begin
         cmp     rdx, 8
@@ -329,6 +332,7 @@ uc_memcpy_table:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -427,6 +431,7 @@ uc_memcpy_zen2:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen2_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -574,6 +579,7 @@ uc_memcpy_zen3:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen3_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemcpy_zen3_forward_aligned_body
@@ -590,6 +596,7 @@ uc_memcpy_zen3:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen3_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -616,6 +623,7 @@ uc_memcpy_zen3:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen3_small:
         ; small body: begin
         cmp     rdx, 8
@@ -741,6 +749,7 @@ uc_memcpy_zen5:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemcpy_zen5_forward_aligned_body
@@ -757,6 +766,7 @@ uc_memcpy_zen5:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -783,6 +793,7 @@ uc_memcpy_zen5:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_small:
         ; small body: begin
         cmp     rdx, 8
@@ -1626,6 +1637,7 @@ uc_copy_to_user_table_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_to_user_table_done
+        align   64, db 0xcc
 .Lcopy_to_user_table_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lcopy_to_user_table_forward_aligned_body
@@ -1642,6 +1654,7 @@ uc_copy_to_user_table_access:
         mov     rcx, rdx
         rep movsb                               ; body
         jmp     .Lcopy_to_user_table_done
+        align   64, db 0xcc
 .Lcopy_to_user_table_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -1668,6 +1681,7 @@ uc_copy_to_user_table_access:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         jmp     .Lcopy_to_user_table_done
+        align   64, db 0xcc
 .Lcopy_to_user_table_small:
         ; small body: begin
         cmp     rdx, 8
@@ -1713,6 +1727,7 @@ uc_copy_to_user_table_access:
 .Lcopy_to_user_table_small_s_end:
         ; small body: end
         jmp     .Lcopy_to_user_table_done
+        align   64, db 0xcc
 .Lcopy_to_user_table_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -1810,6 +1825,7 @@ uc_copy_to_user_zen2_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_to_user_zen2_done
+        align   64, db 0xcc
 .Lcopy_to_user_zen2_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -1962,6 +1978,7 @@ uc_copy_to_user_zen3_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_to_user_zen3_done
+        align   64, db 0xcc
 .Lcopy_to_user_zen3_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lcopy_to_user_zen3_forward_aligned_body
@@ -1978,6 +1995,7 @@ uc_copy_to_user_zen3_access:
         mov     rcx, rdx
         rep movsb                               ; body
         jmp     .Lcopy_to_user_zen3_done
+        align   64, db 0xcc
 .Lcopy_to_user_zen3_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -2004,6 +2022,7 @@ uc_copy_to_user_zen3_access:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         jmp     .Lcopy_to_user_zen3_done
+        align   64, db 0xcc
 .Lcopy_to_user_zen3_small:
         ; small body: begin
         cmp     rdx, 8
@@ -2129,6 +2148,7 @@ uc_copy_to_user_zen5_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_to_user_zen5_done
+        align   64, db 0xcc
 .Lcopy_to_user_zen5_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lcopy_to_user_zen5_forward_aligned_body
@@ -2145,6 +2165,7 @@ uc_copy_to_user_zen5_access:
         mov     rcx, rdx
         rep movsb                               ; body
         jmp     .Lcopy_to_user_zen5_done
+        align   64, db 0xcc
 .Lcopy_to_user_zen5_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -2171,6 +2192,7 @@ uc_copy_to_user_zen5_access:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         jmp     .Lcopy_to_user_zen5_done
+        align   64, db 0xcc
 .Lcopy_to_user_zen5_small:
         ; small body: begin
         cmp     rdx, 8
@@ -2386,6 +2408,7 @@ uc_copy_from_user_table_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_from_user_table_done
+        align   64, db 0xcc
 .Lcopy_from_user_table_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lcopy_from_user_table_forward_aligned_body
@@ -2402,6 +2425,7 @@ uc_copy_from_user_table_access:
         mov     rcx, rdx
         rep movsb                               ; body
         jmp     .Lcopy_from_user_table_done
+        align   64, db 0xcc
 .Lcopy_from_user_table_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -2428,6 +2452,7 @@ uc_copy_from_user_table_access:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         jmp     .Lcopy_from_user_table_done
+        align   64, db 0xcc
 .Lcopy_from_user_table_small:
         ; small body: begin
         cmp     rdx, 8
@@ -2473,6 +2498,7 @@ uc_copy_from_user_table_access:
 .Lcopy_from_user_table_small_s_end:
         ; small body: end
         jmp     .Lcopy_from_user_table_done
+        align   64, db 0xcc
 .Lcopy_from_user_table_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -2570,6 +2596,7 @@ uc_copy_from_user_zen2_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_from_user_zen2_done
+        align   64, db 0xcc
 .Lcopy_from_user_zen2_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -2722,6 +2749,7 @@ uc_copy_from_user_zen3_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_from_user_zen3_done
+        align   64, db 0xcc
 .Lcopy_from_user_zen3_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lcopy_from_user_zen3_forward_aligned_body
@@ -2738,6 +2766,7 @@ uc_copy_from_user_zen3_access:
         mov     rcx, rdx
         rep movsb                               ; body
         jmp     .Lcopy_from_user_zen3_done
+        align   64, db 0xcc
 .Lcopy_from_user_zen3_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -2764,6 +2793,7 @@ uc_copy_from_user_zen3_access:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         jmp     .Lcopy_from_user_zen3_done
+        align   64, db 0xcc
 .Lcopy_from_user_zen3_small:
         ; small body: begin
         cmp     rdx, 8
@@ -2889,6 +2919,7 @@ uc_copy_from_user_zen5_access:
         mov     rcx, rdx
         rep movsb
         jmp     .Lcopy_from_user_zen5_done
+        align   64, db 0xcc
 .Lcopy_from_user_zen5_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lcopy_from_user_zen5_forward_aligned_body
@@ -2905,6 +2936,7 @@ uc_copy_from_user_zen5_access:
         mov     rcx, rdx
         rep movsb                               ; body
         jmp     .Lcopy_from_user_zen5_done
+        align   64, db 0xcc
 .Lcopy_from_user_zen5_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -2931,6 +2963,7 @@ uc_copy_from_user_zen5_access:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         jmp     .Lcopy_from_user_zen5_done
+        align   64, db 0xcc
 .Lcopy_from_user_zen5_small:
         ; small body: begin
         cmp     rdx, 8

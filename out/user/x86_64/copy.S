@@ -261,6 +261,7 @@ uc_memcpy_table:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemcpy_table_forward_aligned_body
@@ -277,6 +278,7 @@ uc_memcpy_table:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -303,6 +305,7 @@ uc_memcpy_table:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -353,6 +356,7 @@ uc_memcpy_table:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -399,6 +403,7 @@ uc_memcpy_table:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -437,6 +442,7 @@ uc_memcpy_table:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_avx2_small:
         /* avx2 small body: begin */
         cmp     rdx, 64
@@ -541,6 +547,7 @@ uc_memcpy_table:
         /* avx2 small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -588,6 +595,7 @@ uc_memcpy_table:
         vzeroupper
         /* streaming forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_avx512_forward:
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
@@ -634,6 +642,7 @@ uc_memcpy_table:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_avx512_down:
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
@@ -672,6 +681,7 @@ uc_memcpy_table:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -746,6 +756,7 @@ uc_memcpy_table:
         /* small_flat body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_table_avx512_small:
         /* avx512 small body: begin */
         mov     ecx, -1
@@ -861,6 +872,7 @@ uc_memcpy_zen3_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen3_avx2_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -911,6 +923,7 @@ uc_memcpy_zen3_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen3_avx2_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -957,6 +970,7 @@ uc_memcpy_zen3_avx2:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen3_avx2_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -995,6 +1009,7 @@ uc_memcpy_zen3_avx2:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen3_avx2_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -1099,6 +1114,7 @@ uc_memcpy_zen3_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen3_gpr_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -1125,6 +1141,7 @@ uc_memcpy_zen3_gpr:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen3_gpr_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -1286,6 +1303,7 @@ uc_memcpy_zen5_avx512:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_avx512_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemcpy_zen5_avx512_forward_aligned_body
@@ -1302,6 +1320,7 @@ uc_memcpy_zen5_avx512:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_avx512_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -1352,6 +1371,7 @@ uc_memcpy_zen5_avx512:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_avx512_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -1398,6 +1418,7 @@ uc_memcpy_zen5_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_avx512_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -1436,6 +1457,7 @@ uc_memcpy_zen5_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_avx512_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -1483,6 +1505,7 @@ uc_memcpy_zen5_avx512:
         vzeroupper
         /* streaming forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_avx512_avx512_forward:
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
@@ -1529,6 +1552,7 @@ uc_memcpy_zen5_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_avx512_avx512_down:
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
@@ -1674,6 +1698,7 @@ uc_memcpy_zen5_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_avx2_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemcpy_zen5_avx2_forward_aligned_body
@@ -1690,6 +1715,7 @@ uc_memcpy_zen5_avx2:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_avx2_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -1740,6 +1766,7 @@ uc_memcpy_zen5_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_avx2_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -1786,6 +1813,7 @@ uc_memcpy_zen5_avx2:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_avx2_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -1824,6 +1852,7 @@ uc_memcpy_zen5_avx2:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_avx2_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -1958,6 +1987,7 @@ uc_memcpy_zen5_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_gpr_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemcpy_zen5_gpr_forward_aligned_body
@@ -1974,6 +2004,7 @@ uc_memcpy_zen5_gpr:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_gpr_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -2000,6 +2031,7 @@ uc_memcpy_zen5_gpr:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_zen5_gpr_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -2161,6 +2193,7 @@ uc_memcpy_sapphirerapids_avx512:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_avx512_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemcpy_sapphirerapids_avx512_forward_aligned_body
@@ -2177,6 +2210,7 @@ uc_memcpy_sapphirerapids_avx512:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_avx512_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -2223,6 +2257,7 @@ uc_memcpy_sapphirerapids_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_avx512_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -2261,6 +2296,7 @@ uc_memcpy_sapphirerapids_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_avx512_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -2308,6 +2344,7 @@ uc_memcpy_sapphirerapids_avx512:
         vzeroupper
         /* streaming forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_avx512_avx512_forward:
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
@@ -2354,6 +2391,7 @@ uc_memcpy_sapphirerapids_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_avx512_avx512_down:
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
@@ -2392,6 +2430,7 @@ uc_memcpy_sapphirerapids_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_avx512_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -2573,6 +2612,7 @@ uc_memcpy_sapphirerapids_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_avx2_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemcpy_sapphirerapids_avx2_forward_aligned_body
@@ -2589,6 +2629,7 @@ uc_memcpy_sapphirerapids_avx2:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_avx2_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -2635,6 +2676,7 @@ uc_memcpy_sapphirerapids_avx2:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_avx2_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -2673,6 +2715,7 @@ uc_memcpy_sapphirerapids_avx2:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_avx2_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -2720,6 +2763,7 @@ uc_memcpy_sapphirerapids_avx2:
         vzeroupper
         /* streaming forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_avx2_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -2867,6 +2911,7 @@ uc_memcpy_sapphirerapids_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_gpr_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemcpy_sapphirerapids_gpr_forward_aligned_body
@@ -2883,6 +2928,7 @@ uc_memcpy_sapphirerapids_gpr:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_gpr_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -2909,6 +2955,7 @@ uc_memcpy_sapphirerapids_gpr:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
+        .balign 64, 0xcc
 .Lmemcpy_sapphirerapids_gpr_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -3243,6 +3290,7 @@ uc_memmove_table:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_disjoint_forward_aligned:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -3267,6 +3315,7 @@ uc_memmove_table:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_disjoint_down:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -3301,6 +3350,7 @@ uc_memmove_table:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_disjoint_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -3351,6 +3401,7 @@ uc_memmove_table:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_disjoint_avx2_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -3405,6 +3456,7 @@ uc_memmove_table:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_disjoint_avx2_down:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -3451,6 +3503,7 @@ uc_memmove_table:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_disjoint_avx2_small:
         /* avx2 small body: begin */
         cmp     rdx, 64
@@ -3555,6 +3608,7 @@ uc_memmove_table:
         /* avx2 small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_disjoint_avx2_nt:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -3610,6 +3664,7 @@ uc_memmove_table:
         vzeroupper
         /* streaming forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_disjoint_avx512_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -3664,6 +3719,7 @@ uc_memmove_table:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_disjoint_avx512_down:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -3710,6 +3766,7 @@ uc_memmove_table:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_disjoint_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -3784,6 +3841,7 @@ uc_memmove_table:
         /* small_flat body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_disjoint_avx512_small:
         /* avx512 small body: begin */
         mov     ecx, -1
@@ -3958,6 +4016,7 @@ uc_memmove_table:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_up_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_table_up_forward_aligned_body
@@ -3974,10 +4033,12 @@ uc_memmove_table:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_up_down:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_up_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -4028,6 +4089,7 @@ uc_memmove_table:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_up_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -4074,6 +4136,7 @@ uc_memmove_table:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_up_avx2_down:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -4120,6 +4183,7 @@ uc_memmove_table:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_up_avx2_small:
         /* avx2 small body: begin */
         cmp     rdx, 64
@@ -4224,6 +4288,7 @@ uc_memmove_table:
         /* avx2 small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_up_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -4271,6 +4336,7 @@ uc_memmove_table:
         vzeroupper
         /* streaming forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_up_avx512_forward:
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
@@ -4317,6 +4383,7 @@ uc_memmove_table:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_up_avx512_down:
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
@@ -4363,6 +4430,7 @@ uc_memmove_table:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_up_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -4437,6 +4505,7 @@ uc_memmove_table:
         /* small_flat body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_up_avx512_small:
         /* avx512 small body: begin */
         mov     ecx, -1
@@ -4672,6 +4741,7 @@ uc_memmove_table:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_down_forward_aligned:
         cmp     rdx, 8
         jb      .Lmemmove_table_down_forward_aligned_tiny                   /* down needs 8 bytes */
@@ -4737,6 +4807,7 @@ uc_memmove_table:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_down_down:
         cmp     rdx, 8
         jb      .Lmemmove_table_down_down_tiny                   /* down needs 8 bytes */
@@ -4802,6 +4873,7 @@ uc_memmove_table:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_down_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -4852,6 +4924,7 @@ uc_memmove_table:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_down_avx2_forward:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -4890,6 +4963,7 @@ uc_memmove_table:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_down_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -4928,6 +5002,7 @@ uc_memmove_table:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_down_avx2_small:
         /* avx2 small body: begin */
         cmp     rdx, 64
@@ -5032,6 +5107,7 @@ uc_memmove_table:
         /* avx2 small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_down_avx2_nt:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -5070,6 +5146,7 @@ uc_memmove_table:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_down_avx512_forward:
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
@@ -5108,6 +5185,7 @@ uc_memmove_table:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_down_avx512_down:
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
@@ -5146,6 +5224,7 @@ uc_memmove_table:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_down_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -5220,6 +5299,7 @@ uc_memmove_table:
         /* small_flat body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_table_down_avx512_small:
         /* avx512 small body: begin */
         mov     ecx, -1
@@ -5342,6 +5422,7 @@ uc_memmove_zen3_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_disjoint_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -5392,6 +5473,7 @@ uc_memmove_zen3_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_disjoint_avx2_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -5446,6 +5528,7 @@ uc_memmove_zen3_avx2:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_disjoint_avx2_down:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -5492,6 +5575,7 @@ uc_memmove_zen3_avx2:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_disjoint_avx2_nt:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -5626,6 +5710,7 @@ uc_memmove_zen3_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_up_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -5676,6 +5761,7 @@ uc_memmove_zen3_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_up_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -5722,6 +5808,7 @@ uc_memmove_zen3_avx2:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_up_avx2_down:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -5768,6 +5855,7 @@ uc_memmove_zen3_avx2:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_up_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -5955,6 +6043,7 @@ uc_memmove_zen3_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_down_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -6005,6 +6094,7 @@ uc_memmove_zen3_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_down_avx2_forward:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -6043,6 +6133,7 @@ uc_memmove_zen3_avx2:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_down_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -6081,6 +6172,7 @@ uc_memmove_zen3_avx2:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_down_avx2_nt:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -6183,6 +6275,7 @@ uc_memmove_zen3_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_gpr_disjoint_down:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -6217,6 +6310,7 @@ uc_memmove_zen3_gpr:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_gpr_disjoint_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -6308,10 +6402,12 @@ uc_memmove_zen3_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_gpr_up_down:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_gpr_up_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -6464,6 +6560,7 @@ uc_memmove_zen3_gpr:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_gpr_down_down:
         cmp     rdx, 8
         jb      .Lmemmove_zen3_gpr_down_down_tiny                   /* down needs 8 bytes */
@@ -6529,6 +6626,7 @@ uc_memmove_zen3_gpr:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_gpr_down_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -6697,6 +6795,7 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_disjoint_forward_aligned:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -6721,6 +6820,7 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_disjoint_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -6771,6 +6871,7 @@ uc_memmove_zen5_avx512:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_disjoint_avx2_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -6825,6 +6926,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_disjoint_avx2_down:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -6871,6 +6973,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_disjoint_avx2_nt:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -6926,6 +7029,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         /* streaming forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_disjoint_avx512_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -6980,6 +7084,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_disjoint_avx512_down:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -7110,6 +7215,7 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_up_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_zen5_avx512_up_forward_aligned_body
@@ -7126,6 +7232,7 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_up_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -7176,6 +7283,7 @@ uc_memmove_zen5_avx512:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_up_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -7222,6 +7330,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_up_avx2_down:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -7268,6 +7377,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_up_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -7315,6 +7425,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         /* streaming forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_up_avx512_forward:
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
@@ -7361,6 +7472,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_up_avx512_down:
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
@@ -7552,6 +7664,7 @@ uc_memmove_zen5_avx512:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_down_forward_aligned:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_avx512_down_forward_aligned_tiny                   /* down needs 8 bytes */
@@ -7617,6 +7730,7 @@ uc_memmove_zen5_avx512:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_down_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -7667,6 +7781,7 @@ uc_memmove_zen5_avx512:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_down_avx2_forward:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -7705,6 +7820,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_down_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -7743,6 +7859,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_down_avx2_nt:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -7781,6 +7898,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_down_avx512_forward:
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
@@ -7819,6 +7937,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_down_avx512_down:
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
@@ -7971,6 +8090,7 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_disjoint_forward_aligned:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -7995,6 +8115,7 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_disjoint_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -8045,6 +8166,7 @@ uc_memmove_zen5_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_disjoint_avx2_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -8099,6 +8221,7 @@ uc_memmove_zen5_avx2:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_disjoint_avx2_down:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -8145,6 +8268,7 @@ uc_memmove_zen5_avx2:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_disjoint_avx2_nt:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -8281,6 +8405,7 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_up_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_zen5_avx2_up_forward_aligned_body
@@ -8297,6 +8422,7 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_up_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -8347,6 +8473,7 @@ uc_memmove_zen5_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_up_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -8393,6 +8520,7 @@ uc_memmove_zen5_avx2:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_up_avx2_down:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -8439,6 +8567,7 @@ uc_memmove_zen5_avx2:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_up_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -8628,6 +8757,7 @@ uc_memmove_zen5_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_down_forward_aligned:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_avx2_down_forward_aligned_tiny                   /* down needs 8 bytes */
@@ -8693,6 +8823,7 @@ uc_memmove_zen5_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_down_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -8743,6 +8874,7 @@ uc_memmove_zen5_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_down_avx2_forward:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -8781,6 +8913,7 @@ uc_memmove_zen5_avx2:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_down_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -8819,6 +8952,7 @@ uc_memmove_zen5_avx2:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_down_avx2_nt:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -8951,6 +9085,7 @@ uc_memmove_zen5_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_gpr_disjoint_forward_aligned:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -8975,6 +9110,7 @@ uc_memmove_zen5_gpr:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_gpr_disjoint_down:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -9009,6 +9145,7 @@ uc_memmove_zen5_gpr:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_gpr_disjoint_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -9124,6 +9261,7 @@ uc_memmove_zen5_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_gpr_up_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_zen5_gpr_up_forward_aligned_body
@@ -9140,10 +9278,12 @@ uc_memmove_zen5_gpr:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_gpr_up_down:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_gpr_up_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -9320,6 +9460,7 @@ uc_memmove_zen5_gpr:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_gpr_down_forward_aligned:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_gpr_down_forward_aligned_tiny                   /* down needs 8 bytes */
@@ -9385,6 +9526,7 @@ uc_memmove_zen5_gpr:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_gpr_down_down:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_gpr_down_down_tiny                   /* down needs 8 bytes */
@@ -9450,6 +9592,7 @@ uc_memmove_zen5_gpr:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_gpr_down_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -9618,6 +9761,7 @@ uc_memmove_sapphirerapids_avx512:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_disjoint_forward_aligned:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -9642,6 +9786,7 @@ uc_memmove_sapphirerapids_avx512:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_disjoint_avx2_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -9696,6 +9841,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_disjoint_avx2_down:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -9742,6 +9888,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_disjoint_avx2_nt:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -9797,6 +9944,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* streaming forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -9851,6 +9999,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_disjoint_avx512_down:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -9897,6 +10046,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_disjoint_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -10054,6 +10204,7 @@ uc_memmove_sapphirerapids_avx512:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_up_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_sapphirerapids_avx512_up_forward_aligned_body
@@ -10070,6 +10221,7 @@ uc_memmove_sapphirerapids_avx512:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_up_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -10116,6 +10268,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_up_avx2_down:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -10162,6 +10315,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_up_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -10209,6 +10363,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* streaming forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_up_avx512_forward:
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
@@ -10255,6 +10410,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_up_avx512_down:
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
@@ -10301,6 +10457,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_up_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -10519,6 +10676,7 @@ uc_memmove_sapphirerapids_avx512:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_down_forward_aligned:
         cmp     rdx, 8
         jb      .Lmemmove_sapphirerapids_avx512_down_forward_aligned_tiny                   /* down needs 8 bytes */
@@ -10584,6 +10742,7 @@ uc_memmove_sapphirerapids_avx512:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_down_avx2_forward:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -10622,6 +10781,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_down_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -10660,6 +10820,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_down_avx2_nt:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -10698,6 +10859,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_down_avx512_forward:
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
@@ -10736,6 +10898,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_down_avx512_down:
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
@@ -10774,6 +10937,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx512_down_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -10962,6 +11126,7 @@ uc_memmove_sapphirerapids_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_disjoint_forward_aligned:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -10986,6 +11151,7 @@ uc_memmove_sapphirerapids_avx2:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -11040,6 +11206,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_disjoint_avx2_down:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -11086,6 +11253,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_disjoint_avx2_nt:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -11141,6 +11309,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         /* streaming forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_disjoint_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -11295,6 +11464,7 @@ uc_memmove_sapphirerapids_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_up_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_sapphirerapids_avx2_up_forward_aligned_body
@@ -11311,6 +11481,7 @@ uc_memmove_sapphirerapids_avx2:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_up_avx2_forward:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -11357,6 +11528,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_up_avx2_down:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -11403,6 +11575,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         /* vector forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_up_avx2_nt:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
@@ -11450,6 +11623,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         /* streaming forward body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_up_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -11665,6 +11839,7 @@ uc_memmove_sapphirerapids_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_down_forward_aligned:
         cmp     rdx, 8
         jb      .Lmemmove_sapphirerapids_avx2_down_forward_aligned_tiny                   /* down needs 8 bytes */
@@ -11730,6 +11905,7 @@ uc_memmove_sapphirerapids_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_down_avx2_forward:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -11768,6 +11944,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_down_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -11806,6 +11983,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_down_avx2_nt:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -11844,6 +12022,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         /* vector down body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_avx2_down_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -11998,6 +12177,7 @@ uc_memmove_sapphirerapids_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_gpr_disjoint_forward_aligned:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -12022,6 +12202,7 @@ uc_memmove_sapphirerapids_gpr:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_gpr_disjoint_down:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -12056,6 +12237,7 @@ uc_memmove_sapphirerapids_gpr:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_gpr_disjoint_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -12183,6 +12365,7 @@ uc_memmove_sapphirerapids_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_gpr_up_forward_aligned:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_sapphirerapids_gpr_up_forward_aligned_body
@@ -12199,10 +12382,12 @@ uc_memmove_sapphirerapids_gpr:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_gpr_up_down:
         mov     rcx, rdx
         rep movsb
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_gpr_up_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8
@@ -12391,6 +12576,7 @@ uc_memmove_sapphirerapids_gpr:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_gpr_down_forward_aligned:
         cmp     rdx, 8
         jb      .Lmemmove_sapphirerapids_gpr_down_forward_aligned_tiny                   /* down needs 8 bytes */
@@ -12456,6 +12642,7 @@ uc_memmove_sapphirerapids_gpr:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_gpr_down_down:
         cmp     rdx, 8
         jb      .Lmemmove_sapphirerapids_gpr_down_down_tiny                   /* down needs 8 bytes */
@@ -12521,6 +12708,7 @@ uc_memmove_sapphirerapids_gpr:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
 .Lmemmove_sapphirerapids_gpr_down_small_flat:
         /* small_flat body: begin */
         cmp     rdx, 8

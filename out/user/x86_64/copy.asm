@@ -261,6 +261,7 @@ uc_memcpy_table:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemcpy_table_forward_aligned_body
@@ -277,6 +278,7 @@ uc_memcpy_table:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -303,6 +305,7 @@ uc_memcpy_table:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_small:
         ; small body: begin
         cmp     rdx, 8
@@ -353,6 +356,7 @@ uc_memcpy_table:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_avx2_forward:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -399,6 +403,7 @@ uc_memcpy_table:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_avx2_down:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -437,6 +442,7 @@ uc_memcpy_table:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_avx2_small:
         ; avx2 small body: begin
         cmp     rdx, 64
@@ -541,6 +547,7 @@ uc_memcpy_table:
         ; avx2 small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_avx2_nt:
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
@@ -588,6 +595,7 @@ uc_memcpy_table:
         vzeroupper
         ; streaming forward body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_avx512_forward:
         ; vector forward body: begin
         vmovdqu64 zmm0, [rsi]
@@ -634,6 +642,7 @@ uc_memcpy_table:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_avx512_down:
         ; vector down body: begin
         vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
@@ -672,6 +681,7 @@ uc_memcpy_table:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -746,6 +756,7 @@ uc_memcpy_table:
         ; small_flat body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemcpy_table_avx512_small:
         ; avx512 small body: begin
         mov     ecx, -1
@@ -844,6 +855,7 @@ uc_memcpy_zen3_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen3_avx2_small:
         ; small body: begin
         cmp     rdx, 8
@@ -894,6 +906,7 @@ uc_memcpy_zen3_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen3_avx2_avx2_forward:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -940,6 +953,7 @@ uc_memcpy_zen3_avx2:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen3_avx2_avx2_down:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -978,6 +992,7 @@ uc_memcpy_zen3_avx2:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen3_avx2_avx2_nt:
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
@@ -1073,6 +1088,7 @@ uc_memcpy_zen3_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen3_gpr_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -1099,6 +1115,7 @@ uc_memcpy_zen3_gpr:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen3_gpr_small:
         ; small body: begin
         cmp     rdx, 8
@@ -1240,6 +1257,7 @@ uc_memcpy_zen5_avx512:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_avx512_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemcpy_zen5_avx512_forward_aligned_body
@@ -1256,6 +1274,7 @@ uc_memcpy_zen5_avx512:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_avx512_small:
         ; small body: begin
         cmp     rdx, 8
@@ -1306,6 +1325,7 @@ uc_memcpy_zen5_avx512:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_avx512_avx2_forward:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -1352,6 +1372,7 @@ uc_memcpy_zen5_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_avx512_avx2_down:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -1390,6 +1411,7 @@ uc_memcpy_zen5_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_avx512_avx2_nt:
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
@@ -1437,6 +1459,7 @@ uc_memcpy_zen5_avx512:
         vzeroupper
         ; streaming forward body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_avx512_avx512_forward:
         ; vector forward body: begin
         vmovdqu64 zmm0, [rsi]
@@ -1483,6 +1506,7 @@ uc_memcpy_zen5_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_avx512_avx512_down:
         ; vector down body: begin
         vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
@@ -1609,6 +1633,7 @@ uc_memcpy_zen5_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_avx2_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemcpy_zen5_avx2_forward_aligned_body
@@ -1625,6 +1650,7 @@ uc_memcpy_zen5_avx2:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_avx2_small:
         ; small body: begin
         cmp     rdx, 8
@@ -1675,6 +1701,7 @@ uc_memcpy_zen5_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_avx2_avx2_forward:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -1721,6 +1748,7 @@ uc_memcpy_zen5_avx2:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_avx2_avx2_down:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -1759,6 +1787,7 @@ uc_memcpy_zen5_avx2:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_avx2_avx2_nt:
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
@@ -1878,6 +1907,7 @@ uc_memcpy_zen5_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_gpr_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemcpy_zen5_gpr_forward_aligned_body
@@ -1894,6 +1924,7 @@ uc_memcpy_zen5_gpr:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_gpr_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -1920,6 +1951,7 @@ uc_memcpy_zen5_gpr:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_zen5_gpr_small:
         ; small body: begin
         cmp     rdx, 8
@@ -2060,6 +2092,7 @@ uc_memcpy_sapphirerapids_avx512:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_avx512_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemcpy_sapphirerapids_avx512_forward_aligned_body
@@ -2076,6 +2109,7 @@ uc_memcpy_sapphirerapids_avx512:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_avx512_avx2_forward:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -2122,6 +2156,7 @@ uc_memcpy_sapphirerapids_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_avx512_avx2_down:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -2160,6 +2195,7 @@ uc_memcpy_sapphirerapids_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_avx512_avx2_nt:
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
@@ -2207,6 +2243,7 @@ uc_memcpy_sapphirerapids_avx512:
         vzeroupper
         ; streaming forward body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_avx512_avx512_forward:
         ; vector forward body: begin
         vmovdqu64 zmm0, [rsi]
@@ -2253,6 +2290,7 @@ uc_memcpy_sapphirerapids_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_avx512_avx512_down:
         ; vector down body: begin
         vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
@@ -2291,6 +2329,7 @@ uc_memcpy_sapphirerapids_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_avx512_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -2452,6 +2491,7 @@ uc_memcpy_sapphirerapids_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_avx2_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemcpy_sapphirerapids_avx2_forward_aligned_body
@@ -2468,6 +2508,7 @@ uc_memcpy_sapphirerapids_avx2:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_avx2_avx2_forward:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -2514,6 +2555,7 @@ uc_memcpy_sapphirerapids_avx2:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_avx2_avx2_down:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -2552,6 +2594,7 @@ uc_memcpy_sapphirerapids_avx2:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_avx2_avx2_nt:
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
@@ -2599,6 +2642,7 @@ uc_memcpy_sapphirerapids_avx2:
         vzeroupper
         ; streaming forward body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_avx2_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -2733,6 +2777,7 @@ uc_memcpy_sapphirerapids_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_gpr_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemcpy_sapphirerapids_gpr_forward_aligned_body
@@ -2749,6 +2794,7 @@ uc_memcpy_sapphirerapids_gpr:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_gpr_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -2775,6 +2821,7 @@ uc_memcpy_sapphirerapids_gpr:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
+        align   64, db 0xcc
 .Lmemcpy_sapphirerapids_gpr_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -3108,6 +3155,7 @@ uc_memmove_table:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_table_disjoint_forward_aligned:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -3132,6 +3180,7 @@ uc_memmove_table:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemmove_table_disjoint_down:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -3166,6 +3215,7 @@ uc_memmove_table:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_disjoint_small:
         ; small body: begin
         cmp     rdx, 8
@@ -3216,6 +3266,7 @@ uc_memmove_table:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_table_disjoint_avx2_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -3270,6 +3321,7 @@ uc_memmove_table:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_disjoint_avx2_down:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -3316,6 +3368,7 @@ uc_memmove_table:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_disjoint_avx2_small:
         ; avx2 small body: begin
         cmp     rdx, 64
@@ -3420,6 +3473,7 @@ uc_memmove_table:
         ; avx2 small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_table_disjoint_avx2_nt:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -3475,6 +3529,7 @@ uc_memmove_table:
         vzeroupper
         ; streaming forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_disjoint_avx512_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -3529,6 +3584,7 @@ uc_memmove_table:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_disjoint_avx512_down:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -3575,6 +3631,7 @@ uc_memmove_table:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_disjoint_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -3649,6 +3706,7 @@ uc_memmove_table:
         ; small_flat body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_table_disjoint_avx512_small:
         ; avx512 small body: begin
         mov     ecx, -1
@@ -3823,6 +3881,7 @@ uc_memmove_table:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_table_up_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemmove_table_up_forward_aligned_body
@@ -3839,10 +3898,12 @@ uc_memmove_table:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemmove_table_up_down:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_table_up_small:
         ; small body: begin
         cmp     rdx, 8
@@ -3893,6 +3954,7 @@ uc_memmove_table:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_table_up_avx2_forward:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -3939,6 +4001,7 @@ uc_memmove_table:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_up_avx2_down:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -3985,6 +4048,7 @@ uc_memmove_table:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_up_avx2_small:
         ; avx2 small body: begin
         cmp     rdx, 64
@@ -4089,6 +4153,7 @@ uc_memmove_table:
         ; avx2 small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_table_up_avx2_nt:
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
@@ -4136,6 +4201,7 @@ uc_memmove_table:
         vzeroupper
         ; streaming forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_up_avx512_forward:
         ; vector forward body: begin
         vmovdqu64 zmm0, [rsi]
@@ -4182,6 +4248,7 @@ uc_memmove_table:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_up_avx512_down:
         ; vector forward body: begin
         vmovdqu64 zmm0, [rsi]
@@ -4228,6 +4295,7 @@ uc_memmove_table:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_up_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -4302,6 +4370,7 @@ uc_memmove_table:
         ; small_flat body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_table_up_avx512_small:
         ; avx512 small body: begin
         mov     ecx, -1
@@ -4537,6 +4606,7 @@ uc_memmove_table:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_table_down_forward_aligned:
         cmp     rdx, 8
         jb      .Lmemmove_table_down_forward_aligned_tiny                   ; down needs 8 bytes
@@ -4602,6 +4672,7 @@ uc_memmove_table:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_table_down_down:
         cmp     rdx, 8
         jb      .Lmemmove_table_down_down_tiny                   ; down needs 8 bytes
@@ -4667,6 +4738,7 @@ uc_memmove_table:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_table_down_small:
         ; small body: begin
         cmp     rdx, 8
@@ -4717,6 +4789,7 @@ uc_memmove_table:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_table_down_avx2_forward:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -4755,6 +4828,7 @@ uc_memmove_table:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_down_avx2_down:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -4793,6 +4867,7 @@ uc_memmove_table:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_down_avx2_small:
         ; avx2 small body: begin
         cmp     rdx, 64
@@ -4897,6 +4972,7 @@ uc_memmove_table:
         ; avx2 small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_table_down_avx2_nt:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -4935,6 +5011,7 @@ uc_memmove_table:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_down_avx512_forward:
         ; vector down body: begin
         vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
@@ -4973,6 +5050,7 @@ uc_memmove_table:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_down_avx512_down:
         ; vector down body: begin
         vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
@@ -5011,6 +5089,7 @@ uc_memmove_table:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_table_down_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -5085,6 +5164,7 @@ uc_memmove_table:
         ; small_flat body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_table_down_avx512_small:
         ; avx512 small body: begin
         mov     ecx, -1
@@ -5190,6 +5270,7 @@ uc_memmove_zen3_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_avx2_disjoint_small:
         ; small body: begin
         cmp     rdx, 8
@@ -5240,6 +5321,7 @@ uc_memmove_zen3_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_avx2_disjoint_avx2_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -5294,6 +5376,7 @@ uc_memmove_zen3_avx2:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_avx2_disjoint_avx2_down:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -5340,6 +5423,7 @@ uc_memmove_zen3_avx2:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_avx2_disjoint_avx2_nt:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -5457,6 +5541,7 @@ uc_memmove_zen3_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_avx2_up_small:
         ; small body: begin
         cmp     rdx, 8
@@ -5507,6 +5592,7 @@ uc_memmove_zen3_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_avx2_up_avx2_forward:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -5553,6 +5639,7 @@ uc_memmove_zen3_avx2:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_avx2_up_avx2_down:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -5599,6 +5686,7 @@ uc_memmove_zen3_avx2:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_avx2_up_avx2_nt:
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
@@ -5769,6 +5857,7 @@ uc_memmove_zen3_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_avx2_down_small:
         ; small body: begin
         cmp     rdx, 8
@@ -5819,6 +5908,7 @@ uc_memmove_zen3_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_avx2_down_avx2_forward:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -5857,6 +5947,7 @@ uc_memmove_zen3_avx2:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_avx2_down_avx2_down:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -5895,6 +5986,7 @@ uc_memmove_zen3_avx2:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_avx2_down_avx2_nt:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -5988,6 +6080,7 @@ uc_memmove_zen3_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_gpr_disjoint_down:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -6022,6 +6115,7 @@ uc_memmove_zen3_gpr:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_gpr_disjoint_small:
         ; small body: begin
         cmp     rdx, 8
@@ -6104,10 +6198,12 @@ uc_memmove_zen3_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_gpr_up_down:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_gpr_up_small:
         ; small body: begin
         cmp     rdx, 8
@@ -6251,6 +6347,7 @@ uc_memmove_zen3_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_gpr_down_down:
         cmp     rdx, 8
         jb      .Lmemmove_zen3_gpr_down_down_tiny                   ; down needs 8 bytes
@@ -6316,6 +6413,7 @@ uc_memmove_zen3_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen3_gpr_down_small:
         ; small body: begin
         cmp     rdx, 8
@@ -6464,6 +6562,7 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_disjoint_forward_aligned:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -6488,6 +6587,7 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_disjoint_small:
         ; small body: begin
         cmp     rdx, 8
@@ -6538,6 +6638,7 @@ uc_memmove_zen5_avx512:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_disjoint_avx2_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -6592,6 +6693,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_disjoint_avx2_down:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -6638,6 +6740,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_disjoint_avx2_nt:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -6693,6 +6796,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         ; streaming forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_disjoint_avx512_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -6747,6 +6851,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_disjoint_avx512_down:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -6857,6 +6962,7 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_up_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemmove_zen5_avx512_up_forward_aligned_body
@@ -6873,6 +6979,7 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_up_small:
         ; small body: begin
         cmp     rdx, 8
@@ -6923,6 +7030,7 @@ uc_memmove_zen5_avx512:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_up_avx2_forward:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -6969,6 +7077,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_up_avx2_down:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -7015,6 +7124,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_up_avx2_nt:
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
@@ -7062,6 +7172,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         ; streaming forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_up_avx512_forward:
         ; vector forward body: begin
         vmovdqu64 zmm0, [rsi]
@@ -7108,6 +7219,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_up_avx512_down:
         ; vector forward body: begin
         vmovdqu64 zmm0, [rsi]
@@ -7279,6 +7391,7 @@ uc_memmove_zen5_avx512:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_down_forward_aligned:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_avx512_down_forward_aligned_tiny                   ; down needs 8 bytes
@@ -7344,6 +7457,7 @@ uc_memmove_zen5_avx512:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_down_small:
         ; small body: begin
         cmp     rdx, 8
@@ -7394,6 +7508,7 @@ uc_memmove_zen5_avx512:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_down_avx2_forward:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -7432,6 +7547,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_down_avx2_down:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -7470,6 +7586,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_down_avx2_nt:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -7508,6 +7625,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_down_avx512_forward:
         ; vector down body: begin
         vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
@@ -7546,6 +7664,7 @@ uc_memmove_zen5_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_down_avx512_down:
         ; vector down body: begin
         vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
@@ -7679,6 +7798,7 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_disjoint_forward_aligned:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -7703,6 +7823,7 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_disjoint_small:
         ; small body: begin
         cmp     rdx, 8
@@ -7753,6 +7874,7 @@ uc_memmove_zen5_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_disjoint_avx2_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -7807,6 +7929,7 @@ uc_memmove_zen5_avx2:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_disjoint_avx2_down:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -7853,6 +7976,7 @@ uc_memmove_zen5_avx2:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_disjoint_avx2_nt:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -7970,6 +8094,7 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_up_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemmove_zen5_avx2_up_forward_aligned_body
@@ -7986,6 +8111,7 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_up_small:
         ; small body: begin
         cmp     rdx, 8
@@ -8036,6 +8162,7 @@ uc_memmove_zen5_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_up_avx2_forward:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -8082,6 +8209,7 @@ uc_memmove_zen5_avx2:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_up_avx2_down:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -8128,6 +8256,7 @@ uc_memmove_zen5_avx2:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_up_avx2_nt:
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
@@ -8298,6 +8427,7 @@ uc_memmove_zen5_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_down_forward_aligned:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_avx2_down_forward_aligned_tiny                   ; down needs 8 bytes
@@ -8363,6 +8493,7 @@ uc_memmove_zen5_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_down_small:
         ; small body: begin
         cmp     rdx, 8
@@ -8413,6 +8544,7 @@ uc_memmove_zen5_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_down_avx2_forward:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -8451,6 +8583,7 @@ uc_memmove_zen5_avx2:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_down_avx2_down:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -8489,6 +8622,7 @@ uc_memmove_zen5_avx2:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_down_avx2_nt:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -8606,6 +8740,7 @@ uc_memmove_zen5_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_gpr_disjoint_forward_aligned:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -8630,6 +8765,7 @@ uc_memmove_zen5_gpr:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_gpr_disjoint_down:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -8664,6 +8800,7 @@ uc_memmove_zen5_gpr:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_gpr_disjoint_small:
         ; small body: begin
         cmp     rdx, 8
@@ -8764,6 +8901,7 @@ uc_memmove_zen5_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_gpr_up_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemmove_zen5_gpr_up_forward_aligned_body
@@ -8780,10 +8918,12 @@ uc_memmove_zen5_gpr:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_gpr_up_down:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_gpr_up_small:
         ; small body: begin
         cmp     rdx, 8
@@ -8945,6 +9085,7 @@ uc_memmove_zen5_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_gpr_down_forward_aligned:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_gpr_down_forward_aligned_tiny                   ; down needs 8 bytes
@@ -9010,6 +9151,7 @@ uc_memmove_zen5_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_gpr_down_down:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_gpr_down_down_tiny                   ; down needs 8 bytes
@@ -9075,6 +9217,7 @@ uc_memmove_zen5_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_zen5_gpr_down_small:
         ; small body: begin
         cmp     rdx, 8
@@ -9222,6 +9365,7 @@ uc_memmove_sapphirerapids_avx512:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_disjoint_forward_aligned:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -9246,6 +9390,7 @@ uc_memmove_sapphirerapids_avx512:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_disjoint_avx2_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -9300,6 +9445,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_disjoint_avx2_down:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -9346,6 +9492,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_disjoint_avx2_nt:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -9401,6 +9548,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; streaming forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_disjoint_avx512_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -9455,6 +9603,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_disjoint_avx512_down:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -9501,6 +9650,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_disjoint_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -9637,6 +9787,7 @@ uc_memmove_sapphirerapids_avx512:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_up_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemmove_sapphirerapids_avx512_up_forward_aligned_body
@@ -9653,6 +9804,7 @@ uc_memmove_sapphirerapids_avx512:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_up_avx2_forward:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -9699,6 +9851,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_up_avx2_down:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -9745,6 +9898,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_up_avx2_nt:
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
@@ -9792,6 +9946,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; streaming forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_up_avx512_forward:
         ; vector forward body: begin
         vmovdqu64 zmm0, [rsi]
@@ -9838,6 +9993,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_up_avx512_down:
         ; vector forward body: begin
         vmovdqu64 zmm0, [rsi]
@@ -9884,6 +10040,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_up_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -10081,6 +10238,7 @@ uc_memmove_sapphirerapids_avx512:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_down_forward_aligned:
         cmp     rdx, 8
         jb      .Lmemmove_sapphirerapids_avx512_down_forward_aligned_tiny                   ; down needs 8 bytes
@@ -10146,6 +10304,7 @@ uc_memmove_sapphirerapids_avx512:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_down_avx2_forward:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -10184,6 +10343,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_down_avx2_down:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -10222,6 +10382,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_down_avx2_nt:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -10260,6 +10421,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_down_avx512_forward:
         ; vector down body: begin
         vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
@@ -10298,6 +10460,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_down_avx512_down:
         ; vector down body: begin
         vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
@@ -10336,6 +10499,7 @@ uc_memmove_sapphirerapids_avx512:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx512_down_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -10504,6 +10668,7 @@ uc_memmove_sapphirerapids_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_disjoint_forward_aligned:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -10528,6 +10693,7 @@ uc_memmove_sapphirerapids_avx2:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_disjoint_avx2_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -10582,6 +10748,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_disjoint_avx2_down:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -10628,6 +10795,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_disjoint_avx2_nt:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -10683,6 +10851,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         ; streaming forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_disjoint_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -10817,6 +10986,7 @@ uc_memmove_sapphirerapids_avx2:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_up_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemmove_sapphirerapids_avx2_up_forward_aligned_body
@@ -10833,6 +11003,7 @@ uc_memmove_sapphirerapids_avx2:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_up_avx2_forward:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -10879,6 +11050,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_up_avx2_down:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
@@ -10925,6 +11097,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         ; vector forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_up_avx2_nt:
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
@@ -10972,6 +11145,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         ; streaming forward body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_up_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -11167,6 +11341,7 @@ uc_memmove_sapphirerapids_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_down_forward_aligned:
         cmp     rdx, 8
         jb      .Lmemmove_sapphirerapids_avx2_down_forward_aligned_tiny                   ; down needs 8 bytes
@@ -11232,6 +11407,7 @@ uc_memmove_sapphirerapids_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_down_avx2_forward:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -11270,6 +11446,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_down_avx2_down:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -11308,6 +11485,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_down_avx2_nt:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -11346,6 +11524,7 @@ uc_memmove_sapphirerapids_avx2:
         vzeroupper
         ; vector down body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_avx2_down_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -11487,6 +11666,7 @@ uc_memmove_sapphirerapids_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_gpr_disjoint_forward_aligned:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -11511,6 +11691,7 @@ uc_memmove_sapphirerapids_gpr:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_gpr_disjoint_down:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -11545,6 +11726,7 @@ uc_memmove_sapphirerapids_gpr:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_gpr_disjoint_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -11659,6 +11841,7 @@ uc_memmove_sapphirerapids_gpr:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_gpr_up_forward_aligned:
         cmp     rdx, 64                         ; align threshold
         jb      .Lmemmove_sapphirerapids_gpr_up_forward_aligned_body
@@ -11675,10 +11858,12 @@ uc_memmove_sapphirerapids_gpr:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_gpr_up_down:
         mov     rcx, rdx
         rep movsb
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_gpr_up_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
@@ -11854,6 +12039,7 @@ uc_memmove_sapphirerapids_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_gpr_down_forward_aligned:
         cmp     rdx, 8
         jb      .Lmemmove_sapphirerapids_gpr_down_forward_aligned_tiny                   ; down needs 8 bytes
@@ -11919,6 +12105,7 @@ uc_memmove_sapphirerapids_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_gpr_down_down:
         cmp     rdx, 8
         jb      .Lmemmove_sapphirerapids_gpr_down_down_tiny                   ; down needs 8 bytes
@@ -11984,6 +12171,7 @@ uc_memmove_sapphirerapids_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
 .Lmemmove_sapphirerapids_gpr_down_small_flat:
         ; small_flat body: begin
         cmp     rdx, 8
