@@ -302,7 +302,7 @@ DERIVATION_SRCS := derive/derive.c derive/grid.c derive/grid_gate.c derive/class
 TEST_DERIVE_SRCS := tests/test_derive.c tests/test_derive_fixtures.c tests/test_derive_dispatch.c tests/test_derive_small_trial.c \
 		    tests/test_derive_shaped.c tests/test_derive_grid_gate.c
 $(B)/test_derive: $(TEST_DERIVE_SRCS) tests/test_derive.h $(DERIVATION_SRCS) derive/derive.h derive/grid.h derive/table.h \
-		  derive/dispatch.h common/rule_limits.h
+		  derive/dispatch.h common/rule_limits.h common/strategies.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iderive $(TEST_DERIVE_SRCS) $(DERIVATION_SRCS) -o $@ -lm

@@ -68,7 +68,10 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
  *  - avx512_small: n <= 32 bytes as one ymm load and one store under a
  *    mask of n bits (AVX-512BW and VL, the mask by BMI2's bzhi): no branch
  *    at any length, and the masked-off bytes are neither read nor written,
- *    so nothing past n faults. */
+ *    so nothing past n faults.
+ *  - avx512_medium: every load before any store in zmm registers, as the
+ *    C library's AVX-512 memmove copies 65..512 bytes (two ymm below), for
+ *    n in 33..512: avx2_small moves half as much a move. */
 #define STRATEGIES(X) \
 	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD, 0, DIR_UP, 0, 0, "rcx", \
 	  "one rep movsb (the baseline)") \
@@ -93,7 +96,9 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
 	X(STRATEGY_SMALL_FLAT, "small_flat", 0, 32, ISA_GPR, 'B', STRATEGY_SMALL_FLAT, 10, DIR_ANY, 0, 0, "rax rcx r8", \
 	  "every load before any store, no branch on the length from 8 bytes (any overlap)") \
 	X(STRATEGY_AVX512_SMALL, "avx512_small", 0, 32, ISA_AVX512, 'M', STRATEGY_SMALL_FLAT, 11, DIR_ANY, 0, 0, \
-	  "rcx k1 ymm0", "one load and one store of the first n bytes under a mask, no branch (any overlap)")
+	  "rcx k1 ymm0", "one load and one store of the first n bytes under a mask, no branch (any overlap)") \
+	X(STRATEGY_AVX512_MEDIUM, "avx512_medium", 33, 512, ISA_AVX512, 'E', STRATEGY_AVX2_SMALL, 12, DIR_ANY, 0, 0, \
+	  "zmm0-7", "every load before any store, in zmm registers (any overlap)")
 
 /* The small trial (derive/dispatch.h): in a kept table, every cell of
  * STRATEGY_TRIAL_FROM copied by STRATEGY_TRIAL_TO where the workload says

@@ -81,6 +81,16 @@ static void fixtures_strategies(void)
 		choose(33, 5, F);
 		choose(8192, 5, F);
 	}
+	/* A copy of the middle lengths only (avx512_medium, 33..512), faster
+	 * from 65: its band runs from there to its last length. */
+	if (derive("medium_win.csv")) {
+		choose(64, 5, F);
+		choose(65, 5, STRATEGY_AVX512_MEDIUM);
+		choose(128, 2048, STRATEGY_AVX512_MEDIUM);
+		choose(512, 4095, STRATEGY_AVX512_MEDIUM);
+		choose(513, 5, F);
+		choose(1024, 5, F);
+	}
 	/* Every copy within 2% of rep movsb, with passes 4% apart: no gain
 	 * survives the noise the spread sets, so the baseline. */
 	if (derive("noisy.csv")) {
