@@ -9,15 +9,21 @@
 #include <string.h>
 #include <sys/mman.h>
 
+/* Memmove's guard (memmove_guard): mov rcx, rdi; sub rcx, rsi; cmp rcx,
+ * rdx; jb rel32 (dst in [src, src + n)), then the same with src - dst;
+ * then jmp rel32. */
+static const unsigned char guard_code[] = {0x48, 0x89, 0xf9, 0x48, 0x29, 0xf1, 0x48, 0x39, 0xd1, 0x0f, 0x82, 0,
+					   0,    0,    0,    0x48, 0x89, 0xf1, 0x48, 0x29, 0xf9, 0x48, 0x39, 0xd1,
+					   0x0f, 0x82, 0,    0,    0,    0,    0xe9, 0,    0,    0,    0};
+
 /* A table's slot: the entry as rule_patch writes it for a compiled table,
  * endbr64, then the routine's dispatch copied (templates/lib/entry_copy.lua),
  * then, in memmove, the overlap guards (memmove_guards), from GUARDS on.
  * Each slot starts a 64-byte line, as a patched entry does. */
 enum {
 	LINE = 64,
-	GUARD_MAX = 35,
 	GUARDS = (LINE + PLAN_CODE_MAX + LINE - 1) / LINE * LINE,
-	SLOT = (GUARDS + N_COPY_STRATEGIES * GUARD_MAX + LINE - 1) / LINE * LINE,
+	SLOT = (GUARDS + N_COPY_STRATEGIES * sizeof guard_code + LINE - 1) / LINE * LINE,
 };
 
 static void put32(unsigned char *p, int32_t v)
@@ -84,16 +90,11 @@ static size_t memmove_guard(unsigned char *p, int strategy, uintptr_t body, uint
 {
 	if (strategy_catalogue[strategy].direction == DIR_ANY)
 		return 0;
-	/* mov rcx, rdi; sub rcx, rsi; cmp rcx, rdx; jb rel32 (dst in [src,
-	 * src + n)), then the same with src - dst; then jmp rel32. */
-	static const unsigned char guard[] = {0x48, 0x89, 0xf9, 0x48, 0x29, 0xf1, 0x48, 0x39, 0xd1, 0x0f, 0x82, 0, 0,
-					      0,    0,    0x48, 0x89, 0xf1, 0x48, 0x29, 0xf9, 0x48, 0x39, 0xd1,
-					      0x0f, 0x82, 0,    0,    0,    0,    0xe9, 0,    0,    0,    0};
-	memcpy(p, guard, sizeof guard);
+	memcpy(p, guard_code, sizeof guard_code);
 	put32(p + 11, (int32_t)(overlap - ((uintptr_t)p + 15)));
 	put32(p + 26, (int32_t)(overlap - ((uintptr_t)p + 30)));
 	put32(p + 31, (int32_t)(body - ((uintptr_t)p + 35)));
-	return sizeof guard;
+	return sizeof guard_code;
 }
 
 /* Where memmove's tree jumps for each strategy: its guard, written from
