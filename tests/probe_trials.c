@@ -93,7 +93,7 @@ static void check_own_entries(const struct probe_flavor *f)
 		 * memmove: the copy comes out right whatever way it goes. */
 		for (int shift = -3; f->moves && shift <= 3; shift += 6) {
 			static unsigned char buf[8192], want[8192];
-			size_t n = strategy_serves(r->code, 4000) ? 4000 : 30;
+			size_t n = strategy_serves(r->code, 4000) ? 4000 : (size_t)strategy_catalogue[r->code].max_n;
 			for (size_t j = 0; j < sizeof buf; j++)
 				buf[j] = (unsigned char)(j * 13 + 5);
 			memcpy(want, buf, sizeof buf);
