@@ -69,9 +69,10 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
  *    mask of n bits (AVX-512BW and VL, the mask by BMI2's bzhi): no branch
  *    at any length, and the masked-off bytes are neither read nor written,
  *    so nothing past n faults.
- *  - avx512_medium: every load before any store in zmm registers, as the
- *    C library's AVX-512 memmove copies 65..512 bytes (two ymm below), for
- *    n in 33..512: avx2_small moves half as much a move. */
+ *  - avx512_medium: every load before any store, 64 bytes a move from 65
+ *    bytes (two ymm below), for n in 33..512, as glibc's AVX-512 memmove
+ *    moves these lengths (sysdeps/x86_64/multiarch/
+ *    memmove-vec-unaligned-erms.S); avx2_small moves half as much a move. */
 #define STRATEGIES(X) \
 	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD, 0, DIR_UP, 0, 0, "rcx", \
 	  "one rep movsb (the baseline)") \
