@@ -9,11 +9,9 @@
 /* One rep movsb, as a kernel's plain memcpy would be: the baseline. */
 void *rep_movsb(void *dst, const void *src, size_t n);
 
-/* The C library's memcpy, through a pointer the compiler cannot see into. */
-void *libc_copy(void *dst, const void *src, size_t n);
-
-/* The C library's memmove, the same way. */
-void *libc_move(void *dst, const void *src, size_t n);
+/* The C library's memcpy and memmove, called through these pointers. */
+extern copy_fn const libc_copy;
+extern copy_fn const libc_move;
 
 /* The generated routine of each strategy code (UC_STRATEGY_*), and its name. */
 copy_fn strategy_routine(int code);
