@@ -18,7 +18,8 @@ enum { PLACES = PLACES_TIMED };
 
 /* tables[0..n) compiled (compile_tables, one_body as there), each at
  * PLACES places, and extra[0..n_extra) as they are, every copy timed in
- * turns with the forward routine, one after another (time_against):
+ * turns with the forward routine, one after another (time_against), extra
+ * j after the tables' place j mod PLACES:
  * out[i] the median over table i's places, out[n + j] extra j's time.
  * An aligning strategy's routine aligns as the table installed last says
  * (the caller's force_strategy or install). Nonzero after saying why. */
