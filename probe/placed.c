@@ -11,6 +11,25 @@ double median3(double a, double b, double c)
 	return a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
 }
 
+/* The extra copies are timed among the places, extra j after place j mod
+ * PLACES, not after them all: the prediction check's three timings of the
+ * shipped entry, timed last, ran 1.04-1.09x the three places of the same C
+ * library memmove timed before them (an Emerald Rapids guest, in the run
+ * imported as evidence/sapphirerapids-2026-12-04-55b1a3, whose archive
+ * does not hold what it printed: the probe's over the shipped 0.962x
+ * random, 0.919x sorted, where the shipped's own timings spread 1.002x and
+ * 1.003x). */
+void placed_order(int n, int n_extra, int *order)
+{
+	int next = 0;
+	for (int k = 0; k < PLACES; k++) {
+		for (int i = 0; i < n; i++)
+			order[next++] = k * n + i;
+		for (int j = k; j < n_extra; j += PLACES)
+			order[next++] = n * PLACES + j;
+	}
+}
+
 int time_placed(const struct probe_flavor *f, struct streams *s, const struct derived_rule *tables, int n,
 		int one_body, const copy_fn *extra, int n_extra, struct workload_ticks *out)
 {
@@ -34,22 +53,7 @@ int time_placed(const struct probe_flavor *f, struct streams *s, const struct de
 			placed[k * n + i] = tables[i];
 	if (compile_tables(f, placed, n * PLACES, one_body, &c))
 		goto out;
-	/* The extra copies are timed among the places, extra j after place
-	 * j mod PLACES, not after them all: the prediction check's three
-	 * timings of the shipped entry, timed last, ran 1.04-1.09x the three
-	 * places of the same C library memmove timed before them (an Emerald
-	 * Rapids guest, in the run imported as
-	 * evidence/sapphirerapids-2026-12-04-55b1a3, whose archive does not
-	 * hold what it printed: the probe's over the shipped 0.962x random,
-	 * 0.919x sorted, where the shipped's own timings spread 1.002x and
-	 * 1.003x). */
-	int next = 0;
-	for (int k = 0; k < PLACES; k++) {
-		for (int i = 0; i < n; i++)
-			order[next++] = k * n + i;
-		for (int j = k; j < n_extra; j += PLACES)
-			order[next++] = n * PLACES + j;
-	}
+	placed_order(n, n_extra, order);
 	for (int i = 0; i < copies; i++)
 		fn[i] = order[i] < n * PLACES ? c.entries[order[i]] : extra[order[i] - n * PLACES];
 	time_against(s, timing_reference(f), fn, copies, timed, NULL);

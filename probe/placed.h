@@ -26,6 +26,12 @@ enum { PLACES = PLACES_TIMED };
 int time_placed(const struct probe_flavor *f, struct streams *s, const struct derived_rule *tables, int n,
 		int one_body, const copy_fn *extra, int n_extra, struct workload_ticks *out);
 
+/* The order time_placed times its copies in: order[0..n * PLACES +
+ * n_extra) holds indexes into place k of table i at k * n + i, then extra j
+ * at n * PLACES + j; place k of every table, then the extras j with j mod
+ * PLACES = k, for k = 0, 1, 2. */
+void placed_order(int n, int n_extra, int *order);
+
 /* The middle one of three. */
 double median3(double a, double b, double c);
 

@@ -162,6 +162,13 @@ static void check_timed_apart(void)
 	      "number of ticks");
 	check(median3(3, 1, 2) == 2 && median3(1, 2, 3) == 2 && median3(2, 3, 1) == 2 && median3(5, 5, 1) == 5,
 	      "time_placed", "median3 is not the middle of three");
+	/* Two tables at three places (0..5) and three extra copies (6..8):
+	 * each extra right after one round of places, not all at the end. */
+	static const int want[9] = {0, 1, 6, 2, 3, 7, 4, 5, 8};
+	int order[9];
+	placed_order(2, 3, order);
+	check(memcmp(order, want, sizeof want) == 0, "time_placed",
+	      "the extra copies are not timed among the places, extra j after place j mod 3");
 }
 
 int main(int argc, char **argv)
