@@ -74,8 +74,8 @@ static int condition(enum plan_op op, int class)
 /* One pass over the steps: label offsets from the last pass say where a
  * label jump lands (none on the first, which takes every one short);
  * near[i] says step i's label jump is rel32. */
-static int pass(const struct plan_tree *t, struct emitter *e, uintptr_t base, const uintptr_t *body, size_t *at_label,
-		uint8_t *near, int first)
+static int pass(const struct plan_tree *t, struct emitter *e, uintptr_t base, const struct plan_targets *targets,
+		size_t *at_label, uint8_t *near, int first)
 {
 	e->len = 0;
 	e->overflow = 0;
@@ -110,7 +110,8 @@ static int pass(const struct plan_tree *t, struct emitter *e, uintptr_t base, co
 		}
 		int cc = condition(s->op, s->class);
 		if (s->to >= 0) {
-			if (jump_near(e, cc, at, body[s->to]))
+			uintptr_t to = s->piece >= 0 ? targets->piece[s->piece] : targets->body[s->to];
+			if (!to || jump_near(e, cc, at, to))
 				return -1;
 			continue;
 		}
@@ -133,10 +134,10 @@ static int pass(const struct plan_tree *t, struct emitter *e, uintptr_t base, co
 }
 
 size_t plan_encode(const struct plan_tree *tree, uint8_t *out, size_t cap, uintptr_t base,
-		   const uintptr_t body[N_COPY_STRATEGIES])
+		   const struct plan_targets *targets)
 {
-	size_t at_label[PLAN_MAX_BANDS * 9 + 8] = {0};
-	uint8_t near[PLAN_MAX_BANDS * 9 + 8] = {0};
+	size_t at_label[PLAN_MAX_STEPS] = {0};
+	uint8_t near[PLAN_MAX_STEPS] = {0};
 	if (tree->n_steps > (int)(sizeof near))
 		return 0;
 	struct emitter e = {out, 0, cap, 0};
@@ -147,7 +148,7 @@ size_t plan_encode(const struct plan_tree *tree, uint8_t *out, size_t cap, uintp
 		uint8_t grew[sizeof near];
 		memcpy(before, at_label, sizeof before);
 		memcpy(grew, near, sizeof grew);
-		if (pass(tree, &e, base, body, at_label, near, round == 0))
+		if (pass(tree, &e, base, targets, at_label, near, round == 0))
 			return 0;
 		if (round && !memcmp(before, at_label, sizeof before) && !memcmp(grew, near, sizeof grew))
 			return e.len;

@@ -2,6 +2,7 @@
 #include "tree.h"
 
 #include "../common/size_profile.h"
+#include "pieces.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ struct leaf {
 	int n_tests;
 	int test_class[N_TESTED], test_to[N_TESTED];
 	int elsewhere;
+	int piece; /* elsewhere's piece that holds lo..hi (pieces.h), or -1 */
 };
 
 /* Whether a class holds any distance: one whose bound is 0 is never
@@ -81,7 +83,7 @@ struct builder {
 static struct plan_step *emit(struct plan_tree *out, enum plan_op op, int to)
 {
 	struct plan_step *s = &out->steps[out->n_steps++];
-	*s = (struct plan_step){.op = op, .to = to};
+	*s = (struct plan_step){.op = op, .to = to, .piece = -1};
 	if (to >= 0)
 		out->used[to] = 1;
 	return s;
@@ -108,6 +110,7 @@ static void leaf_steps(struct builder *b, int i)
 		emit(b->out, PLAN_DISTANCE, -1);
 	for (int j = 0; j < L->n_tests; j++) {
 		struct plan_step *s = emit(b->out, PLAN_IF_CLASS, L->test_to[j]);
+		s->piece = plan_piece_of(s->to, L->lo, L->hi);
 		s->class = L->test_class[j];
 		switch (s->class) {
 		case CLASS_ZERO:
@@ -119,7 +122,7 @@ static void leaf_steps(struct builder *b, int i)
 		default: s->bound = 4096 - k->below_max; break;
 		}
 	}
-	emit(b->out, PLAN_GOTO, L->elsewhere);
+	emit(b->out, PLAN_GOTO, L->elsewhere)->piece = L->piece;
 }
 
 /* Where leaves lo..hi split: after the leaf mid that makes the two sides'
@@ -150,10 +153,10 @@ static void search(struct builder *b, int lo, int hi)
 	int mid = weighted_middle(b->leaves, lo, hi);
 	compare_length(b, mid);
 	if (lo == mid && b->leaves[lo].n_tests == 0) {
-		emit(b->out, PLAN_IF_AT_MOST, b->leaves[lo].elsewhere);
+		emit(b->out, PLAN_IF_AT_MOST, b->leaves[lo].elsewhere)->piece = b->leaves[lo].piece;
 		search(b, mid + 1, hi);
 	} else if (mid + 1 == hi && b->leaves[hi].n_tests == 0) {
-		emit(b->out, PLAN_IF_ABOVE, b->leaves[hi].elsewhere);
+		emit(b->out, PLAN_IF_ABOVE, b->leaves[hi].elsewhere)->piece = b->leaves[hi].piece;
 		search(b, lo, mid);
 	} else {
 		label(b, PLAN_IF_ABOVE, mid + 1, hi);
@@ -163,14 +166,35 @@ static void search(struct builder *b, int lo, int hi)
 	}
 }
 
+/* The leaves of the merged runs leaves[1..n] (into out[1..]): a run with no
+ * distance test whose copy has pieces (pieces.h) cut at their edges, each
+ * part jumping to its piece. How many. */
+static int cut_at_pieces(const struct leaf *runs, int n, struct leaf *out)
+{
+	int k = 0;
+	for (int i = 1; i <= n; i++) {
+		struct leaf rest = runs[i];
+		unsigned int edge;
+		while (rest.n_tests == 0 && (edge = plan_piece_cut(rest.elsewhere, rest.lo, rest.hi)) != 0) {
+			out[++k] = rest;
+			out[k].hi = edge;
+			rest.lo = edge + 1;
+		}
+		out[++k] = rest;
+	}
+	for (int i = 1; i <= k; i++)
+		out[i].piece = plan_piece_of(out[i].elsewhere, out[i].lo, out[i].hi);
+	return k;
+}
+
 int plan_tree(const struct copy_table *t, struct plan_tree *out)
 {
 	*out = (struct plan_tree){0};
-	struct leaf *leaves = calloc((size_t)t->n_bands + 1, sizeof *leaves);
-	/* Each leaf takes at most its tests, the distance and a jump; each
-	 * split a compare, a jump and a label. */
-	out->steps = calloc((size_t)t->n_bands * (N_TESTED + 5) + 4, sizeof *out->steps);
-	if (!leaves || !out->steps) {
+	struct leaf *runs = calloc((size_t)t->n_bands + 1, sizeof *runs);
+	struct leaf *leaves = calloc((size_t)t->n_bands * PLAN_MAX_PIECES + 1, sizeof *leaves);
+	out->steps = calloc(PLAN_MAX_STEPS, sizeof *out->steps);
+	if (!runs || !leaves || !out->steps) {
+		free(runs);
 		free(leaves);
 		plan_tree_free(out);
 		return -1;
@@ -179,11 +203,13 @@ int plan_tree(const struct copy_table *t, struct plan_tree *out)
 	for (int i = 0; i < t->n_bands; i++) {
 		struct leaf leaf = {.lo = t->bands[i].lo, .hi = t->bands[i].hi};
 		band_tests(t, &t->bands[i], &leaf);
-		if (n && same_leaf(&leaves[n], &leaf))
-			leaves[n].hi = leaf.hi;
+		if (n && same_leaf(&runs[n], &leaf))
+			runs[n].hi = leaf.hi;
 		else
-			leaves[++n] = leaf;
+			runs[++n] = leaf;
 	}
+	n = cut_at_pieces(runs, n, leaves);
+	free(runs);
 	for (int i = 1; i <= n; i++)
 		leaves[i].weight = size_profile_weight(leaves[i].lo, leaves[i].hi) + 1;
 	struct builder b = {t, leaves, out};

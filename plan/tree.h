@@ -34,6 +34,7 @@
 #ifndef PLAN_TREE_H
 #define PLAN_TREE_H
 
+#include "pieces.h"
 #include "table.h"
 
 enum plan_op {
@@ -60,8 +61,14 @@ struct plan_step {
 	int class, flags;
 	unsigned int bound; /* PLAN_CMP_LENGTH: the band's last length */
 	int to;             /* a strategy code; -1: the label */
+	int piece;          /* with to: the piece of it jumped to (pieces.h); -1: its start */
 	char label[32];     /* "t<lo>_<hi>": leaves lo..hi; "codes_<lo>_<hi>": codes lo..hi */
 };
+
+/* The most steps a tree of PLAN_MAX_BANDS bands takes: each leaf (a band,
+ * cut at most into PLAN_MAX_PIECES) its four distance tests, the distance
+ * and a jump; each split a compare, a jump and a label. */
+#define PLAN_MAX_STEPS (PLAN_MAX_BANDS * PLAN_MAX_PIECES * (4 + 5) + 4)
 
 struct plan_tree {
 	struct plan_step *steps;

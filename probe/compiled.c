@@ -97,6 +97,21 @@ static size_t memmove_guard(unsigned char *p, int strategy, uintptr_t body, uint
 	return sizeof guard_code;
 }
 
+/* Where the tree's jumps to each copy land: each strategy's routine (the
+ * baseline's where one_body), each piece inside it (pieces.h), as the
+ * flavor's offsets place them. */
+static void copy_targets(const struct probe_flavor *f, int one_body, struct plan_targets *out)
+{
+	*out = (struct plan_targets){0};
+	for (int s = 0; s < N_COPY_STRATEGIES; s++)
+		out->body[s] = (uintptr_t)routine_of(f, one_body ? BASELINE_STRATEGY : s);
+	for (int i = 0; i < N_PLAN_PIECES; i++)
+		for (size_t k = 0; k < f->n_pieces; k++)
+			if (f->pieces[k].code == plan_pieces[i].strategy && f->pieces[k].lo == plan_pieces[i].lo)
+				out->piece[i] = one_body ? out->body[BASELINE_STRATEGY]
+							 : (uintptr_t)routine_of(f, f->pieces[k].code) + *f->pieces[k].offset;
+}
+
 /* Where memmove's tree jumps for each strategy: its guard, written from
  * guards on, for one that takes one, else the copy itself. */
 static void memmove_guards(const struct probe_flavor *f, unsigned char *guards, uintptr_t body[N_COPY_STRATEGIES])
@@ -140,11 +155,8 @@ static int compile_one(const struct probe_flavor *f, const struct derived_rule *
 		free(t);
 		return 0;
 	}
-	uintptr_t body[N_COPY_STRATEGIES] = {0};
-	for (int s = 0; s < N_COPY_STRATEGIES; s++) {
-		copy_fn fn = routine_of(f, one_body ? BASELINE_STRATEGY : s);
-		body[s] = (uintptr_t)fn;
-	}
+	struct plan_targets targets;
+	copy_targets(f, one_body, &targets);
 	struct plan_tree tree;
 	if (plan_tree(t, &tree)) {
 		free(t);
@@ -158,8 +170,8 @@ static int compile_one(const struct probe_flavor *f, const struct derived_rule *
 	memcpy(p, "\xf3\x0f\x1e\xfa\x48\x89\xf8", 7);
 	p += 7;
 	if (f->moves)
-		memmove_guards(f, slot + GUARDS, body);
-	size_t n = plan_encode(&tree, p, PLAN_CODE_MAX, (uintptr_t)p, body);
+		memmove_guards(f, slot + GUARDS, targets.body);
+	size_t n = plan_encode(&tree, p, PLAN_CODE_MAX, (uintptr_t)p, &targets);
 	plan_tree_free(&tree);
 	if (n == 0)
 		return -1;
@@ -209,21 +221,20 @@ int compile_strategies(const struct probe_flavor *f, struct compiled_tables *out
 {
 	if (open_slots(f, N_COPY_STRATEGIES, out))
 		return -1;
-	uintptr_t body[N_COPY_STRATEGIES] = {0};
-	for (size_t i = 0; i < f->n_routines; i++)
-		body[f->routines[i].code] = (uintptr_t)f->routines[i].fn;
+	struct plan_targets targets;
+	copy_targets(f, 0, &targets);
 	for (size_t i = 0; i < f->n_routines; i++) {
 		int code = f->routines[i].code;
 		unsigned char *slot = out->region + (size_t)code * SLOT, *p = slot;
 		memcpy(p, "\xf3\x0f\x1e\xfa\x48\x89\xf8", 7);
 		p += 7;
-		if (f->moves && memmove_guard(p, code, body[code], (uintptr_t)f->table_copy)) {
+		if (f->moves && memmove_guard(p, code, targets.body[code], (uintptr_t)f->table_copy)) {
 			out->entries[code] = (copy_fn)slot;
 			continue;
 		}
-		struct plan_step go = {.op = PLAN_GOTO, .to = code};
+		struct plan_step go = {.op = PLAN_GOTO, .to = code, .piece = -1};
 		struct plan_tree tree = {&go, 1, {0}};
-		if (plan_encode(&tree, p, PLAN_CODE_MAX, (uintptr_t)p, body) == 0) {
+		if (plan_encode(&tree, p, PLAN_CODE_MAX, (uintptr_t)p, &targets) == 0) {
 			fprintf(stderr, "probe: strategy %d's entry could not be compiled\n", code);
 			return -1;
 		}

@@ -13,6 +13,11 @@
 static const struct probe_routine routines[] = {UC_STRATEGY_ROUTINES(ROUTINE)};
 #undef ROUTINE
 
+/* The pieces, then an end that is none (a flavor may have no piece). */
+#define PIECE(code, lo, offset) {code, lo, &offset},
+static const struct probe_piece pieces[] = {UC_STRATEGY_PIECES(PIECE){-1, 0, NULL}};
+#undef PIECE
+
 static int machine_isa(void)
 {
 	return UC_ISA_ENABLED();
@@ -94,7 +99,16 @@ static int install_at(unsigned int i, struct derived_rule *out, const char **rou
 #define BASELINE_COPY uc_copy_forward
 #endif
 
-const struct probe_flavor probe_flavor = {UC_FLAVOR,      routines,      sizeof routines / sizeof *routines,
-					  machine_isa,    force_strategy, install_table,
-					  TABLE_COPY,     MOVES,          BASELINE_COPY,
-					  install_own,    install_at};
+const struct probe_flavor probe_flavor = {UC_FLAVOR,
+					  routines,
+					  sizeof routines / sizeof *routines,
+					  pieces,
+					  sizeof pieces / sizeof *pieces - 1,
+					  machine_isa,
+					  force_strategy,
+					  install_table,
+					  TABLE_COPY,
+					  MOVES,
+					  BASELINE_COPY,
+					  install_own,
+					  install_at};

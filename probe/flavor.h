@@ -10,6 +10,7 @@
 #include "../derive/derive.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct probe_routine {
 	int code;  /* the strategy it runs alone */
@@ -17,10 +18,21 @@ struct probe_routine {
 	int isa;   /* 0 general registers, 1 AVX2, 2 AVX-512 */
 };
 
+/* A piece of a routine's body (plan/pieces.h): where a tree that has split
+ * its lengths at the piece's edges enters it, offset bytes past the
+ * strategy's routine, as the flavor's copy.o says. */
+struct probe_piece {
+	int code;
+	unsigned int lo;
+	const uint32_t *offset;
+};
+
 struct probe_flavor {
 	const char *name;
 	const struct probe_routine *routines;
 	size_t n_routines;
+	const struct probe_piece *pieces;
+	size_t n_pieces;
 	/* The vector isa the CPU and its OS enable, as the flavor's own
 	 * copy_isa reads it (0 for a flavor of general registers). */
 	int (*machine_isa)(void);

@@ -136,12 +136,6 @@ check "--target of no entry exits 1" sh -c "'$GEN' gen --target zen9 --out '$T/t
 ZEN2_ABOVE=$(sqlite3 uarch.db "SELECT above_max FROM rule WHERE uarch = 'zen2' AND flavor = '$F'")
 check "--target zen2 holds its class bound as an immediate" grep -q "cmp     ecx, $ZEN2_ABOVE " "$T/zen2/$F/x86_64/copy.asm"
 check "--target zen2 reads no installed table" sh -c "! grep -q 'uc_copy_short\|uc_copy_long_hi' '$T/zen2/$F/x86_64/copy.asm'"
-build_suite() { # build_suite DIR: the generated tests against DIR's routines, the C under KFLAGS (lib.sh)
-	nasm -f elf64 "$1/x86_64/copy.asm" -o "$1/copy.o" &&
-		build_c cc "$1" "$1/c" &&
-		mkdir -p "$1/harness/tests" && cp tests/run_rule_tests.c "$1/harness/tests/" &&
-		cc -O2 -no-pie -I"$1" -I. "$1/harness/tests/run_rule_tests.c" common/text_poke.c "$1/c.tests.o" "$1/c.rule.o" "$1/copy.o" -o "$1/run"
-}
 # Every measured table compiles to a branch tree that passes its entry's tests.
 for u in $(sqlite3 uarch.db "SELECT uarch FROM measured_rule WHERE flavor = '$F'"); do
 	[ -d "$T/t_$u" ] || "$GEN" gen -q --target "$u" --out "$T/t_$u"

@@ -28,6 +28,12 @@ build_c() { # build_c CC DIR OBJ: DIR's copy_rule.c and tests/rule_tests.c under
 	# shellcheck disable=SC2086
 	$1 $KFLAGS -c "$2/copy_rule.c" -o "$3.rule.o" && $1 $KFLAGS -c "$2/tests/rule_tests.c" -o "$3.tests.o"
 }
+build_suite() { # build_suite DIR: the generated tests against DIR's routines, the C under KFLAGS, as DIR/run
+	nasm -f elf64 "$1/x86_64/copy.asm" -o "$1/copy.o" &&
+		build_c cc "$1" "$1/c" &&
+		mkdir -p "$1/harness/tests" && cp tests/run_rule_tests.c "$1/harness/tests/" &&
+		cc -O2 -no-pie -I"$1" -I. "$1/harness/tests/run_rule_tests.c" common/text_poke.c "$1/c.tests.o" "$1/c.rule.o" "$1/copy.o" -o "$1/run"
+}
 sha_again() { # sha_again FILE: a run archive's checksum line made again over FILE's other lines
 	sed '$d' "$1" >"$1.body" && { cat "$1.body"; echo "sha256 $(sha256sum "$1.body" | cut -d' ' -f1)"; } >"$1" &&
 		rm "$1.body"

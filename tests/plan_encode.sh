@@ -6,6 +6,8 @@
 # entry. Checked on uarch.db and on a forged database whose tables take
 # every form of the tree: zero_mod below 4096 (a test of d), the near and
 # below classes, and sixteen bands, whose far leaves need rel32 jumps.
+# A user table that enters avx512_medium at its pieces (plan/pieces.h) is
+# checked so too, and runs its generated tests.
 # usage: tests/plan_encode.sh   (needs what make builds)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,4 +57,28 @@ check "...with a test of d mod 64, the near and below classes, and short and rel
 	"grep -q 'test    ecx, 63' '$T/forged/kernel/x86_64/copy.asm' && grep -q 'near: d <= near_max' '$T/forged/kernel/x86_64/copy.asm' &&
 	 grep -q 'below: d >= 4096' '$T/forged/kernel/x86_64/copy.asm'"
 check "kernel: every set of the forged database encodes to its bytes" same "$T/forged.db" "$T/forged" kernel
+
+# A user table whose trees enter avx512_medium at its pieces (plan/pieces.h):
+# 33..512 cut at 64 and 128, and 257..512, with a test of d = 0, entered at
+# the piece of 129 bytes on.
+sqlite3 "$T/forged.db" "UPDATE rule SET above_max = 0, near_max = 0, below_max = 0, zero_mod = 4096, align_dst = 0
+	WHERE uarch = 'zen5' AND flavor = 'user'; DELETE FROM rule_band WHERE uarch = 'zen5' AND flavor = 'user';
+	INSERT INTO rule_band VALUES ('zen5', 'user', 0, 32, 'avx512_small', 'avx512_small', 'avx512_small',
+		'avx512_small', 'avx512_small');
+	INSERT INTO rule_band VALUES ('zen5', 'user', 33, 256, 'avx512_medium', 'avx512_medium', 'avx512_medium',
+		'avx512_medium', 'avx512_medium');
+	INSERT INTO rule_band VALUES ('zen5', 'user', 257, 512, 'avx512_down', 'avx512_medium', 'avx512_medium',
+		'avx512_medium', 'avx512_medium');
+	INSERT INTO rule_band VALUES ('zen5', 'user', 513, NULL, 'forward', 'forward', 'forward', 'forward', 'forward')"
+check "the forged database with a user table of avx512_medium generates" \
+	gen/uarchgen gen -q --db "$T/forged.db" --out "$T/forged-user"
+check "...whose tree jumps to each of avx512_medium's pieces" sh -c \
+	"for lo in 33 65 129; do grep -q 'jbe near .Lmemcpy_zen5_avx512_avx512_medium_n'\$lo'\\|jmp near .Lmemcpy_zen5_avx512_avx512_medium_n'\$lo \
+	 '$T/forged-user/user/x86_64/copy.asm' || exit 1; done"
+check "user: every set of the forged database encodes to its bytes" same "$T/forged.db" "$T/forged-user" user
+# And the pieces copy what they should: zen5's generated tests, every
+# length, distance and overlap through its patched entries (on a CPU
+# without AVX-512 they run the set of its isa, which has no piece).
+check "...and its generated tests build" build_suite "$T/forged-user/user"
+check "...and pass" "$T/forged-user/user/run" zen5
 summary

@@ -91,11 +91,17 @@ static int check_set(const char *name, const struct copy_table *t)
 		printf("FAIL %s: no symbol %s in the object\n", name, label);
 		return 1;
 	}
-	uintptr_t body[N_COPY_STRATEGIES] = {0};
+	struct plan_targets targets = {0};
 	for (int s = 0; s < N_COPY_STRATEGIES; s++) {
 		snprintf(label, sizeof label, "uc_memcpy_%s.Lmemcpy_%s_%s", name, name, strategy_catalogue[s].name);
 		long at = sym(label);
-		body[s] = at < 0 ? 0 : (uintptr_t)at;
+		targets.body[s] = at < 0 ? 0 : (uintptr_t)at;
+	}
+	for (int i = 0; i < N_PLAN_PIECES; i++) {
+		snprintf(label, sizeof label, "uc_memcpy_%s.Lmemcpy_%s_%s_n%u", name, name,
+			 strategy_catalogue[plan_pieces[i].strategy].name, plan_pieces[i].lo);
+		long at = sym(label);
+		targets.piece[i] = at < 0 ? 0 : (uintptr_t)at;
 	}
 	/* The entry's prologue: endbr64 (unless --no-endbr), then rax = dst. */
 	size_t at = (size_t)entry;
@@ -110,11 +116,12 @@ static int check_set(const char *name, const struct copy_table *t)
 	uint8_t code[PLAN_CODE_MAX];
 	if (plan_tree(t, &tree))
 		exit(2);
-	size_t n = plan_encode(&tree, code, sizeof code, at, body);
+	size_t n = plan_encode(&tree, code, sizeof code, at, &targets);
 	/* The assembler's output drops a last jmp to the copy laid out next. */
 	size_t want = n;
-	if (n >= 5 && code[n - 5] == 0xe9 && tree.steps[tree.n_steps - 1].op == PLAN_GOTO &&
-	    body[tree.steps[tree.n_steps - 1].to] == at + n - 5)
+	const struct plan_step *last = &tree.steps[tree.n_steps - 1];
+	if (n >= 5 && code[n - 5] == 0xe9 && last->op == PLAN_GOTO && last->piece < 0 &&
+	    targets.body[last->to] == at + n - 5)
 		want = n - 5;
 	plan_tree_free(&tree);
 	if (n == 0 || at + want > text_len) {

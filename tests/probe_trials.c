@@ -10,7 +10,8 @@
  * through which the probe times the strategy at every point of its plan
  * (compile_strategies): it starts a 64-byte line, jumps to that
  * strategy's routine and copies, and in memmove copies an overlap either
- * way right (its guard).
+ * way right (its guard). And a table that enters avx512_medium at its
+ * pieces, compiled: its jumps land at the pieces, and it copies right.
  * And the order of the timing (probe/streams.h, time_against): two copies
  * are each timed in turns with the reference, never in turns with each
  * other, and placed.c's median is the middle one. And the grid gate on
@@ -107,6 +108,75 @@ static void check_own_entries(const struct probe_flavor *f)
 	compiled_tables_free(&c);
 }
 
+/* A table whose tree enters avx512_medium at its pieces (plan/pieces.h), as
+ * the probe compiles it: on a CPU with AVX-512, a jump of the tree lands
+ * at each piece's address in the flavor's own routine (its offset past
+ * the routine's start), and the table copies every length right; without
+ * it the table runs its stand-ins, and copies right too. */
+static void check_pieces(const struct probe_flavor *f)
+{
+	if (f->n_pieces == 0)
+		return;
+	struct derived_rule r;
+	derived_baseline(&r);
+	static const struct {
+		unsigned int hi;
+		int zero, elsewhere;
+	} bands[] = {{32, STRATEGY_AVX512_SMALL, STRATEGY_AVX512_SMALL},
+		     {256, STRATEGY_AVX512_MEDIUM, STRATEGY_AVX512_MEDIUM},
+		     {512, STRATEGY_AVX512_DOWN, STRATEGY_AVX512_MEDIUM},
+		     {BAND_UNBOUNDED, STRATEGY_FORWARD, STRATEGY_FORWARD}};
+	r.n_bands = 4;
+	for (int i = 0; i < r.n_bands; i++) {
+		r.bands[i].lo = i ? bands[i - 1].hi + 1 : 0;
+		r.bands[i].hi = bands[i].hi;
+		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+			r.bands[i].strategy[c] = c == CLASS_ZERO ? bands[i].zero : bands[i].elsewhere;
+	}
+	struct compiled_tables c;
+	if (compile_tables(f, &r, 1, 0, &c)) {
+		check(0, f->name, "a table of avx512_medium does not compile");
+		return;
+	}
+	if (f->machine_isa() >= 2) {
+		const unsigned char *p = (const unsigned char *)c.entries[0];
+		size_t found = 0;
+		for (size_t k = 0; k < f->n_pieces; k++) {
+			uintptr_t want = 0;
+			for (size_t i = 0; i < f->n_routines; i++)
+				if (f->routines[i].code == f->pieces[k].code)
+					want = (uintptr_t)f->routines[i].fn + *f->pieces[k].offset;
+			/* A jcc rel32 (0f 8x) or jmp rel32 (e9) of the tree to it. */
+			int hit = 0;
+			for (const unsigned char *q = p; q + 6 <= c.region + c.size && !hit; q++) {
+				int32_t rel;
+				if (q[0] == 0x0f && (q[1] & 0xf0) == 0x80) {
+					memcpy(&rel, q + 2, 4);
+					hit = (uintptr_t)(q + 6 + rel) == want;
+				} else if (q[0] == 0xe9) {
+					memcpy(&rel, q + 1, 4);
+					hit = (uintptr_t)(q + 5 + rel) == want;
+				}
+			}
+			found += hit && *f->pieces[k].offset > 0;
+		}
+		check(found == f->n_pieces, f->name, "the compiled tree does not jump to each piece of avx512_medium");
+	}
+	static unsigned char src[8192], dst[8192];
+	int right = 1;
+	for (size_t n = 0; n <= 600; n++)
+		for (unsigned int d = 0; d <= 64; d += 64) {
+			unsigned char *to = dst + 256 + d;
+			for (size_t j = 0; j < n; j++)
+				src[256 + j] = (unsigned char)(j * 7 + n + 1);
+			memset(dst, 0x5a, sizeof dst);
+			right &= c.entries[0](to, src + 256, n) == to && memcmp(to, src + 256, n) == 0 &&
+				 to[n] == 0x5a && to[-1] == 0x5a;
+		}
+	check(right, f->name, "a table of avx512_medium's pieces copies wrong");
+	compiled_tables_free(&c);
+}
+
 /* Which copy ran, each change of copy noted: the runs of calls in order. */
 static char runs[1 << 16];
 static size_t n_runs;
@@ -194,6 +264,7 @@ int main(int argc, char **argv)
 	for (const struct probe_flavor *const *f = probe_flavors; *f; f++) {
 		const char *name = (*f)->name;
 		check_own_entries(*f);
+		check_pieces(*f);
 		/* One band a tick: the kept table at the measured cost. */
 		struct dispatch_run d = {.measured = 1, .chosen = 1, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}}};
 		int rc = try_band_splits(*f, &t, &d, 0.03);

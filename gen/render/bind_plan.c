@@ -42,7 +42,26 @@ static void push_step(lua_State *L, const struct plan_step *s)
 	set_bool(L, "flags", s->flags);
 	set_int(L, "bound", s->bound);
 	set_str(L, "to", s->to >= 0 ? strategy_catalogue[s->to].name : NULL);
+	if (s->to >= 0 && s->piece >= 0)
+		set_int(L, "piece", plan_pieces[s->piece].lo);
+	else
+		set_str(L, "piece", NULL);
 	set_str(L, "label", s->label[0] ? s->label : NULL);
+}
+
+/* plan.pieces = { { strategy = name, lo = N, hi = N }, ... }: where a copy's
+ * body may be entered past its compares (plan/pieces.h), in its order. */
+static void push_pieces(lua_State *L)
+{
+	lua_createtable(L, N_PLAN_PIECES, 0);
+	for (int i = 0; i < N_PLAN_PIECES; i++) {
+		lua_newtable(L);
+		set_str(L, "strategy", strategy_catalogue[plan_pieces[i].strategy].name);
+		set_int(L, "lo", plan_pieces[i].lo);
+		set_int(L, "hi", plan_pieces[i].hi);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "pieces");
 }
 
 /* Sets field `field` of the table on top to the tree's steps. */
@@ -190,6 +209,7 @@ void bind_plan(lua_State *L, const struct model *m, const struct options *o, con
 		out_of_memory();
 	set_steps(L, &code_tree, "code_tree");
 	push_overlap_safe(L, codes, n_codes);
+	push_pieces(L);
 	int short_first[N_COPY_STRATEGIES], n_short = plan_short_first(codes, n_codes, short_first);
 	lua_createtable(L, n_short, 0);
 	for (int i = 0; i < n_short; i++) {

@@ -281,4 +281,11 @@ int uc_user_fault_exit(void);
 	X(UC_STRATEGY_SMALL_FLAT, uc_copy_small_flat, 0) \
 	/* end */
 
+/* Each piece of those routines' bodies (plan/pieces.h), as an X-macro:
+ * X(code, lo, offset), offset its distance in bytes from the strategy's
+ * routine, where a compiled tree that has split its lengths at the
+ * piece's edges enters the body for the lengths from lo. */
+#define UC_STRATEGY_PIECES(X) \
+	/* end */
+
 #endif

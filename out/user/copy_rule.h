@@ -319,4 +319,15 @@ int uc_copy_strategy(const void *dst, const void *src, uc_size_t n);
 	X(UC_STRATEGY_AVX512_MEDIUM, uc_copy_avx512_medium, 2) \
 	/* end */
 
+/* Each piece of those routines' bodies (plan/pieces.h), as an X-macro:
+ * X(code, lo, offset), offset its distance in bytes from the strategy's
+ * routine, where a compiled tree that has split its lengths at the
+ * piece's edges enters the body for the lengths from lo. */
+extern const uc_u32 uc_copy_piece_offsets[3];
+#define UC_STRATEGY_PIECES(X) \
+	X(UC_STRATEGY_AVX512_MEDIUM, 33, uc_copy_piece_offsets[0]) \
+	X(UC_STRATEGY_AVX512_MEDIUM, 65, uc_copy_piece_offsets[1]) \
+	X(UC_STRATEGY_AVX512_MEDIUM, 129, uc_copy_piece_offsets[2]) \
+	/* end */
+
 #endif

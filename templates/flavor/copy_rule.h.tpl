@@ -286,4 +286,21 @@ ${string.format(r.proto, P .. r.name):gsub("size_t", P .. "size_t"):gsub("RESULT
 @ end
 	/* end */
 
+/* Each piece of those routines' bodies (plan/pieces.h), as an X-macro:
+ * X(code, lo, offset), offset its distance in bytes from the strategy's
+ * routine, where a compiled tree that has split its lengths at the
+ * piece's edges enters the body for the lengths from lo. */
+@ local pieces = {}
+@ for _, p in ipairs(plan.pieces) do
+@   if listed["copy_" .. p.strategy] then pieces[#pieces + 1] = p end
+@ end
+@ if #pieces > 0 then
+extern const ${P}u32 ${P}copy_piece_offsets[${#pieces}];
+@ end
+#define ${G}STRATEGY_PIECES(X) \
+@ for i, p in ipairs(pieces) do
+	X(${G}STRATEGY_${string.upper(p.strategy)}, ${p.lo}, ${P}copy_piece_offsets[${i - 1}]) \
+@ end
+	/* end */
+
 #endif

@@ -32,10 +32,11 @@ local BASELINE_MAX = { memmove = 128 }
 
 -- Whether step i of way's tree prints a rel32 jump to a copy, and whether
 -- dispatch.tpi leaves it out: a last goto to the copy laid out right after
--- the tree (cases.tpi lays out way.reachable in order) falls through.
+-- the tree (cases.tpi lays out way.reachable in order) falls through, unless
+-- it goes to a piece of that copy (plan/pieces.h), past its start.
 function M.step_jump(way, i)
   local x = way.tree[i]
-  if i == #way.tree and x.op == "goto" and x.to == way.reachable[1] then
+  if i == #way.tree and x.op == "goto" and x.to == way.reachable[1] and not x.piece then
     return false, true
   end
   local jumps = x.op == "if_class" or x.op == "goto" or x.op == "if_at_most" or (x.op == "if_above" and x.to)

@@ -765,6 +765,7 @@ uc_memcpy_table:
         /* avx512 medium body: begin */
         cmp     rdx, 64
         ja      .Lmemcpy_table_avx512_medium_m64
+.Lmemcpy_table_avx512_medium_n33:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
@@ -774,6 +775,7 @@ uc_memcpy_table:
 .Lmemcpy_table_avx512_medium_m64:
         cmp     rdx, 128
         ja      .Lmemcpy_table_avx512_medium_m128
+.Lmemcpy_table_avx512_medium_n65:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]
         vmovdqu64 [rdi], zmm0
@@ -781,6 +783,7 @@ uc_memcpy_table:
         vzeroupper
         ret
 .Lmemcpy_table_avx512_medium_m128:
+.Lmemcpy_table_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + 64]
         vmovdqu64 zmm3, [rsi + rdx - 64]
@@ -2952,6 +2955,7 @@ uc_memmove_table:
         /* avx512 medium body: begin */
         cmp     rdx, 64
         ja      .Lmemmove_table_disjoint_avx512_medium_m64
+.Lmemmove_table_disjoint_avx512_medium_n33:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
@@ -2961,6 +2965,7 @@ uc_memmove_table:
 .Lmemmove_table_disjoint_avx512_medium_m64:
         cmp     rdx, 128
         ja      .Lmemmove_table_disjoint_avx512_medium_m128
+.Lmemmove_table_disjoint_avx512_medium_n65:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]
         vmovdqu64 [rdi], zmm0
@@ -2968,6 +2973,7 @@ uc_memmove_table:
         vzeroupper
         ret
 .Lmemmove_table_disjoint_avx512_medium_m128:
+.Lmemmove_table_disjoint_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + 64]
         vmovdqu64 zmm3, [rsi + rdx - 64]
@@ -3666,6 +3672,7 @@ uc_memmove_table:
         /* avx512 medium body: begin */
         cmp     rdx, 64
         ja      .Lmemmove_table_up_avx512_medium_m64
+.Lmemmove_table_up_avx512_medium_n33:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
@@ -3675,6 +3682,7 @@ uc_memmove_table:
 .Lmemmove_table_up_avx512_medium_m64:
         cmp     rdx, 128
         ja      .Lmemmove_table_up_avx512_medium_m128
+.Lmemmove_table_up_avx512_medium_n65:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]
         vmovdqu64 [rdi], zmm0
@@ -3682,6 +3690,7 @@ uc_memmove_table:
         vzeroupper
         ret
 .Lmemmove_table_up_avx512_medium_m128:
+.Lmemmove_table_up_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + 64]
         vmovdqu64 zmm3, [rsi + rdx - 64]
@@ -4510,6 +4519,7 @@ uc_memmove_table:
         /* avx512 medium body: begin */
         cmp     rdx, 64
         ja      .Lmemmove_table_down_avx512_medium_m64
+.Lmemmove_table_down_avx512_medium_n33:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
@@ -4519,6 +4529,7 @@ uc_memmove_table:
 .Lmemmove_table_down_avx512_medium_m64:
         cmp     rdx, 128
         ja      .Lmemmove_table_down_avx512_medium_m128
+.Lmemmove_table_down_avx512_medium_n65:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]
         vmovdqu64 [rdi], zmm0
@@ -4526,6 +4537,7 @@ uc_memmove_table:
         vzeroupper
         ret
 .Lmemmove_table_down_avx512_medium_m128:
+.Lmemmove_table_down_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + 64]
         vmovdqu64 zmm3, [rsi + rdx - 64]
@@ -9565,6 +9577,8 @@ uc_copy_avx512_medium:
         /* avx512 medium body: begin */
         cmp     rdx, 64
         ja      .Lcopy_avx512_medium_m64
+.Lcopy_avx512_medium_n33:
+.Luc_copy_avx512_medium.n33:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
@@ -9574,6 +9588,8 @@ uc_copy_avx512_medium:
 .Lcopy_avx512_medium_m64:
         cmp     rdx, 128
         ja      .Lcopy_avx512_medium_m128
+.Lcopy_avx512_medium_n65:
+.Luc_copy_avx512_medium.n65:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]
         vmovdqu64 [rdi], zmm0
@@ -9581,6 +9597,8 @@ uc_copy_avx512_medium:
         vzeroupper
         ret
 .Lcopy_avx512_medium_m128:
+.Lcopy_avx512_medium_n129:
+.Luc_copy_avx512_medium.n129:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + 64]
         vmovdqu64 zmm3, [rsi + rdx - 64]
@@ -9620,6 +9638,21 @@ uc_copy_avx512_medium:
         /* avx512 medium body: end */
         ret
         .size   uc_copy_avx512_medium, . - uc_copy_avx512_medium
+
+        .section .rodata
+        .balign 4, 0
+/* Where each piece of these routines' bodies starts (plan/pieces.h), from */
+/* its routine, in the order of copy_rule.h's STRATEGY_PIECES: the probe */
+/* enters them there as a compiled tree enters a set's copies. */
+        .globl  uc_copy_piece_offsets
+        .type   uc_copy_piece_offsets, @object
+uc_copy_piece_offsets:
+        .long   .Luc_copy_avx512_medium.n33 - uc_copy_avx512_medium
+        .long   .Luc_copy_avx512_medium.n65 - uc_copy_avx512_medium
+        .long   .Luc_copy_avx512_medium.n129 - uc_copy_avx512_medium
+        .size   uc_copy_piece_offsets, . - uc_copy_piece_offsets
+
+        .text
 
 /* int uc_copy_strategy(const void *dst, const void *src, size_t n): the code */
 /* of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same */
@@ -9838,6 +9871,9 @@ uc_copy_strategy_table:
         mov     eax, 11
         ret
 .Lcopy_strategy_table_avx512_medium:
+.Lcopy_strategy_table_avx512_medium_n33:
+.Lcopy_strategy_table_avx512_medium_n65:
+.Lcopy_strategy_table_avx512_medium_n129:
         mov     eax, 12
         ret
 

@@ -765,6 +765,7 @@ uc_memcpy_table:
         ; avx512 medium body: begin
         cmp     rdx, 64
         ja      .Lmemcpy_table_avx512_medium_m64
+.Lmemcpy_table_avx512_medium_n33:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
@@ -774,6 +775,7 @@ uc_memcpy_table:
 .Lmemcpy_table_avx512_medium_m64:
         cmp     rdx, 128
         ja      .Lmemcpy_table_avx512_medium_m128
+.Lmemcpy_table_avx512_medium_n65:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]
         vmovdqu64 [rdi], zmm0
@@ -781,6 +783,7 @@ uc_memcpy_table:
         vzeroupper
         ret
 .Lmemcpy_table_avx512_medium_m128:
+.Lmemcpy_table_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + 64]
         vmovdqu64 zmm3, [rsi + rdx - 64]
@@ -2871,6 +2874,7 @@ uc_memmove_table:
         ; avx512 medium body: begin
         cmp     rdx, 64
         ja      .Lmemmove_table_disjoint_avx512_medium_m64
+.Lmemmove_table_disjoint_avx512_medium_n33:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
@@ -2880,6 +2884,7 @@ uc_memmove_table:
 .Lmemmove_table_disjoint_avx512_medium_m64:
         cmp     rdx, 128
         ja      .Lmemmove_table_disjoint_avx512_medium_m128
+.Lmemmove_table_disjoint_avx512_medium_n65:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]
         vmovdqu64 [rdi], zmm0
@@ -2887,6 +2892,7 @@ uc_memmove_table:
         vzeroupper
         ret
 .Lmemmove_table_disjoint_avx512_medium_m128:
+.Lmemmove_table_disjoint_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + 64]
         vmovdqu64 zmm3, [rsi + rdx - 64]
@@ -3585,6 +3591,7 @@ uc_memmove_table:
         ; avx512 medium body: begin
         cmp     rdx, 64
         ja      .Lmemmove_table_up_avx512_medium_m64
+.Lmemmove_table_up_avx512_medium_n33:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
@@ -3594,6 +3601,7 @@ uc_memmove_table:
 .Lmemmove_table_up_avx512_medium_m64:
         cmp     rdx, 128
         ja      .Lmemmove_table_up_avx512_medium_m128
+.Lmemmove_table_up_avx512_medium_n65:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]
         vmovdqu64 [rdi], zmm0
@@ -3601,6 +3609,7 @@ uc_memmove_table:
         vzeroupper
         ret
 .Lmemmove_table_up_avx512_medium_m128:
+.Lmemmove_table_up_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + 64]
         vmovdqu64 zmm3, [rsi + rdx - 64]
@@ -4429,6 +4438,7 @@ uc_memmove_table:
         ; avx512 medium body: begin
         cmp     rdx, 64
         ja      .Lmemmove_table_down_avx512_medium_m64
+.Lmemmove_table_down_avx512_medium_n33:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
@@ -4438,6 +4448,7 @@ uc_memmove_table:
 .Lmemmove_table_down_avx512_medium_m64:
         cmp     rdx, 128
         ja      .Lmemmove_table_down_avx512_medium_m128
+.Lmemmove_table_down_avx512_medium_n65:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]
         vmovdqu64 [rdi], zmm0
@@ -4445,6 +4456,7 @@ uc_memmove_table:
         vzeroupper
         ret
 .Lmemmove_table_down_avx512_medium_m128:
+.Lmemmove_table_down_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + 64]
         vmovdqu64 zmm3, [rsi + rdx - 64]
@@ -9230,6 +9242,8 @@ uc_copy_avx512_medium:
         ; avx512 medium body: begin
         cmp     rdx, 64
         ja      .Lcopy_avx512_medium_m64
+.Lcopy_avx512_medium_n33:
+..@uc_copy_avx512_medium.n33:
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]
         vmovdqu [rdi], ymm0
@@ -9239,6 +9253,8 @@ uc_copy_avx512_medium:
 .Lcopy_avx512_medium_m64:
         cmp     rdx, 128
         ja      .Lcopy_avx512_medium_m128
+.Lcopy_avx512_medium_n65:
+..@uc_copy_avx512_medium.n65:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]
         vmovdqu64 [rdi], zmm0
@@ -9246,6 +9262,8 @@ uc_copy_avx512_medium:
         vzeroupper
         ret
 .Lcopy_avx512_medium_m128:
+.Lcopy_avx512_medium_n129:
+..@uc_copy_avx512_medium.n129:
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + 64]
         vmovdqu64 zmm3, [rsi + rdx - 64]
@@ -9285,6 +9303,20 @@ uc_copy_avx512_medium:
         ; avx512 medium body: end
         ret
 uc_copy_avx512_medium.end:
+
+        section .rodata
+        align   4, db 0
+; Where each piece of these routines' bodies starts (plan/pieces.h), from
+; its routine, in the order of copy_rule.h's STRATEGY_PIECES: the probe
+; enters them there as a compiled tree enters a set's copies.
+        global  uc_copy_piece_offsets:data (uc_copy_piece_offsets.end - uc_copy_piece_offsets)
+uc_copy_piece_offsets:
+        dd      ..@uc_copy_avx512_medium.n33 - uc_copy_avx512_medium
+        dd      ..@uc_copy_avx512_medium.n65 - uc_copy_avx512_medium
+        dd      ..@uc_copy_avx512_medium.n129 - uc_copy_avx512_medium
+uc_copy_piece_offsets.end:
+
+        section .text
 
 ; int uc_copy_strategy(const void *dst, const void *src, size_t n): the code
 ; of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same
@@ -9502,6 +9534,9 @@ uc_copy_strategy_table:
         mov     eax, 11
         ret
 .Lcopy_strategy_table_avx512_medium:
+.Lcopy_strategy_table_avx512_medium_n33:
+.Lcopy_strategy_table_avx512_medium_n65:
+.Lcopy_strategy_table_avx512_medium_n129:
         mov     eax, 12
         ret
 

@@ -1,0 +1,26 @@
+/* The copies' pieces (pieces.h). */
+#include "pieces.h"
+
+/* avx512_medium's moves of 33..64, of 65..128, and of 129..512 (its
+ * loads of 129 bytes on, then its compares at 192 and 256). */
+const struct plan_piece plan_pieces[N_PLAN_PIECES] = {
+	{STRATEGY_AVX512_MEDIUM, 33, 64},
+	{STRATEGY_AVX512_MEDIUM, 65, 128},
+	{STRATEGY_AVX512_MEDIUM, 129, 512},
+};
+
+int plan_piece_of(int strategy, unsigned int lo, unsigned int hi)
+{
+	for (int i = 0; i < N_PLAN_PIECES; i++)
+		if (plan_pieces[i].strategy == strategy && plan_pieces[i].lo <= lo && hi <= plan_pieces[i].hi)
+			return i;
+	return -1;
+}
+
+unsigned int plan_piece_cut(int strategy, unsigned int lo, unsigned int hi)
+{
+	for (int i = 0; i < N_PLAN_PIECES; i++)
+		if (plan_pieces[i].strategy == strategy && plan_pieces[i].hi >= lo && plan_pieces[i].hi < hi)
+			return plan_pieces[i].hi;
+	return 0;
+}
