@@ -12,9 +12,11 @@
 /* The derivation's version, which a rule's method names: raised whenever
  * the same archive would derive another rule. 2: a run of probe version 3
  * takes the default band cost, not its confounded slope (dispatch.h,
- * DISPATCH_TRUSTED_VERSION). uarchgen rederive derives every recorded run
- * again with the current one. */
-#define DERIVE_VERSION 2
+ * DISPATCH_TRUSTED_VERSION). 3: a band whose classes copy their own ways
+ * is charged the test of the distance every call of its lengths runs
+ * (fit.c, band). uarchgen rederive derives every recorded run again with
+ * the current one. */
+#define DERIVE_VERSION 3
 
 /* A difference smaller than this fraction is a tie even where the passes
  * agreed more closely: below it, timer placement and frequency moves

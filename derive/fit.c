@@ -52,6 +52,9 @@ struct fit_tables {
 	/* split[j]: what a band that starts at length index j > 0 costs, in
 	 * the units of the cells' costs. */
 	const double *split;
+	/* test[j + 1] - test[i]: what a test of the distance costs the lengths
+	 * of indices i..j, a compare's cost at each (split_costs). */
+	const double *test;
 	double log_noise; /* log1p(noise): a ratio within the noise, as a log */
 	/* The strategies that serve a band's first length, where it starts at
 	 * length index i (from[i]), and its last, where it ends at j (to[j],
@@ -109,23 +112,57 @@ static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned 
 	return best;
 }
 
+/* Whether class c of the band of length indices i..j may take strategy s,
+ * the elsewhere class's copy: measured at every point there and slower
+ * than the baseline by no more than the noise at any; its cost in *cost. */
+static int copied_as(const struct fit_tables *f, size_t i, size_t j, int c, int s, double *cost)
+{
+	const struct acc *a = &f->pre[i * NC + (size_t)c], *b = &f->pre[(j + 1) * NC + (size_t)c];
+	*cost = b->vs_best[s] - a->vs_best[s];
+	return b->n[s] - a->n[s] == b->points - a->points && worst_harm(f, i, j, c, s) <= f->log_noise;
+}
+
 /* The band of length indices i..j, the last one when last; its cost. A
- * class without points there copies as elsewhere does. */
+ * class without points there copies as elsewhere does. A class that
+ * copies its own way costs the band's lengths a test of the distance
+ * (f->test), which every call of those lengths runs in the compiled tree
+ * (plan/tree.c), though few fall in the class: the band tests the
+ * distance only where that buys more than it costs, and otherwise copies
+ * every class as elsewhere does, where that copy serves each class
+ * without harm. */
 static double band(const struct grid *g, const struct fit_tables *f, size_t i, size_t j, int last, struct band *out)
 {
-	double total = 0, cost;
+	double total = 0, uniform = 0, cost;
 	out->lo = i ? g->len[i - 1] + 1 : 0;
 	out->hi = last ? BAND_UNBOUNDED : g->len[j];
 	unsigned int valid = f->from[i] & f->to[last ? f->nl : j];
 	int other = cell(f, i, j, CLASS_ELSEWHERE, valid, -1, &total);
 	if (other < 0) /* the classes near the source took every distance measured */
 		other = BASELINE_STRATEGY;
+	uniform = total;
+	int tests = 0, alike = 1;
 	for (int c = 0; c < NC; c++) {
-		int s = c == CLASS_ELSEWHERE ? other : cell(f, i, j, c, valid, other, &cost);
+		if (c == CLASS_ELSEWHERE) {
+			out->strategy[c] = other;
+			continue;
+		}
+		int s = cell(f, i, j, c, valid, other, &cost);
 		out->strategy[c] = s < 0 ? other : s;
-		total += c == CLASS_ELSEWHERE ? 0 : cost;
+		total += cost;
+		tests |= out->strategy[c] != other;
+		if (s >= 0 && s != other)
+			alike &= copied_as(f, i, j, c, other, &cost);
+		uniform += cost;
 	}
-	return total;
+	if (!tests)
+		return total;
+	double test = f->test[j + 1] - f->test[i];
+	if (alike && uniform <= total + test) {
+		for (int c = 0; c < NC; c++)
+			out->strategy[c] = other;
+		return uniform;
+	}
+	return total + test;
 }
 
 /* The split of the sorted lengths into at most MAX_BANDS bands with the
@@ -197,7 +234,7 @@ static int segment(const struct grid *g, const struct fit_tables *pre, struct de
  * at 48 bytes costs every copy of 48 bytes and more what the compare and
  * its mispredictions take from a copy of a few ticks. The weights are the
  * cells' (fit_bands): every length weighs alike. */
-static double *split_costs(const struct grid *g, const struct derive_cost *cost, size_t points)
+static double *split_costs(const struct grid *g, const struct derive_cost *cost, size_t points, double *test)
 {
 	double *split = calloc(g->nl + 1, sizeof *split);
 	if (!split)
@@ -212,7 +249,13 @@ static double *split_costs(const struct grid *g, const struct derive_cost *cost,
 			}
 		double w = here ? (double)points / (double)g->nl / (double)here : 0;
 		split[li] = split[li + 1] + cost->multiple * w * sum;
+		test[li] = cost->multiple * w * sum; /* made prefix sums below */
 	}
+	for (size_t li = g->nl; li > 0; li--)
+		test[li] = test[li - 1];
+	test[0] = 0;
+	for (size_t li = 1; li <= g->nl; li++)
+		test[li] += test[li - 1];
 	for (size_t li = 1; li < g->nl; li++) {
 		split[li] += BAND_PRICE * (double)points;
 		/* No band starts inside a run the workload kept whole. */
@@ -278,13 +321,15 @@ long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
 					harm[(k * g->nl + li) * NC + (size_t)c].of[s] =
 						fmax(harm[((k - 1) * g->nl + li) * NC + (size_t)c].of[s],
 						     harm[((k - 1) * g->nl + li + ((size_t)1 << (k - 1))) * NC + (size_t)c].of[s]);
-	double *split = split_costs(g, &r->cost, points);
+	double *test = calloc(g->nl + 1, sizeof *test);
+	double *split = test ? split_costs(g, &r->cost, points, test) : NULL;
 	if (!split) {
+		free(test);
 		free(pre);
 		free(harm);
 		return 0;
 	}
-	struct fit_tables f = {pre, harm, g->nl, split, log_noise, calloc(g->nl, sizeof *f.from),
+	struct fit_tables f = {pre, harm, g->nl, split, test, log_noise, calloc(g->nl, sizeof *f.from),
 			       calloc(g->nl + 1, sizeof *f.to)};
 	int rc = -1;
 	if (f.from && f.to) {
@@ -298,5 +343,6 @@ long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
 	free(pre);
 	free(harm);
 	free(split);
+	free(test);
 	return rc ? 0 : (long)points;
 }

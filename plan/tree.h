@@ -14,6 +14,11 @@
  * test. make bench's dispatch line times the tree against the chosen
  * strategy called directly.
  *
+ * Where a leaf's copy has pieces (pieces.h), a leaf with no distance test
+ * is cut at the pieces' edges and each part jumps to its piece, past the
+ * body's own compares: a table whose band 65..256 copied by avx512_medium
+ * tested 256 in the tree, then 64 and 128 in the body.
+ *
  * Every leaf jumps to its copy, the first band's too. Laid out inline
  * after the first compare (cmp; ja past it; the short copy's body), make
  * bench's dispatch rows (d = 0) gave 32 bytes or less 0.14 ticks a call over
