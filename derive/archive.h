@@ -84,8 +84,14 @@
  *  13: as 12, in a flavor whose entry is memmove, with memmove's overlap
  *      compares only before a copy that goes one way: a copy that loads
  *      everything before it stores takes none (memmove.tpi), so that
- *      avx2_small, say, pays no more in memmove than in memcpy. */
-#define PROBE_VERSION 13
+ *      avx2_small, say, pays no more in memmove than in memcpy.
+ *  14: as 13, with a strategy timed at a length that one of its pieces
+ *      holds (plan/pieces.h) through an entry that jumps to that piece,
+ *      past the body's own compares, as a compiled tree that has split its
+ *      lengths at the piece's edges enters it: avx512_medium's compares at
+ *      64 and 128, which no tree so cut runs, are no longer charged to it. */
+#define PROBE_VERSION 14
+#define PIECES_VERSION 14
 #define TABLES_APART_VERSION 11
 #define GRID_GATE_VERSION 12
 #define MEMMOVE_GUARD_VERSION 13

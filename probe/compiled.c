@@ -219,7 +219,7 @@ int compile_tables(const struct probe_flavor *f, const struct derived_rule *tabl
 
 int compile_strategies(const struct probe_flavor *f, struct compiled_tables *out)
 {
-	if (open_slots(f, N_COPY_STRATEGIES, out))
+	if (open_slots(f, N_COPY_STRATEGIES + N_PLAN_PIECES, out))
 		return -1;
 	struct plan_targets targets;
 	copy_targets(f, 0, &targets);
@@ -240,7 +240,32 @@ int compile_strategies(const struct probe_flavor *f, struct compiled_tables *out
 		}
 		out->entries[code] = (copy_fn)slot;
 	}
+	/* Each piece's own entry: the jump a tree's leaf of the piece's
+	 * lengths takes, past the body's compares (plan/pieces.h). */
+	for (int i = 0; i < N_PLAN_PIECES; i++) {
+		if (!targets.piece[i])
+			continue;
+		unsigned char *slot = out->region + (size_t)(N_COPY_STRATEGIES + i) * SLOT, *p = slot;
+		memcpy(p, "\xf3\x0f\x1e\xfa\x48\x89\xf8", 7);
+		p += 7;
+		struct plan_step go = {.op = PLAN_GOTO, .to = plan_pieces[i].strategy, .piece = i};
+		struct plan_tree tree = {&go, 1, {0}};
+		if (plan_encode(&tree, p, PLAN_CODE_MAX, (uintptr_t)p, &targets) == 0) {
+			fprintf(stderr, "probe: the entry of a piece of strategy %d could not be compiled\n",
+				plan_pieces[i].strategy);
+			return -1;
+		}
+		out->entries[N_COPY_STRATEGIES + i] = (copy_fn)slot;
+	}
 	return seal_slots(out);
+}
+
+copy_fn strategy_entry(const struct compiled_tables *c, int strategy, unsigned int n)
+{
+	int i = plan_piece_of(strategy, n, n);
+	if (i >= 0 && c->entries[N_COPY_STRATEGIES + i])
+		return c->entries[N_COPY_STRATEGIES + i];
+	return c->entries[strategy];
 }
 
 void compiled_tables_free(struct compiled_tables *c)

@@ -28,8 +28,14 @@ int compile_tables(const struct probe_flavor *f, const struct derived_rule *tabl
  * and the strategy goes one way), then a jump to the strategy's routine;
  * entries[code], NULL for
  * a strategy the flavor lacks. Every strategy so pays the same path, the
- * one a compiled tree's leaf takes. Nonzero after saying why. */
+ * one a compiled tree's leaf takes. And each piece's (plan/pieces.h):
+ * the entry, then a jump to the piece; entries[N_COPY_STRATEGIES + i] for
+ * piece i, NULL where the flavor lacks it. Nonzero after saying why. */
 int compile_strategies(const struct probe_flavor *f, struct compiled_tables *out);
+/* The entry of compile_strategies that times strategy at length n: its
+ * piece's, where it has one that holds n (a compiled tree that has split
+ * its lengths at the piece's edges jumps there), else its own. */
+copy_fn strategy_entry(const struct compiled_tables *c, int strategy, unsigned int n);
 void compiled_tables_free(struct compiled_tables *c);
 
 /* Whether r copies forward everywhere at this CPU's isa, so that

@@ -188,7 +188,10 @@ int measure_pass(struct measurement *m, const struct timing_plan *p, const struc
 	previous = arena;
 	/* Each strategy through its own compiled entry (compile_strategies),
 	 * the path a compiled tree's leaf takes to it: the entry, one jump,
-	 * memmove's overlap guard where the copy goes one way. Through the table dispatch instead
+	 * memmove's overlap guard where the copy goes one way; at a length a
+	 * piece of it holds (plan/pieces.h), the jump to that piece, as a tree
+	 * that splits its lengths there takes it (from probe version 14).
+	 * Through the table dispatch instead
 	 * (probe versions 2 to 9), each strategy paid its code's depth in the
 	 * dispatch's code tree (plan_code_tree: one compare for the first
 	 * codes, a search for the others), a cost that no compiled table pays
@@ -215,8 +218,8 @@ int measure_pass(struct measurement *m, const struct timing_plan *p, const struc
 		struct point *pt = &m->points[i];
 		/* A call's whole cost, call and return included: what a caller
 		 * pays, and a ratio that a tick of jitter cannot blow up. */
-		double t = time_copy(alone.entries[pt->strategy], arena, pt->length, pt->distance, p->samples,
-				     p->ticks_per_sample);
+		double t = time_copy(strategy_entry(&alone, pt->strategy, (unsigned int)pt->length), arena, pt->length,
+				     pt->distance, p->samples, p->ticks_per_sample);
 		pt->pass_min[pass] = t > 0.01 ? t : 0.01;
 		if (progress && (i % 256 == 0 || i + 1 == m->n))
 			progress(pass, i + 1, m->n, pt);

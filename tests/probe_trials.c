@@ -11,7 +11,9 @@
  * (compile_strategies): it starts a 64-byte line, jumps to that
  * strategy's routine and copies, and in memmove copies an overlap either
  * way right (its guard). And a table that enters avx512_medium at its
- * pieces, compiled: its jumps land at the pieces, and it copies right.
+ * pieces, compiled: its jumps land at the pieces, and it copies right;
+ * and each piece's own entry, through which the probe times the strategy
+ * at the piece's lengths.
  * And the order of the timing (probe/streams.h, time_against): two copies
  * are each timed in turns with the reference, never in turns with each
  * other, and placed.c's median is the middle one. And the grid gate on
@@ -20,6 +22,7 @@
 #include "../derive/dispatch.h"
 #include "../probe/band_trials.h"
 #include "../common/bench_grid.h"
+#include "../plan/pieces.h"
 #include "../probe/compiled.h"
 #include "../probe/grid_gate.h"
 #include "../probe/measure.h"
@@ -174,6 +177,37 @@ static void check_pieces(const struct probe_flavor *f)
 				 to[n] == 0x5a && to[-1] == 0x5a;
 		}
 	check(right, f->name, "a table of avx512_medium's pieces copies wrong");
+	compiled_tables_free(&c);
+
+	/* Each piece's own entry, which times the strategy at the piece's
+	 * lengths (strategy_entry): a jmp rel32 to the piece, and the copy
+	 * right at each of its lengths. */
+	if (f->machine_isa() < 2 || compile_strategies(f, &c)) {
+		check(f->machine_isa() < 2, f->name, "the strategies' entries do not compile");
+		return;
+	}
+	int aimed = 1;
+	right = 1;
+	for (size_t k = 0; k < f->n_pieces; k++) {
+		int i = plan_piece_of(f->pieces[k].code, f->pieces[k].lo, f->pieces[k].lo);
+		uintptr_t want = 0;
+		for (size_t r = 0; r < f->n_routines; r++)
+			if (f->routines[r].code == f->pieces[k].code)
+				want = (uintptr_t)f->routines[r].fn + *f->pieces[k].offset;
+		const unsigned char *e = (const unsigned char *)strategy_entry(&c, f->pieces[k].code, f->pieces[k].lo);
+		int32_t rel = 0;
+		memcpy(&rel, e + 8, 4);
+		aimed &= i >= 0 && e[7] == 0xe9 && (uintptr_t)(e + 12 + rel) == want;
+		for (unsigned int n = plan_pieces[i].lo; n <= plan_pieces[i].hi; n++) {
+			for (size_t j = 0; j < n; j++)
+				src[256 + j] = (unsigned char)(j * 5 + n);
+			memset(dst, 0x5a, sizeof dst);
+			right &= strategy_entry(&c, f->pieces[k].code, n)(dst + 256, src + 256, n) == dst + 256 &&
+				 memcmp(dst + 256, src + 256, n) == 0 && dst[256 + n] == 0x5a;
+		}
+	}
+	check(aimed, f->name, "a piece's own entry does not jump to the piece");
+	check(right, f->name, "a piece's own entry copies wrong");
 	compiled_tables_free(&c);
 }
 

@@ -118,12 +118,15 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 		buf_printf(b, "## Method\n\n- Routines: the generated strategies of the %s flavor that this CPU runs, "
 			      "each run through its own entry, compiled as gen writes a table that gives it every "
 			      "length and distance (the entry, memmove's overlap compares where the flavor's entry is "
-			      "memmove%s, then a jump to the strategy's routine), so that each pays the path a compiled "
-			      "tree's leaf takes to it:",
+			      "memmove%s, then a jump to the strategy's routine%s), so that each pays the path a "
+			      "compiled tree's leaf takes to it:",
 			   run->archive->flavor,
 			   v >= MEMMOVE_GUARD_VERSION ? " and the strategy goes up or down, none before one that loads "
 							"everything before it stores"
-						      : "");
+						      : "",
+			   v >= PIECES_VERSION ? ", or, at a length one of its pieces holds (plan/pieces.h), to that "
+						 "piece, past the body's own compares"
+					       : "");
 	else if (v >= 2)
 		buf_printf(b, "## Method\n\n- Routines: the generated strategies of the %s flavor that this CPU runs, "
 			      "each run through the flavor's table copy (`uc_memmove`, or `uc_memcpy` where the flavor "
