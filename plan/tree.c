@@ -166,7 +166,7 @@ static void search(struct builder *b, int lo, int hi)
 	}
 }
 
-/* The leaves of the merged runs leaves[1..n] (into out[1..]): a run with no
+/* The leaves of the merged runs runs[1..n] (into out[1..]): a run with no
  * distance test whose copy has pieces (pieces.h) cut at their edges, each
  * part jumping to its piece. How many. */
 static int cut_at_pieces(const struct leaf *runs, int n, struct leaf *out)
