@@ -97,6 +97,7 @@ run "probe derivation" build/test_derive
 run "portable probe" tests/probe_cli.sh
 run "probe: its trials timed" build/probe_trials
 run "import of run archives" tests/import_cli.sh
+run "recorded runs, notes" tests/recorded_notes.sh
 run "rederive" tests/rederive.sh
 run "import: the dispatch" tests/import_dispatch.sh
 run "git merge of uarch.db" tests/merge_git.sh
