@@ -190,14 +190,18 @@ static void check_pieces(const struct probe_flavor *f)
 	right = 1;
 	for (size_t k = 0; k < f->n_pieces; k++) {
 		int i = plan_piece_of(f->pieces[k].code, f->pieces[k].lo, f->pieces[k].lo);
+		if (i < 0) {
+			aimed = 0;
+			continue;
+		}
 		uintptr_t want = 0;
-		for (size_t r = 0; r < f->n_routines; r++)
-			if (f->routines[r].code == f->pieces[k].code)
-				want = (uintptr_t)f->routines[r].fn + *f->pieces[k].offset;
+		for (size_t m = 0; m < f->n_routines; m++)
+			if (f->routines[m].code == f->pieces[k].code)
+				want = (uintptr_t)f->routines[m].fn + *f->pieces[k].offset;
 		const unsigned char *e = (const unsigned char *)strategy_entry(&c, f->pieces[k].code, f->pieces[k].lo);
 		int32_t rel = 0;
 		memcpy(&rel, e + 8, 4);
-		aimed &= i >= 0 && e[7] == 0xe9 && (uintptr_t)(e + 12 + rel) == want;
+		aimed &= e[7] == 0xe9 && (uintptr_t)(e + 12 + rel) == want;
 		for (unsigned int n = plan_pieces[i].lo; n <= plan_pieces[i].hi; n++) {
 			for (size_t j = 0; j < n; j++)
 				src[256 + j] = (unsigned char)(j * 5 + n);
