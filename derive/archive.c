@@ -279,6 +279,12 @@ static int parse_body(struct cursor *c, struct run_archive *a)
 		if (shaped_trial_parse(line, &a->dispatch, why, sizeof why))
 			return fail(c, "%s", why);
 	}
+	if (a->probe_version >= CLASSES_TRIAL_VERSION) {
+		if (trailing_line(c, line, sizeof line))
+			return -1;
+		if (classes_trial_parse(line, &a->dispatch, why, sizeof why))
+			return fail(c, "%s", why);
+	}
 	if (a->probe_version >= GRID_GATE_VERSION) {
 		if (trailing_line(c, line, sizeof line))
 			return -1;

@@ -21,6 +21,7 @@
  *   trials N ...                     version 7: the band trials (dispatch.h)
  *   small_trial ...                  version 8: the small trial (dispatch.h)
  *   shaped ...                       version 9: the shaped trial (dispatch.h)
+ *   classes ...                      version 15: the classes trial (dispatch.h)
  *   grid_gate ...                    version 12: the grid gate (dispatch.h)
  *   sha256 HEX                       of every byte before this line
  *
@@ -89,8 +90,13 @@
  *      holds (plan/pieces.h) through an entry that jumps to that piece,
  *      past the body's own compares, as a compiled tree that has split its
  *      lengths at the piece's edges enters it: avx512_medium's compares at
- *      64 and 128, which no tree so cut runs, are no longer charged to it. */
-#define PROBE_VERSION 14
+ *      64 and 128, which no tree so cut runs, are no longer charged to it.
+ *  15: as 14, and in the kernel flavor, where the run keeps every copy
+ *      forward, the classes trial: every copy forward but in the classes
+ *      the trials' table copies its own way, kept where it is no slower
+ *      than every copy forward beyond the noise (dispatch.h). */
+#define PROBE_VERSION 15
+#define CLASSES_TRIAL_VERSION 15
 #define PIECES_VERSION 14
 #define TABLES_APART_VERSION 11
 #define GRID_GATE_VERSION 12

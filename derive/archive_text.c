@@ -32,6 +32,8 @@ char *archive_text(struct run_archive *a)
 		small_trial_text(&b, &a->dispatch);
 	if (a->probe_version >= SHAPED_TRIAL_VERSION)
 		shaped_trial_text(&b, &a->dispatch);
+	if (a->probe_version >= CLASSES_TRIAL_VERSION)
+		classes_trial_text(&b, &a->dispatch);
 	if (a->probe_version >= GRID_GATE_VERSION)
 		grid_gate_text(&b, &a->dispatch);
 	sha256_hex(b.data, b.len, a->sha256);

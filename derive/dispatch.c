@@ -120,6 +120,27 @@ int derive_chosen(const struct table *t, const struct dispatch_run *d, struct de
 			 d->shaped.baseline.random, d->shaped.shaped.sorted, d->shaped.baseline.sorted);
 		return 0;
 	}
+	if (d->classes.kept && !refused) {
+		int rc = classes_trial_table(t, d, out);
+		if (rc > 0)
+			snprintf(out->note, sizeof out->note,
+				 "The archive's classes trial kept a table, but no class of the trials' table copies other than "
+				 "%s: the archive contradicts its own points.",
+				 strategy_name[BASELINE_STRATEGY]);
+		if (rc)
+			return -1;
+		snprintf(out->note, sizeof out->note,
+			 "Every copy %s but in the classes where %s stalls: every candidate, and the table the trials "
+			 "shaped, was slower than every copy %s on the random-size workload or its sorted control; this "
+			 "one, the trials' table with zero and elsewhere copied %s, took %.2f ticks a call on random sizes "
+			 "against %.2f, and %.2f against %.2f sorted (the classes trial). Against the best measured copy "
+			 "the rule is at worst %.3fx, at the median %.3fx; against %s at worst %.3fx.",
+			 strategy_name[BASELINE_STRATEGY], strategy_name[BASELINE_STRATEGY],
+			 strategy_name[BASELINE_STRATEGY], strategy_name[BASELINE_STRATEGY], d->classes.table.random,
+			 d->classes.baseline.random, d->classes.table.sorted, d->classes.baseline.sorted, out->worst_regret,
+			 out->median_regret, strategy_name[BASELINE_STRATEGY], out->worst_vs_baseline);
+		return 0;
+	}
 	/* Charged as when no trial ran: the cost the rule records is the
 	 * baseline's, not the shaped table's that lost. */
 	struct dispatch_run untried = *d;

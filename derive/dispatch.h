@@ -84,6 +84,26 @@ struct shaped_trial {
 	int kept;
 };
 
+/* The classes trial (probe version 15), in the kernel flavor, where every
+ * candidate and the shaped table lost to every copy forward: the table the
+ * trials made (derive_trialled) with every copy forward but in the classes
+ * above, near and below (classes_trial_table), compiled as gen writes it
+ * and timed in turns with every copy forward as it ships: the median ticks
+ * a call of each. kept: no slower than every copy forward beyond the noise
+ * on random sizes and on the sorted control (classes_trial_keeps). Its
+ * gain lies where the workload rarely goes: on a Zen 4 guest rep movsb
+ * took 127 ticks at 64 bytes, d = 1..15, and 55 at d = 16..31, against 11
+ * at every other distance, where the descending copy took 12
+ * (evidence/zen4-2026-12-04-641111); a tie on the workload keeps it, since
+ * each of its cells beat every copy forward beyond the noise where it
+ * differs. In the user flavor every copy forward is the C library's
+ * memmove, which a table's elsewhere copy is not: no trial runs there. */
+struct classes_trial {
+	int tried; /* 0: not run (a table kept, the user flavor, or no class copies its own way) */
+	struct workload_ticks table, baseline;
+	int kept;
+};
+
 /* Probe version 12's grid gate, after the trials, where the run keeps a
  * table: that table, compiled, against every copy forward as it ships at
  * each point of make bench's grid (common/bench_grid.h), the two timed in
@@ -112,6 +132,7 @@ struct dispatch_run {
 	struct band_trial trials[DISPATCH_TRIALS_MAX];
 	struct small_trial small; /* version 8 */
 	struct shaped_trial shaped; /* version 9 */
+	struct classes_trial classes; /* version 15 */
 	struct grid_gate gate;      /* version 12 */
 };
 
@@ -265,7 +286,36 @@ int shaped_trial_run(const struct table *t, struct dispatch_run *d, double noise
  * failure, and where the archive's small trial contradicts its points. */
 int derive_trialled(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
 
-/* The grid gate's line (grid_gate.c), after the shaped trial's in an
+/* The classes table of the run d on t (struct classes_trial): the table
+ * the trials made (derive_trialled), its zero and elsewhere cells copied
+ * forward, adjacent bands alike merged, judged on t (rule_regret). Returns
+ * 1 where no cell of it copies otherwise (the trial has nothing to try), 0
+ * with out set, -1 with out's note saying why. */
+int classes_trial_table(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
+
+/* Whether the classes table is kept: no slower than every copy forward
+ * beyond the noise on random sizes and on the sorted control. */
+int classes_trial_keeps(const struct classes_trial *v, double noise);
+
+/* Times the classes table, compiled, in turns with every copy forward as
+ * it ships; fills v->table and v->baseline. Nonzero after saying why. */
+typedef int classes_trial_timer(void *ctx, const struct derived_rule *table, struct classes_trial *v);
+
+/* The classes trial, where d keeps no table (dispatch_keeps_table) and the
+ * classes table has a cell to try: timed by time, the verdict in
+ * d->classes. Nonzero after saying why. */
+int classes_trial_run(const struct table *t, struct dispatch_run *d, double noise, classes_trial_timer *time,
+		      void *ctx);
+
+/* The classes trial's line (classes_trial.c), after the shaped trial's in
+ * an archive of probe version 15 or later:
+ *   classes none
+ *   classes TABLE_RANDOM TABLE_SORTED BASELINE_RANDOM BASELINE_SORTED kept|not
+ * the figures only where the run kept no table before it. */
+void classes_trial_text(struct buf *b, const struct dispatch_run *d);
+int classes_trial_parse(const char *line, struct dispatch_run *d, char *why, size_t why_size);
+
+/* The grid gate's line (grid_gate.c), after the classes trial's in an
  * archive of probe version 12 or later:
  *   grid_gate none                                 no table was kept
  *   grid_gate WORST LENGTH DISTANCE passed|refused
@@ -278,8 +328,8 @@ int grid_gate_parse(const char *line, struct dispatch_run *d, char *why, size_t 
  * loss beyond the noise. */
 int grid_gate_refuses(double ratio, double noise);
 
-/* Whether the run keeps a table before the gate: a candidate, or the
- * shaped table. */
+/* Whether the run keeps a table before the gate: a candidate, the
+ * shaped table, or the classes table. */
 int dispatch_keeps_table(const struct dispatch_run *d);
 
 /* The baseline's table: one band, every copy forward; no figures. */
@@ -287,7 +337,8 @@ void derived_baseline(struct derived_rule *r);
 
 /* Derives the rule the run kept: the table the trials made of the kept
  * candidate, or of the fastest where the shaped trial kept it
- * (derive_trialled), or the baseline table judged on t, where none was
+ * (derive_trialled), or the classes table where the classes trial kept it,
+ * or the baseline table judged on t, where none was
  * kept or the grid gate refused the one that was.
  * Nonzero, with the note saying why, on failure. */
 int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);

@@ -14,7 +14,7 @@ int grid_gate_refuses(double ratio, double noise)
 
 int dispatch_keeps_table(const struct dispatch_run *d)
 {
-	return d->measured && (d->chosen != CHOSE_BASELINE || d->shaped.kept);
+	return d->measured && (d->chosen != CHOSE_BASELINE || d->shaped.kept || d->classes.kept);
 }
 
 void grid_gate_text(struct buf *b, const struct dispatch_run *d)

@@ -78,6 +78,7 @@ struct builder {
 	const struct copy_table *t;
 	const struct leaf *leaves; /* leaves[1..]: numbered from 1, as the labels are */
 	struct plan_tree *out;
+	const char *prefix; /* of its labels: "t", or a class's subtree's */
 };
 
 static struct plan_step *emit(struct plan_tree *out, enum plan_op op, int to)
@@ -92,13 +93,31 @@ static struct plan_step *emit(struct plan_tree *out, enum plan_op op, int to)
 static void label(struct builder *b, enum plan_op op, int lo, int hi)
 {
 	struct plan_step *s = emit(b->out, op, -1);
-	snprintf(s->label, sizeof s->label, "t%d_%d", lo, hi);
+	snprintf(s->label, sizeof s->label, "%s%d_%d", b->prefix, lo, hi);
 }
 
 static void compare_length(struct builder *b, int leaf)
 {
 	struct plan_step *s = emit(b->out, PLAN_CMP_LENGTH, -1);
 	s->bound = b->leaves[leaf].hi;
+}
+
+/* The test of class c, which jumps to copy `to` (-1: to the label the
+ * caller names). */
+static struct plan_step *class_test(struct plan_tree *out, const struct class_bounds *k, int c, int to)
+{
+	struct plan_step *s = emit(out, PLAN_IF_CLASS, to);
+	s->class = c;
+	switch (c) {
+	case CLASS_ZERO:
+		s->bound = (unsigned int)(k->zero_mod ? k->zero_mod : 4096) - 1;
+		s->flags = s->bound == 4095;
+		break;
+	case CLASS_ABOVE: s->bound = k->above_max; break;
+	case CLASS_NEAR: s->bound = k->near_max; break;
+	default: s->bound = 4096 - k->below_max; break;
+	}
+	return s;
 }
 
 /* Leaf i's distance tests, then its elsewhere class's copy. */
@@ -109,18 +128,8 @@ static void leaf_steps(struct builder *b, int i)
 	if (L->n_tests)
 		emit(b->out, PLAN_DISTANCE, -1);
 	for (int j = 0; j < L->n_tests; j++) {
-		struct plan_step *s = emit(b->out, PLAN_IF_CLASS, L->test_to[j]);
+		struct plan_step *s = class_test(b->out, k, L->test_class[j], L->test_to[j]);
 		s->piece = plan_piece_of(s->to, L->lo, L->hi);
-		s->class = L->test_class[j];
-		switch (s->class) {
-		case CLASS_ZERO:
-			s->bound = (unsigned int)(k->zero_mod ? k->zero_mod : 4096) - 1;
-			s->flags = s->bound == 4095;
-			break;
-		case CLASS_ABOVE: s->bound = k->above_max; break;
-		case CLASS_NEAR: s->bound = k->near_max; break;
-		default: s->bound = 4096 - k->below_max; break;
-		}
 	}
 	emit(b->out, PLAN_GOTO, L->elsewhere)->piece = L->piece;
 }
@@ -187,15 +196,103 @@ static int cut_at_pieces(const struct leaf *runs, int n, struct leaf *out)
 	return k;
 }
 
+/* The length tree of runs[1..n], each with no distance test or each with
+ * its own: cut at the pieces' edges, weighed by the size profile, its
+ * labels named from prefix. Nonzero when out of memory. */
+static int length_tree(const struct copy_table *t, const struct leaf *runs, int n, const char *prefix,
+		       struct plan_tree *out)
+{
+	struct leaf *leaves = calloc((size_t)n * PLAN_MAX_PIECES + 1, sizeof *leaves);
+	if (!leaves)
+		return -1;
+	n = cut_at_pieces(runs, n, leaves);
+	for (int i = 1; i <= n; i++)
+		leaves[i].weight = size_profile_weight(leaves[i].lo, leaves[i].hi) + 1;
+	struct builder b = {t, leaves, out, prefix};
+	search(&b, 1, n);
+	free(leaves);
+	return 0;
+}
+
+/* Whether the tree tests the distance before the length: where every band
+ * copies the class elsewhere alike, by a copy with no pieces, and some
+ * band tests a class. Then the length matters only in the classes whose
+ * copy changes with it, and a call elsewhere, where most distances fall,
+ * runs the class tests and no length compare. zen4's kernel table that
+ * copies every class forward but above (d = 1..31, where rep movsb took
+ * 55-127 ticks at 64 bytes against 11 at d = 0,
+ * evidence/zen4-2026-12-04-641111), length first (cmp 7, then the
+ * distance), took 1.032x the time of one rep movsb on make bench's random
+ * sizes. */
+static int distance_first(const struct leaf *runs, int n)
+{
+	int tests = 0;
+	for (int i = 1; i <= n; i++) {
+		if (runs[i].elsewhere != runs[1].elsewhere)
+			return 0;
+		tests |= runs[i].n_tests > 0;
+	}
+	return n > 1 && tests && plan_piece_cut(runs[1].elsewhere, runs[1].lo, runs[n].hi) == 0;
+}
+
+static const char *const class_label[N_DISTANCE_CLASSES] = {
+	[CLASS_ZERO] = "zero_", [CLASS_ABOVE] = "above_", [CLASS_NEAR] = "near_", [CLASS_BELOW] = "below_"};
+
+/* The distance first (distance_first): each class that some band tests, in
+ * test order, jumps to its copy where every band copies it alike, else to
+ * its own length tree; elsewhere's copy is reached last with no further
+ * test. Nonzero when out of memory. */
+static int classes_first(const struct copy_table *t, const struct leaf *runs, int n, struct plan_tree *out)
+{
+	int tested[N_DISTANCE_CLASSES] = {0}, own_tree[N_DISTANCE_CLASSES] = {0};
+	for (int i = 1; i <= n; i++)
+		for (int j = 0; j < runs[i].n_tests; j++)
+			tested[runs[i].test_class[j]] = 1;
+	emit(out, PLAN_DISTANCE, -1);
+	for (int i = 0; i < N_TESTED; i++) {
+		int c = tested_classes[i];
+		if (!tested[c])
+			continue;
+		for (int k = 1; k < t->n_bands; k++)
+			own_tree[c] |= t->bands[k].strategy[c] != t->bands[0].strategy[c];
+		struct plan_step *s = class_test(out, &t->classes, c, own_tree[c] ? -1 : t->bands[0].strategy[c]);
+		if (own_tree[c])
+			snprintf(s->label, sizeof s->label, "%sclass", class_label[c]);
+		else
+			s->piece = plan_piece_of(s->to, runs[1].lo, runs[n].hi);
+	}
+	emit(out, PLAN_GOTO, runs[1].elsewhere);
+	struct leaf *column = calloc((size_t)t->n_bands + 1, sizeof *column);
+	if (!column)
+		return -1;
+	int rc = 0;
+	for (int i = 0; i < N_TESTED && rc == 0; i++) {
+		int c = tested_classes[i], m = 0;
+		if (!own_tree[c])
+			continue;
+		snprintf(emit(out, PLAN_LABEL, -1)->label, sizeof out->steps->label, "%sclass", class_label[c]);
+		for (int k = 0; k < t->n_bands; k++) {
+			const struct band *b = &t->bands[k];
+			if (m && column[m].elsewhere == b->strategy[c])
+				column[m].hi = b->hi;
+			else
+				column[++m] = (struct leaf){.lo = b->lo, .hi = b->hi, .elsewhere = b->strategy[c]};
+		}
+		char prefix[16];
+		snprintf(prefix, sizeof prefix, "%st", class_label[c]);
+		rc = length_tree(t, column, m, prefix, out);
+	}
+	free(column);
+	return rc;
+}
+
 int plan_tree(const struct copy_table *t, struct plan_tree *out)
 {
 	*out = (struct plan_tree){0};
 	struct leaf *runs = calloc((size_t)t->n_bands + 1, sizeof *runs);
-	struct leaf *leaves = calloc((size_t)t->n_bands * PLAN_MAX_PIECES + 1, sizeof *leaves);
 	out->steps = calloc(PLAN_MAX_STEPS, sizeof *out->steps);
-	if (!runs || !leaves || !out->steps) {
+	if (!runs || !out->steps) {
 		free(runs);
-		free(leaves);
 		plan_tree_free(out);
 		return -1;
 	}
@@ -208,14 +305,11 @@ int plan_tree(const struct copy_table *t, struct plan_tree *out)
 		else
 			runs[++n] = leaf;
 	}
-	n = cut_at_pieces(runs, n, leaves);
+	int rc = distance_first(runs, n) ? classes_first(t, runs, n, out) : length_tree(t, runs, n, "t", out);
 	free(runs);
-	for (int i = 1; i <= n; i++)
-		leaves[i].weight = size_profile_weight(leaves[i].lo, leaves[i].hi) + 1;
-	struct builder b = {t, leaves, out};
-	search(&b, 1, n);
-	free(leaves);
-	return 0;
+	if (rc)
+		plan_tree_free(out);
+	return rc;
 }
 
 void plan_tree_free(struct plan_tree *tree)

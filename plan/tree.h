@@ -3,8 +3,9 @@
  * templates print them (NASM, GAS, Linux's macros); every decision of the
  * tree's shape is made here.
  *
- * The tree tests length first. Each compare splits its bands where the
- * calls of the size profile (common/size_profile.h, glibc's
+ * The tree tests length first, unless every band copies the class
+ * elsewhere alike (tree.c, distance_first). Each length compare splits its
+ * bands where the calls of the size profile (common/size_profile.h, glibc's
  * bench-memcpy-random distribution: 56% of its calls copy 8 bytes) weigh
  * most nearly alike on both sides, so that a frequent size takes few
  * compares and a size the profile never saw, many. Only in a
@@ -70,10 +71,13 @@ struct plan_step {
 	char label[32];     /* "t<lo>_<hi>": leaves lo..hi; "codes_<lo>_<hi>": codes lo..hi */
 };
 
-/* The most steps a tree of PLAN_MAX_BANDS bands takes: each leaf (a band,
- * cut at most into PLAN_MAX_PIECES) its four distance tests, the distance
- * and a jump; each split a compare, a jump and a label. */
-#define PLAN_MAX_STEPS (PLAN_MAX_BANDS * PLAN_MAX_PIECES * (4 + 5) + 4)
+/* The most steps a tree of PLAN_MAX_BANDS bands takes. Length first: each
+ * leaf (a band, cut at most into PLAN_MAX_PIECES) its four distance tests,
+ * the distance and a jump; each split a compare, a jump and a label. The
+ * distance first: the distance, four tests and a jump, then for each of
+ * the four classes a label and a length tree of as many leaves, each a
+ * jump and its split's three steps. */
+#define PLAN_MAX_STEPS (PLAN_MAX_BANDS * PLAN_MAX_PIECES * 16 + 10)
 
 struct plan_tree {
 	struct plan_step *steps;

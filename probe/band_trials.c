@@ -6,6 +6,7 @@
 #include "placed.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* What the timers read: the flavor, the workload's streams (made at the
  * first trial) and the noise its line judges the trial by. */
@@ -106,6 +107,37 @@ int try_shaped(const struct probe_flavor *f, const struct table *t, struct dispa
 {
 	struct timing x = {f, NULL, noise};
 	int rc = shaped_trial_run(t, d, noise, time_shaped, &x);
+	if (x.s)
+		streams_free(x.s);
+	return rc;
+}
+
+/* The classes table and every copy forward as it ships, each timed in
+ * turns with the forward routine (time_placed; classes_trial_timer). */
+static int time_classes(void *ctx, const struct derived_rule *table, struct classes_trial *v)
+{
+	struct timing *x = ctx;
+	struct workload_ticks times[2];
+	if (time_trial(x, table, 1, &x->f->baseline_copy, 1, times))
+		return -1;
+	v->table = times[0], v->baseline = times[1];
+	printf("  classes trial: every copy forward but in the classes where the trials' table copies otherwise, %d "
+	       "band%s: %.2f ticks a call against %.2f for every copy forward on random sizes, %.2f against %.2f "
+	       "sorted: %s\n",
+	       table->n_bands, table->n_bands == 1 ? "" : "s", v->table.random, v->baseline.random, v->table.sorted,
+	       v->baseline.sorted, classes_trial_keeps(v, x->noise) ? "kept" : "not kept, every copy forward stays");
+	return 0;
+}
+
+int try_classes(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise)
+{
+	memset(&d->classes, 0, sizeof d->classes);
+	if (f->moves)
+		return 0;
+	struct timing x = {f, NULL, noise};
+	int rc = classes_trial_run(t, d, noise, time_classes, &x);
+	if (rc == 0 && !d->classes.tried && !dispatch_keeps_table(d))
+		printf("  classes trial: not run: no class of the trials' table copies other than every copy forward\n");
 	if (x.s)
 		streams_free(x.s);
 	return rc;

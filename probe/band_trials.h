@@ -1,7 +1,9 @@
 /* Probe version 7: a band only where its compare pays on the workload;
  * version 8: small_flat in small's cells only where that pays on it;
  * version 9: where every candidate lost, both trials on the fastest, and
- * the table they shape kept where it beats every copy forward. */
+ * the table they shape kept where it beats every copy forward; version
+ * 15: where that lost too, its stall classes alone, kept where they cost
+ * the workload nothing beyond the noise. */
 #ifndef PROBE_BAND_TRIALS_H
 #define PROBE_BAND_TRIALS_H
 
@@ -30,5 +32,12 @@ int try_small_flat(const struct probe_flavor *f, const struct table *t, struct d
  * forward as it ships. Records the verdict in d. Nonzero after saying
  * why. */
 int try_shaped(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise);
+
+/* Then, where d keeps no table and the flavor's every copy forward is its
+ * own rep movsb (not the C library's memmove): classes_trial_run
+ * (derive/dispatch.h), the classes table compiled and timed in turns with
+ * every copy forward as it ships. Records the verdict in d. Nonzero after
+ * saying why. */
+int try_classes(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise);
 
 #endif

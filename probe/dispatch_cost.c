@@ -104,7 +104,8 @@ int time_candidates(const struct probe_flavor *f, const struct table *t, struct 
 		printf("  every candidate lost to the baseline: the trials shape the fastest on random sizes, at %g times "
 		       "the band cost\n",
 		       d->shaped.from);
-	if (try_band_splits(f, t, d, noise) || try_small_flat(f, t, d, noise) || try_shaped(f, t, d, noise))
+	if (try_band_splits(f, t, d, noise) || try_small_flat(f, t, d, noise) || try_shaped(f, t, d, noise) ||
+	    try_classes(f, t, d, noise))
 		return -1;
 	return try_grid_gate(f, t, d, noise, longest);
 }

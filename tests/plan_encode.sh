@@ -6,8 +6,9 @@
 # entry. Checked on uarch.db and on a forged database whose tables take
 # every form of the tree: zero_mod below 4096 (a test of d), the near and
 # below classes, and sixteen bands, whose far leaves need rel32 jumps.
-# A user table that enters avx512_medium at its pieces (plan/pieces.h) is
-# checked so too, and runs its generated tests.
+# A user table that enters avx512_medium at its pieces (plan/pieces.h), and
+# a kernel table whose tree tests the distance first, are checked so too,
+# and run their generated tests.
 # usage: tests/plan_encode.sh   (needs what make builds)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -81,4 +82,24 @@ check "user: every set of the forged database encodes to its bytes" same "$T/for
 # without AVX-512 they run the set of its isa, which has no piece).
 check "...and its generated tests build" build_suite "$T/forged-user/user"
 check "...and pass" "$T/forged-user/user/run" zen5
+
+# A kernel table that copies zero and elsewhere forward at every length and
+# the classes above and near their own ways: its tree tests the distance
+# first (plan/tree.c, distance_first), and each of the two classes takes
+# its own length tree.
+sqlite3 "$T/forged.db" "UPDATE rule SET above_max = 31, near_max = 100, below_max = 0, zero_mod = 4096, align_dst = 0
+	WHERE uarch = 'zen4' AND flavor = 'kernel'; DELETE FROM rule_band WHERE uarch = 'zen4' AND flavor = 'kernel';
+	INSERT INTO rule_band VALUES ('zen4', 'kernel', 0, 32, 'forward', 'small', 'small', 'forward', 'forward');
+	INSERT INTO rule_band VALUES ('zen4', 'kernel', 33, 1023, 'forward', 'down', 'forward', 'forward', 'forward');
+	INSERT INTO rule_band VALUES ('zen4', 'kernel', 1024, NULL, 'forward', 'down', 'down', 'forward', 'forward')"
+check "the forged database with a kernel table that copies its classes alone generates" \
+	gen/uarchgen gen -q --db "$T/forged.db" --out "$T/forged-classes"
+check "...whose tree computes the distance first, then reaches above's and near's length trees" sh -c \
+	"sed -n '/^uc_memcpy_zen4:/,/copy_end/p' '$T/forged-classes/kernel/x86_64/copy.asm' | grep -v '^ *;' |
+	 sed -n '4p' | grep -q 'mov     ecx, edi' &&
+	 grep -q '^.Lmemcpy_zen4_above_class:' '$T/forged-classes/kernel/x86_64/copy.asm' &&
+	 grep -q '^.Lmemcpy_zen4_near_class:' '$T/forged-classes/kernel/x86_64/copy.asm'"
+check "kernel: every set of that database encodes to its bytes" same "$T/forged.db" "$T/forged-classes" kernel
+check "...and its generated tests build" build_suite "$T/forged-classes/kernel"
+check "...and pass" "$T/forged-classes/kernel/run" zen4
 summary

@@ -257,6 +257,7 @@ int main(int argc, char **argv)
 	derive_dispatch();
 	derive_small_trial();
 	derive_shaped_trial();
+	derive_classes_trial();
 	derive_grid_gate();
 
 	expect_rejected("malformed.csv", 2);

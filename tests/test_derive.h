@@ -46,6 +46,8 @@ int table_with_flat(struct table *t, double fraction);
 int cells_of(const struct derived_rule *r, int s);
 /* The shaped trial (test_derive_shaped.c). */
 void derive_shaped_trial(void);
+/* The classes trial (test_derive_classes.c). */
+void derive_classes_trial(void);
 /* The grid gate (test_derive_grid_gate.c). */
 void derive_grid_gate(void);
 

@@ -1,7 +1,7 @@
 /* summary.md's section on the dispatch: what a split cost the random-size
  * workload, and the candidate tables the probe timed on it (probe version
- * 3 and up), its band trials (7), its small trial (8) and its shaped
- * trial (9; derive/dispatch.h). */
+ * 3 and up), its band trials (7), its small trial (8), its shaped trial
+ * (9) and its classes trial (15; derive/dispatch.h). */
 #include "evidence.h"
 
 #include "../../common/bench_grid.h"
@@ -51,6 +51,24 @@ static void shaped_trial_section(struct buf *b, const struct shaped_trial *v)
 		      "%.2f |\n\n%s\n",
 		   DISPATCH_PAIRED_ROUNDS, v->shaped.random, v->shaped.sorted, v->baseline.random, v->baseline.sorted,
 		   v->kept ? "**Kept**: the rule is the shaped table." : "Not kept: every copy forward stays.");
+}
+
+/* Probe version 15's classes trial, after the shaped trial lost. */
+static void classes_trial_section(struct buf *b, const struct classes_trial *v)
+{
+	if (!v->tried) {
+		buf_printf(b, "\nNo classes trial: no class of that table copies other than every copy forward.\n");
+		return;
+	}
+	buf_printf(b, "\nThen the classes trial: that table with its zero and elsewhere cells copied forward, so that "
+		      "only the classes above, near and below copy their own ways, compiled, against every copy forward "
+		      "as it ships, timed in turns, the median of %d rounds; kept where it is no slower beyond the noise "
+		      "on random sizes and on the sorted control, since each of its cells beat every copy forward "
+		      "beyond the noise where it differs, at distances the workload seldom draws:\n\n"
+		      "| table | random | sorted |\n|---|---|---|\n| classes | %.2f | %.2f |\n| every copy forward | "
+		      "%.2f | %.2f |\n\n%s\n",
+		   DISPATCH_PAIRED_ROUNDS, v->table.random, v->table.sorted, v->baseline.random, v->baseline.sorted,
+		   v->kept ? "**Kept**: the rule is the classes table." : "Not kept: every copy forward stays.");
 }
 
 /* Probe version 12's grid gate, last. */
@@ -129,7 +147,7 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 	}
 	/* Where the shaped trial kept its table, every copy forward is not the
 	 * rule; where the grid gate refused the table kept, it is. */
-	int forward = (d->chosen == CHOSE_BASELINE && !d->shaped.kept) || run->archive->dispatch.gate.refused;
+	int forward = !dispatch_keeps_table(d) || run->archive->dispatch.gate.refused;
 	buf_printf(b, "| %severy copy forward%s | 1 | %.2f | %.2f |\n", forward ? "**" : "", forward ? " (kept)**" : "",
 		   d->baseline.random, d->baseline.sorted);
 	buf_printf(b, "\nThe probe keeps, of the candidates %s, the one charged the measured cost, unless another "
@@ -166,6 +184,9 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 		small_trial_section(b, run);
 	if (shaping)
 		shaped_trial_section(b, &d->shaped);
+	if (shaping && !d->shaped.kept && run->archive->probe_version >= CLASSES_TRIAL_VERSION &&
+	    strcmp(run->archive->flavor, "user") != 0)
+		classes_trial_section(b, &d->classes);
 	if (run->archive->probe_version >= GRID_GATE_VERSION)
 		grid_gate_section(b, run);
 }

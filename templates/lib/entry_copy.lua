@@ -39,7 +39,7 @@ function M.step_jump(way, i)
   if i == #way.tree and x.op == "goto" and x.to == way.reachable[1] and not x.piece then
     return false, true
   end
-  local jumps = x.op == "if_class" or x.op == "goto" or x.op == "if_at_most" or (x.op == "if_above" and x.to)
+  local jumps = x.op == "goto" or x.op == "if_at_most" or ((x.op == "if_class" or x.op == "if_above") and x.to)
   return jumps and way.far, false
 end
 

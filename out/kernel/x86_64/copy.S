@@ -410,21 +410,26 @@ uc_memcpy_table:
 uc_memcpy_zen2:
         endbr64
         mov     rax, rdi
-        /* zen2's table, as a branch tree: length first */
-        cmp     rdx, 63                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemcpy_zen2_forward - . - 4
-.Luc_memcpy_zen2.jump1:
+        /* zen2's table, as a branch tree: distance first */
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen2_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen2.jump2:
+.Luc_memcpy_zen2.jump1:
         cmp     ecx, 31                       /* above: d <= above_max */
+        jbe     .Lmemcpy_zen2_above_class
+        .byte   0xe9
+        .long   .Lmemcpy_zen2_forward - . - 4
+.Luc_memcpy_zen2.jump2:
+.Lmemcpy_zen2_above_class:
+        cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lmemcpy_zen2_down - . - 4
+        .long   .Lmemcpy_zen2_forward - . - 4
 .Luc_memcpy_zen2.jump3:
+        .byte   0xe9
+        .long   .Lmemcpy_zen2_down - . - 4
+.Luc_memcpy_zen2.jump4:
 .Luc_memcpy_zen2.copy_end:
 .Lmemcpy_zen2_forward:
         mov     rcx, rdx
@@ -1255,21 +1260,26 @@ uc_copy_strategy_table:
         .balign 64, 0xcc
 uc_copy_strategy_zen2:
         endbr64
-        /* zen2's table, as a branch tree: length first */
-        cmp     rdx, 63                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lcopy_strategy_zen2_forward - . - 4
-.Luc_copy_strategy_zen2.jump1:
+        /* zen2's table, as a branch tree: distance first */
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_strategy_zen2_forward - . - 4         /* zero: d = 0 */
-.Luc_copy_strategy_zen2.jump2:
+.Luc_copy_strategy_zen2.jump1:
         cmp     ecx, 31                       /* above: d <= above_max */
+        jbe     .Lcopy_strategy_zen2_above_class
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen2_forward - . - 4
+.Luc_copy_strategy_zen2.jump2:
+.Lcopy_strategy_zen2_above_class:
+        cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lcopy_strategy_zen2_down - . - 4
+        .long   .Lcopy_strategy_zen2_forward - . - 4
 .Luc_copy_strategy_zen2.jump3:
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen2_down - . - 4
+.Luc_copy_strategy_zen2.jump4:
 .Luc_copy_strategy_zen2.copy_end:
 .Lcopy_strategy_zen2_forward:
         mov     eax, 0
@@ -1853,21 +1863,26 @@ uc_copy_to_user_zen2:
         endbr64
         /* (no SMAP: built without --smap) */
 uc_copy_to_user_zen2_access:
-        /* zen2's table, as a branch tree: length first */
-        cmp     rdx, 63                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lcopy_to_user_zen2_forward - . - 4
-.Luc_copy_to_user_zen2.jump1:
+        /* zen2's table, as a branch tree: distance first */
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_to_user_zen2_forward - . - 4         /* zero: d = 0 */
-.Luc_copy_to_user_zen2.jump2:
+.Luc_copy_to_user_zen2.jump1:
         cmp     ecx, 31                       /* above: d <= above_max */
+        jbe     .Lcopy_to_user_zen2_above_class
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen2_forward - . - 4
+.Luc_copy_to_user_zen2.jump2:
+.Lcopy_to_user_zen2_above_class:
+        cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lcopy_to_user_zen2_down - . - 4
+        .long   .Lcopy_to_user_zen2_forward - . - 4
 .Luc_copy_to_user_zen2.jump3:
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen2_down - . - 4
+.Luc_copy_to_user_zen2.jump4:
 .Luc_copy_to_user_zen2.copy_end:
 .Lcopy_to_user_zen2_forward:
         mov     rcx, rdx
@@ -2644,21 +2659,26 @@ uc_copy_from_user_zen2:
         endbr64
         /* (no SMAP: built without --smap) */
 uc_copy_from_user_zen2_access:
-        /* zen2's table, as a branch tree: length first */
-        cmp     rdx, 63                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lcopy_from_user_zen2_forward - . - 4
-.Luc_copy_from_user_zen2.jump1:
+        /* zen2's table, as a branch tree: distance first */
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lcopy_from_user_zen2_forward - . - 4         /* zero: d = 0 */
-.Luc_copy_from_user_zen2.jump2:
+.Luc_copy_from_user_zen2.jump1:
         cmp     ecx, 31                       /* above: d <= above_max */
+        jbe     .Lcopy_from_user_zen2_above_class
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen2_forward - . - 4
+.Luc_copy_from_user_zen2.jump2:
+.Lcopy_from_user_zen2_above_class:
+        cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
-        .long   .Lcopy_from_user_zen2_down - . - 4
+        .long   .Lcopy_from_user_zen2_forward - . - 4
 .Luc_copy_from_user_zen2.jump3:
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen2_down - . - 4
+.Luc_copy_from_user_zen2.jump4:
 .Luc_copy_from_user_zen2.copy_end:
 .Lcopy_from_user_zen2_forward:
         mov     rcx, rdx
@@ -3331,7 +3351,7 @@ uc_patch_copy_end:
         .globl  uc_patch_copy_first
         .type   uc_patch_copy_first, @object
 uc_patch_copy_first:
-        .short  0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 9, 12, 36, 60, 84, 108, 121, 134, 147, 160
+        .short  0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 8, 12, 16, 40, 64, 88, 112, 125, 138, 151, 164
         .size   uc_patch_copy_first, . - uc_patch_copy_first
 /* Each jump of a copy to a copy body, where its rel32 ends, from the */
 /* routine's entry: rule_patch adds the distance from the routine to the */
@@ -3339,9 +3359,10 @@ uc_patch_copy_first:
         .globl  uc_patch_copy_jumps
         .type   uc_patch_copy_jumps, @object
 uc_patch_copy_jumps:
-        .short  .Luc_memcpy_zen2.jump1 - uc_memcpy_zen2, .Luc_memcpy_zen2.jump2 - uc_memcpy_zen2, .Luc_memcpy_zen2.jump3 - uc_memcpy_zen2, .Luc_copy_strategy_zen2.jump1 - uc_copy_strategy_zen2
-        .short  .Luc_copy_strategy_zen2.jump2 - uc_copy_strategy_zen2, .Luc_copy_strategy_zen2.jump3 - uc_copy_strategy_zen2, .Luc_copy_to_user_zen2.jump1 - uc_copy_to_user_zen2, .Luc_copy_to_user_zen2.jump2 - uc_copy_to_user_zen2
-        .short  .Luc_copy_to_user_zen2.jump3 - uc_copy_to_user_zen2, .Luc_copy_from_user_zen2.jump1 - uc_copy_from_user_zen2, .Luc_copy_from_user_zen2.jump2 - uc_copy_from_user_zen2, .Luc_copy_from_user_zen2.jump3 - uc_copy_from_user_zen2
+        .short  .Luc_memcpy_zen2.jump1 - uc_memcpy_zen2, .Luc_memcpy_zen2.jump2 - uc_memcpy_zen2, .Luc_memcpy_zen2.jump3 - uc_memcpy_zen2, .Luc_memcpy_zen2.jump4 - uc_memcpy_zen2
+        .short  .Luc_copy_strategy_zen2.jump1 - uc_copy_strategy_zen2, .Luc_copy_strategy_zen2.jump2 - uc_copy_strategy_zen2, .Luc_copy_strategy_zen2.jump3 - uc_copy_strategy_zen2, .Luc_copy_strategy_zen2.jump4 - uc_copy_strategy_zen2
+        .short  .Luc_copy_to_user_zen2.jump1 - uc_copy_to_user_zen2, .Luc_copy_to_user_zen2.jump2 - uc_copy_to_user_zen2, .Luc_copy_to_user_zen2.jump3 - uc_copy_to_user_zen2, .Luc_copy_to_user_zen2.jump4 - uc_copy_to_user_zen2
+        .short  .Luc_copy_from_user_zen2.jump1 - uc_copy_from_user_zen2, .Luc_copy_from_user_zen2.jump2 - uc_copy_from_user_zen2, .Luc_copy_from_user_zen2.jump3 - uc_copy_from_user_zen2, .Luc_copy_from_user_zen2.jump4 - uc_copy_from_user_zen2
         .short  .Luc_memcpy_zen3.jump1 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump2 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump3 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump4 - uc_memcpy_zen3
         .short  .Luc_memcpy_zen3.jump5 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump6 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump7 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump8 - uc_memcpy_zen3
         .short  .Luc_memcpy_zen3.jump9 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump10 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump11 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump12 - uc_memcpy_zen3

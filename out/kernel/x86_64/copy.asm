@@ -410,18 +410,22 @@ uc_memcpy_table:
 uc_memcpy_zen2:
         endbr64
         mov     rax, rdi
-        ; zen2's table, as a branch tree: length first
-        cmp     rdx, 63                    ; band edge
-        jbe near .Lmemcpy_zen2_forward
-..@uc_memcpy_zen2.jump1:
+        ; zen2's table, as a branch tree: distance first
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen2_forward                 ; zero: d = 0
-..@uc_memcpy_zen2.jump2:
+..@uc_memcpy_zen2.jump1:
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe near .Lmemcpy_zen2_down
+        jbe     .Lmemcpy_zen2_above_class
+        jmp near .Lmemcpy_zen2_forward
+..@uc_memcpy_zen2.jump2:
+.Lmemcpy_zen2_above_class:
+        cmp     rdx, 63                    ; band edge
+        jbe near .Lmemcpy_zen2_forward
 ..@uc_memcpy_zen2.jump3:
+        jmp near .Lmemcpy_zen2_down
+..@uc_memcpy_zen2.jump4:
 ..@uc_memcpy_zen2.copy_end:
 .Lmemcpy_zen2_forward:
         mov     rcx, rdx
@@ -1209,18 +1213,22 @@ uc_copy_strategy_table:
         align   64, db 0xcc
 uc_copy_strategy_zen2:
         endbr64
-        ; zen2's table, as a branch tree: length first
-        cmp     rdx, 63                    ; band edge
-        jbe near .Lcopy_strategy_zen2_forward
-..@uc_copy_strategy_zen2.jump1:
+        ; zen2's table, as a branch tree: distance first
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_strategy_zen2_forward                 ; zero: d = 0
-..@uc_copy_strategy_zen2.jump2:
+..@uc_copy_strategy_zen2.jump1:
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe near .Lcopy_strategy_zen2_down
+        jbe     .Lcopy_strategy_zen2_above_class
+        jmp near .Lcopy_strategy_zen2_forward
+..@uc_copy_strategy_zen2.jump2:
+.Lcopy_strategy_zen2_above_class:
+        cmp     rdx, 63                    ; band edge
+        jbe near .Lcopy_strategy_zen2_forward
 ..@uc_copy_strategy_zen2.jump3:
+        jmp near .Lcopy_strategy_zen2_down
+..@uc_copy_strategy_zen2.jump4:
 ..@uc_copy_strategy_zen2.copy_end:
 .Lcopy_strategy_zen2_forward:
         mov     eax, 0
@@ -1766,18 +1774,22 @@ uc_copy_to_user_zen2:
         endbr64
         ; (no SMAP: built without --smap)
 uc_copy_to_user_zen2_access:
-        ; zen2's table, as a branch tree: length first
-        cmp     rdx, 63                    ; band edge
-        jbe near .Lcopy_to_user_zen2_forward
-..@uc_copy_to_user_zen2.jump1:
+        ; zen2's table, as a branch tree: distance first
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_to_user_zen2_forward                 ; zero: d = 0
-..@uc_copy_to_user_zen2.jump2:
+..@uc_copy_to_user_zen2.jump1:
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe near .Lcopy_to_user_zen2_down
+        jbe     .Lcopy_to_user_zen2_above_class
+        jmp near .Lcopy_to_user_zen2_forward
+..@uc_copy_to_user_zen2.jump2:
+.Lcopy_to_user_zen2_above_class:
+        cmp     rdx, 63                    ; band edge
+        jbe near .Lcopy_to_user_zen2_forward
 ..@uc_copy_to_user_zen2.jump3:
+        jmp near .Lcopy_to_user_zen2_down
+..@uc_copy_to_user_zen2.jump4:
 ..@uc_copy_to_user_zen2.copy_end:
 .Lcopy_to_user_zen2_forward:
         mov     rcx, rdx
@@ -2516,18 +2528,22 @@ uc_copy_from_user_zen2:
         endbr64
         ; (no SMAP: built without --smap)
 uc_copy_from_user_zen2_access:
-        ; zen2's table, as a branch tree: length first
-        cmp     rdx, 63                    ; band edge
-        jbe near .Lcopy_from_user_zen2_forward
-..@uc_copy_from_user_zen2.jump1:
+        ; zen2's table, as a branch tree: distance first
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lcopy_from_user_zen2_forward                 ; zero: d = 0
-..@uc_copy_from_user_zen2.jump2:
+..@uc_copy_from_user_zen2.jump1:
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe near .Lcopy_from_user_zen2_down
+        jbe     .Lcopy_from_user_zen2_above_class
+        jmp near .Lcopy_from_user_zen2_forward
+..@uc_copy_from_user_zen2.jump2:
+.Lcopy_from_user_zen2_above_class:
+        cmp     rdx, 63                    ; band edge
+        jbe near .Lcopy_from_user_zen2_forward
 ..@uc_copy_from_user_zen2.jump3:
+        jmp near .Lcopy_from_user_zen2_down
+..@uc_copy_from_user_zen2.jump4:
 ..@uc_copy_from_user_zen2.copy_end:
 .Lcopy_from_user_zen2_forward:
         mov     rcx, rdx
@@ -3144,16 +3160,17 @@ uc_patch_copy_end.end:
 ; uc_patch_copy_jumps, and after the last, their count.
         global  uc_patch_copy_first:data (uc_patch_copy_first.end - uc_patch_copy_first)
 uc_patch_copy_first:
-        dw      0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 9, 12, 36, 60, 84, 108, 121, 134, 147, 160
+        dw      0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 8, 12, 16, 40, 64, 88, 112, 125, 138, 151, 164
 uc_patch_copy_first.end:
 ; Each jump of a copy to a copy body, where its rel32 ends, from the
 ; routine's entry: rule_patch adds the distance from the routine to the
 ; site to it.
         global  uc_patch_copy_jumps:data (uc_patch_copy_jumps.end - uc_patch_copy_jumps)
 uc_patch_copy_jumps:
-        dw      ..@uc_memcpy_zen2.jump1 - uc_memcpy_zen2, ..@uc_memcpy_zen2.jump2 - uc_memcpy_zen2, ..@uc_memcpy_zen2.jump3 - uc_memcpy_zen2, ..@uc_copy_strategy_zen2.jump1 - uc_copy_strategy_zen2
-        dw      ..@uc_copy_strategy_zen2.jump2 - uc_copy_strategy_zen2, ..@uc_copy_strategy_zen2.jump3 - uc_copy_strategy_zen2, ..@uc_copy_to_user_zen2.jump1 - uc_copy_to_user_zen2, ..@uc_copy_to_user_zen2.jump2 - uc_copy_to_user_zen2
-        dw      ..@uc_copy_to_user_zen2.jump3 - uc_copy_to_user_zen2, ..@uc_copy_from_user_zen2.jump1 - uc_copy_from_user_zen2, ..@uc_copy_from_user_zen2.jump2 - uc_copy_from_user_zen2, ..@uc_copy_from_user_zen2.jump3 - uc_copy_from_user_zen2
+        dw      ..@uc_memcpy_zen2.jump1 - uc_memcpy_zen2, ..@uc_memcpy_zen2.jump2 - uc_memcpy_zen2, ..@uc_memcpy_zen2.jump3 - uc_memcpy_zen2, ..@uc_memcpy_zen2.jump4 - uc_memcpy_zen2
+        dw      ..@uc_copy_strategy_zen2.jump1 - uc_copy_strategy_zen2, ..@uc_copy_strategy_zen2.jump2 - uc_copy_strategy_zen2, ..@uc_copy_strategy_zen2.jump3 - uc_copy_strategy_zen2, ..@uc_copy_strategy_zen2.jump4 - uc_copy_strategy_zen2
+        dw      ..@uc_copy_to_user_zen2.jump1 - uc_copy_to_user_zen2, ..@uc_copy_to_user_zen2.jump2 - uc_copy_to_user_zen2, ..@uc_copy_to_user_zen2.jump3 - uc_copy_to_user_zen2, ..@uc_copy_to_user_zen2.jump4 - uc_copy_to_user_zen2
+        dw      ..@uc_copy_from_user_zen2.jump1 - uc_copy_from_user_zen2, ..@uc_copy_from_user_zen2.jump2 - uc_copy_from_user_zen2, ..@uc_copy_from_user_zen2.jump3 - uc_copy_from_user_zen2, ..@uc_copy_from_user_zen2.jump4 - uc_copy_from_user_zen2
         dw      ..@uc_memcpy_zen3.jump1 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump2 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump3 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump4 - uc_memcpy_zen3
         dw      ..@uc_memcpy_zen3.jump5 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump6 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump7 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump8 - uc_memcpy_zen3
         dw      ..@uc_memcpy_zen3.jump9 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump10 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump11 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump12 - uc_memcpy_zen3

@@ -1,0 +1,119 @@
+/* The classes trial (dispatch.h): its table, the rule that decides it, its
+ * one step, and its archive line. */
+#include "dispatch.h"
+
+#include "../common/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether class c of r holds a distance: the classes a core's copy may
+ * stall in, which the trial keeps where their bounds hold any; zero and
+ * elsewhere, where most calls fall, copy forward. */
+static int stall_class(const struct derived_rule *r, int c)
+{
+	switch (c) {
+	case CLASS_ABOVE: return r->above_max > 0;
+	case CLASS_NEAR: return r->near_max > r->above_max;
+	case CLASS_BELOW: return r->below_max > 0;
+	default: return 0;
+	}
+}
+
+int classes_trial_table(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
+{
+	if (derive_trialled(t, d, out))
+		return -1;
+	int n = 0, differs = 0;
+	for (int i = 0; i < out->n_bands; i++) {
+		struct band b = out->bands[i];
+		for (int c = 0; c < N_DISTANCE_CLASSES; c++) {
+			if (!stall_class(out, c))
+				b.strategy[c] = BASELINE_STRATEGY;
+			differs |= b.strategy[c] != BASELINE_STRATEGY;
+		}
+		if (n && memcmp(out->bands[n - 1].strategy, b.strategy, sizeof b.strategy) == 0)
+			out->bands[n - 1].hi = b.hi;
+		else
+			out->bands[n++] = b;
+	}
+	out->n_bands = n;
+	if (!differs)
+		return 1;
+	out->align_dst = 0;
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+			if (strategy_catalogue[out->bands[i].strategy[c]].aligns)
+				out->align_dst = PROBE_ALIGN_DST;
+	/* Each class keeps its bounds, so each of its points keeps the cell
+	 * the derivation judged there, which lost to no copy forward beyond
+	 * the noise. */
+	return rule_regret(t, out) ? -1 : 0;
+}
+
+int classes_trial_keeps(const struct classes_trial *v, double noise)
+{
+	return v->table.random <= v->baseline.random * (1 + noise) &&
+	       v->table.sorted <= v->baseline.sorted * (1 + noise);
+}
+
+int classes_trial_run(const struct table *t, struct dispatch_run *d, double noise, classes_trial_timer *time,
+		      void *ctx)
+{
+	memset(&d->classes, 0, sizeof d->classes);
+	if (dispatch_keeps_table(d))
+		return 0;
+	struct derived_rule *table = malloc(sizeof *table);
+	int rc = table ? classes_trial_table(t, d, table) : -1;
+	if (rc < 0)
+		fprintf(stderr, "classes trial: %s\n", table ? table->note : "out of memory");
+	if (rc == 0) {
+		d->classes.tried = 1;
+		rc = time(ctx, table, &d->classes);
+		d->classes.kept = rc == 0 && classes_trial_keeps(&d->classes, noise);
+	}
+	free(table);
+	return rc < 0 ? -1 : 0;
+}
+
+void classes_trial_text(struct buf *b, const struct dispatch_run *d)
+{
+	const struct classes_trial *v = &d->classes;
+	if (!v->tried) {
+		buf_printf(b, "classes none\n");
+		return;
+	}
+	buf_printf(b, "classes %.2f %.2f %.2f %.2f %s\n", v->table.random, v->table.sorted, v->baseline.random,
+		   v->baseline.sorted, v->kept ? "kept" : "not");
+}
+
+int classes_trial_parse(const char *line, struct dispatch_run *d, char *why, size_t why_size)
+{
+	static const char key[] = "classes ";
+	struct classes_trial *v = &d->classes;
+	memset(v, 0, sizeof *v);
+	if (strcmp(line, "classes none") == 0)
+		return 0;
+	double x[4];
+	const char *s = strncmp(line, key, sizeof key - 1) == 0 ? line + sizeof key - 1 : NULL;
+	for (int i = 0; s && i < 4; i++)
+		s = ticks_then_space(s, &x[i]);
+	if (!s || (strcmp(s, "kept") != 0 && strcmp(s, "not") != 0)) {
+		snprintf(why, why_size,
+			 "expected 'classes none' or 'classes TABLE_RANDOM TABLE_SORTED BASELINE_RANDOM BASELINE_SORTED "
+			 "kept|not', found '%.80s'",
+			 line);
+		return -1;
+	}
+	if (dispatch_keeps_table(d)) {
+		snprintf(why, why_size, "a classes trial where a table was kept: only a run that keeps every copy forward "
+					"tries one");
+		return -1;
+	}
+	v->tried = 1;
+	v->table = (struct workload_ticks){x[0], x[1]};
+	v->baseline = (struct workload_ticks){x[2], x[3]};
+	v->kept = strcmp(s, "kept") == 0;
+	return 0;
+}
