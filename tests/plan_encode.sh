@@ -83,23 +83,33 @@ check "user: every set of the forged database encodes to its bytes" same "$T/for
 check "...and its generated tests build" build_suite "$T/forged-user/user"
 check "...and pass" "$T/forged-user/user/run" zen5
 
-# A kernel table that copies zero and elsewhere forward at every length and
-# the classes above and near their own ways: its tree tests the distance
-# first (plan/tree.c, distance_first), and each of the two classes takes
-# its own length tree.
-sqlite3 "$T/forged.db" "UPDATE rule SET above_max = 31, near_max = 100, below_max = 0, zero_mod = 4096, align_dst = 0
+# Kernel tables that copy zero and elsewhere forward at every length and
+# some classes their own ways: their trees test the distance first
+# (plan/tree.c, distance_first), each such class with its own length tree.
+# zen4's classes are above and near, 32..100, which holds multiples of its
+# zero_mod, 32: its zero test is of d mod 32. zen5's class above, 1..31,
+# holds none: its zero test is of d = 0 alone (zero_test_d0).
+sqlite3 "$T/forged.db" "UPDATE rule SET above_max = 31, near_max = 100, below_max = 0, zero_mod = 32, align_dst = 0
 	WHERE uarch = 'zen4' AND flavor = 'kernel'; DELETE FROM rule_band WHERE uarch = 'zen4' AND flavor = 'kernel';
 	INSERT INTO rule_band VALUES ('zen4', 'kernel', 0, 32, 'forward', 'small', 'small', 'forward', 'forward');
 	INSERT INTO rule_band VALUES ('zen4', 'kernel', 33, 1023, 'forward', 'down', 'forward', 'forward', 'forward');
-	INSERT INTO rule_band VALUES ('zen4', 'kernel', 1024, NULL, 'forward', 'down', 'down', 'forward', 'forward')"
-check "the forged database with a kernel table that copies its classes alone generates" \
+	INSERT INTO rule_band VALUES ('zen4', 'kernel', 1024, NULL, 'forward', 'down', 'down', 'forward', 'forward');
+	UPDATE rule SET above_max = 31, near_max = 0, below_max = 0, zero_mod = 32, align_dst = 0
+	WHERE uarch = 'zen5' AND flavor = 'kernel'; DELETE FROM rule_band WHERE uarch = 'zen5' AND flavor = 'kernel';
+	INSERT INTO rule_band VALUES ('zen5', 'kernel', 0, 63, 'forward', 'forward', 'forward', 'forward', 'forward');
+	INSERT INTO rule_band VALUES ('zen5', 'kernel', 64, NULL, 'forward', 'down', 'forward', 'forward', 'forward')"
+check "the forged database with kernel tables that copy their classes alone generates" \
 	gen/uarchgen gen -q --db "$T/forged.db" --out "$T/forged-classes"
-check "...whose tree computes the distance first, then reaches above's and near's length trees" sh -c \
-	"sed -n '/^uc_memcpy_zen4:/,/copy_end/p' '$T/forged-classes/kernel/x86_64/copy.asm' | grep -v '^ *;' |
-	 sed -n '4p' | grep -q 'mov     ecx, edi' &&
-	 grep -q '^.Lmemcpy_zen4_above_class:' '$T/forged-classes/kernel/x86_64/copy.asm' &&
-	 grep -q '^.Lmemcpy_zen4_near_class:' '$T/forged-classes/kernel/x86_64/copy.asm'"
+check "...zen4's tree computes the distance first, tests d mod 32, then reaches above's and near's length trees" sh -c \
+	"tree_of() { sed -n \"/^uc_memcpy_\$1:/,/copy_end/p\" '$T/forged-classes/kernel/x86_64/copy.asm' | grep -v '^ *;'; }
+	 tree_of zen4 | sed -n '4p' | grep -q 'mov     ecx, edi' && tree_of zen4 | grep -q 'test    ecx, 31' &&
+	 tree_of zen4 | grep -q '^.Lmemcpy_zen4_above_class:' && tree_of zen4 | grep -q '^.Lmemcpy_zen4_near_class:'"
+check "...zen5's tests d = 0 alone, by the flags of the distance" sh -c \
+	"tree_of() { sed -n \"/^uc_memcpy_\$1:/,/copy_end/p\" '$T/forged-classes/kernel/x86_64/copy.asm' | grep -v '^ *;'; }
+	 tree_of zen5 | grep -A1 'and     ecx, 4095' | grep -q 'jz near .Lmemcpy_zen5_forward  *; zero: d = 0' &&
+	 ! tree_of zen5 | grep -q 'test    ecx'"
 check "kernel: every set of that database encodes to its bytes" same "$T/forged.db" "$T/forged-classes" kernel
 check "...and its generated tests build" build_suite "$T/forged-classes/kernel"
-check "...and pass" "$T/forged-classes/kernel/run" zen4
+check "...and pass, zen4's" "$T/forged-classes/kernel/run" zen4
+check "...and zen5's" "$T/forged-classes/kernel/run" zen5
 summary

@@ -504,9 +504,8 @@ uc_memcpy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lmemcpy_zen3_forward - . - 4
+        .long   .Lmemcpy_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_memcpy_zen3.jump7:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -525,9 +524,8 @@ uc_memcpy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lmemcpy_zen3_forward - . - 4
+        .long   .Lmemcpy_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_memcpy_zen3.jump11:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -567,9 +565,8 @@ uc_memcpy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lmemcpy_zen3_forward - . - 4
+        .long   .Lmemcpy_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_memcpy_zen3.jump19:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -586,9 +583,8 @@ uc_memcpy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lmemcpy_zen3_forward - . - 4
+        .long   .Lmemcpy_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_memcpy_zen3.jump23:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -715,9 +711,8 @@ uc_memcpy_zen5:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lmemcpy_zen5_forward - . - 4
+        .long   .Lmemcpy_zen5_forward - . - 4         /* zero: d = 0 */
 .Luc_memcpy_zen5.jump3:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -749,9 +744,8 @@ uc_memcpy_zen5:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lmemcpy_zen5_forward - . - 4
+        .long   .Lmemcpy_zen5_forward - . - 4         /* zero: d = 0 */
 .Luc_memcpy_zen5.jump9:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -1327,9 +1321,8 @@ uc_copy_strategy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_strategy_zen3_forward - . - 4
+        .long   .Lcopy_strategy_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_strategy_zen3.jump7:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -1348,9 +1341,8 @@ uc_copy_strategy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_strategy_zen3_forward - . - 4
+        .long   .Lcopy_strategy_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_strategy_zen3.jump11:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -1390,9 +1382,8 @@ uc_copy_strategy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_strategy_zen3_forward - . - 4
+        .long   .Lcopy_strategy_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_strategy_zen3.jump19:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -1409,9 +1400,8 @@ uc_copy_strategy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_strategy_zen3_forward - . - 4
+        .long   .Lcopy_strategy_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_strategy_zen3.jump23:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -1449,9 +1439,8 @@ uc_copy_strategy_zen5:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_strategy_zen5_forward - . - 4
+        .long   .Lcopy_strategy_zen5_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_strategy_zen5.jump3:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -1483,9 +1472,8 @@ uc_copy_strategy_zen5:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_strategy_zen5_forward - . - 4
+        .long   .Lcopy_strategy_zen5_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_strategy_zen5.jump9:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -1962,9 +1950,8 @@ uc_copy_to_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_to_user_zen3_forward - . - 4
+        .long   .Lcopy_to_user_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_to_user_zen3.jump7:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -1983,9 +1970,8 @@ uc_copy_to_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_to_user_zen3_forward - . - 4
+        .long   .Lcopy_to_user_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_to_user_zen3.jump11:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -2025,9 +2011,8 @@ uc_copy_to_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_to_user_zen3_forward - . - 4
+        .long   .Lcopy_to_user_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_to_user_zen3.jump19:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -2044,9 +2029,8 @@ uc_copy_to_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_to_user_zen3_forward - . - 4
+        .long   .Lcopy_to_user_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_to_user_zen3.jump23:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -2173,9 +2157,8 @@ uc_copy_to_user_zen5_access:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_to_user_zen5_forward - . - 4
+        .long   .Lcopy_to_user_zen5_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_to_user_zen5.jump3:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -2207,9 +2190,8 @@ uc_copy_to_user_zen5_access:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_to_user_zen5_forward - . - 4
+        .long   .Lcopy_to_user_zen5_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_to_user_zen5.jump9:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -2758,9 +2740,8 @@ uc_copy_from_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_from_user_zen3_forward - . - 4
+        .long   .Lcopy_from_user_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_from_user_zen3.jump7:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -2779,9 +2760,8 @@ uc_copy_from_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_from_user_zen3_forward - . - 4
+        .long   .Lcopy_from_user_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_from_user_zen3.jump11:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -2821,9 +2801,8 @@ uc_copy_from_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_from_user_zen3_forward - . - 4
+        .long   .Lcopy_from_user_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_from_user_zen3.jump19:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -2840,9 +2819,8 @@ uc_copy_from_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_from_user_zen3_forward - . - 4
+        .long   .Lcopy_from_user_zen3_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_from_user_zen3.jump23:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -2969,9 +2947,8 @@ uc_copy_from_user_zen5_access:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_from_user_zen5_forward - . - 4
+        .long   .Lcopy_from_user_zen5_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_from_user_zen5.jump3:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
@@ -3003,9 +2980,8 @@ uc_copy_from_user_zen5_access:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
-        test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
-        .long   .Lcopy_from_user_zen5_forward - . - 4
+        .long   .Lcopy_from_user_zen5_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_from_user_zen5.jump9:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86

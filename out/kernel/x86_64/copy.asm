@@ -494,8 +494,7 @@ uc_memcpy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lmemcpy_zen3_forward
+        jz near .Lmemcpy_zen3_forward                 ; zero: d = 0
 ..@uc_memcpy_zen3.jump7:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
@@ -511,8 +510,7 @@ uc_memcpy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lmemcpy_zen3_forward
+        jz near .Lmemcpy_zen3_forward                 ; zero: d = 0
 ..@uc_memcpy_zen3.jump11:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
@@ -545,8 +543,7 @@ uc_memcpy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lmemcpy_zen3_forward
+        jz near .Lmemcpy_zen3_forward                 ; zero: d = 0
 ..@uc_memcpy_zen3.jump19:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
@@ -560,8 +557,7 @@ uc_memcpy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lmemcpy_zen3_forward
+        jz near .Lmemcpy_zen3_forward                 ; zero: d = 0
 ..@uc_memcpy_zen3.jump23:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
@@ -685,8 +681,7 @@ uc_memcpy_zen5:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 63                       ; zero: d mod 64 = 0
-        jz near .Lmemcpy_zen5_forward
+        jz near .Lmemcpy_zen5_forward                 ; zero: d = 0
 ..@uc_memcpy_zen5.jump3:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_down
@@ -713,8 +708,7 @@ uc_memcpy_zen5:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 63                       ; zero: d mod 64 = 0
-        jz near .Lmemcpy_zen5_forward
+        jz near .Lmemcpy_zen5_forward                 ; zero: d = 0
 ..@uc_memcpy_zen5.jump9:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_down
@@ -1270,8 +1264,7 @@ uc_copy_strategy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lcopy_strategy_zen3_forward
+        jz near .Lcopy_strategy_zen3_forward                 ; zero: d = 0
 ..@uc_copy_strategy_zen3.jump7:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen3_down
@@ -1287,8 +1280,7 @@ uc_copy_strategy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lcopy_strategy_zen3_forward
+        jz near .Lcopy_strategy_zen3_forward                 ; zero: d = 0
 ..@uc_copy_strategy_zen3.jump11:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen3_down
@@ -1321,8 +1313,7 @@ uc_copy_strategy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lcopy_strategy_zen3_forward
+        jz near .Lcopy_strategy_zen3_forward                 ; zero: d = 0
 ..@uc_copy_strategy_zen3.jump19:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen3_down
@@ -1336,8 +1327,7 @@ uc_copy_strategy_zen3:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lcopy_strategy_zen3_forward
+        jz near .Lcopy_strategy_zen3_forward                 ; zero: d = 0
 ..@uc_copy_strategy_zen3.jump23:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen3_down
@@ -1372,8 +1362,7 @@ uc_copy_strategy_zen5:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 63                       ; zero: d mod 64 = 0
-        jz near .Lcopy_strategy_zen5_forward
+        jz near .Lcopy_strategy_zen5_forward                 ; zero: d = 0
 ..@uc_copy_strategy_zen5.jump3:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_down
@@ -1400,8 +1389,7 @@ uc_copy_strategy_zen5:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 63                       ; zero: d mod 64 = 0
-        jz near .Lcopy_strategy_zen5_forward
+        jz near .Lcopy_strategy_zen5_forward                 ; zero: d = 0
 ..@uc_copy_strategy_zen5.jump9:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen5_down
@@ -1863,8 +1851,7 @@ uc_copy_to_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lcopy_to_user_zen3_forward
+        jz near .Lcopy_to_user_zen3_forward                 ; zero: d = 0
 ..@uc_copy_to_user_zen3.jump7:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen3_down
@@ -1880,8 +1867,7 @@ uc_copy_to_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lcopy_to_user_zen3_forward
+        jz near .Lcopy_to_user_zen3_forward                 ; zero: d = 0
 ..@uc_copy_to_user_zen3.jump11:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen3_down
@@ -1914,8 +1900,7 @@ uc_copy_to_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lcopy_to_user_zen3_forward
+        jz near .Lcopy_to_user_zen3_forward                 ; zero: d = 0
 ..@uc_copy_to_user_zen3.jump19:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen3_down
@@ -1929,8 +1914,7 @@ uc_copy_to_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lcopy_to_user_zen3_forward
+        jz near .Lcopy_to_user_zen3_forward                 ; zero: d = 0
 ..@uc_copy_to_user_zen3.jump23:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen3_down
@@ -2054,8 +2038,7 @@ uc_copy_to_user_zen5_access:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 63                       ; zero: d mod 64 = 0
-        jz near .Lcopy_to_user_zen5_forward
+        jz near .Lcopy_to_user_zen5_forward                 ; zero: d = 0
 ..@uc_copy_to_user_zen5.jump3:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen5_down
@@ -2082,8 +2065,7 @@ uc_copy_to_user_zen5_access:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 63                       ; zero: d mod 64 = 0
-        jz near .Lcopy_to_user_zen5_forward
+        jz near .Lcopy_to_user_zen5_forward                 ; zero: d = 0
 ..@uc_copy_to_user_zen5.jump9:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen5_down
@@ -2617,8 +2599,7 @@ uc_copy_from_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lcopy_from_user_zen3_forward
+        jz near .Lcopy_from_user_zen3_forward                 ; zero: d = 0
 ..@uc_copy_from_user_zen3.jump7:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen3_down
@@ -2634,8 +2615,7 @@ uc_copy_from_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lcopy_from_user_zen3_forward
+        jz near .Lcopy_from_user_zen3_forward                 ; zero: d = 0
 ..@uc_copy_from_user_zen3.jump11:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen3_down
@@ -2668,8 +2648,7 @@ uc_copy_from_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lcopy_from_user_zen3_forward
+        jz near .Lcopy_from_user_zen3_forward                 ; zero: d = 0
 ..@uc_copy_from_user_zen3.jump19:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen3_down
@@ -2683,8 +2662,7 @@ uc_copy_from_user_zen3_access:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 31                       ; zero: d mod 32 = 0
-        jz near .Lcopy_from_user_zen3_forward
+        jz near .Lcopy_from_user_zen3_forward                 ; zero: d = 0
 ..@uc_copy_from_user_zen3.jump23:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen3_down
@@ -2808,8 +2786,7 @@ uc_copy_from_user_zen5_access:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 63                       ; zero: d mod 64 = 0
-        jz near .Lcopy_from_user_zen5_forward
+        jz near .Lcopy_from_user_zen5_forward                 ; zero: d = 0
 ..@uc_copy_from_user_zen5.jump3:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen5_down
@@ -2836,8 +2813,7 @@ uc_copy_from_user_zen5_access:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
-        test    ecx, 63                       ; zero: d mod 64 = 0
-        jz near .Lcopy_from_user_zen5_forward
+        jz near .Lcopy_from_user_zen5_forward                 ; zero: d = 0
 ..@uc_copy_from_user_zen5.jump9:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen5_down
