@@ -44,7 +44,7 @@ static void small_trial_section(struct buf *b, const struct run_facts *run)
 /* Probe version 9's shaped trial, after the small trial. */
 static void shaped_trial_section(struct buf *b, const struct shaped_trial *v)
 {
-	buf_printf(b, "\nLast, the table the trials made of it, compiled, against every copy forward as it ships, timed in "
+	buf_printf(b, "\nThen the table the trials made of it, compiled, against every copy forward as it ships, timed in "
 		      "turns, the median of %d rounds; kept where it is faster beyond the noise on random sizes and no "
 		      "slower beyond it on the sorted control, as a candidate must be:\n\n"
 		      "| table | random | sorted |\n|---|---|---|\n| shaped | %.2f | %.2f |\n| every copy forward | %.2f | "
