@@ -155,7 +155,7 @@ awk '/^forward / && !done { d = substr($0, length($0)); sub(/[0-9]$/, (d + 1) % 
 sed 's/^probe [0-9]*$/probe 99/' "$A" >"$T/future.run" && sha_again "$T/future.run"
 sed 's/^probe [0-9]*$/probe 0/' "$A" >"$T/ancient.run" && sha_again "$T/ancient.run"
 # Version 1 and 2 archives end with their points: no dispatch lines.
-sed -e 's/^probe [0-9]*$/probe 1/' -e '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\|grid_gate\) /d' "$A" >"$T/v1.run" &&
+sed -e 's/^probe [0-9]*$/probe 1/' -e '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\|classes\|grid_gate\) /d' "$A" >"$T/v1.run" &&
 	sha_again "$T/v1.run"
 sed 's/^small /warp /' "$A" >"$T/strategy.run" && sha_again "$T/strategy.run"
 sed 's/^\(forward 8 0 0\) .*/\1 -5.00 -5.00/' "$A" >"$T/negative.run" && sha_again "$T/negative.run"

@@ -252,6 +252,6 @@ edit "$A" "$T/negative.run" 's/^dispatch 4 .*/dispatch 4 -1.00 3.00/'
 refused "a negative time" "$T/negative.run" "expected 'dispatch 4 RANDOM SORTED' (ticks per call, positive)"
 edit "$A" "$T/order.run" 's/^dispatch 2 /dispatch 3 /'
 refused "a table out of order" "$T/order.run" "expected 'dispatch 2 RANDOM SORTED'"
-edit "$A" "$T/nodispatch.run" '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\|grid_gate\) /d'
+edit "$A" "$T/nodispatch.run" '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\|classes\|grid_gate\) /d'
 refused "a version 15 archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
 summary
