@@ -288,10 +288,11 @@ $(B)/uarchcopy-probe: $(PROBE_SRCS) $(wildcard probe/*.h derive/*.h plan/*.h com
 		-o $@.tmp -lm && mv $@.tmp $@
 
 # The probe's trials run on this CPU against a recorded table (tests/probe_trials.c).
-$(B)/probe_trials: tests/probe_trials.c $(PROBE_SRCS) $(wildcard probe/*.h derive/*.h plan/*.h common/*.h) \
+$(B)/probe_trials: tests/probe_trials.c tests/probe_trials_entries.c tests/probe_trials.h $(PROBE_SRCS) \
+		   $(wildcard probe/*.h derive/*.h plan/*.h common/*.h) \
 		   $(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) tests/probe_trials.c $(filter-out probe/main.c,$(PROBE_SRCS)) \
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) tests/probe_trials.c tests/probe_trials_entries.c $(filter-out probe/main.c,$(PROBE_SRCS)) \
 		$(B)/probe-flavors/flavors.c $(FLAVORS:%=$(B)/probe-flavors/%.o) -o $@ -lm
 
 # The derivation: derive.c and the steps it takes (derive/grid.h), with the

@@ -105,7 +105,7 @@ struct builder {
 	const char *prefix; /* of its labels: "t", or a class's subtree's */
 };
 
-static struct plan_step *emit(struct plan_tree *out, enum plan_op op, int to)
+struct plan_step *plan_emit(struct plan_tree *out, enum plan_op op, int to)
 {
 	struct plan_step *s = &out->steps[out->n_steps++];
 	*s = (struct plan_step){.op = op, .to = to, .piece = -1};
@@ -116,13 +116,13 @@ static struct plan_step *emit(struct plan_tree *out, enum plan_op op, int to)
 
 static void label(struct builder *b, enum plan_op op, int lo, int hi)
 {
-	struct plan_step *s = emit(b->out, op, -1);
+	struct plan_step *s = plan_emit(b->out, op, -1);
 	snprintf(s->label, sizeof s->label, "%s%d_%d", b->prefix, lo, hi);
 }
 
 static void compare_length(struct builder *b, int leaf)
 {
-	struct plan_step *s = emit(b->out, PLAN_CMP_LENGTH, -1);
+	struct plan_step *s = plan_emit(b->out, PLAN_CMP_LENGTH, -1);
 	s->bound = b->leaves[leaf].hi;
 }
 
@@ -130,7 +130,7 @@ static void compare_length(struct builder *b, int leaf)
  * caller names); d0: class zero's of d = 0 alone (zero_test_d0). */
 static struct plan_step *class_test(struct plan_tree *out, const struct class_bounds *k, int c, int to, int d0)
 {
-	struct plan_step *s = emit(out, PLAN_IF_CLASS, to);
+	struct plan_step *s = plan_emit(out, PLAN_IF_CLASS, to);
 	s->class = c;
 	switch (c) {
 	case CLASS_ZERO:
@@ -150,12 +150,12 @@ static void leaf_steps(struct builder *b, int i)
 	const struct leaf *L = &b->leaves[i];
 	const struct class_bounds *k = &b->t->classes;
 	if (L->n_tests)
-		emit(b->out, PLAN_DISTANCE, -1);
+		plan_emit(b->out, PLAN_DISTANCE, -1);
 	for (int j = 0; j < L->n_tests; j++) {
 		struct plan_step *s = class_test(b->out, k, L->test_class[j], L->test_to[j], L->zero_d0);
 		s->piece = plan_piece_of(s->to, L->lo, L->hi);
 	}
-	emit(b->out, PLAN_GOTO, L->elsewhere)->piece = L->piece;
+	plan_emit(b->out, PLAN_GOTO, L->elsewhere)->piece = L->piece;
 }
 
 /* Where leaves lo..hi split: after the leaf mid that makes the two sides'
@@ -186,10 +186,10 @@ static void search(struct builder *b, int lo, int hi)
 	int mid = weighted_middle(b->leaves, lo, hi);
 	compare_length(b, mid);
 	if (lo == mid && b->leaves[lo].n_tests == 0) {
-		emit(b->out, PLAN_IF_AT_MOST, b->leaves[lo].elsewhere)->piece = b->leaves[lo].piece;
+		plan_emit(b->out, PLAN_IF_AT_MOST, b->leaves[lo].elsewhere)->piece = b->leaves[lo].piece;
 		search(b, mid + 1, hi);
 	} else if (mid + 1 == hi && b->leaves[hi].n_tests == 0) {
-		emit(b->out, PLAN_IF_ABOVE, b->leaves[hi].elsewhere)->piece = b->leaves[hi].piece;
+		plan_emit(b->out, PLAN_IF_ABOVE, b->leaves[hi].elsewhere)->piece = b->leaves[hi].piece;
 		search(b, lo, mid);
 	} else {
 		label(b, PLAN_IF_ABOVE, mid + 1, hi);
@@ -273,7 +273,7 @@ static int classes_first(const struct copy_table *t, const struct leaf *runs, in
 	for (int i = 1; i <= n; i++)
 		for (int j = 0; j < runs[i].n_tests; j++)
 			tested[runs[i].test_class[j]] = 1;
-	emit(out, PLAN_DISTANCE, -1);
+	plan_emit(out, PLAN_DISTANCE, -1);
 	for (int i = 0; i < N_TESTED; i++) {
 		int c = tested_classes[i];
 		if (!tested[c])
@@ -288,7 +288,7 @@ static int classes_first(const struct copy_table *t, const struct leaf *runs, in
 		else
 			s->piece = plan_piece_of(s->to, runs[1].lo, runs[n].hi);
 	}
-	emit(out, PLAN_GOTO, runs[1].elsewhere);
+	plan_emit(out, PLAN_GOTO, runs[1].elsewhere);
 	struct leaf *column = calloc((size_t)t->n_bands + 1, sizeof *column);
 	if (!column)
 		return -1;
@@ -297,7 +297,7 @@ static int classes_first(const struct copy_table *t, const struct leaf *runs, in
 		int c = tested_classes[i], m = 0;
 		if (!own_tree[c])
 			continue;
-		snprintf(emit(out, PLAN_LABEL, -1)->label, sizeof out->steps->label, "%sclass", class_label[c]);
+		snprintf(plan_emit(out, PLAN_LABEL, -1)->label, sizeof out->steps->label, "%sclass", class_label[c]);
 		for (int k = 0; k < t->n_bands; k++) {
 			const struct band *b = &t->bands[k];
 			if (m && column[m].elsewhere == b->strategy[c])
@@ -343,105 +343,4 @@ void plan_tree_free(struct plan_tree *tree)
 {
 	free(tree->steps);
 	*tree = (struct plan_tree){0};
-}
-
-/* The code tree's builder: codes[1..n], numbered from 1 as its labels are. */
-struct code_builder {
-	const int *codes;
-	struct plan_tree *out;
-};
-
-static struct plan_step *code_step(struct code_builder *b, enum plan_op op, int to, unsigned int bound)
-{
-	struct plan_step *s = emit(b->out, op, to);
-	s->bound = bound;
-	return s;
-}
-
-/* Codes lo..hi: the middle one tested for equality, the halves apart. */
-static void split_codes(struct code_builder *b, int lo, int hi, int labelled)
-{
-	if (labelled)
-		snprintf(code_step(b, PLAN_LABEL, -1, 0)->label, sizeof b->out->steps->label, "codes_%d_%d", lo, hi);
-	if (lo == hi) {
-		code_step(b, PLAN_GOTO, b->codes[lo], 0);
-		return;
-	}
-	int mid = (lo + hi + 1) / 2;
-	code_step(b, PLAN_CMP_CODE, -1, (unsigned int)b->codes[mid]);
-	code_step(b, PLAN_IF_CODE, b->codes[mid], (unsigned int)b->codes[mid]);
-	if (mid < hi)
-		snprintf(code_step(b, PLAN_IF_CODE_ABOVE, -1, 0)->label, sizeof b->out->steps->label, "codes_%d_%d",
-			 mid + 1, hi);
-	if (lo <= mid - 1)
-		split_codes(b, lo, mid - 1, 0);
-	else
-		code_step(b, PLAN_TRAP, -1, 0);
-	if (mid < hi)
-		split_codes(b, mid + 1, hi, 1);
-}
-
-/* Whether codes[0..n) are the four general-register codes 0..3. */
-static int general_registers(const int *codes, int n)
-{
-	if (n != 4)
-		return 0;
-	for (int i = 0; i < n; i++)
-		if (codes[i] != i || strategy_catalogue[codes[i]].isa != ISA_GPR)
-			return 0;
-	return 1;
-}
-
-int plan_short_first(const int *codes, int n, int *out)
-{
-	int shortest = -1, count = 0;
-	for (int i = 0; i < n; i++) {
-		int max_n = strategy_catalogue[codes[i]].max_n;
-		if (max_n >= 0 && (shortest < 0 || max_n < shortest))
-			shortest = max_n;
-	}
-	for (int i = 0; i < n; i++)
-		if (shortest >= 0 && strategy_catalogue[codes[i]].max_n == shortest)
-			out[count++] = codes[i];
-	return count;
-}
-
-int plan_code_tree(const int *codes, int n, struct plan_tree *out)
-{
-	*out = (struct plan_tree){0};
-	out->steps = calloc((size_t)n * 6 + 4, sizeof *out->steps);
-	int *numbered = calloc((size_t)n + 1, sizeof *numbered);
-	if (!out->steps || !numbered) {
-		free(numbered);
-		plan_tree_free(out);
-		return -1;
-	}
-	struct code_builder b = {numbered, out};
-	for (int i = 0; i < n; i++)
-		numbered[i + 1] = codes[i];
-	if (general_registers(codes, n)) {
-		/* The tree the general-register flavor always took: the code
-		 * above the middle one compared once, the lowest by its zero. */
-		code_step(&b, PLAN_CMP_CODE, -1, (unsigned int)codes[2]);
-		code_step(&b, PLAN_IF_CODE, codes[2], (unsigned int)codes[2]);
-		code_step(&b, PLAN_IF_CODE_ABOVE, codes[3], (unsigned int)codes[2]);
-		code_step(&b, PLAN_IF_CODE_ZERO, codes[0], 0);
-		code_step(&b, PLAN_GOTO, codes[1], 0);
-		free(numbered);
-		return 0;
-	}
-	/* A vector flavor's tables often choose the ascending ymm copy past
-	 * the small copy's lengths (evidence/zen3-2026-11-30-41ab45: 33..192
-	 * and 257..3072 bytes): it is tested first, not three compares deep. */
-	for (int i = 0; i < n; i++) {
-		const struct strategy *s = &strategy_catalogue[codes[i]];
-		if (s->isa == ISA_AVX2 && s->direction == DIR_UP && !s->streams && s->min_n > 0) {
-			code_step(&b, PLAN_CMP_CODE, -1, (unsigned int)codes[i]);
-			code_step(&b, PLAN_IF_CODE, codes[i], (unsigned int)codes[i]);
-			break;
-		}
-	}
-	split_codes(&b, 1, n, 0);
-	free(numbered);
-	return 0;
 }

@@ -85,12 +85,16 @@ struct plan_tree {
 	int used[N_COPY_STRATEGIES]; /* 1 for each strategy the tree reaches */
 };
 
+/* Appends to out a step of op that jumps to strategy `to` (-1: to no copy,
+ * or to a label), marking `to` used: how tree.c and code_tree.c write. */
+struct plan_step *plan_emit(struct plan_tree *out, enum plan_op op, int to);
+
 /* t's tree. Nonzero when out of memory. */
 int plan_tree(const struct copy_table *t, struct plan_tree *out);
 
-/* The table dispatch's tree from a strategy code in ecx to its copy, for
- * the codes[0..n) the installed table may hold, in code order. Nonzero when
- * out of memory. */
+/* The table dispatch's tree (code_tree.c) from a strategy code in ecx to
+ * its copy, for the codes[0..n) the installed table may hold, in code
+ * order. Nonzero when out of memory. */
 int plan_code_tree(const int *codes, int n, struct plan_tree *out);
 void plan_tree_free(struct plan_tree *tree);
 

@@ -3,24 +3,21 @@
  * small cells (tests/fixtures/small_win.csv, with small_flat measured
  * wherever small is), the band trials and the small trial each compile
  * their tables and time them in turns; and, where every candidate lost,
- * the shaped trial times the table both made against every copy forward. Which table wins is this CPU's
- * business; what is checked is the plumbing: each trial timed, every time
- * a positive number of ticks, each verdict the one its rule gives, and
- * the archive's lines of them read back. Where the shaped table lost too,
- * the classes trial times, in the kernel flavor, the table that copies
- * forward but above the source (small_stall.csv). And each strategy's own entry,
- * through which the probe times the strategy at every point of its plan
- * (compile_strategies): it starts a 64-byte line, jumps to that
- * strategy's routine and copies, and in memmove copies an overlap either
- * way right (its guard). And a table that enters avx512_medium at its
- * pieces, compiled: its jumps land at the pieces, and it copies right;
- * and each piece's own entry, through which the probe times the strategy
- * at the piece's lengths.
+ * the shaped trial times the table both made against every copy forward.
+ * Which table wins is this CPU's business; what is checked is the
+ * plumbing: each trial timed, every time a positive number of ticks, each
+ * verdict the one its rule gives, and the archive's lines of them read
+ * back. Where the shaped table lost too, the classes trial times, in the
+ * kernel flavor, the table that copies forward but above the source
+ * (small_stall.csv). And each strategy's own entry and the pieces
+ * (probe_trials_entries.c).
  * And the order of the timing (probe/streams.h, time_against): two copies
  * are each timed in turns with the reference, never in turns with each
  * other, and placed.c's median is the middle one. And the grid gate on
  * the kept table (probe/grid_gate.c): timed on the grid, its verdict its
  * rule's, its line read back, and not run where no table is kept. */
+#include "probe_trials.h"
+
 #include "../derive/dispatch.h"
 #include "../probe/band_trials.h"
 #include "../common/bench_grid.h"
@@ -39,7 +36,7 @@
 
 static int passed, failed;
 
-static void check(int ok, const char *flavor, const char *what)
+void check(int ok, const char *flavor, const char *what)
 {
 	if (ok) {
 		passed++;
@@ -52,169 +49,6 @@ static void check(int ok, const char *flavor, const char *what)
 static int ticks(struct workload_ticks w)
 {
 	return isfinite(w.random) && isfinite(w.sorted) && w.random > 0 && w.sorted > 0;
-}
-
-/* Each strategy the CPU runs, through its entry: the last instruction a
- * jmp rel32 to the strategy's own routine, and the copy right. */
-static void check_own_entries(const struct probe_flavor *f)
-{
-	struct compiled_tables c;
-	f->force_strategy(BASELINE_STRATEGY);
-	if (compile_strategies(f, &c)) {
-		check(0, f->name, "the strategies' entries do not compile");
-		return;
-	}
-	static unsigned char src[8192], dst[8192];
-	static const size_t lengths[] = {1, 7, 8, 31, 32, 33, 100, 256, 4096};
-	for (size_t i = 0; i < f->n_routines; i++) {
-		const struct probe_routine *r = &f->routines[i];
-		if (!measured_strategy(f, r->code))
-			continue;
-		const unsigned char *p = (const unsigned char *)c.entries[r->code];
-		/* The last jmp rel32: the one the int3 fill follows. */
-		const unsigned char *last = c.region + c.size - 5, *end = p + 7;
-		while (end < last && (end[0] != 0xe9 || end[5] != 0xcc))
-			end++;
-		int32_t rel = 0;
-		if (end < last)
-			memcpy(&rel, end + 1, 4);
-		char what[96];
-		snprintf(what, sizeof what, "%s's entry does not end in a jump to its routine", strategy_name[r->code]);
-		check(end < last && (uintptr_t)(end + 5 + rel) == (uintptr_t)r->fn, f->name, what);
-		int right = 1;
-		for (size_t k = 0; k < sizeof lengths / sizeof *lengths; k++) {
-			size_t n = lengths[k];
-			if (!strategy_serves(r->code, (unsigned int)n))
-				continue;
-			for (size_t j = 0; j < n; j++)
-				src[j] = (unsigned char)(j * 7 + k + 1), dst[j] = 0;
-			dst[n] = 0x5a;
-			right &= c.entries[r->code](dst, src, n) == dst && memcmp(dst, src, n) == 0 && dst[n] == 0x5a;
-		}
-		snprintf(what, sizeof what, "%s through its entry copies wrong", strategy_name[r->code]);
-		check(right, f->name, what);
-		snprintf(what, sizeof what, "%s's entry does not start a 64-byte line", strategy_name[r->code]);
-		check(((uintptr_t)p & 63) == 0, f->name, what);
-		/* memmove's guard sends an overlap either way to the flavor's
-		 * memmove: the copy comes out right whatever way it goes. */
-		for (int shift = -3; f->moves && shift <= 3; shift += 6) {
-			static unsigned char buf[8192], want[8192];
-			size_t n = strategy_serves(r->code, 4000) ? 4000 : (size_t)strategy_catalogue[r->code].max_n;
-			for (size_t j = 0; j < sizeof buf; j++)
-				buf[j] = (unsigned char)(j * 13 + 5);
-			memcpy(want, buf, sizeof buf);
-			memmove(want + 64 + shift, want + 64, n);
-			c.entries[r->code](buf + 64 + shift, buf + 64, n);
-			snprintf(what, sizeof what, "%s's entry copies an overlap by %d wrong", strategy_name[r->code],
-				 shift);
-			check(memcmp(buf, want, sizeof buf) == 0, f->name, what);
-		}
-	}
-	compiled_tables_free(&c);
-}
-
-/* A table whose tree enters avx512_medium at its pieces (plan/pieces.h), as
- * the probe compiles it: on a CPU with AVX-512, a jump of the tree lands
- * at each piece's address in the flavor's own routine (its offset past
- * the routine's start), and the table copies every length right; without
- * it the table runs its stand-ins, and copies right too. */
-static void check_pieces(const struct probe_flavor *f)
-{
-	if (f->n_pieces == 0)
-		return;
-	struct derived_rule r;
-	derived_baseline(&r);
-	static const struct {
-		unsigned int hi;
-		int zero, elsewhere;
-	} bands[] = {{32, STRATEGY_AVX512_SMALL, STRATEGY_AVX512_SMALL},
-		     {256, STRATEGY_AVX512_MEDIUM, STRATEGY_AVX512_MEDIUM},
-		     {512, STRATEGY_AVX512_DOWN, STRATEGY_AVX512_MEDIUM},
-		     {BAND_UNBOUNDED, STRATEGY_FORWARD, STRATEGY_FORWARD}};
-	r.n_bands = 4;
-	for (int i = 0; i < r.n_bands; i++) {
-		r.bands[i].lo = i ? bands[i - 1].hi + 1 : 0;
-		r.bands[i].hi = bands[i].hi;
-		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
-			r.bands[i].strategy[c] = c == CLASS_ZERO ? bands[i].zero : bands[i].elsewhere;
-	}
-	struct compiled_tables c;
-	if (compile_tables(f, &r, 1, 0, &c)) {
-		check(0, f->name, "a table of avx512_medium does not compile");
-		return;
-	}
-	if (f->machine_isa() >= 2) {
-		const unsigned char *p = (const unsigned char *)c.entries[0];
-		size_t found = 0;
-		for (size_t k = 0; k < f->n_pieces; k++) {
-			uintptr_t want = 0;
-			for (size_t i = 0; i < f->n_routines; i++)
-				if (f->routines[i].code == f->pieces[k].code)
-					want = (uintptr_t)f->routines[i].fn + *f->pieces[k].offset;
-			/* A jcc rel32 (0f 8x) or jmp rel32 (e9) of the tree to it. */
-			int hit = 0;
-			for (const unsigned char *q = p; q + 6 <= c.region + c.size && !hit; q++) {
-				int32_t rel;
-				if (q[0] == 0x0f && (q[1] & 0xf0) == 0x80) {
-					memcpy(&rel, q + 2, 4);
-					hit = (uintptr_t)(q + 6 + rel) == want;
-				} else if (q[0] == 0xe9) {
-					memcpy(&rel, q + 1, 4);
-					hit = (uintptr_t)(q + 5 + rel) == want;
-				}
-			}
-			found += hit && *f->pieces[k].offset > 0;
-		}
-		check(found == f->n_pieces, f->name, "the compiled tree does not jump to each piece of avx512_medium");
-	}
-	static unsigned char src[8192], dst[8192];
-	int right = 1;
-	for (size_t n = 0; n <= 600; n++)
-		for (unsigned int d = 0; d <= 64; d += 64) {
-			unsigned char *to = dst + 256 + d;
-			for (size_t j = 0; j < n; j++)
-				src[256 + j] = (unsigned char)(j * 7 + n + 1);
-			memset(dst, 0x5a, sizeof dst);
-			right &= c.entries[0](to, src + 256, n) == to && memcmp(to, src + 256, n) == 0 &&
-				 to[n] == 0x5a && to[-1] == 0x5a;
-		}
-	check(right, f->name, "a table of avx512_medium's pieces copies wrong");
-	compiled_tables_free(&c);
-
-	/* Each piece's own entry, which times the strategy at the piece's
-	 * lengths (strategy_entry): a jmp rel32 to the piece, and the copy
-	 * right at each of its lengths. */
-	if (f->machine_isa() < 2 || compile_strategies(f, &c)) {
-		check(f->machine_isa() < 2, f->name, "the strategies' entries do not compile");
-		return;
-	}
-	int aimed = 1;
-	right = 1;
-	for (size_t k = 0; k < f->n_pieces; k++) {
-		int i = plan_piece_of(f->pieces[k].code, f->pieces[k].lo, f->pieces[k].lo);
-		if (i < 0) {
-			aimed = 0;
-			continue;
-		}
-		uintptr_t want = 0;
-		for (size_t m = 0; m < f->n_routines; m++)
-			if (f->routines[m].code == f->pieces[k].code)
-				want = (uintptr_t)f->routines[m].fn + *f->pieces[k].offset;
-		const unsigned char *e = (const unsigned char *)strategy_entry(&c, f->pieces[k].code, f->pieces[k].lo);
-		int32_t rel = 0;
-		memcpy(&rel, e + 8, 4);
-		aimed &= e[7] == 0xe9 && (uintptr_t)(e + 12 + rel) == want;
-		for (unsigned int n = plan_pieces[i].lo; n <= plan_pieces[i].hi; n++) {
-			for (size_t j = 0; j < n; j++)
-				src[256 + j] = (unsigned char)(j * 5 + n);
-			memset(dst, 0x5a, sizeof dst);
-			right &= strategy_entry(&c, f->pieces[k].code, n)(dst + 256, src + 256, n) == dst + 256 &&
-				 memcmp(dst + 256, src + 256, n) == 0 && dst[256 + n] == 0x5a;
-		}
-	}
-	check(aimed, f->name, "a piece's own entry does not jump to the piece");
-	check(right, f->name, "a piece's own entry copies wrong");
-	compiled_tables_free(&c);
 }
 
 /* Which copy ran, each change of copy noted: the runs of calls in order. */
