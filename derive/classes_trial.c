@@ -41,11 +41,7 @@ int classes_trial_table(const struct table *t, const struct dispatch_run *d, str
 	out->n_bands = n;
 	if (!differs)
 		return 1;
-	out->align_dst = 0;
-	for (int i = 0; i < n; i++)
-		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
-			if (strategy_catalogue[out->bands[i].strategy[c]].aligns)
-				out->align_dst = PROBE_ALIGN_DST;
+	rule_align_dst(out);
 	/* Each class keeps its bounds, so each of its points keeps the cell
 	 * the derivation judged there, which lost to no copy forward beyond
 	 * the noise. */

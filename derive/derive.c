@@ -169,10 +169,7 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 	size_t points;
 	if ((points = (size_t)fit_bands(g, r, &cost)) == 0 || grid_regret(g, points, r))
 		return -1;
-	for (int i = 0; i < r->n_bands; i++)
-		for (int c = 0; c < NC; c++)
-			if (strategy_catalogue[r->bands[i].strategy[c]].aligns)
-				r->align_dst = PROBE_ALIGN_DST;
+	rule_align_dst(r);
 	describe(r, who, worst);
 	return 0;
 }

@@ -96,6 +96,10 @@ enum distance_class rule_class(const struct derived_rule *r, unsigned int d);
 /* The strategy r picks for length n at distance d (plan_choice). */
 int rule_choice(const struct derived_rule *r, unsigned int n, unsigned int d);
 
+/* Sets r's align_dst from its bands: PROBE_ALIGN_DST where a cell takes
+ * a strategy that aligns, else 0. */
+void rule_align_dst(struct derived_rule *r);
+
 /* r's table as plan/ reads it. */
 void rule_table(const struct derived_rule *r, struct copy_table *out);
 

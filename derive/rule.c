@@ -82,6 +82,15 @@ int rule_choice(const struct derived_rule *r, unsigned int n, unsigned int d)
 	return plan_band_choice(r->bands, r->n_bands, bounds_of(r), n, d);
 }
 
+void rule_align_dst(struct derived_rule *r)
+{
+	r->align_dst = 0;
+	for (int i = 0; i < r->n_bands; i++)
+		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+			if (strategy_catalogue[r->bands[i].strategy[c]].aligns)
+				r->align_dst = PROBE_ALIGN_DST;
+}
+
 void rule_table(const struct derived_rule *r, struct copy_table *out)
 {
 	out->classes = bounds_of(r);
