@@ -27,7 +27,7 @@ static const struct {
 	copy_fn fn;
 	int isa;
 } routines[] = {
-#define ROUTINE(code, fn, isa) {code, fn, isa},
+#define ROUTINE(code, fn, isa, ...) {code, fn, isa},
 	UC_STRATEGY_ROUTINES(ROUTINE)
 #undef ROUTINE
 };

@@ -13,7 +13,7 @@ static const struct {
 	int code;
 	copy_fn fn;
 } routines[] = {
-#define ROUTINE(code, fn, isa) {code, fn},
+#define ROUTINE(code, fn, isa, ...) {code, fn},
 	UCT_STRATEGY_ROUTINES(ROUTINE)
 #undef ROUTINE
 };

@@ -133,8 +133,9 @@ static int pass(const struct plan_tree *t, struct emitter *e, uintptr_t base, co
 	return e->overflow ? -1 : 0;
 }
 
-size_t plan_encode(const struct plan_tree *tree, uint8_t *out, size_t cap, uintptr_t base,
-		   const struct plan_targets *targets)
+/* The tree alone, its jumps landing at targets' addresses. */
+static size_t encode_tree(const struct plan_tree *tree, uint8_t *out, size_t cap, uintptr_t base,
+			  const struct plan_targets *targets)
 {
 	size_t at_label[PLAN_MAX_STEPS] = {0};
 	uint8_t near[PLAN_MAX_STEPS] = {0};
@@ -154,4 +155,51 @@ size_t plan_encode(const struct plan_tree *tree, uint8_t *out, size_t cap, uintp
 			return e.len;
 	}
 	return 0;
+}
+
+size_t plan_encode(const struct plan_tree *tree, uint8_t *out, size_t cap, uintptr_t base,
+		   const struct plan_targets *targets)
+{
+	int order[N_COPY_STRATEGIES], n_order = plan_layout(tree, order), held[N_COPY_STRATEGIES], n_held = 0;
+	for (int k = 0; k < n_order; k++)
+		if (targets->bytes[order[k]])
+			held[n_held++] = order[k];
+	if (n_held == 0)
+		return encode_tree(tree, out, cap, base, targets);
+	/* Every jump to a copy is rel32, so the tree's length does not depend
+	 * on where the copies are: a first pass with them all at base gives
+	 * it, and where they start. */
+	struct plan_targets at = *targets;
+	for (int k = 0; k < n_held; k++)
+		at.body[held[k]] = base;
+	for (int i = 0; i < N_PLAN_PIECES; i++)
+		if (targets->bytes[plan_pieces[i].strategy])
+			at.piece[i] = base;
+	size_t n = encode_tree(tree, out, cap, base, &at);
+	if (n == 0)
+		return 0;
+	/* The tree falls through to the first copy where its last step is a
+	 * jmp to it. */
+	const struct plan_step *last = &tree->steps[tree->n_steps - 1];
+	size_t falls = last->op == PLAN_GOTO && last->piece < 0 && last->to == held[0] ? 5 : 0;
+	n -= falls;
+	for (int k = 0; k < n_held; k++) {
+		int s = held[k];
+		at.body[s] = base + n;
+		for (int i = 0; i < N_PLAN_PIECES; i++)
+			if (plan_pieces[i].strategy == s)
+				at.piece[i] = base + n + targets->piece_at[i];
+		n += targets->len[s];
+	}
+	if (n > cap)
+		return 0;
+	size_t tree_len = encode_tree(tree, out, cap, base, &at);
+	if (tree_len == 0)
+		return 0;
+	n = tree_len - falls;
+	for (int k = 0; k < n_held; k++) {
+		memcpy(out + n, targets->bytes[held[k]], targets->len[held[k]]);
+		n += targets->len[held[k]];
+	}
+	return n;
 }

@@ -20,8 +20,9 @@
  * body's own compares: a table whose band 65..256 copied by avx512_medium
  * tested 256 in the tree, then 64 and 128 in the body.
  *
- * Every leaf jumps to its copy, the first band's too. Laid out inline
- * after the first compare (cmp; ja past it; the short copy's body), make
+ * Every leaf jumps to its copy, the first band's too: a short copy's
+ * lies in the patched entry, right after the tree (layout.h), a longer
+ * one's in the routine. Laid out inline after the first compare (cmp; ja past it; the short copy's body), make
  * bench's dispatch rows (d = 0) gave 32 bytes or less 0.14 ticks a call over
  * the body alone in zen3's set (0.82 as it is), 0.33 in zen5's, and longer
  * lengths more, behind the taken jump past the body (zen5's median 2.7-3.3

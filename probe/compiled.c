@@ -17,12 +17,14 @@ static const unsigned char guard_code[] = {0x48, 0x89, 0xf9, 0x48, 0x29, 0xf1, 0
 					   0x0f, 0x82, 0,    0,    0,    0,    0xe9, 0,    0,    0,    0};
 
 /* A table's slot: the entry as rule_patch writes it for a compiled table,
- * endbr64, then the routine's dispatch copied (templates/lib/entry_copy.lua),
- * then, in memmove, the overlap guards (memmove_guards), from GUARDS on.
- * Each slot starts a 64-byte line, as a patched entry does. */
+ * endbr64, then the routine's dispatch and the short copies it holds
+ * (templates/lib/entry_copy.lua), then, in memmove, the overlap guards
+ * (memmove_guards), from GUARDS on. Each slot starts a 64-byte line, as a
+ * patched entry does. */
 enum {
 	LINE = 64,
-	GUARDS = (LINE + PLAN_CODE_MAX + LINE - 1) / LINE * LINE,
+	CODE = PLAN_CODE_MAX + PLAN_INLINE_MAX,
+	GUARDS = (LINE + CODE + LINE - 1) / LINE * LINE,
 	SLOT = (GUARDS + N_COPY_STRATEGIES * sizeof guard_code + LINE - 1) / LINE * LINE,
 };
 
@@ -31,12 +33,18 @@ static void put32(unsigned char *p, int32_t v)
 	memcpy(p, &v, 4);
 }
 
-static copy_fn routine_of(const struct probe_flavor *f, int code)
+static const struct probe_routine *routine_row(const struct probe_flavor *f, int code)
 {
 	for (size_t i = 0; i < f->n_routines; i++)
 		if (f->routines[i].code == code)
-			return f->routines[i].fn;
+			return &f->routines[i];
 	return NULL;
+}
+
+static copy_fn routine_of(const struct probe_flavor *f, int code)
+{
+	const struct probe_routine *r = routine_row(f, code);
+	return r ? r->fn : NULL;
 }
 
 copy_fn timing_reference(const struct probe_flavor *f)
@@ -99,7 +107,9 @@ static size_t memmove_guard(unsigned char *p, int strategy, uintptr_t body, uint
 
 /* Where the tree's jumps to each copy land: each strategy's routine (the
  * baseline's where one_body), each piece inside it (pieces.h), as the
- * flavor's offsets place them. */
+ * flavor's offsets place them; and the bodies of the copies the entry
+ * holds after its tree (plan_inline), as the flavor's routines hold them:
+ * the bytes cases.tpi lays out there, the same template's. */
 static void copy_targets(const struct probe_flavor *f, int one_body, struct plan_targets *out)
 {
 	*out = (struct plan_targets){0};
@@ -107,9 +117,19 @@ static void copy_targets(const struct probe_flavor *f, int one_body, struct plan
 		out->body[s] = (uintptr_t)routine_of(f, one_body ? BASELINE_STRATEGY : s);
 	for (int i = 0; i < N_PLAN_PIECES; i++)
 		for (size_t k = 0; k < f->n_pieces; k++)
-			if (f->pieces[k].code == plan_pieces[i].strategy && f->pieces[k].lo == plan_pieces[i].lo)
+			if (f->pieces[k].code == plan_pieces[i].strategy && f->pieces[k].lo == plan_pieces[i].lo) {
+				const struct probe_routine *r = routine_row(f, f->pieces[k].code);
 				out->piece[i] = one_body ? out->body[BASELINE_STRATEGY]
-							 : (uintptr_t)routine_of(f, f->pieces[k].code) + *f->pieces[k].offset;
+							 : (uintptr_t)r->fn + *f->pieces[k].offset;
+				out->piece_at[i] = *f->pieces[k].offset - *r->body;
+			}
+	for (size_t j = 0; !one_body && j < f->n_routines; j++) {
+		const struct probe_routine *r = &f->routines[j];
+		if (plan_inline(r->code)) {
+			out->bytes[r->code] = (const uint8_t *)r->fn + *r->body;
+			out->len[r->code] = *r->body_end - *r->body;
+		}
+	}
 }
 
 /* Where memmove's tree jumps for each strategy: its guard, written from
@@ -171,7 +191,7 @@ static int compile_one(const struct probe_flavor *f, const struct derived_rule *
 	p += 7;
 	if (f->moves)
 		memmove_guards(f, slot + GUARDS, targets.body);
-	size_t n = plan_encode(&tree, p, PLAN_CODE_MAX, (uintptr_t)p, &targets);
+	size_t n = plan_encode(&tree, p, CODE, (uintptr_t)p, &targets);
 	plan_tree_free(&tree);
 	if (n == 0)
 		return -1;
@@ -234,7 +254,7 @@ int compile_strategies(const struct probe_flavor *f, struct compiled_tables *out
 		}
 		struct plan_step go = {.op = PLAN_GOTO, .to = code, .piece = -1};
 		struct plan_tree tree = {&go, 1, {0}};
-		if (plan_encode(&tree, p, PLAN_CODE_MAX, (uintptr_t)p, &targets) == 0) {
+		if (plan_encode(&tree, p, CODE, (uintptr_t)p, &targets) == 0) {
 			fprintf(stderr, "probe: strategy %d's entry could not be compiled\n", code);
 			return -1;
 		}
@@ -250,7 +270,7 @@ int compile_strategies(const struct probe_flavor *f, struct compiled_tables *out
 		p += 7;
 		struct plan_step go = {.op = PLAN_GOTO, .to = plan_pieces[i].strategy, .piece = i};
 		struct plan_tree tree = {&go, 1, {0}};
-		if (plan_encode(&tree, p, PLAN_CODE_MAX, (uintptr_t)p, &targets) == 0) {
+		if (plan_encode(&tree, p, CODE, (uintptr_t)p, &targets) == 0) {
 			fprintf(stderr, "probe: the entry of a piece of strategy %d could not be compiled\n",
 				plan_pieces[i].strategy);
 			return -1;

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#define ROUTINE(code, fn, isa) {code, fn, isa},
+#define ROUTINE(code, fn, isa, body, body_end) {code, fn, isa, &body, &body_end},
 static const struct probe_routine routines[] = {UC_STRATEGY_ROUTINES(ROUTINE)};
 #undef ROUTINE
 

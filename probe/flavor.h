@@ -16,6 +16,9 @@ struct probe_routine {
 	int code;  /* the strategy it runs alone */
 	copy_fn fn;
 	int isa;   /* 0 general registers, 1 AVX2, 2 AVX-512 */
+	/* Where its body starts and its return ends, bytes past fn: what a
+	 * compiled set's patched entry holds of it (plan/layout.h). */
+	const uint32_t *body, *body_end;
 };
 
 /* A piece of a routine's body (plan/pieces.h): where a tree that has split

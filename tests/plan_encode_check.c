@@ -1,7 +1,9 @@
 /* Whether plan_encode writes the bytes the assembler made: for each routine
  * set of a flavor's copy.o, the set's branch tree encoded by plan/encode.c,
- * its jumps to the copies aimed at the copies' labels in the object, must
- * equal the object's bytes after the set's memcpy entry.
+ * its jumps to the copies aimed at the copies' labels in the object, and
+ * after it the copies the entry holds (plan/layout.h), their bytes taken
+ * from the copy_<strategy> routines as the probe takes them, must equal
+ * the object's bytes after the set's memcpy entry, up to its copy_end.
  * usage: plan_encode_check FLAVOR TEXT.BIN < LINES
  * LINES: "flavor NAME ISA_LEVEL", "rule ENTRY FLAVOR ABOVE NEAR BELOW
  * ZERO_MOD ALIGN_DST", "band ENTRY FLAVOR LO HI(-1: none) ZERO ABOVE NEAR
@@ -81,6 +83,33 @@ static void read_lines(const char *flavor)
 	}
 }
 
+/* The bytes of each copy an entry holds (plan_inline) in the flavor's
+ * copy_<strategy> routine, from its mark .body to .body_end, and where its
+ * pieces start in them (their marks .n<lo>). */
+static void hold_bodies(struct plan_targets *targets)
+{
+	char label[192];
+	for (int s = 0; s < N_COPY_STRATEGIES; s++) {
+		if (!plan_inline(s))
+			continue;
+		snprintf(label, sizeof label, "..@uc_copy_%s.body", strategy_catalogue[s].name);
+		long from = sym(label);
+		snprintf(label, sizeof label, "..@uc_copy_%s.body_end", strategy_catalogue[s].name);
+		long to = sym(label);
+		if (from < 0 || to <= from || (size_t)to > text_len)
+			continue;
+		targets->bytes[s] = text + from;
+		targets->len[s] = (size_t)(to - from);
+		for (int i = 0; i < N_PLAN_PIECES; i++) {
+			if (plan_pieces[i].strategy != s)
+				continue;
+			snprintf(label, sizeof label, "..@uc_copy_%s.n%u", strategy_catalogue[s].name, plan_pieces[i].lo);
+			long at = sym(label);
+			targets->piece_at[i] = at < from ? 0 : (size_t)(at - from);
+		}
+	}
+}
+
 /* Set name's tree against the object: 0 when alike. */
 static int check_set(const char *name, const struct copy_table *t)
 {
@@ -103,6 +132,7 @@ static int check_set(const char *name, const struct copy_table *t)
 		long at = sym(label);
 		targets.piece[i] = at < 0 ? 0 : (uintptr_t)at;
 	}
+	hold_bodies(&targets);
 	/* The entry's prologue: endbr64 (unless --no-endbr), then rax = dst. */
 	size_t at = (size_t)entry;
 	if (at + 4 <= text_len && !memcmp(text + at, "\xf3\x0f\x1e\xfa", 4))
@@ -113,7 +143,7 @@ static int check_set(const char *name, const struct copy_table *t)
 	}
 	at += 3;
 	struct plan_tree tree;
-	uint8_t code[PLAN_CODE_MAX];
+	uint8_t code[PLAN_CODE_MAX + PLAN_INLINE_MAX];
 	if (plan_tree(t, &tree))
 		exit(2);
 	size_t n = plan_encode(&tree, code, sizeof code, at, &targets);
@@ -126,6 +156,13 @@ static int check_set(const char *name, const struct copy_table *t)
 	plan_tree_free(&tree);
 	if (n == 0 || at + want > text_len) {
 		printf("FAIL %s: the tree could not be encoded\n", name);
+		return 1;
+	}
+	snprintf(label, sizeof label, "..@uc_memcpy_%s.copy_end", name);
+	long end = sym(label);
+	if (end >= 0 && (size_t)end != at + want) {
+		printf("FAIL %s: the code takes %zu bytes, the object's copy_end is %ld bytes after the tree's start\n",
+		       name, want, end - (long)at);
 		return 1;
 	}
 	for (size_t i = 0; i < want; i++)

@@ -1,7 +1,7 @@
 /* As the probe runs them on this CPU (probe_trials.h): each strategy's own
  * entry, through which the probe times the strategy at every point of its
  * plan (compile_strategies): it starts a 64-byte line, jumps to that
- * strategy's routine and copies, and in memmove copies an overlap either
+ * strategy's routine or holds its body, and copies, and in memmove copies an overlap either
  * way right (its guard). And a table that enters avx512_medium at its
  * pieces, compiled: its jumps land at the pieces, and it copies right;
  * and each piece's own entry, through which the probe times the strategy
@@ -9,6 +9,7 @@
 #include "probe_trials.h"
 
 #include "../derive/dispatch.h"
+#include "../plan/layout.h"
 #include "../plan/pieces.h"
 #include "../probe/compiled.h"
 #include "../probe/measure.h"
@@ -18,7 +19,10 @@
 #include <string.h>
 
 /* Each strategy the CPU runs, through its entry: the last instruction a
- * jmp rel32 to the strategy's own routine, and the copy right. */
+ * jmp rel32 to the strategy's own routine, or, for a copy a patched entry
+ * holds (plan/layout.h), the routine's body itself right after the entry's
+ * first instructions, as a compiled tree's fall-through reaches it; and
+ * the copy right. */
 void check_own_entries(const struct probe_flavor *f)
 {
 	struct compiled_tables c;
@@ -34,16 +38,24 @@ void check_own_entries(const struct probe_flavor *f)
 		if (!measured_strategy(f, r->code))
 			continue;
 		const unsigned char *p = (const unsigned char *)c.entries[r->code];
-		/* The last jmp rel32: the one the int3 fill follows. */
-		const unsigned char *last = c.region + c.size - 5, *end = p + 7;
-		while (end < last && (end[0] != 0xe9 || end[5] != 0xcc))
-			end++;
-		int32_t rel = 0;
-		if (end < last)
-			memcpy(&rel, end + 1, 4);
 		char what[96];
-		snprintf(what, sizeof what, "%s's entry does not end in a jump to its routine", strategy_name[r->code]);
-		check(end < last && (uintptr_t)(end + 5 + rel) == (uintptr_t)r->fn, f->name, what);
+		if (plan_inline(r->code)) {
+			snprintf(what, sizeof what, "%s's entry does not hold its routine's body", strategy_name[r->code]);
+			check(memcmp(p + 7, (const unsigned char *)r->fn + *r->body, *r->body_end - *r->body) == 0 &&
+				      p[7 + *r->body_end - *r->body] == 0xcc,
+			      f->name, what);
+		} else {
+			/* The last jmp rel32: the one the int3 fill follows. */
+			const unsigned char *last = c.region + c.size - 5, *end = p + 7;
+			while (end < last && (end[0] != 0xe9 || end[5] != 0xcc))
+				end++;
+			int32_t rel = 0;
+			if (end < last)
+				memcpy(&rel, end + 1, 4);
+			snprintf(what, sizeof what, "%s's entry does not end in a jump to its routine",
+				 strategy_name[r->code]);
+			check(end < last && (uintptr_t)(end + 5 + rel) == (uintptr_t)r->fn, f->name, what);
+		}
 		int right = 1;
 		for (size_t k = 0; k < sizeof lengths / sizeof *lengths; k++) {
 			size_t n = lengths[k];
@@ -78,9 +90,10 @@ void check_own_entries(const struct probe_flavor *f)
 
 /* A table whose tree enters avx512_medium at its pieces (plan/pieces.h), as
  * the probe compiles it: on a CPU with AVX-512, a jump of the tree lands
- * at each piece's address in the flavor's own routine (its offset past
- * the routine's start), and the table copies every length right; without
- * it the table runs its stand-ins, and copies right too. */
+ * at each piece, in the body the entry holds (plan/layout.h): at bytes
+ * equal to the flavor's own routine's from the piece's offset to its
+ * body's end; and the table copies every length right; without it the
+ * table runs its stand-ins, and copies right too. */
 void check_pieces(const struct probe_flavor *f)
 {
 	if (f->n_pieces == 0)
@@ -110,21 +123,27 @@ void check_pieces(const struct probe_flavor *f)
 		const unsigned char *p = (const unsigned char *)c.entries[0];
 		size_t found = 0;
 		for (size_t k = 0; k < f->n_pieces; k++) {
-			uintptr_t want = 0;
+			const unsigned char *want = NULL;
+			size_t len = 0;
 			for (size_t i = 0; i < f->n_routines; i++)
-				if (f->routines[i].code == f->pieces[k].code)
-					want = (uintptr_t)f->routines[i].fn + *f->pieces[k].offset;
+				if (f->routines[i].code == f->pieces[k].code) {
+					want = (const unsigned char *)f->routines[i].fn + *f->pieces[k].offset;
+					len = *f->routines[i].body_end - *f->pieces[k].offset;
+				}
 			/* A jcc rel32 (0f 8x) or jmp rel32 (e9) of the tree to it. */
 			int hit = 0;
-			for (const unsigned char *q = p; q + 6 <= c.region + c.size && !hit; q++) {
+			for (const unsigned char *q = p; q + 6 <= c.region + c.size && want && !hit; q++) {
 				int32_t rel;
+				const unsigned char *to = NULL;
 				if (q[0] == 0x0f && (q[1] & 0xf0) == 0x80) {
 					memcpy(&rel, q + 2, 4);
-					hit = (uintptr_t)(q + 6 + rel) == want;
+					to = q + 6 + rel;
 				} else if (q[0] == 0xe9) {
 					memcpy(&rel, q + 1, 4);
-					hit = (uintptr_t)(q + 5 + rel) == want;
+					to = q + 5 + rel;
 				}
+				hit = to && (to == want || (to >= c.region && to + len <= c.region + c.size &&
+							    memcmp(to, want, len) == 0));
 			}
 			found += hit && *f->pieces[k].offset > 0;
 		}

@@ -118,7 +118,7 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 		buf_printf(b, "## Method\n\n- Routines: the generated strategies of the %s flavor that this CPU runs, "
 			      "each run through its own entry, compiled as gen writes a table that gives it every "
 			      "length and distance (the entry, memmove's overlap compares where the flavor's entry is "
-			      "memmove%s, then a jump to the strategy's routine%s), so that each pays the path a "
+			      "memmove%s, then a jump to the strategy's routine%s%s), so that each pays the path a "
 			      "compiled tree's leaf takes to it:",
 			   run->archive->flavor,
 			   v >= MEMMOVE_GUARD_VERSION ? " and the strategy goes up or down, none before one that loads "
@@ -126,7 +126,10 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 						      : "",
 			   v >= PIECES_VERSION ? ", or, at a length one of its pieces holds (plan/pieces.h), to that "
 						 "piece, past the body's own compares"
-					       : "");
+					       : "",
+			   v >= HELD_COPIES_VERSION ? "; a short copy that a patched entry holds (plan/layout.h) with "
+						      "its body right there instead, no jump"
+						    : "");
 	else if (v >= 2)
 		buf_printf(b, "## Method\n\n- Routines: the generated strategies of the %s flavor that this CPU runs, "
 			      "each run through the flavor's table copy (`uc_memmove`, or `uc_memcpy` where the flavor "

@@ -2,6 +2,7 @@
 #include "bind_plan.h"
 
 #include "../../common/util.h"
+#include "../../plan/layout.h"
 #include "../../plan/sets.h"
 #include "../../plan/tree.h"
 #include "bind_db.h"
@@ -75,22 +76,41 @@ static void set_steps(lua_State *L, const struct plan_tree *tree, const char *fi
 	lua_setfield(L, -2, field);
 }
 
-/* Sets fields tree and reachable (the strategies the flavor has that the
- * tree reaches, in code order) of the table on top; far: its jumps to its
- * copies are rel32 (dispatch.tpi says why). */
+/* Sets fields tree, reachable (the strategies the flavor has that the
+ * tree reaches, in the order the routine lays them out, plan/layout.h) and
+ * inline (the first of them, those a patched entry may hold; none with
+ * --target) of the table on top; far: its jumps to its copies are rel32 (dispatch.tpi says
+ * why). */
 static void set_tree(lua_State *L, const struct copy_table *t, const struct flavor *f, int far)
 {
 	struct plan_tree tree;
 	if (plan_tree(t, &tree))
 		out_of_memory();
 	set_steps(L, &tree, "tree");
+	/* --target's one tree (far 0) keeps its copies in code order: its
+	 * jumps relax, and laid out so, NASM and GAS sized a jump of zen3's
+	 * copy_to_user differently (small's exit to its end, 128 bytes on). */
+	int order[N_COPY_STRATEGIES], n = 0;
+	if (far)
+		n = plan_layout(&tree, order);
+	else
+		for (int s = 0; s < N_COPY_STRATEGIES; s++)
+			if (tree.used[s])
+				order[n++] = s;
 	lua_newtable(L);
-	for (int s = 0, k = 0; s < N_COPY_STRATEGIES; s++)
-		if (tree.used[s] && strategy_catalogue[s].isa <= f->isa_level) {
-			lua_pushstring(L, strategy_catalogue[s].name);
+	for (int i = 0, k = 0; i < n; i++)
+		if (strategy_catalogue[order[i]].isa <= f->isa_level) {
+			lua_pushstring(L, strategy_catalogue[order[i]].name);
 			lua_rawseti(L, -2, ++k);
 		}
 	lua_setfield(L, -2, "reachable");
+	lua_newtable(L);
+	for (int i = 0, k = 0; i < n; i++)
+		if (far && strategy_catalogue[order[i]].isa <= f->isa_level && plan_inline(order[i])) {
+			lua_pushstring(L, strategy_catalogue[order[i]].name);
+			lua_rawseti(L, -2, ++k);
+		}
+	lua_setfield(L, -2, "inline");
 	set_bool(L, "far", far);
 	plan_tree_free(&tree);
 }

@@ -10,11 +10,11 @@
 #include <lua.h>
 
 /* Sets the global plan for flavor f (after bind_flavor's flavor):
- *   sets    { { id, name, suffix, table, tree, reachable, far }, ... }: the
+ *   sets    { { id, name, suffix, table, tree, reachable, inline, far }, ... }: the
  *           compiled sets (plan/sets.h); none with --target
  *   rows    { { entry, rule, by_isa = { [0] = id, ... } }, ... }: each
  *           measured entry and the set of each isa level
- *   target  { name, tree, reachable, far } with --target, else nil
+ *   target  { name, tree, reachable, inline, far } with --target, else nil
  *   code_tree  the table dispatch's steps from a code in ecx to its copy
  *   short_first  { name, ... }: the strategies it tests first below its
  *           short lengths (plan_short_first)

@@ -294,7 +294,7 @@ extern const unsigned short uc_patch_copy_first[UC_N_ROUTINE_SETS * UC_N_PATCH_S
 extern const unsigned short uc_patch_copy_jumps[];
 
 /* The largest room of a site. */
-#define UC_PATCH_ROOM 398
+#define UC_PATCH_ROOM 538
 
 /* The routine sets: 0 the entries' own baseline, 1 the table dispatch,
  * then each measured table compiled for one isa level. */

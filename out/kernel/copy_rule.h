@@ -271,14 +271,16 @@ int uc_user_fault_exit(void);
 #define UC_ISA_ENABLED() 0
 
 /* Each strategy whose routine alone the flavor exports, as an X-macro:
- * X(code, routine, isa), isa the instructions it needs (0 general
- * registers, 1 AVX2, 2 AVX-512). */
+ * X(code, routine, isa, body, body_end), isa the instructions it needs (0
+ * general registers, 1 AVX2, 2 AVX-512), body and body_end where its body
+ * starts and its return ends, in bytes from the routine. */
+extern const uc_u32 uc_copy_body_offsets[10];
 #define UC_STRATEGY_ROUTINES(X) \
-	X(UC_STRATEGY_FORWARD, uc_copy_forward, 0) \
-	X(UC_STRATEGY_FORWARD_ALIGNED, uc_copy_forward_aligned, 0) \
-	X(UC_STRATEGY_DOWN, uc_copy_down, 0) \
-	X(UC_STRATEGY_SMALL, uc_copy_small, 0) \
-	X(UC_STRATEGY_SMALL_FLAT, uc_copy_small_flat, 0) \
+	X(UC_STRATEGY_FORWARD, uc_copy_forward, 0, uc_copy_body_offsets[0], uc_copy_body_offsets[1]) \
+	X(UC_STRATEGY_FORWARD_ALIGNED, uc_copy_forward_aligned, 0, uc_copy_body_offsets[2], uc_copy_body_offsets[3]) \
+	X(UC_STRATEGY_DOWN, uc_copy_down, 0, uc_copy_body_offsets[4], uc_copy_body_offsets[5]) \
+	X(UC_STRATEGY_SMALL, uc_copy_small, 0, uc_copy_body_offsets[6], uc_copy_body_offsets[7]) \
+	X(UC_STRATEGY_SMALL_FLAT, uc_copy_small_flat, 0, uc_copy_body_offsets[8], uc_copy_body_offsets[9]) \
 	/* end */
 
 /* Each piece of those routines' bodies (plan/pieces.h), as an X-macro:

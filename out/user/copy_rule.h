@@ -301,22 +301,24 @@ int uc_copy_strategy(const void *dst, const void *src, uc_size_t n);
 #define UC_ISA_ENABLED() uc_copy_isa()
 
 /* Each strategy whose routine alone the flavor exports, as an X-macro:
- * X(code, routine, isa), isa the instructions it needs (0 general
- * registers, 1 AVX2, 2 AVX-512). */
+ * X(code, routine, isa, body, body_end), isa the instructions it needs (0
+ * general registers, 1 AVX2, 2 AVX-512), body and body_end where its body
+ * starts and its return ends, in bytes from the routine. */
+extern const uc_u32 uc_copy_body_offsets[26];
 #define UC_STRATEGY_ROUTINES(X) \
-	X(UC_STRATEGY_FORWARD, uc_copy_forward, 0) \
-	X(UC_STRATEGY_FORWARD_ALIGNED, uc_copy_forward_aligned, 0) \
-	X(UC_STRATEGY_DOWN, uc_copy_down, 0) \
-	X(UC_STRATEGY_SMALL, uc_copy_small, 0) \
-	X(UC_STRATEGY_AVX2_FORWARD, uc_copy_avx2_forward, 1) \
-	X(UC_STRATEGY_AVX2_DOWN, uc_copy_avx2_down, 1) \
-	X(UC_STRATEGY_AVX2_SMALL, uc_copy_avx2_small, 1) \
-	X(UC_STRATEGY_AVX2_NT, uc_copy_avx2_nt, 1) \
-	X(UC_STRATEGY_AVX512_FORWARD, uc_copy_avx512_forward, 2) \
-	X(UC_STRATEGY_AVX512_DOWN, uc_copy_avx512_down, 2) \
-	X(UC_STRATEGY_SMALL_FLAT, uc_copy_small_flat, 0) \
-	X(UC_STRATEGY_AVX512_SMALL, uc_copy_avx512_small, 2) \
-	X(UC_STRATEGY_AVX512_MEDIUM, uc_copy_avx512_medium, 2) \
+	X(UC_STRATEGY_FORWARD, uc_copy_forward, 0, uc_copy_body_offsets[0], uc_copy_body_offsets[1]) \
+	X(UC_STRATEGY_FORWARD_ALIGNED, uc_copy_forward_aligned, 0, uc_copy_body_offsets[2], uc_copy_body_offsets[3]) \
+	X(UC_STRATEGY_DOWN, uc_copy_down, 0, uc_copy_body_offsets[4], uc_copy_body_offsets[5]) \
+	X(UC_STRATEGY_SMALL, uc_copy_small, 0, uc_copy_body_offsets[6], uc_copy_body_offsets[7]) \
+	X(UC_STRATEGY_AVX2_FORWARD, uc_copy_avx2_forward, 1, uc_copy_body_offsets[8], uc_copy_body_offsets[9]) \
+	X(UC_STRATEGY_AVX2_DOWN, uc_copy_avx2_down, 1, uc_copy_body_offsets[10], uc_copy_body_offsets[11]) \
+	X(UC_STRATEGY_AVX2_SMALL, uc_copy_avx2_small, 1, uc_copy_body_offsets[12], uc_copy_body_offsets[13]) \
+	X(UC_STRATEGY_AVX2_NT, uc_copy_avx2_nt, 1, uc_copy_body_offsets[14], uc_copy_body_offsets[15]) \
+	X(UC_STRATEGY_AVX512_FORWARD, uc_copy_avx512_forward, 2, uc_copy_body_offsets[16], uc_copy_body_offsets[17]) \
+	X(UC_STRATEGY_AVX512_DOWN, uc_copy_avx512_down, 2, uc_copy_body_offsets[18], uc_copy_body_offsets[19]) \
+	X(UC_STRATEGY_SMALL_FLAT, uc_copy_small_flat, 0, uc_copy_body_offsets[20], uc_copy_body_offsets[21]) \
+	X(UC_STRATEGY_AVX512_SMALL, uc_copy_avx512_small, 2, uc_copy_body_offsets[22], uc_copy_body_offsets[23]) \
+	X(UC_STRATEGY_AVX512_MEDIUM, uc_copy_avx512_medium, 2, uc_copy_body_offsets[24], uc_copy_body_offsets[25]) \
 	/* end */
 
 /* Each piece of those routines' bodies (plan/pieces.h), as an X-macro:

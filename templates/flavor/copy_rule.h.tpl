@@ -274,14 +274,23 @@ ${string.format(r.proto, P .. r.name):gsub("size_t", P .. "size_t"):gsub("RESULT
 #define ${G}ISA_ENABLED() ${listed_isa and P .. "copy_isa()" or "0"}
 
 /* Each strategy whose routine alone the flavor exports, as an X-macro:
- * X(code, routine, isa), isa the instructions it needs (0 general
- * registers, 1 AVX2, 2 AVX-512). */
-#define ${G}STRATEGY_ROUTINES(X) \
-@ local listed = {}
+ * X(code, routine, isa, body, body_end), isa the instructions it needs (0
+ * general registers, 1 AVX2, 2 AVX-512), body and body_end where its body
+ * starts and its return ends, in bytes from the routine. */
+@ local listed, n_listed = {}, 0
 @ for _, r in ipairs(flavor.routines) do listed[r.name] = true end
 @ for _, st in ipairs(flavor_strategies()) do
+@   if listed["copy_" .. st.name] then n_listed = n_listed + 1 end
+@ end
+@ if n_listed > 0 then
+extern const ${P}u32 ${P}copy_body_offsets[${2 * n_listed}];
+@ end
+#define ${G}STRATEGY_ROUTINES(X) \
+@ local k = 0
+@ for _, st in ipairs(flavor_strategies()) do
 @   if listed["copy_" .. st.name] then
-	X(${G}STRATEGY_${string.upper(st.name)}, ${P}copy_${st.name}, ${st.isa_level}) \
+	X(${G}STRATEGY_${string.upper(st.name)}, ${P}copy_${st.name}, ${st.isa_level}, ${P}copy_body_offsets[${2 * k}], ${P}copy_body_offsets[${2 * k + 1}]) \
+@     k = k + 1
 @   end
 @ end
 	/* end */

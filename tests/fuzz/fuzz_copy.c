@@ -66,7 +66,7 @@ struct routine {
 };
 static const struct routine routines[] = {
 	{"uc_memcpy", uc_memcpy, -1, 0},
-#define ROUTINE(code, fn, isa) {#fn, fn, code, isa},
+#define ROUTINE(code, fn, isa, ...) {#fn, fn, code, isa},
 	UC_STRATEGY_ROUTINES(ROUTINE)
 #undef ROUTINE
 };

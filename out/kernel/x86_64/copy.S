@@ -87,7 +87,7 @@ uc_memcpy.site:
         mov     rcx, rdx
         rep movsb                               /* the baseline: one forward copy */
         ret
-        .org    uc_memcpy.site + 394, 0xcc
+        .org    uc_memcpy.site + 538, 0xcc
 .Luc_memcpy.site_end:
         .size   uc_memcpy, . - uc_memcpy
 
@@ -427,15 +427,7 @@ uc_memcpy_zen2:
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen2_forward - . - 4
 .Luc_memcpy_zen2.jump3:
-        .byte   0xe9
-        .long   .Lmemcpy_zen2_down - . - 4
-.Luc_memcpy_zen2.jump4:
 .Luc_memcpy_zen2.copy_end:
-.Lmemcpy_zen2_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
 .Lmemcpy_zen2_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -462,6 +454,11 @@ uc_memcpy_zen2:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
+        .balign 64, 0xcc
+.Lmemcpy_zen2_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
 
 /* uc_memcpy under zen3's table, where rule_patch sends uc_memcpy. Each */
 /* routine starts a 64-byte line (copy.asm.tpl says why). */
@@ -473,31 +470,30 @@ uc_memcpy_zen3:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_small - . - 4
-.Luc_memcpy_zen3.jump1:
         cmp     rdx, 96                    /* band edge */
         ja      .Lmemcpy_zen3_t4_9
         cmp     rdx, 63                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
-.Luc_memcpy_zen3.jump2:
+.Luc_memcpy_zen3.jump1:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_forward - . - 4
-.Luc_memcpy_zen3.jump3:
+.Luc_memcpy_zen3.jump2:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
-.Luc_memcpy_zen3.jump4:
+.Luc_memcpy_zen3.jump3:
         cmp     ecx, 104                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_forward - . - 4
-.Luc_memcpy_zen3.jump5:
+.Luc_memcpy_zen3.jump4:
         .byte   0xe9
         .long   .Lmemcpy_zen3_down - . - 4
-.Luc_memcpy_zen3.jump6:
+.Luc_memcpy_zen3.jump5:
 .Lmemcpy_zen3_t4_9:
         cmp     rdx, 112                    /* band edge */
         ja      .Lmemcpy_zen3_t5_9
@@ -506,19 +502,19 @@ uc_memcpy_zen3:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen3.jump7:
+.Luc_memcpy_zen3.jump6:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
-.Luc_memcpy_zen3.jump8:
+.Luc_memcpy_zen3.jump7:
         .byte   0xe9
         .long   .Lmemcpy_zen3_forward - . - 4
-.Luc_memcpy_zen3.jump9:
+.Luc_memcpy_zen3.jump8:
 .Lmemcpy_zen3_t5_9:
         cmp     rdx, 160                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
-.Luc_memcpy_zen3.jump10:
+.Luc_memcpy_zen3.jump9:
         cmp     rdx, 1048576                    /* band edge */
         ja      .Lmemcpy_zen3_t7_9
         mov     ecx, edi
@@ -526,14 +522,14 @@ uc_memcpy_zen3:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen3.jump11:
+.Luc_memcpy_zen3.jump10:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
-.Luc_memcpy_zen3.jump12:
+.Luc_memcpy_zen3.jump11:
         .byte   0xe9
         .long   .Lmemcpy_zen3_forward - . - 4
-.Luc_memcpy_zen3.jump13:
+.Luc_memcpy_zen3.jump12:
 .Lmemcpy_zen3_t7_9:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemcpy_zen3_t8_9
@@ -543,22 +539,22 @@ uc_memcpy_zen3:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_forward_aligned - . - 4
-.Luc_memcpy_zen3.jump14:
+.Luc_memcpy_zen3.jump13:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
-.Luc_memcpy_zen3.jump15:
+.Luc_memcpy_zen3.jump14:
         cmp     ecx, 104                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_forward - . - 4
-.Luc_memcpy_zen3.jump16:
+.Luc_memcpy_zen3.jump15:
         cmp     ecx, 4093                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemcpy_zen3_forward - . - 4
-.Luc_memcpy_zen3.jump17:
+.Luc_memcpy_zen3.jump16:
         .byte   0xe9
         .long   .Lmemcpy_zen3_forward_aligned - . - 4
-.Luc_memcpy_zen3.jump18:
+.Luc_memcpy_zen3.jump17:
 .Lmemcpy_zen3_t8_9:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemcpy_zen3_t9_9
@@ -567,79 +563,32 @@ uc_memcpy_zen3:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen3.jump19:
+.Luc_memcpy_zen3.jump18:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
-.Luc_memcpy_zen3.jump20:
+.Luc_memcpy_zen3.jump19:
         cmp     ecx, 4093                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemcpy_zen3_forward_aligned - . - 4
-.Luc_memcpy_zen3.jump21:
+.Luc_memcpy_zen3.jump20:
         .byte   0xe9
         .long   .Lmemcpy_zen3_forward - . - 4
-.Luc_memcpy_zen3.jump22:
+.Luc_memcpy_zen3.jump21:
 .Lmemcpy_zen3_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen3.jump23:
+.Luc_memcpy_zen3.jump22:
         cmp     ecx, 31                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_down - . - 4
+.Luc_memcpy_zen3.jump23:
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_forward - . - 4
 .Luc_memcpy_zen3.jump24:
-.Luc_memcpy_zen3.copy_end:
-.Lmemcpy_zen3_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
-.Lmemcpy_zen3_forward_aligned:
-        cmp     rdx, 64                         /* align threshold */
-        jb      .Lmemcpy_zen3_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemcpy_zen3_forward_aligned_body                   /* no alignment installed */
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         /* head: bytes until dst is aligned */
-        sub     rdx, rcx
-        rep movsb                               /* head */
-.Lmemcpy_zen3_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               /* body */
-        ret
-        .balign 64, 0xcc
-.Lmemcpy_zen3_down:
-        /* descending body: begin */
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             /* top store */
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        /* aligned end, as an offset */
-        sub     rcx, 8                          /* first aligned store */
-        ja      .Lmemcpy_zen3_down_loop
-        jmp     .Lmemcpy_zen3_down_bottom
-        /* The loop starts a 16-byte block, so that it never straddles a */
-        /* 64-byte line and its speed does not depend on where the linker */
-        /* places it: a loop that straddles a fetch line is fetched as two */
-        /* lines every iteration, which is why both vendors' optimization */
-        /* manuals advise aligning the head of a hot loop. */
-        .balign 16, 0xcc
-.Lmemcpy_zen3_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 /* aligned store */
-        sub     rcx, 8                          /* loop step */
-        ja      .Lmemcpy_zen3_down_loop                   /* loop bound: offsets above 0 */
-.Lmemcpy_zen3_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       /* bottom store */
-        /* descending body: end */
-        ret
-        .balign 64, 0xcc
 .Lmemcpy_zen3_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -690,6 +639,56 @@ uc_memcpy_zen3:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+.Luc_memcpy_zen3.copy_end:
+        .balign 64, 0xcc
+.Lmemcpy_zen3_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        .balign 64, 0xcc
+.Lmemcpy_zen3_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemcpy_zen3_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen3_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemcpy_zen3_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+        .balign 64, 0xcc
+.Lmemcpy_zen3_down:
+        /* descending body: begin */
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             /* top store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        ja      .Lmemcpy_zen3_down_loop
+        jmp     .Lmemcpy_zen3_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
+        .balign 16, 0xcc
+.Lmemcpy_zen3_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemcpy_zen3_down_loop                   /* loop bound: offsets above 0 */
+.Lmemcpy_zen3_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       /* bottom store */
+        /* descending body: end */
+        ret
 
 /* uc_memcpy under zen5's table, where rule_patch sends uc_memcpy. Each */
 /* routine starts a 64-byte line (copy.asm.tpl says why). */
@@ -701,11 +700,10 @@ uc_memcpy_zen5:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_small - . - 4
-.Luc_memcpy_zen5.jump1:
         cmp     rdx, 56                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_down - . - 4
-.Luc_memcpy_zen5.jump2:
+.Luc_memcpy_zen5.jump1:
         cmp     rdx, 112                    /* band edge */
         ja      .Lmemcpy_zen5_t4_8
         mov     ecx, edi
@@ -713,19 +711,19 @@ uc_memcpy_zen5:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5.jump3:
+.Luc_memcpy_zen5.jump2:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_down - . - 4
-.Luc_memcpy_zen5.jump4:
+.Luc_memcpy_zen5.jump3:
         .byte   0xe9
         .long   .Lmemcpy_zen5_forward - . - 4
-.Luc_memcpy_zen5.jump5:
+.Luc_memcpy_zen5.jump4:
 .Lmemcpy_zen5_t4_8:
         cmp     rdx, 320                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_down - . - 4
-.Luc_memcpy_zen5.jump6:
+.Luc_memcpy_zen5.jump5:
         cmp     rdx, 768                    /* band edge */
         ja      .Lmemcpy_zen5_t7_8
         cmp     rdx, 384                    /* band edge */
@@ -736,82 +734,32 @@ uc_memcpy_zen5:
         test    ecx, 63                       /* zero: d mod 64 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_forward - . - 4
-.Luc_memcpy_zen5.jump7:
+.Luc_memcpy_zen5.jump6:
         .byte   0xe9
         .long   .Lmemcpy_zen5_down - . - 4
-.Luc_memcpy_zen5.jump8:
+.Luc_memcpy_zen5.jump7:
 .Lmemcpy_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5.jump9:
+.Luc_memcpy_zen5.jump8:
         cmp     ecx, 63                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_down - . - 4
-.Luc_memcpy_zen5.jump10:
+.Luc_memcpy_zen5.jump9:
         .byte   0xe9
         .long   .Lmemcpy_zen5_forward - . - 4
-.Luc_memcpy_zen5.jump11:
+.Luc_memcpy_zen5.jump10:
 .Lmemcpy_zen5_t7_8:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_forward - . - 4
-.Luc_memcpy_zen5.jump12:
+.Luc_memcpy_zen5.jump11:
         .byte   0xe9
         .long   .Lmemcpy_zen5_forward_aligned - . - 4
-.Luc_memcpy_zen5.jump13:
-.Luc_memcpy_zen5.copy_end:
-.Lmemcpy_zen5_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
-.Lmemcpy_zen5_forward_aligned:
-        cmp     rdx, 64                         /* align threshold */
-        jb      .Lmemcpy_zen5_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemcpy_zen5_forward_aligned_body                   /* no alignment installed */
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         /* head: bytes until dst is aligned */
-        sub     rdx, rcx
-        rep movsb                               /* head */
-.Lmemcpy_zen5_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               /* body */
-        ret
-        .balign 64, 0xcc
-.Lmemcpy_zen5_down:
-        /* descending body: begin */
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             /* top store */
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        /* aligned end, as an offset */
-        sub     rcx, 8                          /* first aligned store */
-        ja      .Lmemcpy_zen5_down_loop
-        jmp     .Lmemcpy_zen5_down_bottom
-        /* The loop starts a 16-byte block, so that it never straddles a */
-        /* 64-byte line and its speed does not depend on where the linker */
-        /* places it: a loop that straddles a fetch line is fetched as two */
-        /* lines every iteration, which is why both vendors' optimization */
-        /* manuals advise aligning the head of a hot loop. */
-        .balign 16, 0xcc
-.Lmemcpy_zen5_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 /* aligned store */
-        sub     rcx, 8                          /* loop step */
-        ja      .Lmemcpy_zen5_down_loop                   /* loop bound: offsets above 0 */
-.Lmemcpy_zen5_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       /* bottom store */
-        /* descending body: end */
-        ret
-        .balign 64, 0xcc
+.Luc_memcpy_zen5.jump12:
 .Lmemcpy_zen5_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -862,6 +810,56 @@ uc_memcpy_zen5:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+.Luc_memcpy_zen5.copy_end:
+        .balign 64, 0xcc
+.Lmemcpy_zen5_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemcpy_zen5_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen5_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemcpy_zen5_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+        .balign 64, 0xcc
+.Lmemcpy_zen5_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        .balign 64, 0xcc
+.Lmemcpy_zen5_down:
+        /* descending body: begin */
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             /* top store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        ja      .Lmemcpy_zen5_down_loop
+        jmp     .Lmemcpy_zen5_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
+        .balign 16, 0xcc
+.Lmemcpy_zen5_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemcpy_zen5_down_loop                   /* loop bound: offsets above 0 */
+.Lmemcpy_zen5_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       /* bottom store */
+        /* descending body: end */
+        ret
 
 /* void *uc_copy_forward(void *dst, const void *src, size_t n): strategy forward */
 /* alone, whatever the rule. Returns dst. */
@@ -871,9 +869,11 @@ uc_memcpy_zen5:
 uc_copy_forward:
         endbr64
         mov     rax, rdi
+.Luc_copy_forward.body:
         mov     rcx, rdx
         rep movsb
         ret
+.Luc_copy_forward.body_end:
         .size   uc_copy_forward, . - uc_copy_forward
 
 /* void *uc_copy_forward_aligned(void *dst, const void *src, size_t n): strategy forward_aligned */
@@ -884,6 +884,7 @@ uc_copy_forward:
 uc_copy_forward_aligned:
         endbr64
         mov     rax, rdi
+.Luc_copy_forward_aligned.body:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lcopy_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
@@ -899,6 +900,7 @@ uc_copy_forward_aligned:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+.Luc_copy_forward_aligned.body_end:
         .size   uc_copy_forward_aligned, . - uc_copy_forward_aligned
 
 /* void *uc_copy_down(void *dst, const void *src, size_t n): strategy down */
@@ -909,6 +911,7 @@ uc_copy_forward_aligned:
 uc_copy_down:
         endbr64
         mov     rax, rdi
+.Luc_copy_down.body:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             /* top store */
@@ -934,6 +937,7 @@ uc_copy_down:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
+.Luc_copy_down.body_end:
         .size   uc_copy_down, . - uc_copy_down
 
 /* void *uc_copy_small(void *dst, const void *src, size_t n): strategy small */
@@ -944,6 +948,7 @@ uc_copy_down:
 uc_copy_small:
         endbr64
         mov     rax, rdi
+.Luc_copy_small.body:
         /* small body: begin */
         cmp     rdx, 8
         jb      .Lcopy_small_s_lt8
@@ -993,6 +998,7 @@ uc_copy_small:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+.Luc_copy_small.body_end:
         .size   uc_copy_small, . - uc_copy_small
 
 /* void *uc_copy_small_flat(void *dst, const void *src, size_t n): strategy small_flat */
@@ -1003,6 +1009,7 @@ uc_copy_small:
 uc_copy_small_flat:
         endbr64
         mov     rax, rdi
+.Luc_copy_small_flat.body:
         /* small_flat body: begin */
         cmp     rdx, 8
         jb      .Lcopy_small_flat_f_lt8
@@ -1076,7 +1083,27 @@ uc_copy_small_flat:
         /* small_flat body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+.Luc_copy_small_flat.body_end:
         .size   uc_copy_small_flat, . - uc_copy_small_flat
+
+        .section .rodata
+        .balign 4, 0
+/* Where each of these routines' body starts and where its return ends, */
+/* from the routine, in the order of copy_rule.h's STRATEGY_ROUTINES: the */
+/* bytes a compiled set's memcpy and memmove lay out after their tree for a */
+/* copy their patched entries hold (templates/lib/entry_copy.lua), which */
+/* the probe lays out so too. */
+        .globl  uc_copy_body_offsets
+        .type   uc_copy_body_offsets, @object
+uc_copy_body_offsets:
+        .long   .Luc_copy_forward.body - uc_copy_forward, .Luc_copy_forward.body_end - uc_copy_forward
+        .long   .Luc_copy_forward_aligned.body - uc_copy_forward_aligned, .Luc_copy_forward_aligned.body_end - uc_copy_forward_aligned
+        .long   .Luc_copy_down.body - uc_copy_down, .Luc_copy_down.body_end - uc_copy_down
+        .long   .Luc_copy_small.body - uc_copy_small, .Luc_copy_small.body_end - uc_copy_small
+        .long   .Luc_copy_small_flat.body - uc_copy_small_flat, .Luc_copy_small_flat.body_end - uc_copy_small_flat
+        .size   uc_copy_body_offsets, . - uc_copy_body_offsets
+
+        .text
 
 /* int uc_copy_strategy(const void *dst, const void *src, size_t n): the code */
 /* of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same */
@@ -1271,15 +1298,12 @@ uc_copy_strategy_zen2:
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen2_forward - . - 4
 .Luc_copy_strategy_zen2.jump3:
-        .byte   0xe9
-        .long   .Lcopy_strategy_zen2_down - . - 4
-.Luc_copy_strategy_zen2.jump4:
 .Luc_copy_strategy_zen2.copy_end:
-.Lcopy_strategy_zen2_forward:
-        mov     eax, 0
-        ret
 .Lcopy_strategy_zen2_down:
         mov     eax, 2
+        ret
+.Lcopy_strategy_zen2_forward:
+        mov     eax, 0
         ret
 
 /* uc_copy_strategy under zen3's table. */
@@ -1407,7 +1431,13 @@ uc_copy_strategy_zen3:
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_down - . - 4
 .Luc_copy_strategy_zen3.jump24:
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_forward - . - 4
+.Luc_copy_strategy_zen3.jump25:
 .Luc_copy_strategy_zen3.copy_end:
+.Lcopy_strategy_zen3_small:
+        mov     eax, 3
+        ret
 .Lcopy_strategy_zen3_forward:
         mov     eax, 0
         ret
@@ -1416,9 +1446,6 @@ uc_copy_strategy_zen3:
         ret
 .Lcopy_strategy_zen3_down:
         mov     eax, 2
-        ret
-.Lcopy_strategy_zen3_small:
-        mov     eax, 3
         ret
 
 /* uc_copy_strategy under zen5's table. */
@@ -1491,17 +1518,17 @@ uc_copy_strategy_zen5:
         .long   .Lcopy_strategy_zen5_forward_aligned - . - 4
 .Luc_copy_strategy_zen5.jump13:
 .Luc_copy_strategy_zen5.copy_end:
-.Lcopy_strategy_zen5_forward:
-        mov     eax, 0
+.Lcopy_strategy_zen5_small:
+        mov     eax, 3
         ret
 .Lcopy_strategy_zen5_forward_aligned:
         mov     eax, 1
         ret
+.Lcopy_strategy_zen5_forward:
+        mov     eax, 0
+        ret
 .Lcopy_strategy_zen5_down:
         mov     eax, 2
-        ret
-.Lcopy_strategy_zen5_small:
-        mov     eax, 3
         ret
 
 /* The user copies expand memcpy's dispatch and bodies (the same template */
@@ -1868,15 +1895,7 @@ uc_copy_to_user_zen2_access:
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen2_forward - . - 4
 .Luc_copy_to_user_zen2.jump3:
-        .byte   0xe9
-        .long   .Lcopy_to_user_zen2_down - . - 4
-.Luc_copy_to_user_zen2.jump4:
 .Luc_copy_to_user_zen2.copy_end:
-.Lcopy_to_user_zen2_forward:
-        mov     rcx, rdx
-        rep movsb
-        jmp     .Lcopy_to_user_zen2_done
-        .balign 64, 0xcc
 .Lcopy_to_user_zen2_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -1902,6 +1921,11 @@ uc_copy_to_user_zen2_access:
         mov     r8, [rsi]
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
+        jmp     .Lcopy_to_user_zen2_done
+        .balign 64, 0xcc
+.Lcopy_to_user_zen2_forward:
+        mov     rcx, rdx
+        rep movsb
 .Lcopy_to_user_zen2_done:
 uc_copy_to_user_zen2_access_end:
         /* (no SMAP) */
@@ -2036,7 +2060,56 @@ uc_copy_to_user_zen3_access:
         .byte   0x0f, 0x86
         .long   .Lcopy_to_user_zen3_down - . - 4
 .Luc_copy_to_user_zen3.jump24:
+        .byte   0xe9
+        .long   .Lcopy_to_user_zen3_forward - . - 4
+.Luc_copy_to_user_zen3.jump25:
 .Luc_copy_to_user_zen3.copy_end:
+.Lcopy_to_user_zen3_small:
+        /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lcopy_to_user_zen3_small_s_lt8
+        cmp     rdx, 16
+        jae     .Lcopy_to_user_zen3_small_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lcopy_to_user_zen3_done
+.Lcopy_to_user_zen3_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lcopy_to_user_zen3_done
+.Lcopy_to_user_zen3_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_to_user_zen3_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_to_user_zen3_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_to_user_zen3_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lcopy_to_user_zen3_done
+.Lcopy_to_user_zen3_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lcopy_to_user_zen3_done
+.Lcopy_to_user_zen3_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+.Lcopy_to_user_zen3_small_s_end:
+        /* small body: end */
+        jmp     .Lcopy_to_user_zen3_done
+        .balign 64, 0xcc
 .Lcopy_to_user_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -2084,52 +2157,6 @@ uc_copy_to_user_zen3_access:
         mov     r8, [rsi]
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
-        jmp     .Lcopy_to_user_zen3_done
-        .balign 64, 0xcc
-.Lcopy_to_user_zen3_small:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lcopy_to_user_zen3_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lcopy_to_user_zen3_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lcopy_to_user_zen3_done
-.Lcopy_to_user_zen3_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        jmp     .Lcopy_to_user_zen3_done
-.Lcopy_to_user_zen3_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lcopy_to_user_zen3_small_s4
-        cmp     rdx, 2
-        jae     .Lcopy_to_user_zen3_small_s2
-        test    rdx, rdx
-        jz      .Lcopy_to_user_zen3_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_to_user_zen3_done
-.Lcopy_to_user_zen3_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lcopy_to_user_zen3_done
-.Lcopy_to_user_zen3_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lcopy_to_user_zen3_small_s_end:
-        /* small body: end */
 .Lcopy_to_user_zen3_done:
 uc_copy_to_user_zen3_access_end:
         /* (no SMAP) */
@@ -2209,55 +2236,6 @@ uc_copy_to_user_zen5_access:
         .long   .Lcopy_to_user_zen5_forward_aligned - . - 4
 .Luc_copy_to_user_zen5.jump13:
 .Luc_copy_to_user_zen5.copy_end:
-.Lcopy_to_user_zen5_forward:
-        mov     rcx, rdx
-        rep movsb
-        jmp     .Lcopy_to_user_zen5_done
-        .balign 64, 0xcc
-.Lcopy_to_user_zen5_forward_aligned:
-        cmp     rdx, 64                         /* align threshold */
-        jb      .Lcopy_to_user_zen5_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lcopy_to_user_zen5_forward_aligned_body                   /* no alignment installed */
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         /* head: bytes until dst is aligned */
-        sub     rdx, rcx
-        rep movsb                               /* head */
-.Lcopy_to_user_zen5_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               /* body */
-        jmp     .Lcopy_to_user_zen5_done
-        .balign 64, 0xcc
-.Lcopy_to_user_zen5_down:
-        /* descending body: begin */
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             /* top store */
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        /* aligned end, as an offset */
-        sub     rcx, 8                          /* first aligned store */
-        ja      .Lcopy_to_user_zen5_down_loop
-        jmp     .Lcopy_to_user_zen5_down_bottom
-        /* The loop starts a 16-byte block, so that it never straddles a */
-        /* 64-byte line and its speed does not depend on where the linker */
-        /* places it: a loop that straddles a fetch line is fetched as two */
-        /* lines every iteration, which is why both vendors' optimization */
-        /* manuals advise aligning the head of a hot loop. */
-        .balign 16, 0xcc
-.Lcopy_to_user_zen5_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 /* aligned store */
-        sub     rcx, 8                          /* loop step */
-        ja      .Lcopy_to_user_zen5_down_loop                   /* loop bound: offsets above 0 */
-.Lcopy_to_user_zen5_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       /* bottom store */
-        /* descending body: end */
-        jmp     .Lcopy_to_user_zen5_done
-        .balign 64, 0xcc
 .Lcopy_to_user_zen5_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -2302,6 +2280,55 @@ uc_copy_to_user_zen5_access:
         mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lcopy_to_user_zen5_small_s_end:
         /* small body: end */
+        jmp     .Lcopy_to_user_zen5_done
+        .balign 64, 0xcc
+.Lcopy_to_user_zen5_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lcopy_to_user_zen5_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lcopy_to_user_zen5_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lcopy_to_user_zen5_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        jmp     .Lcopy_to_user_zen5_done
+        .balign 64, 0xcc
+.Lcopy_to_user_zen5_forward:
+        mov     rcx, rdx
+        rep movsb
+        jmp     .Lcopy_to_user_zen5_done
+        .balign 64, 0xcc
+.Lcopy_to_user_zen5_down:
+        /* descending body: begin */
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             /* top store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        ja      .Lcopy_to_user_zen5_down_loop
+        jmp     .Lcopy_to_user_zen5_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
+        .balign 16, 0xcc
+.Lcopy_to_user_zen5_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lcopy_to_user_zen5_down_loop                   /* loop bound: offsets above 0 */
+.Lcopy_to_user_zen5_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       /* bottom store */
+        /* descending body: end */
 .Lcopy_to_user_zen5_done:
 uc_copy_to_user_zen5_access_end:
         /* (no SMAP) */
@@ -2658,15 +2685,7 @@ uc_copy_from_user_zen2_access:
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen2_forward - . - 4
 .Luc_copy_from_user_zen2.jump3:
-        .byte   0xe9
-        .long   .Lcopy_from_user_zen2_down - . - 4
-.Luc_copy_from_user_zen2.jump4:
 .Luc_copy_from_user_zen2.copy_end:
-.Lcopy_from_user_zen2_forward:
-        mov     rcx, rdx
-        rep movsb
-        jmp     .Lcopy_from_user_zen2_done
-        .balign 64, 0xcc
 .Lcopy_from_user_zen2_down:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
@@ -2692,6 +2711,11 @@ uc_copy_from_user_zen2_access:
         mov     r8, [rsi]
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
+        jmp     .Lcopy_from_user_zen2_done
+        .balign 64, 0xcc
+.Lcopy_from_user_zen2_forward:
+        mov     rcx, rdx
+        rep movsb
 .Lcopy_from_user_zen2_done:
 uc_copy_from_user_zen2_access_end:
         /* (no SMAP) */
@@ -2826,7 +2850,56 @@ uc_copy_from_user_zen3_access:
         .byte   0x0f, 0x86
         .long   .Lcopy_from_user_zen3_down - . - 4
 .Luc_copy_from_user_zen3.jump24:
+        .byte   0xe9
+        .long   .Lcopy_from_user_zen3_forward - . - 4
+.Luc_copy_from_user_zen3.jump25:
 .Luc_copy_from_user_zen3.copy_end:
+.Lcopy_from_user_zen3_small:
+        /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lcopy_from_user_zen3_small_s_lt8
+        cmp     rdx, 16
+        jae     .Lcopy_from_user_zen3_small_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lcopy_from_user_zen3_done
+.Lcopy_from_user_zen3_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lcopy_from_user_zen3_done
+.Lcopy_from_user_zen3_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_from_user_zen3_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_from_user_zen3_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_from_user_zen3_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lcopy_from_user_zen3_done
+.Lcopy_from_user_zen3_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lcopy_from_user_zen3_done
+.Lcopy_from_user_zen3_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+.Lcopy_from_user_zen3_small_s_end:
+        /* small body: end */
+        jmp     .Lcopy_from_user_zen3_done
+        .balign 64, 0xcc
 .Lcopy_from_user_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -2874,52 +2947,6 @@ uc_copy_from_user_zen3_access:
         mov     r8, [rsi]
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
-        jmp     .Lcopy_from_user_zen3_done
-        .balign 64, 0xcc
-.Lcopy_from_user_zen3_small:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lcopy_from_user_zen3_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lcopy_from_user_zen3_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lcopy_from_user_zen3_done
-.Lcopy_from_user_zen3_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        jmp     .Lcopy_from_user_zen3_done
-.Lcopy_from_user_zen3_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lcopy_from_user_zen3_small_s4
-        cmp     rdx, 2
-        jae     .Lcopy_from_user_zen3_small_s2
-        test    rdx, rdx
-        jz      .Lcopy_from_user_zen3_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_from_user_zen3_done
-.Lcopy_from_user_zen3_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lcopy_from_user_zen3_done
-.Lcopy_from_user_zen3_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lcopy_from_user_zen3_small_s_end:
-        /* small body: end */
 .Lcopy_from_user_zen3_done:
 uc_copy_from_user_zen3_access_end:
         /* (no SMAP) */
@@ -2999,55 +3026,6 @@ uc_copy_from_user_zen5_access:
         .long   .Lcopy_from_user_zen5_forward_aligned - . - 4
 .Luc_copy_from_user_zen5.jump13:
 .Luc_copy_from_user_zen5.copy_end:
-.Lcopy_from_user_zen5_forward:
-        mov     rcx, rdx
-        rep movsb
-        jmp     .Lcopy_from_user_zen5_done
-        .balign 64, 0xcc
-.Lcopy_from_user_zen5_forward_aligned:
-        cmp     rdx, 64                         /* align threshold */
-        jb      .Lcopy_from_user_zen5_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lcopy_from_user_zen5_forward_aligned_body                   /* no alignment installed */
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         /* head: bytes until dst is aligned */
-        sub     rdx, rcx
-        rep movsb                               /* head */
-.Lcopy_from_user_zen5_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               /* body */
-        jmp     .Lcopy_from_user_zen5_done
-        .balign 64, 0xcc
-.Lcopy_from_user_zen5_down:
-        /* descending body: begin */
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             /* top store */
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        /* aligned end, as an offset */
-        sub     rcx, 8                          /* first aligned store */
-        ja      .Lcopy_from_user_zen5_down_loop
-        jmp     .Lcopy_from_user_zen5_down_bottom
-        /* The loop starts a 16-byte block, so that it never straddles a */
-        /* 64-byte line and its speed does not depend on where the linker */
-        /* places it: a loop that straddles a fetch line is fetched as two */
-        /* lines every iteration, which is why both vendors' optimization */
-        /* manuals advise aligning the head of a hot loop. */
-        .balign 16, 0xcc
-.Lcopy_from_user_zen5_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 /* aligned store */
-        sub     rcx, 8                          /* loop step */
-        ja      .Lcopy_from_user_zen5_down_loop                   /* loop bound: offsets above 0 */
-.Lcopy_from_user_zen5_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       /* bottom store */
-        /* descending body: end */
-        jmp     .Lcopy_from_user_zen5_done
-        .balign 64, 0xcc
 .Lcopy_from_user_zen5_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -3092,6 +3070,55 @@ uc_copy_from_user_zen5_access:
         mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lcopy_from_user_zen5_small_s_end:
         /* small body: end */
+        jmp     .Lcopy_from_user_zen5_done
+        .balign 64, 0xcc
+.Lcopy_from_user_zen5_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lcopy_from_user_zen5_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lcopy_from_user_zen5_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lcopy_from_user_zen5_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        jmp     .Lcopy_from_user_zen5_done
+        .balign 64, 0xcc
+.Lcopy_from_user_zen5_forward:
+        mov     rcx, rdx
+        rep movsb
+        jmp     .Lcopy_from_user_zen5_done
+        .balign 64, 0xcc
+.Lcopy_from_user_zen5_down:
+        /* descending body: begin */
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             /* top store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        ja      .Lcopy_from_user_zen5_down_loop
+        jmp     .Lcopy_from_user_zen5_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
+        .balign 16, 0xcc
+.Lcopy_from_user_zen5_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lcopy_from_user_zen5_down_loop                   /* loop bound: offsets above 0 */
+.Lcopy_from_user_zen5_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       /* bottom store */
+        /* descending body: end */
 .Lcopy_from_user_zen5_done:
 uc_copy_from_user_zen5_access_end:
         /* (no SMAP) */
@@ -3327,7 +3354,7 @@ uc_patch_copy_end:
         .globl  uc_patch_copy_first
         .type   uc_patch_copy_first, @object
 uc_patch_copy_first:
-        .short  0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 8, 12, 16, 40, 64, 88, 112, 125, 138, 151, 164
+        .short  0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 9, 12, 36, 61, 86, 111, 123, 136, 149, 162
         .size   uc_patch_copy_first, . - uc_patch_copy_first
 /* Each jump of a copy to a copy body, where its rel32 ends, from the */
 /* routine's entry: rule_patch adds the distance from the routine to the */
@@ -3335,10 +3362,9 @@ uc_patch_copy_first:
         .globl  uc_patch_copy_jumps
         .type   uc_patch_copy_jumps, @object
 uc_patch_copy_jumps:
-        .short  .Luc_memcpy_zen2.jump1 - uc_memcpy_zen2, .Luc_memcpy_zen2.jump2 - uc_memcpy_zen2, .Luc_memcpy_zen2.jump3 - uc_memcpy_zen2, .Luc_memcpy_zen2.jump4 - uc_memcpy_zen2
-        .short  .Luc_copy_strategy_zen2.jump1 - uc_copy_strategy_zen2, .Luc_copy_strategy_zen2.jump2 - uc_copy_strategy_zen2, .Luc_copy_strategy_zen2.jump3 - uc_copy_strategy_zen2, .Luc_copy_strategy_zen2.jump4 - uc_copy_strategy_zen2
-        .short  .Luc_copy_to_user_zen2.jump1 - uc_copy_to_user_zen2, .Luc_copy_to_user_zen2.jump2 - uc_copy_to_user_zen2, .Luc_copy_to_user_zen2.jump3 - uc_copy_to_user_zen2, .Luc_copy_to_user_zen2.jump4 - uc_copy_to_user_zen2
-        .short  .Luc_copy_from_user_zen2.jump1 - uc_copy_from_user_zen2, .Luc_copy_from_user_zen2.jump2 - uc_copy_from_user_zen2, .Luc_copy_from_user_zen2.jump3 - uc_copy_from_user_zen2, .Luc_copy_from_user_zen2.jump4 - uc_copy_from_user_zen2
+        .short  .Luc_memcpy_zen2.jump1 - uc_memcpy_zen2, .Luc_memcpy_zen2.jump2 - uc_memcpy_zen2, .Luc_memcpy_zen2.jump3 - uc_memcpy_zen2, .Luc_copy_strategy_zen2.jump1 - uc_copy_strategy_zen2
+        .short  .Luc_copy_strategy_zen2.jump2 - uc_copy_strategy_zen2, .Luc_copy_strategy_zen2.jump3 - uc_copy_strategy_zen2, .Luc_copy_to_user_zen2.jump1 - uc_copy_to_user_zen2, .Luc_copy_to_user_zen2.jump2 - uc_copy_to_user_zen2
+        .short  .Luc_copy_to_user_zen2.jump3 - uc_copy_to_user_zen2, .Luc_copy_from_user_zen2.jump1 - uc_copy_from_user_zen2, .Luc_copy_from_user_zen2.jump2 - uc_copy_from_user_zen2, .Luc_copy_from_user_zen2.jump3 - uc_copy_from_user_zen2
         .short  .Luc_memcpy_zen3.jump1 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump2 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump3 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump4 - uc_memcpy_zen3
         .short  .Luc_memcpy_zen3.jump5 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump6 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump7 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump8 - uc_memcpy_zen3
         .short  .Luc_memcpy_zen3.jump9 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump10 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump11 - uc_memcpy_zen3, .Luc_memcpy_zen3.jump12 - uc_memcpy_zen3
@@ -3351,31 +3377,32 @@ uc_patch_copy_jumps:
         .short  .Luc_copy_strategy_zen3.jump13 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump14 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump15 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump16 - uc_copy_strategy_zen3
         .short  .Luc_copy_strategy_zen3.jump17 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump18 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump19 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump20 - uc_copy_strategy_zen3
         .short  .Luc_copy_strategy_zen3.jump21 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump22 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump23 - uc_copy_strategy_zen3, .Luc_copy_strategy_zen3.jump24 - uc_copy_strategy_zen3
-        .short  .Luc_copy_to_user_zen3.jump1 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump2 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump3 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump4 - uc_copy_to_user_zen3
-        .short  .Luc_copy_to_user_zen3.jump5 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump6 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump7 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump8 - uc_copy_to_user_zen3
-        .short  .Luc_copy_to_user_zen3.jump9 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump10 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump11 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump12 - uc_copy_to_user_zen3
-        .short  .Luc_copy_to_user_zen3.jump13 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump14 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump15 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump16 - uc_copy_to_user_zen3
-        .short  .Luc_copy_to_user_zen3.jump17 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump18 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump19 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump20 - uc_copy_to_user_zen3
-        .short  .Luc_copy_to_user_zen3.jump21 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump22 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump23 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump24 - uc_copy_to_user_zen3
-        .short  .Luc_copy_from_user_zen3.jump1 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump2 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump3 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump4 - uc_copy_from_user_zen3
-        .short  .Luc_copy_from_user_zen3.jump5 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump6 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump7 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump8 - uc_copy_from_user_zen3
-        .short  .Luc_copy_from_user_zen3.jump9 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump10 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump11 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump12 - uc_copy_from_user_zen3
-        .short  .Luc_copy_from_user_zen3.jump13 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump14 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump15 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump16 - uc_copy_from_user_zen3
-        .short  .Luc_copy_from_user_zen3.jump17 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump18 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump19 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump20 - uc_copy_from_user_zen3
-        .short  .Luc_copy_from_user_zen3.jump21 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump22 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump23 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump24 - uc_copy_from_user_zen3
-        .short  .Luc_memcpy_zen5.jump1 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump2 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump3 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump4 - uc_memcpy_zen5
-        .short  .Luc_memcpy_zen5.jump5 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump6 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump7 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump8 - uc_memcpy_zen5
-        .short  .Luc_memcpy_zen5.jump9 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump10 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump11 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump12 - uc_memcpy_zen5
-        .short  .Luc_memcpy_zen5.jump13 - uc_memcpy_zen5, .Luc_copy_strategy_zen5.jump1 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump2 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump3 - uc_copy_strategy_zen5
-        .short  .Luc_copy_strategy_zen5.jump4 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump5 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump6 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump7 - uc_copy_strategy_zen5
-        .short  .Luc_copy_strategy_zen5.jump8 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump9 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump10 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump11 - uc_copy_strategy_zen5
-        .short  .Luc_copy_strategy_zen5.jump12 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump13 - uc_copy_strategy_zen5, .Luc_copy_to_user_zen5.jump1 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump2 - uc_copy_to_user_zen5
-        .short  .Luc_copy_to_user_zen5.jump3 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump4 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump5 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump6 - uc_copy_to_user_zen5
-        .short  .Luc_copy_to_user_zen5.jump7 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump8 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump9 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump10 - uc_copy_to_user_zen5
-        .short  .Luc_copy_to_user_zen5.jump11 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump12 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump13 - uc_copy_to_user_zen5, .Luc_copy_from_user_zen5.jump1 - uc_copy_from_user_zen5
-        .short  .Luc_copy_from_user_zen5.jump2 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump3 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump4 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump5 - uc_copy_from_user_zen5
-        .short  .Luc_copy_from_user_zen5.jump6 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump7 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump8 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump9 - uc_copy_from_user_zen5
-        .short  .Luc_copy_from_user_zen5.jump10 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump11 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump12 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump13 - uc_copy_from_user_zen5
+        .short  .Luc_copy_strategy_zen3.jump25 - uc_copy_strategy_zen3, .Luc_copy_to_user_zen3.jump1 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump2 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump3 - uc_copy_to_user_zen3
+        .short  .Luc_copy_to_user_zen3.jump4 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump5 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump6 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump7 - uc_copy_to_user_zen3
+        .short  .Luc_copy_to_user_zen3.jump8 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump9 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump10 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump11 - uc_copy_to_user_zen3
+        .short  .Luc_copy_to_user_zen3.jump12 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump13 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump14 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump15 - uc_copy_to_user_zen3
+        .short  .Luc_copy_to_user_zen3.jump16 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump17 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump18 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump19 - uc_copy_to_user_zen3
+        .short  .Luc_copy_to_user_zen3.jump20 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump21 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump22 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump23 - uc_copy_to_user_zen3
+        .short  .Luc_copy_to_user_zen3.jump24 - uc_copy_to_user_zen3, .Luc_copy_to_user_zen3.jump25 - uc_copy_to_user_zen3, .Luc_copy_from_user_zen3.jump1 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump2 - uc_copy_from_user_zen3
+        .short  .Luc_copy_from_user_zen3.jump3 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump4 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump5 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump6 - uc_copy_from_user_zen3
+        .short  .Luc_copy_from_user_zen3.jump7 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump8 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump9 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump10 - uc_copy_from_user_zen3
+        .short  .Luc_copy_from_user_zen3.jump11 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump12 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump13 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump14 - uc_copy_from_user_zen3
+        .short  .Luc_copy_from_user_zen3.jump15 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump16 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump17 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump18 - uc_copy_from_user_zen3
+        .short  .Luc_copy_from_user_zen3.jump19 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump20 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump21 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump22 - uc_copy_from_user_zen3
+        .short  .Luc_copy_from_user_zen3.jump23 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump24 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump25 - uc_copy_from_user_zen3, .Luc_memcpy_zen5.jump1 - uc_memcpy_zen5
+        .short  .Luc_memcpy_zen5.jump2 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump3 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump4 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump5 - uc_memcpy_zen5
+        .short  .Luc_memcpy_zen5.jump6 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump7 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump8 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump9 - uc_memcpy_zen5
+        .short  .Luc_memcpy_zen5.jump10 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump11 - uc_memcpy_zen5, .Luc_memcpy_zen5.jump12 - uc_memcpy_zen5, .Luc_copy_strategy_zen5.jump1 - uc_copy_strategy_zen5
+        .short  .Luc_copy_strategy_zen5.jump2 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump3 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump4 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump5 - uc_copy_strategy_zen5
+        .short  .Luc_copy_strategy_zen5.jump6 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump7 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump8 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump9 - uc_copy_strategy_zen5
+        .short  .Luc_copy_strategy_zen5.jump10 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump11 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump12 - uc_copy_strategy_zen5, .Luc_copy_strategy_zen5.jump13 - uc_copy_strategy_zen5
+        .short  .Luc_copy_to_user_zen5.jump1 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump2 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump3 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump4 - uc_copy_to_user_zen5
+        .short  .Luc_copy_to_user_zen5.jump5 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump6 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump7 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump8 - uc_copy_to_user_zen5
+        .short  .Luc_copy_to_user_zen5.jump9 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump10 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump11 - uc_copy_to_user_zen5, .Luc_copy_to_user_zen5.jump12 - uc_copy_to_user_zen5
+        .short  .Luc_copy_to_user_zen5.jump13 - uc_copy_to_user_zen5, .Luc_copy_from_user_zen5.jump1 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump2 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump3 - uc_copy_from_user_zen5
+        .short  .Luc_copy_from_user_zen5.jump4 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump5 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump6 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump7 - uc_copy_from_user_zen5
+        .short  .Luc_copy_from_user_zen5.jump8 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump9 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump10 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump11 - uc_copy_from_user_zen5
+        .short  .Luc_copy_from_user_zen5.jump12 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump13 - uc_copy_from_user_zen5
         .size   uc_patch_copy_jumps, . - uc_patch_copy_jumps
 
         .section .data.rel.ro,"aw",@progbits

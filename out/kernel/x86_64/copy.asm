@@ -87,7 +87,7 @@ uc_memcpy.site:
         mov     rcx, rdx
         rep movsb                               ; the baseline: one forward copy
         ret
-        times   394 - ($ - uc_memcpy.site) db 0xcc
+        times   538 - ($ - uc_memcpy.site) db 0xcc
 ..@uc_memcpy.site_end:
 uc_memcpy.end:
 
@@ -424,14 +424,7 @@ uc_memcpy_zen2:
         cmp     rdx, 63                    ; band edge
         jbe near .Lmemcpy_zen2_forward
 ..@uc_memcpy_zen2.jump3:
-        jmp near .Lmemcpy_zen2_down
-..@uc_memcpy_zen2.jump4:
 ..@uc_memcpy_zen2.copy_end:
-.Lmemcpy_zen2_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
 .Lmemcpy_zen2_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -458,6 +451,11 @@ uc_memcpy_zen2:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
+        align   64, db 0xcc
+.Lmemcpy_zen2_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
 
 ; uc_memcpy under zen3's table, where rule_patch sends uc_memcpy. Each
 ; routine starts a 64-byte line (copy.asm.tpl says why).
@@ -468,26 +466,25 @@ uc_memcpy_zen3:
         ; zen3's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen3_small
-..@uc_memcpy_zen3.jump1:
         cmp     rdx, 96                    ; band edge
         ja      .Lmemcpy_zen3_t4_9
         cmp     rdx, 63                    ; band edge
         jbe near .Lmemcpy_zen3_down
-..@uc_memcpy_zen3.jump2:
+..@uc_memcpy_zen3.jump1:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_forward
-..@uc_memcpy_zen3.jump3:
+..@uc_memcpy_zen3.jump2:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
-..@uc_memcpy_zen3.jump4:
+..@uc_memcpy_zen3.jump3:
         cmp     ecx, 104                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_forward
-..@uc_memcpy_zen3.jump5:
+..@uc_memcpy_zen3.jump4:
         jmp near .Lmemcpy_zen3_down
-..@uc_memcpy_zen3.jump6:
+..@uc_memcpy_zen3.jump5:
 .Lmemcpy_zen3_t4_9:
         cmp     rdx, 112                    ; band edge
         ja      .Lmemcpy_zen3_t5_9
@@ -495,28 +492,28 @@ uc_memcpy_zen3:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen3_forward                 ; zero: d = 0
-..@uc_memcpy_zen3.jump7:
+..@uc_memcpy_zen3.jump6:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
-..@uc_memcpy_zen3.jump8:
+..@uc_memcpy_zen3.jump7:
         jmp near .Lmemcpy_zen3_forward
-..@uc_memcpy_zen3.jump9:
+..@uc_memcpy_zen3.jump8:
 .Lmemcpy_zen3_t5_9:
         cmp     rdx, 160                    ; band edge
         jbe near .Lmemcpy_zen3_down
-..@uc_memcpy_zen3.jump10:
+..@uc_memcpy_zen3.jump9:
         cmp     rdx, 1048576                    ; band edge
         ja      .Lmemcpy_zen3_t7_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen3_forward                 ; zero: d = 0
-..@uc_memcpy_zen3.jump11:
+..@uc_memcpy_zen3.jump10:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
-..@uc_memcpy_zen3.jump12:
+..@uc_memcpy_zen3.jump11:
         jmp near .Lmemcpy_zen3_forward
-..@uc_memcpy_zen3.jump13:
+..@uc_memcpy_zen3.jump12:
 .Lmemcpy_zen3_t7_9:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemcpy_zen3_t8_9
@@ -525,18 +522,18 @@ uc_memcpy_zen3:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_forward_aligned
-..@uc_memcpy_zen3.jump14:
+..@uc_memcpy_zen3.jump13:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
-..@uc_memcpy_zen3.jump15:
+..@uc_memcpy_zen3.jump14:
         cmp     ecx, 104                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_forward
-..@uc_memcpy_zen3.jump16:
+..@uc_memcpy_zen3.jump15:
         cmp     ecx, 4093                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen3_forward
-..@uc_memcpy_zen3.jump17:
+..@uc_memcpy_zen3.jump16:
         jmp near .Lmemcpy_zen3_forward_aligned
-..@uc_memcpy_zen3.jump18:
+..@uc_memcpy_zen3.jump17:
 .Lmemcpy_zen3_t8_9:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemcpy_zen3_t9_9
@@ -544,74 +541,26 @@ uc_memcpy_zen3:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen3_forward                 ; zero: d = 0
-..@uc_memcpy_zen3.jump19:
+..@uc_memcpy_zen3.jump18:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
-..@uc_memcpy_zen3.jump20:
+..@uc_memcpy_zen3.jump19:
         cmp     ecx, 4093                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen3_forward_aligned
-..@uc_memcpy_zen3.jump21:
+..@uc_memcpy_zen3.jump20:
         jmp near .Lmemcpy_zen3_forward
-..@uc_memcpy_zen3.jump22:
+..@uc_memcpy_zen3.jump21:
 .Lmemcpy_zen3_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen3_forward                 ; zero: d = 0
-..@uc_memcpy_zen3.jump23:
+..@uc_memcpy_zen3.jump22:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lmemcpy_zen3_down
+..@uc_memcpy_zen3.jump23:
+        jmp near .Lmemcpy_zen3_forward
 ..@uc_memcpy_zen3.jump24:
-..@uc_memcpy_zen3.copy_end:
-.Lmemcpy_zen3_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
-.Lmemcpy_zen3_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemcpy_zen3_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemcpy_zen3_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemcpy_zen3_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-        align   64, db 0xcc
-.Lmemcpy_zen3_down:
-        ; descending body: begin
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             ; top store
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        ; aligned end, as an offset
-        sub     rcx, 8                          ; first aligned store
-        ja      .Lmemcpy_zen3_down_loop
-        jmp     .Lmemcpy_zen3_down_bottom
-        ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line and its speed does not depend on where the linker
-        ; places it: a loop that straddles a fetch line is fetched as two
-        ; lines every iteration, which is why both vendors' optimization
-        ; manuals advise aligning the head of a hot loop.
-        align   16, db 0xcc
-.Lmemcpy_zen3_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 ; aligned store
-        sub     rcx, 8                          ; loop step
-        ja      .Lmemcpy_zen3_down_loop                   ; loop bound: offsets above 0
-.Lmemcpy_zen3_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       ; bottom store
-        ; descending body: end
-        ret
-        align   64, db 0xcc
 .Lmemcpy_zen3_small:
         ; small body: begin
         cmp     rdx, 8
@@ -662,6 +611,56 @@ uc_memcpy_zen3:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+..@uc_memcpy_zen3.copy_end:
+        align   64, db 0xcc
+.Lmemcpy_zen3_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        align   64, db 0xcc
+.Lmemcpy_zen3_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemcpy_zen3_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen3_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemcpy_zen3_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        ret
+        align   64, db 0xcc
+.Lmemcpy_zen3_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lmemcpy_zen3_down_loop
+        jmp     .Lmemcpy_zen3_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lmemcpy_zen3_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lmemcpy_zen3_down_loop                   ; loop bound: offsets above 0
+.Lmemcpy_zen3_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        ret
 
 ; uc_memcpy under zen5's table, where rule_patch sends uc_memcpy. Each
 ; routine starts a 64-byte line (copy.asm.tpl says why).
@@ -672,26 +671,25 @@ uc_memcpy_zen5:
         ; zen5's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen5_small
-..@uc_memcpy_zen5.jump1:
         cmp     rdx, 56                    ; band edge
         jbe near .Lmemcpy_zen5_down
-..@uc_memcpy_zen5.jump2:
+..@uc_memcpy_zen5.jump1:
         cmp     rdx, 112                    ; band edge
         ja      .Lmemcpy_zen5_t4_8
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_forward                 ; zero: d = 0
-..@uc_memcpy_zen5.jump3:
+..@uc_memcpy_zen5.jump2:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_down
-..@uc_memcpy_zen5.jump4:
+..@uc_memcpy_zen5.jump3:
         jmp near .Lmemcpy_zen5_forward
-..@uc_memcpy_zen5.jump5:
+..@uc_memcpy_zen5.jump4:
 .Lmemcpy_zen5_t4_8:
         cmp     rdx, 320                    ; band edge
         jbe near .Lmemcpy_zen5_down
-..@uc_memcpy_zen5.jump6:
+..@uc_memcpy_zen5.jump5:
         cmp     rdx, 768                    ; band edge
         ja      .Lmemcpy_zen5_t7_8
         cmp     rdx, 384                    ; band edge
@@ -701,76 +699,26 @@ uc_memcpy_zen5:
         and     ecx, 4095
         test    ecx, 63                       ; zero: d mod 64 = 0
         jz near .Lmemcpy_zen5_forward
-..@uc_memcpy_zen5.jump7:
+..@uc_memcpy_zen5.jump6:
         jmp near .Lmemcpy_zen5_down
-..@uc_memcpy_zen5.jump8:
+..@uc_memcpy_zen5.jump7:
 .Lmemcpy_zen5_t6_6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_forward                 ; zero: d = 0
-..@uc_memcpy_zen5.jump9:
+..@uc_memcpy_zen5.jump8:
         cmp     ecx, 63                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_down
-..@uc_memcpy_zen5.jump10:
+..@uc_memcpy_zen5.jump9:
         jmp near .Lmemcpy_zen5_forward
-..@uc_memcpy_zen5.jump11:
+..@uc_memcpy_zen5.jump10:
 .Lmemcpy_zen5_t7_8:
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemcpy_zen5_forward
-..@uc_memcpy_zen5.jump12:
+..@uc_memcpy_zen5.jump11:
         jmp near .Lmemcpy_zen5_forward_aligned
-..@uc_memcpy_zen5.jump13:
-..@uc_memcpy_zen5.copy_end:
-.Lmemcpy_zen5_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
-.Lmemcpy_zen5_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemcpy_zen5_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemcpy_zen5_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemcpy_zen5_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-        align   64, db 0xcc
-.Lmemcpy_zen5_down:
-        ; descending body: begin
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             ; top store
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        ; aligned end, as an offset
-        sub     rcx, 8                          ; first aligned store
-        ja      .Lmemcpy_zen5_down_loop
-        jmp     .Lmemcpy_zen5_down_bottom
-        ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line and its speed does not depend on where the linker
-        ; places it: a loop that straddles a fetch line is fetched as two
-        ; lines every iteration, which is why both vendors' optimization
-        ; manuals advise aligning the head of a hot loop.
-        align   16, db 0xcc
-.Lmemcpy_zen5_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 ; aligned store
-        sub     rcx, 8                          ; loop step
-        ja      .Lmemcpy_zen5_down_loop                   ; loop bound: offsets above 0
-.Lmemcpy_zen5_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       ; bottom store
-        ; descending body: end
-        ret
-        align   64, db 0xcc
+..@uc_memcpy_zen5.jump12:
 .Lmemcpy_zen5_small:
         ; small body: begin
         cmp     rdx, 8
@@ -821,6 +769,56 @@ uc_memcpy_zen5:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+..@uc_memcpy_zen5.copy_end:
+        align   64, db 0xcc
+.Lmemcpy_zen5_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemcpy_zen5_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen5_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemcpy_zen5_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        ret
+        align   64, db 0xcc
+.Lmemcpy_zen5_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        align   64, db 0xcc
+.Lmemcpy_zen5_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lmemcpy_zen5_down_loop
+        jmp     .Lmemcpy_zen5_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lmemcpy_zen5_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lmemcpy_zen5_down_loop                   ; loop bound: offsets above 0
+.Lmemcpy_zen5_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        ret
 
 ; void *uc_copy_forward(void *dst, const void *src, size_t n): strategy forward
 ; alone, whatever the rule. Returns dst.
@@ -829,9 +827,11 @@ uc_memcpy_zen5:
 uc_copy_forward:
         endbr64
         mov     rax, rdi
+..@uc_copy_forward.body:
         mov     rcx, rdx
         rep movsb
         ret
+..@uc_copy_forward.body_end:
 uc_copy_forward.end:
 
 ; void *uc_copy_forward_aligned(void *dst, const void *src, size_t n): strategy forward_aligned
@@ -841,6 +841,7 @@ uc_copy_forward.end:
 uc_copy_forward_aligned:
         endbr64
         mov     rax, rdi
+..@uc_copy_forward_aligned.body:
         cmp     rdx, 64                         ; align threshold
         jb      .Lcopy_forward_aligned_body
         mov     rcx, [rel uc_copy_align_dst.here]
@@ -856,6 +857,7 @@ uc_copy_forward_aligned:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+..@uc_copy_forward_aligned.body_end:
 uc_copy_forward_aligned.end:
 
 ; void *uc_copy_down(void *dst, const void *src, size_t n): strategy down
@@ -865,6 +867,7 @@ uc_copy_forward_aligned.end:
 uc_copy_down:
         endbr64
         mov     rax, rdi
+..@uc_copy_down.body:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             ; top store
@@ -890,6 +893,7 @@ uc_copy_down:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
+..@uc_copy_down.body_end:
 uc_copy_down.end:
 
 ; void *uc_copy_small(void *dst, const void *src, size_t n): strategy small
@@ -899,6 +903,7 @@ uc_copy_down.end:
 uc_copy_small:
         endbr64
         mov     rax, rdi
+..@uc_copy_small.body:
         ; small body: begin
         cmp     rdx, 8
         jb      .Lcopy_small_s_lt8
@@ -948,6 +953,7 @@ uc_copy_small:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+..@uc_copy_small.body_end:
 uc_copy_small.end:
 
 ; void *uc_copy_small_flat(void *dst, const void *src, size_t n): strategy small_flat
@@ -957,6 +963,7 @@ uc_copy_small.end:
 uc_copy_small_flat:
         endbr64
         mov     rax, rdi
+..@uc_copy_small_flat.body:
         ; small_flat body: begin
         cmp     rdx, 8
         jb      .Lcopy_small_flat_f_lt8
@@ -1030,7 +1037,26 @@ uc_copy_small_flat:
         ; small_flat body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+..@uc_copy_small_flat.body_end:
 uc_copy_small_flat.end:
+
+        section .rodata
+        align   4, db 0
+; Where each of these routines' body starts and where its return ends,
+; from the routine, in the order of copy_rule.h's STRATEGY_ROUTINES: the
+; bytes a compiled set's memcpy and memmove lay out after their tree for a
+; copy their patched entries hold (templates/lib/entry_copy.lua), which
+; the probe lays out so too.
+        global  uc_copy_body_offsets:data (uc_copy_body_offsets.end - uc_copy_body_offsets)
+uc_copy_body_offsets:
+        dd      ..@uc_copy_forward.body - uc_copy_forward, ..@uc_copy_forward.body_end - uc_copy_forward
+        dd      ..@uc_copy_forward_aligned.body - uc_copy_forward_aligned, ..@uc_copy_forward_aligned.body_end - uc_copy_forward_aligned
+        dd      ..@uc_copy_down.body - uc_copy_down, ..@uc_copy_down.body_end - uc_copy_down
+        dd      ..@uc_copy_small.body - uc_copy_small, ..@uc_copy_small.body_end - uc_copy_small
+        dd      ..@uc_copy_small_flat.body - uc_copy_small_flat, ..@uc_copy_small_flat.body_end - uc_copy_small_flat
+uc_copy_body_offsets.end:
+
+        section .text
 
 ; int uc_copy_strategy(const void *dst, const void *src, size_t n): the code
 ; of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same
@@ -1221,14 +1247,12 @@ uc_copy_strategy_zen2:
         cmp     rdx, 63                    ; band edge
         jbe near .Lcopy_strategy_zen2_forward
 ..@uc_copy_strategy_zen2.jump3:
-        jmp near .Lcopy_strategy_zen2_down
-..@uc_copy_strategy_zen2.jump4:
 ..@uc_copy_strategy_zen2.copy_end:
-.Lcopy_strategy_zen2_forward:
-        mov     eax, 0
-        ret
 .Lcopy_strategy_zen2_down:
         mov     eax, 2
+        ret
+.Lcopy_strategy_zen2_forward:
+        mov     eax, 0
         ret
 
 ; uc_copy_strategy under zen3's table.
@@ -1332,7 +1356,12 @@ uc_copy_strategy_zen3:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_strategy_zen3_down
 ..@uc_copy_strategy_zen3.jump24:
+        jmp near .Lcopy_strategy_zen3_forward
+..@uc_copy_strategy_zen3.jump25:
 ..@uc_copy_strategy_zen3.copy_end:
+.Lcopy_strategy_zen3_small:
+        mov     eax, 3
+        ret
 .Lcopy_strategy_zen3_forward:
         mov     eax, 0
         ret
@@ -1341,9 +1370,6 @@ uc_copy_strategy_zen3:
         ret
 .Lcopy_strategy_zen3_down:
         mov     eax, 2
-        ret
-.Lcopy_strategy_zen3_small:
-        mov     eax, 3
         ret
 
 ; uc_copy_strategy under zen5's table.
@@ -1403,17 +1429,17 @@ uc_copy_strategy_zen5:
         jmp near .Lcopy_strategy_zen5_forward_aligned
 ..@uc_copy_strategy_zen5.jump13:
 ..@uc_copy_strategy_zen5.copy_end:
-.Lcopy_strategy_zen5_forward:
-        mov     eax, 0
+.Lcopy_strategy_zen5_small:
+        mov     eax, 3
         ret
 .Lcopy_strategy_zen5_forward_aligned:
         mov     eax, 1
         ret
+.Lcopy_strategy_zen5_forward:
+        mov     eax, 0
+        ret
 .Lcopy_strategy_zen5_down:
         mov     eax, 2
-        ret
-.Lcopy_strategy_zen5_small:
-        mov     eax, 3
         ret
 
 ; The user copies expand memcpy's dispatch and bodies (the same template
@@ -1776,14 +1802,7 @@ uc_copy_to_user_zen2_access:
         cmp     rdx, 63                    ; band edge
         jbe near .Lcopy_to_user_zen2_forward
 ..@uc_copy_to_user_zen2.jump3:
-        jmp near .Lcopy_to_user_zen2_down
-..@uc_copy_to_user_zen2.jump4:
 ..@uc_copy_to_user_zen2.copy_end:
-.Lcopy_to_user_zen2_forward:
-        mov     rcx, rdx
-        rep movsb
-        jmp     .Lcopy_to_user_zen2_done
-        align   64, db 0xcc
 .Lcopy_to_user_zen2_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -1809,6 +1828,11 @@ uc_copy_to_user_zen2_access:
         mov     r8, [rsi]
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
+        jmp     .Lcopy_to_user_zen2_done
+        align   64, db 0xcc
+.Lcopy_to_user_zen2_forward:
+        mov     rcx, rdx
+        rep movsb
 .Lcopy_to_user_zen2_done:
 uc_copy_to_user_zen2_access_end:
         ; (no SMAP)
@@ -1919,7 +1943,55 @@ uc_copy_to_user_zen3_access:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_to_user_zen3_down
 ..@uc_copy_to_user_zen3.jump24:
+        jmp near .Lcopy_to_user_zen3_forward
+..@uc_copy_to_user_zen3.jump25:
 ..@uc_copy_to_user_zen3.copy_end:
+.Lcopy_to_user_zen3_small:
+        ; small body: begin
+        cmp     rdx, 8
+        jb      .Lcopy_to_user_zen3_small_s_lt8
+        cmp     rdx, 16
+        jae     .Lcopy_to_user_zen3_small_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lcopy_to_user_zen3_done
+.Lcopy_to_user_zen3_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lcopy_to_user_zen3_done
+.Lcopy_to_user_zen3_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_to_user_zen3_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_to_user_zen3_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_to_user_zen3_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lcopy_to_user_zen3_done
+.Lcopy_to_user_zen3_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lcopy_to_user_zen3_done
+.Lcopy_to_user_zen3_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+.Lcopy_to_user_zen3_small_s_end:
+        ; small body: end
+        jmp     .Lcopy_to_user_zen3_done
+        align   64, db 0xcc
 .Lcopy_to_user_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -1967,52 +2039,6 @@ uc_copy_to_user_zen3_access:
         mov     r8, [rsi]
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
-        jmp     .Lcopy_to_user_zen3_done
-        align   64, db 0xcc
-.Lcopy_to_user_zen3_small:
-        ; small body: begin
-        cmp     rdx, 8
-        jb      .Lcopy_to_user_zen3_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lcopy_to_user_zen3_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lcopy_to_user_zen3_done
-.Lcopy_to_user_zen3_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-        jmp     .Lcopy_to_user_zen3_done
-.Lcopy_to_user_zen3_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lcopy_to_user_zen3_small_s4
-        cmp     rdx, 2
-        jae     .Lcopy_to_user_zen3_small_s2
-        test    rdx, rdx
-        jz      .Lcopy_to_user_zen3_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_to_user_zen3_done
-.Lcopy_to_user_zen3_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lcopy_to_user_zen3_done
-.Lcopy_to_user_zen3_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-.Lcopy_to_user_zen3_small_s_end:
-        ; small body: end
 .Lcopy_to_user_zen3_done:
 uc_copy_to_user_zen3_access_end:
         ; (no SMAP)
@@ -2079,55 +2105,6 @@ uc_copy_to_user_zen5_access:
         jmp near .Lcopy_to_user_zen5_forward_aligned
 ..@uc_copy_to_user_zen5.jump13:
 ..@uc_copy_to_user_zen5.copy_end:
-.Lcopy_to_user_zen5_forward:
-        mov     rcx, rdx
-        rep movsb
-        jmp     .Lcopy_to_user_zen5_done
-        align   64, db 0xcc
-.Lcopy_to_user_zen5_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lcopy_to_user_zen5_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lcopy_to_user_zen5_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lcopy_to_user_zen5_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        jmp     .Lcopy_to_user_zen5_done
-        align   64, db 0xcc
-.Lcopy_to_user_zen5_down:
-        ; descending body: begin
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             ; top store
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        ; aligned end, as an offset
-        sub     rcx, 8                          ; first aligned store
-        ja      .Lcopy_to_user_zen5_down_loop
-        jmp     .Lcopy_to_user_zen5_down_bottom
-        ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line and its speed does not depend on where the linker
-        ; places it: a loop that straddles a fetch line is fetched as two
-        ; lines every iteration, which is why both vendors' optimization
-        ; manuals advise aligning the head of a hot loop.
-        align   16, db 0xcc
-.Lcopy_to_user_zen5_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 ; aligned store
-        sub     rcx, 8                          ; loop step
-        ja      .Lcopy_to_user_zen5_down_loop                   ; loop bound: offsets above 0
-.Lcopy_to_user_zen5_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       ; bottom store
-        ; descending body: end
-        jmp     .Lcopy_to_user_zen5_done
-        align   64, db 0xcc
 .Lcopy_to_user_zen5_small:
         ; small body: begin
         cmp     rdx, 8
@@ -2172,6 +2149,55 @@ uc_copy_to_user_zen5_access:
         mov     [rdi + rdx - 4], r8d            ; tail store
 .Lcopy_to_user_zen5_small_s_end:
         ; small body: end
+        jmp     .Lcopy_to_user_zen5_done
+        align   64, db 0xcc
+.Lcopy_to_user_zen5_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lcopy_to_user_zen5_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lcopy_to_user_zen5_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lcopy_to_user_zen5_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        jmp     .Lcopy_to_user_zen5_done
+        align   64, db 0xcc
+.Lcopy_to_user_zen5_forward:
+        mov     rcx, rdx
+        rep movsb
+        jmp     .Lcopy_to_user_zen5_done
+        align   64, db 0xcc
+.Lcopy_to_user_zen5_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lcopy_to_user_zen5_down_loop
+        jmp     .Lcopy_to_user_zen5_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lcopy_to_user_zen5_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lcopy_to_user_zen5_down_loop                   ; loop bound: offsets above 0
+.Lcopy_to_user_zen5_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
 .Lcopy_to_user_zen5_done:
 uc_copy_to_user_zen5_access_end:
         ; (no SMAP)
@@ -2524,14 +2550,7 @@ uc_copy_from_user_zen2_access:
         cmp     rdx, 63                    ; band edge
         jbe near .Lcopy_from_user_zen2_forward
 ..@uc_copy_from_user_zen2.jump3:
-        jmp near .Lcopy_from_user_zen2_down
-..@uc_copy_from_user_zen2.jump4:
 ..@uc_copy_from_user_zen2.copy_end:
-.Lcopy_from_user_zen2_forward:
-        mov     rcx, rdx
-        rep movsb
-        jmp     .Lcopy_from_user_zen2_done
-        align   64, db 0xcc
 .Lcopy_from_user_zen2_down:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
@@ -2557,6 +2576,11 @@ uc_copy_from_user_zen2_access:
         mov     r8, [rsi]
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
+        jmp     .Lcopy_from_user_zen2_done
+        align   64, db 0xcc
+.Lcopy_from_user_zen2_forward:
+        mov     rcx, rdx
+        rep movsb
 .Lcopy_from_user_zen2_done:
 uc_copy_from_user_zen2_access_end:
         ; (no SMAP)
@@ -2667,7 +2691,55 @@ uc_copy_from_user_zen3_access:
         cmp     ecx, 31                       ; above: d <= above_max
         jbe near .Lcopy_from_user_zen3_down
 ..@uc_copy_from_user_zen3.jump24:
+        jmp near .Lcopy_from_user_zen3_forward
+..@uc_copy_from_user_zen3.jump25:
 ..@uc_copy_from_user_zen3.copy_end:
+.Lcopy_from_user_zen3_small:
+        ; small body: begin
+        cmp     rdx, 8
+        jb      .Lcopy_from_user_zen3_small_s_lt8
+        cmp     rdx, 16
+        jae     .Lcopy_from_user_zen3_small_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lcopy_from_user_zen3_done
+.Lcopy_from_user_zen3_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lcopy_from_user_zen3_done
+.Lcopy_from_user_zen3_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lcopy_from_user_zen3_small_s4
+        cmp     rdx, 2
+        jae     .Lcopy_from_user_zen3_small_s2
+        test    rdx, rdx
+        jz      .Lcopy_from_user_zen3_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lcopy_from_user_zen3_done
+.Lcopy_from_user_zen3_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lcopy_from_user_zen3_done
+.Lcopy_from_user_zen3_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+.Lcopy_from_user_zen3_small_s_end:
+        ; small body: end
+        jmp     .Lcopy_from_user_zen3_done
+        align   64, db 0xcc
 .Lcopy_from_user_zen3_forward:
         mov     rcx, rdx
         rep movsb
@@ -2715,52 +2787,6 @@ uc_copy_from_user_zen3_access:
         mov     r8, [rsi]
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
-        jmp     .Lcopy_from_user_zen3_done
-        align   64, db 0xcc
-.Lcopy_from_user_zen3_small:
-        ; small body: begin
-        cmp     rdx, 8
-        jb      .Lcopy_from_user_zen3_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lcopy_from_user_zen3_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lcopy_from_user_zen3_done
-.Lcopy_from_user_zen3_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-        jmp     .Lcopy_from_user_zen3_done
-.Lcopy_from_user_zen3_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lcopy_from_user_zen3_small_s4
-        cmp     rdx, 2
-        jae     .Lcopy_from_user_zen3_small_s2
-        test    rdx, rdx
-        jz      .Lcopy_from_user_zen3_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lcopy_from_user_zen3_done
-.Lcopy_from_user_zen3_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lcopy_from_user_zen3_done
-.Lcopy_from_user_zen3_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-.Lcopy_from_user_zen3_small_s_end:
-        ; small body: end
 .Lcopy_from_user_zen3_done:
 uc_copy_from_user_zen3_access_end:
         ; (no SMAP)
@@ -2827,55 +2853,6 @@ uc_copy_from_user_zen5_access:
         jmp near .Lcopy_from_user_zen5_forward_aligned
 ..@uc_copy_from_user_zen5.jump13:
 ..@uc_copy_from_user_zen5.copy_end:
-.Lcopy_from_user_zen5_forward:
-        mov     rcx, rdx
-        rep movsb
-        jmp     .Lcopy_from_user_zen5_done
-        align   64, db 0xcc
-.Lcopy_from_user_zen5_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lcopy_from_user_zen5_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lcopy_from_user_zen5_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lcopy_from_user_zen5_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        jmp     .Lcopy_from_user_zen5_done
-        align   64, db 0xcc
-.Lcopy_from_user_zen5_down:
-        ; descending body: begin
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             ; top store
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        ; aligned end, as an offset
-        sub     rcx, 8                          ; first aligned store
-        ja      .Lcopy_from_user_zen5_down_loop
-        jmp     .Lcopy_from_user_zen5_down_bottom
-        ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line and its speed does not depend on where the linker
-        ; places it: a loop that straddles a fetch line is fetched as two
-        ; lines every iteration, which is why both vendors' optimization
-        ; manuals advise aligning the head of a hot loop.
-        align   16, db 0xcc
-.Lcopy_from_user_zen5_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 ; aligned store
-        sub     rcx, 8                          ; loop step
-        ja      .Lcopy_from_user_zen5_down_loop                   ; loop bound: offsets above 0
-.Lcopy_from_user_zen5_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       ; bottom store
-        ; descending body: end
-        jmp     .Lcopy_from_user_zen5_done
-        align   64, db 0xcc
 .Lcopy_from_user_zen5_small:
         ; small body: begin
         cmp     rdx, 8
@@ -2920,6 +2897,55 @@ uc_copy_from_user_zen5_access:
         mov     [rdi + rdx - 4], r8d            ; tail store
 .Lcopy_from_user_zen5_small_s_end:
         ; small body: end
+        jmp     .Lcopy_from_user_zen5_done
+        align   64, db 0xcc
+.Lcopy_from_user_zen5_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lcopy_from_user_zen5_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lcopy_from_user_zen5_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lcopy_from_user_zen5_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        jmp     .Lcopy_from_user_zen5_done
+        align   64, db 0xcc
+.Lcopy_from_user_zen5_forward:
+        mov     rcx, rdx
+        rep movsb
+        jmp     .Lcopy_from_user_zen5_done
+        align   64, db 0xcc
+.Lcopy_from_user_zen5_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lcopy_from_user_zen5_down_loop
+        jmp     .Lcopy_from_user_zen5_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lcopy_from_user_zen5_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lcopy_from_user_zen5_down_loop                   ; loop bound: offsets above 0
+.Lcopy_from_user_zen5_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
 .Lcopy_from_user_zen5_done:
 uc_copy_from_user_zen5_access_end:
         ; (no SMAP)
@@ -3136,17 +3162,16 @@ uc_patch_copy_end.end:
 ; uc_patch_copy_jumps, and after the last, their count.
         global  uc_patch_copy_first:data (uc_patch_copy_first.end - uc_patch_copy_first)
 uc_patch_copy_first:
-        dw      0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 8, 12, 16, 40, 64, 88, 112, 125, 138, 151, 164
+        dw      0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 9, 12, 36, 61, 86, 111, 123, 136, 149, 162
 uc_patch_copy_first.end:
 ; Each jump of a copy to a copy body, where its rel32 ends, from the
 ; routine's entry: rule_patch adds the distance from the routine to the
 ; site to it.
         global  uc_patch_copy_jumps:data (uc_patch_copy_jumps.end - uc_patch_copy_jumps)
 uc_patch_copy_jumps:
-        dw      ..@uc_memcpy_zen2.jump1 - uc_memcpy_zen2, ..@uc_memcpy_zen2.jump2 - uc_memcpy_zen2, ..@uc_memcpy_zen2.jump3 - uc_memcpy_zen2, ..@uc_memcpy_zen2.jump4 - uc_memcpy_zen2
-        dw      ..@uc_copy_strategy_zen2.jump1 - uc_copy_strategy_zen2, ..@uc_copy_strategy_zen2.jump2 - uc_copy_strategy_zen2, ..@uc_copy_strategy_zen2.jump3 - uc_copy_strategy_zen2, ..@uc_copy_strategy_zen2.jump4 - uc_copy_strategy_zen2
-        dw      ..@uc_copy_to_user_zen2.jump1 - uc_copy_to_user_zen2, ..@uc_copy_to_user_zen2.jump2 - uc_copy_to_user_zen2, ..@uc_copy_to_user_zen2.jump3 - uc_copy_to_user_zen2, ..@uc_copy_to_user_zen2.jump4 - uc_copy_to_user_zen2
-        dw      ..@uc_copy_from_user_zen2.jump1 - uc_copy_from_user_zen2, ..@uc_copy_from_user_zen2.jump2 - uc_copy_from_user_zen2, ..@uc_copy_from_user_zen2.jump3 - uc_copy_from_user_zen2, ..@uc_copy_from_user_zen2.jump4 - uc_copy_from_user_zen2
+        dw      ..@uc_memcpy_zen2.jump1 - uc_memcpy_zen2, ..@uc_memcpy_zen2.jump2 - uc_memcpy_zen2, ..@uc_memcpy_zen2.jump3 - uc_memcpy_zen2, ..@uc_copy_strategy_zen2.jump1 - uc_copy_strategy_zen2
+        dw      ..@uc_copy_strategy_zen2.jump2 - uc_copy_strategy_zen2, ..@uc_copy_strategy_zen2.jump3 - uc_copy_strategy_zen2, ..@uc_copy_to_user_zen2.jump1 - uc_copy_to_user_zen2, ..@uc_copy_to_user_zen2.jump2 - uc_copy_to_user_zen2
+        dw      ..@uc_copy_to_user_zen2.jump3 - uc_copy_to_user_zen2, ..@uc_copy_from_user_zen2.jump1 - uc_copy_from_user_zen2, ..@uc_copy_from_user_zen2.jump2 - uc_copy_from_user_zen2, ..@uc_copy_from_user_zen2.jump3 - uc_copy_from_user_zen2
         dw      ..@uc_memcpy_zen3.jump1 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump2 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump3 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump4 - uc_memcpy_zen3
         dw      ..@uc_memcpy_zen3.jump5 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump6 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump7 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump8 - uc_memcpy_zen3
         dw      ..@uc_memcpy_zen3.jump9 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump10 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump11 - uc_memcpy_zen3, ..@uc_memcpy_zen3.jump12 - uc_memcpy_zen3
@@ -3159,31 +3184,32 @@ uc_patch_copy_jumps:
         dw      ..@uc_copy_strategy_zen3.jump13 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump14 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump15 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump16 - uc_copy_strategy_zen3
         dw      ..@uc_copy_strategy_zen3.jump17 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump18 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump19 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump20 - uc_copy_strategy_zen3
         dw      ..@uc_copy_strategy_zen3.jump21 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump22 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump23 - uc_copy_strategy_zen3, ..@uc_copy_strategy_zen3.jump24 - uc_copy_strategy_zen3
-        dw      ..@uc_copy_to_user_zen3.jump1 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump2 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump3 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump4 - uc_copy_to_user_zen3
-        dw      ..@uc_copy_to_user_zen3.jump5 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump6 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump7 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump8 - uc_copy_to_user_zen3
-        dw      ..@uc_copy_to_user_zen3.jump9 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump10 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump11 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump12 - uc_copy_to_user_zen3
-        dw      ..@uc_copy_to_user_zen3.jump13 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump14 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump15 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump16 - uc_copy_to_user_zen3
-        dw      ..@uc_copy_to_user_zen3.jump17 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump18 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump19 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump20 - uc_copy_to_user_zen3
-        dw      ..@uc_copy_to_user_zen3.jump21 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump22 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump23 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump24 - uc_copy_to_user_zen3
-        dw      ..@uc_copy_from_user_zen3.jump1 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump2 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump3 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump4 - uc_copy_from_user_zen3
-        dw      ..@uc_copy_from_user_zen3.jump5 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump6 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump7 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump8 - uc_copy_from_user_zen3
-        dw      ..@uc_copy_from_user_zen3.jump9 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump10 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump11 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump12 - uc_copy_from_user_zen3
-        dw      ..@uc_copy_from_user_zen3.jump13 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump14 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump15 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump16 - uc_copy_from_user_zen3
-        dw      ..@uc_copy_from_user_zen3.jump17 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump18 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump19 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump20 - uc_copy_from_user_zen3
-        dw      ..@uc_copy_from_user_zen3.jump21 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump22 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump23 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump24 - uc_copy_from_user_zen3
-        dw      ..@uc_memcpy_zen5.jump1 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump2 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump3 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump4 - uc_memcpy_zen5
-        dw      ..@uc_memcpy_zen5.jump5 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump6 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump7 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump8 - uc_memcpy_zen5
-        dw      ..@uc_memcpy_zen5.jump9 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump10 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump11 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump12 - uc_memcpy_zen5
-        dw      ..@uc_memcpy_zen5.jump13 - uc_memcpy_zen5, ..@uc_copy_strategy_zen5.jump1 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump2 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump3 - uc_copy_strategy_zen5
-        dw      ..@uc_copy_strategy_zen5.jump4 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump5 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump6 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump7 - uc_copy_strategy_zen5
-        dw      ..@uc_copy_strategy_zen5.jump8 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump9 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump10 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump11 - uc_copy_strategy_zen5
-        dw      ..@uc_copy_strategy_zen5.jump12 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump13 - uc_copy_strategy_zen5, ..@uc_copy_to_user_zen5.jump1 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump2 - uc_copy_to_user_zen5
-        dw      ..@uc_copy_to_user_zen5.jump3 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump4 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump5 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump6 - uc_copy_to_user_zen5
-        dw      ..@uc_copy_to_user_zen5.jump7 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump8 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump9 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump10 - uc_copy_to_user_zen5
-        dw      ..@uc_copy_to_user_zen5.jump11 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump12 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump13 - uc_copy_to_user_zen5, ..@uc_copy_from_user_zen5.jump1 - uc_copy_from_user_zen5
-        dw      ..@uc_copy_from_user_zen5.jump2 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump3 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump4 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump5 - uc_copy_from_user_zen5
-        dw      ..@uc_copy_from_user_zen5.jump6 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump7 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump8 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump9 - uc_copy_from_user_zen5
-        dw      ..@uc_copy_from_user_zen5.jump10 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump11 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump12 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump13 - uc_copy_from_user_zen5
+        dw      ..@uc_copy_strategy_zen3.jump25 - uc_copy_strategy_zen3, ..@uc_copy_to_user_zen3.jump1 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump2 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump3 - uc_copy_to_user_zen3
+        dw      ..@uc_copy_to_user_zen3.jump4 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump5 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump6 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump7 - uc_copy_to_user_zen3
+        dw      ..@uc_copy_to_user_zen3.jump8 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump9 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump10 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump11 - uc_copy_to_user_zen3
+        dw      ..@uc_copy_to_user_zen3.jump12 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump13 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump14 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump15 - uc_copy_to_user_zen3
+        dw      ..@uc_copy_to_user_zen3.jump16 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump17 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump18 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump19 - uc_copy_to_user_zen3
+        dw      ..@uc_copy_to_user_zen3.jump20 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump21 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump22 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump23 - uc_copy_to_user_zen3
+        dw      ..@uc_copy_to_user_zen3.jump24 - uc_copy_to_user_zen3, ..@uc_copy_to_user_zen3.jump25 - uc_copy_to_user_zen3, ..@uc_copy_from_user_zen3.jump1 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump2 - uc_copy_from_user_zen3
+        dw      ..@uc_copy_from_user_zen3.jump3 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump4 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump5 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump6 - uc_copy_from_user_zen3
+        dw      ..@uc_copy_from_user_zen3.jump7 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump8 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump9 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump10 - uc_copy_from_user_zen3
+        dw      ..@uc_copy_from_user_zen3.jump11 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump12 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump13 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump14 - uc_copy_from_user_zen3
+        dw      ..@uc_copy_from_user_zen3.jump15 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump16 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump17 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump18 - uc_copy_from_user_zen3
+        dw      ..@uc_copy_from_user_zen3.jump19 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump20 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump21 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump22 - uc_copy_from_user_zen3
+        dw      ..@uc_copy_from_user_zen3.jump23 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump24 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump25 - uc_copy_from_user_zen3, ..@uc_memcpy_zen5.jump1 - uc_memcpy_zen5
+        dw      ..@uc_memcpy_zen5.jump2 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump3 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump4 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump5 - uc_memcpy_zen5
+        dw      ..@uc_memcpy_zen5.jump6 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump7 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump8 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump9 - uc_memcpy_zen5
+        dw      ..@uc_memcpy_zen5.jump10 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump11 - uc_memcpy_zen5, ..@uc_memcpy_zen5.jump12 - uc_memcpy_zen5, ..@uc_copy_strategy_zen5.jump1 - uc_copy_strategy_zen5
+        dw      ..@uc_copy_strategy_zen5.jump2 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump3 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump4 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump5 - uc_copy_strategy_zen5
+        dw      ..@uc_copy_strategy_zen5.jump6 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump7 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump8 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump9 - uc_copy_strategy_zen5
+        dw      ..@uc_copy_strategy_zen5.jump10 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump11 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump12 - uc_copy_strategy_zen5, ..@uc_copy_strategy_zen5.jump13 - uc_copy_strategy_zen5
+        dw      ..@uc_copy_to_user_zen5.jump1 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump2 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump3 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump4 - uc_copy_to_user_zen5
+        dw      ..@uc_copy_to_user_zen5.jump5 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump6 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump7 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump8 - uc_copy_to_user_zen5
+        dw      ..@uc_copy_to_user_zen5.jump9 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump10 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump11 - uc_copy_to_user_zen5, ..@uc_copy_to_user_zen5.jump12 - uc_copy_to_user_zen5
+        dw      ..@uc_copy_to_user_zen5.jump13 - uc_copy_to_user_zen5, ..@uc_copy_from_user_zen5.jump1 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump2 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump3 - uc_copy_from_user_zen5
+        dw      ..@uc_copy_from_user_zen5.jump4 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump5 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump6 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump7 - uc_copy_from_user_zen5
+        dw      ..@uc_copy_from_user_zen5.jump8 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump9 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump10 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump11 - uc_copy_from_user_zen5
+        dw      ..@uc_copy_from_user_zen5.jump12 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump13 - uc_copy_from_user_zen5
 uc_patch_copy_jumps.end:
 
         section .data.rel.ro progbits alloc noexec write align=8

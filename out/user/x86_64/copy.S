@@ -90,7 +90,7 @@ uc_memcpy.site:
         mov     rcx, rdx
         rep movsb                               /* the baseline: one forward copy */
         ret
-        .org    uc_memcpy.site + 333, 0xcc
+        .org    uc_memcpy.site + 477, 0xcc
 .Luc_memcpy.site_end:
         .size   uc_memcpy, . - uc_memcpy
 
@@ -833,11 +833,10 @@ uc_memcpy_zen3_avx2:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_avx2_small - . - 4
-.Luc_memcpy_zen3_avx2.jump1:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
-.Luc_memcpy_zen3_avx2.jump2:
+.Luc_memcpy_zen3_avx2.jump1:
         cmp     rdx, 262144                    /* band edge */
         ja      .Lmemcpy_zen3_avx2_t6_8
         cmp     rdx, 1536                    /* band edge */
@@ -848,14 +847,14 @@ uc_memcpy_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
-.Luc_memcpy_zen3_avx2.jump3:
+.Luc_memcpy_zen3_avx2.jump2:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
-.Luc_memcpy_zen3_avx2.jump4:
+.Luc_memcpy_zen3_avx2.jump3:
         .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
-.Luc_memcpy_zen3_avx2.jump5:
+.Luc_memcpy_zen3_avx2.jump4:
 .Lmemcpy_zen3_avx2_t4_5:
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemcpy_zen3_avx2_t5_5
@@ -865,10 +864,10 @@ uc_memcpy_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_avx2_forward - . - 4
-.Luc_memcpy_zen3_avx2.jump6:
+.Luc_memcpy_zen3_avx2.jump5:
         .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
-.Luc_memcpy_zen3_avx2.jump7:
+.Luc_memcpy_zen3_avx2.jump6:
 .Lmemcpy_zen3_avx2_t5_5:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -876,14 +875,14 @@ uc_memcpy_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
-.Luc_memcpy_zen3_avx2.jump8:
+.Luc_memcpy_zen3_avx2.jump7:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
-.Luc_memcpy_zen3_avx2.jump9:
+.Luc_memcpy_zen3_avx2.jump8:
         .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
-.Luc_memcpy_zen3_avx2.jump10:
+.Luc_memcpy_zen3_avx2.jump9:
 .Lmemcpy_zen3_avx2_t6_8:
         cmp     rdx, 524288                    /* band edge */
         ja      .Lmemcpy_zen3_avx2_t7_8
@@ -893,39 +892,33 @@ uc_memcpy_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_avx2_forward - . - 4
-.Luc_memcpy_zen3_avx2.jump11:
+.Luc_memcpy_zen3_avx2.jump10:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
-.Luc_memcpy_zen3_avx2.jump12:
+.Luc_memcpy_zen3_avx2.jump11:
         .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_forward - . - 4
-.Luc_memcpy_zen3_avx2.jump13:
+.Luc_memcpy_zen3_avx2.jump12:
 .Lmemcpy_zen3_avx2_t7_8:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemcpy_zen3_avx2_avx2_nt - . - 4
-.Luc_memcpy_zen3_avx2.jump14:
+.Luc_memcpy_zen3_avx2.jump13:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_avx2_forward - . - 4
-.Luc_memcpy_zen3_avx2.jump15:
+.Luc_memcpy_zen3_avx2.jump14:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_avx2_avx2_down - . - 4
-.Luc_memcpy_zen3_avx2.jump16:
+.Luc_memcpy_zen3_avx2.jump15:
         .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
-.Luc_memcpy_zen3_avx2.jump17:
-.Luc_memcpy_zen3_avx2.copy_end:
-.Lmemcpy_zen3_avx2_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
+.Luc_memcpy_zen3_avx2.jump16:
 .Lmemcpy_zen3_avx2_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -976,6 +969,7 @@ uc_memcpy_zen3_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+.Luc_memcpy_zen3_avx2.copy_end:
         .balign 64, 0xcc
 .Lmemcpy_zen3_avx2_avx2_forward:
         /* vector forward body: begin */
@@ -1022,6 +1016,11 @@ uc_memcpy_zen3_avx2:
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vzeroupper
         /* vector forward body: end */
+        ret
+        .balign 64, 0xcc
+.Lmemcpy_zen3_avx2_forward:
+        mov     rcx, rdx
+        rep movsb
         ret
         .balign 64, 0xcc
 .Lmemcpy_zen3_avx2_avx2_down:
@@ -1121,80 +1120,49 @@ uc_memcpy_zen3_gpr:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_gpr_small - . - 4
-.Luc_memcpy_zen3_gpr.jump1:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_gpr_down - . - 4
-.Luc_memcpy_zen3_gpr.jump2:
+.Luc_memcpy_zen3_gpr.jump1:
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemcpy_zen3_gpr_t5_6
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
-.Luc_memcpy_zen3_gpr.jump3:
+.Luc_memcpy_zen3_gpr.jump2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
-.Luc_memcpy_zen3_gpr.jump4:
+.Luc_memcpy_zen3_gpr.jump3:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_gpr_down - . - 4
-.Luc_memcpy_zen3_gpr.jump5:
+.Luc_memcpy_zen3_gpr.jump4:
         .byte   0xe9
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
-.Luc_memcpy_zen3_gpr.jump6:
+.Luc_memcpy_zen3_gpr.jump5:
 .Lmemcpy_zen3_gpr_t5_6:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
-.Luc_memcpy_zen3_gpr.jump7:
+.Luc_memcpy_zen3_gpr.jump6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
-.Luc_memcpy_zen3_gpr.jump8:
+.Luc_memcpy_zen3_gpr.jump7:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen3_gpr_down - . - 4
+.Luc_memcpy_zen3_gpr.jump8:
+        .byte   0xe9
+        .long   .Lmemcpy_zen3_gpr_forward - . - 4
 .Luc_memcpy_zen3_gpr.jump9:
-.Luc_memcpy_zen3_gpr.copy_end:
-.Lmemcpy_zen3_gpr_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
-.Lmemcpy_zen3_gpr_down:
-        /* descending body: begin */
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             /* top store */
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        /* aligned end, as an offset */
-        sub     rcx, 8                          /* first aligned store */
-        ja      .Lmemcpy_zen3_gpr_down_loop
-        jmp     .Lmemcpy_zen3_gpr_down_bottom
-        /* The loop starts a 16-byte block, so that it never straddles a */
-        /* 64-byte line and its speed does not depend on where the linker */
-        /* places it: a loop that straddles a fetch line is fetched as two */
-        /* lines every iteration, which is why both vendors' optimization */
-        /* manuals advise aligning the head of a hot loop. */
-        .balign 16, 0xcc
-.Lmemcpy_zen3_gpr_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 /* aligned store */
-        sub     rcx, 8                          /* loop step */
-        ja      .Lmemcpy_zen3_gpr_down_loop                   /* loop bound: offsets above 0 */
-.Lmemcpy_zen3_gpr_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       /* bottom store */
-        /* descending body: end */
-        ret
-        .balign 64, 0xcc
 .Lmemcpy_zen3_gpr_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -1245,6 +1213,39 @@ uc_memcpy_zen3_gpr:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+.Luc_memcpy_zen3_gpr.copy_end:
+        .balign 64, 0xcc
+.Lmemcpy_zen3_gpr_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        .balign 64, 0xcc
+.Lmemcpy_zen3_gpr_down:
+        /* descending body: begin */
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             /* top store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        ja      .Lmemcpy_zen3_gpr_down_loop
+        jmp     .Lmemcpy_zen3_gpr_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
+        .balign 16, 0xcc
+.Lmemcpy_zen3_gpr_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemcpy_zen3_gpr_down_loop                   /* loop bound: offsets above 0 */
+.Lmemcpy_zen3_gpr_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       /* bottom store */
+        /* descending body: end */
+        ret
 
 /* uc_memcpy under zen5_avx512's table, where rule_patch sends uc_memcpy. Each */
 /* routine starts a 64-byte line (copy.asm.tpl says why). */
@@ -1256,19 +1257,18 @@ uc_memcpy_zen5_avx512:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_small - . - 4
-.Luc_memcpy_zen5_avx512.jump1:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx2_down - . - 4
-.Luc_memcpy_zen5_avx512.jump2:
+.Luc_memcpy_zen5_avx512.jump1:
         cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
-.Luc_memcpy_zen5_avx512.jump3:
+.Luc_memcpy_zen5_avx512.jump2:
         cmp     rdx, 384                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx2_forward - . - 4
-.Luc_memcpy_zen5_avx512.jump4:
+.Luc_memcpy_zen5_avx512.jump3:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemcpy_zen5_avx512_t8_11
         cmp     rdx, 1536                    /* band edge */
@@ -1278,48 +1278,48 @@ uc_memcpy_zen5_avx512:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5_avx512.jump5:
+.Luc_memcpy_zen5_avx512.jump4:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx512_down - . - 4
-.Luc_memcpy_zen5_avx512.jump6:
+.Luc_memcpy_zen5_avx512.jump5:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
-.Luc_memcpy_zen5_avx512.jump7:
+.Luc_memcpy_zen5_avx512.jump6:
 .Lmemcpy_zen5_avx512_t6_7:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_forward - . - 4
-.Luc_memcpy_zen5_avx512.jump8:
+.Luc_memcpy_zen5_avx512.jump7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5_avx512.jump9:
+.Luc_memcpy_zen5_avx512.jump8:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx512_down - . - 4
-.Luc_memcpy_zen5_avx512.jump10:
+.Luc_memcpy_zen5_avx512.jump9:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx512_avx512_forward - . - 4
-.Luc_memcpy_zen5_avx512.jump11:
+.Luc_memcpy_zen5_avx512.jump10:
 .Lmemcpy_zen5_avx512_t8_11:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemcpy_zen5_avx512_t10_11
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_forward - . - 4
-.Luc_memcpy_zen5_avx512.jump12:
+.Luc_memcpy_zen5_avx512.jump11:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx512_avx512_down - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5_avx512.jump13:
+.Luc_memcpy_zen5_avx512.jump12:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx512_forward - . - 4
-.Luc_memcpy_zen5_avx512.jump14:
+.Luc_memcpy_zen5_avx512.jump13:
 .Lmemcpy_zen5_avx512_t10_11:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemcpy_zen5_avx512_t11_11
@@ -1328,52 +1328,32 @@ uc_memcpy_zen5_avx512:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx512_avx2_nt - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5_avx512.jump15:
+.Luc_memcpy_zen5_avx512.jump14:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemcpy_zen5_avx512_forward_aligned - . - 4
-.Luc_memcpy_zen5_avx512.jump16:
+.Luc_memcpy_zen5_avx512.jump15:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx512_avx2_nt - . - 4
-.Luc_memcpy_zen5_avx512.jump17:
+.Luc_memcpy_zen5_avx512.jump16:
 .Lmemcpy_zen5_avx512_t11_11:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx512_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5_avx512.jump18:
+.Luc_memcpy_zen5_avx512.jump17:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx2_nt - . - 4
-.Luc_memcpy_zen5_avx512.jump19:
+.Luc_memcpy_zen5_avx512.jump18:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemcpy_zen5_avx512_forward_aligned - . - 4
+.Luc_memcpy_zen5_avx512.jump19:
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx512_forward - . - 4
 .Luc_memcpy_zen5_avx512.jump20:
-.Luc_memcpy_zen5_avx512.copy_end:
-.Lmemcpy_zen5_avx512_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
-.Lmemcpy_zen5_avx512_forward_aligned:
-        cmp     rdx, 64                         /* align threshold */
-        jb      .Lmemcpy_zen5_avx512_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemcpy_zen5_avx512_forward_aligned_body                   /* no alignment installed */
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         /* head: bytes until dst is aligned */
-        sub     rdx, rcx
-        rep movsb                               /* head */
-.Lmemcpy_zen5_avx512_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               /* body */
-        ret
-        .balign 64, 0xcc
 .Lmemcpy_zen5_avx512_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -1423,6 +1403,29 @@ uc_memcpy_zen5_avx512:
 .Lmemcpy_zen5_avx512_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Luc_memcpy_zen5_avx512.copy_end:
+        .balign 64, 0xcc
+.Lmemcpy_zen5_avx512_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        .balign 64, 0xcc
+.Lmemcpy_zen5_avx512_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemcpy_zen5_avx512_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen5_avx512_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemcpy_zen5_avx512_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
         ret
         .balign 64, 0xcc
 .Lmemcpy_zen5_avx512_avx2_forward:
@@ -1655,15 +1658,14 @@ uc_memcpy_zen5_avx2:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_small - . - 4
-.Luc_memcpy_zen5_avx2.jump1:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
-.Luc_memcpy_zen5_avx2.jump2:
+.Luc_memcpy_zen5_avx2.jump1:
         cmp     rdx, 384                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
-.Luc_memcpy_zen5_avx2.jump3:
+.Luc_memcpy_zen5_avx2.jump2:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemcpy_zen5_avx2_t7_10
         cmp     rdx, 1536                    /* band edge */
@@ -1673,48 +1675,48 @@ uc_memcpy_zen5_avx2:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5_avx2.jump4:
+.Luc_memcpy_zen5_avx2.jump3:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
-.Luc_memcpy_zen5_avx2.jump5:
+.Luc_memcpy_zen5_avx2.jump4:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
-.Luc_memcpy_zen5_avx2.jump6:
+.Luc_memcpy_zen5_avx2.jump5:
 .Lmemcpy_zen5_avx2_t5_6:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_forward - . - 4
-.Luc_memcpy_zen5_avx2.jump7:
+.Luc_memcpy_zen5_avx2.jump6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5_avx2.jump8:
+.Luc_memcpy_zen5_avx2.jump7:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4
-.Luc_memcpy_zen5_avx2.jump9:
+.Luc_memcpy_zen5_avx2.jump8:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx2_avx2_forward - . - 4
-.Luc_memcpy_zen5_avx2.jump10:
+.Luc_memcpy_zen5_avx2.jump9:
 .Lmemcpy_zen5_avx2_t7_10:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemcpy_zen5_avx2_t9_10
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_forward - . - 4
-.Luc_memcpy_zen5_avx2.jump11:
+.Luc_memcpy_zen5_avx2.jump10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx2_avx2_down - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5_avx2.jump12:
+.Luc_memcpy_zen5_avx2.jump11:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx2_forward - . - 4
-.Luc_memcpy_zen5_avx2.jump13:
+.Luc_memcpy_zen5_avx2.jump12:
 .Lmemcpy_zen5_avx2_t9_10:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemcpy_zen5_avx2_t10_10
@@ -1723,52 +1725,32 @@ uc_memcpy_zen5_avx2:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx2_avx2_nt - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5_avx2.jump14:
+.Luc_memcpy_zen5_avx2.jump13:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemcpy_zen5_avx2_forward_aligned - . - 4
-.Luc_memcpy_zen5_avx2.jump15:
+.Luc_memcpy_zen5_avx2.jump14:
         .byte   0xe9
         .long   .Lmemcpy_zen5_avx2_avx2_nt - . - 4
-.Luc_memcpy_zen5_avx2.jump16:
+.Luc_memcpy_zen5_avx2.jump15:
 .Lmemcpy_zen5_avx2_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_avx2_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5_avx2.jump17:
+.Luc_memcpy_zen5_avx2.jump16:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_nt - . - 4
-.Luc_memcpy_zen5_avx2.jump18:
+.Luc_memcpy_zen5_avx2.jump17:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemcpy_zen5_avx2_forward_aligned - . - 4
+.Luc_memcpy_zen5_avx2.jump18:
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_avx2_forward - . - 4
 .Luc_memcpy_zen5_avx2.jump19:
-.Luc_memcpy_zen5_avx2.copy_end:
-.Lmemcpy_zen5_avx2_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
-.Lmemcpy_zen5_avx2_forward_aligned:
-        cmp     rdx, 64                         /* align threshold */
-        jb      .Lmemcpy_zen5_avx2_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemcpy_zen5_avx2_forward_aligned_body                   /* no alignment installed */
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         /* head: bytes until dst is aligned */
-        sub     rdx, rcx
-        rep movsb                               /* head */
-.Lmemcpy_zen5_avx2_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               /* body */
-        ret
-        .balign 64, 0xcc
 .Lmemcpy_zen5_avx2_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -1818,6 +1800,29 @@ uc_memcpy_zen5_avx2:
 .Lmemcpy_zen5_avx2_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Luc_memcpy_zen5_avx2.copy_end:
+        .balign 64, 0xcc
+.Lmemcpy_zen5_avx2_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        .balign 64, 0xcc
+.Lmemcpy_zen5_avx2_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemcpy_zen5_avx2_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen5_avx2_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemcpy_zen5_avx2_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
         ret
         .balign 64, 0xcc
 .Lmemcpy_zen5_avx2_avx2_forward:
@@ -1964,15 +1969,14 @@ uc_memcpy_zen5_gpr:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_small - . - 4
-.Luc_memcpy_zen5_gpr.jump1:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_down - . - 4
-.Luc_memcpy_zen5_gpr.jump2:
+.Luc_memcpy_zen5_gpr.jump1:
         cmp     rdx, 384                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
-.Luc_memcpy_zen5_gpr.jump3:
+.Luc_memcpy_zen5_gpr.jump2:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemcpy_zen5_gpr_t7_9
         cmp     rdx, 1536                    /* band edge */
@@ -1982,37 +1986,37 @@ uc_memcpy_zen5_gpr:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5_gpr.jump4:
+.Luc_memcpy_zen5_gpr.jump3:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_down - . - 4
-.Luc_memcpy_zen5_gpr.jump5:
+.Luc_memcpy_zen5_gpr.jump4:
         .byte   0xe9
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
-.Luc_memcpy_zen5_gpr.jump6:
+.Luc_memcpy_zen5_gpr.jump5:
 .Lmemcpy_zen5_gpr_t5_6:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
-.Luc_memcpy_zen5_gpr.jump7:
+.Luc_memcpy_zen5_gpr.jump6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5_gpr.jump8:
+.Luc_memcpy_zen5_gpr.jump7:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_down - . - 4
-.Luc_memcpy_zen5_gpr.jump9:
+.Luc_memcpy_zen5_gpr.jump8:
         .byte   0xe9
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
-.Luc_memcpy_zen5_gpr.jump10:
+.Luc_memcpy_zen5_gpr.jump9:
 .Lmemcpy_zen5_gpr_t7_9:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
-.Luc_memcpy_zen5_gpr.jump11:
+.Luc_memcpy_zen5_gpr.jump10:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemcpy_zen5_gpr_t9_9
         mov     ecx, edi
@@ -2020,71 +2024,24 @@ uc_memcpy_zen5_gpr:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_gpr_down - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5_gpr.jump12:
+.Luc_memcpy_zen5_gpr.jump11:
         .byte   0xe9
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
-.Luc_memcpy_zen5_gpr.jump13:
+.Luc_memcpy_zen5_gpr.jump12:
 .Lmemcpy_zen5_gpr_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemcpy_zen5_gpr_forward - . - 4         /* zero: d = 0 */
-.Luc_memcpy_zen5_gpr.jump14:
+.Luc_memcpy_zen5_gpr.jump13:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemcpy_zen5_gpr_forward_aligned - . - 4
+.Luc_memcpy_zen5_gpr.jump14:
+        .byte   0xe9
+        .long   .Lmemcpy_zen5_gpr_forward - . - 4
 .Luc_memcpy_zen5_gpr.jump15:
-.Luc_memcpy_zen5_gpr.copy_end:
-.Lmemcpy_zen5_gpr_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
-.Lmemcpy_zen5_gpr_forward_aligned:
-        cmp     rdx, 64                         /* align threshold */
-        jb      .Lmemcpy_zen5_gpr_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemcpy_zen5_gpr_forward_aligned_body                   /* no alignment installed */
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         /* head: bytes until dst is aligned */
-        sub     rdx, rcx
-        rep movsb                               /* head */
-.Lmemcpy_zen5_gpr_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               /* body */
-        ret
-        .balign 64, 0xcc
-.Lmemcpy_zen5_gpr_down:
-        /* descending body: begin */
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             /* top store */
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        /* aligned end, as an offset */
-        sub     rcx, 8                          /* first aligned store */
-        ja      .Lmemcpy_zen5_gpr_down_loop
-        jmp     .Lmemcpy_zen5_gpr_down_bottom
-        /* The loop starts a 16-byte block, so that it never straddles a */
-        /* 64-byte line and its speed does not depend on where the linker */
-        /* places it: a loop that straddles a fetch line is fetched as two */
-        /* lines every iteration, which is why both vendors' optimization */
-        /* manuals advise aligning the head of a hot loop. */
-        .balign 16, 0xcc
-.Lmemcpy_zen5_gpr_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 /* aligned store */
-        sub     rcx, 8                          /* loop step */
-        ja      .Lmemcpy_zen5_gpr_down_loop                   /* loop bound: offsets above 0 */
-.Lmemcpy_zen5_gpr_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       /* bottom store */
-        /* descending body: end */
-        ret
-        .balign 64, 0xcc
 .Lmemcpy_zen5_gpr_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -2134,6 +2091,56 @@ uc_memcpy_zen5_gpr:
 .Lmemcpy_zen5_gpr_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Luc_memcpy_zen5_gpr.copy_end:
+        .balign 64, 0xcc
+.Lmemcpy_zen5_gpr_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        .balign 64, 0xcc
+.Lmemcpy_zen5_gpr_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemcpy_zen5_gpr_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen5_gpr_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemcpy_zen5_gpr_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+        .balign 64, 0xcc
+.Lmemcpy_zen5_gpr_down:
+        /* descending body: begin */
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             /* top store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        ja      .Lmemcpy_zen5_gpr_down_loop
+        jmp     .Lmemcpy_zen5_gpr_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
+        .balign 16, 0xcc
+.Lmemcpy_zen5_gpr_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemcpy_zen5_gpr_down_loop                   /* loop bound: offsets above 0 */
+.Lmemcpy_zen5_gpr_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       /* bottom store */
+        /* descending body: end */
         ret
 
 /* void *uc_memmove(void *dst, const void *src, size_t n): any overlap. */
@@ -2217,7 +2224,7 @@ uc_memmove.site:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-        .org    uc_memmove.site + 333, 0xcc
+        .org    uc_memmove.site + 477, 0xcc
 .Luc_memmove.site_end:
         .size   uc_memmove, . - uc_memmove
 
@@ -4586,11 +4593,10 @@ uc_memmove_zen3_avx2:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_small - . - 4
-.Luc_memmove_zen3_avx2.jump1:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen3_avx2.jump2:
+.Luc_memmove_zen3_avx2.jump1:
         cmp     rdx, 262144                    /* band edge */
         ja      .Lmemmove_zen3_avx2_disjoint_t6_8
         cmp     rdx, 1536                    /* band edge */
@@ -4601,14 +4607,14 @@ uc_memmove_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen3_avx2.jump3:
+.Luc_memmove_zen3_avx2.jump2:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen3_avx2.jump4:
+.Luc_memmove_zen3_avx2.jump3:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen3_avx2.jump5:
+.Luc_memmove_zen3_avx2.jump4:
 .Lmemmove_zen3_avx2_disjoint_t4_5:
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemmove_zen3_avx2_disjoint_t5_5
@@ -4618,10 +4624,10 @@ uc_memmove_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
-.Luc_memmove_zen3_avx2.jump6:
+.Luc_memmove_zen3_avx2.jump5:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen3_avx2.jump7:
+.Luc_memmove_zen3_avx2.jump6:
 .Lmemmove_zen3_avx2_disjoint_t5_5:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
@@ -4629,14 +4635,14 @@ uc_memmove_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen3_avx2.jump8:
+.Luc_memmove_zen3_avx2.jump7:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen3_avx2.jump9:
+.Luc_memmove_zen3_avx2.jump8:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen3_avx2.jump10:
+.Luc_memmove_zen3_avx2.jump9:
 .Lmemmove_zen3_avx2_disjoint_t6_8:
         cmp     rdx, 524288                    /* band edge */
         ja      .Lmemmove_zen3_avx2_disjoint_t7_8
@@ -4646,47 +4652,33 @@ uc_memmove_zen3_avx2:
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
-.Luc_memmove_zen3_avx2.jump11:
+.Luc_memmove_zen3_avx2.jump10:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen3_avx2.jump12:
+.Luc_memmove_zen3_avx2.jump11:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
-.Luc_memmove_zen3_avx2.jump13:
+.Luc_memmove_zen3_avx2.jump12:
 .Lmemmove_zen3_avx2_disjoint_t7_8:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_nt - . - 4
-.Luc_memmove_zen3_avx2.jump14:
+.Luc_memmove_zen3_avx2.jump13:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
-.Luc_memmove_zen3_avx2.jump15:
+.Luc_memmove_zen3_avx2.jump14:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen3_avx2.jump16:
+.Luc_memmove_zen3_avx2.jump15:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen3_avx2.jump17:
-.Luc_memmove_zen3_avx2.copy_end:
-.Lmemmove_zen3_avx2_disjoint_forward:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_above          /* dst in [src, src + n): copy down */
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_below          /* src in [dst, dst + n): copy up */
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
+.Luc_memmove_zen3_avx2.jump16:
 .Lmemmove_zen3_avx2_disjoint_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -4737,6 +4729,7 @@ uc_memmove_zen3_avx2:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+.Luc_memmove_zen3_avx2.copy_end:
         .balign 64, 0xcc
 .Lmemmove_zen3_avx2_disjoint_avx2_forward:
         mov     rcx, rdi
@@ -4791,6 +4784,19 @@ uc_memmove_zen3_avx2:
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vzeroupper
         /* vector forward body: end */
+        ret
+        .balign 64, 0xcc
+.Lmemmove_zen3_avx2_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        mov     rcx, rdx
+        rep movsb
         ret
         .balign 64, 0xcc
 .Lmemmove_zen3_avx2_disjoint_avx2_down:
@@ -4970,11 +4976,6 @@ uc_memmove_zen3_avx2:
         .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_up_avx2_forward - . - 4
-.Lmemmove_zen3_avx2_up_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_up_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -5071,6 +5072,11 @@ uc_memmove_zen3_avx2:
         vmovdqu [rdi + rdx - 32], ymm1            /* tail store */
         vzeroupper
         /* vector forward body: end */
+        ret
+        .balign 64, 0xcc
+.Lmemmove_zen3_avx2_up_forward:
+        mov     rcx, rdx
+        rep movsb
         ret
         .balign 64, 0xcc
 .Lmemmove_zen3_avx2_up_avx2_down:
@@ -5242,72 +5248,6 @@ uc_memmove_zen3_avx2:
         .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_down_avx2_forward - . - 4
-.Lmemmove_zen3_avx2_down_forward:
-        cmp     rdx, 8
-        jb      .Lmemmove_zen3_avx2_down_forward_tiny                   /* down needs 8 bytes */
-        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
-        mov     r10, [rsi]                      /* the bottom, loaded before any store */
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        /* aligned end, as an offset */
-        sub     rcx, 8                          /* first aligned store */
-        jbe     .Lmemmove_zen3_avx2_down_forward_ends
-.Lmemmove_zen3_avx2_down_forward_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 /* aligned store */
-        sub     rcx, 8                          /* loop step */
-        ja      .Lmemmove_zen3_avx2_down_forward_loop                   /* loop bound: offsets above 0 */
-.Lmemmove_zen3_avx2_down_forward_ends:
-        mov     [rdi + rdx - 8], r9             /* top store */
-        mov     [rdi], r10                      /* bottom store */
-        ret
-.Lmemmove_zen3_avx2_down_forward_tiny:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_zen3_avx2_down_forward_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen3_avx2_down_forward_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
-.Lmemmove_zen3_avx2_down_forward_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
-.Lmemmove_zen3_avx2_down_forward_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_avx2_down_forward_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_avx2_down_forward_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_avx2_down_forward_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
-.Lmemmove_zen3_avx2_down_forward_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
-.Lmemmove_zen3_avx2_down_forward_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_zen3_avx2_down_forward_s_end:
-        /* small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_down_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -5398,6 +5338,72 @@ uc_memmove_zen3_avx2:
         /* vector down body: end */
         ret
         .balign 64, 0xcc
+.Lmemmove_zen3_avx2_down_forward:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_down_forward_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_zen3_avx2_down_forward_ends
+.Lmemmove_zen3_avx2_down_forward_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen3_avx2_down_forward_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen3_avx2_down_forward_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_zen3_avx2_down_forward_tiny:
+        /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_down_forward_s_lt8
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_avx2_down_forward_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_down_forward_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_down_forward_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_down_forward_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+.Lmemmove_zen3_avx2_down_forward_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_avx2_down_avx2_down:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -5485,96 +5491,49 @@ uc_memmove_zen3_gpr:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_disjoint_small - . - 4
-.Luc_memmove_zen3_gpr.jump1:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
-.Luc_memmove_zen3_gpr.jump2:
+.Luc_memmove_zen3_gpr.jump1:
         cmp     rdx, 3072                    /* band edge */
         ja      .Lmemmove_zen3_gpr_disjoint_t5_6
         cmp     rdx, 1536                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen3_gpr.jump3:
+.Luc_memmove_zen3_gpr.jump2:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen3_gpr.jump4:
+.Luc_memmove_zen3_gpr.jump3:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
-.Luc_memmove_zen3_gpr.jump5:
+.Luc_memmove_zen3_gpr.jump4:
         .byte   0xe9
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen3_gpr.jump6:
+.Luc_memmove_zen3_gpr.jump5:
 .Lmemmove_zen3_gpr_disjoint_t5_6:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen3_gpr.jump7:
+.Luc_memmove_zen3_gpr.jump6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         test    ecx, 31                       /* zero: d mod 32 = 0 */
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen3_gpr.jump8:
+.Luc_memmove_zen3_gpr.jump7:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_disjoint_down - . - 4
+.Luc_memmove_zen3_gpr.jump8:
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
 .Luc_memmove_zen3_gpr.jump9:
-.Luc_memmove_zen3_gpr.copy_end:
-.Lmemmove_zen3_gpr_disjoint_forward:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_above          /* dst in [src, src + n): copy down */
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_below          /* src in [dst, dst + n): copy up */
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen3_gpr_disjoint_down:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_above          /* dst in [src, src + n): copy down */
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_below          /* src in [dst, dst + n): copy up */
-        /* descending body: begin */
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             /* top store */
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        /* aligned end, as an offset */
-        sub     rcx, 8                          /* first aligned store */
-        ja      .Lmemmove_zen3_gpr_disjoint_down_loop
-        jmp     .Lmemmove_zen3_gpr_disjoint_down_bottom
-        /* The loop starts a 16-byte block, so that it never straddles a */
-        /* 64-byte line and its speed does not depend on where the linker */
-        /* places it: a loop that straddles a fetch line is fetched as two */
-        /* lines every iteration, which is why both vendors' optimization */
-        /* manuals advise aligning the head of a hot loop. */
-        .balign 16, 0xcc
-.Lmemmove_zen3_gpr_disjoint_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 /* aligned store */
-        sub     rcx, 8                          /* loop step */
-        ja      .Lmemmove_zen3_gpr_disjoint_down_loop                   /* loop bound: offsets above 0 */
-.Lmemmove_zen3_gpr_disjoint_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       /* bottom store */
-        /* descending body: end */
-        ret
-        .balign 64, 0xcc
 .Lmemmove_zen3_gpr_disjoint_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -5625,6 +5584,55 @@ uc_memmove_zen3_gpr:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+.Luc_memmove_zen3_gpr.copy_end:
+        .balign 64, 0xcc
+.Lmemmove_zen3_gpr_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_below          /* src in [dst, dst + n): copy up */
+        mov     rcx, rdx
+        rep movsb
+        ret
+        .balign 64, 0xcc
+.Lmemmove_zen3_gpr_disjoint_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_below          /* src in [dst, dst + n): copy up */
+        /* descending body: begin */
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             /* top store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        ja      .Lmemmove_zen3_gpr_disjoint_down_loop
+        jmp     .Lmemmove_zen3_gpr_disjoint_down_bottom
+        /* The loop starts a 16-byte block, so that it never straddles a */
+        /* 64-byte line and its speed does not depend on where the linker */
+        /* places it: a loop that straddles a fetch line is fetched as two */
+        /* lines every iteration, which is why both vendors' optimization */
+        /* manuals advise aligning the head of a hot loop. */
+        .balign 16, 0xcc
+.Lmemmove_zen3_gpr_disjoint_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_zen3_gpr_disjoint_down_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_zen3_gpr_disjoint_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       /* bottom store */
+        /* descending body: end */
+        ret
 .Lmemmove_zen3_gpr_overlap_below:
         /* zen3_gpr's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
@@ -5662,16 +5670,8 @@ uc_memmove_zen3_gpr:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_up_down - . - 4
-.Lmemmove_zen3_gpr_up_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen3_gpr_up_down:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_up_forward - . - 4
 .Lmemmove_zen3_gpr_up_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -5722,6 +5722,16 @@ uc_memmove_zen3_gpr:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+        .balign 64, 0xcc
+.Lmemmove_zen3_gpr_up_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        .balign 64, 0xcc
+.Lmemmove_zen3_gpr_up_down:
+        mov     rcx, rdx
+        rep movsb
+        ret
 .Lmemmove_zen3_gpr_overlap_above:
         /* zen3_gpr's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
@@ -5759,6 +5769,59 @@ uc_memmove_zen3_gpr:
         cmp     ecx, 159                       /* near: d <= near_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_gpr_down_down - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen3_gpr_down_forward - . - 4
+.Lmemmove_zen3_gpr_down_small:
+        /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_down_small_s_lt8
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_gpr_down_small_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_down_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen3_gpr_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+.Lmemmove_zen3_gpr_down_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+        .balign 64, 0xcc
 .Lmemmove_zen3_gpr_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen3_gpr_down_forward_tiny                   /* down needs 8 bytes */
@@ -5890,57 +5953,6 @@ uc_memmove_zen3_gpr:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-        .balign 64, 0xcc
-.Lmemmove_zen3_gpr_down_small:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_zen3_gpr_down_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen3_gpr_down_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen3_gpr_down_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen3_gpr_down_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_gpr_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_gpr_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_gpr_down_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen3_gpr_down_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen3_gpr_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_zen3_gpr_down_small_s_end:
-        /* small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
 
 /* uc_memmove under zen5_avx512's table, where rule_patch sends uc_memmove. */
         .balign 64, 0xcc
@@ -5951,19 +5963,18 @@ uc_memmove_zen5_avx512:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_small - . - 4
-.Luc_memmove_zen5_avx512.jump1:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_down - . - 4
-.Luc_memmove_zen5_avx512.jump2:
+.Luc_memmove_zen5_avx512.jump1:
         cmp     rdx, 128                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
-.Luc_memmove_zen5_avx512.jump3:
+.Luc_memmove_zen5_avx512.jump2:
         cmp     rdx, 384                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen5_avx512.jump4:
+.Luc_memmove_zen5_avx512.jump3:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t8_11
         cmp     rdx, 1536                    /* band edge */
@@ -5973,48 +5984,48 @@ uc_memmove_zen5_avx512:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx512.jump5:
+.Luc_memmove_zen5_avx512.jump4:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4
-.Luc_memmove_zen5_avx512.jump6:
+.Luc_memmove_zen5_avx512.jump5:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
-.Luc_memmove_zen5_avx512.jump7:
+.Luc_memmove_zen5_avx512.jump6:
 .Lmemmove_zen5_avx512_disjoint_t6_7:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
-.Luc_memmove_zen5_avx512.jump8:
+.Luc_memmove_zen5_avx512.jump7:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx512.jump9:
+.Luc_memmove_zen5_avx512.jump8:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4
-.Luc_memmove_zen5_avx512.jump10:
+.Luc_memmove_zen5_avx512.jump9:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_forward - . - 4
-.Luc_memmove_zen5_avx512.jump11:
+.Luc_memmove_zen5_avx512.jump10:
 .Lmemmove_zen5_avx512_disjoint_t8_11:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t10_11
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
-.Luc_memmove_zen5_avx512.jump12:
+.Luc_memmove_zen5_avx512.jump11:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_down - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx512.jump13:
+.Luc_memmove_zen5_avx512.jump12:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
-.Luc_memmove_zen5_avx512.jump14:
+.Luc_memmove_zen5_avx512.jump13:
 .Lmemmove_zen5_avx512_disjoint_t10_11:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemmove_zen5_avx512_disjoint_t11_11
@@ -6023,68 +6034,32 @@ uc_memmove_zen5_avx512:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_nt - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx512.jump15:
+.Luc_memmove_zen5_avx512.jump14:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx512_disjoint_forward_aligned - . - 4
-.Luc_memmove_zen5_avx512.jump16:
+.Luc_memmove_zen5_avx512.jump15:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_nt - . - 4
-.Luc_memmove_zen5_avx512.jump17:
+.Luc_memmove_zen5_avx512.jump16:
 .Lmemmove_zen5_avx512_disjoint_t11_11:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx512.jump18:
+.Luc_memmove_zen5_avx512.jump17:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx2_nt - . - 4
-.Luc_memmove_zen5_avx512.jump19:
+.Luc_memmove_zen5_avx512.jump18:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx512_disjoint_forward_aligned - . - 4
+.Luc_memmove_zen5_avx512.jump19:
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_disjoint_forward - . - 4
 .Luc_memmove_zen5_avx512.jump20:
-.Luc_memmove_zen5_avx512.copy_end:
-.Lmemmove_zen5_avx512_disjoint_forward:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_disjoint_forward_aligned:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
-        cmp     rdx, 64                         /* align threshold */
-        jb      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body                   /* no alignment installed */
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         /* head: bytes until dst is aligned */
-        sub     rdx, rcx
-        rep movsb                               /* head */
-.Lmemmove_zen5_avx512_disjoint_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               /* body */
-        ret
-        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_disjoint_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -6134,6 +6109,45 @@ uc_memmove_zen5_avx512:
 .Lmemmove_zen5_avx512_disjoint_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Luc_memmove_zen5_avx512.copy_end:
+        .balign 64, 0xcc
+.Lmemmove_zen5_avx512_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
+        mov     rcx, rdx
+        rep movsb
+        ret
+        .balign 64, 0xcc
+.Lmemmove_zen5_avx512_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen5_avx512_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
         ret
         .balign 64, 0xcc
 .Lmemmove_zen5_avx512_disjoint_avx2_forward:
@@ -6475,28 +6489,8 @@ uc_memmove_zen5_avx512:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx512_up_forward_aligned - . - 4
-.Lmemmove_zen5_avx512_up_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_up_forward_aligned:
-        cmp     rdx, 64                         /* align threshold */
-        jb      .Lmemmove_zen5_avx512_up_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen5_avx512_up_forward_aligned_body                   /* no alignment installed */
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         /* head: bytes until dst is aligned */
-        sub     rdx, rcx
-        rep movsb                               /* head */
-.Lmemmove_zen5_avx512_up_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               /* body */
-        ret
-        .balign 64, 0xcc
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_up_forward - . - 4
 .Lmemmove_zen5_avx512_up_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -6546,6 +6540,28 @@ uc_memmove_zen5_avx512:
 .Lmemmove_zen5_avx512_up_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+        .balign 64, 0xcc
+.Lmemmove_zen5_avx512_up_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        .balign 64, 0xcc
+.Lmemmove_zen5_avx512_up_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen5_avx512_up_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_avx512_up_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen5_avx512_up_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
         ret
         .balign 64, 0xcc
 .Lmemmove_zen5_avx512_up_avx2_forward:
@@ -6863,6 +6879,59 @@ uc_memmove_zen5_avx512:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx512_down_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx512_down_forward - . - 4
+.Lmemmove_zen5_avx512_down_small:
+        /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx512_down_small_s_lt8
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx512_down_small_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_down_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx512_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx512_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx512_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx512_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+.Lmemmove_zen5_avx512_down_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx512_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_avx512_down_forward_tiny                   /* down needs 8 bytes */
@@ -6991,57 +7060,6 @@ uc_memmove_zen5_avx512:
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            /* tail store */
 .Lmemmove_zen5_avx512_down_forward_aligned_s_end:
-        /* small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_down_small:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_zen5_avx512_down_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_avx512_down_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx512_down_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx512_down_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx512_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx512_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx512_down_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx512_down_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx512_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_zen5_avx512_down_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
@@ -7250,15 +7268,14 @@ uc_memmove_zen5_avx2:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_small - . - 4
-.Luc_memmove_zen5_avx2.jump1:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen5_avx2.jump2:
+.Luc_memmove_zen5_avx2.jump1:
         cmp     rdx, 384                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen5_avx2.jump3:
+.Luc_memmove_zen5_avx2.jump2:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemmove_zen5_avx2_disjoint_t7_10
         cmp     rdx, 1536                    /* band edge */
@@ -7268,48 +7285,48 @@ uc_memmove_zen5_avx2:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx2.jump4:
+.Luc_memmove_zen5_avx2.jump3:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen5_avx2.jump5:
+.Luc_memmove_zen5_avx2.jump4:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen5_avx2.jump6:
+.Luc_memmove_zen5_avx2.jump5:
 .Lmemmove_zen5_avx2_disjoint_t5_6:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
-.Luc_memmove_zen5_avx2.jump7:
+.Luc_memmove_zen5_avx2.jump6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx2.jump8:
+.Luc_memmove_zen5_avx2.jump7:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4
-.Luc_memmove_zen5_avx2.jump9:
+.Luc_memmove_zen5_avx2.jump8:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_forward - . - 4
-.Luc_memmove_zen5_avx2.jump10:
+.Luc_memmove_zen5_avx2.jump9:
 .Lmemmove_zen5_avx2_disjoint_t7_10:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_avx2_disjoint_t9_10
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
-.Luc_memmove_zen5_avx2.jump11:
+.Luc_memmove_zen5_avx2.jump10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_down - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx2.jump12:
+.Luc_memmove_zen5_avx2.jump11:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
-.Luc_memmove_zen5_avx2.jump13:
+.Luc_memmove_zen5_avx2.jump12:
 .Lmemmove_zen5_avx2_disjoint_t9_10:
         cmp     rdx, 4194304                    /* band edge */
         ja      .Lmemmove_zen5_avx2_disjoint_t10_10
@@ -7318,68 +7335,32 @@ uc_memmove_zen5_avx2:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_nt - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx2.jump14:
+.Luc_memmove_zen5_avx2.jump13:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx2_disjoint_forward_aligned - . - 4
-.Luc_memmove_zen5_avx2.jump15:
+.Luc_memmove_zen5_avx2.jump14:
         .byte   0xe9
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_nt - . - 4
-.Luc_memmove_zen5_avx2.jump16:
+.Luc_memmove_zen5_avx2.jump15:
 .Lmemmove_zen5_avx2_disjoint_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_avx2.jump17:
+.Luc_memmove_zen5_avx2.jump16:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_nt - . - 4
-.Luc_memmove_zen5_avx2.jump18:
+.Luc_memmove_zen5_avx2.jump17:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx2_disjoint_forward_aligned - . - 4
+.Luc_memmove_zen5_avx2.jump18:
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
 .Luc_memmove_zen5_avx2.jump19:
-.Luc_memmove_zen5_avx2.copy_end:
-.Lmemmove_zen5_avx2_disjoint_forward:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx2_disjoint_forward_aligned:
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
-        mov     rcx, rsi
-        sub     rcx, rdi                        /* src - dst */
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
-        cmp     rdx, 64                         /* align threshold */
-        jb      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body                   /* no alignment installed */
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         /* head: bytes until dst is aligned */
-        sub     rdx, rcx
-        rep movsb                               /* head */
-.Lmemmove_zen5_avx2_disjoint_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               /* body */
-        ret
-        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_disjoint_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -7429,6 +7410,45 @@ uc_memmove_zen5_avx2:
 .Lmemmove_zen5_avx2_disjoint_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Luc_memmove_zen5_avx2.copy_end:
+        .balign 64, 0xcc
+.Lmemmove_zen5_avx2_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        mov     rcx, rdx
+        rep movsb
+        ret
+        .balign 64, 0xcc
+.Lmemmove_zen5_avx2_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        mov     rcx, rsi
+        sub     rcx, rdi                        /* src - dst */
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen5_avx2_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
         ret
         .balign 64, 0xcc
 .Lmemmove_zen5_avx2_disjoint_avx2_forward:
@@ -7665,28 +7685,8 @@ uc_memmove_zen5_avx2:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx2_up_forward_aligned - . - 4
-.Lmemmove_zen5_avx2_up_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx2_up_forward_aligned:
-        cmp     rdx, 64                         /* align threshold */
-        jb      .Lmemmove_zen5_avx2_up_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen5_avx2_up_forward_aligned_body                   /* no alignment installed */
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         /* head: bytes until dst is aligned */
-        sub     rdx, rcx
-        rep movsb                               /* head */
-.Lmemmove_zen5_avx2_up_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               /* body */
-        ret
-        .balign 64, 0xcc
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_up_forward - . - 4
 .Lmemmove_zen5_avx2_up_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -7736,6 +7736,28 @@ uc_memmove_zen5_avx2:
 .Lmemmove_zen5_avx2_up_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+        .balign 64, 0xcc
+.Lmemmove_zen5_avx2_up_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        .balign 64, 0xcc
+.Lmemmove_zen5_avx2_up_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen5_avx2_up_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_avx2_up_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen5_avx2_up_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
         ret
         .balign 64, 0xcc
 .Lmemmove_zen5_avx2_up_avx2_forward:
@@ -7956,6 +7978,59 @@ uc_memmove_zen5_avx2:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_avx2_down_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_avx2_down_forward - . - 4
+.Lmemmove_zen5_avx2_down_small:
+        /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx2_down_small_s_lt8
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx2_down_small_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_down_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx2_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx2_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx2_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_avx2_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+.Lmemmove_zen5_avx2_down_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_avx2_down_forward_tiny                   /* down needs 8 bytes */
@@ -8088,57 +8163,6 @@ uc_memmove_zen5_avx2:
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
         .balign 64, 0xcc
-.Lmemmove_zen5_avx2_down_small:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_zen5_avx2_down_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_avx2_down_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_down_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_down_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx2_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx2_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx2_down_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_down_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_zen5_avx2_down_small_s_end:
-        /* small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
 .Lmemmove_zen5_avx2_down_avx2_forward:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
@@ -8265,15 +8289,14 @@ uc_memmove_zen5_gpr:
         cmp     rdx, 32                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_small - . - 4
-.Luc_memmove_zen5_gpr.jump1:
         cmp     rdx, 80                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
-.Luc_memmove_zen5_gpr.jump2:
+.Luc_memmove_zen5_gpr.jump1:
         cmp     rdx, 384                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen5_gpr.jump3:
+.Luc_memmove_zen5_gpr.jump2:
         cmp     rdx, 4096                    /* band edge */
         ja      .Lmemmove_zen5_gpr_disjoint_t7_9
         cmp     rdx, 1536                    /* band edge */
@@ -8283,37 +8306,37 @@ uc_memmove_zen5_gpr:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_gpr.jump4:
+.Luc_memmove_zen5_gpr.jump3:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
-.Luc_memmove_zen5_gpr.jump5:
+.Luc_memmove_zen5_gpr.jump4:
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen5_gpr.jump6:
+.Luc_memmove_zen5_gpr.jump5:
 .Lmemmove_zen5_gpr_disjoint_t5_6:
         cmp     rdx, 3072                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen5_gpr.jump7:
+.Luc_memmove_zen5_gpr.jump6:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_gpr.jump8:
+.Luc_memmove_zen5_gpr.jump7:
         cmp     ecx, 1661                       /* above: d <= above_max */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4
-.Luc_memmove_zen5_gpr.jump9:
+.Luc_memmove_zen5_gpr.jump8:
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen5_gpr.jump10:
+.Luc_memmove_zen5_gpr.jump9:
 .Lmemmove_zen5_gpr_disjoint_t7_9:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen5_gpr.jump11:
+.Luc_memmove_zen5_gpr.jump10:
         cmp     rdx, 2097152                    /* band edge */
         ja      .Lmemmove_zen5_gpr_disjoint_t9_9
         mov     ecx, edi
@@ -8321,22 +8344,76 @@ uc_memmove_zen5_gpr:
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_gpr_disjoint_down - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_gpr.jump12:
+.Luc_memmove_zen5_gpr.jump11:
         .byte   0xe9
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
-.Luc_memmove_zen5_gpr.jump13:
+.Luc_memmove_zen5_gpr.jump12:
 .Lmemmove_zen5_gpr_disjoint_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         .byte   0x0f, 0x84
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4         /* zero: d = 0 */
-.Luc_memmove_zen5_gpr.jump14:
+.Luc_memmove_zen5_gpr.jump13:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_gpr_disjoint_forward_aligned - . - 4
+.Luc_memmove_zen5_gpr.jump14:
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
 .Luc_memmove_zen5_gpr.jump15:
+.Lmemmove_zen5_gpr_disjoint_small:
+        /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_disjoint_small_s_lt8
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_disjoint_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_disjoint_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_disjoint_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_disjoint_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+.Lmemmove_zen5_gpr_disjoint_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
 .Luc_memmove_zen5_gpr.copy_end:
+        .balign 64, 0xcc
 .Lmemmove_zen5_gpr_disjoint_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
@@ -8409,57 +8486,6 @@ uc_memmove_zen5_gpr:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_gpr_disjoint_small:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_zen5_gpr_disjoint_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_disjoint_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_disjoint_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_gpr_disjoint_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_disjoint_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_zen5_gpr_disjoint_small_s_end:
-        /* small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
 .Lmemmove_zen5_gpr_overlap_below:
         /* zen5_gpr's table, as a branch tree: length first */
         cmp     rdx, 32                    /* band edge */
@@ -8521,33 +8547,8 @@ uc_memmove_zen5_gpr:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_gpr_up_forward_aligned - . - 4
-.Lmemmove_zen5_gpr_up_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_gpr_up_forward_aligned:
-        cmp     rdx, 64                         /* align threshold */
-        jb      .Lmemmove_zen5_gpr_up_forward_aligned_body
-        mov     rcx, [rip + uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen5_gpr_up_forward_aligned_body                   /* no alignment installed */
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         /* head: bytes until dst is aligned */
-        sub     rdx, rcx
-        rep movsb                               /* head */
-.Lmemmove_zen5_gpr_up_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               /* body */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_gpr_up_down:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        .balign 64, 0xcc
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
 .Lmemmove_zen5_gpr_up_small:
         /* small body: begin */
         cmp     rdx, 8
@@ -8597,6 +8598,33 @@ uc_memmove_zen5_gpr:
 .Lmemmove_zen5_gpr_up_small_s_end:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+        .balign 64, 0xcc
+.Lmemmove_zen5_gpr_up_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        .balign 64, 0xcc
+.Lmemmove_zen5_gpr_up_forward_aligned:
+        cmp     rdx, 64                         /* align threshold */
+        jb      .Lmemmove_zen5_gpr_up_forward_aligned_body
+        mov     rcx, [rip + uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_gpr_up_forward_aligned_body                   /* no alignment installed */
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         /* head: bytes until dst is aligned */
+        sub     rdx, rcx
+        rep movsb                               /* head */
+.Lmemmove_zen5_gpr_up_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               /* body */
+        ret
+        .balign 64, 0xcc
+.Lmemmove_zen5_gpr_up_down:
+        mov     rcx, rdx
+        rep movsb
         ret
 .Lmemmove_zen5_gpr_overlap_above:
         /* zen5_gpr's table, as a branch tree: length first */
@@ -8659,6 +8687,59 @@ uc_memmove_zen5_gpr:
         cmp     ecx, 4087                     /* below: d >= 4096 - below_max */
         .byte   0x0f, 0x83
         .long   .Lmemmove_zen5_gpr_down_forward_aligned - . - 4
+        .byte   0xe9
+        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
+.Lmemmove_zen5_gpr_down_small:
+        /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_down_small_s_lt8
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_gpr_down_small_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_down_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_down_small_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_down_small_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+.Lmemmove_zen5_gpr_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+.Lmemmove_zen5_gpr_down_small_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+        .balign 64, 0xcc
 .Lmemmove_zen5_gpr_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_gpr_down_forward_tiny                   /* down needs 8 bytes */
@@ -8856,57 +8937,6 @@ uc_memmove_zen5_gpr:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_gpr_down_small:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_zen5_gpr_down_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_gpr_down_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_down_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_down_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_gpr_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_gpr_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_gpr_down_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_down_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_zen5_gpr_down_small_s_end:
-        /* small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
 
 /* int uc_copy_isa(void): 2 when CPUID and XGETBV say that the CPU has */
 /* AVX-512F, BW and VL and BMI2 (avx512_small's masked byte moves and its */
@@ -8965,9 +8995,11 @@ uc_copy_isa:
 uc_copy_forward:
         endbr64
         mov     rax, rdi
+.Luc_copy_forward.body:
         mov     rcx, rdx
         rep movsb
         ret
+.Luc_copy_forward.body_end:
         .size   uc_copy_forward, . - uc_copy_forward
 
 /* void *uc_copy_forward_aligned(void *dst, const void *src, size_t n): strategy forward_aligned */
@@ -8978,6 +9010,7 @@ uc_copy_forward:
 uc_copy_forward_aligned:
         endbr64
         mov     rax, rdi
+.Luc_copy_forward_aligned.body:
         cmp     rdx, 64                         /* align threshold */
         jb      .Lcopy_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
@@ -8993,6 +9026,7 @@ uc_copy_forward_aligned:
         mov     rcx, rdx
         rep movsb                               /* body */
         ret
+.Luc_copy_forward_aligned.body_end:
         .size   uc_copy_forward_aligned, . - uc_copy_forward_aligned
 
 /* void *uc_copy_down(void *dst, const void *src, size_t n): strategy down */
@@ -9003,6 +9037,7 @@ uc_copy_forward_aligned:
 uc_copy_down:
         endbr64
         mov     rax, rdi
+.Luc_copy_down.body:
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             /* top store */
@@ -9028,6 +9063,7 @@ uc_copy_down:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
+.Luc_copy_down.body_end:
         .size   uc_copy_down, . - uc_copy_down
 
 /* void *uc_copy_small(void *dst, const void *src, size_t n): strategy small */
@@ -9038,6 +9074,7 @@ uc_copy_down:
 uc_copy_small:
         endbr64
         mov     rax, rdi
+.Luc_copy_small.body:
         /* small body: begin */
         cmp     rdx, 8
         jb      .Lcopy_small_s_lt8
@@ -9087,6 +9124,7 @@ uc_copy_small:
         /* small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+.Luc_copy_small.body_end:
         .size   uc_copy_small, . - uc_copy_small
 
 /* void *uc_copy_avx2_forward(void *dst, const void *src, size_t n): strategy avx2_forward */
@@ -9097,6 +9135,7 @@ uc_copy_small:
 uc_copy_avx2_forward:
         endbr64
         mov     rax, rdi
+.Luc_copy_avx2_forward.body:
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -9142,6 +9181,7 @@ uc_copy_avx2_forward:
         vzeroupper
         /* vector forward body: end */
         ret
+.Luc_copy_avx2_forward.body_end:
         .size   uc_copy_avx2_forward, . - uc_copy_avx2_forward
 
 /* void *uc_copy_avx2_down(void *dst, const void *src, size_t n): strategy avx2_down */
@@ -9152,6 +9192,7 @@ uc_copy_avx2_forward:
 uc_copy_avx2_down:
         endbr64
         mov     rax, rdi
+.Luc_copy_avx2_down.body:
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -9189,6 +9230,7 @@ uc_copy_avx2_down:
         vzeroupper
         /* vector down body: end */
         ret
+.Luc_copy_avx2_down.body_end:
         .size   uc_copy_avx2_down, . - uc_copy_avx2_down
 
 /* void *uc_copy_avx2_small(void *dst, const void *src, size_t n): strategy avx2_small */
@@ -9199,6 +9241,7 @@ uc_copy_avx2_down:
 uc_copy_avx2_small:
         endbr64
         mov     rax, rdi
+.Luc_copy_avx2_small.body:
         /* avx2 small body: begin */
         cmp     rdx, 64
         jae     .Lcopy_avx2_small_q64
@@ -9302,6 +9345,7 @@ uc_copy_avx2_small:
         /* avx2 small body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+.Luc_copy_avx2_small.body_end:
         .size   uc_copy_avx2_small, . - uc_copy_avx2_small
 
 /* void *uc_copy_avx2_nt(void *dst, const void *src, size_t n): strategy avx2_nt */
@@ -9312,6 +9356,7 @@ uc_copy_avx2_small:
 uc_copy_avx2_nt:
         endbr64
         mov     rax, rdi
+.Luc_copy_avx2_nt.body:
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -9358,6 +9403,7 @@ uc_copy_avx2_nt:
         vzeroupper
         /* streaming forward body: end */
         ret
+.Luc_copy_avx2_nt.body_end:
         .size   uc_copy_avx2_nt, . - uc_copy_avx2_nt
 
 /* void *uc_copy_avx512_forward(void *dst, const void *src, size_t n): strategy avx512_forward */
@@ -9368,6 +9414,7 @@ uc_copy_avx2_nt:
 uc_copy_avx512_forward:
         endbr64
         mov     rax, rdi
+.Luc_copy_avx512_forward.body:
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]            /* the tail, loaded before any store */
@@ -9413,6 +9460,7 @@ uc_copy_avx512_forward:
         vzeroupper
         /* vector forward body: end */
         ret
+.Luc_copy_avx512_forward.body_end:
         .size   uc_copy_avx512_forward, . - uc_copy_avx512_forward
 
 /* void *uc_copy_avx512_down(void *dst, const void *src, size_t n): strategy avx512_down */
@@ -9423,6 +9471,7 @@ uc_copy_avx512_forward:
 uc_copy_avx512_down:
         endbr64
         mov     rax, rdi
+.Luc_copy_avx512_down.body:
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu64 zmm1, [rsi + rdx - 64]
@@ -9460,6 +9509,7 @@ uc_copy_avx512_down:
         vzeroupper
         /* vector down body: end */
         ret
+.Luc_copy_avx512_down.body_end:
         .size   uc_copy_avx512_down, . - uc_copy_avx512_down
 
 /* void *uc_copy_small_flat(void *dst, const void *src, size_t n): strategy small_flat */
@@ -9470,6 +9520,7 @@ uc_copy_avx512_down:
 uc_copy_small_flat:
         endbr64
         mov     rax, rdi
+.Luc_copy_small_flat.body:
         /* small_flat body: begin */
         cmp     rdx, 8
         jb      .Lcopy_small_flat_f_lt8
@@ -9543,6 +9594,7 @@ uc_copy_small_flat:
         /* small_flat body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
+.Luc_copy_small_flat.body_end:
         .size   uc_copy_small_flat, . - uc_copy_small_flat
 
 /* void *uc_copy_avx512_small(void *dst, const void *src, size_t n): strategy avx512_small */
@@ -9553,6 +9605,7 @@ uc_copy_small_flat:
 uc_copy_avx512_small:
         endbr64
         mov     rax, rdi
+.Luc_copy_avx512_small.body:
         /* avx512 small body: begin */
         mov     ecx, -1
         bzhi    ecx, ecx, edx                   /* the low n bits (all 32 from n = 32 up) */
@@ -9564,6 +9617,7 @@ uc_copy_avx512_small:
         /* avx512 small body: end */
         ret
         ret
+.Luc_copy_avx512_small.body_end:
         .size   uc_copy_avx512_small, . - uc_copy_avx512_small
 
 /* void *uc_copy_avx512_medium(void *dst, const void *src, size_t n): strategy avx512_medium */
@@ -9574,6 +9628,7 @@ uc_copy_avx512_small:
 uc_copy_avx512_medium:
         endbr64
         mov     rax, rdi
+.Luc_copy_avx512_medium.body:
         /* avx512 medium body: begin */
         cmp     rdx, 64
         ja      .Lcopy_avx512_medium_m64
@@ -9637,7 +9692,35 @@ uc_copy_avx512_medium:
 .Lcopy_avx512_medium_m_end:
         /* avx512 medium body: end */
         ret
+.Luc_copy_avx512_medium.body_end:
         .size   uc_copy_avx512_medium, . - uc_copy_avx512_medium
+
+        .section .rodata
+        .balign 4, 0
+/* Where each of these routines' body starts and where its return ends, */
+/* from the routine, in the order of copy_rule.h's STRATEGY_ROUTINES: the */
+/* bytes a compiled set's memcpy and memmove lay out after their tree for a */
+/* copy their patched entries hold (templates/lib/entry_copy.lua), which */
+/* the probe lays out so too. */
+        .globl  uc_copy_body_offsets
+        .type   uc_copy_body_offsets, @object
+uc_copy_body_offsets:
+        .long   .Luc_copy_forward.body - uc_copy_forward, .Luc_copy_forward.body_end - uc_copy_forward
+        .long   .Luc_copy_forward_aligned.body - uc_copy_forward_aligned, .Luc_copy_forward_aligned.body_end - uc_copy_forward_aligned
+        .long   .Luc_copy_down.body - uc_copy_down, .Luc_copy_down.body_end - uc_copy_down
+        .long   .Luc_copy_small.body - uc_copy_small, .Luc_copy_small.body_end - uc_copy_small
+        .long   .Luc_copy_avx2_forward.body - uc_copy_avx2_forward, .Luc_copy_avx2_forward.body_end - uc_copy_avx2_forward
+        .long   .Luc_copy_avx2_down.body - uc_copy_avx2_down, .Luc_copy_avx2_down.body_end - uc_copy_avx2_down
+        .long   .Luc_copy_avx2_small.body - uc_copy_avx2_small, .Luc_copy_avx2_small.body_end - uc_copy_avx2_small
+        .long   .Luc_copy_avx2_nt.body - uc_copy_avx2_nt, .Luc_copy_avx2_nt.body_end - uc_copy_avx2_nt
+        .long   .Luc_copy_avx512_forward.body - uc_copy_avx512_forward, .Luc_copy_avx512_forward.body_end - uc_copy_avx512_forward
+        .long   .Luc_copy_avx512_down.body - uc_copy_avx512_down, .Luc_copy_avx512_down.body_end - uc_copy_avx512_down
+        .long   .Luc_copy_small_flat.body - uc_copy_small_flat, .Luc_copy_small_flat.body_end - uc_copy_small_flat
+        .long   .Luc_copy_avx512_small.body - uc_copy_avx512_small, .Luc_copy_avx512_small.body_end - uc_copy_avx512_small
+        .long   .Luc_copy_avx512_medium.body - uc_copy_avx512_medium, .Luc_copy_avx512_medium.body_end - uc_copy_avx512_medium
+        .size   uc_copy_body_offsets, . - uc_copy_body_offsets
+
+        .text
 
         .section .rodata
         .balign 4, 0
@@ -9973,14 +10056,14 @@ uc_copy_strategy_zen3_avx2:
         .long   .Lcopy_strategy_zen3_avx2_avx2_forward - . - 4
 .Luc_copy_strategy_zen3_avx2.jump17:
 .Luc_copy_strategy_zen3_avx2.copy_end:
-.Lcopy_strategy_zen3_avx2_forward:
-        mov     eax, 0
-        ret
 .Lcopy_strategy_zen3_avx2_small:
         mov     eax, 3
         ret
 .Lcopy_strategy_zen3_avx2_avx2_forward:
         mov     eax, 4
+        ret
+.Lcopy_strategy_zen3_avx2_forward:
+        mov     eax, 0
         ret
 .Lcopy_strategy_zen3_avx2_avx2_down:
         mov     eax, 5
@@ -10038,15 +10121,18 @@ uc_copy_strategy_zen3_gpr:
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen3_gpr_down - . - 4
 .Luc_copy_strategy_zen3_gpr.jump9:
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
+.Luc_copy_strategy_zen3_gpr.jump10:
 .Luc_copy_strategy_zen3_gpr.copy_end:
+.Lcopy_strategy_zen3_gpr_small:
+        mov     eax, 3
+        ret
 .Lcopy_strategy_zen3_gpr_forward:
         mov     eax, 0
         ret
 .Lcopy_strategy_zen3_gpr_down:
         mov     eax, 2
-        ret
-.Lcopy_strategy_zen3_gpr_small:
-        mov     eax, 3
         ret
 
 /* uc_copy_strategy under zen5_avx512's table. */
@@ -10152,15 +10238,18 @@ uc_copy_strategy_zen5_avx512:
         .byte   0x0f, 0x83
         .long   .Lcopy_strategy_zen5_avx512_forward_aligned - . - 4
 .Luc_copy_strategy_zen5_avx512.jump20:
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx512_forward - . - 4
+.Luc_copy_strategy_zen5_avx512.jump21:
 .Luc_copy_strategy_zen5_avx512.copy_end:
+.Lcopy_strategy_zen5_avx512_small:
+        mov     eax, 3
+        ret
 .Lcopy_strategy_zen5_avx512_forward:
         mov     eax, 0
         ret
 .Lcopy_strategy_zen5_avx512_forward_aligned:
         mov     eax, 1
-        ret
-.Lcopy_strategy_zen5_avx512_small:
-        mov     eax, 3
         ret
 .Lcopy_strategy_zen5_avx512_avx2_forward:
         mov     eax, 4
@@ -10277,15 +10366,18 @@ uc_copy_strategy_zen5_avx2:
         .byte   0x0f, 0x83
         .long   .Lcopy_strategy_zen5_avx2_forward_aligned - . - 4
 .Luc_copy_strategy_zen5_avx2.jump19:
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_avx2_forward - . - 4
+.Luc_copy_strategy_zen5_avx2.jump20:
 .Luc_copy_strategy_zen5_avx2.copy_end:
+.Lcopy_strategy_zen5_avx2_small:
+        mov     eax, 3
+        ret
 .Lcopy_strategy_zen5_avx2_forward:
         mov     eax, 0
         ret
 .Lcopy_strategy_zen5_avx2_forward_aligned:
         mov     eax, 1
-        ret
-.Lcopy_strategy_zen5_avx2_small:
-        mov     eax, 3
         ret
 .Lcopy_strategy_zen5_avx2_avx2_forward:
         mov     eax, 4
@@ -10376,7 +10468,13 @@ uc_copy_strategy_zen5_gpr:
         .byte   0x0f, 0x83
         .long   .Lcopy_strategy_zen5_gpr_forward_aligned - . - 4
 .Luc_copy_strategy_zen5_gpr.jump15:
+        .byte   0xe9
+        .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
+.Luc_copy_strategy_zen5_gpr.jump16:
 .Luc_copy_strategy_zen5_gpr.copy_end:
+.Lcopy_strategy_zen5_gpr_small:
+        mov     eax, 3
+        ret
 .Lcopy_strategy_zen5_gpr_forward:
         mov     eax, 0
         ret
@@ -10385,9 +10483,6 @@ uc_copy_strategy_zen5_gpr:
         ret
 .Lcopy_strategy_zen5_gpr_down:
         mov     eax, 2
-        ret
-.Lcopy_strategy_zen5_gpr_small:
-        mov     eax, 3
         ret
 
         .data
@@ -10593,7 +10688,7 @@ uc_patch_copy_end:
         .globl  uc_patch_copy_first
         .type   uc_patch_copy_first, @object
 uc_patch_copy_first:
-        .short  0, 0, 0, 0, 0, 0, 0, 17, 34, 51, 60, 69, 78, 98, 118, 138, 157, 176, 195, 210, 225, 240
+        .short  0, 0, 0, 0, 0, 0, 0, 16, 32, 49, 58, 67, 77, 97, 117, 138, 157, 176, 196, 211, 226, 242
         .size   uc_patch_copy_first, . - uc_patch_copy_first
 /* Each jump of a copy to a copy body, where its rel32 ends, from the */
 /* routine's entry: rule_patch adds the distance from the routine to the */
@@ -10605,37 +10700,37 @@ uc_patch_copy_jumps:
         .short  .Luc_memcpy_zen3_avx2.jump5 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump6 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump7 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump8 - uc_memcpy_zen3_avx2
         .short  .Luc_memcpy_zen3_avx2.jump9 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump10 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump11 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump12 - uc_memcpy_zen3_avx2
         .short  .Luc_memcpy_zen3_avx2.jump13 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump14 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump15 - uc_memcpy_zen3_avx2, .Luc_memcpy_zen3_avx2.jump16 - uc_memcpy_zen3_avx2
-        .short  .Luc_memcpy_zen3_avx2.jump17 - uc_memcpy_zen3_avx2, .Luc_memmove_zen3_avx2.jump1 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump2 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump3 - uc_memmove_zen3_avx2
-        .short  .Luc_memmove_zen3_avx2.jump4 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump5 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump6 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump7 - uc_memmove_zen3_avx2
-        .short  .Luc_memmove_zen3_avx2.jump8 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump9 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump10 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump11 - uc_memmove_zen3_avx2
-        .short  .Luc_memmove_zen3_avx2.jump12 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump13 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump14 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump15 - uc_memmove_zen3_avx2
-        .short  .Luc_memmove_zen3_avx2.jump16 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump17 - uc_memmove_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump1 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump2 - uc_copy_strategy_zen3_avx2
-        .short  .Luc_copy_strategy_zen3_avx2.jump3 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump4 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump5 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump6 - uc_copy_strategy_zen3_avx2
-        .short  .Luc_copy_strategy_zen3_avx2.jump7 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump8 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump9 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump10 - uc_copy_strategy_zen3_avx2
-        .short  .Luc_copy_strategy_zen3_avx2.jump11 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump12 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump13 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump14 - uc_copy_strategy_zen3_avx2
-        .short  .Luc_copy_strategy_zen3_avx2.jump15 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump16 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump17 - uc_copy_strategy_zen3_avx2, .Luc_memcpy_zen3_gpr.jump1 - uc_memcpy_zen3_gpr
-        .short  .Luc_memcpy_zen3_gpr.jump2 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump3 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump4 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump5 - uc_memcpy_zen3_gpr
-        .short  .Luc_memcpy_zen3_gpr.jump6 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump7 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump8 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump9 - uc_memcpy_zen3_gpr
-        .short  .Luc_memmove_zen3_gpr.jump1 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump2 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump3 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump4 - uc_memmove_zen3_gpr
-        .short  .Luc_memmove_zen3_gpr.jump5 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump6 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump7 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump8 - uc_memmove_zen3_gpr
-        .short  .Luc_memmove_zen3_gpr.jump9 - uc_memmove_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump1 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump2 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump3 - uc_copy_strategy_zen3_gpr
-        .short  .Luc_copy_strategy_zen3_gpr.jump4 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump5 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump6 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump7 - uc_copy_strategy_zen3_gpr
-        .short  .Luc_copy_strategy_zen3_gpr.jump8 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump9 - uc_copy_strategy_zen3_gpr, .Luc_memcpy_zen5_avx512.jump1 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump2 - uc_memcpy_zen5_avx512
-        .short  .Luc_memcpy_zen5_avx512.jump3 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump4 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump5 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump6 - uc_memcpy_zen5_avx512
-        .short  .Luc_memcpy_zen5_avx512.jump7 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump8 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump9 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump10 - uc_memcpy_zen5_avx512
-        .short  .Luc_memcpy_zen5_avx512.jump11 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump12 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump13 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump14 - uc_memcpy_zen5_avx512
-        .short  .Luc_memcpy_zen5_avx512.jump15 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump16 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump17 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump18 - uc_memcpy_zen5_avx512
-        .short  .Luc_memcpy_zen5_avx512.jump19 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump20 - uc_memcpy_zen5_avx512, .Luc_memmove_zen5_avx512.jump1 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump2 - uc_memmove_zen5_avx512
-        .short  .Luc_memmove_zen5_avx512.jump3 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump4 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump5 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump6 - uc_memmove_zen5_avx512
-        .short  .Luc_memmove_zen5_avx512.jump7 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump8 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump9 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump10 - uc_memmove_zen5_avx512
-        .short  .Luc_memmove_zen5_avx512.jump11 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump12 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump13 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump14 - uc_memmove_zen5_avx512
-        .short  .Luc_memmove_zen5_avx512.jump15 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump16 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump17 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump18 - uc_memmove_zen5_avx512
-        .short  .Luc_memmove_zen5_avx512.jump19 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump20 - uc_memmove_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump1 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump2 - uc_copy_strategy_zen5_avx512
-        .short  .Luc_copy_strategy_zen5_avx512.jump3 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump4 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump5 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump6 - uc_copy_strategy_zen5_avx512
-        .short  .Luc_copy_strategy_zen5_avx512.jump7 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump8 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump9 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump10 - uc_copy_strategy_zen5_avx512
-        .short  .Luc_copy_strategy_zen5_avx512.jump11 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump12 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump13 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump14 - uc_copy_strategy_zen5_avx512
-        .short  .Luc_copy_strategy_zen5_avx512.jump15 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump16 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump17 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump18 - uc_copy_strategy_zen5_avx512
-        .short  .Luc_copy_strategy_zen5_avx512.jump19 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump20 - uc_copy_strategy_zen5_avx512, .Luc_memcpy_zen5_avx2.jump1 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump2 - uc_memcpy_zen5_avx2
+        .short  .Luc_memmove_zen3_avx2.jump1 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump2 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump3 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump4 - uc_memmove_zen3_avx2
+        .short  .Luc_memmove_zen3_avx2.jump5 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump6 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump7 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump8 - uc_memmove_zen3_avx2
+        .short  .Luc_memmove_zen3_avx2.jump9 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump10 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump11 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump12 - uc_memmove_zen3_avx2
+        .short  .Luc_memmove_zen3_avx2.jump13 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump14 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump15 - uc_memmove_zen3_avx2, .Luc_memmove_zen3_avx2.jump16 - uc_memmove_zen3_avx2
+        .short  .Luc_copy_strategy_zen3_avx2.jump1 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump2 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump3 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump4 - uc_copy_strategy_zen3_avx2
+        .short  .Luc_copy_strategy_zen3_avx2.jump5 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump6 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump7 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump8 - uc_copy_strategy_zen3_avx2
+        .short  .Luc_copy_strategy_zen3_avx2.jump9 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump10 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump11 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump12 - uc_copy_strategy_zen3_avx2
+        .short  .Luc_copy_strategy_zen3_avx2.jump13 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump14 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump15 - uc_copy_strategy_zen3_avx2, .Luc_copy_strategy_zen3_avx2.jump16 - uc_copy_strategy_zen3_avx2
+        .short  .Luc_copy_strategy_zen3_avx2.jump17 - uc_copy_strategy_zen3_avx2, .Luc_memcpy_zen3_gpr.jump1 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump2 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump3 - uc_memcpy_zen3_gpr
+        .short  .Luc_memcpy_zen3_gpr.jump4 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump5 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump6 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump7 - uc_memcpy_zen3_gpr
+        .short  .Luc_memcpy_zen3_gpr.jump8 - uc_memcpy_zen3_gpr, .Luc_memcpy_zen3_gpr.jump9 - uc_memcpy_zen3_gpr, .Luc_memmove_zen3_gpr.jump1 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump2 - uc_memmove_zen3_gpr
+        .short  .Luc_memmove_zen3_gpr.jump3 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump4 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump5 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump6 - uc_memmove_zen3_gpr
+        .short  .Luc_memmove_zen3_gpr.jump7 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump8 - uc_memmove_zen3_gpr, .Luc_memmove_zen3_gpr.jump9 - uc_memmove_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump1 - uc_copy_strategy_zen3_gpr
+        .short  .Luc_copy_strategy_zen3_gpr.jump2 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump3 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump4 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump5 - uc_copy_strategy_zen3_gpr
+        .short  .Luc_copy_strategy_zen3_gpr.jump6 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump7 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump8 - uc_copy_strategy_zen3_gpr, .Luc_copy_strategy_zen3_gpr.jump9 - uc_copy_strategy_zen3_gpr
+        .short  .Luc_copy_strategy_zen3_gpr.jump10 - uc_copy_strategy_zen3_gpr, .Luc_memcpy_zen5_avx512.jump1 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump2 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump3 - uc_memcpy_zen5_avx512
+        .short  .Luc_memcpy_zen5_avx512.jump4 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump5 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump6 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump7 - uc_memcpy_zen5_avx512
+        .short  .Luc_memcpy_zen5_avx512.jump8 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump9 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump10 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump11 - uc_memcpy_zen5_avx512
+        .short  .Luc_memcpy_zen5_avx512.jump12 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump13 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump14 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump15 - uc_memcpy_zen5_avx512
+        .short  .Luc_memcpy_zen5_avx512.jump16 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump17 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump18 - uc_memcpy_zen5_avx512, .Luc_memcpy_zen5_avx512.jump19 - uc_memcpy_zen5_avx512
+        .short  .Luc_memcpy_zen5_avx512.jump20 - uc_memcpy_zen5_avx512, .Luc_memmove_zen5_avx512.jump1 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump2 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump3 - uc_memmove_zen5_avx512
+        .short  .Luc_memmove_zen5_avx512.jump4 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump5 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump6 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump7 - uc_memmove_zen5_avx512
+        .short  .Luc_memmove_zen5_avx512.jump8 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump9 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump10 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump11 - uc_memmove_zen5_avx512
+        .short  .Luc_memmove_zen5_avx512.jump12 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump13 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump14 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump15 - uc_memmove_zen5_avx512
+        .short  .Luc_memmove_zen5_avx512.jump16 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump17 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump18 - uc_memmove_zen5_avx512, .Luc_memmove_zen5_avx512.jump19 - uc_memmove_zen5_avx512
+        .short  .Luc_memmove_zen5_avx512.jump20 - uc_memmove_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump1 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump2 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump3 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump4 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump5 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump6 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump7 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump8 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump9 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump10 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump11 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump12 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump13 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump14 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump15 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump16 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump17 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump18 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump19 - uc_copy_strategy_zen5_avx512
+        .short  .Luc_copy_strategy_zen5_avx512.jump20 - uc_copy_strategy_zen5_avx512, .Luc_copy_strategy_zen5_avx512.jump21 - uc_copy_strategy_zen5_avx512, .Luc_memcpy_zen5_avx2.jump1 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump2 - uc_memcpy_zen5_avx2
         .short  .Luc_memcpy_zen5_avx2.jump3 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump4 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump5 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump6 - uc_memcpy_zen5_avx2
         .short  .Luc_memcpy_zen5_avx2.jump7 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump8 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump9 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump10 - uc_memcpy_zen5_avx2
         .short  .Luc_memcpy_zen5_avx2.jump11 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump12 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump13 - uc_memcpy_zen5_avx2, .Luc_memcpy_zen5_avx2.jump14 - uc_memcpy_zen5_avx2
@@ -10649,18 +10744,19 @@ uc_patch_copy_jumps:
         .short  .Luc_copy_strategy_zen5_avx2.jump5 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump6 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump7 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump8 - uc_copy_strategy_zen5_avx2
         .short  .Luc_copy_strategy_zen5_avx2.jump9 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump10 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump11 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump12 - uc_copy_strategy_zen5_avx2
         .short  .Luc_copy_strategy_zen5_avx2.jump13 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump14 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump15 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump16 - uc_copy_strategy_zen5_avx2
-        .short  .Luc_copy_strategy_zen5_avx2.jump17 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump18 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump19 - uc_copy_strategy_zen5_avx2, .Luc_memcpy_zen5_gpr.jump1 - uc_memcpy_zen5_gpr
-        .short  .Luc_memcpy_zen5_gpr.jump2 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump3 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump4 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump5 - uc_memcpy_zen5_gpr
-        .short  .Luc_memcpy_zen5_gpr.jump6 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump7 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump8 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump9 - uc_memcpy_zen5_gpr
-        .short  .Luc_memcpy_zen5_gpr.jump10 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump11 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump12 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump13 - uc_memcpy_zen5_gpr
-        .short  .Luc_memcpy_zen5_gpr.jump14 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump15 - uc_memcpy_zen5_gpr, .Luc_memmove_zen5_gpr.jump1 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump2 - uc_memmove_zen5_gpr
-        .short  .Luc_memmove_zen5_gpr.jump3 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump4 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump5 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump6 - uc_memmove_zen5_gpr
-        .short  .Luc_memmove_zen5_gpr.jump7 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump8 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump9 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump10 - uc_memmove_zen5_gpr
-        .short  .Luc_memmove_zen5_gpr.jump11 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump12 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump13 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump14 - uc_memmove_zen5_gpr
-        .short  .Luc_memmove_zen5_gpr.jump15 - uc_memmove_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump1 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump2 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump3 - uc_copy_strategy_zen5_gpr
-        .short  .Luc_copy_strategy_zen5_gpr.jump4 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump5 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump6 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump7 - uc_copy_strategy_zen5_gpr
-        .short  .Luc_copy_strategy_zen5_gpr.jump8 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump9 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump10 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump11 - uc_copy_strategy_zen5_gpr
-        .short  .Luc_copy_strategy_zen5_gpr.jump12 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump13 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump14 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump15 - uc_copy_strategy_zen5_gpr
+        .short  .Luc_copy_strategy_zen5_avx2.jump17 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump18 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump19 - uc_copy_strategy_zen5_avx2, .Luc_copy_strategy_zen5_avx2.jump20 - uc_copy_strategy_zen5_avx2
+        .short  .Luc_memcpy_zen5_gpr.jump1 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump2 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump3 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump4 - uc_memcpy_zen5_gpr
+        .short  .Luc_memcpy_zen5_gpr.jump5 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump6 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump7 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump8 - uc_memcpy_zen5_gpr
+        .short  .Luc_memcpy_zen5_gpr.jump9 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump10 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump11 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump12 - uc_memcpy_zen5_gpr
+        .short  .Luc_memcpy_zen5_gpr.jump13 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump14 - uc_memcpy_zen5_gpr, .Luc_memcpy_zen5_gpr.jump15 - uc_memcpy_zen5_gpr, .Luc_memmove_zen5_gpr.jump1 - uc_memmove_zen5_gpr
+        .short  .Luc_memmove_zen5_gpr.jump2 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump3 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump4 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump5 - uc_memmove_zen5_gpr
+        .short  .Luc_memmove_zen5_gpr.jump6 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump7 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump8 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump9 - uc_memmove_zen5_gpr
+        .short  .Luc_memmove_zen5_gpr.jump10 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump11 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump12 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump13 - uc_memmove_zen5_gpr
+        .short  .Luc_memmove_zen5_gpr.jump14 - uc_memmove_zen5_gpr, .Luc_memmove_zen5_gpr.jump15 - uc_memmove_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump1 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump2 - uc_copy_strategy_zen5_gpr
+        .short  .Luc_copy_strategy_zen5_gpr.jump3 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump4 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump5 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump6 - uc_copy_strategy_zen5_gpr
+        .short  .Luc_copy_strategy_zen5_gpr.jump7 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump8 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump9 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump10 - uc_copy_strategy_zen5_gpr
+        .short  .Luc_copy_strategy_zen5_gpr.jump11 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump12 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump13 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump14 - uc_copy_strategy_zen5_gpr
+        .short  .Luc_copy_strategy_zen5_gpr.jump15 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump16 - uc_copy_strategy_zen5_gpr
         .size   uc_patch_copy_jumps, . - uc_patch_copy_jumps
 
         .section .rodata

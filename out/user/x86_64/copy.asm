@@ -90,7 +90,7 @@ uc_memcpy.site:
         mov     rcx, rdx
         rep movsb                               ; the baseline: one forward copy
         ret
-        times   333 - ($ - uc_memcpy.site) db 0xcc
+        times   477 - ($ - uc_memcpy.site) db 0xcc
 ..@uc_memcpy.site_end:
 uc_memcpy.end:
 
@@ -832,10 +832,9 @@ uc_memcpy_zen3_avx2:
         ; zen3_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen3_avx2_small
-..@uc_memcpy_zen3_avx2.jump1:
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemcpy_zen3_avx2_avx2_down
-..@uc_memcpy_zen3_avx2.jump2:
+..@uc_memcpy_zen3_avx2.jump1:
         cmp     rdx, 262144                    ; band edge
         ja      .Lmemcpy_zen3_avx2_t6_8
         cmp     rdx, 1536                    ; band edge
@@ -845,12 +844,12 @@ uc_memcpy_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_avx2_avx2_forward
-..@uc_memcpy_zen3_avx2.jump3:
+..@uc_memcpy_zen3_avx2.jump2:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_avx2_avx2_down
-..@uc_memcpy_zen3_avx2.jump4:
+..@uc_memcpy_zen3_avx2.jump3:
         jmp near .Lmemcpy_zen3_avx2_avx2_forward
-..@uc_memcpy_zen3_avx2.jump5:
+..@uc_memcpy_zen3_avx2.jump4:
 .Lmemcpy_zen3_avx2_t4_5:
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemcpy_zen3_avx2_t5_5
@@ -859,21 +858,21 @@ uc_memcpy_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_avx2_forward
-..@uc_memcpy_zen3_avx2.jump6:
+..@uc_memcpy_zen3_avx2.jump5:
         jmp near .Lmemcpy_zen3_avx2_avx2_forward
-..@uc_memcpy_zen3_avx2.jump7:
+..@uc_memcpy_zen3_avx2.jump6:
 .Lmemcpy_zen3_avx2_t5_5:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_avx2_avx2_forward
-..@uc_memcpy_zen3_avx2.jump8:
+..@uc_memcpy_zen3_avx2.jump7:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_avx2_avx2_down
-..@uc_memcpy_zen3_avx2.jump9:
+..@uc_memcpy_zen3_avx2.jump8:
         jmp near .Lmemcpy_zen3_avx2_avx2_forward
-..@uc_memcpy_zen3_avx2.jump10:
+..@uc_memcpy_zen3_avx2.jump9:
 .Lmemcpy_zen3_avx2_t6_8:
         cmp     rdx, 524288                    ; band edge
         ja      .Lmemcpy_zen3_avx2_t7_8
@@ -882,33 +881,27 @@ uc_memcpy_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_avx2_forward
-..@uc_memcpy_zen3_avx2.jump11:
+..@uc_memcpy_zen3_avx2.jump10:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_avx2_avx2_down
-..@uc_memcpy_zen3_avx2.jump12:
+..@uc_memcpy_zen3_avx2.jump11:
         jmp near .Lmemcpy_zen3_avx2_forward
-..@uc_memcpy_zen3_avx2.jump13:
+..@uc_memcpy_zen3_avx2.jump12:
 .Lmemcpy_zen3_avx2_t7_8:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lmemcpy_zen3_avx2_avx2_nt
-..@uc_memcpy_zen3_avx2.jump14:
+..@uc_memcpy_zen3_avx2.jump13:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_avx2_forward
-..@uc_memcpy_zen3_avx2.jump15:
+..@uc_memcpy_zen3_avx2.jump14:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_avx2_avx2_down
-..@uc_memcpy_zen3_avx2.jump16:
+..@uc_memcpy_zen3_avx2.jump15:
         jmp near .Lmemcpy_zen3_avx2_avx2_forward
-..@uc_memcpy_zen3_avx2.jump17:
-..@uc_memcpy_zen3_avx2.copy_end:
-.Lmemcpy_zen3_avx2_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
+..@uc_memcpy_zen3_avx2.jump16:
 .Lmemcpy_zen3_avx2_small:
         ; small body: begin
         cmp     rdx, 8
@@ -959,6 +952,7 @@ uc_memcpy_zen3_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+..@uc_memcpy_zen3_avx2.copy_end:
         align   64, db 0xcc
 .Lmemcpy_zen3_avx2_avx2_forward:
         ; vector forward body: begin
@@ -1005,6 +999,11 @@ uc_memcpy_zen3_avx2:
         vmovdqu [rdi + rdx - 32], ymm1            ; tail store
         vzeroupper
         ; vector forward body: end
+        ret
+        align   64, db 0xcc
+.Lmemcpy_zen3_avx2_forward:
+        mov     rcx, rdx
+        rep movsb
         ret
         align   64, db 0xcc
 .Lmemcpy_zen3_avx2_avx2_down:
@@ -1103,72 +1102,40 @@ uc_memcpy_zen3_gpr:
         ; zen3_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen3_gpr_small
-..@uc_memcpy_zen3_gpr.jump1:
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemcpy_zen3_gpr_down
-..@uc_memcpy_zen3_gpr.jump2:
+..@uc_memcpy_zen3_gpr.jump1:
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemcpy_zen3_gpr_t5_6
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemcpy_zen3_gpr_forward
-..@uc_memcpy_zen3_gpr.jump3:
+..@uc_memcpy_zen3_gpr.jump2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_gpr_forward
-..@uc_memcpy_zen3_gpr.jump4:
+..@uc_memcpy_zen3_gpr.jump3:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_gpr_down
-..@uc_memcpy_zen3_gpr.jump5:
+..@uc_memcpy_zen3_gpr.jump4:
         jmp near .Lmemcpy_zen3_gpr_forward
-..@uc_memcpy_zen3_gpr.jump6:
+..@uc_memcpy_zen3_gpr.jump5:
 .Lmemcpy_zen3_gpr_t5_6:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lmemcpy_zen3_gpr_forward
-..@uc_memcpy_zen3_gpr.jump7:
+..@uc_memcpy_zen3_gpr.jump6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemcpy_zen3_gpr_forward
-..@uc_memcpy_zen3_gpr.jump8:
+..@uc_memcpy_zen3_gpr.jump7:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemcpy_zen3_gpr_down
+..@uc_memcpy_zen3_gpr.jump8:
+        jmp near .Lmemcpy_zen3_gpr_forward
 ..@uc_memcpy_zen3_gpr.jump9:
-..@uc_memcpy_zen3_gpr.copy_end:
-.Lmemcpy_zen3_gpr_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
-.Lmemcpy_zen3_gpr_down:
-        ; descending body: begin
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             ; top store
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        ; aligned end, as an offset
-        sub     rcx, 8                          ; first aligned store
-        ja      .Lmemcpy_zen3_gpr_down_loop
-        jmp     .Lmemcpy_zen3_gpr_down_bottom
-        ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line and its speed does not depend on where the linker
-        ; places it: a loop that straddles a fetch line is fetched as two
-        ; lines every iteration, which is why both vendors' optimization
-        ; manuals advise aligning the head of a hot loop.
-        align   16, db 0xcc
-.Lmemcpy_zen3_gpr_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 ; aligned store
-        sub     rcx, 8                          ; loop step
-        ja      .Lmemcpy_zen3_gpr_down_loop                   ; loop bound: offsets above 0
-.Lmemcpy_zen3_gpr_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       ; bottom store
-        ; descending body: end
-        ret
-        align   64, db 0xcc
 .Lmemcpy_zen3_gpr_small:
         ; small body: begin
         cmp     rdx, 8
@@ -1219,6 +1186,39 @@ uc_memcpy_zen3_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+..@uc_memcpy_zen3_gpr.copy_end:
+        align   64, db 0xcc
+.Lmemcpy_zen3_gpr_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        align   64, db 0xcc
+.Lmemcpy_zen3_gpr_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lmemcpy_zen3_gpr_down_loop
+        jmp     .Lmemcpy_zen3_gpr_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lmemcpy_zen3_gpr_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lmemcpy_zen3_gpr_down_loop                   ; loop bound: offsets above 0
+.Lmemcpy_zen3_gpr_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        ret
 
 ; uc_memcpy under zen5_avx512's table, where rule_patch sends uc_memcpy. Each
 ; routine starts a 64-byte line (copy.asm.tpl says why).
@@ -1229,16 +1229,15 @@ uc_memcpy_zen5_avx512:
         ; zen5_avx512's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_small
-..@uc_memcpy_zen5_avx512.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_avx2_down
-..@uc_memcpy_zen5_avx512.jump2:
+..@uc_memcpy_zen5_avx512.jump1:
         cmp     rdx, 128                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_avx512_forward
-..@uc_memcpy_zen5_avx512.jump3:
+..@uc_memcpy_zen5_avx512.jump2:
         cmp     rdx, 384                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_avx2_forward
-..@uc_memcpy_zen5_avx512.jump4:
+..@uc_memcpy_zen5_avx512.jump3:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemcpy_zen5_avx512_t8_11
         cmp     rdx, 1536                    ; band edge
@@ -1247,39 +1246,39 @@ uc_memcpy_zen5_avx512:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx512_avx512_forward                 ; zero: d = 0
-..@uc_memcpy_zen5_avx512.jump5:
+..@uc_memcpy_zen5_avx512.jump4:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx512_avx512_down
-..@uc_memcpy_zen5_avx512.jump6:
+..@uc_memcpy_zen5_avx512.jump5:
         jmp near .Lmemcpy_zen5_avx512_avx512_forward
-..@uc_memcpy_zen5_avx512.jump7:
+..@uc_memcpy_zen5_avx512.jump6:
 .Lmemcpy_zen5_avx512_t6_7:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_forward
-..@uc_memcpy_zen5_avx512.jump8:
+..@uc_memcpy_zen5_avx512.jump7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx512_avx512_forward                 ; zero: d = 0
-..@uc_memcpy_zen5_avx512.jump9:
+..@uc_memcpy_zen5_avx512.jump8:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx512_avx512_down
-..@uc_memcpy_zen5_avx512.jump10:
+..@uc_memcpy_zen5_avx512.jump9:
         jmp near .Lmemcpy_zen5_avx512_avx512_forward
-..@uc_memcpy_zen5_avx512.jump11:
+..@uc_memcpy_zen5_avx512.jump10:
 .Lmemcpy_zen5_avx512_t8_11:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemcpy_zen5_avx512_t10_11
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_forward
-..@uc_memcpy_zen5_avx512.jump12:
+..@uc_memcpy_zen5_avx512.jump11:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx512_avx512_down                 ; zero: d = 0
-..@uc_memcpy_zen5_avx512.jump13:
+..@uc_memcpy_zen5_avx512.jump12:
         jmp near .Lmemcpy_zen5_avx512_forward
-..@uc_memcpy_zen5_avx512.jump14:
+..@uc_memcpy_zen5_avx512.jump13:
 .Lmemcpy_zen5_avx512_t10_11:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemcpy_zen5_avx512_t11_11
@@ -1287,47 +1286,26 @@ uc_memcpy_zen5_avx512:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx512_avx2_nt                 ; zero: d = 0
-..@uc_memcpy_zen5_avx512.jump15:
+..@uc_memcpy_zen5_avx512.jump14:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen5_avx512_forward_aligned
-..@uc_memcpy_zen5_avx512.jump16:
+..@uc_memcpy_zen5_avx512.jump15:
         jmp near .Lmemcpy_zen5_avx512_avx2_nt
-..@uc_memcpy_zen5_avx512.jump17:
+..@uc_memcpy_zen5_avx512.jump16:
 .Lmemcpy_zen5_avx512_t11_11:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx512_forward                 ; zero: d = 0
-..@uc_memcpy_zen5_avx512.jump18:
+..@uc_memcpy_zen5_avx512.jump17:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx512_avx2_nt
-..@uc_memcpy_zen5_avx512.jump19:
+..@uc_memcpy_zen5_avx512.jump18:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen5_avx512_forward_aligned
+..@uc_memcpy_zen5_avx512.jump19:
+        jmp near .Lmemcpy_zen5_avx512_forward
 ..@uc_memcpy_zen5_avx512.jump20:
-..@uc_memcpy_zen5_avx512.copy_end:
-.Lmemcpy_zen5_avx512_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
-.Lmemcpy_zen5_avx512_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemcpy_zen5_avx512_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemcpy_zen5_avx512_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemcpy_zen5_avx512_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-        align   64, db 0xcc
 .Lmemcpy_zen5_avx512_small:
         ; small body: begin
         cmp     rdx, 8
@@ -1377,6 +1355,29 @@ uc_memcpy_zen5_avx512:
 .Lmemcpy_zen5_avx512_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+..@uc_memcpy_zen5_avx512.copy_end:
+        align   64, db 0xcc
+.Lmemcpy_zen5_avx512_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        align   64, db 0xcc
+.Lmemcpy_zen5_avx512_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemcpy_zen5_avx512_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen5_avx512_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemcpy_zen5_avx512_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
         ret
         align   64, db 0xcc
 .Lmemcpy_zen5_avx512_avx2_forward:
@@ -1608,13 +1609,12 @@ uc_memcpy_zen5_avx2:
         ; zen5_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_small
-..@uc_memcpy_zen5_avx2.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_avx2_down
-..@uc_memcpy_zen5_avx2.jump2:
+..@uc_memcpy_zen5_avx2.jump1:
         cmp     rdx, 384                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_avx2_forward
-..@uc_memcpy_zen5_avx2.jump3:
+..@uc_memcpy_zen5_avx2.jump2:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemcpy_zen5_avx2_t7_10
         cmp     rdx, 1536                    ; band edge
@@ -1623,39 +1623,39 @@ uc_memcpy_zen5_avx2:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx2_avx2_forward                 ; zero: d = 0
-..@uc_memcpy_zen5_avx2.jump4:
+..@uc_memcpy_zen5_avx2.jump3:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx2_avx2_down
-..@uc_memcpy_zen5_avx2.jump5:
+..@uc_memcpy_zen5_avx2.jump4:
         jmp near .Lmemcpy_zen5_avx2_avx2_forward
-..@uc_memcpy_zen5_avx2.jump6:
+..@uc_memcpy_zen5_avx2.jump5:
 .Lmemcpy_zen5_avx2_t5_6:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_forward
-..@uc_memcpy_zen5_avx2.jump7:
+..@uc_memcpy_zen5_avx2.jump6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx2_avx2_forward                 ; zero: d = 0
-..@uc_memcpy_zen5_avx2.jump8:
+..@uc_memcpy_zen5_avx2.jump7:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx2_avx2_down
-..@uc_memcpy_zen5_avx2.jump9:
+..@uc_memcpy_zen5_avx2.jump8:
         jmp near .Lmemcpy_zen5_avx2_avx2_forward
-..@uc_memcpy_zen5_avx2.jump10:
+..@uc_memcpy_zen5_avx2.jump9:
 .Lmemcpy_zen5_avx2_t7_10:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemcpy_zen5_avx2_t9_10
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_forward
-..@uc_memcpy_zen5_avx2.jump11:
+..@uc_memcpy_zen5_avx2.jump10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx2_avx2_down                 ; zero: d = 0
-..@uc_memcpy_zen5_avx2.jump12:
+..@uc_memcpy_zen5_avx2.jump11:
         jmp near .Lmemcpy_zen5_avx2_forward
-..@uc_memcpy_zen5_avx2.jump13:
+..@uc_memcpy_zen5_avx2.jump12:
 .Lmemcpy_zen5_avx2_t9_10:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemcpy_zen5_avx2_t10_10
@@ -1663,47 +1663,26 @@ uc_memcpy_zen5_avx2:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx2_avx2_nt                 ; zero: d = 0
-..@uc_memcpy_zen5_avx2.jump14:
+..@uc_memcpy_zen5_avx2.jump13:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen5_avx2_forward_aligned
-..@uc_memcpy_zen5_avx2.jump15:
+..@uc_memcpy_zen5_avx2.jump14:
         jmp near .Lmemcpy_zen5_avx2_avx2_nt
-..@uc_memcpy_zen5_avx2.jump16:
+..@uc_memcpy_zen5_avx2.jump15:
 .Lmemcpy_zen5_avx2_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_avx2_forward                 ; zero: d = 0
-..@uc_memcpy_zen5_avx2.jump17:
+..@uc_memcpy_zen5_avx2.jump16:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_avx2_avx2_nt
-..@uc_memcpy_zen5_avx2.jump18:
+..@uc_memcpy_zen5_avx2.jump17:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen5_avx2_forward_aligned
+..@uc_memcpy_zen5_avx2.jump18:
+        jmp near .Lmemcpy_zen5_avx2_forward
 ..@uc_memcpy_zen5_avx2.jump19:
-..@uc_memcpy_zen5_avx2.copy_end:
-.Lmemcpy_zen5_avx2_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
-.Lmemcpy_zen5_avx2_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemcpy_zen5_avx2_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemcpy_zen5_avx2_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemcpy_zen5_avx2_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-        align   64, db 0xcc
 .Lmemcpy_zen5_avx2_small:
         ; small body: begin
         cmp     rdx, 8
@@ -1753,6 +1732,29 @@ uc_memcpy_zen5_avx2:
 .Lmemcpy_zen5_avx2_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+..@uc_memcpy_zen5_avx2.copy_end:
+        align   64, db 0xcc
+.Lmemcpy_zen5_avx2_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        align   64, db 0xcc
+.Lmemcpy_zen5_avx2_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemcpy_zen5_avx2_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen5_avx2_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemcpy_zen5_avx2_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
         ret
         align   64, db 0xcc
 .Lmemcpy_zen5_avx2_avx2_forward:
@@ -1898,13 +1900,12 @@ uc_memcpy_zen5_gpr:
         ; zen5_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemcpy_zen5_gpr_small
-..@uc_memcpy_zen5_gpr.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemcpy_zen5_gpr_down
-..@uc_memcpy_zen5_gpr.jump2:
+..@uc_memcpy_zen5_gpr.jump1:
         cmp     rdx, 384                    ; band edge
         jbe near .Lmemcpy_zen5_gpr_forward
-..@uc_memcpy_zen5_gpr.jump3:
+..@uc_memcpy_zen5_gpr.jump2:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemcpy_zen5_gpr_t7_9
         cmp     rdx, 1536                    ; band edge
@@ -1913,98 +1914,50 @@ uc_memcpy_zen5_gpr:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_gpr_forward                 ; zero: d = 0
-..@uc_memcpy_zen5_gpr.jump4:
+..@uc_memcpy_zen5_gpr.jump3:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_gpr_down
-..@uc_memcpy_zen5_gpr.jump5:
+..@uc_memcpy_zen5_gpr.jump4:
         jmp near .Lmemcpy_zen5_gpr_forward
-..@uc_memcpy_zen5_gpr.jump6:
+..@uc_memcpy_zen5_gpr.jump5:
 .Lmemcpy_zen5_gpr_t5_6:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemcpy_zen5_gpr_forward
-..@uc_memcpy_zen5_gpr.jump7:
+..@uc_memcpy_zen5_gpr.jump6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_gpr_forward                 ; zero: d = 0
-..@uc_memcpy_zen5_gpr.jump8:
+..@uc_memcpy_zen5_gpr.jump7:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemcpy_zen5_gpr_down
-..@uc_memcpy_zen5_gpr.jump9:
+..@uc_memcpy_zen5_gpr.jump8:
         jmp near .Lmemcpy_zen5_gpr_forward
-..@uc_memcpy_zen5_gpr.jump10:
+..@uc_memcpy_zen5_gpr.jump9:
 .Lmemcpy_zen5_gpr_t7_9:
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemcpy_zen5_gpr_forward
-..@uc_memcpy_zen5_gpr.jump11:
+..@uc_memcpy_zen5_gpr.jump10:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemcpy_zen5_gpr_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_gpr_down                 ; zero: d = 0
-..@uc_memcpy_zen5_gpr.jump12:
+..@uc_memcpy_zen5_gpr.jump11:
         jmp near .Lmemcpy_zen5_gpr_forward
-..@uc_memcpy_zen5_gpr.jump13:
+..@uc_memcpy_zen5_gpr.jump12:
 .Lmemcpy_zen5_gpr_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemcpy_zen5_gpr_forward                 ; zero: d = 0
-..@uc_memcpy_zen5_gpr.jump14:
+..@uc_memcpy_zen5_gpr.jump13:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemcpy_zen5_gpr_forward_aligned
+..@uc_memcpy_zen5_gpr.jump14:
+        jmp near .Lmemcpy_zen5_gpr_forward
 ..@uc_memcpy_zen5_gpr.jump15:
-..@uc_memcpy_zen5_gpr.copy_end:
-.Lmemcpy_zen5_gpr_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
-.Lmemcpy_zen5_gpr_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemcpy_zen5_gpr_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemcpy_zen5_gpr_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemcpy_zen5_gpr_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-        align   64, db 0xcc
-.Lmemcpy_zen5_gpr_down:
-        ; descending body: begin
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             ; top store
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        ; aligned end, as an offset
-        sub     rcx, 8                          ; first aligned store
-        ja      .Lmemcpy_zen5_gpr_down_loop
-        jmp     .Lmemcpy_zen5_gpr_down_bottom
-        ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line and its speed does not depend on where the linker
-        ; places it: a loop that straddles a fetch line is fetched as two
-        ; lines every iteration, which is why both vendors' optimization
-        ; manuals advise aligning the head of a hot loop.
-        align   16, db 0xcc
-.Lmemcpy_zen5_gpr_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 ; aligned store
-        sub     rcx, 8                          ; loop step
-        ja      .Lmemcpy_zen5_gpr_down_loop                   ; loop bound: offsets above 0
-.Lmemcpy_zen5_gpr_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       ; bottom store
-        ; descending body: end
-        ret
-        align   64, db 0xcc
 .Lmemcpy_zen5_gpr_small:
         ; small body: begin
         cmp     rdx, 8
@@ -2054,6 +2007,56 @@ uc_memcpy_zen5_gpr:
 .Lmemcpy_zen5_gpr_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+..@uc_memcpy_zen5_gpr.copy_end:
+        align   64, db 0xcc
+.Lmemcpy_zen5_gpr_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        align   64, db 0xcc
+.Lmemcpy_zen5_gpr_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemcpy_zen5_gpr_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemcpy_zen5_gpr_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemcpy_zen5_gpr_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        ret
+        align   64, db 0xcc
+.Lmemcpy_zen5_gpr_down:
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lmemcpy_zen5_gpr_down_loop
+        jmp     .Lmemcpy_zen5_gpr_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lmemcpy_zen5_gpr_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lmemcpy_zen5_gpr_down_loop                   ; loop bound: offsets above 0
+.Lmemcpy_zen5_gpr_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
         ret
 
 ; void *uc_memmove(void *dst, const void *src, size_t n): any overlap.
@@ -2136,7 +2139,7 @@ uc_memmove.site:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
-        times   333 - ($ - uc_memmove.site) db 0xcc
+        times   477 - ($ - uc_memmove.site) db 0xcc
 ..@uc_memmove.site_end:
 uc_memmove.end:
 
@@ -4504,10 +4507,9 @@ uc_memmove_zen3_avx2:
         ; zen3_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen3_avx2_disjoint_small
-..@uc_memmove_zen3_avx2.jump1:
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-..@uc_memmove_zen3_avx2.jump2:
+..@uc_memmove_zen3_avx2.jump1:
         cmp     rdx, 262144                    ; band edge
         ja      .Lmemmove_zen3_avx2_disjoint_t6_8
         cmp     rdx, 1536                    ; band edge
@@ -4517,12 +4519,12 @@ uc_memmove_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-..@uc_memmove_zen3_avx2.jump3:
+..@uc_memmove_zen3_avx2.jump2:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-..@uc_memmove_zen3_avx2.jump4:
+..@uc_memmove_zen3_avx2.jump3:
         jmp near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-..@uc_memmove_zen3_avx2.jump5:
+..@uc_memmove_zen3_avx2.jump4:
 .Lmemmove_zen3_avx2_disjoint_t4_5:
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemmove_zen3_avx2_disjoint_t5_5
@@ -4531,21 +4533,21 @@ uc_memmove_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_forward
-..@uc_memmove_zen3_avx2.jump6:
+..@uc_memmove_zen3_avx2.jump5:
         jmp near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-..@uc_memmove_zen3_avx2.jump7:
+..@uc_memmove_zen3_avx2.jump6:
 .Lmemmove_zen3_avx2_disjoint_t5_5:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-..@uc_memmove_zen3_avx2.jump8:
+..@uc_memmove_zen3_avx2.jump7:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-..@uc_memmove_zen3_avx2.jump9:
+..@uc_memmove_zen3_avx2.jump8:
         jmp near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-..@uc_memmove_zen3_avx2.jump10:
+..@uc_memmove_zen3_avx2.jump9:
 .Lmemmove_zen3_avx2_disjoint_t6_8:
         cmp     rdx, 524288                    ; band edge
         ja      .Lmemmove_zen3_avx2_disjoint_t7_8
@@ -4554,41 +4556,27 @@ uc_memmove_zen3_avx2:
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_forward
-..@uc_memmove_zen3_avx2.jump11:
+..@uc_memmove_zen3_avx2.jump10:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-..@uc_memmove_zen3_avx2.jump12:
+..@uc_memmove_zen3_avx2.jump11:
         jmp near .Lmemmove_zen3_avx2_disjoint_forward
-..@uc_memmove_zen3_avx2.jump13:
+..@uc_memmove_zen3_avx2.jump12:
 .Lmemmove_zen3_avx2_disjoint_t7_8:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lmemmove_zen3_avx2_disjoint_avx2_nt
-..@uc_memmove_zen3_avx2.jump14:
+..@uc_memmove_zen3_avx2.jump13:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_avx2_disjoint_forward
-..@uc_memmove_zen3_avx2.jump15:
+..@uc_memmove_zen3_avx2.jump14:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_disjoint_avx2_down
-..@uc_memmove_zen3_avx2.jump16:
+..@uc_memmove_zen3_avx2.jump15:
         jmp near .Lmemmove_zen3_avx2_disjoint_avx2_forward
-..@uc_memmove_zen3_avx2.jump17:
-..@uc_memmove_zen3_avx2.copy_end:
-.Lmemmove_zen3_avx2_disjoint_forward:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_above          ; dst in [src, src + n): copy down
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_below          ; src in [dst, dst + n): copy up
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
+..@uc_memmove_zen3_avx2.jump16:
 .Lmemmove_zen3_avx2_disjoint_small:
         ; small body: begin
         cmp     rdx, 8
@@ -4639,6 +4627,7 @@ uc_memmove_zen3_avx2:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+..@uc_memmove_zen3_avx2.copy_end:
         align   64, db 0xcc
 .Lmemmove_zen3_avx2_disjoint_avx2_forward:
         mov     rcx, rdi
@@ -4693,6 +4682,19 @@ uc_memmove_zen3_avx2:
         vmovdqu [rdi + rdx - 32], ymm1            ; tail store
         vzeroupper
         ; vector forward body: end
+        ret
+        align   64, db 0xcc
+.Lmemmove_zen3_avx2_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_avx2_overlap_below          ; src in [dst, dst + n): copy up
+        mov     rcx, rdx
+        rep movsb
         ret
         align   64, db 0xcc
 .Lmemmove_zen3_avx2_disjoint_avx2_down:
@@ -4855,11 +4857,6 @@ uc_memmove_zen3_avx2:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_up_avx2_down
         jmp near .Lmemmove_zen3_avx2_up_avx2_forward
-.Lmemmove_zen3_avx2_up_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
 .Lmemmove_zen3_avx2_up_small:
         ; small body: begin
         cmp     rdx, 8
@@ -4956,6 +4953,11 @@ uc_memmove_zen3_avx2:
         vmovdqu [rdi + rdx - 32], ymm1            ; tail store
         vzeroupper
         ; vector forward body: end
+        ret
+        align   64, db 0xcc
+.Lmemmove_zen3_avx2_up_forward:
+        mov     rcx, rdx
+        rep movsb
         ret
         align   64, db 0xcc
 .Lmemmove_zen3_avx2_up_avx2_down:
@@ -5110,72 +5112,6 @@ uc_memmove_zen3_avx2:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_down_avx2_down
         jmp near .Lmemmove_zen3_avx2_down_avx2_forward
-.Lmemmove_zen3_avx2_down_forward:
-        cmp     rdx, 8
-        jb      .Lmemmove_zen3_avx2_down_forward_tiny                   ; down needs 8 bytes
-        mov     r9, [rsi + rdx - 8]             ; the top, loaded before any store
-        mov     r10, [rsi]                      ; the bottom, loaded before any store
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        ; aligned end, as an offset
-        sub     rcx, 8                          ; first aligned store
-        jbe     .Lmemmove_zen3_avx2_down_forward_ends
-.Lmemmove_zen3_avx2_down_forward_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 ; aligned store
-        sub     rcx, 8                          ; loop step
-        ja      .Lmemmove_zen3_avx2_down_forward_loop                   ; loop bound: offsets above 0
-.Lmemmove_zen3_avx2_down_forward_ends:
-        mov     [rdi + rdx - 8], r9             ; top store
-        mov     [rdi], r10                      ; bottom store
-        ret
-.Lmemmove_zen3_avx2_down_forward_tiny:
-        ; small body: begin
-        cmp     rdx, 8
-        jb      .Lmemmove_zen3_avx2_down_forward_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen3_avx2_down_forward_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
-.Lmemmove_zen3_avx2_down_forward_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
-.Lmemmove_zen3_avx2_down_forward_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_avx2_down_forward_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_avx2_down_forward_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_avx2_down_forward_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
-.Lmemmove_zen3_avx2_down_forward_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
-.Lmemmove_zen3_avx2_down_forward_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-.Lmemmove_zen3_avx2_down_forward_s_end:
-        ; small body: end
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-        align   64, db 0xcc
 .Lmemmove_zen3_avx2_down_small:
         ; small body: begin
         cmp     rdx, 8
@@ -5266,6 +5202,72 @@ uc_memmove_zen3_avx2:
         ; vector down body: end
         ret
         align   64, db 0xcc
+.Lmemmove_zen3_avx2_down_forward:
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_down_forward_tiny                   ; down needs 8 bytes
+        mov     r9, [rsi + rdx - 8]             ; the top, loaded before any store
+        mov     r10, [rsi]                      ; the bottom, loaded before any store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        jbe     .Lmemmove_zen3_avx2_down_forward_ends
+.Lmemmove_zen3_avx2_down_forward_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lmemmove_zen3_avx2_down_forward_loop                   ; loop bound: offsets above 0
+.Lmemmove_zen3_avx2_down_forward_ends:
+        mov     [rdi + rdx - 8], r9             ; top store
+        mov     [rdi], r10                      ; bottom store
+        ret
+.Lmemmove_zen3_avx2_down_forward_tiny:
+        ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_avx2_down_forward_s_lt8
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_avx2_down_forward_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_avx2_down_forward_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_avx2_down_forward_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_avx2_down_forward_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lmemmove_zen3_avx2_down_forward_s_end
+.Lmemmove_zen3_avx2_down_forward_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+.Lmemmove_zen3_avx2_down_forward_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+        align   64, db 0xcc
 .Lmemmove_zen3_avx2_down_avx2_down:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -5352,88 +5354,40 @@ uc_memmove_zen3_gpr:
         ; zen3_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen3_gpr_disjoint_small
-..@uc_memmove_zen3_gpr.jump1:
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemmove_zen3_gpr_disjoint_down
-..@uc_memmove_zen3_gpr.jump2:
+..@uc_memmove_zen3_gpr.jump1:
         cmp     rdx, 3072                    ; band edge
         ja      .Lmemmove_zen3_gpr_disjoint_t5_6
         cmp     rdx, 1536                    ; band edge
         ja near .Lmemmove_zen3_gpr_disjoint_forward
-..@uc_memmove_zen3_gpr.jump3:
+..@uc_memmove_zen3_gpr.jump2:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_gpr_disjoint_forward
-..@uc_memmove_zen3_gpr.jump4:
+..@uc_memmove_zen3_gpr.jump3:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_gpr_disjoint_down
-..@uc_memmove_zen3_gpr.jump5:
+..@uc_memmove_zen3_gpr.jump4:
         jmp near .Lmemmove_zen3_gpr_disjoint_forward
-..@uc_memmove_zen3_gpr.jump6:
+..@uc_memmove_zen3_gpr.jump5:
 .Lmemmove_zen3_gpr_disjoint_t5_6:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lmemmove_zen3_gpr_disjoint_forward
-..@uc_memmove_zen3_gpr.jump7:
+..@uc_memmove_zen3_gpr.jump6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         test    ecx, 31                       ; zero: d mod 32 = 0
         jz near .Lmemmove_zen3_gpr_disjoint_forward
-..@uc_memmove_zen3_gpr.jump8:
+..@uc_memmove_zen3_gpr.jump7:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_gpr_disjoint_down
+..@uc_memmove_zen3_gpr.jump8:
+        jmp near .Lmemmove_zen3_gpr_disjoint_forward
 ..@uc_memmove_zen3_gpr.jump9:
-..@uc_memmove_zen3_gpr.copy_end:
-.Lmemmove_zen3_gpr_disjoint_forward:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_above          ; dst in [src, src + n): copy down
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_below          ; src in [dst, dst + n): copy up
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
-.Lmemmove_zen3_gpr_disjoint_down:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_above          ; dst in [src, src + n): copy down
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_below          ; src in [dst, dst + n): copy up
-        ; descending body: begin
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi + rdx - 8], r8             ; top store
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        ; aligned end, as an offset
-        sub     rcx, 8                          ; first aligned store
-        ja      .Lmemmove_zen3_gpr_disjoint_down_loop
-        jmp     .Lmemmove_zen3_gpr_disjoint_down_bottom
-        ; The loop starts a 16-byte block, so that it never straddles a
-        ; 64-byte line and its speed does not depend on where the linker
-        ; places it: a loop that straddles a fetch line is fetched as two
-        ; lines every iteration, which is why both vendors' optimization
-        ; manuals advise aligning the head of a hot loop.
-        align   16, db 0xcc
-.Lmemmove_zen3_gpr_disjoint_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 ; aligned store
-        sub     rcx, 8                          ; loop step
-        ja      .Lmemmove_zen3_gpr_disjoint_down_loop                   ; loop bound: offsets above 0
-.Lmemmove_zen3_gpr_disjoint_down_bottom:
-        mov     r8, [rsi]
-        mov     [rdi], r8                       ; bottom store
-        ; descending body: end
-        ret
-        align   64, db 0xcc
 .Lmemmove_zen3_gpr_disjoint_small:
         ; small body: begin
         cmp     rdx, 8
@@ -5484,6 +5438,55 @@ uc_memmove_zen3_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+..@uc_memmove_zen3_gpr.copy_end:
+        align   64, db 0xcc
+.Lmemmove_zen3_gpr_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_below          ; src in [dst, dst + n): copy up
+        mov     rcx, rdx
+        rep movsb
+        ret
+        align   64, db 0xcc
+.Lmemmove_zen3_gpr_disjoint_down:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen3_gpr_overlap_below          ; src in [dst, dst + n): copy up
+        ; descending body: begin
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi + rdx - 8], r8             ; top store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        ja      .Lmemmove_zen3_gpr_disjoint_down_loop
+        jmp     .Lmemmove_zen3_gpr_disjoint_down_bottom
+        ; The loop starts a 16-byte block, so that it never straddles a
+        ; 64-byte line and its speed does not depend on where the linker
+        ; places it: a loop that straddles a fetch line is fetched as two
+        ; lines every iteration, which is why both vendors' optimization
+        ; manuals advise aligning the head of a hot loop.
+        align   16, db 0xcc
+.Lmemmove_zen3_gpr_disjoint_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lmemmove_zen3_gpr_disjoint_down_loop                   ; loop bound: offsets above 0
+.Lmemmove_zen3_gpr_disjoint_down_bottom:
+        mov     r8, [rsi]
+        mov     [rdi], r8                       ; bottom store
+        ; descending body: end
+        ret
 .Lmemmove_zen3_gpr_overlap_below:
         ; zen3_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
@@ -5512,16 +5515,7 @@ uc_memmove_zen3_gpr:
         jz near .Lmemmove_zen3_gpr_up_forward
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_gpr_up_down
-.Lmemmove_zen3_gpr_up_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
-.Lmemmove_zen3_gpr_up_down:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
+        jmp near .Lmemmove_zen3_gpr_up_forward
 .Lmemmove_zen3_gpr_up_small:
         ; small body: begin
         cmp     rdx, 8
@@ -5572,6 +5566,16 @@ uc_memmove_zen3_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
+.Lmemmove_zen3_gpr_up_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        align   64, db 0xcc
+.Lmemmove_zen3_gpr_up_down:
+        mov     rcx, rdx
+        rep movsb
+        ret
 .Lmemmove_zen3_gpr_overlap_above:
         ; zen3_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
@@ -5600,6 +5604,58 @@ uc_memmove_zen3_gpr:
         jz near .Lmemmove_zen3_gpr_down_forward
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_gpr_down_down
+        jmp near .Lmemmove_zen3_gpr_down_forward
+.Lmemmove_zen3_gpr_down_small:
+        ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen3_gpr_down_small_s_lt8
+        cmp     rdx, 16
+        jae     .Lmemmove_zen3_gpr_down_small_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_gpr_down_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_gpr_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen3_gpr_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen3_gpr_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen3_gpr_down_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_gpr_down_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen3_gpr_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+.Lmemmove_zen3_gpr_down_small_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+        align   64, db 0xcc
 .Lmemmove_zen3_gpr_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen3_gpr_down_forward_tiny                   ; down needs 8 bytes
@@ -5731,57 +5787,6 @@ uc_memmove_zen3_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
-        align   64, db 0xcc
-.Lmemmove_zen3_gpr_down_small:
-        ; small body: begin
-        cmp     rdx, 8
-        jb      .Lmemmove_zen3_gpr_down_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen3_gpr_down_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen3_gpr_down_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen3_gpr_down_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen3_gpr_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen3_gpr_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen3_gpr_down_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen3_gpr_down_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen3_gpr_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-.Lmemmove_zen3_gpr_down_small_s_end:
-        ; small body: end
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
 
 ; uc_memmove under zen5_avx512's table, where rule_patch sends uc_memmove.
         align   64, db 0xcc
@@ -5791,16 +5796,15 @@ uc_memmove_zen5_avx512:
         ; zen5_avx512's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_small
-..@uc_memmove_zen5_avx512.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_avx2_down
-..@uc_memmove_zen5_avx512.jump2:
+..@uc_memmove_zen5_avx512.jump1:
         cmp     rdx, 128                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_avx512_forward
-..@uc_memmove_zen5_avx512.jump3:
+..@uc_memmove_zen5_avx512.jump2:
         cmp     rdx, 384                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_avx2_forward
-..@uc_memmove_zen5_avx512.jump4:
+..@uc_memmove_zen5_avx512.jump3:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t8_11
         cmp     rdx, 1536                    ; band edge
@@ -5809,39 +5813,39 @@ uc_memmove_zen5_avx512:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
-..@uc_memmove_zen5_avx512.jump5:
+..@uc_memmove_zen5_avx512.jump4:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_disjoint_avx512_down
-..@uc_memmove_zen5_avx512.jump6:
+..@uc_memmove_zen5_avx512.jump5:
         jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
-..@uc_memmove_zen5_avx512.jump7:
+..@uc_memmove_zen5_avx512.jump6:
 .Lmemmove_zen5_avx512_disjoint_t6_7:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_forward
-..@uc_memmove_zen5_avx512.jump8:
+..@uc_memmove_zen5_avx512.jump7:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_avx512_forward                 ; zero: d = 0
-..@uc_memmove_zen5_avx512.jump9:
+..@uc_memmove_zen5_avx512.jump8:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_disjoint_avx512_down
-..@uc_memmove_zen5_avx512.jump10:
+..@uc_memmove_zen5_avx512.jump9:
         jmp near .Lmemmove_zen5_avx512_disjoint_avx512_forward
-..@uc_memmove_zen5_avx512.jump11:
+..@uc_memmove_zen5_avx512.jump10:
 .Lmemmove_zen5_avx512_disjoint_t8_11:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t10_11
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_forward
-..@uc_memmove_zen5_avx512.jump12:
+..@uc_memmove_zen5_avx512.jump11:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_avx512_down                 ; zero: d = 0
-..@uc_memmove_zen5_avx512.jump13:
+..@uc_memmove_zen5_avx512.jump12:
         jmp near .Lmemmove_zen5_avx512_disjoint_forward
-..@uc_memmove_zen5_avx512.jump14:
+..@uc_memmove_zen5_avx512.jump13:
 .Lmemmove_zen5_avx512_disjoint_t10_11:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemmove_zen5_avx512_disjoint_t11_11
@@ -5849,63 +5853,26 @@ uc_memmove_zen5_avx512:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_avx2_nt                 ; zero: d = 0
-..@uc_memmove_zen5_avx512.jump15:
+..@uc_memmove_zen5_avx512.jump14:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx512_disjoint_forward_aligned
-..@uc_memmove_zen5_avx512.jump16:
+..@uc_memmove_zen5_avx512.jump15:
         jmp near .Lmemmove_zen5_avx512_disjoint_avx2_nt
-..@uc_memmove_zen5_avx512.jump17:
+..@uc_memmove_zen5_avx512.jump16:
 .Lmemmove_zen5_avx512_disjoint_t11_11:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx512_disjoint_forward                 ; zero: d = 0
-..@uc_memmove_zen5_avx512.jump18:
+..@uc_memmove_zen5_avx512.jump17:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx512_disjoint_avx2_nt
-..@uc_memmove_zen5_avx512.jump19:
+..@uc_memmove_zen5_avx512.jump18:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx512_disjoint_forward_aligned
+..@uc_memmove_zen5_avx512.jump19:
+        jmp near .Lmemmove_zen5_avx512_disjoint_forward
 ..@uc_memmove_zen5_avx512.jump20:
-..@uc_memmove_zen5_avx512.copy_end:
-.Lmemmove_zen5_avx512_disjoint_forward:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
-.Lmemmove_zen5_avx512_disjoint_forward_aligned:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemmove_zen5_avx512_disjoint_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-        align   64, db 0xcc
 .Lmemmove_zen5_avx512_disjoint_small:
         ; small body: begin
         cmp     rdx, 8
@@ -5955,6 +5922,45 @@ uc_memmove_zen5_avx512:
 .Lmemmove_zen5_avx512_disjoint_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+..@uc_memmove_zen5_avx512.copy_end:
+        align   64, db 0xcc
+.Lmemmove_zen5_avx512_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
+        mov     rcx, rdx
+        rep movsb
+        ret
+        align   64, db 0xcc
+.Lmemmove_zen5_avx512_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx512_overlap_below          ; src in [dst, dst + n): copy up
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemmove_zen5_avx512_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
         ret
         align   64, db 0xcc
 .Lmemmove_zen5_avx512_disjoint_avx2_forward:
@@ -6276,28 +6282,7 @@ uc_memmove_zen5_avx512:
         jbe near .Lmemmove_zen5_avx512_up_avx2_nt
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx512_up_forward_aligned
-.Lmemmove_zen5_avx512_up_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
-.Lmemmove_zen5_avx512_up_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemmove_zen5_avx512_up_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen5_avx512_up_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemmove_zen5_avx512_up_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-        align   64, db 0xcc
+        jmp near .Lmemmove_zen5_avx512_up_forward
 .Lmemmove_zen5_avx512_up_small:
         ; small body: begin
         cmp     rdx, 8
@@ -6347,6 +6332,28 @@ uc_memmove_zen5_avx512:
 .Lmemmove_zen5_avx512_up_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+        align   64, db 0xcc
+.Lmemmove_zen5_avx512_up_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        align   64, db 0xcc
+.Lmemmove_zen5_avx512_up_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemmove_zen5_avx512_up_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_avx512_up_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemmove_zen5_avx512_up_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
         ret
         align   64, db 0xcc
 .Lmemmove_zen5_avx512_up_avx2_forward:
@@ -6644,6 +6651,58 @@ uc_memmove_zen5_avx512:
         jbe near .Lmemmove_zen5_avx512_down_avx2_nt
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx512_down_forward_aligned
+        jmp near .Lmemmove_zen5_avx512_down_forward
+.Lmemmove_zen5_avx512_down_small:
+        ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx512_down_small_s_lt8
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx512_down_small_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx512_down_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx512_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx512_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx512_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx512_down_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx512_down_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx512_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+.Lmemmove_zen5_avx512_down_small_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx512_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_avx512_down_forward_tiny                   ; down needs 8 bytes
@@ -6772,57 +6831,6 @@ uc_memmove_zen5_avx512:
         mov     [rdi], ecx
         mov     [rdi + rdx - 4], r8d            ; tail store
 .Lmemmove_zen5_avx512_down_forward_aligned_s_end:
-        ; small body: end
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-        align   64, db 0xcc
-.Lmemmove_zen5_avx512_down_small:
-        ; small body: begin
-        cmp     rdx, 8
-        jb      .Lmemmove_zen5_avx512_down_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_avx512_down_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_avx512_down_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_avx512_down_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx512_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx512_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx512_down_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_avx512_down_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_avx512_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-.Lmemmove_zen5_avx512_down_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
@@ -7030,13 +7038,12 @@ uc_memmove_zen5_avx2:
         ; zen5_avx2's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_small
-..@uc_memmove_zen5_avx2.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
-..@uc_memmove_zen5_avx2.jump2:
+..@uc_memmove_zen5_avx2.jump1:
         cmp     rdx, 384                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-..@uc_memmove_zen5_avx2.jump3:
+..@uc_memmove_zen5_avx2.jump2:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemmove_zen5_avx2_disjoint_t7_10
         cmp     rdx, 1536                    ; band edge
@@ -7045,39 +7052,39 @@ uc_memmove_zen5_avx2:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_avx2_forward                 ; zero: d = 0
-..@uc_memmove_zen5_avx2.jump4:
+..@uc_memmove_zen5_avx2.jump3:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
-..@uc_memmove_zen5_avx2.jump5:
+..@uc_memmove_zen5_avx2.jump4:
         jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-..@uc_memmove_zen5_avx2.jump6:
+..@uc_memmove_zen5_avx2.jump5:
 .Lmemmove_zen5_avx2_disjoint_t5_6:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_forward
-..@uc_memmove_zen5_avx2.jump7:
+..@uc_memmove_zen5_avx2.jump6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_avx2_forward                 ; zero: d = 0
-..@uc_memmove_zen5_avx2.jump8:
+..@uc_memmove_zen5_avx2.jump7:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_down
-..@uc_memmove_zen5_avx2.jump9:
+..@uc_memmove_zen5_avx2.jump8:
         jmp near .Lmemmove_zen5_avx2_disjoint_avx2_forward
-..@uc_memmove_zen5_avx2.jump10:
+..@uc_memmove_zen5_avx2.jump9:
 .Lmemmove_zen5_avx2_disjoint_t7_10:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_avx2_disjoint_t9_10
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_forward
-..@uc_memmove_zen5_avx2.jump11:
+..@uc_memmove_zen5_avx2.jump10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_avx2_down                 ; zero: d = 0
-..@uc_memmove_zen5_avx2.jump12:
+..@uc_memmove_zen5_avx2.jump11:
         jmp near .Lmemmove_zen5_avx2_disjoint_forward
-..@uc_memmove_zen5_avx2.jump13:
+..@uc_memmove_zen5_avx2.jump12:
 .Lmemmove_zen5_avx2_disjoint_t9_10:
         cmp     rdx, 4194304                    ; band edge
         ja      .Lmemmove_zen5_avx2_disjoint_t10_10
@@ -7085,63 +7092,26 @@ uc_memmove_zen5_avx2:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_avx2_nt                 ; zero: d = 0
-..@uc_memmove_zen5_avx2.jump14:
+..@uc_memmove_zen5_avx2.jump13:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx2_disjoint_forward_aligned
-..@uc_memmove_zen5_avx2.jump15:
+..@uc_memmove_zen5_avx2.jump14:
         jmp near .Lmemmove_zen5_avx2_disjoint_avx2_nt
-..@uc_memmove_zen5_avx2.jump16:
+..@uc_memmove_zen5_avx2.jump15:
 .Lmemmove_zen5_avx2_disjoint_t10_10:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_avx2_disjoint_forward                 ; zero: d = 0
-..@uc_memmove_zen5_avx2.jump17:
+..@uc_memmove_zen5_avx2.jump16:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_nt
-..@uc_memmove_zen5_avx2.jump18:
+..@uc_memmove_zen5_avx2.jump17:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx2_disjoint_forward_aligned
+..@uc_memmove_zen5_avx2.jump18:
+        jmp near .Lmemmove_zen5_avx2_disjoint_forward
 ..@uc_memmove_zen5_avx2.jump19:
-..@uc_memmove_zen5_avx2.copy_end:
-.Lmemmove_zen5_avx2_disjoint_forward:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_above          ; dst in [src, src + n): copy down
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_below          ; src in [dst, dst + n): copy up
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
-.Lmemmove_zen5_avx2_disjoint_forward_aligned:
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_above          ; dst in [src, src + n): copy down
-        mov     rcx, rsi
-        sub     rcx, rdi                        ; src - dst
-        cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_below          ; src in [dst, dst + n): copy up
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemmove_zen5_avx2_disjoint_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-        align   64, db 0xcc
 .Lmemmove_zen5_avx2_disjoint_small:
         ; small body: begin
         cmp     rdx, 8
@@ -7191,6 +7161,45 @@ uc_memmove_zen5_avx2:
 .Lmemmove_zen5_avx2_disjoint_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+..@uc_memmove_zen5_avx2.copy_end:
+        align   64, db 0xcc
+.Lmemmove_zen5_avx2_disjoint_forward:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_below          ; src in [dst, dst + n): copy up
+        mov     rcx, rdx
+        rep movsb
+        ret
+        align   64, db 0xcc
+.Lmemmove_zen5_avx2_disjoint_forward_aligned:
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_above          ; dst in [src, src + n): copy down
+        mov     rcx, rsi
+        sub     rcx, rdi                        ; src - dst
+        cmp     rcx, rdx
+        jb      .Lmemmove_zen5_avx2_overlap_below          ; src in [dst, dst + n): copy up
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemmove_zen5_avx2_disjoint_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
         ret
         align   64, db 0xcc
 .Lmemmove_zen5_avx2_disjoint_avx2_forward:
@@ -7408,28 +7417,7 @@ uc_memmove_zen5_avx2:
         jbe near .Lmemmove_zen5_avx2_up_avx2_nt
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx2_up_forward_aligned
-.Lmemmove_zen5_avx2_up_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
-.Lmemmove_zen5_avx2_up_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemmove_zen5_avx2_up_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen5_avx2_up_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemmove_zen5_avx2_up_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-        align   64, db 0xcc
+        jmp near .Lmemmove_zen5_avx2_up_forward
 .Lmemmove_zen5_avx2_up_small:
         ; small body: begin
         cmp     rdx, 8
@@ -7479,6 +7467,28 @@ uc_memmove_zen5_avx2:
 .Lmemmove_zen5_avx2_up_small_s_end:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+        align   64, db 0xcc
+.Lmemmove_zen5_avx2_up_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        align   64, db 0xcc
+.Lmemmove_zen5_avx2_up_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemmove_zen5_avx2_up_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_avx2_up_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemmove_zen5_avx2_up_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
         ret
         align   64, db 0xcc
 .Lmemmove_zen5_avx2_up_avx2_forward:
@@ -7680,6 +7690,58 @@ uc_memmove_zen5_avx2:
         jbe near .Lmemmove_zen5_avx2_down_avx2_nt
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_avx2_down_forward_aligned
+        jmp near .Lmemmove_zen5_avx2_down_forward
+.Lmemmove_zen5_avx2_down_small:
+        ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_avx2_down_small_s_lt8
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_avx2_down_small_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx2_down_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx2_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_avx2_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_avx2_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_avx2_down_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx2_down_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_avx2_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+.Lmemmove_zen5_avx2_down_small_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+        align   64, db 0xcc
 .Lmemmove_zen5_avx2_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_avx2_down_forward_tiny                   ; down needs 8 bytes
@@ -7812,57 +7874,6 @@ uc_memmove_zen5_avx2:
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
         align   64, db 0xcc
-.Lmemmove_zen5_avx2_down_small:
-        ; small body: begin
-        cmp     rdx, 8
-        jb      .Lmemmove_zen5_avx2_down_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_avx2_down_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_avx2_down_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_avx2_down_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx2_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx2_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx2_down_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_avx2_down_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_avx2_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-.Lmemmove_zen5_avx2_down_small_s_end:
-        ; small body: end
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-        align   64, db 0xcc
 .Lmemmove_zen5_avx2_down_avx2_forward:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
@@ -7988,13 +7999,12 @@ uc_memmove_zen5_gpr:
         ; zen5_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_small
-..@uc_memmove_zen5_gpr.jump1:
         cmp     rdx, 80                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_down
-..@uc_memmove_zen5_gpr.jump2:
+..@uc_memmove_zen5_gpr.jump1:
         cmp     rdx, 384                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_forward
-..@uc_memmove_zen5_gpr.jump3:
+..@uc_memmove_zen5_gpr.jump2:
         cmp     rdx, 4096                    ; band edge
         ja      .Lmemmove_zen5_gpr_disjoint_t7_9
         cmp     rdx, 1536                    ; band edge
@@ -8003,49 +8013,102 @@ uc_memmove_zen5_gpr:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
-..@uc_memmove_zen5_gpr.jump4:
+..@uc_memmove_zen5_gpr.jump3:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_disjoint_down
-..@uc_memmove_zen5_gpr.jump5:
+..@uc_memmove_zen5_gpr.jump4:
         jmp near .Lmemmove_zen5_gpr_disjoint_forward
-..@uc_memmove_zen5_gpr.jump6:
+..@uc_memmove_zen5_gpr.jump5:
 .Lmemmove_zen5_gpr_disjoint_t5_6:
         cmp     rdx, 3072                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_forward
-..@uc_memmove_zen5_gpr.jump7:
+..@uc_memmove_zen5_gpr.jump6:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
-..@uc_memmove_zen5_gpr.jump8:
+..@uc_memmove_zen5_gpr.jump7:
         cmp     ecx, 1661                       ; above: d <= above_max
         jbe near .Lmemmove_zen5_gpr_disjoint_down
-..@uc_memmove_zen5_gpr.jump9:
+..@uc_memmove_zen5_gpr.jump8:
         jmp near .Lmemmove_zen5_gpr_disjoint_forward
-..@uc_memmove_zen5_gpr.jump10:
+..@uc_memmove_zen5_gpr.jump9:
 .Lmemmove_zen5_gpr_disjoint_t7_9:
         cmp     rdx, 1048576                    ; band edge
         jbe near .Lmemmove_zen5_gpr_disjoint_forward
-..@uc_memmove_zen5_gpr.jump11:
+..@uc_memmove_zen5_gpr.jump10:
         cmp     rdx, 2097152                    ; band edge
         ja      .Lmemmove_zen5_gpr_disjoint_t9_9
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_gpr_disjoint_down                 ; zero: d = 0
-..@uc_memmove_zen5_gpr.jump12:
+..@uc_memmove_zen5_gpr.jump11:
         jmp near .Lmemmove_zen5_gpr_disjoint_forward
-..@uc_memmove_zen5_gpr.jump13:
+..@uc_memmove_zen5_gpr.jump12:
 .Lmemmove_zen5_gpr_disjoint_t9_9:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         jz near .Lmemmove_zen5_gpr_disjoint_forward                 ; zero: d = 0
-..@uc_memmove_zen5_gpr.jump14:
+..@uc_memmove_zen5_gpr.jump13:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_gpr_disjoint_forward_aligned
+..@uc_memmove_zen5_gpr.jump14:
+        jmp near .Lmemmove_zen5_gpr_disjoint_forward
 ..@uc_memmove_zen5_gpr.jump15:
+.Lmemmove_zen5_gpr_disjoint_small:
+        ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_disjoint_small_s_lt8
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_disjoint_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_disjoint_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_disjoint_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_disjoint_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_disjoint_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_disjoint_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+.Lmemmove_zen5_gpr_disjoint_small_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
 ..@uc_memmove_zen5_gpr.copy_end:
+        align   64, db 0xcc
 .Lmemmove_zen5_gpr_disjoint_forward:
         mov     rcx, rdi
         sub     rcx, rsi                        ; dst - src
@@ -8118,57 +8181,6 @@ uc_memmove_zen5_gpr:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
-        align   64, db 0xcc
-.Lmemmove_zen5_gpr_disjoint_small:
-        ; small body: begin
-        cmp     rdx, 8
-        jb      .Lmemmove_zen5_gpr_disjoint_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_gpr_disjoint_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_gpr_disjoint_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_gpr_disjoint_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_gpr_disjoint_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_gpr_disjoint_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_gpr_disjoint_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-.Lmemmove_zen5_gpr_disjoint_small_s_end:
-        ; small body: end
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
 .Lmemmove_zen5_gpr_overlap_below:
         ; zen5_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
@@ -8215,33 +8227,7 @@ uc_memmove_zen5_gpr:
         jz near .Lmemmove_zen5_gpr_up_forward                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_gpr_up_forward_aligned
-.Lmemmove_zen5_gpr_up_forward:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
-.Lmemmove_zen5_gpr_up_forward_aligned:
-        cmp     rdx, 64                         ; align threshold
-        jb      .Lmemmove_zen5_gpr_up_forward_aligned_body
-        mov     rcx, [rel uc_copy_align_dst.here]
-        test    rcx, rcx
-        jz      .Lmemmove_zen5_gpr_up_forward_aligned_body                   ; no alignment installed
-        dec     rcx
-        mov     r8, rdi
-        neg     r8
-        and     rcx, r8                         ; head: bytes until dst is aligned
-        sub     rdx, rcx
-        rep movsb                               ; head
-.Lmemmove_zen5_gpr_up_forward_aligned_body:
-        mov     rcx, rdx
-        rep movsb                               ; body
-        ret
-        align   64, db 0xcc
-.Lmemmove_zen5_gpr_up_down:
-        mov     rcx, rdx
-        rep movsb
-        ret
-        align   64, db 0xcc
+        jmp near .Lmemmove_zen5_gpr_up_forward
 .Lmemmove_zen5_gpr_up_small:
         ; small body: begin
         cmp     rdx, 8
@@ -8292,6 +8278,33 @@ uc_memmove_zen5_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+        align   64, db 0xcc
+.Lmemmove_zen5_gpr_up_forward:
+        mov     rcx, rdx
+        rep movsb
+        ret
+        align   64, db 0xcc
+.Lmemmove_zen5_gpr_up_forward_aligned:
+        cmp     rdx, 64                         ; align threshold
+        jb      .Lmemmove_zen5_gpr_up_forward_aligned_body
+        mov     rcx, [rel uc_copy_align_dst.here]
+        test    rcx, rcx
+        jz      .Lmemmove_zen5_gpr_up_forward_aligned_body                   ; no alignment installed
+        dec     rcx
+        mov     r8, rdi
+        neg     r8
+        and     rcx, r8                         ; head: bytes until dst is aligned
+        sub     rdx, rcx
+        rep movsb                               ; head
+.Lmemmove_zen5_gpr_up_forward_aligned_body:
+        mov     rcx, rdx
+        rep movsb                               ; body
+        ret
+        align   64, db 0xcc
+.Lmemmove_zen5_gpr_up_down:
+        mov     rcx, rdx
+        rep movsb
+        ret
 .Lmemmove_zen5_gpr_overlap_above:
         ; zen5_gpr's table, as a branch tree: length first
         cmp     rdx, 32                    ; band edge
@@ -8338,6 +8351,58 @@ uc_memmove_zen5_gpr:
         jz near .Lmemmove_zen5_gpr_down_forward                 ; zero: d = 0
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lmemmove_zen5_gpr_down_forward_aligned
+        jmp near .Lmemmove_zen5_gpr_down_forward
+.Lmemmove_zen5_gpr_down_small:
+        ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_zen5_gpr_down_small_s_lt8
+        cmp     rdx, 16
+        jae     .Lmemmove_zen5_gpr_down_small_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_down_small_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_down_small_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_zen5_gpr_down_small_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_zen5_gpr_down_small_s2
+        test    rdx, rdx
+        jz      .Lmemmove_zen5_gpr_down_small_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_down_small_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+.Lmemmove_zen5_gpr_down_small_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+.Lmemmove_zen5_gpr_down_small_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+        align   64, db 0xcc
 .Lmemmove_zen5_gpr_down_forward:
         cmp     rdx, 8
         jb      .Lmemmove_zen5_gpr_down_forward_tiny                   ; down needs 8 bytes
@@ -8535,57 +8600,6 @@ uc_memmove_zen5_gpr:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
-        align   64, db 0xcc
-.Lmemmove_zen5_gpr_down_small:
-        ; small body: begin
-        cmp     rdx, 8
-        jb      .Lmemmove_zen5_gpr_down_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_gpr_down_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_gpr_down_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_gpr_down_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_gpr_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_gpr_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_gpr_down_small_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_gpr_down_small_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-.Lmemmove_zen5_gpr_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-.Lmemmove_zen5_gpr_down_small_s_end:
-        ; small body: end
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
 
 ; int uc_copy_isa(void): 2 when CPUID and XGETBV say that the CPU has
 ; AVX-512F, BW and VL and BMI2 (avx512_small's masked byte moves and its
@@ -8642,9 +8656,11 @@ uc_copy_isa.end:
 uc_copy_forward:
         endbr64
         mov     rax, rdi
+..@uc_copy_forward.body:
         mov     rcx, rdx
         rep movsb
         ret
+..@uc_copy_forward.body_end:
 uc_copy_forward.end:
 
 ; void *uc_copy_forward_aligned(void *dst, const void *src, size_t n): strategy forward_aligned
@@ -8654,6 +8670,7 @@ uc_copy_forward.end:
 uc_copy_forward_aligned:
         endbr64
         mov     rax, rdi
+..@uc_copy_forward_aligned.body:
         cmp     rdx, 64                         ; align threshold
         jb      .Lcopy_forward_aligned_body
         mov     rcx, [rel uc_copy_align_dst.here]
@@ -8669,6 +8686,7 @@ uc_copy_forward_aligned:
         mov     rcx, rdx
         rep movsb                               ; body
         ret
+..@uc_copy_forward_aligned.body_end:
 uc_copy_forward_aligned.end:
 
 ; void *uc_copy_down(void *dst, const void *src, size_t n): strategy down
@@ -8678,6 +8696,7 @@ uc_copy_forward_aligned.end:
 uc_copy_down:
         endbr64
         mov     rax, rdi
+..@uc_copy_down.body:
         ; descending body: begin
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             ; top store
@@ -8703,6 +8722,7 @@ uc_copy_down:
         mov     [rdi], r8                       ; bottom store
         ; descending body: end
         ret
+..@uc_copy_down.body_end:
 uc_copy_down.end:
 
 ; void *uc_copy_small(void *dst, const void *src, size_t n): strategy small
@@ -8712,6 +8732,7 @@ uc_copy_down.end:
 uc_copy_small:
         endbr64
         mov     rax, rdi
+..@uc_copy_small.body:
         ; small body: begin
         cmp     rdx, 8
         jb      .Lcopy_small_s_lt8
@@ -8761,6 +8782,7 @@ uc_copy_small:
         ; small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+..@uc_copy_small.body_end:
 uc_copy_small.end:
 
 ; void *uc_copy_avx2_forward(void *dst, const void *src, size_t n): strategy avx2_forward
@@ -8770,6 +8792,7 @@ uc_copy_small.end:
 uc_copy_avx2_forward:
         endbr64
         mov     rax, rdi
+..@uc_copy_avx2_forward.body:
         ; vector forward body: begin
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
@@ -8815,6 +8838,7 @@ uc_copy_avx2_forward:
         vzeroupper
         ; vector forward body: end
         ret
+..@uc_copy_avx2_forward.body_end:
 uc_copy_avx2_forward.end:
 
 ; void *uc_copy_avx2_down(void *dst, const void *src, size_t n): strategy avx2_down
@@ -8824,6 +8848,7 @@ uc_copy_avx2_forward.end:
 uc_copy_avx2_down:
         endbr64
         mov     rax, rdi
+..@uc_copy_avx2_down.body:
         ; vector down body: begin
         vmovdqu ymm0, [rsi]                     ; the head, loaded before any store
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -8861,6 +8886,7 @@ uc_copy_avx2_down:
         vzeroupper
         ; vector down body: end
         ret
+..@uc_copy_avx2_down.body_end:
 uc_copy_avx2_down.end:
 
 ; void *uc_copy_avx2_small(void *dst, const void *src, size_t n): strategy avx2_small
@@ -8870,6 +8896,7 @@ uc_copy_avx2_down.end:
 uc_copy_avx2_small:
         endbr64
         mov     rax, rdi
+..@uc_copy_avx2_small.body:
         ; avx2 small body: begin
         cmp     rdx, 64
         jae     .Lcopy_avx2_small_q64
@@ -8973,6 +9000,7 @@ uc_copy_avx2_small:
         ; avx2 small body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+..@uc_copy_avx2_small.body_end:
 uc_copy_avx2_small.end:
 
 ; void *uc_copy_avx2_nt(void *dst, const void *src, size_t n): strategy avx2_nt
@@ -8982,6 +9010,7 @@ uc_copy_avx2_small.end:
 uc_copy_avx2_nt:
         endbr64
         mov     rax, rdi
+..@uc_copy_avx2_nt.body:
         ; streaming forward body: begin
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            ; the tail, loaded before any store
@@ -9028,6 +9057,7 @@ uc_copy_avx2_nt:
         vzeroupper
         ; streaming forward body: end
         ret
+..@uc_copy_avx2_nt.body_end:
 uc_copy_avx2_nt.end:
 
 ; void *uc_copy_avx512_forward(void *dst, const void *src, size_t n): strategy avx512_forward
@@ -9037,6 +9067,7 @@ uc_copy_avx2_nt.end:
 uc_copy_avx512_forward:
         endbr64
         mov     rax, rdi
+..@uc_copy_avx512_forward.body:
         ; vector forward body: begin
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]            ; the tail, loaded before any store
@@ -9082,6 +9113,7 @@ uc_copy_avx512_forward:
         vzeroupper
         ; vector forward body: end
         ret
+..@uc_copy_avx512_forward.body_end:
 uc_copy_avx512_forward.end:
 
 ; void *uc_copy_avx512_down(void *dst, const void *src, size_t n): strategy avx512_down
@@ -9091,6 +9123,7 @@ uc_copy_avx512_forward.end:
 uc_copy_avx512_down:
         endbr64
         mov     rax, rdi
+..@uc_copy_avx512_down.body:
         ; vector down body: begin
         vmovdqu64 zmm0, [rsi]                     ; the head, loaded before any store
         vmovdqu64 zmm1, [rsi + rdx - 64]
@@ -9128,6 +9161,7 @@ uc_copy_avx512_down:
         vzeroupper
         ; vector down body: end
         ret
+..@uc_copy_avx512_down.body_end:
 uc_copy_avx512_down.end:
 
 ; void *uc_copy_small_flat(void *dst, const void *src, size_t n): strategy small_flat
@@ -9137,6 +9171,7 @@ uc_copy_avx512_down.end:
 uc_copy_small_flat:
         endbr64
         mov     rax, rdi
+..@uc_copy_small_flat.body:
         ; small_flat body: begin
         cmp     rdx, 8
         jb      .Lcopy_small_flat_f_lt8
@@ -9210,6 +9245,7 @@ uc_copy_small_flat:
         ; small_flat body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
+..@uc_copy_small_flat.body_end:
 uc_copy_small_flat.end:
 
 ; void *uc_copy_avx512_small(void *dst, const void *src, size_t n): strategy avx512_small
@@ -9219,6 +9255,7 @@ uc_copy_small_flat.end:
 uc_copy_avx512_small:
         endbr64
         mov     rax, rdi
+..@uc_copy_avx512_small.body:
         ; avx512 small body: begin
         mov     ecx, -1
         bzhi    ecx, ecx, edx                   ; the low n bits (all 32 from n = 32 up)
@@ -9230,6 +9267,7 @@ uc_copy_avx512_small:
         ; avx512 small body: end
         ret
         ret
+..@uc_copy_avx512_small.body_end:
 uc_copy_avx512_small.end:
 
 ; void *uc_copy_avx512_medium(void *dst, const void *src, size_t n): strategy avx512_medium
@@ -9239,6 +9277,7 @@ uc_copy_avx512_small.end:
 uc_copy_avx512_medium:
         endbr64
         mov     rax, rdi
+..@uc_copy_avx512_medium.body:
         ; avx512 medium body: begin
         cmp     rdx, 64
         ja      .Lcopy_avx512_medium_m64
@@ -9302,7 +9341,34 @@ uc_copy_avx512_medium:
 .Lcopy_avx512_medium_m_end:
         ; avx512 medium body: end
         ret
+..@uc_copy_avx512_medium.body_end:
 uc_copy_avx512_medium.end:
+
+        section .rodata
+        align   4, db 0
+; Where each of these routines' body starts and where its return ends,
+; from the routine, in the order of copy_rule.h's STRATEGY_ROUTINES: the
+; bytes a compiled set's memcpy and memmove lay out after their tree for a
+; copy their patched entries hold (templates/lib/entry_copy.lua), which
+; the probe lays out so too.
+        global  uc_copy_body_offsets:data (uc_copy_body_offsets.end - uc_copy_body_offsets)
+uc_copy_body_offsets:
+        dd      ..@uc_copy_forward.body - uc_copy_forward, ..@uc_copy_forward.body_end - uc_copy_forward
+        dd      ..@uc_copy_forward_aligned.body - uc_copy_forward_aligned, ..@uc_copy_forward_aligned.body_end - uc_copy_forward_aligned
+        dd      ..@uc_copy_down.body - uc_copy_down, ..@uc_copy_down.body_end - uc_copy_down
+        dd      ..@uc_copy_small.body - uc_copy_small, ..@uc_copy_small.body_end - uc_copy_small
+        dd      ..@uc_copy_avx2_forward.body - uc_copy_avx2_forward, ..@uc_copy_avx2_forward.body_end - uc_copy_avx2_forward
+        dd      ..@uc_copy_avx2_down.body - uc_copy_avx2_down, ..@uc_copy_avx2_down.body_end - uc_copy_avx2_down
+        dd      ..@uc_copy_avx2_small.body - uc_copy_avx2_small, ..@uc_copy_avx2_small.body_end - uc_copy_avx2_small
+        dd      ..@uc_copy_avx2_nt.body - uc_copy_avx2_nt, ..@uc_copy_avx2_nt.body_end - uc_copy_avx2_nt
+        dd      ..@uc_copy_avx512_forward.body - uc_copy_avx512_forward, ..@uc_copy_avx512_forward.body_end - uc_copy_avx512_forward
+        dd      ..@uc_copy_avx512_down.body - uc_copy_avx512_down, ..@uc_copy_avx512_down.body_end - uc_copy_avx512_down
+        dd      ..@uc_copy_small_flat.body - uc_copy_small_flat, ..@uc_copy_small_flat.body_end - uc_copy_small_flat
+        dd      ..@uc_copy_avx512_small.body - uc_copy_avx512_small, ..@uc_copy_avx512_small.body_end - uc_copy_avx512_small
+        dd      ..@uc_copy_avx512_medium.body - uc_copy_avx512_medium, ..@uc_copy_avx512_medium.body_end - uc_copy_avx512_medium
+uc_copy_body_offsets.end:
+
+        section .text
 
         section .rodata
         align   4, db 0
@@ -9619,14 +9685,14 @@ uc_copy_strategy_zen3_avx2:
         jmp near .Lcopy_strategy_zen3_avx2_avx2_forward
 ..@uc_copy_strategy_zen3_avx2.jump17:
 ..@uc_copy_strategy_zen3_avx2.copy_end:
-.Lcopy_strategy_zen3_avx2_forward:
-        mov     eax, 0
-        ret
 .Lcopy_strategy_zen3_avx2_small:
         mov     eax, 3
         ret
 .Lcopy_strategy_zen3_avx2_avx2_forward:
         mov     eax, 4
+        ret
+.Lcopy_strategy_zen3_avx2_forward:
+        mov     eax, 0
         ret
 .Lcopy_strategy_zen3_avx2_avx2_down:
         mov     eax, 5
@@ -9675,15 +9741,17 @@ uc_copy_strategy_zen3_gpr:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lcopy_strategy_zen3_gpr_down
 ..@uc_copy_strategy_zen3_gpr.jump9:
+        jmp near .Lcopy_strategy_zen3_gpr_forward
+..@uc_copy_strategy_zen3_gpr.jump10:
 ..@uc_copy_strategy_zen3_gpr.copy_end:
+.Lcopy_strategy_zen3_gpr_small:
+        mov     eax, 3
+        ret
 .Lcopy_strategy_zen3_gpr_forward:
         mov     eax, 0
         ret
 .Lcopy_strategy_zen3_gpr_down:
         mov     eax, 2
-        ret
-.Lcopy_strategy_zen3_gpr_small:
-        mov     eax, 3
         ret
 
 ; uc_copy_strategy under zen5_avx512's table.
@@ -9769,15 +9837,17 @@ uc_copy_strategy_zen5_avx512:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lcopy_strategy_zen5_avx512_forward_aligned
 ..@uc_copy_strategy_zen5_avx512.jump20:
+        jmp near .Lcopy_strategy_zen5_avx512_forward
+..@uc_copy_strategy_zen5_avx512.jump21:
 ..@uc_copy_strategy_zen5_avx512.copy_end:
+.Lcopy_strategy_zen5_avx512_small:
+        mov     eax, 3
+        ret
 .Lcopy_strategy_zen5_avx512_forward:
         mov     eax, 0
         ret
 .Lcopy_strategy_zen5_avx512_forward_aligned:
         mov     eax, 1
-        ret
-.Lcopy_strategy_zen5_avx512_small:
-        mov     eax, 3
         ret
 .Lcopy_strategy_zen5_avx512_avx2_forward:
         mov     eax, 4
@@ -9875,15 +9945,17 @@ uc_copy_strategy_zen5_avx2:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lcopy_strategy_zen5_avx2_forward_aligned
 ..@uc_copy_strategy_zen5_avx2.jump19:
+        jmp near .Lcopy_strategy_zen5_avx2_forward
+..@uc_copy_strategy_zen5_avx2.jump20:
 ..@uc_copy_strategy_zen5_avx2.copy_end:
+.Lcopy_strategy_zen5_avx2_small:
+        mov     eax, 3
+        ret
 .Lcopy_strategy_zen5_avx2_forward:
         mov     eax, 0
         ret
 .Lcopy_strategy_zen5_avx2_forward_aligned:
         mov     eax, 1
-        ret
-.Lcopy_strategy_zen5_avx2_small:
-        mov     eax, 3
         ret
 .Lcopy_strategy_zen5_avx2_avx2_forward:
         mov     eax, 4
@@ -9959,7 +10031,12 @@ uc_copy_strategy_zen5_gpr:
         cmp     ecx, 4087                     ; below: d >= 4096 - below_max
         jae near .Lcopy_strategy_zen5_gpr_forward_aligned
 ..@uc_copy_strategy_zen5_gpr.jump15:
+        jmp near .Lcopy_strategy_zen5_gpr_forward
+..@uc_copy_strategy_zen5_gpr.jump16:
 ..@uc_copy_strategy_zen5_gpr.copy_end:
+.Lcopy_strategy_zen5_gpr_small:
+        mov     eax, 3
+        ret
 .Lcopy_strategy_zen5_gpr_forward:
         mov     eax, 0
         ret
@@ -9968,9 +10045,6 @@ uc_copy_strategy_zen5_gpr:
         ret
 .Lcopy_strategy_zen5_gpr_down:
         mov     eax, 2
-        ret
-.Lcopy_strategy_zen5_gpr_small:
-        mov     eax, 3
         ret
 
         section .data
@@ -10159,7 +10233,7 @@ uc_patch_copy_end.end:
 ; uc_patch_copy_jumps, and after the last, their count.
         global  uc_patch_copy_first:data (uc_patch_copy_first.end - uc_patch_copy_first)
 uc_patch_copy_first:
-        dw      0, 0, 0, 0, 0, 0, 0, 17, 34, 51, 60, 69, 78, 98, 118, 138, 157, 176, 195, 210, 225, 240
+        dw      0, 0, 0, 0, 0, 0, 0, 16, 32, 49, 58, 67, 77, 97, 117, 138, 157, 176, 196, 211, 226, 242
 uc_patch_copy_first.end:
 ; Each jump of a copy to a copy body, where its rel32 ends, from the
 ; routine's entry: rule_patch adds the distance from the routine to the
@@ -10170,37 +10244,37 @@ uc_patch_copy_jumps:
         dw      ..@uc_memcpy_zen3_avx2.jump5 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump6 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump7 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump8 - uc_memcpy_zen3_avx2
         dw      ..@uc_memcpy_zen3_avx2.jump9 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump10 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump11 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump12 - uc_memcpy_zen3_avx2
         dw      ..@uc_memcpy_zen3_avx2.jump13 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump14 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump15 - uc_memcpy_zen3_avx2, ..@uc_memcpy_zen3_avx2.jump16 - uc_memcpy_zen3_avx2
-        dw      ..@uc_memcpy_zen3_avx2.jump17 - uc_memcpy_zen3_avx2, ..@uc_memmove_zen3_avx2.jump1 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump2 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump3 - uc_memmove_zen3_avx2
-        dw      ..@uc_memmove_zen3_avx2.jump4 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump5 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump6 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump7 - uc_memmove_zen3_avx2
-        dw      ..@uc_memmove_zen3_avx2.jump8 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump9 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump10 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump11 - uc_memmove_zen3_avx2
-        dw      ..@uc_memmove_zen3_avx2.jump12 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump13 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump14 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump15 - uc_memmove_zen3_avx2
-        dw      ..@uc_memmove_zen3_avx2.jump16 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump17 - uc_memmove_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump1 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump2 - uc_copy_strategy_zen3_avx2
-        dw      ..@uc_copy_strategy_zen3_avx2.jump3 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump4 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump5 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump6 - uc_copy_strategy_zen3_avx2
-        dw      ..@uc_copy_strategy_zen3_avx2.jump7 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump8 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump9 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump10 - uc_copy_strategy_zen3_avx2
-        dw      ..@uc_copy_strategy_zen3_avx2.jump11 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump12 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump13 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump14 - uc_copy_strategy_zen3_avx2
-        dw      ..@uc_copy_strategy_zen3_avx2.jump15 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump16 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump17 - uc_copy_strategy_zen3_avx2, ..@uc_memcpy_zen3_gpr.jump1 - uc_memcpy_zen3_gpr
-        dw      ..@uc_memcpy_zen3_gpr.jump2 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump3 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump4 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump5 - uc_memcpy_zen3_gpr
-        dw      ..@uc_memcpy_zen3_gpr.jump6 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump7 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump8 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump9 - uc_memcpy_zen3_gpr
-        dw      ..@uc_memmove_zen3_gpr.jump1 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump2 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump3 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump4 - uc_memmove_zen3_gpr
-        dw      ..@uc_memmove_zen3_gpr.jump5 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump6 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump7 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump8 - uc_memmove_zen3_gpr
-        dw      ..@uc_memmove_zen3_gpr.jump9 - uc_memmove_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump1 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump2 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump3 - uc_copy_strategy_zen3_gpr
-        dw      ..@uc_copy_strategy_zen3_gpr.jump4 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump5 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump6 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump7 - uc_copy_strategy_zen3_gpr
-        dw      ..@uc_copy_strategy_zen3_gpr.jump8 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump9 - uc_copy_strategy_zen3_gpr, ..@uc_memcpy_zen5_avx512.jump1 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump2 - uc_memcpy_zen5_avx512
-        dw      ..@uc_memcpy_zen5_avx512.jump3 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump4 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump5 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump6 - uc_memcpy_zen5_avx512
-        dw      ..@uc_memcpy_zen5_avx512.jump7 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump8 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump9 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump10 - uc_memcpy_zen5_avx512
-        dw      ..@uc_memcpy_zen5_avx512.jump11 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump12 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump13 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump14 - uc_memcpy_zen5_avx512
-        dw      ..@uc_memcpy_zen5_avx512.jump15 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump16 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump17 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump18 - uc_memcpy_zen5_avx512
-        dw      ..@uc_memcpy_zen5_avx512.jump19 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump20 - uc_memcpy_zen5_avx512, ..@uc_memmove_zen5_avx512.jump1 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump2 - uc_memmove_zen5_avx512
-        dw      ..@uc_memmove_zen5_avx512.jump3 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump4 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump5 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump6 - uc_memmove_zen5_avx512
-        dw      ..@uc_memmove_zen5_avx512.jump7 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump8 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump9 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump10 - uc_memmove_zen5_avx512
-        dw      ..@uc_memmove_zen5_avx512.jump11 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump12 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump13 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump14 - uc_memmove_zen5_avx512
-        dw      ..@uc_memmove_zen5_avx512.jump15 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump16 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump17 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump18 - uc_memmove_zen5_avx512
-        dw      ..@uc_memmove_zen5_avx512.jump19 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump20 - uc_memmove_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump1 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump2 - uc_copy_strategy_zen5_avx512
-        dw      ..@uc_copy_strategy_zen5_avx512.jump3 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump4 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump5 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump6 - uc_copy_strategy_zen5_avx512
-        dw      ..@uc_copy_strategy_zen5_avx512.jump7 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump8 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump9 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump10 - uc_copy_strategy_zen5_avx512
-        dw      ..@uc_copy_strategy_zen5_avx512.jump11 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump12 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump13 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump14 - uc_copy_strategy_zen5_avx512
-        dw      ..@uc_copy_strategy_zen5_avx512.jump15 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump16 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump17 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump18 - uc_copy_strategy_zen5_avx512
-        dw      ..@uc_copy_strategy_zen5_avx512.jump19 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump20 - uc_copy_strategy_zen5_avx512, ..@uc_memcpy_zen5_avx2.jump1 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump2 - uc_memcpy_zen5_avx2
+        dw      ..@uc_memmove_zen3_avx2.jump1 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump2 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump3 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump4 - uc_memmove_zen3_avx2
+        dw      ..@uc_memmove_zen3_avx2.jump5 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump6 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump7 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump8 - uc_memmove_zen3_avx2
+        dw      ..@uc_memmove_zen3_avx2.jump9 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump10 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump11 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump12 - uc_memmove_zen3_avx2
+        dw      ..@uc_memmove_zen3_avx2.jump13 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump14 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump15 - uc_memmove_zen3_avx2, ..@uc_memmove_zen3_avx2.jump16 - uc_memmove_zen3_avx2
+        dw      ..@uc_copy_strategy_zen3_avx2.jump1 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump2 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump3 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump4 - uc_copy_strategy_zen3_avx2
+        dw      ..@uc_copy_strategy_zen3_avx2.jump5 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump6 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump7 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump8 - uc_copy_strategy_zen3_avx2
+        dw      ..@uc_copy_strategy_zen3_avx2.jump9 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump10 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump11 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump12 - uc_copy_strategy_zen3_avx2
+        dw      ..@uc_copy_strategy_zen3_avx2.jump13 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump14 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump15 - uc_copy_strategy_zen3_avx2, ..@uc_copy_strategy_zen3_avx2.jump16 - uc_copy_strategy_zen3_avx2
+        dw      ..@uc_copy_strategy_zen3_avx2.jump17 - uc_copy_strategy_zen3_avx2, ..@uc_memcpy_zen3_gpr.jump1 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump2 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump3 - uc_memcpy_zen3_gpr
+        dw      ..@uc_memcpy_zen3_gpr.jump4 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump5 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump6 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump7 - uc_memcpy_zen3_gpr
+        dw      ..@uc_memcpy_zen3_gpr.jump8 - uc_memcpy_zen3_gpr, ..@uc_memcpy_zen3_gpr.jump9 - uc_memcpy_zen3_gpr, ..@uc_memmove_zen3_gpr.jump1 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump2 - uc_memmove_zen3_gpr
+        dw      ..@uc_memmove_zen3_gpr.jump3 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump4 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump5 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump6 - uc_memmove_zen3_gpr
+        dw      ..@uc_memmove_zen3_gpr.jump7 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump8 - uc_memmove_zen3_gpr, ..@uc_memmove_zen3_gpr.jump9 - uc_memmove_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump1 - uc_copy_strategy_zen3_gpr
+        dw      ..@uc_copy_strategy_zen3_gpr.jump2 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump3 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump4 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump5 - uc_copy_strategy_zen3_gpr
+        dw      ..@uc_copy_strategy_zen3_gpr.jump6 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump7 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump8 - uc_copy_strategy_zen3_gpr, ..@uc_copy_strategy_zen3_gpr.jump9 - uc_copy_strategy_zen3_gpr
+        dw      ..@uc_copy_strategy_zen3_gpr.jump10 - uc_copy_strategy_zen3_gpr, ..@uc_memcpy_zen5_avx512.jump1 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump2 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump3 - uc_memcpy_zen5_avx512
+        dw      ..@uc_memcpy_zen5_avx512.jump4 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump5 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump6 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump7 - uc_memcpy_zen5_avx512
+        dw      ..@uc_memcpy_zen5_avx512.jump8 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump9 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump10 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump11 - uc_memcpy_zen5_avx512
+        dw      ..@uc_memcpy_zen5_avx512.jump12 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump13 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump14 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump15 - uc_memcpy_zen5_avx512
+        dw      ..@uc_memcpy_zen5_avx512.jump16 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump17 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump18 - uc_memcpy_zen5_avx512, ..@uc_memcpy_zen5_avx512.jump19 - uc_memcpy_zen5_avx512
+        dw      ..@uc_memcpy_zen5_avx512.jump20 - uc_memcpy_zen5_avx512, ..@uc_memmove_zen5_avx512.jump1 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump2 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump3 - uc_memmove_zen5_avx512
+        dw      ..@uc_memmove_zen5_avx512.jump4 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump5 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump6 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump7 - uc_memmove_zen5_avx512
+        dw      ..@uc_memmove_zen5_avx512.jump8 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump9 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump10 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump11 - uc_memmove_zen5_avx512
+        dw      ..@uc_memmove_zen5_avx512.jump12 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump13 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump14 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump15 - uc_memmove_zen5_avx512
+        dw      ..@uc_memmove_zen5_avx512.jump16 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump17 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump18 - uc_memmove_zen5_avx512, ..@uc_memmove_zen5_avx512.jump19 - uc_memmove_zen5_avx512
+        dw      ..@uc_memmove_zen5_avx512.jump20 - uc_memmove_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump1 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump2 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump3 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump4 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump5 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump6 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump7 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump8 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump9 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump10 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump11 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump12 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump13 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump14 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump15 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump16 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump17 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump18 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump19 - uc_copy_strategy_zen5_avx512
+        dw      ..@uc_copy_strategy_zen5_avx512.jump20 - uc_copy_strategy_zen5_avx512, ..@uc_copy_strategy_zen5_avx512.jump21 - uc_copy_strategy_zen5_avx512, ..@uc_memcpy_zen5_avx2.jump1 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump2 - uc_memcpy_zen5_avx2
         dw      ..@uc_memcpy_zen5_avx2.jump3 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump4 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump5 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump6 - uc_memcpy_zen5_avx2
         dw      ..@uc_memcpy_zen5_avx2.jump7 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump8 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump9 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump10 - uc_memcpy_zen5_avx2
         dw      ..@uc_memcpy_zen5_avx2.jump11 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump12 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump13 - uc_memcpy_zen5_avx2, ..@uc_memcpy_zen5_avx2.jump14 - uc_memcpy_zen5_avx2
@@ -10214,18 +10288,19 @@ uc_patch_copy_jumps:
         dw      ..@uc_copy_strategy_zen5_avx2.jump5 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump6 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump7 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump8 - uc_copy_strategy_zen5_avx2
         dw      ..@uc_copy_strategy_zen5_avx2.jump9 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump10 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump11 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump12 - uc_copy_strategy_zen5_avx2
         dw      ..@uc_copy_strategy_zen5_avx2.jump13 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump14 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump15 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump16 - uc_copy_strategy_zen5_avx2
-        dw      ..@uc_copy_strategy_zen5_avx2.jump17 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump18 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump19 - uc_copy_strategy_zen5_avx2, ..@uc_memcpy_zen5_gpr.jump1 - uc_memcpy_zen5_gpr
-        dw      ..@uc_memcpy_zen5_gpr.jump2 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump3 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump4 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump5 - uc_memcpy_zen5_gpr
-        dw      ..@uc_memcpy_zen5_gpr.jump6 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump7 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump8 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump9 - uc_memcpy_zen5_gpr
-        dw      ..@uc_memcpy_zen5_gpr.jump10 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump11 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump12 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump13 - uc_memcpy_zen5_gpr
-        dw      ..@uc_memcpy_zen5_gpr.jump14 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump15 - uc_memcpy_zen5_gpr, ..@uc_memmove_zen5_gpr.jump1 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump2 - uc_memmove_zen5_gpr
-        dw      ..@uc_memmove_zen5_gpr.jump3 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump4 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump5 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump6 - uc_memmove_zen5_gpr
-        dw      ..@uc_memmove_zen5_gpr.jump7 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump8 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump9 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump10 - uc_memmove_zen5_gpr
-        dw      ..@uc_memmove_zen5_gpr.jump11 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump12 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump13 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump14 - uc_memmove_zen5_gpr
-        dw      ..@uc_memmove_zen5_gpr.jump15 - uc_memmove_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump1 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump2 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump3 - uc_copy_strategy_zen5_gpr
-        dw      ..@uc_copy_strategy_zen5_gpr.jump4 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump5 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump6 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump7 - uc_copy_strategy_zen5_gpr
-        dw      ..@uc_copy_strategy_zen5_gpr.jump8 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump9 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump10 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump11 - uc_copy_strategy_zen5_gpr
-        dw      ..@uc_copy_strategy_zen5_gpr.jump12 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump13 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump14 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump15 - uc_copy_strategy_zen5_gpr
+        dw      ..@uc_copy_strategy_zen5_avx2.jump17 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump18 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump19 - uc_copy_strategy_zen5_avx2, ..@uc_copy_strategy_zen5_avx2.jump20 - uc_copy_strategy_zen5_avx2
+        dw      ..@uc_memcpy_zen5_gpr.jump1 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump2 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump3 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump4 - uc_memcpy_zen5_gpr
+        dw      ..@uc_memcpy_zen5_gpr.jump5 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump6 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump7 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump8 - uc_memcpy_zen5_gpr
+        dw      ..@uc_memcpy_zen5_gpr.jump9 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump10 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump11 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump12 - uc_memcpy_zen5_gpr
+        dw      ..@uc_memcpy_zen5_gpr.jump13 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump14 - uc_memcpy_zen5_gpr, ..@uc_memcpy_zen5_gpr.jump15 - uc_memcpy_zen5_gpr, ..@uc_memmove_zen5_gpr.jump1 - uc_memmove_zen5_gpr
+        dw      ..@uc_memmove_zen5_gpr.jump2 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump3 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump4 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump5 - uc_memmove_zen5_gpr
+        dw      ..@uc_memmove_zen5_gpr.jump6 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump7 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump8 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump9 - uc_memmove_zen5_gpr
+        dw      ..@uc_memmove_zen5_gpr.jump10 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump11 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump12 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump13 - uc_memmove_zen5_gpr
+        dw      ..@uc_memmove_zen5_gpr.jump14 - uc_memmove_zen5_gpr, ..@uc_memmove_zen5_gpr.jump15 - uc_memmove_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump1 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump2 - uc_copy_strategy_zen5_gpr
+        dw      ..@uc_copy_strategy_zen5_gpr.jump3 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump4 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump5 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump6 - uc_copy_strategy_zen5_gpr
+        dw      ..@uc_copy_strategy_zen5_gpr.jump7 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump8 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump9 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump10 - uc_copy_strategy_zen5_gpr
+        dw      ..@uc_copy_strategy_zen5_gpr.jump11 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump12 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump13 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump14 - uc_copy_strategy_zen5_gpr
+        dw      ..@uc_copy_strategy_zen5_gpr.jump15 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump16 - uc_copy_strategy_zen5_gpr
 uc_patch_copy_jumps.end:
 
         section .rodata

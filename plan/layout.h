@@ -1,0 +1,37 @@
+/* Where a compiled routine lays out the copies its branch tree reaches,
+ * and which of them a patched entry holds itself.
+ *
+ * A patched entry (templates/lib/entry_copy.lua) holds the routine's first
+ * bytes: its tree, then the short copies (plan_inline), so that a call of
+ * a few bytes runs the tree's compares and its moves with no jump out of
+ * the entry, as the C library's memmove reaches them in two compares
+ * (glibc 2.36's __memmove_avx512_unaligned_erms). A jump out of the entry
+ * to a copy laid out elsewhere in the object cost a Zen 4 guest 1-1.4
+ * ticks a call at 16..32 bytes (6.5-7.0 ticks where the same moves after
+ * the compares took 5.6), and took 65..128 bytes from 0.96-1.07x the C
+ * library's time to 1.25-1.30x: the probe's grid gate refused zen4's user
+ * table for it (evidence/zen4-2026-12-04-e676cc, in a scratch timing of
+ * each shape in executable memory, timed in turns with the C library's
+ * memmove by common/timer.h's time_copy). The longer copies, whose time a
+ * jump does not show, stay behind rel32 jumps that rule_patch moves. */
+#ifndef PLAN_LAYOUT_H
+#define PLAN_LAYOUT_H
+
+#include "tree.h"
+
+/* 1 where the entry holds strategy's copy after its tree: a copy of
+ * bounded length (max_n set) that loads everything before it stores
+ * (DIR_ANY), so that memmove takes no overlap compares before it and its
+ * body, having no jump out of itself and no address of its own, runs
+ * wherever it is copied. */
+int plan_inline(int strategy);
+
+/* The copies tree reaches, in the order the routine lays them out, into
+ * order (room for N_COPY_STRATEGIES); how many. The inline ones first,
+ * then the others, each group in code order, except that the copy the
+ * tree's last step goes to (at its start) leads its group: with no
+ * compare after it, that jump is left out and the tree falls through to
+ * it, where it leads the layout. */
+int plan_layout(const struct plan_tree *tree, int *order);
+
+#endif
