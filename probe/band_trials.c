@@ -62,7 +62,8 @@ static int time_small(void *ctx, const struct derived_rule rules[2], struct smal
 {
 	struct timing *x = ctx;
 	struct workload_ticks times[3];
-	if (time_trial(x, rules, 2, &x->f->baseline_copy, 1, times))
+	copy_fn baseline = x->f->baseline_copy();
+	if (time_trial(x, rules, 2, &baseline, 1, times))
 		return -1;
 	v->with = times[0], v->without = times[1], v->baseline_sorted = times[2].sorted;
 	printf("  small trial: %s for %s: %.2f ticks a call against %.2f on random sizes, %.2f against %.2f sorted "
@@ -93,7 +94,8 @@ static int time_shaped(void *ctx, const struct derived_rule *shaped, struct shap
 {
 	struct timing *x = ctx;
 	struct workload_ticks times[2];
-	if (time_trial(x, shaped, 1, &x->f->baseline_copy, 1, times))
+	copy_fn baseline = x->f->baseline_copy();
+	if (time_trial(x, shaped, 1, &baseline, 1, times))
 		return -1;
 	v->shaped = times[0], v->baseline = times[1];
 	printf("  shaped trial: the table the trials made of the candidate at %g times the band cost: %.2f ticks a call "
@@ -118,7 +120,8 @@ static int time_classes(void *ctx, const struct derived_rule *table, struct clas
 {
 	struct timing *x = ctx;
 	struct workload_ticks times[2];
-	if (time_trial(x, table, 1, &x->f->baseline_copy, 1, times))
+	copy_fn baseline = x->f->baseline_copy();
+	if (time_trial(x, table, 1, &baseline, 1, times))
 		return -1;
 	v->table = times[0], v->baseline = times[1];
 	printf("  classes trial: every copy forward but in the classes where the trials' table copies otherwise, %d "

@@ -171,7 +171,7 @@ static int compile_one(const struct probe_flavor *f, const struct derived_rule *
 	 * its candidates are judged against; the tables that time the
 	 * dispatch (one_body) time the forward body, as their others do. */
 	if (plan_copies_forward(t)) {
-		*entry = one_body ? routine_of(f, BASELINE_STRATEGY) : f->baseline_copy;
+		*entry = one_body ? routine_of(f, BASELINE_STRATEGY) : f->baseline_copy();
 		free(t);
 		return 0;
 	}

@@ -53,8 +53,9 @@ struct probe_flavor {
 	 * the baseline), against which the probe judges its candidates: in a
 	 * kernel the entry's own bytes, one forward rep movsb (here the forward
 	 * routine, the same instructions); in the drop-in library the C
-	 * library's memmove, which it defers to (preload/uarchcopy.c). */
-	copy_fn baseline_copy;
+	 * library's memmove, which it defers to (preload/uarchcopy.c), as a
+	 * call reaches it from the PLT (flavor.c). */
+	copy_fn (*baseline_copy)(void);
 	/* Installs and patches the rule this CPU's CPUID selects, as
 	 * rule_init does, and returns 1 with its table in out; 0 where the CPU
 	 * gets the baseline (nothing installed). table_copy then runs the

@@ -53,16 +53,17 @@ int try_grid_gate(const struct probe_flavor *f, const struct table *t, struct di
 	}
 	memset(arena, 0x5a, TIMING_ARENA);
 	struct grid_gate g = {.tried = 1, .worst = 0};
+	copy_fn baseline = f->baseline_copy();
 	for (size_t i = 0; i < BENCH_GRID_LENGTHS && bench_grid_lengths[i] <= longest; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
 			size_t n = bench_grid_lengths[i];
 			unsigned int dist = bench_grid_distances[j];
-			double ratio = point_ratio(c.entries[0], f->baseline_copy, arena, n, dist);
+			double ratio = point_ratio(c.entries[0], baseline, arena, n, dist);
 			/* A loss is timed twice more: one slow spell of a guest
 			 * does not refuse a table. */
 			if (grid_gate_refuses(ratio, noise))
-				ratio = median3(ratio, point_ratio(c.entries[0], f->baseline_copy, arena, n, dist),
-						point_ratio(c.entries[0], f->baseline_copy, arena, n, dist));
+				ratio = median3(ratio, point_ratio(c.entries[0], baseline, arena, n, dist),
+						point_ratio(c.entries[0], baseline, arena, n, dist));
 			if (ratio > g.worst)
 				g.worst = ratio, g.length = (unsigned int)n, g.distance = dist;
 		}

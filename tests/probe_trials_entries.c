@@ -25,6 +25,13 @@
  * the copy right. */
 void check_own_entries(const struct probe_flavor *f)
 {
+	/* What the tables are judged against is that copy itself, as a call
+	 * through a program's PLT reaches it, not a jmp through a pointer (the
+	 * static probe's .iplt slot of the C library's memmove), which the
+	 * tables, called directly, do not take. */
+	const unsigned char *base = (const unsigned char *)f->baseline_copy();
+	check(base && !(base[0] == 0xff && base[1] == 0x25), f->name,
+	      "the baseline is a jmp through a pointer, not the copy itself");
 	struct compiled_tables c;
 	f->force_strategy(BASELINE_STRATEGY);
 	if (compile_strategies(f, &c)) {
