@@ -1086,25 +1086,6 @@ uc_copy_small_flat:
 .Luc_copy_small_flat.body_end:
         .size   uc_copy_small_flat, . - uc_copy_small_flat
 
-        .section .rodata
-        .balign 4, 0
-/* Where each of these routines' body starts and where its return ends, */
-/* from the routine, in the order of copy_rule.h's STRATEGY_ROUTINES: the */
-/* bytes a compiled set's memcpy and memmove lay out after their tree for a */
-/* copy their patched entries hold (templates/lib/entry_copy.lua), which */
-/* the probe lays out so too. */
-        .globl  uc_copy_body_offsets
-        .type   uc_copy_body_offsets, @object
-uc_copy_body_offsets:
-        .long   .Luc_copy_forward.body - uc_copy_forward, .Luc_copy_forward.body_end - uc_copy_forward
-        .long   .Luc_copy_forward_aligned.body - uc_copy_forward_aligned, .Luc_copy_forward_aligned.body_end - uc_copy_forward_aligned
-        .long   .Luc_copy_down.body - uc_copy_down, .Luc_copy_down.body_end - uc_copy_down
-        .long   .Luc_copy_small.body - uc_copy_small, .Luc_copy_small.body_end - uc_copy_small
-        .long   .Luc_copy_small_flat.body - uc_copy_small_flat, .Luc_copy_small_flat.body_end - uc_copy_small_flat
-        .size   uc_copy_body_offsets, . - uc_copy_body_offsets
-
-        .text
-
 /* int uc_copy_strategy(const void *dst, const void *src, size_t n): the code */
 /* of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same */
 /* dispatch, expanded from the same template function, and patched alike, */
@@ -3404,6 +3385,23 @@ uc_patch_copy_jumps:
         .short  .Luc_copy_from_user_zen5.jump8 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump9 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump10 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump11 - uc_copy_from_user_zen5
         .short  .Luc_copy_from_user_zen5.jump12 - uc_copy_from_user_zen5, .Luc_copy_from_user_zen5.jump13 - uc_copy_from_user_zen5
         .size   uc_patch_copy_jumps, . - uc_patch_copy_jumps
+
+        .section .rodata
+        .balign 4, 0
+/* Where each of these routines' body starts and where its return ends, */
+/* from the routine, in the order of copy_rule.h's STRATEGY_ROUTINES: the */
+/* bytes a compiled set's memcpy and memmove lay out after their tree for a */
+/* copy their patched entries hold (templates/lib/entry_copy.lua), which */
+/* the probe lays out so too. */
+        .globl  uc_copy_body_offsets
+        .type   uc_copy_body_offsets, @object
+uc_copy_body_offsets:
+        .long   .Luc_copy_forward.body - uc_copy_forward, .Luc_copy_forward.body_end - uc_copy_forward
+        .long   .Luc_copy_forward_aligned.body - uc_copy_forward_aligned, .Luc_copy_forward_aligned.body_end - uc_copy_forward_aligned
+        .long   .Luc_copy_down.body - uc_copy_down, .Luc_copy_down.body_end - uc_copy_down
+        .long   .Luc_copy_small.body - uc_copy_small, .Luc_copy_small.body_end - uc_copy_small
+        .long   .Luc_copy_small_flat.body - uc_copy_small_flat, .Luc_copy_small_flat.body_end - uc_copy_small_flat
+        .size   uc_copy_body_offsets, . - uc_copy_body_offsets
 
         .section .data.rel.ro,"aw",@progbits
         .balign 8, 0

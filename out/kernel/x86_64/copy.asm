@@ -1040,24 +1040,6 @@ uc_copy_small_flat:
 ..@uc_copy_small_flat.body_end:
 uc_copy_small_flat.end:
 
-        section .rodata
-        align   4, db 0
-; Where each of these routines' body starts and where its return ends,
-; from the routine, in the order of copy_rule.h's STRATEGY_ROUTINES: the
-; bytes a compiled set's memcpy and memmove lay out after their tree for a
-; copy their patched entries hold (templates/lib/entry_copy.lua), which
-; the probe lays out so too.
-        global  uc_copy_body_offsets:data (uc_copy_body_offsets.end - uc_copy_body_offsets)
-uc_copy_body_offsets:
-        dd      ..@uc_copy_forward.body - uc_copy_forward, ..@uc_copy_forward.body_end - uc_copy_forward
-        dd      ..@uc_copy_forward_aligned.body - uc_copy_forward_aligned, ..@uc_copy_forward_aligned.body_end - uc_copy_forward_aligned
-        dd      ..@uc_copy_down.body - uc_copy_down, ..@uc_copy_down.body_end - uc_copy_down
-        dd      ..@uc_copy_small.body - uc_copy_small, ..@uc_copy_small.body_end - uc_copy_small
-        dd      ..@uc_copy_small_flat.body - uc_copy_small_flat, ..@uc_copy_small_flat.body_end - uc_copy_small_flat
-uc_copy_body_offsets.end:
-
-        section .text
-
 ; int uc_copy_strategy(const void *dst, const void *src, size_t n): the code
 ; of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same
 ; dispatch, expanded from the same template function, and patched alike,
@@ -3211,6 +3193,22 @@ uc_patch_copy_jumps:
         dw      ..@uc_copy_from_user_zen5.jump8 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump9 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump10 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump11 - uc_copy_from_user_zen5
         dw      ..@uc_copy_from_user_zen5.jump12 - uc_copy_from_user_zen5, ..@uc_copy_from_user_zen5.jump13 - uc_copy_from_user_zen5
 uc_patch_copy_jumps.end:
+
+        section .rodata
+        align   4, db 0
+; Where each of these routines' body starts and where its return ends,
+; from the routine, in the order of copy_rule.h's STRATEGY_ROUTINES: the
+; bytes a compiled set's memcpy and memmove lay out after their tree for a
+; copy their patched entries hold (templates/lib/entry_copy.lua), which
+; the probe lays out so too.
+        global  uc_copy_body_offsets:data (uc_copy_body_offsets.end - uc_copy_body_offsets)
+uc_copy_body_offsets:
+        dd      ..@uc_copy_forward.body - uc_copy_forward, ..@uc_copy_forward.body_end - uc_copy_forward
+        dd      ..@uc_copy_forward_aligned.body - uc_copy_forward_aligned, ..@uc_copy_forward_aligned.body_end - uc_copy_forward_aligned
+        dd      ..@uc_copy_down.body - uc_copy_down, ..@uc_copy_down.body_end - uc_copy_down
+        dd      ..@uc_copy_small.body - uc_copy_small, ..@uc_copy_small.body_end - uc_copy_small
+        dd      ..@uc_copy_small_flat.body - uc_copy_small_flat, ..@uc_copy_small_flat.body_end - uc_copy_small_flat
+uc_copy_body_offsets.end:
 
         section .data.rel.ro progbits alloc noexec write align=8
         align   8, db 0

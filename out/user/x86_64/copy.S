@@ -9695,48 +9695,6 @@ uc_copy_avx512_medium:
 .Luc_copy_avx512_medium.body_end:
         .size   uc_copy_avx512_medium, . - uc_copy_avx512_medium
 
-        .section .rodata
-        .balign 4, 0
-/* Where each of these routines' body starts and where its return ends, */
-/* from the routine, in the order of copy_rule.h's STRATEGY_ROUTINES: the */
-/* bytes a compiled set's memcpy and memmove lay out after their tree for a */
-/* copy their patched entries hold (templates/lib/entry_copy.lua), which */
-/* the probe lays out so too. */
-        .globl  uc_copy_body_offsets
-        .type   uc_copy_body_offsets, @object
-uc_copy_body_offsets:
-        .long   .Luc_copy_forward.body - uc_copy_forward, .Luc_copy_forward.body_end - uc_copy_forward
-        .long   .Luc_copy_forward_aligned.body - uc_copy_forward_aligned, .Luc_copy_forward_aligned.body_end - uc_copy_forward_aligned
-        .long   .Luc_copy_down.body - uc_copy_down, .Luc_copy_down.body_end - uc_copy_down
-        .long   .Luc_copy_small.body - uc_copy_small, .Luc_copy_small.body_end - uc_copy_small
-        .long   .Luc_copy_avx2_forward.body - uc_copy_avx2_forward, .Luc_copy_avx2_forward.body_end - uc_copy_avx2_forward
-        .long   .Luc_copy_avx2_down.body - uc_copy_avx2_down, .Luc_copy_avx2_down.body_end - uc_copy_avx2_down
-        .long   .Luc_copy_avx2_small.body - uc_copy_avx2_small, .Luc_copy_avx2_small.body_end - uc_copy_avx2_small
-        .long   .Luc_copy_avx2_nt.body - uc_copy_avx2_nt, .Luc_copy_avx2_nt.body_end - uc_copy_avx2_nt
-        .long   .Luc_copy_avx512_forward.body - uc_copy_avx512_forward, .Luc_copy_avx512_forward.body_end - uc_copy_avx512_forward
-        .long   .Luc_copy_avx512_down.body - uc_copy_avx512_down, .Luc_copy_avx512_down.body_end - uc_copy_avx512_down
-        .long   .Luc_copy_small_flat.body - uc_copy_small_flat, .Luc_copy_small_flat.body_end - uc_copy_small_flat
-        .long   .Luc_copy_avx512_small.body - uc_copy_avx512_small, .Luc_copy_avx512_small.body_end - uc_copy_avx512_small
-        .long   .Luc_copy_avx512_medium.body - uc_copy_avx512_medium, .Luc_copy_avx512_medium.body_end - uc_copy_avx512_medium
-        .size   uc_copy_body_offsets, . - uc_copy_body_offsets
-
-        .text
-
-        .section .rodata
-        .balign 4, 0
-/* Where each piece of these routines' bodies starts (plan/pieces.h), from */
-/* its routine, in the order of copy_rule.h's STRATEGY_PIECES: the probe */
-/* enters them there as a compiled tree enters a set's copies. */
-        .globl  uc_copy_piece_offsets
-        .type   uc_copy_piece_offsets, @object
-uc_copy_piece_offsets:
-        .long   .Luc_copy_avx512_medium.n33 - uc_copy_avx512_medium
-        .long   .Luc_copy_avx512_medium.n65 - uc_copy_avx512_medium
-        .long   .Luc_copy_avx512_medium.n129 - uc_copy_avx512_medium
-        .size   uc_copy_piece_offsets, . - uc_copy_piece_offsets
-
-        .text
-
 /* int uc_copy_strategy(const void *dst, const void *src, size_t n): the code */
 /* of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same */
 /* dispatch, expanded from the same template function, and patched alike, */
@@ -10758,6 +10716,43 @@ uc_patch_copy_jumps:
         .short  .Luc_copy_strategy_zen5_gpr.jump11 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump12 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump13 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump14 - uc_copy_strategy_zen5_gpr
         .short  .Luc_copy_strategy_zen5_gpr.jump15 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump16 - uc_copy_strategy_zen5_gpr
         .size   uc_patch_copy_jumps, . - uc_patch_copy_jumps
+
+        .section .rodata
+        .balign 4, 0
+/* Where each of these routines' body starts and where its return ends, */
+/* from the routine, in the order of copy_rule.h's STRATEGY_ROUTINES: the */
+/* bytes a compiled set's memcpy and memmove lay out after their tree for a */
+/* copy their patched entries hold (templates/lib/entry_copy.lua), which */
+/* the probe lays out so too. */
+        .globl  uc_copy_body_offsets
+        .type   uc_copy_body_offsets, @object
+uc_copy_body_offsets:
+        .long   .Luc_copy_forward.body - uc_copy_forward, .Luc_copy_forward.body_end - uc_copy_forward
+        .long   .Luc_copy_forward_aligned.body - uc_copy_forward_aligned, .Luc_copy_forward_aligned.body_end - uc_copy_forward_aligned
+        .long   .Luc_copy_down.body - uc_copy_down, .Luc_copy_down.body_end - uc_copy_down
+        .long   .Luc_copy_small.body - uc_copy_small, .Luc_copy_small.body_end - uc_copy_small
+        .long   .Luc_copy_avx2_forward.body - uc_copy_avx2_forward, .Luc_copy_avx2_forward.body_end - uc_copy_avx2_forward
+        .long   .Luc_copy_avx2_down.body - uc_copy_avx2_down, .Luc_copy_avx2_down.body_end - uc_copy_avx2_down
+        .long   .Luc_copy_avx2_small.body - uc_copy_avx2_small, .Luc_copy_avx2_small.body_end - uc_copy_avx2_small
+        .long   .Luc_copy_avx2_nt.body - uc_copy_avx2_nt, .Luc_copy_avx2_nt.body_end - uc_copy_avx2_nt
+        .long   .Luc_copy_avx512_forward.body - uc_copy_avx512_forward, .Luc_copy_avx512_forward.body_end - uc_copy_avx512_forward
+        .long   .Luc_copy_avx512_down.body - uc_copy_avx512_down, .Luc_copy_avx512_down.body_end - uc_copy_avx512_down
+        .long   .Luc_copy_small_flat.body - uc_copy_small_flat, .Luc_copy_small_flat.body_end - uc_copy_small_flat
+        .long   .Luc_copy_avx512_small.body - uc_copy_avx512_small, .Luc_copy_avx512_small.body_end - uc_copy_avx512_small
+        .long   .Luc_copy_avx512_medium.body - uc_copy_avx512_medium, .Luc_copy_avx512_medium.body_end - uc_copy_avx512_medium
+        .size   uc_copy_body_offsets, . - uc_copy_body_offsets
+
+        .balign 4, 0
+/* Where each piece of these routines' bodies starts (plan/pieces.h), from */
+/* its routine, in the order of copy_rule.h's STRATEGY_PIECES: the probe */
+/* enters them there as a compiled tree enters a set's copies. */
+        .globl  uc_copy_piece_offsets
+        .type   uc_copy_piece_offsets, @object
+uc_copy_piece_offsets:
+        .long   .Luc_copy_avx512_medium.n33 - uc_copy_avx512_medium
+        .long   .Luc_copy_avx512_medium.n65 - uc_copy_avx512_medium
+        .long   .Luc_copy_avx512_medium.n129 - uc_copy_avx512_medium
+        .size   uc_copy_piece_offsets, . - uc_copy_piece_offsets
 
         .section .rodata
 /* copy_rule.c refers to this symbol: linking it with a copy object from */

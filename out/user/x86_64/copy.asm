@@ -9344,46 +9344,6 @@ uc_copy_avx512_medium:
 ..@uc_copy_avx512_medium.body_end:
 uc_copy_avx512_medium.end:
 
-        section .rodata
-        align   4, db 0
-; Where each of these routines' body starts and where its return ends,
-; from the routine, in the order of copy_rule.h's STRATEGY_ROUTINES: the
-; bytes a compiled set's memcpy and memmove lay out after their tree for a
-; copy their patched entries hold (templates/lib/entry_copy.lua), which
-; the probe lays out so too.
-        global  uc_copy_body_offsets:data (uc_copy_body_offsets.end - uc_copy_body_offsets)
-uc_copy_body_offsets:
-        dd      ..@uc_copy_forward.body - uc_copy_forward, ..@uc_copy_forward.body_end - uc_copy_forward
-        dd      ..@uc_copy_forward_aligned.body - uc_copy_forward_aligned, ..@uc_copy_forward_aligned.body_end - uc_copy_forward_aligned
-        dd      ..@uc_copy_down.body - uc_copy_down, ..@uc_copy_down.body_end - uc_copy_down
-        dd      ..@uc_copy_small.body - uc_copy_small, ..@uc_copy_small.body_end - uc_copy_small
-        dd      ..@uc_copy_avx2_forward.body - uc_copy_avx2_forward, ..@uc_copy_avx2_forward.body_end - uc_copy_avx2_forward
-        dd      ..@uc_copy_avx2_down.body - uc_copy_avx2_down, ..@uc_copy_avx2_down.body_end - uc_copy_avx2_down
-        dd      ..@uc_copy_avx2_small.body - uc_copy_avx2_small, ..@uc_copy_avx2_small.body_end - uc_copy_avx2_small
-        dd      ..@uc_copy_avx2_nt.body - uc_copy_avx2_nt, ..@uc_copy_avx2_nt.body_end - uc_copy_avx2_nt
-        dd      ..@uc_copy_avx512_forward.body - uc_copy_avx512_forward, ..@uc_copy_avx512_forward.body_end - uc_copy_avx512_forward
-        dd      ..@uc_copy_avx512_down.body - uc_copy_avx512_down, ..@uc_copy_avx512_down.body_end - uc_copy_avx512_down
-        dd      ..@uc_copy_small_flat.body - uc_copy_small_flat, ..@uc_copy_small_flat.body_end - uc_copy_small_flat
-        dd      ..@uc_copy_avx512_small.body - uc_copy_avx512_small, ..@uc_copy_avx512_small.body_end - uc_copy_avx512_small
-        dd      ..@uc_copy_avx512_medium.body - uc_copy_avx512_medium, ..@uc_copy_avx512_medium.body_end - uc_copy_avx512_medium
-uc_copy_body_offsets.end:
-
-        section .text
-
-        section .rodata
-        align   4, db 0
-; Where each piece of these routines' bodies starts (plan/pieces.h), from
-; its routine, in the order of copy_rule.h's STRATEGY_PIECES: the probe
-; enters them there as a compiled tree enters a set's copies.
-        global  uc_copy_piece_offsets:data (uc_copy_piece_offsets.end - uc_copy_piece_offsets)
-uc_copy_piece_offsets:
-        dd      ..@uc_copy_avx512_medium.n33 - uc_copy_avx512_medium
-        dd      ..@uc_copy_avx512_medium.n65 - uc_copy_avx512_medium
-        dd      ..@uc_copy_avx512_medium.n129 - uc_copy_avx512_medium
-uc_copy_piece_offsets.end:
-
-        section .text
-
 ; int uc_copy_strategy(const void *dst, const void *src, size_t n): the code
 ; of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same
 ; dispatch, expanded from the same template function, and patched alike,
@@ -10302,6 +10262,41 @@ uc_patch_copy_jumps:
         dw      ..@uc_copy_strategy_zen5_gpr.jump11 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump12 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump13 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump14 - uc_copy_strategy_zen5_gpr
         dw      ..@uc_copy_strategy_zen5_gpr.jump15 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump16 - uc_copy_strategy_zen5_gpr
 uc_patch_copy_jumps.end:
+
+        section .rodata
+        align   4, db 0
+; Where each of these routines' body starts and where its return ends,
+; from the routine, in the order of copy_rule.h's STRATEGY_ROUTINES: the
+; bytes a compiled set's memcpy and memmove lay out after their tree for a
+; copy their patched entries hold (templates/lib/entry_copy.lua), which
+; the probe lays out so too.
+        global  uc_copy_body_offsets:data (uc_copy_body_offsets.end - uc_copy_body_offsets)
+uc_copy_body_offsets:
+        dd      ..@uc_copy_forward.body - uc_copy_forward, ..@uc_copy_forward.body_end - uc_copy_forward
+        dd      ..@uc_copy_forward_aligned.body - uc_copy_forward_aligned, ..@uc_copy_forward_aligned.body_end - uc_copy_forward_aligned
+        dd      ..@uc_copy_down.body - uc_copy_down, ..@uc_copy_down.body_end - uc_copy_down
+        dd      ..@uc_copy_small.body - uc_copy_small, ..@uc_copy_small.body_end - uc_copy_small
+        dd      ..@uc_copy_avx2_forward.body - uc_copy_avx2_forward, ..@uc_copy_avx2_forward.body_end - uc_copy_avx2_forward
+        dd      ..@uc_copy_avx2_down.body - uc_copy_avx2_down, ..@uc_copy_avx2_down.body_end - uc_copy_avx2_down
+        dd      ..@uc_copy_avx2_small.body - uc_copy_avx2_small, ..@uc_copy_avx2_small.body_end - uc_copy_avx2_small
+        dd      ..@uc_copy_avx2_nt.body - uc_copy_avx2_nt, ..@uc_copy_avx2_nt.body_end - uc_copy_avx2_nt
+        dd      ..@uc_copy_avx512_forward.body - uc_copy_avx512_forward, ..@uc_copy_avx512_forward.body_end - uc_copy_avx512_forward
+        dd      ..@uc_copy_avx512_down.body - uc_copy_avx512_down, ..@uc_copy_avx512_down.body_end - uc_copy_avx512_down
+        dd      ..@uc_copy_small_flat.body - uc_copy_small_flat, ..@uc_copy_small_flat.body_end - uc_copy_small_flat
+        dd      ..@uc_copy_avx512_small.body - uc_copy_avx512_small, ..@uc_copy_avx512_small.body_end - uc_copy_avx512_small
+        dd      ..@uc_copy_avx512_medium.body - uc_copy_avx512_medium, ..@uc_copy_avx512_medium.body_end - uc_copy_avx512_medium
+uc_copy_body_offsets.end:
+
+        align   4, db 0
+; Where each piece of these routines' bodies starts (plan/pieces.h), from
+; its routine, in the order of copy_rule.h's STRATEGY_PIECES: the probe
+; enters them there as a compiled tree enters a set's copies.
+        global  uc_copy_piece_offsets:data (uc_copy_piece_offsets.end - uc_copy_piece_offsets)
+uc_copy_piece_offsets:
+        dd      ..@uc_copy_avx512_medium.n33 - uc_copy_avx512_medium
+        dd      ..@uc_copy_avx512_medium.n65 - uc_copy_avx512_medium
+        dd      ..@uc_copy_avx512_medium.n129 - uc_copy_avx512_medium
+uc_copy_piece_offsets.end:
 
         section .rodata
 ; copy_rule.c refers to this symbol: linking it with a copy object from

@@ -119,6 +119,7 @@ ${include("copy/user_access.tpi")}
 ${include("copy/data.tpi")}
 ${include("copy/patch_list.tpi")}
 @ end
+${include("copy/strategy_offsets.tpi")}
 @ if #c.access > 0 then
 @   local ranges = {}
 @   for _, name in ipairs(c.access) do
