@@ -106,7 +106,8 @@ static copy_fn baseline_copy(void)
 {
 	const unsigned char *slot = (const unsigned char *)memmove;
 	int32_t rel;
-	if (slot[0] != 0xff || slot[1] != 0x25) /* jmp [rip + rel32] */
+	/* jmp [rip + rel32]: FF /4 with ModRM 25h (Intel SDM vol. 2, JMP) */
+	if (slot[0] != 0xff || slot[1] != 0x25)
 		return memmove;
 	memcpy(&rel, slot + 2, sizeof rel);
 	return *(const copy_fn *)(slot + 6 + rel);
