@@ -6,14 +6,15 @@
  * a few bytes runs the tree's compares and its moves with no jump out of
  * the entry, as the C library's memmove reaches them in two compares
  * (glibc 2.36's __memmove_avx512_unaligned_erms). A jump out of the entry
- * to a copy laid out elsewhere in the object cost a Zen 4 guest 1-1.4
- * ticks a call at 16..32 bytes (6.5-7.0 ticks where the same moves after
- * the compares took 5.6), and took 65..128 bytes from 0.96-1.07x the C
- * library's time to 1.25-1.30x: the probe's grid gate refused zen4's user
- * table for it (evidence/zen4-2026-12-04-e676cc, in a scratch timing of
- * each shape in executable memory, timed in turns with the C library's
- * memmove by common/timer.h's time_copy). The longer copies, whose time a
- * jump does not show, stay behind rel32 jumps that rule_patch moves. */
+ * to a copy laid out 64 KiB away cost a Zen 4 guest 1-1.4 ticks a call at
+ * 16..32 bytes (6.5-7.0 ticks where the same moves after the compares
+ * took 5.6), and took 65..128 bytes from 0.96-1.07x the C library's time
+ * to 1.25-1.30x (a throwaway timing, not a recorded run: each shape in
+ * executable memory at three addresses, timed in turns with the C
+ * library's memmove by common/timer.h's time_copy). At 128 bytes the
+ * probe's grid gate refused zen4's user table of that run
+ * (evidence/zen4-2026-12-04-e676cc). The longer copies, whose time a jump
+ * does not show, stay behind rel32 jumps that rule_patch moves. */
 #ifndef PLAN_LAYOUT_H
 #define PLAN_LAYOUT_H
 
