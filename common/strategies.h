@@ -72,7 +72,13 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
  *  - avx512_medium: every load before any store, 64 bytes a move from 65
  *    bytes (two ymm below), for n in 33..512, as glibc's AVX-512 memmove
  *    moves these lengths (sysdeps/x86_64/multiarch/
- *    memmove-vec-unaligned-erms.S); avx2_small moves half as much a move. */
+ *    memmove-vec-unaligned-erms.S); avx2_small moves half as much a move.
+ *  - avx512_masked: avx512_small's one masked move in a zmm register, for
+ *    n <= 63: every length below the 64 bytes from which the C library's
+ *    AVX-512 memmove copies with two unmasked moves after two compares,
+ *    behind one compare and a jump, as that memmove reaches its shorter
+ *    lengths, but with no compare after it (the C library's takes up to
+ *    four more, which mispredict on random sizes). */
 #define STRATEGIES(X) \
 	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD, 0, DIR_UP, 0, 0, "rcx", \
 	  "one rep movsb (the baseline)") \
@@ -99,7 +105,9 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
 	X(STRATEGY_AVX512_SMALL, "avx512_small", 0, 32, ISA_AVX512, 'M', STRATEGY_SMALL_FLAT, 11, DIR_ANY, 0, 0, \
 	  "rcx k1 ymm0", "one load and one store of the first n bytes under a mask, no branch (any overlap)") \
 	X(STRATEGY_AVX512_MEDIUM, "avx512_medium", 33, 512, ISA_AVX512, 'E', STRATEGY_AVX2_SMALL, 12, DIR_ANY, 0, 0, \
-	  "zmm0-7", "every load before any store, in zmm registers (any overlap)")
+	  "zmm0-7", "every load before any store, in zmm registers (any overlap)") \
+	X(STRATEGY_AVX512_MASKED, "avx512_masked", 0, 63, ISA_AVX512, 'K', STRATEGY_AVX2_SMALL, 13, DIR_ANY, 0, 0, \
+	  "rcx k1 zmm0", "one zmm load and one store of the first n bytes under a mask, no branch (any overlap)")
 
 /* The small trial (derive/dispatch.h): in a kept table, every cell of
  * STRATEGY_TRIAL_FROM copied by STRATEGY_TRIAL_TO where the workload says

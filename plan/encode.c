@@ -101,9 +101,20 @@ static int pass(const struct plan_tree *t, struct emitter *e, uintptr_t base, co
 			}
 			at = base + e->len;
 			break;
+		case PLAN_GOTO:
+			if (s->falls && s->to >= 0 && targets->bytes[s->to]) {
+				/* The copy's moves right here: its piece's, or its
+				 * body's, which jump only inside themselves. */
+				if (s->piece >= 0)
+					put(e, targets->bytes[s->to] + targets->piece_at[s->piece],
+					    targets->piece_len[s->piece]);
+				else
+					put(e, targets->bytes[s->to], targets->len[s->to]);
+				continue;
+			}
+			break;
 		case PLAN_IF_AT_MOST:
 		case PLAN_IF_ABOVE:
-		case PLAN_GOTO:
 			break;
 		default:
 			return -1;

@@ -1,10 +1,10 @@
 /* Where a copy's body may be entered past its own compares on the length.
- * avx512_medium tests n against 64, then 128, before its moves; a tree
+ * avx512_medium tests n against 63, then 128, before its moves; a tree
  * that has already split its lengths there jumps to the moves of its
- * piece, so that a call of 65..128 bytes runs the tree's compares and no
+ * piece, so that a call of 64..128 bytes runs the tree's compares and no
  * more, as the C library's memmove reaches those moves in two compares
  * (glibc 2.36's __memmove_avx512_unaligned_erms, sysdeps/x86_64/multiarch/
- * memmove-vec-unaligned-erms.S: n against 64, then 128).
+ * memmove-vec-unaligned-erms.S: n below 64, then above 128).
  * The body template prints a label at each piece (bodies/
  * avx512_medium.tpi, .L<tag>_n<lo>), and the tree (tree.c) cuts a leaf
  * at the pieces' edges. Only for a copy that loads everything before it

@@ -2,6 +2,7 @@
 #include "tree.h"
 
 #include "../common/size_profile.h"
+#include "layout.h"
 #include "pieces.h"
 
 #include <stdio.h>
@@ -103,6 +104,7 @@ struct builder {
 	const struct leaf *leaves; /* leaves[1..]: numbered from 1, as the labels are */
 	struct plan_tree *out;
 	const char *prefix; /* of its labels: "t", or a class's subtree's */
+	int falls_leaf;     /* the leaf whose copy follows its compare (falls_leaf()); 0: none */
 };
 
 struct plan_step *plan_emit(struct plan_tree *out, enum plan_op op, int to)
@@ -175,6 +177,27 @@ static int weighted_middle(const struct leaf *leaves, int lo, int hi)
 	return mid;
 }
 
+/* The leaf whose copy the tree lays out right after the compare that
+ * selects it, with no jump (plan_step.falls), of leaves[1..n]: the second,
+ * where it and the first test no distance, the first is its own leaf
+ * of the root's compare, and its copy is one a patched entry holds
+ * (layout.h); 0 where none. The first leaf, the shortest lengths and
+ * most calls, takes one compare and a jump to its copy; the second, one
+ * compare more and no jump, and every longer length a jump past those
+ * moves. So the C library's AVX-512 memmove lays out its lengths (glibc
+ * 2.36's __memmove_avx512_unaligned_erms: below 64 bytes behind its first
+ * compare's jump, 64..128 after its second compare), and no other layout
+ * gave a table's 64..128 bytes its time: on a Zen 4 guest, two moves of
+ * 64..128 bytes behind two compares took 5.7-5.8 ticks a call, as the C
+ * library's; behind a third compare, or a jump, 6.4-6.6 (a throwaway
+ * timing of the layouts, not a recorded run). */
+static int falls_leaf(const struct leaf *leaves, int n)
+{
+	if (n < 3 || leaves[1].n_tests || leaves[2].n_tests || !plan_inline(leaves[2].elsewhere))
+		return 0;
+	return weighted_middle(leaves, 1, n) == 1 && weighted_middle(leaves, 2, n) == 2 ? 2 : 0;
+}
+
 /* Leaves lo..hi, for a length past leaves[lo - 1].hi: split where the
  * profile's calls weigh alike on both sides. */
 static void search(struct builder *b, int lo, int hi)
@@ -185,7 +208,14 @@ static void search(struct builder *b, int lo, int hi)
 	}
 	int mid = weighted_middle(b->leaves, lo, hi);
 	compare_length(b, mid);
-	if (lo == mid && b->leaves[lo].n_tests == 0) {
+	if (lo == mid && lo == b->falls_leaf) {
+		label(b, PLAN_IF_ABOVE, mid + 1, hi);
+		struct plan_step *s = plan_emit(b->out, PLAN_GOTO, b->leaves[lo].elsewhere);
+		s->piece = b->leaves[lo].piece;
+		s->falls = 1;
+		label(b, PLAN_LABEL, mid + 1, hi);
+		search(b, mid + 1, hi);
+	} else if (lo == mid && b->leaves[lo].n_tests == 0) {
 		plan_emit(b->out, PLAN_IF_AT_MOST, b->leaves[lo].elsewhere)->piece = b->leaves[lo].piece;
 		search(b, mid + 1, hi);
 	} else if (mid + 1 == hi && b->leaves[hi].n_tests == 0) {
@@ -222,8 +252,10 @@ static int cut_at_pieces(const struct leaf *runs, int n, struct leaf *out)
 
 /* The length tree of runs[1..n], each with no distance test or each with
  * its own: cut at the pieces' edges, weighed by the size profile, its
- * labels named from prefix. Nonzero when out of memory. */
-static int length_tree(const struct copy_table *t, const struct leaf *runs, int n, const char *prefix,
+ * labels named from prefix. root: the table's own tree (not a class's
+ * subtree), where the second leaf's copy may follow its compare
+ * (falls_leaf). Nonzero when out of memory. */
+static int length_tree(const struct copy_table *t, const struct leaf *runs, int n, const char *prefix, int root,
 		       struct plan_tree *out)
 {
 	struct leaf *leaves = calloc((size_t)n * PLAN_MAX_PIECES + 1, sizeof *leaves);
@@ -232,7 +264,7 @@ static int length_tree(const struct copy_table *t, const struct leaf *runs, int 
 	n = cut_at_pieces(runs, n, leaves);
 	for (int i = 1; i <= n; i++)
 		leaves[i].weight = size_profile_weight(leaves[i].lo, leaves[i].hi) + 1;
-	struct builder b = {t, leaves, out, prefix};
+	struct builder b = {t, leaves, out, prefix, root ? falls_leaf(leaves, n) : 0};
 	search(&b, 1, n);
 	free(leaves);
 	return 0;
@@ -307,7 +339,7 @@ static int classes_first(const struct copy_table *t, const struct leaf *runs, in
 		}
 		char prefix[16];
 		snprintf(prefix, sizeof prefix, "%st", class_label[c]);
-		rc = length_tree(t, column, m, prefix, out);
+		rc = length_tree(t, column, m, prefix, 0, out);
 	}
 	free(column);
 	return rc;
@@ -332,7 +364,7 @@ int plan_tree(const struct copy_table *t, struct plan_tree *out)
 		else
 			runs[++n] = leaf;
 	}
-	int rc = distance_first(runs, n) ? classes_first(t, runs, n, out) : length_tree(t, runs, n, "t", out);
+	int rc = distance_first(runs, n) ? classes_first(t, runs, n, out) : length_tree(t, runs, n, "t", 1, out);
 	free(runs);
 	if (rc)
 		plan_tree_free(out);

@@ -20,9 +20,12 @@
  * body's own compares: a table whose band 65..256 copied by avx512_medium
  * tested 256 in the tree, then 64 and 128 in the body.
  *
- * Every leaf jumps to its copy, the first band's too: a short copy's
- * lies in the patched entry, right after the tree (layout.h), a longer
- * one's in the routine. Laid out inline after the first compare (cmp; ja past it; the short copy's body), make
+ * Every leaf jumps to its copy, the first band's too, but the second: a
+ * short copy's lies in the patched entry, right after the tree (layout.h),
+ * a longer one's in the routine. The second leaf's short copy, where the
+ * first compare splits off the first leaf and the second the rest, is laid
+ * out right after the second compare instead, no jump (falls_leaf in
+ * tree.c). Laid out inline after the first compare (cmp; ja past it; the short copy's body), make
  * bench's dispatch rows (d = 0) gave 32 bytes or less 0.14 ticks a call over
  * the body alone in zen3's set (0.82 as it is), 0.33 in zen5's, and longer
  * lengths more, behind the taken jump past the body (zen5's median 2.7-3.3
@@ -69,6 +72,10 @@ struct plan_step {
 	unsigned int bound; /* PLAN_CMP_LENGTH: the band's last length */
 	int to;             /* a strategy code; -1: the label */
 	int piece;          /* with to: the piece of it jumped to (pieces.h); -1: its start */
+	/* PLAN_GOTO: 1 where a routine that holds the copy (layout.h) lays
+	 * out its moves right here, from the piece's first (or the body's),
+	 * instead of the jump: the tree's second leaf (tree.c, falls_leaf). */
+	int falls;
 	char label[32];     /* "t<lo>_<hi>": leaves lo..hi; "codes_<lo>_<hi>": codes lo..hi */
 };
 

@@ -122,6 +122,7 @@ static void copy_targets(const struct probe_flavor *f, int one_body, struct plan
 				out->piece[i] = one_body ? out->body[BASELINE_STRATEGY]
 							 : (uintptr_t)r->fn + *f->pieces[k].offset;
 				out->piece_at[i] = *f->pieces[k].offset - *r->body;
+				out->piece_len[i] = *f->pieces[k].end - *f->pieces[k].offset;
 			}
 	for (size_t j = 0; !one_body && j < f->n_routines; j++) {
 		const struct probe_routine *r = &f->routines[j];

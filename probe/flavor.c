@@ -14,8 +14,8 @@ static const struct probe_routine routines[] = {UC_STRATEGY_ROUTINES(ROUTINE)};
 #undef ROUTINE
 
 /* The pieces, then an end that is none (a flavor may have no piece). */
-#define PIECE(code, lo, offset) {code, lo, &offset},
-static const struct probe_piece pieces[] = {UC_STRATEGY_PIECES(PIECE){-1, 0, NULL}};
+#define PIECE(code, lo, offset, end) {code, lo, &offset, &end},
+static const struct probe_piece pieces[] = {UC_STRATEGY_PIECES(PIECE){-1, 0, NULL, NULL}};
 #undef PIECE
 
 static int machine_isa(void)

@@ -23,11 +23,12 @@ struct probe_routine {
 
 /* A piece of a routine's body (plan/pieces.h): where a tree that has split
  * its lengths at the piece's edges enters it, offset bytes past the
- * strategy's routine, as the flavor's copy.o says. */
+ * strategy's routine, as the flavor's copy.o says, and where its return
+ * ends, end bytes past it. */
 struct probe_piece {
 	int code;
 	unsigned int lo;
-	const uint32_t *offset;
+	const uint32_t *offset, *end;
 };
 
 struct probe_flavor {

@@ -60,8 +60,11 @@ check "...with a test of d mod 64, the near and below classes, and short and rel
 check "kernel: every set of the forged database encodes to its bytes" same "$T/forged.db" "$T/forged" kernel
 
 # A user table whose trees enter avx512_medium at its pieces (plan/pieces.h):
-# 33..512 cut at 64 and 128, and 257..512, with a test of d = 0, entered at
-# the piece of 129 bytes on.
+# 33..512 cut at 63 and 128, and 257..512, with a test of d = 0, entered at
+# the piece of 129 bytes on; its second leaf, 33..63, is the piece's moves
+# right after their compare (plan/tree.h, falls). And zen4's, avx512_masked
+# up to 63 bytes, then avx512_medium, whose moves of 64..128 follow the
+# second compare, as the C library's AVX-512 memmove lays them out.
 sqlite3 "$T/forged.db" "UPDATE rule SET above_max = 0, near_max = 0, below_max = 0, zero_mod = 4096, align_dst = 0
 	WHERE uarch = 'zen5' AND flavor = 'user'; DELETE FROM rule_band WHERE uarch = 'zen5' AND flavor = 'user';
 	INSERT INTO rule_band VALUES ('zen5', 'user', 0, 32, 'avx512_small', 'avx512_small', 'avx512_small',
@@ -70,18 +73,33 @@ sqlite3 "$T/forged.db" "UPDATE rule SET above_max = 0, near_max = 0, below_max =
 		'avx512_medium', 'avx512_medium');
 	INSERT INTO rule_band VALUES ('zen5', 'user', 257, 512, 'avx512_down', 'avx512_medium', 'avx512_medium',
 		'avx512_medium', 'avx512_medium');
-	INSERT INTO rule_band VALUES ('zen5', 'user', 513, NULL, 'forward', 'forward', 'forward', 'forward', 'forward')"
+	INSERT INTO rule_band VALUES ('zen5', 'user', 513, NULL, 'forward', 'forward', 'forward', 'forward', 'forward');
+	UPDATE rule SET above_max = 0, near_max = 0, below_max = 0, zero_mod = 4096, align_dst = 0
+	WHERE uarch = 'zen4' AND flavor = 'user'; DELETE FROM rule_band WHERE uarch = 'zen4' AND flavor = 'user';
+	INSERT INTO rule_band VALUES ('zen4', 'user', 0, 63, 'avx512_masked', 'avx512_masked', 'avx512_masked',
+		'avx512_masked', 'avx512_masked');
+	INSERT INTO rule_band VALUES ('zen4', 'user', 64, 256, 'avx512_medium', 'avx512_medium', 'avx512_medium',
+		'avx512_medium', 'avx512_medium');
+	INSERT INTO rule_band VALUES ('zen4', 'user', 257, NULL, 'avx2_forward', 'avx2_forward', 'avx2_forward',
+		'avx2_forward', 'avx2_forward')"
 check "the forged database with a user table of avx512_medium generates" \
 	gen/uarchgen gen -q --db "$T/forged.db" --out "$T/forged-user"
-check "...whose tree jumps to each of avx512_medium's pieces" sh -c \
-	"for lo in 33 65 129; do grep -q 'jbe near .Lmemcpy_zen5_avx512_avx512_medium_n'\$lo'\\|jmp near .Lmemcpy_zen5_avx512_avx512_medium_n'\$lo \
-	 '$T/forged-user/user/x86_64/copy.asm' || exit 1; done"
+U=$T/forged-user/user/x86_64/copy.asm
+check "...whose tree jumps to avx512_medium's pieces of 64 and 129 bytes on" sh -c \
+	"for lo in 64 129; do grep -q 'jbe near .Lmemcpy_zen5_avx512_avx512_medium_n'\$lo'\\|jmp near .Lmemcpy_zen5_avx512_avx512_medium_n'\$lo '$U' || exit 1; done"
+check "...and lays out the moves of 33..63 bytes right after its second compare, no jump" sh -c \
+	"grep -B3 '^.Lmemcpy_zen5_avx512_falls_avx512_medium_n33:' '$U' | grep -q 'cmp     rdx, 63 ' &&
+	 ! grep -q 'near .Lmemcpy_zen5_avx512_avx512_medium_n33' '$U'"
+check "...zen4's: avx512_masked behind the first compare's jump, the moves of 64..128 bytes after the second" sh -c \
+	"sed -n '/^uc_memcpy_zen4_avx512:/,/copy_end/p' '$U' | grep -v '^ *;' | sed -n '4,8p' | tr -s ' ' | tr '\\n' '|' |
+	 grep -q '^ cmp rdx, 63 ; band edge| jbe near .Lmemcpy_zen4_avx512_avx512_masked| cmp rdx, 128 ; band edge| ja .Lmemcpy_zen4_avx512_t[0-9_]*|.Lmemcpy_zen4_avx512_falls_avx512_medium_n64:|\$'"
 check "user: every set of the forged database encodes to its bytes" same "$T/forged.db" "$T/forged-user" user
 # And the pieces copy what they should: zen5's generated tests, every
 # length, distance and overlap through its patched entries (on a CPU
 # without AVX-512 they run the set of its isa, which has no piece).
 check "...and its generated tests build" build_suite "$T/forged-user/user"
-check "...and pass" "$T/forged-user/user/run" zen5
+check "...and pass, zen5's" "$T/forged-user/user/run" zen5
+check "...and zen4's" "$T/forged-user/user/run" zen4
 
 # Kernel tables that copy zero and elsewhere forward at every length and
 # some classes their own ways: their trees test the distance first

@@ -85,7 +85,7 @@ static void read_lines(const char *flavor)
 
 /* The bytes of each copy an entry holds (plan_inline) in the flavor's
  * copy_<strategy> routine, from its mark .body to .body_end, and where its
- * pieces start in them (their marks .n<lo>). */
+ * pieces start in them (their marks .n<lo>) and end (.n<lo>_end). */
 static void hold_bodies(struct plan_targets *targets)
 {
 	char label[192];
@@ -105,7 +105,11 @@ static void hold_bodies(struct plan_targets *targets)
 				continue;
 			snprintf(label, sizeof label, "..@uc_copy_%s.n%u", strategy_catalogue[s].name, plan_pieces[i].lo);
 			long at = sym(label);
+			snprintf(label, sizeof label, "..@uc_copy_%s.n%u_end", strategy_catalogue[s].name,
+				 plan_pieces[i].lo);
+			long end = sym(label);
 			targets->piece_at[i] = at < from ? 0 : (size_t)(at - from);
+			targets->piece_len[i] = at < from || end < at ? 0 : (size_t)(end - at);
 		}
 	}
 }

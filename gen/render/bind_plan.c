@@ -48,6 +48,7 @@ static void push_step(lua_State *L, const struct plan_step *s)
 	else
 		set_str(L, "piece", NULL);
 	set_str(L, "label", s->label[0] ? s->label : NULL);
+	set_bool(L, "falls", s->falls);
 }
 
 /* plan.pieces = { { strategy = name, lo = N, hi = N }, ... }: where a copy's

@@ -296,19 +296,21 @@ extern const ${P}u32 ${P}copy_body_offsets[${2 * n_listed}];
 	/* end */
 
 /* Each piece of those routines' bodies (plan/pieces.h), as an X-macro:
- * X(code, lo, offset), offset its distance in bytes from the strategy's
- * routine, where a compiled tree that has split its lengths at the
- * piece's edges enters the body for the lengths from lo. */
+ * X(code, lo, offset, end), offset its distance in bytes from the
+ * strategy's routine, where a compiled tree that has split its lengths at
+ * the piece's edges enters the body for the lengths from lo, and end that
+ * of the end of its return: a tree whose compare is followed by the
+ * piece's moves lays out the bytes between. */
 @ local pieces = {}
 @ for _, p in ipairs(plan.pieces) do
 @   if listed["copy_" .. p.strategy] then pieces[#pieces + 1] = p end
 @ end
 @ if #pieces > 0 then
-extern const ${P}u32 ${P}copy_piece_offsets[${#pieces}];
+extern const ${P}u32 ${P}copy_piece_offsets[${2 * #pieces}];
 @ end
 #define ${G}STRATEGY_PIECES(X) \
 @ for i, p in ipairs(pieces) do
-	X(${G}STRATEGY_${string.upper(p.strategy)}, ${p.lo}, ${P}copy_piece_offsets[${i - 1}]) \
+	X(${G}STRATEGY_${string.upper(p.strategy)}, ${p.lo}, ${P}copy_piece_offsets[${2 * i - 2}], ${P}copy_piece_offsets[${2 * i - 1}]) \
 @ end
 	/* end */
 

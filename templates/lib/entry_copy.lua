@@ -36,10 +36,11 @@ local HOLDING_SITES = { memcpy = true, memmove = true }
 
 -- The bytes each copy a site may hold takes at most, its return
 -- included: the copy_<strategy> routines' bodies as NASM assembles them
--- (small 136, small_flat 202, avx2_small 339, avx512_small 36,
+-- (small 136, small_flat 202, avx2_small 339, avx512_small 36, avx512_masked 38,
 -- avx512_medium 270), rounded up to 8. rule_patch refuses a copy that
 -- does not fit its site's room (patch.c.tpi), which the tests install.
-local BODY_MAX = { small = 144, small_flat = 208, avx2_small = 344, avx512_small = 40, avx512_medium = 280 }
+local BODY_MAX = { small = 144, small_flat = 208, avx2_small = 344, avx512_small = 40, avx512_medium = 280,
+  avx512_masked = 48 }
 
 -- The copies way's routine for site holds after its tree, in the order
 -- cases.tpi lays them out: only in a generic build's compiled sets
@@ -80,6 +81,15 @@ function M.step_jump(way, i, site)
   return jumps and way.far and not holds(way, site, x.to), false
 end
 
+-- Whether step i of way's tree at site is a goto whose copy's moves
+-- dispatch.tpi lays out right there (plan/tree.h, falls), the bytes of
+-- its piece, or of its whole body, as the copy's routine holds them: only
+-- where the entry holds that copy; elsewhere the goto is a jump.
+function M.falls(way, i, site)
+  local x = way.tree[i]
+  return x.op == "goto" and x.falls and holds(way, site, x.to)
+end
+
 -- The marks of routine (a routine's label, prefix included) for site that
 -- end each relocated jump, in address order: "<routine>.jump<k>", k from 1.
 function M.jumps(routine, way, site)
@@ -99,6 +109,9 @@ local function copy_max(site, way)
   end
   for _, name in ipairs(M.held(way, site)) do
     n = n + (BODY_MAX[name] or error("entry_copy: no bound for the body of " .. name))
+  end
+  for i, x in ipairs(way.tree) do
+    if M.falls(way, i, site) then n = n + BODY_MAX[x.to] end
   end
   return n + 5
 end
