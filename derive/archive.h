@@ -106,13 +106,14 @@
  *      pointer that the tables, called directly, did not take: on a Zen
  *      4 guest the slot cost the C library about 0.8 ticks a call on
  *      random sizes (probe/flavor.c).
- *  18: as 17, with the grid gate's table compiled at PLACES_TIMED places
- *      and each point's ratio the median of the places', as the workload
- *      times every table: at one place a Zen 4 guest's user table took
- *      0.91x the C library's time at 64 bytes and 1.26x and 1.23x at the
- *      next two (probe/grid_gate.c). */
+ *  18: as 17, with avx512_masked (0..63 bytes under one mask) timed,
+ *      avx512_medium's pieces split at 63 and 128, the moves of a held
+ *      copy's piece timed right after its entry, and every compiled
+ *      table's second leaf laid out after its compare (plan/tree.h,
+ *      falls), as the C library's AVX-512 memmove lays out 64..128
+ *      bytes. */
 #define PROBE_VERSION 18
-#define PLACED_GATE_VERSION 18
+#define FALLS_VERSION 18
 #define HELD_COPIES_VERSION 16
 #define CLASSES_TRIAL_VERSION 15
 #define PIECES_VERSION 14

@@ -107,8 +107,7 @@ struct classes_trial {
 /* Probe version 12's grid gate, after the trials, where the run keeps a
  * table: that table, compiled, against every copy forward as it ships at
  * each point of make bench's grid (common/bench_grid.h), the two timed in
- * turns, each point the median of GRID_GATE_ROUNDS rounds' ratios (from
- * version 18, at each of PLACES_TIMED places, the median of them). worst:
+ * turns, each point the median of GRID_GATE_ROUNDS rounds' ratios. worst:
  * the largest ratio, at length and distance. refused: slower beyond the
  * noise there, in its first timing and in the median of two more, so that
  * every copy forward stays: a table never loses to what the caller already

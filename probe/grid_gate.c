@@ -13,7 +13,15 @@
 #include <sys/mman.h>
 
 /* table over baseline at n bytes, distance d: the median of
- * GRID_GATE_ROUNDS rounds' ratios, each first in turn. */
+ * GRID_GATE_ROUNDS rounds' ratios, each first in turn. The table is
+ * compiled at one place, not at placed.h's three: identical copies of a
+ * tree at other addresses, timed one after another, spoil each other's
+ * branch predictions. On a Zen 4 guest zen4's user table, compiled at
+ * eight places and timed at 64 bytes, d = 33, took 0.93x the C library's
+ * time at the place timed first and 1.04-1.21x at the seven timed after
+ * it, whichever order the places were timed in; one place timed eight
+ * times over took 0.89-0.93x every time (a throwaway timing of probe
+ * version 18's table, not a recorded run). */
 static double point_ratio(copy_fn table, copy_fn baseline, unsigned char *arena, size_t n, unsigned int d)
 {
 	double r[GRID_GATE_ROUNDS];
@@ -26,22 +34,6 @@ static double point_ratio(copy_fn table, copy_fn baseline, unsigned char *arena,
 		r[k] = a / b;
 	}
 	return workload_median(r, GRID_GATE_ROUNDS);
-}
-
-/* The table at each of its PLACES places (placed.h) over baseline at n
- * bytes, distance d: the median of the places' point_ratio. One place
- * judged the address as much as the code: on a Zen 4 guest, zen4's user
- * table of evidence/zen4-2026-12-05-c10ec4 took 0.91x the C library's
- * time at 64 bytes, d = 0, at its first place and 1.26x and 1.23x at the
- * next two, the same bytes 64-byte lines apart; make bench timed the
- * shipped routine, so imported, at 1.22-1.42x there. */
-static double placed_ratio(const struct compiled_tables *c, copy_fn baseline, unsigned char *arena, size_t n,
-			   unsigned int d)
-{
-	double r[PLACES];
-	for (int k = 0; k < PLACES; k++)
-		r[k] = point_ratio(c->entries[k], baseline, arena, n, d);
-	return workload_median(r, PLACES);
 }
 
 int try_grid_gate(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise,
@@ -62,10 +54,7 @@ int try_grid_gate(const struct probe_flavor *f, const struct table *t, struct di
 		fprintf(stderr, "probe: no memory for the grid gate's buffers\n");
 		return -1;
 	}
-	struct derived_rule places[PLACES];
-	for (int k = 0; k < PLACES; k++)
-		places[k] = r;
-	if (compile_tables(f, places, PLACES, 0, &c)) {
+	if (compile_tables(f, &r, 1, 0, &c)) {
 		compiled_tables_free(&c);
 		munmap(arena, TIMING_ARENA);
 		return -1;
@@ -77,12 +66,12 @@ int try_grid_gate(const struct probe_flavor *f, const struct table *t, struct di
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
 			size_t n = bench_grid_lengths[i];
 			unsigned int dist = bench_grid_distances[j];
-			double ratio = placed_ratio(&c, baseline, arena, n, dist);
+			double ratio = point_ratio(c.entries[0], baseline, arena, n, dist);
 			/* A loss is timed twice more: one slow spell of a guest
 			 * does not refuse a table. */
 			if (grid_gate_refuses(ratio, noise))
-				ratio = median3(ratio, placed_ratio(&c, baseline, arena, n, dist),
-						placed_ratio(&c, baseline, arena, n, dist));
+				ratio = median3(ratio, point_ratio(c.entries[0], baseline, arena, n, dist),
+						point_ratio(c.entries[0], baseline, arena, n, dist));
 			if (ratio > g.worst)
 				g.worst = ratio, g.length = (unsigned int)n, g.distance = dist;
 		}

@@ -7,11 +7,11 @@
 #include "flavor.h"
 
 /* Where d keeps a table (dispatch_keeps_table): the rule derive_chosen
- * makes of it, compiled at PLACES places (placed.h; one place before
- * probe version 18), and every copy forward as it ships, timed in turns at
+ * makes of it, compiled (one place: at one length and distance every
+ * branch predicts), and every copy forward as it ships, timed in turns at
  * each point of the grid up to longest bytes (the plan's longest length:
- * the whole grid in a full run), the median of the places; the verdict in
- * d->gate, printed. Nothing where d keeps none. Nonzero after saying why. */
+ * the whole grid in a full run); the verdict in d->gate, printed. Nothing
+ * where d keeps none. Nonzero after saying why. */
 int try_grid_gate(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise,
 		  size_t longest);
 

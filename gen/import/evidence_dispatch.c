@@ -77,17 +77,12 @@ static void grid_gate_section(struct buf *b, const struct run_facts *run)
 	const struct grid_gate *g = &run->archive->dispatch.gate;
 	if (!g->tried)
 		return;
-	char placed[96] = "";
-	if (run->archive->probe_version >= PLACED_GATE_VERSION)
-		snprintf(placed, sizeof placed, " at each of %d places the table is compiled at, the median of them",
-			 PLACES_TIMED);
 	buf_printf(b, "\nLast, the grid gate: the table kept, compiled, against every copy forward as it ships (%s), "
 		      "timed in turns at each point of make bench's grid (%zu lengths, 8 B to 8 MiB, at %zu distances), "
-		      "each point the median of %d rounds' ratios%s, a loss beyond the noise timed twice more: worst "
+		      "each point the median of %d rounds' ratios, a loss beyond the noise timed twice more: worst "
 		      "%.3fx at %u bytes, d = %u. %s\n",
 		   strcmp(run->archive->flavor, "user") == 0 ? "the C library's memmove" : "the entry's own rep movsb",
-		   BENCH_GRID_LENGTHS, BENCH_GRID_DISTANCES, GRID_GATE_ROUNDS, placed, g->worst, g->length,
-		   g->distance,
+		   BENCH_GRID_LENGTHS, BENCH_GRID_DISTANCES, GRID_GATE_ROUNDS, g->worst, g->length, g->distance,
 		   g->refused ? "**Refused**: every copy forward stays, since a table never loses to what the caller "
 				"already has beyond the noise."
 			      : "Passed.");

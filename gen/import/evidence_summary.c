@@ -127,9 +127,12 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 			   v >= PIECES_VERSION ? ", or, at a length one of its pieces holds (plan/pieces.h), to that "
 						 "piece, past the body's own compares"
 					       : "",
-			   v >= HELD_COPIES_VERSION ? "; a short copy that a patched entry holds (plan/layout.h) with "
-						      "its body right there instead, no jump"
-						    : "");
+			   v >= FALLS_VERSION	     ? "; a short copy that a patched entry holds (plan/layout.h) with "
+						       "its body, or its piece's moves, right there instead, no jump, as "
+						       "a compiled tree lays out its second leaf's moves after its compare"
+			   : v >= HELD_COPIES_VERSION ? "; a short copy that a patched entry holds (plan/layout.h) with "
+						       "its body right there instead, no jump"
+						     : "");
 	else if (v >= 2)
 		buf_printf(b, "## Method\n\n- Routines: the generated strategies of the %s flavor that this CPU runs, "
 			      "each run through the flavor's table copy (`uc_memmove`, or `uc_memcpy` where the flavor "
