@@ -52,22 +52,36 @@ copy_fn timing_reference(const struct probe_flavor *f)
 	return routine_of(f, BASELINE_STRATEGY);
 }
 
-/* Memory within rel32 of the probe's routines: tried at steps of 16 MiB
- * above them, then below. */
+/* Memory within rel32 of the probe's routines: tried at steps of 2 MiB
+ * above them, then below, each region from the step after the last one's,
+ * so that a region does not take the addresses of code the probe ran
+ * before (until some 480 regions wrap around). Compiled where other copies
+ * of the same tree had run and been unmapped, a table timed slower: the
+ * grid gate of zen4's user table of probe version 18, run on a Zen 4 guest
+ * after the table had been timed at three places, refused it in four runs
+ * of four (worst 1.043-1.088x the C library's time); compiled at an
+ * address no code had taken, it passed in three of four, as in a process
+ * that had timed nothing before (worst 1.010-1.026x; throwaway runs, not
+ * recorded). */
 static unsigned char *near_region(const struct probe_flavor *f, size_t size)
 {
+	enum { HALF = 480, STEPS = 2 * HALF };
+	static int next = 0;
 	uintptr_t text = (uintptr_t)routine_of(f, BASELINE_STRATEGY) & ~(uintptr_t)0xfffff;
-	for (int k = 1; k <= 96; k++) {
-		uintptr_t step = (uintptr_t)(k <= 48 ? k : k - 48) << 24;
-		uintptr_t want = k <= 48 ? text + step : text > step ? text - step : 0;
+	for (int tried = 0; tried < STEPS; tried++) {
+		int k = (next + tried) % STEPS + 1;
+		uintptr_t step = (uintptr_t)(k <= HALF ? k : k - HALF) << 21;
+		uintptr_t want = k <= HALF ? text + step : text > step ? text - step : 0;
 		if (!want)
 			continue;
 		void *p = mmap((void *)want, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
 			continue;
 		int64_t far = (int64_t)((uintptr_t)p + size) - (int64_t)text;
-		if (far > -((int64_t)1 << 30) && far < ((int64_t)1 << 30))
+		if (far > -((int64_t)1 << 30) && far < ((int64_t)1 << 30)) {
+			next = k % STEPS;
 			return p;
+		}
 		munmap(p, size);
 	}
 	return NULL;
