@@ -189,7 +189,7 @@ static int weighted_middle(const struct leaf *leaves, int lo, int hi)
  * compare's jump, 64..128 after its second compare), and no other layout
  * gave a table's 64..128 bytes its time: on a Zen 4 guest, two moves of
  * 64..128 bytes behind two compares took 5.7-5.8 ticks a call, as the C
- * library's; behind a third compare, or a jump, 6.4-6.6 (a throwaway
+ * library's; behind a third compare, or a jump, 6.4-7.2 (a throwaway
  * timing of the layouts, not a recorded run). */
 static int falls_leaf(const struct leaf *leaves, int n)
 {
