@@ -40,9 +40,10 @@ struct plan_targets {
 /* Writes tree's code into out[0..cap), to run at address base, its jumps
  * landing at targets, a goto that falls as the bytes of its copy, then the
  * copies targets gives the bytes of, in the order of plan_layout; a last
- * jump to the first of them is left out, as the tree falls through to it. Returns its length, or 0 when it does not
- * fit in cap, a step is not one of the compiled tree's, or a target is
- * missing or further than rel32 reaches. */
+ * jump to the first of them is left out, as the tree falls through to it.
+ * Returns its length, or 0 when it does not fit in cap, a step is not one
+ * of the compiled tree's, or a target is missing or further than rel32
+ * reaches. */
 size_t plan_encode(const struct plan_tree *tree, uint8_t *out, size_t cap, uintptr_t base,
 		   const struct plan_targets *targets);
 

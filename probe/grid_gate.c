@@ -18,10 +18,10 @@
  * tree at other addresses, timed one after another, spoil each other's
  * branch predictions. On a Zen 4 guest zen4's user table, compiled at
  * eight places and timed at 64 bytes, d = 33, took 0.93x the C library's
- * time at the place timed first and 1.04-1.21x at the seven timed after
+ * time at the place timed first and 1.00-1.21x at the seven timed after
  * it, whichever order the places were timed in; one place timed eight
- * times over took 0.89-0.93x every time (a throwaway timing of probe
- * version 18's table, not a recorded run). */
+ * times over took 0.81-0.93x (a throwaway timing of probe version 18's
+ * table, not a recorded run). */
 static double point_ratio(copy_fn table, copy_fn baseline, unsigned char *arena, size_t n, unsigned int d)
 {
 	double r[GRID_GATE_ROUNDS];
