@@ -111,8 +111,15 @@
  *      copy's piece timed right after its entry, and every compiled
  *      table's second leaf laid out after its compare (plan/tree.h,
  *      falls), as the C library's AVX-512 memmove lays out 64..128
- *      bytes. */
-#define PROBE_VERSION 18
+ *      bytes.
+ *  19: as 18, with each band trial decided on the workload alone: a split
+ *      stays only where the table with it is faster beyond the noise on
+ *      random sizes (band_trial_merges). Before, a split faster on the
+ *      sorted control stayed too: a Zen 4 guest's kernel run kept 0..48
+ *      split at 15.36 ticks a call on random sizes against 14.26 whole
+ *      (evidence/zen4-2026-12-05-8cbd47). */
+#define PROBE_VERSION 19
+#define WORKLOAD_SPLITS_VERSION 19
 #define FALLS_VERSION 18
 #define HELD_COPIES_VERSION 16
 #define CLASSES_TRIAL_VERSION 15

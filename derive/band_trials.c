@@ -11,7 +11,7 @@
 
 int band_trial_merges(const struct band_trial *t, double noise)
 {
-	return t->without.random <= t->with.random * (1 + noise) && t->without.sorted <= t->with.sorted * (1 + noise);
+	return !(t->with.random * (1 + noise) < t->without.random);
 }
 
 /* The lowest band past the first whose first length is longest or less

@@ -38,8 +38,8 @@ struct workload_ticks {
  * range (derive.h, struct length_range) and the table with it, each
  * compiled as gen writes it, timed in turns with every copy forward (from
  * probe version 11; with each other before): the median ticks a call of
- * each. merged: the table with the split was not faster beyond the noise
- * on either stream, so the rule keeps the range whole. */
+ * each. merged: the rule keeps the range whole (band_trial_merges says
+ * when). */
 #define DISPATCH_TRIALS_MAX DERIVE_UNSPLIT_MAX
 /* The rounds a trial's table is timed in, in turns with every copy forward. */
 #define DISPATCH_PAIRED_ROUNDS 61
@@ -188,9 +188,14 @@ int band_trial_parse(const char *line, struct band_trial *t, char *why, size_t w
  * space; the rest of the line after it, or NULL where there is none. */
 const char *ticks_then_space(const char *s, double *v);
 
-/* Whether a trial's range stays whole: the table without the split no
- * slower than the table with it beyond the noise, on random sizes and on
- * the sorted control. A band is kept only where its compare pays. */
+/* Whether a trial's range stays whole (probe version 19): the table with
+ * the split not faster than the table without it beyond the noise on
+ * random sizes. A band is kept only where its compare pays on the
+ * workload; the sorted control, where every compare predicts, keeps none
+ * (versions 7..18 kept a split faster there on either stream, and their
+ * archives carry their verdicts). What a merge costs the sorted control,
+ * the tests after the trials judge: the shaped trial's and the grid
+ * gate's against every copy forward. */
 int band_trial_merges(const struct band_trial *t, double noise);
 
 /* Times a band trial's two tables, compiled: rules[0] with the split,

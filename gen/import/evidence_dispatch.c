@@ -167,8 +167,11 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 	buf_printf(b, "\nThen each split of the %s table that the workload's calls reach (up to %u bytes), tried "
 		      "away: the table derived again with no band edge inside a range, against the table with the "
 		      "split, both compiled and timed in turns, the median of %d rounds in ticks per call. A range "
-		      "stays whole where the split was not faster beyond the noise on either stream.\n\n",
-		   shaping ? "fastest" : "kept", workload_longest(), DISPATCH_PAIRED_ROUNDS);
+		      "stays whole where the split was not faster beyond the noise %s.\n\n",
+		   shaping ? "fastest" : "kept", workload_longest(), DISPATCH_PAIRED_ROUNDS,
+		   run->archive->probe_version >= WORKLOAD_SPLITS_VERSION
+			   ? "on random sizes (probe version 19: the sorted control keeps no split)"
+			   : "on either stream");
 	if (!d->n_trials)
 		buf_printf(b, "The %s table has no split the workload reaches.\n", shaping ? "fastest" : "kept");
 	else
