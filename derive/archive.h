@@ -117,9 +117,13 @@
  *      random sizes (band_trial_merges). Before, a split faster on the
  *      sorted control stayed too: a Zen 4 guest's kernel run kept 0..48
  *      split at 15.36 ticks a call on random sizes against 14.26 whole
- *      (evidence/zen4-2026-12-05-8cbd47). */
+ *      (evidence/zen4-2026-12-05-8cbd47). And every compiled table's
+ *      leaves past the first laid out after their compares where they
+ *      are the side the size profile weighs most (plan/tree.c,
+ *      falls_leaf), not its second leaf alone. */
 #define PROBE_VERSION 19
 #define WORKLOAD_SPLITS_VERSION 19
+#define LEAVES_FALL_VERSION 19
 #define FALLS_VERSION 18
 #define HELD_COPIES_VERSION 16
 #define CLASSES_TRIAL_VERSION 15

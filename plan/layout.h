@@ -14,9 +14,9 @@
  * library's memmove by common/timer.h's time_copy). At 128 bytes the
  * probe's grid gate refused zen4's user table of that run
  * (evidence/zen4-2026-12-04-e676cc). The longer copies, whose time a jump
- * does not show, stay behind rel32 jumps that rule_patch moves. The tree's
- * second leaf, where its copy is one held here, takes no jump even to it:
- * its moves are laid out inside the tree, after its compare (tree.h,
+ * does not show, stay behind rel32 jumps that rule_patch moves. A leaf
+ * past the tree's first whose copy is one held here takes no jump even to
+ * it: its moves are laid out inside the tree, after its compare (tree.h,
  * falls), and the copy's body here as well, for the tree's other leaves. */
 #ifndef PLAN_LAYOUT_H
 #define PLAN_LAYOUT_H

@@ -104,7 +104,7 @@ struct builder {
 	const struct leaf *leaves; /* leaves[1..]: numbered from 1, as the labels are */
 	struct plan_tree *out;
 	const char *prefix; /* of its labels: "t", or a class's subtree's */
-	int falls_leaf;     /* the leaf whose copy follows its compare (falls_leaf()); 0: none */
+	int root;           /* the table's own tree, where a leaf's copy may follow its compare (falls_leaf) */
 };
 
 struct plan_step *plan_emit(struct plan_tree *out, enum plan_op op, int to)
@@ -177,25 +177,29 @@ static int weighted_middle(const struct leaf *leaves, int lo, int hi)
 	return mid;
 }
 
-/* The leaf whose copy the tree lays out right after the compare that
- * selects it, with no jump (plan_step.falls), of leaves[1..n]: the second,
- * where it and the first test no distance, the first is its own leaf
- * of the root's compare, and its copy is one a patched entry holds
- * (layout.h); 0 where none. The first leaf, the shortest lengths and
- * most calls, takes one compare and a jump to its copy; the second, one
- * compare more and no jump, and every longer length a jump past those
- * moves. So the C library's AVX-512 memmove lays out its lengths (glibc
- * 2.36's __memmove_avx512_unaligned_erms: below 64 bytes behind its first
+/* Whether leaf lo of lo..hi, the side of its compare that the size
+ * profile weighs most (weighted_middle), lays out its copy's moves right
+ * after that compare, no jump (plan_step.falls): in the table's own tree,
+ * past its first leaf, where the leaf tests no distance and its copy is
+ * one a patched entry holds (layout.h). Then the leaf takes no taken jump
+ * and the lengths past it take one, where the compare's jump to the leaf
+ * cost the leaf one: the more frequent side falls through. The first
+ * leaf, the shortest lengths and most calls, keeps its jump, so that the
+ * second takes two compares and no jump: so the C library's AVX-512
+ * memmove lays out its lengths (glibc 2.36's
+ * __memmove_avx512_unaligned_erms: below 64 bytes behind its first
  * compare's jump, 64..128 after its second compare), and no other layout
  * gave a table's 64..128 bytes its time: on a Zen 4 guest, two moves of
  * 64..128 bytes behind two compares took 5.7-5.8 ticks a call, as the C
  * library's; behind a third compare, or a jump, 6.4-7.2 (a throwaway
- * timing of the layouts, not a recorded run). */
-static int falls_leaf(const struct leaf *leaves, int n)
+ * timing of the layouts, not a recorded run). Past the second leaf too:
+ * zen4's 129..256 bytes, behind the third compare's jump to the piece,
+ * took 1.06-1.08x the C library's time at 256 bytes, d = 0, 32 and 64
+ * (make bench); laid out after that compare, 0.83-0.94x (make bench, the
+ * next run), where the C library takes two jumps. */
+static int falls_leaf(const struct builder *b, int lo)
 {
-	if (n < 3 || leaves[1].n_tests || leaves[2].n_tests || !plan_inline(leaves[2].elsewhere))
-		return 0;
-	return weighted_middle(leaves, 1, n) == 1 && weighted_middle(leaves, 2, n) == 2 ? 2 : 0;
+	return b->root && lo > 1 && !b->leaves[lo].n_tests && plan_inline(b->leaves[lo].elsewhere);
 }
 
 /* Leaves lo..hi, for a length past leaves[lo - 1].hi: split where the
@@ -208,7 +212,7 @@ static void search(struct builder *b, int lo, int hi)
 	}
 	int mid = weighted_middle(b->leaves, lo, hi);
 	compare_length(b, mid);
-	if (lo == mid && lo == b->falls_leaf) {
+	if (lo == mid && falls_leaf(b, lo)) {
 		label(b, PLAN_IF_ABOVE, mid + 1, hi);
 		struct plan_step *s = plan_emit(b->out, PLAN_GOTO, b->leaves[lo].elsewhere);
 		s->piece = b->leaves[lo].piece;
@@ -253,8 +257,8 @@ static int cut_at_pieces(const struct leaf *runs, int n, struct leaf *out)
 /* The length tree of runs[1..n], each with no distance test or each with
  * its own: cut at the pieces' edges, weighed by the size profile, its
  * labels named from prefix. root: the table's own tree (not a class's
- * subtree), where the second leaf's copy may follow its compare
- * (falls_leaf). Nonzero when out of memory. */
+ * subtree), where a leaf's copy may follow its compare (falls_leaf).
+ * Nonzero when out of memory. */
 static int length_tree(const struct copy_table *t, const struct leaf *runs, int n, const char *prefix, int root,
 		       struct plan_tree *out)
 {
@@ -264,7 +268,7 @@ static int length_tree(const struct copy_table *t, const struct leaf *runs, int 
 	n = cut_at_pieces(runs, n, leaves);
 	for (int i = 1; i <= n; i++)
 		leaves[i].weight = size_profile_weight(leaves[i].lo, leaves[i].hi) + 1;
-	struct builder b = {t, leaves, out, prefix, root ? falls_leaf(leaves, n) : 0};
+	struct builder b = {t, leaves, out, prefix, root};
 	search(&b, 1, n);
 	free(leaves);
 	return 0;

@@ -22,10 +22,9 @@
  *
  * Every leaf jumps to its copy, the first band's too, but the second: a
  * short copy's lies in the patched entry, right after the tree (layout.h),
- * a longer one's in the routine. The second leaf's short copy, where the
- * first compare splits off the first leaf and the second the rest, is laid
- * out right after the second compare instead, no jump (falls_leaf in
- * tree.c). Laid out inline after the first compare (cmp; ja past it; the short copy's body), make
+ * a longer one's in the routine. A leaf past the first whose short copy
+ * the entry holds, where its compare splits it off the rest, is laid out
+ * right after that compare instead, no jump (falls_leaf in tree.c). Laid out inline after the first compare (cmp; ja past it; the short copy's body), make
  * bench's dispatch rows (d = 0) gave 32 bytes or less 0.14 ticks a call over
  * the body alone in zen3's set (0.82 as it is), 0.33 in zen5's, and longer
  * lengths more, behind the taken jump past the body (zen5's median 2.7-3.3
@@ -74,7 +73,7 @@ struct plan_step {
 	int piece;          /* with to: the piece of it jumped to (pieces.h); -1: its start */
 	/* PLAN_GOTO: 1 where a routine that holds the copy (layout.h) lays
 	 * out its moves right here, from the piece's first (or the body's),
-	 * instead of the jump: the tree's second leaf (tree.c, falls_leaf). */
+	 * instead of the jump: a leaf past the first (tree.c, falls_leaf). */
 	int falls;
 	char label[32];     /* "t<lo>_<hi>": leaves lo..hi; "codes_<lo>_<hi>": codes lo..hi */
 };

@@ -278,7 +278,7 @@ int compile_strategies(const struct probe_flavor *f, struct compiled_tables *out
 	/* Each piece's own entry: the jump a tree's leaf of the piece's
 	 * lengths takes, past the body's compares (plan/pieces.h); for a copy
 	 * the entry holds, the piece's moves right after the entry instead,
-	 * as a tree lays out its second leaf's (plan/tree.h, falls) and as a
+	 * as a tree lays out a leaf's past its first (plan/tree.h, falls) and as a
 	 * short copy's body is timed, right after its entry: timed behind a
 	 * jump, avx512_medium's moves of 64..128 bytes lost to
 	 * avx512_forward's loop on a Zen 4 guest, which no tree holds. */

@@ -184,7 +184,11 @@ check "a version 1 archive still imports" sh -c "'$GEN' import --db '$T/v1/uarch
 check "...and its evidence says each strategy was called alone" sh -c \
 	"grep -q 'each called alone' '$T/v1/'\$(sqlite3 '$T/v1/uarch.db' \"SELECT evidence FROM rule WHERE flavor = 'kernel' AND evidence LIKE '%%$(tail -1 "$T/v1.run" | cut -c8-13)%%'\")"
 check "a version 19 archive's evidence says each strategy ran through its own entry" grep -q 'each run through its own entry' "$T/rec/evidence/$run_id/summary.md"
-check "...a short copy with its body, or its piece's moves, in the entry, as a patched entry holds it" grep -q 'a short copy that a patched entry holds (plan/layout.h) with its body, or its piece.s moves, right there instead, no jump, as a compiled tree lays out its second leaf.s moves after its compare' "$T/rec/evidence/$run_id/summary.md"
+check "...a short copy with its body, or its piece's moves, in the entry, as a patched entry holds it" grep -q 'a short copy that a patched entry holds (plan/layout.h) with its body, or its piece.s moves, right there instead, no jump, as a compiled tree lays out a leaf.s moves after its compare' "$T/rec/evidence/$run_id/summary.md"
+sed 's/^probe 19$/probe 18/' "$A" >"$T/v18.run" && sha_again "$T/v18.run"
+fresh "$T/v18"
+check "a version 18 archive's evidence says its second leaf's moves alone" sh -c "'$GEN' import --db '$T/v18/uarch.db' '$T/v18.run' >/dev/null 2>&1 &&
+	grep -q 'as a compiled tree lays out its second leaf.s moves after its compare' '$T/v18/'evidence/*-$(tail -1 "$T/v18.run" | cut -c8-13)/summary.md"
 sed 's/^probe 19$/probe 15/' "$A" >"$T/v15.run" && sha_again "$T/v15.run"
 fresh "$T/v15"
 check "a version 15 archive's evidence does not" sh -c "'$GEN' import --db '$T/v15/uarch.db' '$T/v15.run' >/dev/null 2>&1 &&

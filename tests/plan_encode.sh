@@ -61,8 +61,9 @@ check "kernel: every set of the forged database encodes to its bytes" same "$T/f
 
 # A user table whose trees enter avx512_medium at its pieces (plan/pieces.h):
 # 33..512 cut at 63 and 128, and 257..512, with a test of d = 0, entered at
-# the piece of 129 bytes on; its second leaf, 33..63, is the piece's moves
-# right after their compare (plan/tree.h, falls). And zen4's, avx512_masked
+# the piece of 129 bytes on; its leaves past the first, 33..63, 64..128 and
+# 129..256, are the pieces' moves right after their compares (plan/tree.h,
+# falls). And zen4's, avx512_masked
 # up to 63 bytes, then avx512_medium, whose moves of 64..128 follow the
 # second compare, as the C library's AVX-512 memmove lays them out.
 sqlite3 "$T/forged.db" "UPDATE rule SET above_max = 0, near_max = 0, below_max = 0, zero_mod = 4096, align_dst = 0
@@ -85,8 +86,10 @@ sqlite3 "$T/forged.db" "UPDATE rule SET above_max = 0, near_max = 0, below_max =
 check "the forged database with a user table of avx512_medium generates" \
 	gen/uarchgen gen -q --db "$T/forged.db" --out "$T/forged-user"
 U=$T/forged-user/user/x86_64/copy.asm
-check "...whose tree jumps to avx512_medium's pieces of 64 and 129 bytes on" sh -c \
-	"for lo in 64 129; do grep -q 'jbe near .Lmemcpy_zen5_avx512_avx512_medium_n'\$lo'\\|jmp near .Lmemcpy_zen5_avx512_avx512_medium_n'\$lo '$U' || exit 1; done"
+check "...whose tree lays out the moves of avx512_medium's pieces of 64 and 129 bytes after their compares" sh -c \
+	"for lo in 64 129; do grep -B3 '^.Lmemcpy_zen5_avx512_falls_avx512_medium_n'\$lo: '$U' | grep -q 'cmp     rdx, ' || exit 1; done"
+check "...and jumps to the piece of 129 bytes on from 257..512 bytes, past its test of d = 0" \
+	grep -q 'jmp near .Lmemcpy_zen5_avx512_avx512_medium_n129' "$U"
 check "...and lays out the moves of 33..63 bytes right after its second compare, no jump" sh -c \
 	"grep -B3 '^.Lmemcpy_zen5_avx512_falls_avx512_medium_n33:' '$U' | grep -q 'cmp     rdx, 63 ' &&
 	 ! grep -q 'near .Lmemcpy_zen5_avx512_avx512_medium_n33' '$U'"

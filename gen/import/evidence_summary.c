@@ -127,7 +127,10 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 			   v >= PIECES_VERSION ? ", or, at a length one of its pieces holds (plan/pieces.h), to that "
 						 "piece, past the body's own compares"
 					       : "",
-			   v >= FALLS_VERSION	     ? "; a short copy that a patched entry holds (plan/layout.h) with "
+			   v >= LEAVES_FALL_VERSION ? "; a short copy that a patched entry holds (plan/layout.h) with "
+						       "its body, or its piece's moves, right there instead, no jump, as "
+						       "a compiled tree lays out a leaf's moves after its compare"
+			   : v >= FALLS_VERSION	     ? "; a short copy that a patched entry holds (plan/layout.h) with "
 						       "its body, or its piece's moves, right there instead, no jump, as "
 						       "a compiled tree lays out its second leaf's moves after its compare"
 			   : v >= HELD_COPIES_VERSION ? "; a short copy that a patched entry holds (plan/layout.h) with "
