@@ -173,9 +173,12 @@ int main(int argc, char **argv)
 
 		/* The grid gate on the table kept: each point timed, the worst
 		 * a point of the grid, the verdict its rule's, the line read
-		 * back; and nothing where no table is kept. */
-		rc = try_grid_gate(*f, &t, &d, 0.03, 65536);
-		const struct grid_gate *g = &d.gate;
+		 * back; and nothing where no table is kept. The table is the
+		 * small trial's, with no range merged: a band trial's merge
+		 * may take the cells of small its verdict was timed on, and a
+		 * run whose trials did so would contradict itself. */
+		rc = try_grid_gate(*f, &t, &fresh, 0.03, 65536);
+		const struct grid_gate *g = &fresh.gate;
 		int on_grid = 0;
 		for (size_t i = 0; i < BENCH_GRID_LENGTHS; i++)
 			for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
@@ -184,7 +187,7 @@ int main(int argc, char **argv)
 			      g->refused == grid_gate_refuses(g->worst, 0.03),
 		      name, "the grid gate was not timed on the grid, or its verdict is not its rule's");
 		struct buf gb = {0};
-		grid_gate_text(&gb, &d);
+		grid_gate_text(&gb, &fresh);
 		*strchr(gb.data, '\n') = '\0';
 		struct dispatch_run gr = {.measured = 1, .chosen = 1};
 		check(grid_gate_parse(gb.data, &gr, why, sizeof why) == 0 && gr.gate.refused == g->refused &&
