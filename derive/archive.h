@@ -120,8 +120,15 @@
  *      (evidence/zen4-2026-12-05-8cbd47). And every compiled table's
  *      leaves past the first laid out after their compares where they
  *      are the side the size profile weighs most (plan/tree.c,
- *      falls_leaf), not its second leaf alone. */
-#define PROBE_VERSION 19
+ *      falls_leaf), not its second leaf alone.
+ *  20: as 19, with a distance-first tree's zero test of d mod zero_mod,
+ *      where zero copies as elsewhere does, behind one compare of the
+ *      last low class's bound (plan/tree.c, low_gate): the classes trial
+ *      of a Zen 4 guest's kernel run of version 19, the zero test first,
+ *      took 17.79 ticks a call against rep movsb's 12.17
+ *      (evidence/zen4-2026-12-05-6d7d96). */
+#define PROBE_VERSION 20
+#define LOW_GATE_VERSION 20
 #define WORKLOAD_SPLITS_VERSION 19
 #define LEAVES_FALL_VERSION 19
 #define FALLS_VERSION 18

@@ -81,7 +81,8 @@ struct plan_step {
 /* The most steps a tree of PLAN_MAX_BANDS bands takes. Length first: each
  * leaf (a band, cut at most into PLAN_MAX_PIECES) its four distance tests,
  * the distance and a jump; each split a compare, a jump and a label. The
- * distance first: the distance, four tests and a jump, then for each of
+ * distance first: the distance, a compare, a jump and a label before the
+ * zero test (tree.c, low_gate), four tests and a jump, then for each of
  * the four classes a label and a length tree of as many leaves, each a
  * jump and its split's three steps. */
 #define PLAN_MAX_STEPS (PLAN_MAX_BANDS * PLAN_MAX_PIECES * 16 + 10)

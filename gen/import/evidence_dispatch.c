@@ -54,7 +54,7 @@ static void shaped_trial_section(struct buf *b, const struct shaped_trial *v)
 }
 
 /* Probe version 15's classes trial, after the shaped trial lost. */
-static void classes_trial_section(struct buf *b, const struct classes_trial *v)
+static void classes_trial_section(struct buf *b, const struct classes_trial *v, int version)
 {
 	if (!v->tried) {
 		buf_printf(b, "\nNo classes trial: no class of that table copies other than every copy forward.\n");
@@ -64,10 +64,14 @@ static void classes_trial_section(struct buf *b, const struct classes_trial *v)
 		      "only the classes above, near and below copy their own ways, compiled, against every copy forward "
 		      "as it ships, timed in turns, the median of %d rounds; kept where it is no slower beyond the noise "
 		      "on random sizes and on the sorted control, since each of its cells beat every copy forward "
-		      "beyond the noise where it differs, at distances the workload seldom draws:\n\n"
+		      "beyond the noise where it differs, at distances the workload seldom draws%s:\n\n"
 		      "| table | random | sorted |\n|---|---|---|\n| classes | %.2f | %.2f |\n| every copy forward | "
 		      "%.2f | %.2f |\n\n%s\n",
-		   DISPATCH_PAIRED_ROUNDS, v->table.random, v->table.sorted, v->baseline.random, v->baseline.sorted,
+		   DISPATCH_PAIRED_ROUNDS,
+		   version >= LOW_GATE_VERSION ? " (its tree tests the distance first, and a zero test of d mod zero_mod "
+						 "only past one compare of the last such class's bound, probe version 20)"
+					       : "",
+		   v->table.random, v->table.sorted, v->baseline.random, v->baseline.sorted,
 		   v->kept ? "**Kept**: the rule is the classes table." : "Not kept: every copy forward stays.");
 }
 
@@ -189,7 +193,7 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 		shaped_trial_section(b, &d->shaped);
 	if (shaping && !d->shaped.kept && run->archive->probe_version >= CLASSES_TRIAL_VERSION &&
 	    strcmp(run->archive->flavor, "user") != 0)
-		classes_trial_section(b, &d->classes);
+		classes_trial_section(b, &d->classes, run->archive->probe_version);
 	if (run->archive->probe_version >= GRID_GATE_VERSION)
 		grid_gate_section(b, run);
 }
