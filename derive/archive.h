@@ -123,7 +123,7 @@
  *      falls_leaf), not its second leaf alone.
  *  20: as 19, with a distance-first tree's zero test of d mod zero_mod,
  *      where zero copies as elsewhere does, behind one compare of the
- *      last low class's bound (plan/tree.c, low_gate): the classes trial
+ *      last low class's bound (plan/tree_classes.c, low_gate): the classes trial
  *      of a Zen 4 guest's kernel run of version 19, the zero test first,
  *      took 17.79 ticks a call against rep movsb's 12.17
  *      (evidence/zen4-2026-12-05-6d7d96). */

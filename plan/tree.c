@@ -1,5 +1,5 @@
 /* A table compiled to a branch tree (tree.h). */
-#include "tree.h"
+#include "tree_build.h"
 
 #include "../common/size_profile.h"
 #include "layout.h"
@@ -8,22 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The distance classes a tree tests, in the table's own order; elsewhere is
- * what is left. */
-static const int tested_classes[] = {CLASS_ZERO, CLASS_ABOVE, CLASS_NEAR, CLASS_BELOW};
-#define N_TESTED 4
-
-/* A run of bands that the tree treats as one: the same tests, the same
- * copy elsewhere. */
-struct leaf {
-	unsigned int lo, hi;
-	unsigned int weight; /* calls per 1024 of the size profile, plus one */
-	int n_tests;
-	int test_class[N_TESTED], test_to[N_TESTED];
-	int elsewhere;
-	int piece; /* elsewhere's piece that holds lo..hi (pieces.h), or -1 */
-	int zero_d0; /* its zero test is of d = 0 alone (zero_test_d0) */
-};
 
 /* Whether a class holds any distance: one whose bound is 0 is never
  * tested, whatever its column says. */
@@ -48,7 +32,7 @@ static int live(const struct copy_table *t, int class)
  * 20.3 ticks a call against rep movsb's 12.2, 17.4 against 12.1 sorted
  * (make bench on the Zen 4 guest, the table forged into zen4's rule);
  * testing d = 0 alone, 12.0 against 11.9 on both streams. */
-static int zero_test_d0(const struct class_bounds *k, const int *tested)
+int tree_zero_test_d0(const struct class_bounds *k, const int *tested)
 {
 	unsigned int m = k->zero_mod > 0 && k->zero_mod < 4096 ? (unsigned int)k->zero_mod : 4096;
 	if (m == 4096)
@@ -80,7 +64,7 @@ static void band_tests(const struct copy_table *t, const struct band *b, struct 
 	/* Class zero comes first, as in the table's own order: the above test
 	 * compares d <= above_max, which d = 0 passes, and with zero_mod below
 	 * 4096 a multiple of it may lie in the above, near or below range. */
-	leaf->zero_d0 = b->strategy[CLASS_ZERO] == elsewhere && zero_test_d0(&t->classes, tested);
+	leaf->zero_d0 = b->strategy[CLASS_ZERO] == elsewhere && tree_zero_test_d0(&t->classes, tested);
 	tested[CLASS_ZERO] = 1;
 	for (int i = 0; i < N_TESTED; i++)
 		if (tested[tested_classes[i]]) {
@@ -129,8 +113,8 @@ static void compare_length(struct builder *b, int leaf)
 }
 
 /* The test of class c, which jumps to copy `to` (-1: to the label the
- * caller names); d0: class zero's of d = 0 alone (zero_test_d0). */
-static struct plan_step *class_test(struct plan_tree *out, const struct class_bounds *k, int c, int to, int d0)
+ * caller names); d0: class zero's of d = 0 alone (tree_zero_test_d0). */
+struct plan_step *tree_class_test(struct plan_tree *out, const struct class_bounds *k, int c, int to, int d0)
 {
 	struct plan_step *s = plan_emit(out, PLAN_IF_CLASS, to);
 	s->class = c;
@@ -154,7 +138,7 @@ static void leaf_steps(struct builder *b, int i)
 	if (L->n_tests)
 		plan_emit(b->out, PLAN_DISTANCE, -1);
 	for (int j = 0; j < L->n_tests; j++) {
-		struct plan_step *s = class_test(b->out, k, L->test_class[j], L->test_to[j], L->zero_d0);
+		struct plan_step *s = tree_class_test(b->out, k, L->test_class[j], L->test_to[j], L->zero_d0);
 		s->piece = plan_piece_of(s->to, L->lo, L->hi);
 	}
 	plan_emit(b->out, PLAN_GOTO, L->elsewhere)->piece = L->piece;
@@ -259,7 +243,7 @@ static int cut_at_pieces(const struct leaf *runs, int n, struct leaf *out)
  * labels named from prefix. root: the table's own tree (not a class's
  * subtree), where a leaf's copy may follow its compare (falls_leaf).
  * Nonzero when out of memory. */
-static int length_tree(const struct copy_table *t, const struct leaf *runs, int n, const char *prefix, int root,
+int tree_length_tree(const struct copy_table *t, const struct leaf *runs, int n, const char *prefix, int root,
 		       struct plan_tree *out)
 {
 	struct leaf *leaves = calloc((size_t)n * PLAN_MAX_PIECES + 1, sizeof *leaves);
@@ -274,107 +258,6 @@ static int length_tree(const struct copy_table *t, const struct leaf *runs, int 
 	return 0;
 }
 
-/* Whether the tree tests the distance before the length: where every band
- * copies the class elsewhere alike, by a copy with no pieces, and some
- * band tests a class. Then the length matters only in the classes whose
- * copy changes with it, and a call elsewhere, where most distances fall,
- * runs the class tests and no length compare. zen4's kernel table that
- * copies every class forward but above (d = 1..31, where rep movsb took
- * 55-127 ticks at 64 bytes against 11 at d = 0,
- * evidence/zen4-2026-12-04-641111), length first (cmp 7, then the
- * distance), took 1.032x the time of one rep movsb on make bench's random
- * sizes, distance first 1.013-1.014x (the table forged into zen4's rule,
- * two runs each). */
-static int distance_first(const struct leaf *runs, int n)
-{
-	int tests = 0;
-	for (int i = 1; i <= n; i++) {
-		if (runs[i].elsewhere != runs[1].elsewhere)
-			return 0;
-		tests |= runs[i].n_tests > 0;
-	}
-	return n > 1 && tests && plan_piece_cut(runs[1].elsewhere, runs[1].lo, runs[n].hi) == 0;
-}
-
-/* The class whose test leads a distance-first tree to its class tests,
- * or -1 for none: where the zero class copies as elsewhere does but its
- * test must be of d mod zero_mod, not d = 0 alone (zero_test_d0: a
- * multiple of zero_mod lies in the above or near class), and no below
- * class is tested. Then the zero test matters only for the distances of
- * those classes, d <= the last one's bound, and the tree tests that
- * first: a call elsewhere runs one compare that it seldom takes, not the
- * zero test, which a quarter or more of the workload's calls take in no
- * order a predictor learns (their addresses are multiples of 16). On a
- * Zen 4 guest the probe's classes trial, zero test first (d mod 32), took
- * 17.79 ticks a call on random sizes against rep movsb's 12.17, and 17.76
- * against 12.16 sorted (evidence/zen4-2026-12-05-6d7d96). */
-static int low_gate(const struct class_bounds *k, const int *tested, int zero_as_elsewhere)
-{
-	if (!zero_as_elsewhere || tested[CLASS_BELOW] || zero_test_d0(k, tested))
-		return -1;
-	return tested[CLASS_NEAR] ? CLASS_NEAR : CLASS_ABOVE;
-}
-
-static const char *const class_label[N_DISTANCE_CLASSES] = {
-	[CLASS_ZERO] = "zero_", [CLASS_ABOVE] = "above_", [CLASS_NEAR] = "near_", [CLASS_BELOW] = "below_"};
-
-/* The distance first (distance_first): each class that some band tests, in
- * test order, jumps to its copy where every band copies it alike, else to
- * its own length tree; elsewhere's copy is reached last with no further
- * test. Nonzero when out of memory. */
-static int classes_first(const struct copy_table *t, const struct leaf *runs, int n, struct plan_tree *out)
-{
-	int tested[N_DISTANCE_CLASSES] = {0}, own_tree[N_DISTANCE_CLASSES] = {0};
-	for (int i = 1; i <= n; i++)
-		for (int j = 0; j < runs[i].n_tests; j++)
-			tested[runs[i].test_class[j]] = 1;
-	for (int c = 0; c < N_DISTANCE_CLASSES; c++)
-		for (int k = 1; k < t->n_bands && tested[c]; k++)
-			own_tree[c] |= t->bands[k].strategy[c] != t->bands[0].strategy[c];
-	int zero_as_elsewhere = tested[CLASS_ZERO] && !own_tree[CLASS_ZERO] &&
-				t->bands[0].strategy[CLASS_ZERO] == runs[1].elsewhere;
-	plan_emit(out, PLAN_DISTANCE, -1);
-	int gate = low_gate(&t->classes, tested, zero_as_elsewhere);
-	if (gate >= 0) {
-		snprintf(class_test(out, &t->classes, gate, -1, 0)->label, sizeof out->steps->label, "low_classes");
-		plan_emit(out, PLAN_GOTO, runs[1].elsewhere);
-		snprintf(plan_emit(out, PLAN_LABEL, -1)->label, sizeof out->steps->label, "low_classes");
-	}
-	for (int i = 0; i < N_TESTED; i++) {
-		int c = tested_classes[i];
-		if (!tested[c])
-			continue;
-		int d0 = c == CLASS_ZERO && zero_as_elsewhere && zero_test_d0(&t->classes, tested);
-		struct plan_step *s = class_test(out, &t->classes, c, own_tree[c] ? -1 : t->bands[0].strategy[c], d0);
-		if (own_tree[c])
-			snprintf(s->label, sizeof s->label, "%sclass", class_label[c]);
-		else
-			s->piece = plan_piece_of(s->to, runs[1].lo, runs[n].hi);
-	}
-	plan_emit(out, PLAN_GOTO, runs[1].elsewhere);
-	struct leaf *column = calloc((size_t)t->n_bands + 1, sizeof *column);
-	if (!column)
-		return -1;
-	int rc = 0;
-	for (int i = 0; i < N_TESTED && rc == 0; i++) {
-		int c = tested_classes[i], m = 0;
-		if (!own_tree[c])
-			continue;
-		snprintf(plan_emit(out, PLAN_LABEL, -1)->label, sizeof out->steps->label, "%sclass", class_label[c]);
-		for (int k = 0; k < t->n_bands; k++) {
-			const struct band *b = &t->bands[k];
-			if (m && column[m].elsewhere == b->strategy[c])
-				column[m].hi = b->hi;
-			else
-				column[++m] = (struct leaf){.lo = b->lo, .hi = b->hi, .elsewhere = b->strategy[c]};
-		}
-		char prefix[16];
-		snprintf(prefix, sizeof prefix, "%st", class_label[c]);
-		rc = length_tree(t, column, m, prefix, 0, out);
-	}
-	free(column);
-	return rc;
-}
 
 int plan_tree(const struct copy_table *t, struct plan_tree *out)
 {
@@ -395,7 +278,8 @@ int plan_tree(const struct copy_table *t, struct plan_tree *out)
 		else
 			runs[++n] = leaf;
 	}
-	int rc = distance_first(runs, n) ? classes_first(t, runs, n, out) : length_tree(t, runs, n, "t", 1, out);
+	int rc = tree_distance_first(runs, n) ? tree_classes_first(t, runs, n, out)
+					      : tree_length_tree(t, runs, n, "t", 1, out);
 	free(runs);
 	if (rc)
 		plan_tree_free(out);

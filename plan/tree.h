@@ -4,7 +4,7 @@
  * tree's shape is made here.
  *
  * The tree tests length first, unless every band copies the class
- * elsewhere alike (tree.c, distance_first). Each length compare splits its
+ * elsewhere alike (tree_classes.c). Each length compare splits its
  * bands where the calls of the size profile (common/size_profile.h, glibc's
  * bench-memcpy-random distribution: 56% of its calls copy 8 bytes) weigh
  * most nearly alike on both sides, so that a frequent size takes few
@@ -20,25 +20,28 @@
  * body's own compares: a table whose band 65..256 copied by avx512_medium
  * tested 256 in the tree, then 64 and 128 in the body.
  *
- * Every leaf jumps to its copy, the first band's too, but the second: a
- * short copy's lies in the patched entry, right after the tree (layout.h),
- * a longer one's in the routine. A leaf past the first whose short copy
- * the entry holds, where its compare splits it off the rest, is laid out
- * right after that compare instead, no jump (falls_leaf in tree.c). Laid out inline after the first compare (cmp; ja past it; the short copy's body), make
- * bench's dispatch rows (d = 0) gave 32 bytes or less 0.14 ticks a call over
- * the body alone in zen3's set (0.82 as it is), 0.33 in zen5's, and longer
- * lengths more, behind the taken jump past the body (zen5's median 2.7-3.3
- * against 0.8-1.8, the rest of the tree on a 64-byte line or not). On the
- * workload, make bench-against with a revision so laid out as BASE (an
- * Emerald Rapids guest, two runs; this layout's time over that one's):
- * zen3's kernel set 0.99-1.01x on random sizes, zen5's 0.98x random but
- * 1.03-1.07x sorted, the user flavor's zen3_avx2 0.95-0.96x and
- * zen5_avx512 0.94x random; against HEAD itself, the same code at other
- * addresses, 0.96-1.05x. Which layout wins depends on the set and is
- * mostly within what placement alone moves; a probe would have to choose
- * it per table, and the database record the choice. Nor does the side the
- * profile weighs more follow each compare (the lower lengths do): so laid
- * out, every set within 0.96-1.04x in one run, the same floor.
+ * Every leaf jumps to its copy, the first band's too, but those laid out
+ * after their compares (below): a short copy's lies in the patched entry,
+ * right after the tree (layout.h), a longer one's in the routine. A leaf
+ * past the first whose short copy the entry holds, where its compare splits
+ * it off the rest, is laid out right after that compare instead, no jump
+ * (falls_leaf in tree.c). The first leaf laid out so (cmp; ja past it; the
+ * short copy's body), make bench's dispatch rows (d = 0) gave 32 bytes or
+ * less 0.14 ticks a call over the body alone in zen3's set (0.82 as it is),
+ * 0.33 in zen5's, and longer lengths more, behind the taken jump past the
+ * body (zen5's median 2.7-3.3 against 0.8-1.8, the rest of the tree on a
+ * 64-byte line or not). On the workload, make bench-against with a revision
+ * so laid out as BASE (an Emerald Rapids guest, two runs; this layout's
+ * time over that one's): zen3's kernel set 0.99-1.01x on random sizes,
+ * zen5's 0.98x random but 1.03-1.07x sorted, the user flavor's zen3_avx2
+ * 0.95-0.96x and zen5_avx512 0.94x random; against HEAD itself, the same
+ * code at other addresses, 0.96-1.05x. Which layout wins depends on the set
+ * and is mostly within what placement alone moves; a probe would have to
+ * choose it per table, and the database record the choice. Nor does the
+ * side the profile weighs more follow each compare where its copy lies
+ * elsewhere, behind a jump either way (the lower lengths do): so laid out,
+ * every set within 0.96-1.04x in one run, the same floor. Where the entry
+ * holds it, it does (falls_leaf).
  */
 #ifndef PLAN_TREE_H
 #define PLAN_TREE_H
@@ -82,7 +85,7 @@ struct plan_step {
  * leaf (a band, cut at most into PLAN_MAX_PIECES) its four distance tests,
  * the distance and a jump; each split a compare, a jump and a label. The
  * distance first: the distance, a compare, a jump and a label before the
- * zero test (tree.c, low_gate), four tests and a jump, then for each of
+ * zero test (tree_classes.c, low_gate), four tests and a jump, then for each of
  * the four classes a label and a length tree of as many leaves, each a
  * jump and its split's three steps. */
 #define PLAN_MAX_STEPS (PLAN_MAX_BANDS * PLAN_MAX_PIECES * 16 + 10)

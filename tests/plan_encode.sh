@@ -106,11 +106,11 @@ check "...and zen4's" "$T/forged-user/user/run" zen4
 
 # Kernel tables that copy zero and elsewhere forward at every length and
 # some classes their own ways: their trees test the distance first
-# (plan/tree.c, distance_first), each such class with its own length tree.
+# (plan/tree_classes.c), each such class with its own length tree.
 # zen4's classes are above and near, 32..100, which holds multiples of its
 # zero_mod, 32: its zero test is of d mod 32, behind a compare of near's
 # bound, where those classes lie. zen5's class above, 1..31,
-# holds none: its zero test is of d = 0 alone (zero_test_d0).
+# holds none: its zero test is of d = 0 alone (tree_zero_test_d0).
 sqlite3 "$T/forged.db" "UPDATE rule SET above_max = 31, near_max = 100, below_max = 0, zero_mod = 32, align_dst = 0
 	WHERE uarch = 'zen4' AND flavor = 'kernel'; DELETE FROM rule_band WHERE uarch = 'zen4' AND flavor = 'kernel';
 	INSERT INTO rule_band VALUES ('zen4', 'kernel', 0, 32, 'forward', 'small', 'small', 'forward', 'forward');
@@ -126,7 +126,7 @@ check "...zen4's tree computes the distance first, tests d mod 32, then reaches 
 	"tree_of() { sed -n \"/^uc_memcpy_\$1:/,/copy_end/p\" '$T/forged-classes/kernel/x86_64/copy.asm' | grep -v '^ *;'; }
 	 tree_of zen4 | sed -n '4p' | grep -q 'mov     ecx, edi' && tree_of zen4 | grep -q 'test    ecx, 31' &&
 	 tree_of zen4 | grep -q '^.Lmemcpy_zen4_above_class:' && tree_of zen4 | grep -q '^.Lmemcpy_zen4_near_class:'"
-check "...and compares near's bound before it, so that a call elsewhere takes no zero test (plan/tree.c, low_gate)" sh -c \
+check "...and compares near's bound before it, so that a call elsewhere takes no zero test (plan/tree_classes.c, low_gate)" sh -c \
 	"tree_of() { sed -n \"/^uc_memcpy_\$1:/,/copy_end/p\" '$T/forged-classes/kernel/x86_64/copy.asm' | grep -v '^ *;'; }
 	 tree_of zen4 | sed -n '7,8p' | tr -s ' ' | tr '\\n' '|' | grep -q '^ cmp ecx, 100 ; near: d <= near_max| jbe .Lmemcpy_zen4_low_classes|\$' &&
 	 tree_of zen4 | grep -A1 '^.Lmemcpy_zen4_low_classes:' | grep -q 'test    ecx, 31'"
