@@ -24,8 +24,8 @@ struct leaf {
 };
 
 /* Whether a zero test, to copy as elsewhere does, can be of d = 0 alone:
- * where no other multiple of zero_mod lies in a class of tested[] (by
- * class) tested after it (tree.c says what the other test costs). */
+ * where no other multiple of zero_mod lies in a class tested after it
+ * (tested[c]: class c is; tree.c says what the other test costs). */
 int tree_zero_test_d0(const struct class_bounds *k, const int *tested);
 
 /* Appends the test of class c, which jumps to copy `to` (-1: to the label

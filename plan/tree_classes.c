@@ -40,7 +40,9 @@ int tree_distance_first(const struct leaf *runs, int n)
  * order a predictor learns (their addresses are multiples of 16). On a
  * Zen 4 guest the probe's classes trial, zero test first (d mod 32), took
  * 17.79 ticks a call on random sizes against rep movsb's 12.17, and 17.76
- * against 12.16 sorted (evidence/zen4-2026-12-05-6d7d96). */
+ * against 12.16 sorted (evidence/zen4-2026-12-05-6d7d96); this compare
+ * first, 12.47 against 12.04, and 12.45 against 12.06
+ * (evidence/zen4-2026-12-05-1523b5). */
 static int low_gate(const struct class_bounds *k, const int *tested, int zero_as_elsewhere)
 {
 	if (!zero_as_elsewhere || tested[CLASS_BELOW] || tree_zero_test_d0(k, tested))
@@ -51,10 +53,10 @@ static int low_gate(const struct class_bounds *k, const int *tested, int zero_as
 static const char *const class_label[N_DISTANCE_CLASSES] = {
 	[CLASS_ZERO] = "zero_", [CLASS_ABOVE] = "above_", [CLASS_NEAR] = "near_", [CLASS_BELOW] = "below_"};
 
-/* The distance first (tree_distance_first): each class that some band tests, in
- * test order, jumps to its copy where every band copies it alike, else to
- * its own length tree; elsewhere's copy is reached last with no further
- * test. Nonzero when out of memory. */
+/* The distance first (tree_distance_first): each class that some band
+ * tests, in test order, jumps to its copy where every band copies it
+ * alike, else to its own length tree; elsewhere's copy is reached last
+ * with no further test. Nonzero when out of memory. */
 int tree_classes_first(const struct copy_table *t, const struct leaf *runs, int n, struct plan_tree *out)
 {
 	int tested[N_DISTANCE_CLASSES] = {0}, own_tree[N_DISTANCE_CLASSES] = {0};
