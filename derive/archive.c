@@ -1,6 +1,7 @@
 /* The run archive read: its lines parsed and checked, its checksum, and
  * the file loaded (archive.h). */
 #include "archive.h"
+#include "repair.h"
 
 #include "../common/rule_limits.h"
 #include "../common/sha256.h"
@@ -289,6 +290,14 @@ static int parse_body(struct cursor *c, struct run_archive *a)
 		if (trailing_line(c, line, sizeof line))
 			return -1;
 		if (grid_gate_parse(line, &a->dispatch, why, sizeof why))
+			return fail(c, "%s", why);
+	}
+	a->dispatch.unchecked = a->probe_version < GRID_GATE_VERSION;
+	for (int k = -1; a->probe_version >= REPAIRS_VERSION && k < a->dispatch.n_repairs; k++) {
+		if (trailing_line(c, line, sizeof line))
+			return -1;
+		if (k < 0 ? repairs_count_parse(line, &a->dispatch, why, sizeof why)
+			  : repair_parse(line, &a->dispatch.repairs[k], why, sizeof why))
 			return fail(c, "%s", why);
 	}
 	return 0;

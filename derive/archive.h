@@ -23,6 +23,7 @@
  *   shaped ...                       version 9: the shaped trial (dispatch.h)
  *   classes ...                      version 15: the classes trial (dispatch.h)
  *   grid_gate ...                    version 12: the grid gate (dispatch.h)
+ *   repairs N ...                    version 21: the gate's repairs (repair.h)
  *   sha256 HEX                       of every byte before this line
  *
  * Every line ends in a newline; text fields are one printable line. */
@@ -126,8 +127,14 @@
  *      last low class's bound (plan/tree_classes.c, low_gate): the classes trial
  *      of a Zen 4 guest's kernel run of version 19, the zero test first,
  *      took 17.79 ticks a call against rep movsb's 12.17
- *      (evidence/zen4-2026-12-05-6d7d96). */
-#define PROBE_VERSION 20
+ *      (evidence/zen4-2026-12-05-6d7d96).
+ *  21: as 20, with the grid gate repairing where it refused: a point
+ *      that loses beyond the noise sends its cell to the next copy its
+ *      measurements rank (derive/repair.h), the table checked again; the
+ *      repairs recorded after the gate's line, whose verdict is the
+ *      repaired table's. */
+#define PROBE_VERSION 21
+#define REPAIRS_VERSION 21
 #define LOW_GATE_VERSION 20
 #define WORKLOAD_SPLITS_VERSION 19
 #define LEAVES_FALL_VERSION 19

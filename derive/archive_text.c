@@ -1,6 +1,7 @@
 /* The run archive written: every line of it in archive.h's order, then
  * its checksum. */
 #include "archive.h"
+#include "repair.h"
 
 #include "../common/sha256.h"
 #include "../common/util.h"
@@ -36,6 +37,8 @@ char *archive_text(struct run_archive *a)
 		classes_trial_text(&b, &a->dispatch);
 	if (a->probe_version >= GRID_GATE_VERSION)
 		grid_gate_text(&b, &a->dispatch);
+	if (a->probe_version >= REPAIRS_VERSION)
+		repairs_text(&b, &a->dispatch);
 	sha256_hex(b.data, b.len, a->sha256);
 	buf_printf(&b, "sha256 %s\n", a->sha256);
 	return b.data;

@@ -14,9 +14,10 @@
  * takes the default band cost, not its confounded slope (dispatch.h,
  * DISPATCH_TRUSTED_VERSION). 3: a band whose classes copy their own ways
  * is charged the test of the distance every call of its lengths runs
- * (fit.c, band). uarchgen rederive derives every recorded run again with
- * the current one. */
-#define DERIVE_VERSION 3
+ * (fit.c, band). 4: the grid gate's repairs replayed, and a run that
+ * timed no compiled tree keeps only its long cells (repair.h). uarchgen
+ * rederive derives every recorded run again with the current one. */
+#define DERIVE_VERSION 4
 
 /* A difference smaller than this fraction is a tie even where the passes
  * agreed more closely: below it, timer placement and frequency moves

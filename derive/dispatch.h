@@ -121,6 +121,16 @@ struct grid_gate {
 	int refused;
 };
 
+/* A repair the grid gate made (derive/repair.h): at length, distance the
+ * table lost ratio times every copy forward's time; its cell there copied
+ * by from, and its lengths lo..hi copy by to after. */
+#define REPAIRS_MAX 16
+struct grid_repair {
+	unsigned int length, distance, lo, hi;
+	double ratio;
+	int from, to;
+};
+
 struct dispatch_run {
 	int measured; /* 0: a run of probe version 1 or 2, which has none of this */
 	struct workload_ticks tables[DISPATCH_TABLES];
@@ -134,6 +144,16 @@ struct dispatch_run {
 	struct shaped_trial shaped; /* version 9 */
 	struct classes_trial classes; /* version 15 */
 	struct grid_gate gate;      /* version 12 */
+	/* Where the gate repairs (an archive that records repairs): each
+	 * repair in the order made, and the gate's verdict is the repaired
+	 * table's; refused only where repair left a loss. */
+	int records_repairs;
+	int n_repairs;
+	struct grid_repair repairs[REPAIRS_MAX];
+	/* A run whose probe timed no compiled tree against the grid (an
+	 * archive before the gate): only its long cells are kept
+	 * (unchecked_keep_long). */
+	int unchecked;
 };
 
 /* The archive's lines of d, in this order (each number of ticks with two

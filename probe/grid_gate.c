@@ -3,12 +3,14 @@
 #include "grid_gate.h"
 
 #include "../common/bench_grid.h"
+#include "../derive/repair.h"
 #include "../common/timer.h"
 #include "../common/workload.h"
 #include "compiled.h"
 #include "placed.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -36,10 +38,50 @@ static double point_ratio(copy_fn table, copy_fn baseline, unsigned char *arena,
 	return workload_median(r, GRID_GATE_ROUNDS);
 }
 
+/* A point's ratio, a loss timed twice more: one slow spell of a guest
+ * does not condemn a cell. */
+static double confirmed_ratio(copy_fn table, copy_fn baseline, unsigned char *arena, size_t n, unsigned int d,
+			      double noise)
+{
+	double ratio = point_ratio(table, baseline, arena, n, d);
+	if (grid_gate_refuses(ratio, noise))
+		ratio = median3(ratio, point_ratio(table, baseline, arena, n, d), point_ratio(table, baseline, arena, n, d));
+	return ratio;
+}
+
+/* Times r, compiled at one place, at every point of g marked retime (or
+ * every point, where all). Nonzero after saying why. */
+static int time_points(const struct probe_flavor *f, const struct derived_rule *r, unsigned char *arena,
+		       struct gate_grid *g, double noise, int all)
+{
+	struct compiled_tables c;
+	f->force_strategy(BASELINE_STRATEGY);
+	if (compile_tables(f, r, 1, 0, &c)) {
+		compiled_tables_free(&c);
+		return -1;
+	}
+	copy_fn baseline = f->baseline_copy();
+	for (size_t i = 0; i < g->n_lengths; i++)
+		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
+			if (all || g->retime[i][j])
+				g->ratio[i][j] =
+					confirmed_ratio(c.entries[0], baseline, arena, bench_grid_lengths[i], bench_grid_distances[j], noise);
+	compiled_tables_free(&c);
+	f->force_strategy(BASELINE_STRATEGY);
+	return 0;
+}
+
+static void print_repair(const struct grid_repair *p)
+{
+	printf("  grid gate: %.3fx at %u bytes, d = %u: %u..%u bytes of that class copy by %s now, not %s\n", p->ratio,
+	       p->length, p->distance, p->lo, p->hi, strategy_name[p->to], strategy_name[p->from]);
+}
+
 int try_grid_gate(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise,
 		  size_t longest)
 {
 	memset(&d->gate, 0, sizeof d->gate);
+	d->records_repairs = 1, d->n_repairs = 0;
 	if (!dispatch_keeps_table(d))
 		return 0;
 	struct derived_rule r;
@@ -47,42 +89,41 @@ int try_grid_gate(const struct probe_flavor *f, const struct table *t, struct di
 		fprintf(stderr, "probe: %s\n", r.note);
 		return -1;
 	}
-	struct compiled_tables c;
-	f->force_strategy(BASELINE_STRATEGY);
+	struct gate_grid *g = calloc(1, sizeof *g);
 	unsigned char *arena = mmap(NULL, TIMING_ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (arena == MAP_FAILED) {
+	if (!g || arena == MAP_FAILED) {
 		fprintf(stderr, "probe: no memory for the grid gate's buffers\n");
-		return -1;
-	}
-	if (compile_tables(f, &r, 1, 0, &c)) {
-		compiled_tables_free(&c);
-		munmap(arena, TIMING_ARENA);
+		free(g);
 		return -1;
 	}
 	memset(arena, 0x5a, TIMING_ARENA);
-	struct grid_gate g = {.tried = 1, .worst = 0};
-	copy_fn baseline = f->baseline_copy();
-	for (size_t i = 0; i < BENCH_GRID_LENGTHS && bench_grid_lengths[i] <= longest; i++)
-		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
-			size_t n = bench_grid_lengths[i];
-			unsigned int dist = bench_grid_distances[j];
-			double ratio = point_ratio(c.entries[0], baseline, arena, n, dist);
-			/* A loss is timed twice more: one slow spell of a guest
-			 * does not refuse a table. */
-			if (grid_gate_refuses(ratio, noise))
-				ratio = median3(ratio, point_ratio(c.entries[0], baseline, arena, n, dist),
-						point_ratio(c.entries[0], baseline, arena, n, dist));
-			if (ratio > g.worst)
-				g.worst = ratio, g.length = (unsigned int)n, g.distance = dist;
-		}
-	compiled_tables_free(&c);
+	while (g->n_lengths < BENCH_GRID_LENGTHS && bench_grid_lengths[g->n_lengths] <= longest)
+		g->n_lengths++;
+	int rc = time_points(f, &r, arena, g, noise, 1), stuck = 0, made = 1, shown = 0;
+	for (int round = 0; rc == 0 && made && !stuck && round < REPAIR_ROUNDS; round++) {
+		stuck = gate_repair_round(t, &r, g, d, noise, &made);
+		for (int k = 0; k < d->n_repairs; k++)
+			if (k >= shown)
+				print_repair(&d->repairs[k]);
+		shown = d->n_repairs;
+		if (made && !stuck)
+			rc = time_points(f, &r, arena, g, noise, 0);
+	}
+	struct grid_gate gate = {.tried = 1, .worst = 0};
+	for (size_t i = 0; i < g->n_lengths; i++)
+		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
+			if (g->ratio[i][j] > gate.worst)
+				gate.worst = g->ratio[i][j], gate.length = (unsigned int)bench_grid_lengths[i],
+				gate.distance = bench_grid_distances[j];
+	free(g);
 	munmap(arena, TIMING_ARENA);
-	f->force_strategy(BASELINE_STRATEGY);
-	g.refused = grid_gate_refuses(g.worst, noise);
-	d->gate = g;
-	printf("  grid gate: the kept table on make bench's grid against every copy forward (%s): worst %.3fx at %u "
+	if (rc)
+		return -1;
+	gate.refused = grid_gate_refuses(gate.worst, noise);
+	d->gate = gate;
+	printf("  grid gate: the %stable on make bench's grid against every copy forward (%s): worst %.3fx at %u "
 	       "bytes, d = %u: %s\n",
-	       f->moves ? "the C library's memmove" : "rep movsb", g.worst, g.length, g.distance,
-	       g.refused ? "refused, every copy forward stays" : "passed");
+	       d->n_repairs ? "repaired " : "kept ", f->moves ? "the C library's memmove" : "rep movsb", gate.worst,
+	       gate.length, gate.distance, gate.refused ? "refused, every copy forward stays" : "passed");
 	return 0;
 }

@@ -50,5 +50,7 @@ void derive_shaped_trial(void);
 void derive_classes_trial(void);
 /* The grid gate (test_derive_grid_gate.c). */
 void derive_grid_gate(void);
+/* Repair instead of refusal (test_derive_repair.c). */
+void derive_repair(void);
 
 #endif

@@ -1,0 +1,316 @@
+/* Repair instead of refusal (repair.h). */
+#include "repair.h"
+
+#include "../common/bench_grid.h"
+#include "../common/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The band of r that holds length n. */
+static int band_of(const struct derived_rule *r, unsigned int n)
+{
+	for (int i = 0; i < r->n_bands; i++)
+		if (n >= r->bands[i].lo && n <= r->bands[i].hi)
+			return i;
+	return r->n_bands - 1;
+}
+
+/* Neighbours that copy alike are one band. */
+static void merge_alike(struct derived_rule *r)
+{
+	int m = 0;
+	for (int i = 0; i < r->n_bands; i++)
+		if (m && memcmp(r->bands[m - 1].strategy, r->bands[i].strategy, sizeof r->bands[i].strategy) == 0)
+			r->bands[m - 1].hi = r->bands[i].hi;
+		else
+			r->bands[m++] = r->bands[i];
+	r->n_bands = m;
+}
+
+/* The fastest measured copy at the point of row p (a baseline row). */
+static double best_here(const struct table *t, const struct row *p)
+{
+	double best = p->ticks;
+	for (int s = 0; s < N_COPY_STRATEGIES; s++) {
+		const struct row *q = table_find(t, s, p->length, p->distance, ANY_MISALIGN);
+		if (q && q->ticks > 0 && q->ticks < best)
+			best = q->ticks;
+	}
+	return best;
+}
+
+/* Strategy s's mean log over the best at the cell's points, or HUGE_VAL
+ * where s lacks a point or loses to the baseline beyond the noise at one. */
+static double cell_score(const struct table *t, const struct band *b, const struct derived_rule *r, int cls, int s)
+{
+	double sum = 0, log_noise = log1p(r->noise);
+	size_t n = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct row *p = &t->rows[i];
+		if (p->strategy != BASELINE_STRATEGY || p->length < b->lo || p->length > b->hi ||
+		    (int)rule_class(r, p->distance) != cls || !(p->ticks > 0))
+			continue;
+		const struct row *q = table_find(t, s, p->length, p->distance, ANY_MISALIGN);
+		if (!q || !(q->ticks > 0) || log(q->ticks / p->ticks) > log_noise)
+			return HUGE_VAL;
+		sum += log(q->ticks / best_here(t, p));
+		n++;
+	}
+	return n ? sum / (double)n : HUGE_VAL;
+}
+
+void repair_range(const struct derived_rule *r, unsigned int n, unsigned int *lo, unsigned int *hi)
+{
+	const struct band *b = &r->bands[band_of(r, n)];
+	*lo = b->lo, *hi = b->hi;
+	for (size_t i = 0; i < BENCH_GRID_LENGTHS; i++) {
+		unsigned int g = (unsigned int)bench_grid_lengths[i];
+		if (g < n && g + 1 > *lo)
+			*lo = g + 1;
+		if (g > n && g - 1 < *hi)
+			*hi = g - 1;
+	}
+}
+
+int repair_options(const struct table *t, const struct derived_rule *r, unsigned int n, unsigned int d, int *out,
+		   int max)
+{
+	struct band b = r->bands[band_of(r, n)];
+	repair_range(r, n, &b.lo, &b.hi);
+	int cls = (int)rule_class(r, d), now = b.strategy[cls], k = 0;
+	double score[N_COPY_STRATEGIES];
+	int order[N_COPY_STRATEGIES];
+	for (int s = 0; s < N_COPY_STRATEGIES; s++) {
+		score[s] = HUGE_VAL;
+		if (s == now || s == STRATEGY_TRIAL_TO || !strategy_serves(s, b.lo) || !strategy_serves(s, b.hi))
+			continue;
+		score[s] = cell_score(t, &b, r, cls, s);
+		/* The baseline serves every cell: it is what the check compares
+		 * with, so it stays an option where it went unmeasured. */
+		if (s == BASELINE_STRATEGY && score[s] == HUGE_VAL)
+			score[s] = 1e9;
+		if (score[s] < HUGE_VAL)
+			order[k++] = s;
+	}
+	for (int i = 1; i < k; i++)
+		for (int j = i; j > 0 && score[order[j]] < score[order[j - 1]]; j--) {
+			int x = order[j];
+			order[j] = order[j - 1], order[j - 1] = x;
+		}
+	if (k > max)
+		k = max;
+	memcpy(out, order, (size_t)k * sizeof *out);
+	return k;
+}
+
+int repair_apply(struct derived_rule *r, const struct grid_repair *p, char *why, size_t why_size)
+{
+	int i = band_of(r, p->length), cls = (int)rule_class(r, p->distance);
+	struct band b = r->bands[i];
+	if (b.strategy[cls] != p->from || p->lo > p->length || p->hi < p->length || p->lo < b.lo || p->hi > b.hi) {
+		snprintf(why, why_size, "a repair of %u..%u bytes at %u bytes, d = %u, of %s, where the table's band is "
+					"%u..%u and copies by %s",
+			 p->lo, p->hi, p->length, p->distance, strategy_name[p->from], b.lo, b.hi,
+			 strategy_name[b.strategy[cls]]);
+		return -1;
+	}
+	/* The band split around the repaired lengths: at most two more. */
+	struct band parts[3];
+	int n = 0;
+	if (p->lo > b.lo)
+		parts[n] = b, parts[n].hi = p->lo - 1, n++;
+	parts[n] = b, parts[n].lo = p->lo, parts[n].hi = p->hi, parts[n].strategy[cls] = p->to, n++;
+	if (p->hi < b.hi)
+		parts[n] = b, parts[n].lo = p->hi + 1, n++;
+	if (r->n_bands + n - 1 > MAX_BANDS) {
+		snprintf(why, why_size, "no room for a repair at %u bytes: the table has %d bands", p->length, r->n_bands);
+		return -1;
+	}
+	memmove(&r->bands[i + n], &r->bands[i + 1], (size_t)(r->n_bands - i - 1) * sizeof *r->bands);
+	memcpy(&r->bands[i], parts, (size_t)n * sizeof *parts);
+	r->n_bands += n - 1;
+	merge_alike(r);
+	rule_align_dst(r);
+	return 0;
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+	return (x > y) - (x < y);
+}
+
+unsigned int unchecked_supported_from(const struct table *t, double noise)
+{
+	/* Each length's cheapest baseline copy, over its distances. */
+	unsigned int *len = malloc((t->n ? t->n : 1) * sizeof *len);
+	size_t nl = 0;
+	unsigned int from = BAND_UNBOUNDED;
+	if (!len)
+		return from;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rows[i].strategy == BASELINE_STRATEGY)
+			len[nl++] = t->rows[i].length;
+	qsort(len, nl, sizeof *len, cmp_uint);
+	for (size_t k = nl; k-- > 0;) {
+		if (k + 1 < nl && len[k] == len[k + 1])
+			continue;
+		double least = HUGE_VAL;
+		for (size_t i = 0; i < t->n; i++)
+			if (t->rows[i].strategy == BASELINE_STRATEGY && t->rows[i].length == len[k])
+				least = fmin(least, t->rows[i].ticks);
+		if (least * noise < TREE_TICKS_MAX)
+			break;
+		from = len[k];
+	}
+	free(len);
+	return from;
+}
+
+int unchecked_keep_long(const struct table *t, struct derived_rule *r)
+{
+	unsigned int from = unchecked_supported_from(t, r->noise);
+	struct band out[MAX_BANDS + 1], forward = {.lo = 0};
+	int m = 0, changed = 0;
+	for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+		forward.strategy[c] = BASELINE_STRATEGY;
+	if (from > 0) {
+		forward.hi = from == BAND_UNBOUNDED ? BAND_UNBOUNDED : from - 1;
+		out[m++] = forward;
+	}
+	for (int i = 0; i < r->n_bands; i++) {
+		struct band b = r->bands[i];
+		for (int c = 0; c < N_DISTANCE_CLASSES && b.lo < from; c++)
+			changed |= b.strategy[c] != BASELINE_STRATEGY;
+		if (from == BAND_UNBOUNDED || b.hi < from)
+			continue;
+		if (b.lo < from)
+			b.lo = from;
+		out[m++] = b;
+	}
+	if (m > MAX_BANDS) {
+		snprintf(r->note, sizeof r->note,
+			 "the table's cells from %u bytes, behind a band of every copy %s below them, are more than %d "
+			 "bands",
+			 from, strategy_name[BASELINE_STRATEGY], MAX_BANDS);
+		return -1;
+	}
+	memcpy(r->bands, out, (size_t)m * sizeof *out);
+	r->n_bands = m;
+	merge_alike(r);
+	rule_align_dst(r);
+	if (rule_regret(t, r))
+		return -1;
+	size_t used = strnlen(r->note, sizeof r->note - 1);
+	if (!changed)
+		return 0;
+	if (from == BAND_UNBOUNDED)
+		snprintf(r->note + used, sizeof r->note - used,
+			 " This run's probe timed no compiled tree, and at no length does every copy %s take %.0f ticks "
+			 "over the noise, the most a tree was measured to cost a call: every cell copies %s.",
+			 strategy_name[BASELINE_STRATEGY], TREE_TICKS_MAX, strategy_name[BASELINE_STRATEGY]);
+	else
+		snprintf(r->note + used, sizeof r->note - used,
+			 " This run's probe timed no compiled tree: only the cells from %u bytes are kept, where every "
+			 "copy %s takes %.0f ticks over the noise or more, the most a tree was measured to cost a call; "
+			 "below, every cell copies %s. Against the best measured copy the rule is now at worst %.3fx, "
+			 "at the median %.3fx.",
+			 from, strategy_name[BASELINE_STRATEGY], TREE_TICKS_MAX, strategy_name[BASELINE_STRATEGY],
+			 r->worst_regret, r->median_regret);
+	return 0;
+}
+
+int gate_repair_round(const struct table *t, struct derived_rule *r, struct gate_grid *g, struct dispatch_run *d,
+			double noise, int *made)
+{
+	struct derived_rule before = *r;
+	*made = 0;
+	memset(g->retime, 0, sizeof g->retime);
+	for (size_t i = 0; i < g->n_lengths; i++)
+		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
+			unsigned int n = (unsigned int)bench_grid_lengths[i], dist = bench_grid_distances[j];
+			if (!grid_gate_refuses(g->ratio[i][j], noise))
+				continue;
+			g->retime[i][j] = 1;
+			/* A cell repaired this round for another point waits for its
+			 * timing. */
+			if (rule_choice(r, n, dist) != rule_choice(&before, n, dist))
+				continue;
+			int options[N_COPY_STRATEGIES], k = repair_options(t, r, n, dist, options, N_COPY_STRATEGIES), to = -1;
+			int from = rule_choice(r, n, dist);
+			g->lost[i][j] |= 1u << from;
+			for (int o = 0; o < k && to < 0; o++)
+				if (!(g->lost[i][j] >> options[o] & 1))
+					to = options[o];
+			if (to < 0 || d->n_repairs == REPAIRS_MAX)
+				return 1;
+			struct grid_repair p = {.length = n, .distance = dist, .ratio = g->ratio[i][j], .from = from, .to = to};
+			repair_range(r, n, &p.lo, &p.hi);
+			char why[256];
+			if (repair_apply(r, &p, why, sizeof why))
+				return 1;
+			d->repairs[d->n_repairs++] = p;
+			*made = 1;
+		}
+	for (size_t i = 0; i < g->n_lengths; i++)
+		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
+			g->retime[i][j] |= rule_choice(r, (unsigned int)bench_grid_lengths[i], bench_grid_distances[j]) !=
+					   rule_choice(&before, (unsigned int)bench_grid_lengths[i], bench_grid_distances[j]);
+	return 0;
+}
+
+void repairs_text(struct buf *b, const struct dispatch_run *d)
+{
+	buf_printf(b, "repairs %d\n", d->n_repairs);
+	for (int i = 0; i < d->n_repairs; i++) {
+		const struct grid_repair *p = &d->repairs[i];
+		buf_printf(b, "repair %u %u %u %u %.3f %s %s\n", p->length, p->distance, p->lo, p->hi, p->ratio,
+			   strategy_name[p->from], strategy_name[p->to]);
+	}
+}
+
+int repairs_count_parse(const char *line, struct dispatch_run *d, char *why, size_t why_size)
+{
+	int n, end = 0;
+	if (sscanf(line, "repairs %d%n", &n, &end) != 1 || line[end] != '\0' || n < 0 || n > REPAIRS_MAX) {
+		snprintf(why, why_size, "expected 'repairs N', N in 0..%d, found '%.60s'", REPAIRS_MAX, line);
+		return -1;
+	}
+	if (n && !d->gate.tried) {
+		snprintf(why, why_size, "repairs where the grid gate timed no table");
+		return -1;
+	}
+	d->n_repairs = n;
+	d->records_repairs = 1;
+	return 0;
+}
+
+static int strategy_code(const char *name)
+{
+	for (int s = 0; s < N_COPY_STRATEGIES; s++)
+		if (strcmp(strategy_name[s], name) == 0)
+			return s;
+	return -1;
+}
+
+int repair_parse(const char *line, struct grid_repair *p, char *why, size_t why_size)
+{
+	char from[32], to[32];
+	int end = 0;
+	memset(p, 0, sizeof *p);
+	if (sscanf(line, "repair %u %u %u %u %lf %31s %31s%n", &p->length, &p->distance, &p->lo, &p->hi, &p->ratio, from,
+		   to, &end) != 7 ||
+	    line[end] != '\0' || !(p->ratio > 0 && p->ratio < 1e6) || p->distance > 4095 || p->lo > p->length ||
+	    p->hi < p->length ||
+	    (p->from = strategy_code(from)) < 0 || (p->to = strategy_code(to)) < 0 || p->from == p->to) {
+		snprintf(why, why_size,
+			 "expected 'repair LENGTH DISTANCE LO HI RATIO FROM TO' (LO <= LENGTH <= HI, two different "
+			 "strategies), found '%.80s'",
+			 line);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,200 @@
+/* Repair instead of refusal (derive/repair.c): the gate's round of repair
+ * on forged ratios over small_win.csv's table, the rule derive_chosen
+ * replays from the repairs an archive records, their archive lines, and a
+ * run that timed no compiled tree keeping only its long cells. */
+#include "test_derive.h"
+
+#include "repair.h"
+#include "../common/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The grid's index of length n and distance d; asserted present. */
+static size_t length_index(unsigned int n)
+{
+	size_t i = 0;
+	while (i + 1 < BENCH_GRID_LENGTHS && bench_grid_lengths[i] != n)
+		i++;
+	return i;
+}
+
+static size_t distance_index(unsigned int d)
+{
+	size_t j = 0;
+	while (j + 1 < BENCH_GRID_DISTANCES && bench_grid_distances[j] != d)
+		j++;
+	return j;
+}
+
+/* Every point passed, but one that lost by ratio. */
+static void one_loss(struct gate_grid *g, unsigned int n, unsigned int d, double ratio)
+{
+	g->n_lengths = BENCH_GRID_LENGTHS;
+	for (size_t i = 0; i < BENCH_GRID_LENGTHS; i++)
+		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
+			g->ratio[i][j] = 1.0;
+	g->ratio[length_index(n)][distance_index(d)] = ratio;
+}
+
+/* The kept candidate of a run over small_win.csv, as the probe's gate
+ * starts from it. */
+static struct dispatch_run kept_run(void)
+{
+	return (struct dispatch_run){.measured = 1, .chosen = 1, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}},
+				     .baseline = {15, 8}, .records_repairs = 1};
+}
+
+static void round_of_repair(const struct table *t)
+{
+	about("repair: the gate's round, on forged ratios");
+	struct dispatch_run d = kept_run();
+	struct derived_rule *r = malloc(sizeof *r), *start = malloc(sizeof *start);
+	struct gate_grid *g = calloc(1, sizeof *g);
+	int made = 0;
+	if (!r || !start || !g || derive_chosen(t, &d, start)) {
+		check(0, "small_win.csv's kept table does not derive");
+		goto out;
+	}
+	*r = *start;
+	one_loss(g, 16384, 65, 1.24);
+	check(gate_repair_round(t, r, g, &d, 0.03, &made) == 0 && made && d.n_repairs == 1,
+	      "a loss at one point is not repaired (%d repairs)", d.n_repairs);
+	const struct grid_repair *p = &d.repairs[0];
+	check(p->length == 16384 && p->distance == 65 && p->from == F && p->to == FA && p->lo == 4097 &&
+		      p->hi == 65535,
+	      "the repair is not 4097..65535 bytes from forward to forward_aligned: %u..%u, %s to %s", p->lo, p->hi,
+	      strategy_name[p->from], strategy_name[p->to]);
+	check(rule_choice(r, 16384, 65) == FA && rule_choice(r, 4097, 65) == FA && rule_choice(r, 65535, 65) == FA,
+	      "the repaired lengths do not copy by forward_aligned");
+	check(rule_choice(r, 4096, 65) == rule_choice(start, 4096, 65) &&
+		      rule_choice(r, 65536, 65) == rule_choice(start, 65536, 65),
+	      "lengths outside the repair changed");
+	check(g->retime[length_index(16384)][distance_index(65)] && g->retime[length_index(16384)][distance_index(64)] &&
+		      !g->retime[length_index(1024)][distance_index(65)],
+	      "the points to time again are not the losing one and those whose copy changed");
+	/* Timed again, it passes: nothing more to repair. */
+	one_loss(g, 16384, 65, 1.0);
+	check(gate_repair_round(t, r, g, &d, 0.03, &made) == 0 && !made && d.n_repairs == 1,
+	      "a repaired table that passes is repaired again");
+	/* Timed again, it still loses, and no copy is left that has not lost
+	 * there and serves those lengths without harm: the gate refuses. */
+	one_loss(g, 16384, 65, 1.30);
+	check(gate_repair_round(t, r, g, &d, 0.03, &made) == 1, "a loss with no option left does not refuse");
+out:
+	free(r), free(start), free(g);
+}
+
+static void replayed(const struct table *t)
+{
+	about("repair: the rule derive_chosen replays");
+	struct dispatch_run d = kept_run();
+	struct derived_rule *r = malloc(sizeof *r), *unrepaired = malloc(sizeof *unrepaired);
+	if (!r || !unrepaired || derive_chosen(t, &d, unrepaired)) {
+		check(0, "small_win.csv's kept table does not derive");
+		goto out;
+	}
+	d.gate = (struct grid_gate){1, 1.012, 256, 63, 0};
+	d.n_repairs = 1;
+	d.repairs[0] = (struct grid_repair){16384, 65, 4097, 65535, 1.24, F, FA};
+	check(derive_chosen(t, &d, r) == 0 && r->n_bands > unrepaired->n_bands && rule_choice(r, 16384, 65) == FA &&
+		      cells_of(r, SMALL) == cells_of(unrepaired, SMALL),
+	      "a table the gate repaired and passed is not the kept table with that cell repaired (%d bands)",
+	      r->n_bands);
+	check(strstr(r->note, "repaired 1 cell") && strstr(r->note, "4097..65535 bytes") &&
+		      strstr(r->note, "1.240x at 16384 bytes, d = 65"),
+	      "the note does not name the repair: %.400s", r->note);
+	d.gate.refused = 1;
+	check(derive_chosen(t, &d, r) == 0 && r->n_bands == 1 && cells_of(r, F) == N_DISTANCE_CLASSES &&
+		      strstr(r->note, "after every repair"),
+	      "a table still refused after repair is not every copy forward");
+	d.gate.refused = 0;
+	d.repairs[0].from = DOWN;
+	check(derive_chosen(t, &d, r) != 0 && strstr(r->note, "contradicts"),
+	      "a repair of a copy the cell does not make is not refused");
+	/* An archive that refused without repairing records only its worst
+	 * point: the refusal stands. */
+	d = kept_run();
+	d.records_repairs = 0;
+	d.gate = (struct grid_gate){1, 1.239, 16384, 65, 1};
+	check(derive_chosen(t, &d, r) == 0 && r->n_bands == 1 && strstr(r->note, "did not repair"),
+	      "a refusal recorded without repairs is not every copy forward");
+out:
+	free(r), free(unrepaired);
+}
+
+static int parse_repairs(const char *count, const char *line, struct dispatch_run *d)
+{
+	char why[256];
+	*d = kept_run();
+	d->gate.tried = 1;
+	if (repairs_count_parse(count, d, why, sizeof why))
+		return -1;
+	return line ? repair_parse(line, &d->repairs[0], why, sizeof why) : 0;
+}
+
+static void lines(void)
+{
+	about("repair: the archive lines");
+	struct dispatch_run d;
+	check(parse_repairs("repairs 1", "repair 16384 65 4097 65535 1.239 forward forward_aligned", &d) == 0 &&
+		      d.n_repairs == 1 && d.repairs[0].lo == 4097 && d.repairs[0].to == FA,
+	      "a repair line does not read back");
+	struct buf b = {0};
+	repairs_text(&b, &d);
+	check(b.data && strcmp(b.data, "repairs 1\nrepair 16384 65 4097 65535 1.239 forward forward_aligned\n") == 0,
+	      "the repairs are written as '%s'", b.data ? b.data : "");
+	buf_free(&b);
+	static const char *const broken[] = {"repair 16384 65 4097 65535 1.239 forward",
+					     "repair 16384 65 20000 65535 1.239 forward forward_aligned",
+					     "repair 16384 4096 4097 65535 1.239 forward forward_aligned",
+					     "repair 16384 65 4097 65535 1.239 forward forward",
+					     "repair 16384 65 4097 65535 1.239 forward sideways",
+					     "repair 16384 65 4097 65535 -1 forward forward_aligned",
+					     "repair 16384 65 4097 65535 1.239 forward forward_aligned extra"};
+	for (size_t i = 0; i < sizeof broken / sizeof *broken; i++)
+		check(parse_repairs("repairs 1", broken[i], &d) != 0, "'%s' reads", broken[i]);
+	check(parse_repairs("repairs 17", NULL, &d) != 0 && parse_repairs("repairs -1", NULL, &d) != 0 &&
+		      parse_repairs("repairs", NULL, &d) != 0,
+	      "a count out of 0..16 reads");
+}
+
+static void unchecked(void)
+{
+	about("repair: a run that timed no compiled tree keeps its long cells");
+	struct table t = {0};
+	struct dispatch_run d = {.unchecked = 1};
+	struct derived_rule *r = malloc(sizeof *r), *kept = malloc(sizeof *kept);
+	if (!r || !kept || table_read_csv(&t, "tests/fixtures/zen2_like.csv") || derive_chosen(&t, NULL, kept)) {
+		check(0, "zen2_like.csv does not read or derive");
+		goto out;
+	}
+	unsigned int from = unchecked_supported_from(&t, kept->noise);
+	check(from > 64 && from < BAND_UNBOUNDED, "the supported lengths start at %u", from);
+	check(derive_chosen(&t, &d, r) == 0, "the unchecked run does not derive: %.300s", r->note);
+	check(rule_choice(r, 64, 16) == F && rule_choice(r, from - 1, 16) == F,
+	      "a cell shorter than %u bytes keeps its own copy", from);
+	check(rule_choice(r, from, 16) == rule_choice(kept, from, 16) && rule_choice(r, from, 16) != F &&
+		      rule_choice(r, 1048576, 16) == DOWN,
+	      "the long cells of the stall lost their copy (%s at %u)", strategy_name[rule_choice(r, from, 16)], from);
+	check(strstr(r->note, "timed no compiled tree") != NULL, "the note does not say what was dropped: %.300s", r->note);
+	/* The control: the same table from a checked run keeps its short cells. */
+	check(rule_choice(kept, 64, 16) == DOWN, "the control's 64 bytes at d = 16 does not copy down");
+out:
+	free(r), free(kept);
+	table_free(&t);
+}
+
+void derive_repair(void)
+{
+	struct table t = {0};
+	if (table_read_csv(&t, "tests/fixtures/small_win.csv")) {
+		check(0, "small_win.csv does not read");
+		return;
+	}
+	round_of_repair(&t);
+	replayed(&t);
+	table_free(&t);
+	lines();
+	unchecked();
+}
