@@ -59,7 +59,7 @@ struct derive_cost {
 /* The default, for a run that did not measure it: the probe's dispatch
  * measurement on an Emerald Rapids guest (Intel family 6, model 0xcf, FSRM)
  * gave 0.76-0.78 ticks a band for the kernel flavor and 0.80-0.91 for the
- * user flavor, in three runs of 2026-12-02 (docs/derivation.md shows one). */
+ * user flavor, in three runs of 2026-12-02 (docs/notebook/derivation-2026-11.md shows one). */
 #define DERIVE_BAND_TICKS_DEFAULT 0.8
 
 struct derived_rule {

@@ -20,7 +20,7 @@ void streams_free(struct streams *s);
  * a Zen 4 guest two copies of one compiled tree, the same bytes in
  * adjacent slots, timed in turns ran 1.22x apart on the sorted stream and
  * 1.07x on random sizes, one running faster than it does alone, while
- * each timed in turns with rep movsb ran as the other (docs/derivation.md,
+ * each timed in turns with rep movsb ran as the other (docs/notebook/derivation-2026-11.md,
  * "Never two tables in turns"). out[i] is copy i's median per-round ratio
  * to the reference times the reference's mean time over the n pairings, in
  * ticks a call, and *reference_out (where not NULL) that time. */

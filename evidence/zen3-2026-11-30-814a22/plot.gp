@@ -26,9 +26,9 @@ set ylabel '(dst - src) mod 4096'
 set multiplot layout 1,2 title 'zen3 (AMD EPYC), guest: the derived table at every measured point'
 set title 'strategy chosen'
 set key outside bottom center horizontal
-plot 'choice.csv' every ::1 using 1:($4 == 0 ? $2 : 1/0) with points pt 5 ps 0.4 lc 1 title 'forward', 'choice.csv' every ::1 using 1:($4 == 1 ? $2 : 1/0) with points pt 5 ps 0.4 lc 2 title 'forward_aligned', 'choice.csv' every ::1 using 1:($4 == 2 ? $2 : 1/0) with points pt 5 ps 0.4 lc 3 title 'down', 'choice.csv' every ::1 using 1:($4 == 3 ? $2 : 1/0) with points pt 5 ps 0.4 lc 4 title 'small'
+plot 'choice.csv' every ::1 using 1:($4 == 0 ? $2 : 1/0) with points pt 5 ps 0.4 lc 1 title 'forward', 'choice.csv' every ::1 using 1:($4 == 1 ? $2 : 1/0) with points pt 5 ps 0.4 lc 2 title 'forward_aligned', 'choice.csv' every ::1 using 1:($4 == 2 ? $2 : 1/0) with points pt 5 ps 0.4 lc 3 title 'down'
 set title 'regret: chosen / best measured'
-set cbrange [1:1.304]
+set cbrange [1:24.298]
 set palette defined (0 'white', 1 'orange', 2 'red')
 unset key
 plot 'choice.csv' every ::1 using 1:2:5 with points pt 5 ps 0.4 palette

@@ -90,6 +90,26 @@ static void grid_gate_section(struct buf *b, const struct run_facts *run)
 		   g->refused ? "**Refused**: every copy forward stays, since a table never loses to what the caller "
 				"already has beyond the noise."
 			      : "Passed.");
+	const struct dispatch_run *d = &run->archive->dispatch;
+	if (!d->records_repairs) {
+		if (g->refused)
+			buf_printf(b, "\nThis probe refused rather than repaired, and the archive records only the worst "
+				      "point: the refusal stands until the core is probed again (docs/derivation.md).\n");
+		return;
+	}
+	if (!d->n_repairs) {
+		buf_printf(b, "\nNo point lost: nothing was repaired.\n");
+		return;
+	}
+	buf_printf(b, "\nWhere a point lost beyond the noise, the lengths of its cell between the grid's neighbouring "
+		      "lengths took the next copy the measurements rank, and the table was timed again there "
+		      "(derive/repair.h); the verdict above is the repaired table's:\n\n"
+		      "| lost at | ratio | lengths | from | to |\n|---|---|---|---|---|\n");
+	for (int i = 0; i < d->n_repairs; i++) {
+		const struct grid_repair *p = &d->repairs[i];
+		buf_printf(b, "| %u bytes, d = %u | %.3f | %u..%u | %s | %s |\n", p->length, p->distance, p->ratio, p->lo,
+			   p->hi, strategy_name[p->from], strategy_name[p->to]);
+	}
 }
 
 void summary_dispatch(struct buf *b, const struct run_facts *run)
