@@ -91,6 +91,27 @@ static int choose_zero_mod(struct grid *g, struct derived_rule *r, double *best_
 	return 0;
 }
 
+void say_bands(struct derived_rule *r)
+{
+	for (int i = 0; i < r->n_bands; i++) {
+		const struct band *b = &r->bands[i];
+		say(r, "%s%u..", i ? "; " : "Lengths ", b->lo);
+		if (b->hi != BAND_UNBOUNDED)
+			say(r, "%u", b->hi);
+		say(r, ": %s", strategy_name[b->strategy[CLASS_ELSEWHERE]]);
+		for (int c = 0; c < NC; c++)
+			if (b->strategy[c] != b->strategy[CLASS_ELSEWHERE])
+				say(r, ", %s %s", class_name[c], strategy_name[b->strategy[c]]);
+	}
+}
+
+void say_kept(struct derived_rule *r)
+{
+	say(r, " The rule as kept: ");
+	say_bands(r);
+	say(r, ", against the best measured copy at worst %.3fx.", r->worst_regret);
+}
+
 /* The note: what each class and band is, and why, in words. who and worst
  * are the strategies that stall in the above and below classes and by how
  * much. */
@@ -110,16 +131,7 @@ static void describe(struct derived_rule *r, const int who[2], const double wors
 		say(r, "No distance near the source needs its own class. ");
 	if (r->zero_mod < 4096)
 		say(r, "Class zero holds every multiple of %d: mutually aligned buffers copy their own way. ", r->zero_mod);
-	for (int i = 0; i < r->n_bands; i++) {
-		const struct band *b = &r->bands[i];
-		say(r, "%s%u..", i ? "; " : "Lengths ", b->lo);
-		if (b->hi != BAND_UNBOUNDED)
-			say(r, "%u", b->hi);
-		say(r, ": %s", strategy_name[b->strategy[CLASS_ELSEWHERE]]);
-		for (int c = 0; c < NC; c++)
-			if (b->strategy[c] != b->strategy[CLASS_ELSEWHERE])
-				say(r, ", %s %s", class_name[c], strategy_name[b->strategy[c]]);
-	}
+	say_bands(r);
 	say(r, " (ties within %.0f%% go to %s).", r->noise * 100, strategy_name[BASELINE_STRATEGY]);
 	if (r->cost.multiple > 0) {
 		say(r, " Each band past the first was charged %.2f ticks a call, ", r->cost.multiple * r->cost.band_ticks);

@@ -1,4 +1,5 @@
 #include "dispatch.h"
+#include "grid.h"
 #include "repair.h"
 
 #include "../common/util.h"
@@ -181,8 +182,8 @@ static int gate_repairs(const struct table *t, const struct dispatch_run *d, str
 			 i ? ";" : "", p->lo, p->hi, class_names[rule_class(out, p->distance)], strategy_name[p->to], strategy_name[p->from], p->ratio, p->length,
 			 p->distance);
 	}
-	len = strnlen(out->note, sizeof out->note - 1);
-	snprintf(out->note + len, sizeof out->note - len, ".");
+	say(out, ".");
+	say_kept(out);
 	return 0;
 }
 

@@ -58,6 +58,13 @@ static inline void say(struct derived_rule *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Appends r's bands as the note says them: "Lengths 0..32: small; 33..:
+ * forward, above down". */
+void say_bands(struct derived_rule *r);
+/* Appends the bands of a rule changed after its derivation (a repair, a
+ * run's short cells dropped), so that the note ends with what it is. */
+void say_kept(struct derived_rule *r);
+
 /* The median of v[0..n-1], which it sorts. */
 double median_of(double *v, size_t n);
 

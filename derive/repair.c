@@ -1,6 +1,8 @@
 /* Repair instead of refusal (repair.h). */
 #include "repair.h"
 
+#include "grid.h"
+
 #include "../common/bench_grid.h"
 #include "../common/util.h"
 
@@ -204,22 +206,17 @@ int unchecked_keep_long(const struct table *t, struct derived_rule *r)
 	rule_align_dst(r);
 	if (rule_regret(t, r))
 		return -1;
-	size_t used = strnlen(r->note, sizeof r->note - 1);
-	if (!changed)
-		return 0;
 	if (from == BAND_UNBOUNDED)
-		snprintf(r->note + used, sizeof r->note - used,
-			 " This run's probe timed no compiled tree, and at no length does every copy %s take %.0f ticks "
-			 "over the noise, the most a tree was measured to cost a call: every cell copies %s.",
-			 strategy_name[BASELINE_STRATEGY], TREE_TICKS_MAX, strategy_name[BASELINE_STRATEGY]);
+		say(r, " This run's probe timed no compiled tree, and at no length does every copy %s take %.0f ticks "
+		       "over the noise, the most a tree was measured to cost a call: every cell copies %s.",
+		    strategy_name[BASELINE_STRATEGY], TREE_TICKS_MAX, strategy_name[BASELINE_STRATEGY]);
 	else
-		snprintf(r->note + used, sizeof r->note - used,
-			 " This run's probe timed no compiled tree: only the cells from %u bytes are kept, where every "
-			 "copy %s takes %.0f ticks over the noise or more, the most a tree was measured to cost a call; "
-			 "below, every cell copies %s. Against the best measured copy the rule is now at worst %.3fx, "
-			 "at the median %.3fx.",
-			 from, strategy_name[BASELINE_STRATEGY], TREE_TICKS_MAX, strategy_name[BASELINE_STRATEGY],
-			 r->worst_regret, r->median_regret);
+		say(r, " This run's probe timed no compiled tree: only the cells from %u bytes are kept, where every "
+		       "copy %s takes %.0f ticks over the noise or more, the most a tree was measured to cost a call; "
+		       "below, every cell copies %s%s.",
+		    from, strategy_name[BASELINE_STRATEGY], TREE_TICKS_MAX, strategy_name[BASELINE_STRATEGY],
+		    changed ? "" : ", as the derivation had them");
+	say_kept(r);
 	return 0;
 }
 

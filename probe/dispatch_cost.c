@@ -2,6 +2,7 @@
 
 #include "band_trials.h"
 #include "compiled.h"
+#include "../derive/model.h"
 #include "grid_gate.h"
 #include "placed.h"
 
@@ -22,34 +23,6 @@ static void time_tables(const struct probe_flavor *f, struct streams *s, const s
 		exit(1);
 }
 
-/* A table of n bands that alternate forward with another strategy, each
- * compiled with every strategy jumping to the forward routine: the trees
- * differ in their branches alone, whatever each strategy costs on this
- * core. The edges split the workload's sizes (8 bytes are more than half
- * of them; 104, 24, 48, 32 and 16 come next), so that consecutive calls
- * land in different bands, and what the random order adds over the sorted
- * one is the tree's mispredictions. */
-static void alternating_table(int n, struct derived_rule *r)
-{
-	static const unsigned int edges[][7] = {{0}, {64}, {8, 32, 64}, {4, 8, 16, 32, 64, 96, 104}};
-	const unsigned int *e = edges[n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : 3];
-	derived_baseline(r);
-	r->n_bands = n;
-	r->align_dst = PROBE_ALIGN_DST;
-	for (int i = 0; i < n; i++) {
-		struct band *b = &r->bands[i];
-		b->lo = i ? e[i - 1] + 1 : 0;
-		b->hi = i + 1 < n ? e[i] : BAND_UNBOUNDED;
-		int other = BASELINE_STRATEGY;
-		for (int k = N_COPY_STRATEGIES - 1; k >= 0; k--)
-			if (k != BASELINE_STRATEGY && strategy_catalogue[k].isa == ISA_GPR && strategy_serves(k, b->lo) &&
-			    strategy_serves(k, b->hi))
-				other = k;
-		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
-			b->strategy[c] = i % 2 ? other : BASELINE_STRATEGY;
-	}
-}
-
 void measure_dispatch(const struct probe_flavor *f, struct dispatch_run *d)
 {
 	struct streams *s = streams_new();
@@ -59,7 +32,7 @@ void measure_dispatch(const struct probe_flavor *f, struct dispatch_run *d)
 		exit(1);
 	}
 	for (int i = 0; i < DISPATCH_TABLES; i++)
-		alternating_table(dispatch_bands[i], &tables[i]);
+		dispatch_alternating_table(dispatch_bands[i], &tables[i]);
 	time_tables(f, s, tables, DISPATCH_TABLES, 1, d->tables);
 	d->measured = 1;
 	free(tables);
@@ -91,10 +64,17 @@ int time_candidates(const struct probe_flavor *f, const struct table *t, struct 
 	memcpy(d->candidates, times, sizeof d->candidates);
 	d->baseline = times[DISPATCH_CANDIDATES];
 	dispatch_choose(d, noise);
-	for (int i = 0; i < DISPATCH_CANDIDATES; i++)
-		printf("  candidate: %g times the band cost, %d band%s: %.2f ticks a call on random sizes, %.2f sorted%s\n",
-		       candidate_multiples[i], tables[i].n_bands, tables[i].n_bands == 1 ? "" : "s",
-		       times[i].random, times[i].sorted, candidate_multiples[i] == d->chosen ? " (kept)" : "");
+	/* The model's figure beside each timing: what derive/model.h
+	 * predicts of the same tree, at the costs this run measured. */
+	struct model_costs mc = model_costs_of(d);
+	for (int i = 0; i < DISPATCH_CANDIDATES; i++) {
+		struct model_figures m = {0};
+		rule_model(t, &tables[i], &mc, 0, &m);
+		printf("  candidate: %g times the band cost, %d band%s: %.2f ticks a call on random sizes, %.2f sorted "
+		       "(the model: %.2f)%s\n",
+		       candidate_multiples[i], tables[i].n_bands, tables[i].n_bands == 1 ? "" : "s", times[i].random,
+		       times[i].sorted, m.total, candidate_multiples[i] == d->chosen ? " (kept)" : "");
+	}
 	printf("  the baseline table (%s): %.2f ticks a call on random sizes, %.2f sorted%s\n",
 	       f->moves ? "the C library's memmove" : "rep movsb", d->baseline.random, d->baseline.sorted,
 	       d->chosen == CHOSE_BASELINE ? " (kept)" : "");

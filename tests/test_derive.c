@@ -260,6 +260,7 @@ int main(int argc, char **argv)
 	derive_classes_trial();
 	derive_grid_gate();
 	derive_repair();
+	derive_model();
 
 	expect_rejected("malformed.csv", 2);
 	expect_rejected("small_at_40.csv", 4);

@@ -52,5 +52,7 @@ void derive_classes_trial(void);
 void derive_grid_gate(void);
 /* Repair instead of refusal (test_derive_repair.c). */
 void derive_repair(void);
+/* The distance tested where it pays, and the model (test_derive_model.c). */
+void derive_model(void);
 
 #endif

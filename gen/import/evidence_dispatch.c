@@ -4,6 +4,8 @@
  * (9) and its classes trial (15; derive/dispatch.h). */
 #include "evidence.h"
 
+#include "../../derive/model.h"
+
 #include "../../common/bench_grid.h"
 #include "../../common/util.h"
 #include "../../common/workload.h"
@@ -148,32 +150,48 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 			      "rep movsb (the forward routine) alone, one after another, never two tables in turns with "
 			      "each other, each table compiled at %d places, the median of them (probe/placed.h).\n",
 			   PLACES_TIMED);
+	struct model_costs costs = model_costs_of(d);
 	buf_printf(b, "\nEach band past the first costs %.2f ticks a call: the slope of the last column. Both orders "
 		      "make the same copies; the random one defeats the branches on size.\n\n"
 		      "The final candidates, derived from every pass with each split charged a multiple of that, "
-		      "timed %s:\n\n| table | bands | random | sorted |\n|---|---|---|---|\n",
+		      "timed %s, beside the model's figure for random sizes (derive/model.h: each call of the stream "
+		      "walked through the table's tree, its copy's measured time, %.2f ticks a compare and %.2f a "
+		      "misprediction as this run's trees measured them):\n\n| table | bands | random | sorted | model "
+		      "|\n|---|---|---|---|---|\n",
 		   band,
 		   run->archive->probe_version < 4 ? "the same way"
 		   : run->archive->probe_version >= 5 && strcmp(run->archive->flavor, "user") == 0
 			   ? "each compiled as gen writes it (every copy forward: the C library's memmove, which the "
 			     "drop-in library runs there)"
-			   : "each compiled as gen writes it (every copy forward: the entry's own rep movsb)");
+			   : "each compiled as gen writes it (every copy forward: the entry's own rep movsb)",
+		   costs.compare_ticks, costs.mispredict_ticks);
 	for (int i = 0; i < DISPATCH_CANDIDATES; i++) {
 		struct derive_cost cost = {.band_ticks = band, .multiple = candidate_multiples[i], .measured = 1};
 		struct derived_rule r;
-		char bands[16] = "?";
+		struct model_figures m;
+		char bands[16] = "?", model[16] = "?";
 		if (derive_rule(run->table, &cost, &r) == 0)
 			snprintf(bands, sizeof bands, "%d", r.n_bands);
-		buf_printf(b, "| %s%g times the band cost%s | %s | %.2f | %.2f |\n",
+		if (bands[0] != '?' && rule_model(run->table, &r, &costs, 0, &m) == 0)
+			snprintf(model, sizeof model, "%.2f", m.total);
+		buf_printf(b, "| %s%g times the band cost%s | %s | %.2f | %.2f | %s |\n",
 			   d->chosen == candidate_multiples[i] ? "**" : "", candidate_multiples[i],
 			   d->chosen == candidate_multiples[i] ? " (kept)**" : "", bands, d->candidates[i].random,
-			   d->candidates[i].sorted);
+			   d->candidates[i].sorted, model);
 	}
 	/* Where the shaped trial kept its table, every copy forward is not the
 	 * rule; where the grid gate refused the table kept, it is. */
 	int forward = !dispatch_keeps_table(d) || run->archive->dispatch.gate.refused;
-	buf_printf(b, "| %severy copy forward%s | 1 | %.2f | %.2f |\n", forward ? "**" : "", forward ? " (kept)**" : "",
-		   d->baseline.random, d->baseline.sorted);
+	/* In the user flavor every copy forward is the C library's memmove,
+	 * which the model does not know. */
+	struct derived_rule base;
+	struct model_figures m;
+	char model[16] = "-";
+	derived_baseline(&base);
+	if (strcmp(run->archive->flavor, "user") != 0 && rule_model(run->table, &base, &costs, 0, &m) == 0)
+		snprintf(model, sizeof model, "%.2f", m.total);
+	buf_printf(b, "| %severy copy forward%s | 1 | %.2f | %.2f | %s |\n", forward ? "**" : "",
+		   forward ? " (kept)**" : "", d->baseline.random, d->baseline.sorted, model);
 	buf_printf(b, "\nThe probe keeps, of the candidates %s, the one charged the measured cost, unless another "
 		      "beats it on random sizes beyond the noise; every copy forward where none is left.\n",
 		   run->archive->probe_version >= BAND_TRIALS_VERSION
