@@ -178,9 +178,10 @@ static int gate_repairs(const struct table *t, const struct dispatch_run *d, str
 	for (int i = 0; i < d->n_repairs; i++) {
 		const struct grid_repair *p = &d->repairs[i];
 		len = strnlen(out->note, sizeof out->note - 1);
-		snprintf(out->note + len, sizeof out->note - len, "%s %u..%u bytes, class %s, copy by %s, not %s (%.3fx at %u bytes, d = %u)",
-			 i ? ";" : "", p->lo, p->hi, class_names[rule_class(out, p->distance)], strategy_name[p->to], strategy_name[p->from], p->ratio, p->length,
-			 p->distance);
+		snprintf(out->note + len, sizeof out->note - len,
+			 "%s %u..%u bytes, class %s, copy by %s, not %s (%.3fx at %u bytes, d = %u)", i ? ";" : "", p->lo,
+			 p->hi, class_names[rule_class(out, p->distance)], strategy_name[p->to], strategy_name[p->from],
+			 p->ratio, p->length, p->distance);
 	}
 	say(out, ".");
 	say_kept(out);

@@ -104,15 +104,17 @@ struct classes_trial {
 	int kept;
 };
 
-/* Probe version 12's grid gate, after the trials, where the run keeps a
- * table: that table, compiled, against every copy forward as it ships at
- * each point of make bench's grid (common/bench_grid.h), the two timed in
- * turns, each point the median of GRID_GATE_ROUNDS rounds' ratios. worst:
- * the largest ratio, at length and distance. refused: slower beyond the
- * noise there, in its first timing and in the median of two more, so that
- * every copy forward stays: a table never loses to what the caller already
- * has beyond the noise on the grid (on the workload the candidates' and the
- * shaped trial's tests see to it). */
+/* The grid gate, after the trials, where the run keeps a table: that
+ * table, compiled, against every copy forward as it ships at each point
+ * of make bench's grid (common/bench_grid.h), the two timed in turns,
+ * each point the median of GRID_GATE_ROUNDS rounds' ratios, a point that
+ * loses repaired (derive/repair.h) and timed again. worst: the largest
+ * ratio, at length and distance, of the table as repaired. refused:
+ * slower beyond the noise there, in its first timing and in the median
+ * of two more, after every repair, so that every copy forward stays: a
+ * table never loses to what the caller already has beyond the noise on
+ * the grid (on the workload the candidates' and the shaped trial's tests
+ * see to it). */
 #define GRID_GATE_ROUNDS 15
 struct grid_gate {
 	int tried;

@@ -3,9 +3,9 @@
 #include "grid_gate.h"
 
 #include "../common/bench_grid.h"
-#include "../derive/repair.h"
 #include "../common/timer.h"
 #include "../common/workload.h"
+#include "../derive/repair.h"
 #include "compiled.h"
 #include "placed.h"
 
@@ -64,8 +64,8 @@ static int time_points(const struct probe_flavor *f, const struct derived_rule *
 	for (size_t i = 0; i < g->n_lengths; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
 			if (all || g->retime[i][j])
-				g->ratio[i][j] =
-					confirmed_ratio(c.entries[0], baseline, arena, bench_grid_lengths[i], bench_grid_distances[j], noise);
+				g->ratio[i][j] = confirmed_ratio(c.entries[0], baseline, arena, bench_grid_lengths[i],
+								 bench_grid_distances[j], noise);
 	compiled_tables_free(&c);
 	f->force_strategy(BASELINE_STRATEGY);
 	return 0;

@@ -1,5 +1,5 @@
-/* Probe version 12: the kept table on make bench's grid against every
- * copy forward as it ships (derive/dispatch.h, struct grid_gate). */
+/* The kept table on make bench's grid against every copy forward as it
+ * ships, repaired where it loses (derive/dispatch.h, struct grid_gate). */
 #ifndef PROBE_GRID_GATE_H
 #define PROBE_GRID_GATE_H
 
@@ -10,8 +10,12 @@
  * makes of it, compiled (one place: at one length and distance every
  * branch predicts), and every copy forward as it ships, timed in turns at
  * each point of the grid up to longest bytes (the plan's longest length:
- * the whole grid in a full run); the verdict in d->gate, printed. Nothing
- * where d keeps none. Nonzero after saying why. */
+ * the whole grid in a full run); where a point loses beyond the noise,
+ * its cell repaired (derive/repair.h, gate_repair_round), compiled again
+ * and the points it changed timed again, up to REPAIR_ROUNDS rounds. The
+ * verdict, the repaired table's, in d->gate and its repairs in
+ * d->repairs, each printed. Nothing where d keeps none. Nonzero after
+ * saying why. */
 int try_grid_gate(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise,
 		  size_t longest);
 

@@ -30,7 +30,8 @@ static void add(struct table *t, int s, unsigned int n, unsigned int d, double t
 
 static void forge(struct table *t)
 {
-	static const unsigned int longer[] = {80, 96, 112, 128, 160, 192, 256, 384, 512, 768, 1024, 2048, 4096, 8192, 16384, 65536};
+	static const unsigned int longer[] = {80,  96,   112,  128,  160,  192,  256,   384,
+					      512, 768, 1024, 2048, 4096, 8192, 16384, 65536};
 	unsigned int lengths[64 + sizeof longer / sizeof *longer], distances[128];
 	size_t nl = 0, nd = 0;
 	for (unsigned int n = 1; n <= 64; n++)
