@@ -214,14 +214,7 @@ static int segment(const struct grid *g, const struct fit_tables *pre, struct de
 	for (size_t e = start, j; nb > 0; nb--, e = j)
 		band(g, pre, (j = f[nb * cols + e].from), e - 1, 0, &r->bands[nb - 1]);
 	free(f);
-	/* Neighbours that chose alike are one band. */
-	int m = 0;
-	for (int i = 0; i < r->n_bands; i++)
-		if (m && memcmp(r->bands[m - 1].strategy, r->bands[i].strategy, sizeof r->bands[i].strategy) == 0)
-			r->bands[m - 1].hi = r->bands[i].hi;
-		else
-			r->bands[m++] = r->bands[i];
-	r->n_bands = m;
+	merge_alike(r);
 	return 0;
 }
 

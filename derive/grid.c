@@ -4,10 +4,21 @@
 
 #include <stdlib.h>
 
-static int cmp_uint(const void *a, const void *b)
+int cmp_uint(const void *a, const void *b)
 {
 	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
 	return x < y ? -1 : x > y;
+}
+
+void merge_alike(struct derived_rule *r)
+{
+	int m = 0;
+	for (int i = 0; i < r->n_bands; i++)
+		if (m && memcmp(r->bands[m - 1].strategy, r->bands[i].strategy, sizeof r->bands[i].strategy) == 0)
+			r->bands[m - 1].hi = r->bands[i].hi;
+		else
+			r->bands[m++] = r->bands[i];
+	r->n_bands = m;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -65,6 +65,11 @@ void say_bands(struct derived_rule *r);
  * run's short cells dropped), so that the note ends with what it is. */
 void say_kept(struct derived_rule *r);
 
+/* qsort's order of unsigned ints. */
+int cmp_uint(const void *a, const void *b);
+/* Neighbouring bands of r that copy alike become one. */
+void merge_alike(struct derived_rule *r);
+
 /* The median of v[0..n-1], which it sorts. */
 double median_of(double *v, size_t n);
 

@@ -1,6 +1,8 @@
 /* The model of a table on the random-size workload (model.h). */
 #include "model.h"
 
+#include "grid.h"
+
 #include "../common/workload.h"
 #include "../plan/walk.h"
 
@@ -111,12 +113,6 @@ struct model_costs model_costs_of(const struct dispatch_run *d)
 }
 
 /* The lengths t measured the baseline at, sorted, and how many. */
-static int cmp_uint(const void *a, const void *b)
-{
-	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
-	return (x > y) - (x < y);
-}
-
 static size_t measured_lengths(const struct table *t, unsigned int *len)
 {
 	size_t n = 0;

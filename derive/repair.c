@@ -20,18 +20,6 @@ static int band_of(const struct derived_rule *r, unsigned int n)
 	return r->n_bands - 1;
 }
 
-/* Neighbours that copy alike are one band. */
-static void merge_alike(struct derived_rule *r)
-{
-	int m = 0;
-	for (int i = 0; i < r->n_bands; i++)
-		if (m && memcmp(r->bands[m - 1].strategy, r->bands[i].strategy, sizeof r->bands[i].strategy) == 0)
-			r->bands[m - 1].hi = r->bands[i].hi;
-		else
-			r->bands[m++] = r->bands[i];
-	r->n_bands = m;
-}
-
 /* The fastest measured copy at the point of row p (a baseline row). */
 static double best_here(const struct table *t, const struct row *p)
 {
@@ -137,12 +125,6 @@ int repair_apply(struct derived_rule *r, const struct grid_repair *p, char *why,
 	merge_alike(r);
 	rule_align_dst(r);
 	return 0;
-}
-
-static int cmp_uint(const void *a, const void *b)
-{
-	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
-	return (x > y) - (x < y);
 }
 
 unsigned int unchecked_supported_from(const struct table *t, double noise)
