@@ -29,7 +29,7 @@ struct model_costs model_costs_of(const struct dispatch_run *d);
  * and 8.69 sorted with 8 bands, 8.31 and 8.31 with one
  * (evidence/zen5-2026-12-06-08a427), read as model_costs_of reads them. */
 #define MODEL_COMPARE_TICKS_DEFAULT 0.15
-#define MODEL_MISPREDICT_TICKS_DEFAULT 10.0
+#define MODEL_MISPREDICT_TICKS_DEFAULT 15.3
 
 /* The model's figures for a table, ticks a call: its copies, its
  * compares and its mispredictions, and their sum; branches and
