@@ -282,6 +282,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	char line[1024];
+#ifdef UC_HAS_LIBC
+	/* Strategy libc's cells reach the C library's memmove, as in the
+	 * drop-in library (preload/uarchcopy.c). */
+	uc_libc_memmove = libc_move;
+#endif
 	const struct uc_rule *installed = uc_rule_init();
 	rule_install_patched(installed); /* and the entries run it */
 	uc_rule_describe(line, sizeof line, installed);

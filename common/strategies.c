@@ -7,9 +7,9 @@
 
 #include <stddef.h>
 
-#define STRATEGY_RECORD(id, name, min_n, max_n, isa, letter, fallback, code, direction, streams, aligns, clobbers, \
-			what)                                                                                       \
-	{name, min_n, max_n, isa, letter, fallback, code, direction, streams, aligns, clobbers, what},
+#define STRATEGY_RECORD(id, name, min_n, max_n, isa, letter, fallback, code, direction, streams, aligns, defers, \
+			clobbers, what)                                                                             \
+	{name, min_n, max_n, isa, letter, fallback, code, direction, streams, aligns, defers, clobbers, what},
 const struct strategy strategy_catalogue[N_COPY_STRATEGIES] = {STRATEGIES(STRATEGY_RECORD)};
 #undef STRATEGY_RECORD
 
@@ -22,6 +22,12 @@ const char *const class_names[N_DISTANCE_CLASSES] = {DISTANCE_CLASSES(NAME_OF)};
 const struct strategy *strategy_of(int code)
 {
 	return code >= 0 && code < N_COPY_STRATEGIES ? &strategy_catalogue[code] : NULL;
+}
+
+int strategy_offered(int code, int isa_level, int moves)
+{
+	const struct strategy *s = strategy_of(code);
+	return s && s->isa <= isa_level && (!s->defers || moves);
 }
 
 int strategy_serves(int code, unsigned int n)

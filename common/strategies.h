@@ -24,7 +24,7 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
 
 /* One row a strategy:
  *   X(ID, "name", min_n, max_n, isa, 'letter', fallback, code, direction,
- *     streams, aligns, "clobbers", "what")
+ *     streams, aligns, defers, "clobbers", "what")
  *  - min_n, max_n: the lengths it copies (max_n -1: no limit). A band may
  *    name a strategy only when every length in it lies in [min_n, max_n].
  *  - isa: the instructions it needs; a flavor runs it only when the
@@ -38,6 +38,9 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
  *  - direction: DIR_UP, DIR_DOWN or DIR_ANY (above).
  *  - streams: 1 where its stores are non-temporal (then sfence).
  *  - aligns: 1 where it reads the rule's align_dst.
+ *  - defers: 1 where it runs the C library's memmove: only a flavor with a
+ *    memmove of its own, the drop-in library's, which a program loads
+ *    above its C library, has one to run (strategy_offered).
  *  - clobbers: the registers its body writes besides the arguments'
  *    rdi, rsi and rdx; a routine that returns dst in rax restores rax
  *    after a body that names it.
@@ -78,36 +81,49 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
  *    AVX-512 memmove copies with two unmasked moves after two compares,
  *    behind one compare and a jump, as that memmove reaches its shorter
  *    lengths, but with no compare after it (the C library's takes up to
- *    four more, which mispredict on random sizes). */
+ *    four more, which mispredict on random sizes).
+ *  - libc: a jump to the C library's memmove, through the pointer
+ *    <prefix>libc_memmove, which the drop-in library's constructor sets
+ *    (preload/uarchcopy.c) and which otherwise holds the flavor's own
+ *    baseline memmove, one rep movsb (highest first where the ranges
+ *    overlap that way). The C library's memmove is the baseline a user
+ *    table is judged against (probe/flavor.c): where no copy of ours beats
+ *    it at a point, the cell takes it, and the table keeps its wins
+ *    elsewhere (docs/derivation.md, the repair). On a Zen 5 guest at
+ *    16384 bytes, d = 0, rep movsb took 357 ticks, avx512_forward 493 and
+ *    the C library 295 (evidence/zen5-2026-12-06-509959), and the whole
+ *    table went back to the C library for want of this cell. */
 #define STRATEGIES(X) \
-	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD, 0, DIR_UP, 0, 0, "rcx", \
+	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD, 0, DIR_UP, 0, 0, 0, "rcx", \
 	  "one rep movsb (the baseline)") \
-	X(STRATEGY_FORWARD_ALIGNED, "forward_aligned", 64, -1, ISA_GPR, 'A', STRATEGY_FORWARD, 1, DIR_UP, 0, 1, "rcx r8", \
+	X(STRATEGY_FORWARD_ALIGNED, "forward_aligned", 64, -1, ISA_GPR, 'A', STRATEGY_FORWARD, 1, DIR_UP, 0, 1, 0, "rcx r8", \
 	  "a rep movsb head to the rule's align_dst, then the rest") \
-	X(STRATEGY_DOWN, "down", 8, -1, ISA_GPR, 'D', STRATEGY_DOWN, 2, DIR_DOWN, 0, 0, "rcx r8", \
+	X(STRATEGY_DOWN, "down", 8, -1, ISA_GPR, 'D', STRATEGY_DOWN, 2, DIR_DOWN, 0, 0, 0, "rcx r8", \
 	  "the descending copy, 8 bytes a store") \
-	X(STRATEGY_SMALL, "small", 0, 32, ISA_GPR, 'S', STRATEGY_SMALL, 3, DIR_ANY, 0, 0, "rax rcx r8", \
+	X(STRATEGY_SMALL, "small", 0, 32, ISA_GPR, 'S', STRATEGY_SMALL, 3, DIR_ANY, 0, 0, 0, "rax rcx r8", \
 	  "every load before any store (any overlap)") \
-	X(STRATEGY_AVX2_FORWARD, "avx2_forward", 32, -1, ISA_AVX2, 'V', STRATEGY_FORWARD, 4, DIR_UP, 0, 0, "rcx r8 r9 ymm0-5", \
+	X(STRATEGY_AVX2_FORWARD, "avx2_forward", 32, -1, ISA_AVX2, 'V', STRATEGY_FORWARD, 4, DIR_UP, 0, 0, 0, "rcx r8 r9 ymm0-5", \
 	  "ymm moves, ascending") \
-	X(STRATEGY_AVX2_DOWN, "avx2_down", 32, -1, ISA_AVX2, 'W', STRATEGY_DOWN, 5, DIR_DOWN, 0, 0, "rcx r8 ymm0-5", \
+	X(STRATEGY_AVX2_DOWN, "avx2_down", 32, -1, ISA_AVX2, 'W', STRATEGY_DOWN, 5, DIR_DOWN, 0, 0, 0, "rcx r8 ymm0-5", \
 	  "ymm moves, highest first") \
-	X(STRATEGY_AVX2_SMALL, "avx2_small", 0, 256, ISA_AVX2, 'Q', STRATEGY_SMALL, 6, DIR_ANY, 0, 0, "rax rcx r8 ymm0-7", \
+	X(STRATEGY_AVX2_SMALL, "avx2_small", 0, 256, ISA_AVX2, 'Q', STRATEGY_SMALL, 6, DIR_ANY, 0, 0, 0, "rax rcx r8 ymm0-7", \
 	  "every load before any store, in xmm and ymm registers (any overlap)") \
-	X(STRATEGY_AVX2_NT, "avx2_nt", 32, -1, ISA_AVX2, 'N', STRATEGY_FORWARD, 7, DIR_UP, 1, 0, "rcx r8 r9 ymm0-5", \
+	X(STRATEGY_AVX2_NT, "avx2_nt", 32, -1, ISA_AVX2, 'N', STRATEGY_FORWARD, 7, DIR_UP, 1, 0, 0, "rcx r8 r9 ymm0-5", \
 	  "ymm moves, ascending, streaming stores, then sfence") \
-	X(STRATEGY_AVX512_FORWARD, "avx512_forward", 64, -1, ISA_AVX512, 'Z', STRATEGY_AVX2_FORWARD, 8, DIR_UP, 0, 0, "rcx r8 r9 zmm0-5", \
+	X(STRATEGY_AVX512_FORWARD, "avx512_forward", 64, -1, ISA_AVX512, 'Z', STRATEGY_AVX2_FORWARD, 8, DIR_UP, 0, 0, 0, "rcx r8 r9 zmm0-5", \
 	  "zmm moves, ascending") \
-	X(STRATEGY_AVX512_DOWN, "avx512_down", 64, -1, ISA_AVX512, 'X', STRATEGY_AVX2_DOWN, 9, DIR_DOWN, 0, 0, "rcx r8 zmm0-5", \
+	X(STRATEGY_AVX512_DOWN, "avx512_down", 64, -1, ISA_AVX512, 'X', STRATEGY_AVX2_DOWN, 9, DIR_DOWN, 0, 0, 0, "rcx r8 zmm0-5", \
 	  "zmm moves, highest first") \
-	X(STRATEGY_SMALL_FLAT, "small_flat", 0, 32, ISA_GPR, 'B', STRATEGY_SMALL_FLAT, 10, DIR_ANY, 0, 0, "rax rcx r8", \
+	X(STRATEGY_SMALL_FLAT, "small_flat", 0, 32, ISA_GPR, 'B', STRATEGY_SMALL_FLAT, 10, DIR_ANY, 0, 0, 0, "rax rcx r8", \
 	  "every load before any store, no branch on the length from 8 bytes (any overlap)") \
-	X(STRATEGY_AVX512_SMALL, "avx512_small", 0, 32, ISA_AVX512, 'M', STRATEGY_SMALL_FLAT, 11, DIR_ANY, 0, 0, \
+	X(STRATEGY_AVX512_SMALL, "avx512_small", 0, 32, ISA_AVX512, 'M', STRATEGY_SMALL_FLAT, 11, DIR_ANY, 0, 0, 0, \
 	  "rcx k1 ymm0", "one load and one store of the first n bytes under a mask, no branch (any overlap)") \
-	X(STRATEGY_AVX512_MEDIUM, "avx512_medium", 33, 512, ISA_AVX512, 'E', STRATEGY_AVX2_SMALL, 12, DIR_ANY, 0, 0, \
+	X(STRATEGY_AVX512_MEDIUM, "avx512_medium", 33, 512, ISA_AVX512, 'E', STRATEGY_AVX2_SMALL, 12, DIR_ANY, 0, 0, 0, \
 	  "zmm0-7", "every load before any store, in zmm registers (any overlap)") \
-	X(STRATEGY_AVX512_MASKED, "avx512_masked", 0, 63, ISA_AVX512, 'K', STRATEGY_AVX2_SMALL, 13, DIR_ANY, 0, 0, \
-	  "rcx k1 zmm0", "one zmm load and one store of the first n bytes under a mask, no branch (any overlap)")
+	X(STRATEGY_AVX512_MASKED, "avx512_masked", 0, 63, ISA_AVX512, 'K', STRATEGY_AVX2_SMALL, 13, DIR_ANY, 0, 0, 0, \
+	  "rcx k1 zmm0", "one zmm load and one store of the first n bytes under a mask, no branch (any overlap)") \
+	X(STRATEGY_LIBC, "libc", 0, -1, ISA_GPR, 'L', STRATEGY_LIBC, 14, DIR_ANY, 0, 0, 1, "rax rcx r8 r9 r10 r11", \
+	  "the C library's memmove, a jump through a pointer (any overlap)")
 
 /* The small trial (derive/dispatch.h): in a kept table, every cell of
  * STRATEGY_TRIAL_FROM copied by STRATEGY_TRIAL_TO where the workload says
@@ -150,6 +166,7 @@ struct strategy {
 	int fallback, code;
 	int direction; /* an enum copy_direction */
 	int streams, aligns;
+	int defers;  /* runs the C library's memmove (strategy_offered) */
 	const char *clobbers, *what;
 };
 extern const struct strategy strategy_catalogue[N_COPY_STRATEGIES];
@@ -158,6 +175,10 @@ extern const char *const direction_names[N_DIRECTIONS];
 
 /* The row of a code, or NULL for a code the catalogue lacks. */
 const struct strategy *strategy_of(int code);
+/* Whether a flavor of isa isa_level runs strategy code: its isa allows it,
+ * and where it defers to the C library's memmove, the flavor has a
+ * memmove (moves), the drop-in library's. */
+int strategy_offered(int code, int isa_level, int moves);
 /* Whether strategy code copies length n (its min_n..max_n). */
 int strategy_serves(int code, unsigned int n);
 

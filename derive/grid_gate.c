@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-int grid_gate_refuses(double ratio, double noise)
+int grid_gate_loses(double ratio, int slower, double noise)
 {
-	return ratio > 1 + noise;
+	return ratio > 1 + noise && slower >= GRID_GATE_SLOWER;
 }
 
 int dispatch_keeps_table(const struct dispatch_run *d)

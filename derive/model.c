@@ -28,8 +28,8 @@ void dispatch_alternating_table(int n, struct derived_rule *r)
 		b->hi = i + 1 < n ? e[i] : BAND_UNBOUNDED;
 		int other = BASELINE_STRATEGY;
 		for (int k = N_COPY_STRATEGIES - 1; k >= 0; k--)
-			if (k != BASELINE_STRATEGY && strategy_catalogue[k].isa == ISA_GPR && strategy_serves(k, b->lo) &&
-			    strategy_serves(k, b->hi))
+			if (k != BASELINE_STRATEGY && strategy_catalogue[k].isa == ISA_GPR && !strategy_catalogue[k].defers &&
+			    strategy_serves(k, b->lo) && strategy_serves(k, b->hi))
 				other = k;
 		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
 			b->strategy[c] = i % 2 ? other : BASELINE_STRATEGY;

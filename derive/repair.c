@@ -20,7 +20,7 @@ static int band_of(const struct derived_rule *r, unsigned int n)
 	return r->n_bands - 1;
 }
 
-/* The fastest measured copy at the point of row p (a baseline row). */
+/* The fastest measured copy at the point of row p (a reference row). */
 static double best_here(const struct table *t, const struct row *p)
 {
 	double best = p->ticks;
@@ -33,14 +33,16 @@ static double best_here(const struct table *t, const struct row *p)
 }
 
 /* Strategy s's mean log over the best at the cell's points, or HUGE_VAL
- * where s lacks a point or loses to the baseline beyond the noise at one. */
+ * where s lacks a point or loses to the run's reference (table_reference)
+ * beyond the noise at one. */
 static double cell_score(const struct table *t, const struct band *b, const struct derived_rule *r, int cls, int s)
 {
 	double sum = 0, log_noise = log1p(r->noise);
+	int reference = table_reference(t);
 	size_t n = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct row *p = &t->rows[i];
-		if (p->strategy != BASELINE_STRATEGY || p->length < b->lo || p->length > b->hi ||
+		if (p->strategy != reference || p->length < b->lo || p->length > b->hi ||
 		    (int)rule_class(r, p->distance) != cls || !(p->ticks > 0))
 			continue;
 		const struct row *q = table_find(t, s, p->length, p->distance, ANY_MISALIGN);
@@ -70,7 +72,7 @@ int repair_options(const struct table *t, const struct derived_rule *r, unsigned
 {
 	struct band b = r->bands[band_of(r, n)];
 	repair_range(r, n, &b.lo, &b.hi);
-	int cls = (int)rule_class(r, d), now = b.strategy[cls], k = 0;
+	int cls = (int)rule_class(r, d), now = b.strategy[cls], k = 0, reference = table_reference(t);
 	double score[N_COPY_STRATEGIES];
 	int order[N_COPY_STRATEGIES];
 	for (int s = 0; s < N_COPY_STRATEGIES; s++) {
@@ -78,9 +80,9 @@ int repair_options(const struct table *t, const struct derived_rule *r, unsigned
 		if (s == now || s == STRATEGY_TRIAL_TO || !strategy_serves(s, b.lo) || !strategy_serves(s, b.hi))
 			continue;
 		score[s] = cell_score(t, &b, r, cls, s);
-		/* The baseline serves every cell: it is what the check compares
+		/* The reference serves every cell: it is what the check compares
 		 * with, so it stays an option where it went unmeasured. */
-		if (s == BASELINE_STRATEGY && score[s] == HUGE_VAL)
+		if (s == reference && score[s] == HUGE_VAL)
 			score[s] = 1e9;
 		if (score[s] < HUGE_VAL)
 			order[k++] = s;
@@ -211,7 +213,7 @@ int gate_repair_round(const struct table *t, struct derived_rule *r, struct gate
 	for (size_t i = 0; i < g->n_lengths; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
 			unsigned int n = (unsigned int)bench_grid_lengths[i], dist = bench_grid_distances[j];
-			if (!grid_gate_refuses(g->ratio[i][j], noise))
+			if (!grid_gate_loses(g->ratio[i][j], g->slower[i][j], noise))
 				continue;
 			g->retime[i][j] = 1;
 			/* A cell repaired this round for another point waits for its

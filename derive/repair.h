@@ -65,6 +65,7 @@ int unchecked_keep_long(const struct table *t, struct derived_rule *r);
 struct gate_grid {
 	size_t n_lengths;
 	double ratio[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
+	int slower[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES]; /* of the GRID_GATE_ROUNDS rounds */
 	unsigned int lost[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
 	int retime[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
 };

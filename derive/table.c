@@ -88,6 +88,14 @@ void table_free(struct table *t)
 	memset(t, 0, sizeof *t);
 }
 
+int table_reference(const struct table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strategy_catalogue[t->rows[i].strategy].defers)
+			return t->rows[i].strategy;
+	return BASELINE_STRATEGY;
+}
+
 const struct row *table_find(const struct table *t, int s, unsigned int length, unsigned int distance,
 			     unsigned int misalign)
 {

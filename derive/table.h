@@ -46,6 +46,12 @@ void table_free(struct table *t);
 const struct row *table_find(const struct table *t, int strategy, unsigned int length, unsigned int distance,
 			     unsigned int misalign);
 
+/* The copy t's run is judged against, which a cell that loses everywhere
+ * else takes: strategy libc where the run timed it (the drop-in library's
+ * flavor, whose baseline is the C library's memmove), else the baseline,
+ * every copy forward. */
+int table_reference(const struct table *t);
+
 /* Reads a CSV with the header "strategy,length,distance,misalign,ticks,spread"
  * (the derivation's fixtures). Nonzero, after printing file:line and the
  * problem, on bad input. */

@@ -129,10 +129,14 @@ int plan_same_table(const struct copy_table *a, const struct copy_table *b)
 	return 1;
 }
 
-int plan_overlap_safe(int strategy, int way)
+int plan_overlap_safe(int strategy, int way, int defer)
 {
 	const struct strategy *s = &strategy_catalogue[strategy];
-	if ((int)s->direction == way || s->direction == DIR_ANY)
+	if (s->direction == DIR_ANY)
+		return strategy;
+	if (defer >= 0)
+		return defer;
+	if ((int)s->direction == way)
 		return strategy;
 	for (int o = 0; o < N_COPY_STRATEGIES; o++) {
 		const struct strategy *c = &strategy_catalogue[o];

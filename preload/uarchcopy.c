@@ -21,7 +21,10 @@
  *    (preload/resolve.c): a static program applies their relocations
  *    first, so its calls reach the chosen routine with no stub between.
  *    Where no table is compiled for this core, the baseline entry; the
- *    static library has no other memmove to defer to.
+ *    static library has no other memmove to defer to, so a cell of
+ *    strategy libc runs uc_libc_stand_in there (one rep movsb, highest
+ *    first where the ranges overlap that way), not the C library's
+ *    memmove the probe judged it by.
  * memcpy is memmove in both: a program that overlaps a memcpy keeps
  * working, for the price of the overlap compares before the copies that
  * go up or down; a copy that loads everything first takes none
@@ -124,16 +127,21 @@ void *memcpy(void *dst, const void *src, size_t n) __attribute__((alias("memmove
 
 /* Points memcpy and memmove at the installed rule's routine, or at the C
  * library's memmove where that is the baseline; says which. The probe
- * (version 5) judges a table of this flavor against the C library's
- * memmove, and keeps every copy forward where none beats it. */
+ * judges a table of this flavor against the C library's memmove, and
+ * keeps every copy forward where none beats it. The cells of strategy
+ * libc, where the C library's memmove won, jump to it through
+ * uc_libc_memmove. */
 static const char *choose_routines(const struct uc_rule *rule)
 {
 	copy_fn *routine = (copy_fn *)uc_rule_routine(UC_SITE_MEMMOVE);
+	copy_fn *next = (copy_fn *)dlsym(RTLD_NEXT, "memmove");
+	if (next)
+		uc_libc_memmove = next;
 	if (routine != uc_memmove) {
 		chosen = routine;
-		return uc_rule_routines();
+		return next ? uc_rule_routines()
+			    : "the installed rule's, the C library's memmove not found: its cells run one rep movsb";
 	}
-	copy_fn *next = (copy_fn *)dlsym(RTLD_NEXT, "memmove");
 	if (!next)
 		return "baseline (the C library's memmove was not found)";
 	chosen = next;

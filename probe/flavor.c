@@ -112,6 +112,17 @@ static copy_fn baseline_copy(void)
 	memcpy(&rel, slot + 2, sizeof rel);
 	return *(const copy_fn *)(slot + 6 + rel);
 }
+
+#ifdef UC_HAS_LIBC
+/* Strategy libc's cells run the memmove the probe judges tables against,
+ * as in the drop-in library (preload/uarchcopy.c). A static program
+ * applies its IRELATIVE relocations, which fill the C library's .iplt
+ * slots, before its constructors run. */
+__attribute__((constructor)) static void point_libc(void)
+{
+	uc_libc_memmove = baseline_copy();
+}
+#endif
 #else
 #define TABLE_COPY uc_memcpy
 #define MOVES 0

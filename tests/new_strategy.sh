@@ -31,9 +31,9 @@ awk '
 	/^#define STRATEGIES\(X\)/ { inside = 1 }
 	inside && !/\\$/ {
 		print $0 " \\"
-		print "\tX(STRATEGY_FORWARD_TWIN, \"forward_twin\", 0, -1, ISA_GPR, '\''T'\'', STRATEGY_FORWARD, '"$C1"', DIR_UP, 0, 0, \"rcx\", \\"
+		print "\tX(STRATEGY_FORWARD_TWIN, \"forward_twin\", 0, -1, ISA_GPR, '\''T'\'', STRATEGY_FORWARD, '"$C1"', DIR_UP, 0, 0, 0, \"rcx\", \\"
 		print "\t  \"forward, under another name\") \\"
-		print "\tX(STRATEGY_NT_TWIN, \"nt_twin\", 32, -1, ISA_AVX2, '\''U'\'', STRATEGY_FORWARD, '"$C2"', DIR_UP, 1, 0, \"rcx r8 r9 ymm0-5\", \\"
+		print "\tX(STRATEGY_NT_TWIN, \"nt_twin\", 32, -1, ISA_AVX2, '\''U'\'', STRATEGY_FORWARD, '"$C2"', DIR_UP, 1, 0, 0, \"rcx r8 r9 ymm0-5\", \\"
 		print "\t  \"avx2_nt, under another name\")"
 		inside = 0
 		next

@@ -141,6 +141,19 @@ elif grep -q 'bands: \[0\.\. F*\] }' "$T/where"; then
 else
 	check "this core's rule: the entry jumps inside the library" grep -q 'entry jumps to libuarchcopy\.so$' "$T/where"
 fi
+# Strategy libc, and memmove's overlaps, reach the C library's memmove:
+# tests/count_memmove.c, preloaded after the library, is what its
+# dlsym(RTLD_NEXT) finds, and counts the calls it passes on.
+cc -O1 -shared -fPIC "$ROOT/tests/count_memmove.c" -o "$T/count.so" -ldl
+cc -O1 -fno-builtin "$ROOT/tests/overlap_program.c" -o "$T/overlap"
+"$T/overlap" overlap >"$T/sum.plain.overlap"
+check "overlapping copies of a copy that goes up reach the C library's memmove" sh -c \
+	"test \"\$(UARCHCOPY_STRATEGY=forward LD_PRELOAD='$LIB $T/count.so' '$T/overlap' overlap 2>&1 >/dev/null | grep count_memmove)\" = 'count_memmove: 10 calls'"
+check "...and copy as it does" sh -c "UARCHCOPY_STRATEGY=forward LD_PRELOAD='$LIB $T/count.so' '$T/overlap' overlap 2>/dev/null | cmp -s - '$T/sum.plain.overlap'"
+check "...disjoint ones run the library's own (the control)" sh -c \
+	"test \"\$(UARCHCOPY_STRATEGY=forward LD_PRELOAD='$LIB $T/count.so' '$T/overlap' disjoint 2>&1 >/dev/null | grep count_memmove)\" = 'count_memmove: 0 calls'"
+check "a table of strategy libc sends disjoint ones there too" sh -c \
+	"test \"\$(UARCHCOPY_STRATEGY=libc LD_PRELOAD='$LIB $T/count.so' '$T/overlap' disjoint 2>&1 >/dev/null | grep count_memmove)\" = 'count_memmove: 10 calls'"
 check "a forced strategy: the entry jumps inside the library" sh -c \
 	"UARCHCOPY_STRATEGY=forward LD_PRELOAD='$LIB' '$PRELOADED' --rounds 1 | grep -q 'entry jumps to libuarchcopy\.so\$'"
 check "without the library the timer refuses to run" sh -c "'$PRELOADED' --rounds 1 >/dev/null 2>&1; test \$? -eq 2"

@@ -24,8 +24,10 @@ static int parse(const char *line, int keeps, struct dispatch_run *d)
 static void verdict_and_line(void)
 {
 	about("grid gate: the verdict and the archive line");
-	check(grid_gate_refuses(1.04, 0.03) && !grid_gate_refuses(1.02, 0.03) && !grid_gate_refuses(0.5, 0.03),
+	check(grid_gate_loses(1.04, 12, 0.03) && !grid_gate_loses(1.02, 15, 0.03) && !grid_gate_loses(0.5, 0, 0.03),
 	      "a loss beyond the noise is not refused, or one within it is");
+	check(!grid_gate_loses(1.30, 11, 0.03) && grid_gate_loses(1.30, 15, 0.03),
+	      "a median over the noise in fewer than 12 slower rounds of 15 is refused, or one in every round is not");
 	struct dispatch_run d;
 	check(parse("grid_gate none", 0, &d) == 0 && !d.gate.tried, "'grid_gate none' where no table was kept is refused");
 	check(parse("grid_gate none", 1, &d) != 0, "'grid_gate none' where a table was kept reads");

@@ -33,8 +33,9 @@ static void one_loss(struct gate_grid *g, unsigned int n, unsigned int d, double
 	g->n_lengths = BENCH_GRID_LENGTHS;
 	for (size_t i = 0; i < BENCH_GRID_LENGTHS; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
-			g->ratio[i][j] = 1.0;
+			g->ratio[i][j] = 1.0, g->slower[i][j] = GRID_GATE_ROUNDS / 2;
 	g->ratio[length_index(n)][distance_index(d)] = ratio;
+	g->slower[length_index(n)][distance_index(d)] = ratio > 1 ? GRID_GATE_ROUNDS : 0;
 }
 
 /* The kept candidate of a run over small_win.csv, as the probe's gate
@@ -83,6 +84,45 @@ static void round_of_repair(const struct table *t)
 	check(gate_repair_round(t, r, g, &d, 0.03, &made) == 1, "a loss with no option left does not refuse");
 out:
 	free(r), free(start), free(g);
+}
+
+/* A user run, which times strategy libc (the C library's memmove): there
+ * the repair's reference is libc, not every copy forward. small_win.csv
+ * with libc rows, 0.95x forward's time from 4097 bytes, 1.10x below: its
+ * long cells copy by libc, and where one loses, no copy of small_win's
+ * is left that does not lose to libc, so the gate refuses. Where the
+ * reference were forward, forward would be an option. */
+static void reference_libc(const struct table *small_win)
+{
+	about("repair: a run that times libc judges the options against it");
+	struct table t = {0};
+	for (size_t i = 0; i < small_win->n; i++) {
+		struct row row = small_win->rows[i];
+		table_add(&t, row);
+		if (row.strategy == F)
+			row.strategy = STRATEGY_LIBC, row.ticks *= row.length > 4096 ? 0.95 : 1.10, table_add(&t, row);
+	}
+	struct dispatch_run d = kept_run();
+	struct derived_rule *r = malloc(sizeof *r);
+	struct gate_grid *g = calloc(1, sizeof *g);
+	int made = 0;
+	check(table_reference(&t) == STRATEGY_LIBC && table_reference(small_win) == F,
+	      "the reference of a run with libc is not libc, or of one without it not forward");
+	if (!r || !g || derive_chosen(&t, &d, r)) {
+		check(0, "small_win.csv with libc does not derive");
+		goto out;
+	}
+	check(rule_choice(r, 16384, 65) == STRATEGY_LIBC, "16384 bytes, d = 65, copies by %s, not libc",
+	      strategy_name[rule_choice(r, 16384, 65)]);
+	int options[N_COPY_STRATEGIES], k = repair_options(&t, r, 16384, 65, options, N_COPY_STRATEGIES);
+	check(k == 0, "a libc cell has %d options that do not lose to libc (the first %s)", k,
+	      k ? strategy_name[options[0]] : "");
+	one_loss(g, 16384, 65, 1.10);
+	check(gate_repair_round(&t, r, g, &d, 0.03, &made) == 1 && d.n_repairs == 0,
+	      "a libc cell that loses, with no copy as fast as libc, is repaired (%d repairs)", d.n_repairs);
+out:
+	free(r), free(g);
+	table_free(&t);
 }
 
 static void replayed(const struct table *t)
@@ -193,6 +233,7 @@ void derive_repair(void)
 		return;
 	}
 	round_of_repair(&t);
+	reference_libc(&t);
 	replayed(&t);
 	table_free(&t);
 	lines();

@@ -6,7 +6,10 @@
  * reports; it asserts nothing about speed. */
 #include "../../common/workload.h"
 
+#include "../../common/timer.h"
+
 #include <dlfcn.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +32,9 @@ static const char usage[] =
 	"ratios with their range: one process's ratio moved by 0.90..1.13 from run to\n"
 	"run of one build on a Zen 4 guest. --figures prints one process's figures as\n"
 	"numbers, for that; --theirs-first times the C library's copy first (every\n"
-	"other process does; one process alone times memcpy first).\n"
+	"other process does; one process alone times memcpy first). Last, memmove\n"
+	"against the C library's where the ranges overlap, at 64 KiB and 1 MiB, the\n"
+	"destination 3, 64 and 4096 bytes above the source and 3 and 64 below.\n"
 	"Exit status 2 when the library is not preloaded.\n";
 
 /* The object that holds addr, by file name. */
@@ -67,6 +72,7 @@ static const void *first_jump(const unsigned char *p)
  * pointer, as its PLT entry jumps via the GOT, so that both sides of the
  * ratio pay the same first hop. */
 enum { MAX_PROCESSES = 31 };
+static copy_fn libc_move; /* the C library's memmove */
 
 copy_fn libc_memcpy_target; /* global: the jump below names it */
 __attribute__((naked)) static void *libc_via_plt(void *dst, const void *src, size_t n)
@@ -146,6 +152,65 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* Ticks of the least of 5 samples of memmove(buf + d, buf, n), the two
+ * ranges overlapping, each sample enough calls for about 2^22 bytes. */
+static double overlap_ticks(copy_fn move, unsigned char *buf, size_t n, long d)
+{
+	double best = 1e300;
+	unsigned int reps = (unsigned int)((1u << 22) / n) + 1;
+	move(buf + d, buf, n);
+	for (int s = 0; s < 5; s++) {
+		uint64_t t0 = tsc();
+		for (unsigned int r = 0; r < reps; r++)
+			move(buf + d, buf, n);
+		uint64_t t1 = tsc();
+		best = fmin(best, (double)(t1 - t0) / reps);
+	}
+	return best;
+}
+
+/* memmove as a program calls it against the C library's, where the
+ * ranges overlap (inserting into an array, shifting a buffer): the
+ * destination d bytes above the source, or below it where d < 0. Each
+ * ratio the median of 9 rounds' ratios, the two timed in turns. */
+static void time_overlaps(copy_fn ours, copy_fn theirs)
+{
+	static const size_t lengths[] = {65536, 1048576};
+	static const long distances[] = {3, 64, 4096, -3, -64};
+	enum { ROUNDS = 9 };
+	size_t size = 2 * 1048576 + 2 * 8192;
+	unsigned char *arena = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (arena == MAP_FAILED) {
+		perror("preloaded: mmap");
+		exit(1);
+	}
+	memset(arena, 0x5a, size);
+	unsigned char *buf = arena + 8192;
+	printf("overlapping memmove, preloaded / the C library's (median of %d rounds, in turns):\n  %-8s", ROUNDS, "n");
+	for (size_t j = 0; j < sizeof distances / sizeof *distances; j++)
+		printf("  d = %-5ld", distances[j]);
+	printf("\n");
+	for (size_t i = 0; i < sizeof lengths / sizeof *lengths; i++) {
+		printf("  %-8zu", lengths[i]);
+		for (size_t j = 0; j < sizeof distances / sizeof *distances; j++) {
+			double r[ROUNDS];
+			for (int k = 0; k < ROUNDS; k++) {
+				double a, b;
+				if (k % 2)
+					b = overlap_ticks(theirs, buf, lengths[i], distances[j]),
+					a = overlap_ticks(ours, buf, lengths[i], distances[j]);
+				else
+					a = overlap_ticks(ours, buf, lengths[i], distances[j]),
+					b = overlap_ticks(theirs, buf, lengths[i], distances[j]);
+				r[k] = a / b;
+			}
+			printf("  %-9.3f", median(r, ROUNDS));
+		}
+		printf("\n");
+	}
+	munmap(arena, size);
+}
+
 /* Runs this program again, n times, each a new process (its code and
  * pages placed anew), reading each one's figures back. 0, or -1 after
  * saying why. */
@@ -215,6 +280,7 @@ int main(int argc, char **argv)
 	}
 	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
 	copy_fn theirs = libc ? (copy_fn)dlsym(libc, "memcpy") : NULL, ours = memcpy;
+	libc_move = libc ? (copy_fn)dlsym(libc, "memmove") : NULL;
 	void *entry = dlsym(RTLD_DEFAULT, "memmove");
 	if (!theirs || !entry || strcmp(object_of(entry), object_of((void *)theirs)) == 0) {
 		fprintf(stderr, "preloaded: memcpy is the C library's: run it with LD_PRELOAD=build/libuarchcopy.so\n");
@@ -265,5 +331,7 @@ int main(int argc, char **argv)
 	       deferred ? "no compiled table here: the C library's memmove" : "this core's routines",
 	       "random sizes, preloaded memcpy / C library", med[0], deferred ? "<= 1.01" : "<= 1.00",
 	       "sorted control, preloaded memcpy / C library", med[1], deferred ? "<= 1.01" : "<= 1.00");
+	time_overlaps((copy_fn)entry, libc_move);
+	printf("\n");
 	return 0;
 }

@@ -112,14 +112,13 @@ int import_derive(const struct run_archive *a, struct table *t, struct derived_r
 	return 0;
 }
 
-/* The flavor's isa level (enum isa_level), -2 when the database has no
- * such flavor. */
-static int flavor_isa(const struct model *m, const char *flavor)
+/* The database's flavor of that name, or NULL. */
+static const struct flavor *flavor_named(const struct model *m, const char *flavor)
 {
 	for (size_t i = 0; i < m->n_flavors; i++)
 		if (m->flavors[i].name && strcmp(m->flavors[i].name, flavor) == 0)
-			return m->flavors[i].isa_level;
-	return -2;
+			return &m->flavors[i];
+	return NULL;
 }
 
 /* Returns the exit status; *recorded is set when the database changed. */
@@ -144,14 +143,14 @@ static int machine_refused(const char *path, const struct run_archive *a, const 
  * strategies that flavor has: 0, or 1 with the error said. */
 static int flavor_refused(const char *path, const char *db_path, const struct model *m, const struct run_archive *a)
 {
-	int isa = flavor_isa(m, a->flavor);
-	if (isa < 0) {
-		if (isa == -2)
+	const struct flavor *f = flavor_named(m, a->flavor);
+	if (!f || f->isa_level < 0) {
+		if (!f)
 			err("%s: flavor '%s' is not a flavor of %s; nothing was imported", path, a->flavor, db_path);
 		return 1;
 	}
 	for (size_t i = 0; i < a->m.n; i++)
-		if (strategy_catalogue[a->m.points[i].strategy].isa > isa) {
+		if (!strategy_offered(a->m.points[i].strategy, f->isa_level, f->moves)) {
 			err("%s: it times %s, which is not a strategy of flavor %s; nothing was imported", path,
 			    strategy_name[a->m.points[i].strategy], a->flavor);
 			return 1;

@@ -97,6 +97,7 @@ static void load_flavor_routines(struct loader *l, struct model *m)
 		if (routine && !name_ok(routine))
 			row_error(l, "flavor_routine", row, "routine", "must be 1-31 of [a-z0-9_], starting with a letter");
 		if (f && routine && name_ok(routine)) {
+			f->moves |= strcmp(routine, "memmove") == 0;
 			f->routines = xrealloc(f->routines, (f->n_routines + 1) * sizeof *f->routines);
 			f->routines[f->n_routines++] = routine;
 		} else {

@@ -26,6 +26,7 @@ struct flavor {
 	char *isa;        /* the widest registers the routines may touch: gpr, avx2, avx512 */
 	int isa_level;    /* the same as an enum isa_level: the strategies it allows */
 	int red_zone;     /* 1: the routines may use the 128 bytes below rsp */
+	int moves;        /* 1: it has a memmove (the drop-in library's), over a C library's (strategy_offered) */
 	char **routines;  /* names from templates/lib/routines.lua, sorted */
 	size_t n_routines;
 };

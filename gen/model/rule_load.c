@@ -216,8 +216,12 @@ static void add_band(struct loader *l, struct model *m, sqlite3_stmt *st, const 
 		for (size_t i = 0; flavor && i < m->n_flavors; i++)
 			if (m->flavors[i].name && strcmp(m->flavors[i].name, flavor) == 0)
 				fl = &m->flavors[i];
-		if (name && fl && fl->isa && fl->isa_level >= 0 && strategy_catalogue[b.strategy[c]].isa > fl->isa_level) {
-			char *what = xasprintf("%s is not a strategy of flavor %s, whose isa is %s", name, flavor, fl->isa);
+		if (name && fl && fl->isa && fl->isa_level >= 0 &&
+		    !strategy_offered(b.strategy[c], fl->isa_level, fl->moves)) {
+			char *what = strategy_catalogue[b.strategy[c]].isa > fl->isa_level
+					     ? xasprintf("%s is not a strategy of flavor %s, whose isa is %s", name, flavor, fl->isa)
+					     : xasprintf("%s is not a strategy of flavor %s, which has no memmove over a C library's",
+							 name, flavor);
 			row_error(l, "rule_band", row, class_names[c], what);
 			free(what);
 		}

@@ -127,6 +127,8 @@ void bind_push_db(lua_State *L, const struct model *m)
 		lua_setfield(L, -2, "streams");
 		lua_pushboolean(L, s->aligns);
 		lua_setfield(L, -2, "aligns");
+		lua_pushboolean(L, s->defers);
+		lua_setfield(L, -2, "defers");
 		set_str(L, "clobbers", s->clobbers);
 		set_str(L, "what", s->what);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
@@ -149,11 +151,11 @@ void bind_push_db(lua_State *L, const struct model *m)
 	set_str(L, "baseline", strategy_catalogue[BASELINE_STRATEGY].name);
 }
 
-void bind_push_strategies(lua_State *L, int isa_level)
+void bind_push_strategies(lua_State *L, int isa_level, int moves)
 {
 	lua_newtable(L);
 	for (size_t i = 0, k = 0; i < N_COPY_STRATEGIES; i++)
-		if (strategy_catalogue[i].isa <= isa_level) {
+		if (strategy_offered((int)i, isa_level, moves)) {
 			lua_pushstring(L, strategy_catalogue[i].name);
 			lua_rawseti(L, -2, (lua_Integer)++k);
 		}

@@ -14,7 +14,8 @@ void bind_push_db(lua_State *L, const struct model *m);
  * the facts of the measurement behind it (nil on the baseline). */
 void bind_push_resolved(lua_State *L, const struct resolved_rule *rr);
 
-/* Pushes the names of the strategies an isa level allows, in code order. */
-void bind_push_strategies(lua_State *L, int isa_level);
+/* Pushes the names of the strategies a flavor of isa_level, with or
+ * without a memmove (moves), offers (strategy_offered), in code order. */
+void bind_push_strategies(lua_State *L, int isa_level, int moves);
 
 #endif

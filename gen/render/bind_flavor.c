@@ -72,8 +72,9 @@ int bind_flavor(lua_State *L, const struct model *m, const struct options *o, co
 	set_str(L, "isa", f->isa);
 	set_int(L, "isa_level", f->isa_level);
 	set_bool(L, "red_zone", f->red_zone);
-	/* Its strategies: those its isa allows, in code order. */
-	bind_push_strategies(L, f->isa_level);
+	/* Its strategies: those it offers (strategy_offered), in code order. */
+	set_bool(L, "moves", f->moves);
+	bind_push_strategies(L, f->isa_level, f->moves);
 	lua_setfield(L, -2, "strategies");
 	if (set_routines(L, o, f)) {
 		lua_pop(L, 1);

@@ -100,14 +100,14 @@ static void set_tree(lua_State *L, const struct copy_table *t, const struct flav
 				order[n++] = s;
 	lua_newtable(L);
 	for (int i = 0, k = 0; i < n; i++)
-		if (strategy_catalogue[order[i]].isa <= f->isa_level) {
+		if (strategy_offered(order[i], f->isa_level, f->moves)) {
 			lua_pushstring(L, strategy_catalogue[order[i]].name);
 			lua_rawseti(L, -2, ++k);
 		}
 	lua_setfield(L, -2, "reachable");
 	lua_newtable(L);
 	for (int i = 0, k = 0; i < n; i++)
-		if (far && strategy_catalogue[order[i]].isa <= f->isa_level && plan_inline(order[i])) {
+		if (far && strategy_offered(order[i], f->isa_level, f->moves) && plan_inline(order[i])) {
 			lua_pushstring(L, strategy_catalogue[order[i]].name);
 			lua_rawseti(L, -2, ++k);
 		}
@@ -180,11 +180,15 @@ static void push_rows(lua_State *L, const struct model *m, const struct flavor *
  * with none is absent. */
 static void push_overlap_safe(lua_State *L, const int *codes, int n)
 {
+	int defer = -1;
+	for (int i = 0; i < n; i++)
+		if (strategy_catalogue[codes[i]].defers)
+			defer = codes[i];
 	lua_newtable(L);
 	for (int way = DIR_UP; way <= DIR_DOWN; way++) {
 		lua_newtable(L);
 		for (int i = 0; i < n; i++) {
-			int safe = plan_overlap_safe(codes[i], way);
+			int safe = plan_overlap_safe(codes[i], way, defer);
 			if (safe >= 0)
 				set_str(L, strategy_catalogue[codes[i]].name, strategy_catalogue[safe].name);
 		}
@@ -223,7 +227,7 @@ void bind_plan(lua_State *L, const struct model *m, const struct options *o, con
 	/* The table dispatch's code tree, over every strategy of the flavor. */
 	int codes[N_COPY_STRATEGIES], n_codes = 0;
 	for (int s = 0; s < N_COPY_STRATEGIES; s++)
-		if (strategy_catalogue[s].isa <= f->isa_level)
+		if (strategy_offered(s, f->isa_level, f->moves))
 			codes[n_codes++] = s;
 	struct plan_tree code_tree;
 	if (plan_code_tree(codes, n_codes, &code_tree))

@@ -51,6 +51,16 @@ typedef __UINTPTR_TYPE__ ${P}uintptr;
 @ local strategies = flavor_strategies()
 #define ${G}N_STRATEGIES ${strategies[#strategies].code + 1}
 #define ${G}STRATEGY_CODES ${string.format("0x%xull", mask)}
+@ local defers = false
+@ for _, st in ipairs(flavor_strategies()) do defers = defers or st.defers end
+@ if defers then
+/* What strategy libc jumps to: the C library's memmove, where the
+ * drop-in library's constructor (or the probe) has set it; until then
+ * the flavor's own memmove of one forward rep movsb, highest first where
+ * the destination lies inside the source's range. */
+extern void *(*${P}libc_memmove)(void *dst, const void *src, ${P}size_t n);
+#define ${G}HAS_LIBC 1
+@ end
 #define ${G}IS_STRATEGY(code) ((unsigned int)(code) < ${G}N_STRATEGIES && ((${G}STRATEGY_CODES >> (code)) & 1u))
 /* The same, as an X-macro: X(code, "name", min_n, max_n, isa), the lengths a
  * strategy copies (max_n (size_t)-1 where there is no limit) and the

@@ -24,6 +24,8 @@ end
 
 -- of() = {
 --   P = symbol prefix, T = the --target rule (nil: a generic build),
+--   defers = the flavor offers a strategy that runs the C library's
+--   memmove (libc.tpi),
 --   code = {name = code}, strategy = {name = catalogue row},
 --   CLASS = {class = index from 0}, NB = bands a table holds,
 --   remaining = the user copies' result contract, has = {routine = true},
@@ -46,6 +48,7 @@ function M.of()
     if r.patched then c.sites[#c.sites + 1] = r.name end
   end
   for _, s in ipairs(db.strategies) do c.code[s.name], c.strategy[s.name] = s.code, s end
+  for _, s in ipairs(flavor_strategies()) do c.defers = c.defers or s.defers end
   for i, class in ipairs(db.classes) do c.CLASS[class] = i - 1 end
   c.sets = plan.sets
   if c.T then

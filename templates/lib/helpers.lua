@@ -20,12 +20,13 @@ function entry(name)
   error("the database has no entry " .. tostring(name), 2)
 end
 
--- The strategies of the flavor being rendered (those its isa allows), in
--- code order, each as db.strategies holds it.
+-- The strategies of the flavor being rendered (those it offers:
+-- strategy_offered, common/strategies.h), in code order, each as
+-- db.strategies holds it.
 function flavor_strategies()
   local list = {}
   for _, s in ipairs(db.strategies) do
-    if s.isa_level <= flavor.isa_level then list[#list + 1] = s end
+    if s.isa_level <= flavor.isa_level and (flavor.moves or not s.defers) then list[#list + 1] = s end
   end
   return list
 end

@@ -40,7 +40,7 @@ local list = {
     doc = "the strategy the rule's table picks for n and the distance; dst and src disjoint or identical; returns dst" },
   { name = "memmove", patched = true, kind = "move", min_n = 0, max_n = -1, access = false, isa = "table",
     proto = "void *%s(void *dst, const void *src, size_t n)",
-    doc = "memcpy for buffers that may overlap: the table's strategy where it is safe for the overlap, else the one of its isa that copies in the safe direction; returns dst" },
+    doc = "memcpy for buffers that may overlap: where they do, the table's strategy where it loads everything before it stores, else strategy libc (the C library's memmove) where the flavor has it, else the table's strategy where it copies in the safe direction, else the one of its isa that does; returns dst" },
 }
 for _, s in ipairs(db.strategies) do list[#list + 1] = strategy_routine(s) end
 for _, r in ipairs({

@@ -109,6 +109,9 @@ ${include("copy/memmove.tpi")}
 ${include("copy/copy_isa.tpi")}
 @ end
 ${include("copy/strategy_routines.tpi")}
+@ if c.defers then
+${include("copy/libc.tpi")}
+@ end
 @ if has.copy_strategy then
 ${include("copy/copy_strategy.tpi")}
 @ end
