@@ -336,10 +336,11 @@ $(B)/%/bench: $(BENCH_SRCS) $(wildcard bench/*.h) common/plot.h common/timer.h $
 	$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) "$$@" $(BENCH_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lm
 
 # The drop-in library as a program meets it: run under LD_PRELOAD.
-$(B)/preloaded: bench/preloaded/preloaded.c common/workload.c common/size_profile.c common/workload.h common/timer.h
+$(B)/preloaded: bench/preloaded/preloaded.c common/workload.c common/size_profile.c common/workload.h common/timer.h \
+		common/bench_grid.h derive/grid_gate.c derive/dispatch.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(PROBE_CFLAGS) -O2 -fno-builtin $(CFLAGS) bench/preloaded/preloaded.c common/workload.c \
-		common/size_profile.c -o $@ -lm
+		common/size_profile.c derive/grid_gate.c common/util.c -o $@ -lm
 
 # make bench: the copies side by side, per flavor, and the drop-in library
 # under a program; reports ratios, asserts nothing.

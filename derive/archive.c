@@ -183,7 +183,9 @@ static int points_distinct(struct cursor *c, const struct measurement *m)
 	return rc;
 }
 
-static int parse_body(struct cursor *c, struct run_archive *a)
+/* The archive's head: the probe's version, the date and the machine's
+ * words. */
+static int parse_head(struct cursor *c, struct run_archive *a)
 {
 	char line[512];
 	long v;
@@ -205,6 +207,13 @@ static int parse_body(struct cursor *c, struct run_archive *a)
 	    text_field(c, line, sizeof line, "platform", a->platform) ||
 	    text_field(c, line, sizeof line, "hypervisor", a->hypervisor))
 		return -1;
+	return 0;
+}
+
+/* The CPUID leaves, up to the first line that is none. */
+static int parse_cpuid_leaves(struct cursor *c, struct run_archive *a)
+{
+	char line[512];
 	for (;;) {
 		const char *mark = c->p;
 		int at = c->line;
@@ -225,6 +234,15 @@ static int parse_body(struct cursor *c, struct run_archive *a)
 	}
 	if (!cpuid_find(&a->cpuid, 0, 0) || !cpuid_find(&a->cpuid, 1, 0))
 		return fail(c, "the archive lacks CPUID leaves 0 and 1, which say what the CPU is");
+	return 0;
+}
+
+/* The flavor, the timer's settings and every point. */
+static int parse_points(struct cursor *c, struct run_archive *a)
+{
+	char line[512];
+	long v;
+	const char *s;
 	if (!(s = keyed(c, line, sizeof line, "flavor")))
 		return -1;
 	if (strlen(s) < 1 || strlen(s) > 31 || s[0] < 'a' || s[0] > 'z' || strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
@@ -254,6 +272,14 @@ static int parse_body(struct cursor *c, struct run_archive *a)
 	}
 	if (points_distinct(c, &a->m))
 		return -1;
+	return 0;
+}
+
+/* The lines after the points, each from the probe version that added it:
+ * the dispatch's timings, the trials, the grid gate and its repairs. */
+static int parse_trials(struct cursor *c, struct run_archive *a)
+{
+	char line[512];
 	char why[320];
 	for (int k = 0; a->probe_version >= 3 && k < DISPATCH_LINES; k++) {
 		if (trailing_line(c, line, sizeof line))
@@ -301,6 +327,11 @@ static int parse_body(struct cursor *c, struct run_archive *a)
 			return fail(c, "%s", why);
 	}
 	return 0;
+}
+
+static int parse_body(struct cursor *c, struct run_archive *a)
+{
+	return parse_head(c, a) || parse_cpuid_leaves(c, a) || parse_points(c, a) || parse_trials(c, a) ? -1 : 0;
 }
 
 int archive_checksum(const char *text, size_t len, char hex[65], size_t *body)

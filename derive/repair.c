@@ -226,12 +226,17 @@ int gate_repair_round(const struct table *t, struct derived_rule *r, struct gate
 			for (int o = 0; o < k && to < 0; o++)
 				if (!(g->lost[i][j] >> options[o] & 1))
 					to = options[o];
-			if (to < 0 || d->n_repairs == REPAIRS_MAX)
+			g->stuck_length = (int)i, g->stuck_distance = (int)j, g->stuck_from = from;
+			if (to < 0 || d->n_repairs == REPAIRS_MAX) {
+				snprintf(g->stuck_why, sizeof g->stuck_why, "%s",
+					 to < 0 ? "every other copy the measurements rank there has lost at it or loses to "
+						  "the reference at a point of the cell"
+						: "the run has no room for another repair");
 				return 1;
+			}
 			struct grid_repair p = {.length = n, .distance = dist, .ratio = g->ratio[i][j], .from = from, .to = to};
 			repair_range(r, n, &p.lo, &p.hi);
-			char why[256];
-			if (repair_apply(r, &p, why, sizeof why))
+			if (repair_apply(r, &p, g->stuck_why, sizeof g->stuck_why))
 				return 1;
 			d->repairs[d->n_repairs++] = p;
 			*made = 1;

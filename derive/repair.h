@@ -68,6 +68,10 @@ struct gate_grid {
 	int slower[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES]; /* of the GRID_GATE_ROUNDS rounds */
 	unsigned int lost[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
 	int retime[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
+	/* Where a round stopped with no repair to make: the point (indices
+	 * into the grid), its cell's copy, and why. */
+	int stuck_length, stuck_distance, stuck_from;
+	char stuck_why[256];
 };
 
 /* Rounds of repair the gate makes at most before it refuses. */
@@ -80,7 +84,7 @@ struct gate_grid {
  * timing. Marks in g the points to time again: those that lost and those
  * whose copy changed. 0 with *made set where it repaired, or clear where
  * every point passed; 1 where a losing point has no option left, or d no
- * room for another repair: the gate refuses. */
+ * room for another repair: the gate refuses, g saying where and why. */
 int gate_repair_round(const struct table *t, struct derived_rule *r, struct gate_grid *g, struct dispatch_run *d,
 		      double noise, int *made);
 

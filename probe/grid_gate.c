@@ -118,6 +118,10 @@ int try_grid_gate(const struct probe_flavor *f, const struct table *t, struct di
 			if (k >= shown)
 				print_repair(&d->repairs[k]);
 		shown = d->n_repairs;
+		if (stuck)
+			printf("  grid gate: %.3fx at %zu bytes, d = %u, where the cell copies by %s: no repair: %s\n",
+			       g->ratio[g->stuck_length][g->stuck_distance], bench_grid_lengths[g->stuck_length],
+			       bench_grid_distances[g->stuck_distance], strategy_name[g->stuck_from], g->stuck_why);
 		if (made && !stuck)
 			rc = time_points(f, &r, arena, g, noise, 0);
 	}

@@ -115,6 +115,141 @@ static void check_timed_apart(void)
 	      "the extra copies are not timed among the places, extra j after place j mod 3");
 }
 
+/* The band trials on the kept table at the measured cost, and the small
+ * trial on the table as derived at that cost, before any band trial merged
+ * a range (which may take its small cells): each timed, each verdict its
+ * rule's, their lines read back. Leaves in *fresh the run the small trial
+ * was timed on. */
+static void check_band_and_small(const struct probe_flavor *f, const struct table *t, struct dispatch_run *fresh)
+{
+	const char *name = f->name;
+	/* One band a tick. */
+	struct dispatch_run d = {.measured = 1, .chosen = 1, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}}};
+	int rc = try_band_splits(f, t, &d, 0.03);
+	int timed = rc == 0 && d.n_trials > 0;
+	for (int k = 0; timed && k < d.n_trials; k++)
+		timed &= ticks(d.trials[k].with) && ticks(d.trials[k].without) &&
+			 d.trials[k].merged == band_trial_merges(&d.trials[k], 0.03);
+	check(timed, name, "the band trials were not each timed, or a verdict is not its rule's");
+	*fresh = (struct dispatch_run){.measured = 1, .chosen = 1, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}}};
+	rc = try_small_flat(f, t, fresh, 0.03);
+	d.small = fresh->small;
+	const struct small_trial *v = &d.small;
+	check(rc == 0 && v->tried && ticks(v->with) && ticks(v->without) && isfinite(v->baseline_sorted) &&
+		      v->baseline_sorted > 0 && v->kept == small_trial_keeps(v, 0.03),
+	      name, "the small trial was not timed, or its verdict is not its rule's");
+	struct buf b = {0};
+	band_trials_text(&b, &d);
+	small_trial_text(&b, &d);
+	struct dispatch_run r = {0};
+	char why[300] = "", *save = NULL, *line = strtok_r(b.data, "\n", &save);
+	int bad = band_trials_count(line, &r, why, sizeof why);
+	for (int k = 0; !bad && k < r.n_trials; k++)
+		bad = band_trial_parse(strtok_r(NULL, "\n", &save), &r.trials[k], why, sizeof why);
+	bad = bad || small_trial_parse(strtok_r(NULL, "\n", &save), &r.small, why, sizeof why);
+	check(!bad && r.n_trials == d.n_trials && r.small.tried && r.small.kept == v->kept, name,
+	      "the trials' lines do not read back");
+	printf("%s: %d band trials; small trial %.2f against %.2f ticks a call on random sizes: %s\n", name, d.n_trials,
+	       v->with.random, v->without.random, v->kept ? "kept" : "not kept");
+	buf_free(&b);
+}
+
+/* The grid gate on the table kept: each point timed, the worst a point of
+ * the grid, the verdict its rule's, the line read back; and nothing where
+ * no table is kept. The table is the small trial's, with no range merged:
+ * a band trial's merge may take the cells of small its verdict was timed
+ * on, and a run whose trials did so would contradict itself. */
+static void check_grid_gate(const struct probe_flavor *f, const struct table *t, struct dispatch_run *fresh)
+{
+	const char *name = f->name;
+	char why[300] = "";
+	int rc = try_grid_gate(f, t, fresh, 0.03, 65536);
+	const struct grid_gate *g = &fresh->gate;
+	int on_grid = 0;
+	for (size_t i = 0; i < BENCH_GRID_LENGTHS; i++)
+		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
+			on_grid |= g->length == bench_grid_lengths[i] && g->distance == bench_grid_distances[j];
+	check(rc == 0 && g->tried && isfinite(g->worst) && g->worst > 0 && on_grid && (!g->refused || g->worst > 1.03),
+	      name, "the grid gate was not timed on the grid, or its verdict is not its rule's");
+	struct buf gb = {0};
+	grid_gate_text(&gb, fresh);
+	*strchr(gb.data, '\n') = '\0';
+	struct dispatch_run gr = {.measured = 1, .chosen = 1};
+	check(grid_gate_parse(gb.data, &gr, why, sizeof why) == 0 && gr.gate.refused == g->refused &&
+		      gr.gate.length == g->length && gr.gate.distance == g->distance,
+	      name, "the grid gate's line does not read back");
+	buf_free(&gb);
+	struct dispatch_run none = {.measured = 1, .chosen = CHOSE_BASELINE};
+	check(try_grid_gate(f, t, &none, 0.03, 65536) == 0 && !none.gate.tried, name,
+	      "the grid gate ran where no table was kept");
+}
+
+/* A run whose every candidate lost (the candidate at 1 the fastest). */
+static struct dispatch_run every_candidate_lost(void)
+{
+	struct dispatch_run lost = {.measured = 1, .chosen = CHOSE_BASELINE, .baseline = {10, 10},
+				    .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}},
+				    .candidates = {{20, 10}, {11, 10}, {12, 10}}};
+	shaped_trial_start(&lost);
+	return lost;
+}
+
+/* Every candidate lost: the trials shape the fastest (the candidate at 1
+ * here), then the shaped trial times it; its line reads back. */
+static void check_shaped(const struct probe_flavor *f, const struct table *t)
+{
+	const char *name = f->name;
+	char why[300] = "";
+	struct dispatch_run lost = every_candidate_lost();
+	int rc = lost.shaped.from == 1 ? try_band_splits(f, t, &lost, 0.03) : -1;
+	rc = rc ? rc : try_small_flat(f, t, &lost, 0.03);
+	rc = rc ? rc : try_shaped(f, t, &lost, 0.03);
+	const struct shaped_trial *x = &lost.shaped;
+	check(rc == 0 && lost.n_trials > 0 && x->started && ticks(x->shaped) && ticks(x->baseline) &&
+		      x->kept == shaped_trial_keeps(x, 0.03),
+	      name, "the shaped trial was not timed after the band trials, or its verdict is not its rule's");
+	struct buf sb = {0};
+	shaped_trial_text(&sb, &lost);
+	*strchr(sb.data, '\n') = '\0';
+	struct dispatch_run back = {.measured = 1, .chosen = CHOSE_BASELINE};
+	check(shaped_trial_parse(sb.data, &back, why, sizeof why) == 0 && back.shaped.from == 1 &&
+		      back.shaped.kept == x->kept,
+	      name, "the shaped trial's line does not read back");
+	printf("%s: shaped trial %.2f against %.2f ticks a call on random sizes for every copy forward: %s\n", name,
+	       x->shaped.random, x->baseline.random, x->kept ? "kept" : "not kept");
+	buf_free(&sb);
+}
+
+/* The shaped table lost too: in the kernel flavor the classes trial times
+ * the table copying forward but above the source (small_stall.csv, no
+ * trial run on it); the user flavor, whose every copy forward is the C
+ * library's memmove, tries none. Its line reads back. */
+static void check_classes(const struct probe_flavor *f, const struct table *stall)
+{
+	const char *name = f->name;
+	char why[300] = "";
+	struct dispatch_run lost_too = every_candidate_lost();
+	int rc = try_classes(f, stall, &lost_too, 0.03);
+	const struct classes_trial *c = &lost_too.classes;
+	if (f->moves)
+		check(rc == 0 && !c->tried, name, "the classes trial ran where every copy forward is the C library's");
+	else
+		check(rc == 0 && c->tried && ticks(c->table) && ticks(c->baseline) &&
+			      c->kept == classes_trial_keeps(c, 0.03) && dispatch_keeps_table(&lost_too) == c->kept,
+		      name, "the classes trial was not timed, or its verdict is not its rule's");
+	struct buf cb = {0};
+	classes_trial_text(&cb, &lost_too);
+	*strchr(cb.data, '\n') = '\0';
+	struct dispatch_run cr = {.measured = 1, .chosen = CHOSE_BASELINE};
+	check(classes_trial_parse(cb.data, &cr, why, sizeof why) == 0 && cr.classes.tried == c->tried &&
+		      cr.classes.kept == c->kept,
+	      name, "the classes trial's line does not read back");
+	if (c->tried)
+		printf("%s: classes trial %.2f against %.2f ticks a call on random sizes for every copy forward: %s\n",
+		       name, c->table.random, c->baseline.random, c->kept ? "kept" : "not kept");
+	buf_free(&cb);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -136,119 +271,13 @@ int main(int argc, char **argv)
 		}
 	check_timed_apart();
 	for (const struct probe_flavor *const *f = probe_flavors; *f; f++) {
-		const char *name = (*f)->name;
+		struct dispatch_run fresh;
 		check_own_entries(*f);
 		check_pieces(*f);
-		/* One band a tick: the kept table at the measured cost. */
-		struct dispatch_run d = {.measured = 1, .chosen = 1, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}}};
-		int rc = try_band_splits(*f, &t, &d, 0.03);
-		int timed = rc == 0 && d.n_trials > 0;
-		for (int k = 0; timed && k < d.n_trials; k++)
-			timed &= ticks(d.trials[k].with) && ticks(d.trials[k].without) &&
-				 d.trials[k].merged == band_trial_merges(&d.trials[k], 0.03);
-		check(timed, name, "the band trials were not each timed, or a verdict is not its rule's");
-		/* The small trial on the table as derived at that cost, before
-		 * any band trial merged a range (which may take its small cells). */
-		struct dispatch_run fresh = {.measured = 1, .chosen = 1, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}}};
-		rc = try_small_flat(*f, &t, &fresh, 0.03);
-		d.small = fresh.small;
-		const struct small_trial *v = &d.small;
-		check(rc == 0 && v->tried && ticks(v->with) && ticks(v->without) && isfinite(v->baseline_sorted) &&
-			      v->baseline_sorted > 0 && v->kept == small_trial_keeps(v, 0.03),
-		      name, "the small trial was not timed, or its verdict is not its rule's");
-		struct buf b = {0};
-		band_trials_text(&b, &d);
-		small_trial_text(&b, &d);
-		struct dispatch_run r = {0};
-		char why[300] = "", *save = NULL, *line = strtok_r(b.data, "\n", &save);
-		int bad = band_trials_count(line, &r, why, sizeof why);
-		for (int k = 0; !bad && k < r.n_trials; k++)
-			bad = band_trial_parse(strtok_r(NULL, "\n", &save), &r.trials[k], why, sizeof why);
-		bad = bad || small_trial_parse(strtok_r(NULL, "\n", &save), &r.small, why, sizeof why);
-		check(!bad && r.n_trials == d.n_trials && r.small.tried && r.small.kept == v->kept, name,
-		      "the trials' lines do not read back");
-		printf("%s: %d band trials; small trial %.2f against %.2f ticks a call on random sizes: %s\n", name,
-		       d.n_trials, v->with.random, v->without.random, v->kept ? "kept" : "not kept");
-		buf_free(&b);
-
-		/* The grid gate on the table kept: each point timed, the worst
-		 * a point of the grid, the verdict its rule's, the line read
-		 * back; and nothing where no table is kept. The table is the
-		 * small trial's, with no range merged: a band trial's merge
-		 * may take the cells of small its verdict was timed on, and a
-		 * run whose trials did so would contradict itself. */
-		rc = try_grid_gate(*f, &t, &fresh, 0.03, 65536);
-		const struct grid_gate *g = &fresh.gate;
-		int on_grid = 0;
-		for (size_t i = 0; i < BENCH_GRID_LENGTHS; i++)
-			for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
-				on_grid |= g->length == bench_grid_lengths[i] && g->distance == bench_grid_distances[j];
-		check(rc == 0 && g->tried && isfinite(g->worst) && g->worst > 0 && on_grid &&
-			      (!g->refused || g->worst > 1.03),
-		      name, "the grid gate was not timed on the grid, or its verdict is not its rule's");
-		struct buf gb = {0};
-		grid_gate_text(&gb, &fresh);
-		*strchr(gb.data, '\n') = '\0';
-		struct dispatch_run gr = {.measured = 1, .chosen = 1};
-		check(grid_gate_parse(gb.data, &gr, why, sizeof why) == 0 && gr.gate.refused == g->refused &&
-			      gr.gate.length == g->length && gr.gate.distance == g->distance,
-		      name, "the grid gate's line does not read back");
-		buf_free(&gb);
-		struct dispatch_run none = {.measured = 1, .chosen = CHOSE_BASELINE};
-		check(try_grid_gate(*f, &t, &none, 0.03, 65536) == 0 && !none.gate.tried, name,
-		      "the grid gate ran where no table was kept");
-
-		/* Every candidate lost: the trials shape the fastest (the
-		 * candidate at 1 here), then the shaped trial times it. */
-		struct dispatch_run lost = {.measured = 1, .chosen = CHOSE_BASELINE, .baseline = {10, 10},
-					    .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}},
-					    .candidates = {{20, 10}, {11, 10}, {12, 10}}};
-		shaped_trial_start(&lost);
-		rc = lost.shaped.from == 1 ? try_band_splits(*f, &t, &lost, 0.03) : -1;
-		rc = rc ? rc : try_small_flat(*f, &t, &lost, 0.03);
-		rc = rc ? rc : try_shaped(*f, &t, &lost, 0.03);
-		const struct shaped_trial *x = &lost.shaped;
-		check(rc == 0 && lost.n_trials > 0 && x->started && ticks(x->shaped) && ticks(x->baseline) &&
-			      x->kept == shaped_trial_keeps(x, 0.03),
-		      name, "the shaped trial was not timed after the band trials, or its verdict is not its rule's");
-		struct buf sb = {0};
-		shaped_trial_text(&sb, &lost);
-		*strchr(sb.data, '\n') = '\0';
-		struct dispatch_run back = {.measured = 1, .chosen = CHOSE_BASELINE};
-		check(shaped_trial_parse(sb.data, &back, why, sizeof why) == 0 && back.shaped.from == 1 &&
-			      back.shaped.kept == x->kept,
-		      name, "the shaped trial's line does not read back");
-		printf("%s: shaped trial %.2f against %.2f ticks a call on random sizes for every copy forward: %s\n", name,
-		       x->shaped.random, x->baseline.random, x->kept ? "kept" : "not kept");
-		buf_free(&sb);
-
-		/* The shaped table lost too: in the kernel flavor the classes
-		 * trial times the table copying forward but above the source
-		 * (small_stall.csv, no trial run on it); the user flavor, whose
-		 * every copy forward is the C library's memmove, tries none. */
-		struct dispatch_run lost_too = {.measured = 1, .chosen = CHOSE_BASELINE, .baseline = {10, 10},
-						.tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}},
-						.candidates = {{20, 10}, {11, 10}, {12, 10}}};
-		shaped_trial_start(&lost_too);
-		rc = try_classes(*f, &stall, &lost_too, 0.03);
-		const struct classes_trial *c = &lost_too.classes;
-		if ((*f)->moves)
-			check(rc == 0 && !c->tried, name, "the classes trial ran where every copy forward is the C library's");
-		else
-			check(rc == 0 && c->tried && ticks(c->table) && ticks(c->baseline) &&
-				      c->kept == classes_trial_keeps(c, 0.03) && dispatch_keeps_table(&lost_too) == c->kept,
-			      name, "the classes trial was not timed, or its verdict is not its rule's");
-		struct buf cb = {0};
-		classes_trial_text(&cb, &lost_too);
-		*strchr(cb.data, '\n') = '\0';
-		struct dispatch_run cr = {.measured = 1, .chosen = CHOSE_BASELINE};
-		check(classes_trial_parse(cb.data, &cr, why, sizeof why) == 0 && cr.classes.tried == c->tried &&
-			      cr.classes.kept == c->kept,
-		      name, "the classes trial's line does not read back");
-		if (c->tried)
-			printf("%s: classes trial %.2f against %.2f ticks a call on random sizes for every copy forward: %s\n",
-			       name, c->table.random, c->baseline.random, c->kept ? "kept" : "not kept");
-		buf_free(&cb);
+		check_band_and_small(*f, &t, &fresh);
+		check_grid_gate(*f, &t, &fresh);
+		check_shaped(*f, &t);
+		check_classes(*f, &stall);
 	}
 	table_free(&t);
 	table_free(&stall);

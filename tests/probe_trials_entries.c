@@ -95,20 +95,50 @@ void check_own_entries(const struct probe_flavor *f)
 	compiled_tables_free(&c);
 }
 
-/* A table whose tree enters avx512_medium at its pieces (plan/pieces.h), as
- * the probe compiles it: on a CPU with AVX-512, a jump of the tree lands
- * at each piece, in the body the entry holds (plan/layout.h): at bytes
- * equal to the flavor's own routine's from the piece's offset to its
- * body's end; or, for the tree's second leaf (plan/tree.h, falls), the
- * piece's bytes, from its offset to its end, lie right after the tree's
- * compare as well as in the body; and the table copies every length
- * right; without it the table runs its stand-ins, and copies right too. */
-void check_pieces(const struct probe_flavor *f)
+/* The routine's bytes of piece k of f, from its offset, and their length
+ * to the routine's body's end. */
+static const unsigned char *piece_bytes(const struct probe_flavor *f, size_t k, size_t *len)
 {
-	if (f->n_pieces == 0)
-		return;
-	struct derived_rule r;
-	derived_baseline(&r);
+	for (size_t i = 0; i < f->n_routines; i++)
+		if (f->routines[i].code == f->pieces[k].code) {
+			*len = *f->routines[i].body_end - *f->pieces[k].offset;
+			return (const unsigned char *)f->routines[i].fn + *f->pieces[k].offset;
+		}
+	*len = 0;
+	return NULL;
+}
+
+/* Whether the tree compiled in c reaches piece k of f: a jcc rel32 (0f 8x)
+ * or jmp rel32 (e9) of the tree to the piece's bytes, or the piece's moves
+ * laid out after the compare, twice in the slot. */
+static int tree_reaches_piece(const struct probe_flavor *f, const struct compiled_tables *c, size_t k)
+{
+	const unsigned char *p = (const unsigned char *)c->entries[0], *end = c->region + c->size;
+	size_t len;
+	const unsigned char *want = piece_bytes(f, k, &len);
+	int hit = 0;
+	for (const unsigned char *q = p; q + 6 <= end && want && !hit; q++) {
+		int32_t rel;
+		const unsigned char *to = NULL;
+		if (q[0] == 0x0f && (q[1] & 0xf0) == 0x80) {
+			memcpy(&rel, q + 2, 4);
+			to = q + 6 + rel;
+		} else if (q[0] == 0xe9) {
+			memcpy(&rel, q + 1, 4);
+			to = q + 5 + rel;
+		}
+		hit = to && (to == want || (to >= c->region && to + len <= end && memcmp(to, want, len) == 0));
+	}
+	size_t piece_len = *f->pieces[k].end - *f->pieces[k].offset, copies = 0;
+	for (const unsigned char *q = p; want && piece_len && q + piece_len <= end; q++)
+		copies += memcmp(q, want, piece_len) == 0;
+	return (hit || copies >= 2) && *f->pieces[k].offset > 0;
+}
+
+/* The table check_pieces compiles: avx512_small to 32 bytes, avx512_medium
+ * to 256 and, but at d = 0, to 512, then forward. */
+static void pieces_table(struct derived_rule *r)
+{
 	static const struct {
 		unsigned int hi;
 		int zero, elsewhere;
@@ -116,87 +146,38 @@ void check_pieces(const struct probe_flavor *f)
 		     {256, STRATEGY_AVX512_MEDIUM, STRATEGY_AVX512_MEDIUM},
 		     {512, STRATEGY_AVX512_DOWN, STRATEGY_AVX512_MEDIUM},
 		     {BAND_UNBOUNDED, STRATEGY_FORWARD, STRATEGY_FORWARD}};
-	r.n_bands = 4;
-	for (int i = 0; i < r.n_bands; i++) {
-		r.bands[i].lo = i ? bands[i - 1].hi + 1 : 0;
-		r.bands[i].hi = bands[i].hi;
+	derived_baseline(r);
+	r->n_bands = 4;
+	for (int i = 0; i < r->n_bands; i++) {
+		r->bands[i].lo = i ? bands[i - 1].hi + 1 : 0;
+		r->bands[i].hi = bands[i].hi;
 		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
-			r.bands[i].strategy[c] = c == CLASS_ZERO ? bands[i].zero : bands[i].elsewhere;
+			r->bands[i].strategy[c] = c == CLASS_ZERO ? bands[i].zero : bands[i].elsewhere;
 	}
-	struct compiled_tables c;
-	if (compile_tables(f, &r, 1, 0, &c)) {
-		check(0, f->name, "a table of avx512_medium does not compile");
-		return;
-	}
-	if (f->machine_isa() >= 2) {
-		const unsigned char *p = (const unsigned char *)c.entries[0];
-		size_t found = 0;
-		for (size_t k = 0; k < f->n_pieces; k++) {
-			const unsigned char *want = NULL;
-			size_t len = 0;
-			for (size_t i = 0; i < f->n_routines; i++)
-				if (f->routines[i].code == f->pieces[k].code) {
-					want = (const unsigned char *)f->routines[i].fn + *f->pieces[k].offset;
-					len = *f->routines[i].body_end - *f->pieces[k].offset;
-				}
-			/* A jcc rel32 (0f 8x) or jmp rel32 (e9) of the tree to it. */
-			int hit = 0;
-			for (const unsigned char *q = p; q + 6 <= c.region + c.size && want && !hit; q++) {
-				int32_t rel;
-				const unsigned char *to = NULL;
-				if (q[0] == 0x0f && (q[1] & 0xf0) == 0x80) {
-					memcpy(&rel, q + 2, 4);
-					to = q + 6 + rel;
-				} else if (q[0] == 0xe9) {
-					memcpy(&rel, q + 1, 4);
-					to = q + 5 + rel;
-				}
-				hit = to && (to == want || (to >= c.region && to + len <= c.region + c.size &&
-							    memcmp(to, want, len) == 0));
-			}
-			/* Or its moves laid out after the compare: twice in the slot. */
-			size_t piece_len = *f->pieces[k].end - *f->pieces[k].offset, copies = 0;
-			for (const unsigned char *q = p; want && piece_len && q + piece_len <= c.region + c.size; q++)
-				copies += memcmp(q, want, piece_len) == 0;
-			found += (hit || copies >= 2) && *f->pieces[k].offset > 0;
-		}
-		check(found == f->n_pieces, f->name, "the compiled tree does not jump to each piece of avx512_medium");
-	}
-	static unsigned char src[8192], dst[8192];
-	int right = 1;
-	for (size_t n = 0; n <= 600; n++)
-		for (unsigned int d = 0; d <= 64; d += 64) {
-			unsigned char *to = dst + 256 + d;
-			for (size_t j = 0; j < n; j++)
-				src[256 + j] = (unsigned char)(j * 7 + n + 1);
-			memset(dst, 0x5a, sizeof dst);
-			right &= c.entries[0](to, src + 256, n) == to && memcmp(to, src + 256, n) == 0 &&
-				 to[n] == 0x5a && to[-1] == 0x5a;
-		}
-	check(right, f->name, "a table of avx512_medium's pieces copies wrong");
-	compiled_tables_free(&c);
+}
 
-	/* Each piece's own entry, which times the strategy at the piece's
-	 * lengths (strategy_entry): the piece's moves right after the entry's
-	 * first instructions, the bytes of the routine's piece, where the
-	 * entry holds the copy (plan_inline), else a jmp rel32 to the piece;
-	 * and the copy right at each of its lengths. */
+/* Each piece's own entry, which times the strategy at the piece's lengths
+ * (strategy_entry): the piece's moves right after the entry's first
+ * instructions, the bytes of the routine's piece, where the entry holds the
+ * copy (plan_inline), else a jmp rel32 to the piece; and the copy right at
+ * each of its lengths. */
+static void check_piece_entries(const struct probe_flavor *f)
+{
+	static unsigned char src[8192], dst[8192];
+	struct compiled_tables c;
 	if (f->machine_isa() < 2 || compile_strategies(f, &c)) {
 		check(f->machine_isa() < 2, f->name, "the strategies' entries do not compile");
 		return;
 	}
-	int aimed = 1;
-	right = 1;
+	int aimed = 1, right = 1;
 	for (size_t k = 0; k < f->n_pieces; k++) {
 		int i = plan_piece_of(f->pieces[k].code, f->pieces[k].lo, f->pieces[k].lo);
 		if (i < 0) {
 			aimed = 0;
 			continue;
 		}
-		uintptr_t want = 0;
-		for (size_t m = 0; m < f->n_routines; m++)
-			if (f->routines[m].code == f->pieces[k].code)
-				want = (uintptr_t)f->routines[m].fn + *f->pieces[k].offset;
+		size_t body_len;
+		uintptr_t want = (uintptr_t)piece_bytes(f, k, &body_len);
 		const unsigned char *e = (const unsigned char *)strategy_entry(&c, f->pieces[k].code, f->pieces[k].lo);
 		int32_t rel = 0;
 		memcpy(&rel, e + 8, 4);
@@ -216,4 +197,46 @@ void check_pieces(const struct probe_flavor *f)
 	check(aimed, f->name, "a piece's own entry does not hold or jump to the piece");
 	check(right, f->name, "a piece's own entry copies wrong");
 	compiled_tables_free(&c);
+}
+
+/* A table whose tree enters avx512_medium at its pieces (plan/pieces.h), as
+ * the probe compiles it: on a CPU with AVX-512, a jump of the tree lands
+ * at each piece, in the body the entry holds (plan/layout.h): at bytes
+ * equal to the flavor's own routine's from the piece's offset to its
+ * body's end; or, for the tree's second leaf (plan/tree.h, falls), the
+ * piece's bytes, from its offset to its end, lie right after the tree's
+ * compare as well as in the body; and the table copies every length
+ * right; without it the table runs its stand-ins, and copies right too.
+ * Then each piece's own entry (check_piece_entries). */
+void check_pieces(const struct probe_flavor *f)
+{
+	static unsigned char src[8192], dst[8192];
+	if (f->n_pieces == 0)
+		return;
+	struct derived_rule r;
+	pieces_table(&r);
+	struct compiled_tables c;
+	if (compile_tables(f, &r, 1, 0, &c)) {
+		check(0, f->name, "a table of avx512_medium does not compile");
+		return;
+	}
+	if (f->machine_isa() >= 2) {
+		size_t found = 0;
+		for (size_t k = 0; k < f->n_pieces; k++)
+			found += tree_reaches_piece(f, &c, k);
+		check(found == f->n_pieces, f->name, "the compiled tree does not jump to each piece of avx512_medium");
+	}
+	int right = 1;
+	for (size_t n = 0; n <= 600; n++)
+		for (unsigned int d = 0; d <= 64; d += 64) {
+			unsigned char *to = dst + 256 + d;
+			for (size_t j = 0; j < n; j++)
+				src[256 + j] = (unsigned char)(j * 7 + n + 1);
+			memset(dst, 0x5a, sizeof dst);
+			right &= c.entries[0](to, src + 256, n) == to && memcmp(to, src + 256, n) == 0 &&
+				 to[n] == 0x5a && to[-1] == 0x5a;
+		}
+	check(right, f->name, "a table of avx512_medium's pieces copies wrong");
+	compiled_tables_free(&c);
+	check_piece_entries(f);
 }

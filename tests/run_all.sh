@@ -3,8 +3,10 @@
 # and ends with the total as "N passed, N failed". Run from the repository
 # root. The groups are independent (each works in its own scratch folder),
 # so JOBS of them (default: one per CPU) run at once; a group's lines are
-# printed, in the order below, as soon as it and those before it are done.
+# printed, in the order below, as soon as it and those before it are done,
+# with the seconds it took; the last line adds the whole run's.
 set -u
+began=$(date +%s)
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 1)}
 total_pass=0
 total_fail=0
@@ -29,7 +31,9 @@ running() { echo $((started - $(ls "$D" | grep -c '\.rc$') )); }
 pump() {
 	while [ $started -lt $queued ] && [ "$(running)" -lt "$JOBS" ]; do
 		k=$started
-		(sh "$D/$k.sh" >"$D/$k.out" 2>&1; echo $? >"$D/$k.rc.tmp" && mv "$D/$k.rc.tmp" "$D/$k.rc") &
+		(t0=$(date +%s); sh "$D/$k.sh" >"$D/$k.out" 2>&1; rc=$?
+		 echo $(($(date +%s) - t0)) >"$D/$k.time"
+		 echo $rc >"$D/$k.rc.tmp" && mv "$D/$k.rc.tmp" "$D/$k.rc") &
 		started=$((started + 1))
 	done
 	while [ $shown -lt $started ] && [ -f "$D/$shown.rc" ]; do
@@ -50,7 +54,7 @@ report() { # report K: group K's summary line, and its failures
 	f=${line#*passed, }
 	f=${f%% failed*}
 	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-	echo "$line"
+	printf '%-24s %4ss\n' "$line" "$(cat "$D/$1.time")"
 	if [ $rc -ne 0 ] || [ "$f" -ne 0 ]; then
 		grep -E '^(FAIL|SURVIVED|BROKEN)|rror' "$T" | head -20 | sed 's/^/    /'
 		status=1
@@ -109,5 +113,5 @@ while [ $shown -lt $queued ]; do
 	pump
 	[ $shown -lt $queued ] && sleep 1
 done
-echo "$total_pass passed, $total_fail failed"
+echo "$total_pass passed, $total_fail failed ($(($(date +%s) - began)) s)"
 exit $status

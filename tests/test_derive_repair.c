@@ -82,6 +82,10 @@ static void round_of_repair(const struct table *t)
 	 * there and serves those lengths without harm: the gate refuses. */
 	one_loss(g, 16384, 65, 1.30);
 	check(gate_repair_round(t, r, g, &d, 0.03, &made) == 1, "a loss with no option left does not refuse");
+	check(bench_grid_lengths[g->stuck_length] == 16384 && bench_grid_distances[g->stuck_distance] == 65 &&
+		      g->stuck_from == FA && strstr(g->stuck_why, "lost at it") != NULL,
+	      "the refusal does not say where and why: %zu bytes, d = %u, %s: '%s'", bench_grid_lengths[g->stuck_length],
+	      bench_grid_distances[g->stuck_distance], strategy_name[g->stuck_from], g->stuck_why);
 out:
 	free(r), free(start), free(g);
 }

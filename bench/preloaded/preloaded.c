@@ -6,7 +6,9 @@
  * reports; it asserts nothing about speed. */
 #include "../../common/workload.h"
 
+#include "../../common/bench_grid.h"
 #include "../../common/timer.h"
+#include "../../derive/dispatch.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -34,7 +36,11 @@ static const char usage[] =
 	"numbers, for that; --theirs-first times the C library's copy first (every\n"
 	"other process does; one process alone times memcpy first). Last, memmove\n"
 	"against the C library's where the ranges overlap, at 64 KiB and 1 MiB, the\n"
-	"destination 3, 64 and 4096 bytes above the source and 3 and 64 below.\n"
+	"destination 3, 64 and 4096 bytes above the source and 3 and 64 below; then\n"
+	"memcpy against the C library's at every point of make bench's grid, as the\n"
+	"probe's grid gate times a table (the median of 15 rounds' ratios, in turns),\n"
+	"a point marked * where memcpy lost: slower in 12 of the 15 rounds and by\n"
+	"more than 3%.\n"
 	"Exit status 2 when the library is not preloaded.\n";
 
 /* The object that holds addr, by file name. */
@@ -211,6 +217,54 @@ static void time_overlaps(copy_fn ours, copy_fn theirs)
 	munmap(arena, size);
 }
 
+/* memcpy as a program calls it against the C library's at each point of
+ * make bench's grid below 8 MiB, as the probe's grid gate times a table
+ * against its baseline (probe/grid_gate.c): each point the median of
+ * GRID_GATE_ROUNDS rounds' ratios, the two timed in turns, marked where it
+ * loses by the gate's rule (grid_gate_loses, at the noise floor). The
+ * figures of the code that ships: the library through the PLT. */
+static void time_grid(copy_fn ours, copy_fn theirs)
+{
+	unsigned char *arena = mmap(NULL, TIMING_ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (arena == MAP_FAILED) {
+		perror("preloaded: mmap");
+		exit(1);
+	}
+	memset(arena, 0x5a, TIMING_ARENA);
+	int losses = 0;
+	printf("memcpy, preloaded / the C library's, on make bench's grid (median of %d rounds, in turns; *: lost, "
+	       "slower in %d rounds or more and by over %.0f%%):\n  %-8s",
+	       GRID_GATE_ROUNDS, GRID_GATE_SLOWER, DERIVE_NOISE_FLOOR * 100, "n \\ d");
+	for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
+		printf(" %6u", bench_grid_distances[j]);
+	printf("\n");
+	for (size_t i = 0; i < BENCH_GRID_LENGTHS && bench_grid_lengths[i] < 8388608; i++) {
+		size_t n = bench_grid_lengths[i];
+		printf("  %-8zu", n);
+		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
+			unsigned int d = bench_grid_distances[j];
+			double r[GRID_GATE_ROUNDS];
+			int slower = 0;
+			for (int k = 0; k < GRID_GATE_ROUNDS; k++) {
+				double a, b;
+				if (k % 2)
+					b = time_copy(theirs, arena, n, d, 3, 3000), a = time_copy(ours, arena, n, d, 3, 3000);
+				else
+					a = time_copy(ours, arena, n, d, 3, 3000), b = time_copy(theirs, arena, n, d, 3, 3000);
+				r[k] = a / b;
+				slower += a > b;
+			}
+			double m = median(r, GRID_GATE_ROUNDS);
+			int lost = grid_gate_loses(m, slower, DERIVE_NOISE_FLOOR);
+			losses += lost;
+			printf(" %5.2f%s", m, lost ? "*" : " ");
+		}
+		printf("\n");
+	}
+	printf("  %d points lost\n", losses);
+	munmap(arena, TIMING_ARENA);
+}
+
 /* Runs this program again, n times, each a new process (its code and
  * pages placed anew), reading each one's figures back. 0, or -1 after
  * saying why. */
@@ -332,6 +386,8 @@ int main(int argc, char **argv)
 	       "random sizes, preloaded memcpy / C library", med[0], deferred ? "<= 1.01" : "<= 1.00",
 	       "sorted control, preloaded memcpy / C library", med[1], deferred ? "<= 1.01" : "<= 1.00");
 	time_overlaps((copy_fn)entry, libc_move);
+	printf("\n");
+	time_grid(ours, theirs);
 	printf("\n");
 	return 0;
 }

@@ -114,10 +114,11 @@ static void grid_gate_section(struct buf *b, const struct run_facts *run)
 	}
 }
 
-void summary_dispatch(struct buf *b, const struct run_facts *run)
+/* Where the run's timings of the dispatch are not the derivation's, says
+ * what each split was charged instead; nonzero then. */
+static int dispatch_unmeasured(struct buf *b, const struct run_facts *run)
 {
 	const struct dispatch_run *d = &run->dispatch;
-	buf_printf(b, "\n## Dispatch\n\n");
 	if (!d->measured && run->archive->dispatch.measured) {
 		buf_printf(b, "This run's probe (version %d) timed the dispatch, but not as the derivation (version %d) "
 			      "uses it: its tables alternated their copy, so the slope measured the strategy mix as well as "
@@ -126,14 +127,21 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 			      "%.2f ticks a call (derive/derive.h).\n",
 			   run->archive->probe_version, DERIVE_VERSION, dispatch_band_ticks(&run->archive->dispatch),
 			   DERIVE_BAND_TICKS_DEFAULT);
-		return;
+		return 1;
 	}
 	if (!d->measured) {
 		buf_printf(b, "This run's probe (version %d) did not measure what the dispatch costs: each split was "
 			      "charged the default, %.2f ticks a call (derive/derive.h).\n",
 			   run->archive->probe_version, DERIVE_BAND_TICKS_DEFAULT);
-		return;
+		return 1;
 	}
+	return 0;
+}
+
+/* The tables of 1, 2, 4 and 8 alternating bands, timed on both streams. */
+static void band_cost_table(struct buf *b, const struct run_facts *run)
+{
+	const struct dispatch_run *d = &run->dispatch;
 	buf_printf(b, "The random-size workload (glibc bench-memcpy-random's sizes, common/workload.c) and the same "
 		      "calls sorted by size, %s, in ticks per call:\n\n| bands | random | sorted | random - sorted "
 		      "|\n|---|---|---|---|\n",
@@ -144,12 +152,19 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 	for (int i = 0; i < DISPATCH_TABLES; i++)
 		buf_printf(b, "| %d | %.2f | %.2f | %.2f |\n", dispatch_bands[i], d->tables[i].random, d->tables[i].sorted,
 			   d->tables[i].random - d->tables[i].sorted);
-	double band = dispatch_band_ticks(d);
 	if (run->archive->probe_version >= TABLES_APART_VERSION)
 		buf_printf(b, "\nEvery table in this section, and every copy forward as it ships, was timed in turns with "
 			      "rep movsb (the forward routine) alone, one after another, never two tables in turns with "
 			      "each other, each table compiled at %d places, the median of them (probe/placed.h).\n",
 			   PLACES_TIMED);
+}
+
+/* The final candidates and every copy forward, timed and modelled, and
+ * which the probe keeps. */
+static void candidates_table(struct buf *b, const struct run_facts *run)
+{
+	const struct dispatch_run *d = &run->dispatch;
+	double band = dispatch_band_ticks(d);
 	struct model_costs costs = model_costs_of(d);
 	buf_printf(b, "\nEach band past the first costs %.2f ticks a call: the slope of the last column. Both orders "
 		      "make the same copies; the random one defeats the branches on size.\n\n"
@@ -198,9 +213,13 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 			   ? "faster than every copy forward beyond the noise on random sizes and no slower beyond it on "
 			     "the sorted control (a tie goes to every copy forward)"
 			   : "no slower than every copy forward beyond the noise on either stream");
-	if (run->archive->probe_version < BAND_TRIALS_VERSION || dispatch_start(d) == CHOSE_BASELINE)
-		return;
-	int shaping = d->chosen == CHOSE_BASELINE;
+}
+
+/* The band trials on the kept (or, where every candidate lost, the
+ * fastest) table. */
+static void band_trials_table(struct buf *b, const struct run_facts *run, int shaping)
+{
+	const struct dispatch_run *d = &run->dispatch;
 	if (shaping)
 		buf_printf(b, "\nEvery candidate lost, so the trials ran on the one fastest on random sizes, at %g times the "
 			      "band cost, to see whether a table shaped from it beats every copy forward (the shaped trial, "
@@ -225,6 +244,20 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 			   t->with.sorted, t->without.random, t->without.sorted,
 			   t->merged ? "**kept whole**" : "split kept");
 	}
+}
+
+void summary_dispatch(struct buf *b, const struct run_facts *run)
+{
+	const struct dispatch_run *d = &run->dispatch;
+	buf_printf(b, "\n## Dispatch\n\n");
+	if (dispatch_unmeasured(b, run))
+		return;
+	band_cost_table(b, run);
+	candidates_table(b, run);
+	if (run->archive->probe_version < BAND_TRIALS_VERSION || dispatch_start(d) == CHOSE_BASELINE)
+		return;
+	int shaping = d->chosen == CHOSE_BASELINE;
+	band_trials_table(b, run, shaping);
 	if (run->archive->probe_version >= SMALL_TRIAL_VERSION)
 		small_trial_section(b, run);
 	if (shaping)

@@ -108,7 +108,8 @@ static void summary_head(struct buf *b, const struct entry_choice *entry, const 
 		   r->points, r->worst_vs_baseline);
 }
 
-static void summary_method(struct buf *b, const struct run_facts *run)
+/* The method's first item: the routines timed, and how each was run. */
+static void method_routines(struct buf *b, const struct run_facts *run)
 {
 	int timed[N_COPY_STRATEGIES] = {0};
 	for (size_t i = 0; i < run->table->n; i++)
@@ -167,6 +168,11 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 			buf_printf(b, "; `%s%s`, whose stores bypass the caches, from %u bytes",
 				   v >= 2 && v < 10 ? "" : "uc_copy_", strategy_name[k], streams_from[k]);
 	buf_printf(b, ".\n");
+}
+
+/* The method's other items: the points, the timer and the derivation. */
+static void method_points(struct buf *b, const struct run_facts *run)
+{
 	/* The longest length, and the distances timed there: runs since the
 	 * probe reached past 1 MiB time those lengths at a sparse set. */
 	unsigned int longest = 0;
@@ -203,6 +209,12 @@ static void summary_method(struct buf *b, const struct run_facts *run)
 		   "than the tie threshold at any of its points.\n",
 		   run->archive->samples, run->archive->m.overhead, run->rule->noise * 100,
 		   DERIVE_NOISE_FLOOR * 100, DERIVE_NOISE_MIN_TICKS);
+}
+
+static void summary_method(struct buf *b, const struct run_facts *run)
+{
+	method_routines(b, run);
+	method_points(b, run);
 }
 
 static void summary_stability(struct buf *b, const struct run_facts *run)
