@@ -85,9 +85,9 @@ static int same_leaf(const struct leaf *a, const struct leaf *b)
 
 struct builder {
 	const struct copy_table *t;
-	const struct leaf *leaves; /* leaves[1..]: numbered from 1, as the labels are */
+	const struct leaf *leaves; /* leaves[1..]: numbered from 1 */
 	struct plan_tree *out;
-	const char *prefix; /* of its labels: "t", or a class's subtree's */
+	const char *prefix; /* of its labels: "", or a class's subtree's ("above_") */
 	int root;           /* the table's own tree, where a leaf's copy may follow its compare (falls_leaf) */
 };
 
@@ -100,10 +100,17 @@ struct plan_step *plan_emit(struct plan_tree *out, enum plan_op op, int to)
 	return s;
 }
 
+/* The label of leaves lo..hi, named for the lengths it guards: "n257_768",
+ * "n2097153_up" where they have no bound, after the prefix of a class's
+ * subtree ("above_n257_768"). */
 static void label(struct builder *b, enum plan_op op, int lo, int hi)
 {
 	struct plan_step *s = plan_emit(b->out, op, -1);
-	snprintf(s->label, sizeof s->label, "%s%d_%d", b->prefix, lo, hi);
+	unsigned int from = b->leaves[lo].lo, to = b->leaves[hi].hi;
+	if (to == BAND_UNBOUNDED)
+		snprintf(s->label, sizeof s->label, "%sn%u_up", b->prefix, from);
+	else
+		snprintf(s->label, sizeof s->label, "%sn%u_%u", b->prefix, from, to);
 }
 
 static void compare_length(struct builder *b, int leaf)
@@ -279,7 +286,7 @@ int plan_tree(const struct copy_table *t, struct plan_tree *out)
 			runs[++n] = leaf;
 	}
 	int rc = tree_distance_first(runs, n) ? tree_classes_first(t, runs, n, out)
-					      : tree_length_tree(t, runs, n, "t", 1, out);
+					      : tree_length_tree(t, runs, n, "", 1, out);
 	free(runs);
 	if (rc)
 		plan_tree_free(out);

@@ -78,7 +78,8 @@ struct plan_step {
 	 * out its moves right here, from the piece's first (or the body's),
 	 * instead of the jump: a leaf past the first (tree.c, falls_leaf). */
 	int falls;
-	char label[32];     /* "t<lo>_<hi>": leaves lo..hi; "codes_<lo>_<hi>": codes lo..hi */
+	char label[32];     /* "n<lo>_<hi>" ("n<lo>_up"): the lengths it guards, after a class's
+			     * subtree's prefix ("above_"); "codes_<lo>_<hi>": codes lo..hi */
 };
 
 /* The most steps a tree of PLAN_MAX_BANDS bands takes. Length first: each

@@ -103,9 +103,7 @@ int tree_classes_first(const struct copy_table *t, const struct leaf *runs, int 
 			else
 				column[++m] = (struct leaf){.lo = b->lo, .hi = b->hi, .elsewhere = b->strategy[c]};
 		}
-		char prefix[16];
-		snprintf(prefix, sizeof prefix, "%st", class_label[c]);
-		rc = tree_length_tree(t, column, m, prefix, 0, out);
+		rc = tree_length_tree(t, column, m, class_label[c], 0, out);
 	}
 	free(column);
 	return rc;

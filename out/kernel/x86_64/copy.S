@@ -472,9 +472,9 @@ uc_memcpy_zen3:
         .long   .Lmemcpy_zen3_forward - . - 4
 .Luc_memcpy_zen3.jump1:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemcpy_zen3_t4_5
+        ja      .Lmemcpy_zen3_n2097153_up
         cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemcpy_zen3_t3_3
+        ja      .Lmemcpy_zen3_n1048577_2097152
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -488,7 +488,7 @@ uc_memcpy_zen3:
         .byte   0xe9
         .long   .Lmemcpy_zen3_forward - . - 4
 .Luc_memcpy_zen3.jump4:
-.Lmemcpy_zen3_t3_3:
+.Lmemcpy_zen3_n1048577_2097152:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -511,9 +511,9 @@ uc_memcpy_zen3:
         .byte   0xe9
         .long   .Lmemcpy_zen3_forward_aligned - . - 4
 .Luc_memcpy_zen3.jump9:
-.Lmemcpy_zen3_t4_5:
+.Lmemcpy_zen3_n2097153_up:
         cmp     rdx, 4194304                    /* band edge */
-        ja      .Lmemcpy_zen3_t5_5
+        ja      .Lmemcpy_zen3_n4194305_up
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -531,7 +531,7 @@ uc_memcpy_zen3:
         .byte   0xe9
         .long   .Lmemcpy_zen3_forward - . - 4
 .Luc_memcpy_zen3.jump13:
-.Lmemcpy_zen3_t5_5:
+.Lmemcpy_zen3_n4194305_up:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1028,9 +1028,9 @@ uc_copy_strategy_zen3:
         .long   .Lcopy_strategy_zen3_forward - . - 4
 .Luc_copy_strategy_zen3.jump1:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_strategy_zen3_t4_5
+        ja      .Lcopy_strategy_zen3_n2097153_up
         cmp     rdx, 1048576                    /* band edge */
-        ja      .Lcopy_strategy_zen3_t3_3
+        ja      .Lcopy_strategy_zen3_n1048577_2097152
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1044,7 +1044,7 @@ uc_copy_strategy_zen3:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_forward - . - 4
 .Luc_copy_strategy_zen3.jump4:
-.Lcopy_strategy_zen3_t3_3:
+.Lcopy_strategy_zen3_n1048577_2097152:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1067,9 +1067,9 @@ uc_copy_strategy_zen3:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_forward_aligned - . - 4
 .Luc_copy_strategy_zen3.jump9:
-.Lcopy_strategy_zen3_t4_5:
+.Lcopy_strategy_zen3_n2097153_up:
         cmp     rdx, 4194304                    /* band edge */
-        ja      .Lcopy_strategy_zen3_t5_5
+        ja      .Lcopy_strategy_zen3_n4194305_up
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1087,7 +1087,7 @@ uc_copy_strategy_zen3:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_forward - . - 4
 .Luc_copy_strategy_zen3.jump13:
-.Lcopy_strategy_zen3_t5_5:
+.Lcopy_strategy_zen3_n4194305_up:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1523,9 +1523,9 @@ uc_copy_to_user_zen3_access:
         .long   .Lcopy_to_user_zen3_forward - . - 4
 .Luc_copy_to_user_zen3.jump1:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_to_user_zen3_t4_5
+        ja      .Lcopy_to_user_zen3_n2097153_up
         cmp     rdx, 1048576                    /* band edge */
-        ja      .Lcopy_to_user_zen3_t3_3
+        ja      .Lcopy_to_user_zen3_n1048577_2097152
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1539,7 +1539,7 @@ uc_copy_to_user_zen3_access:
         .byte   0xe9
         .long   .Lcopy_to_user_zen3_forward - . - 4
 .Luc_copy_to_user_zen3.jump4:
-.Lcopy_to_user_zen3_t3_3:
+.Lcopy_to_user_zen3_n1048577_2097152:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1562,9 +1562,9 @@ uc_copy_to_user_zen3_access:
         .byte   0xe9
         .long   .Lcopy_to_user_zen3_forward_aligned - . - 4
 .Luc_copy_to_user_zen3.jump9:
-.Lcopy_to_user_zen3_t4_5:
+.Lcopy_to_user_zen3_n2097153_up:
         cmp     rdx, 4194304                    /* band edge */
-        ja      .Lcopy_to_user_zen3_t5_5
+        ja      .Lcopy_to_user_zen3_n4194305_up
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1582,7 +1582,7 @@ uc_copy_to_user_zen3_access:
         .byte   0xe9
         .long   .Lcopy_to_user_zen3_forward - . - 4
 .Luc_copy_to_user_zen3.jump13:
-.Lcopy_to_user_zen3_t5_5:
+.Lcopy_to_user_zen3_n4194305_up:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2047,9 +2047,9 @@ uc_copy_from_user_zen3_access:
         .long   .Lcopy_from_user_zen3_forward - . - 4
 .Luc_copy_from_user_zen3.jump1:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_from_user_zen3_t4_5
+        ja      .Lcopy_from_user_zen3_n2097153_up
         cmp     rdx, 1048576                    /* band edge */
-        ja      .Lcopy_from_user_zen3_t3_3
+        ja      .Lcopy_from_user_zen3_n1048577_2097152
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2063,7 +2063,7 @@ uc_copy_from_user_zen3_access:
         .byte   0xe9
         .long   .Lcopy_from_user_zen3_forward - . - 4
 .Luc_copy_from_user_zen3.jump4:
-.Lcopy_from_user_zen3_t3_3:
+.Lcopy_from_user_zen3_n1048577_2097152:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2086,9 +2086,9 @@ uc_copy_from_user_zen3_access:
         .byte   0xe9
         .long   .Lcopy_from_user_zen3_forward_aligned - . - 4
 .Luc_copy_from_user_zen3.jump9:
-.Lcopy_from_user_zen3_t4_5:
+.Lcopy_from_user_zen3_n2097153_up:
         cmp     rdx, 4194304                    /* band edge */
-        ja      .Lcopy_from_user_zen3_t5_5
+        ja      .Lcopy_from_user_zen3_n4194305_up
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2106,7 +2106,7 @@ uc_copy_from_user_zen3_access:
         .byte   0xe9
         .long   .Lcopy_from_user_zen3_forward - . - 4
 .Luc_copy_from_user_zen3.jump13:
-.Lcopy_from_user_zen3_t5_5:
+.Lcopy_from_user_zen3_n4194305_up:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095

@@ -468,9 +468,9 @@ uc_memcpy_zen3:
         jbe near .Lmemcpy_zen3_forward
 ..@uc_memcpy_zen3.jump1:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemcpy_zen3_t4_5
+        ja      .Lmemcpy_zen3_n2097153_up
         cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemcpy_zen3_t3_3
+        ja      .Lmemcpy_zen3_n1048577_2097152
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -481,7 +481,7 @@ uc_memcpy_zen3:
 ..@uc_memcpy_zen3.jump3:
         jmp near .Lmemcpy_zen3_forward
 ..@uc_memcpy_zen3.jump4:
-.Lmemcpy_zen3_t3_3:
+.Lmemcpy_zen3_n1048577_2097152:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -499,9 +499,9 @@ uc_memcpy_zen3:
 ..@uc_memcpy_zen3.jump8:
         jmp near .Lmemcpy_zen3_forward_aligned
 ..@uc_memcpy_zen3.jump9:
-.Lmemcpy_zen3_t4_5:
+.Lmemcpy_zen3_n2097153_up:
         cmp     rdx, 4194304                    ; band edge
-        ja      .Lmemcpy_zen3_t5_5
+        ja      .Lmemcpy_zen3_n4194305_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -515,7 +515,7 @@ uc_memcpy_zen3:
 ..@uc_memcpy_zen3.jump12:
         jmp near .Lmemcpy_zen3_forward
 ..@uc_memcpy_zen3.jump13:
-.Lmemcpy_zen3_t5_5:
+.Lmemcpy_zen3_n4194305_up:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1000,9 +1000,9 @@ uc_copy_strategy_zen3:
         jbe near .Lcopy_strategy_zen3_forward
 ..@uc_copy_strategy_zen3.jump1:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_strategy_zen3_t4_5
+        ja      .Lcopy_strategy_zen3_n2097153_up
         cmp     rdx, 1048576                    ; band edge
-        ja      .Lcopy_strategy_zen3_t3_3
+        ja      .Lcopy_strategy_zen3_n1048577_2097152
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1013,7 +1013,7 @@ uc_copy_strategy_zen3:
 ..@uc_copy_strategy_zen3.jump3:
         jmp near .Lcopy_strategy_zen3_forward
 ..@uc_copy_strategy_zen3.jump4:
-.Lcopy_strategy_zen3_t3_3:
+.Lcopy_strategy_zen3_n1048577_2097152:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1031,9 +1031,9 @@ uc_copy_strategy_zen3:
 ..@uc_copy_strategy_zen3.jump8:
         jmp near .Lcopy_strategy_zen3_forward_aligned
 ..@uc_copy_strategy_zen3.jump9:
-.Lcopy_strategy_zen3_t4_5:
+.Lcopy_strategy_zen3_n2097153_up:
         cmp     rdx, 4194304                    ; band edge
-        ja      .Lcopy_strategy_zen3_t5_5
+        ja      .Lcopy_strategy_zen3_n4194305_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1047,7 +1047,7 @@ uc_copy_strategy_zen3:
 ..@uc_copy_strategy_zen3.jump12:
         jmp near .Lcopy_strategy_zen3_forward
 ..@uc_copy_strategy_zen3.jump13:
-.Lcopy_strategy_zen3_t5_5:
+.Lcopy_strategy_zen3_n4194305_up:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1476,9 +1476,9 @@ uc_copy_to_user_zen3_access:
         jbe near .Lcopy_to_user_zen3_forward
 ..@uc_copy_to_user_zen3.jump1:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_to_user_zen3_t4_5
+        ja      .Lcopy_to_user_zen3_n2097153_up
         cmp     rdx, 1048576                    ; band edge
-        ja      .Lcopy_to_user_zen3_t3_3
+        ja      .Lcopy_to_user_zen3_n1048577_2097152
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1489,7 +1489,7 @@ uc_copy_to_user_zen3_access:
 ..@uc_copy_to_user_zen3.jump3:
         jmp near .Lcopy_to_user_zen3_forward
 ..@uc_copy_to_user_zen3.jump4:
-.Lcopy_to_user_zen3_t3_3:
+.Lcopy_to_user_zen3_n1048577_2097152:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1507,9 +1507,9 @@ uc_copy_to_user_zen3_access:
 ..@uc_copy_to_user_zen3.jump8:
         jmp near .Lcopy_to_user_zen3_forward_aligned
 ..@uc_copy_to_user_zen3.jump9:
-.Lcopy_to_user_zen3_t4_5:
+.Lcopy_to_user_zen3_n2097153_up:
         cmp     rdx, 4194304                    ; band edge
-        ja      .Lcopy_to_user_zen3_t5_5
+        ja      .Lcopy_to_user_zen3_n4194305_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1523,7 +1523,7 @@ uc_copy_to_user_zen3_access:
 ..@uc_copy_to_user_zen3.jump12:
         jmp near .Lcopy_to_user_zen3_forward
 ..@uc_copy_to_user_zen3.jump13:
-.Lcopy_to_user_zen3_t5_5:
+.Lcopy_to_user_zen3_n4194305_up:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1981,9 +1981,9 @@ uc_copy_from_user_zen3_access:
         jbe near .Lcopy_from_user_zen3_forward
 ..@uc_copy_from_user_zen3.jump1:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_from_user_zen3_t4_5
+        ja      .Lcopy_from_user_zen3_n2097153_up
         cmp     rdx, 1048576                    ; band edge
-        ja      .Lcopy_from_user_zen3_t3_3
+        ja      .Lcopy_from_user_zen3_n1048577_2097152
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1994,7 +1994,7 @@ uc_copy_from_user_zen3_access:
 ..@uc_copy_from_user_zen3.jump3:
         jmp near .Lcopy_from_user_zen3_forward
 ..@uc_copy_from_user_zen3.jump4:
-.Lcopy_from_user_zen3_t3_3:
+.Lcopy_from_user_zen3_n1048577_2097152:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -2012,9 +2012,9 @@ uc_copy_from_user_zen3_access:
 ..@uc_copy_from_user_zen3.jump8:
         jmp near .Lcopy_from_user_zen3_forward_aligned
 ..@uc_copy_from_user_zen3.jump9:
-.Lcopy_from_user_zen3_t4_5:
+.Lcopy_from_user_zen3_n2097153_up:
         cmp     rdx, 4194304                    ; band edge
-        ja      .Lcopy_from_user_zen3_t5_5
+        ja      .Lcopy_from_user_zen3_n4194305_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -2028,7 +2028,7 @@ uc_copy_from_user_zen3_access:
 ..@uc_copy_from_user_zen3.jump12:
         jmp near .Lcopy_from_user_zen3_forward
 ..@uc_copy_from_user_zen3.jump13:
-.Lcopy_from_user_zen3_t5_5:
+.Lcopy_from_user_zen3_n4194305_up:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095

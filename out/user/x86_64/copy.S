@@ -851,9 +851,9 @@ uc_memcpy_zen3_avx2:
         .long   .Lmemcpy_zen3_avx2_forward - . - 4
 .Luc_memcpy_zen3_avx2.jump1:
         cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemcpy_zen3_avx2_t4_5
+        ja      .Lmemcpy_zen3_avx2_n524289_up
         cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemcpy_zen3_avx2_t3_3
+        ja      .Lmemcpy_zen3_avx2_n262145_524288
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -868,7 +868,7 @@ uc_memcpy_zen3_avx2:
         .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_avx2_forward - . - 4
 .Luc_memcpy_zen3_avx2.jump4:
-.Lmemcpy_zen3_avx2_t3_3:
+.Lmemcpy_zen3_avx2_n262145_524288:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -883,7 +883,7 @@ uc_memcpy_zen3_avx2:
         .byte   0xe9
         .long   .Lmemcpy_zen3_avx2_forward - . - 4
 .Luc_memcpy_zen3_avx2.jump7:
-.Lmemcpy_zen3_avx2_t4_5:
+.Lmemcpy_zen3_avx2_n524289_up:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemcpy_zen3_avx2_avx2_nt - . - 4
@@ -1117,7 +1117,7 @@ uc_memcpy_zen4_avx512:
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen4_avx512_avx512_masked - . - 4
         cmp     rdx, 128                    /* band edge */
-        ja      .Lmemcpy_zen4_avx512_t3_6
+        ja      .Lmemcpy_zen4_avx512_n129_up
         /* avx512_medium's moves right after their compare (plan/tree.h, falls) */
 .Lmemcpy_zen4_avx512_falls_avx512_medium_n64:
         vmovdqu64 zmm0, [rsi]
@@ -1126,9 +1126,9 @@ uc_memcpy_zen4_avx512:
         vmovdqu64 [rdi + rdx - 64], zmm1        /* zmm tail store, 64..128 */
         vzeroupper
         ret
-.Lmemcpy_zen4_avx512_t3_6:
+.Lmemcpy_zen4_avx512_n129_up:
         cmp     rdx, 256                    /* band edge */
-        ja      .Lmemcpy_zen4_avx512_t4_6
+        ja      .Lmemcpy_zen4_avx512_n257_up
         /* avx512_medium's moves right after their compare (plan/tree.h, falls) */
 .Lmemcpy_zen4_avx512_falls_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -1158,7 +1158,7 @@ uc_memcpy_zen4_avx512:
         vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 257..512 */
         vzeroupper
         ret
-.Lmemcpy_zen4_avx512_t4_6:
+.Lmemcpy_zen4_avx512_n257_up:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen4_avx512_avx2_forward - . - 4
@@ -3693,9 +3693,9 @@ uc_memmove_zen3_avx2:
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
 .Luc_memmove_zen3_avx2.jump1:
         cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_disjoint_t4_5
+        ja      .Lmemmove_zen3_avx2_disjoint_n524289_up
         cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_disjoint_t3_3
+        ja      .Lmemmove_zen3_avx2_disjoint_n262145_524288
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -3710,7 +3710,7 @@ uc_memmove_zen3_avx2:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_forward - . - 4
 .Luc_memmove_zen3_avx2.jump4:
-.Lmemmove_zen3_avx2_disjoint_t3_3:
+.Lmemmove_zen3_avx2_disjoint_n262145_524288:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -3725,7 +3725,7 @@ uc_memmove_zen3_avx2:
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
 .Luc_memmove_zen3_avx2.jump7:
-.Lmemmove_zen3_avx2_disjoint_t4_5:
+.Lmemmove_zen3_avx2_disjoint_n524289_up:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen3_avx2_disjoint_avx2_nt - . - 4
@@ -3918,9 +3918,9 @@ uc_memmove_zen3_avx2:
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_up_forward - . - 4
         cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_up_t4_5
+        ja      .Lmemmove_zen3_avx2_up_n524289_up
         cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_up_t3_3
+        ja      .Lmemmove_zen3_avx2_up_n262145_524288
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -3932,7 +3932,7 @@ uc_memmove_zen3_avx2:
         .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_up_avx2_forward - . - 4
-.Lmemmove_zen3_avx2_up_t3_3:
+.Lmemmove_zen3_avx2_up_n262145_524288:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -3944,7 +3944,7 @@ uc_memmove_zen3_avx2:
         .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_up_forward - . - 4
-.Lmemmove_zen3_avx2_up_t4_5:
+.Lmemmove_zen3_avx2_up_n524289_up:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen3_avx2_up_avx2_nt - . - 4
@@ -3990,9 +3990,9 @@ uc_memmove_zen3_avx2:
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen3_avx2_down_forward - . - 4
         cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_down_t4_5
+        ja      .Lmemmove_zen3_avx2_down_n524289_up
         cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_down_t3_3
+        ja      .Lmemmove_zen3_avx2_down_n262145_524288
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -4004,7 +4004,7 @@ uc_memmove_zen3_avx2:
         .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_down_avx2_forward - . - 4
-.Lmemmove_zen3_avx2_down_t3_3:
+.Lmemmove_zen3_avx2_down_n262145_524288:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -4016,7 +4016,7 @@ uc_memmove_zen3_avx2:
         .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen3_avx2_down_forward - . - 4
-.Lmemmove_zen3_avx2_down_t4_5:
+.Lmemmove_zen3_avx2_down_n524289_up:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen3_avx2_down_avx2_nt - . - 4
@@ -4223,7 +4223,7 @@ uc_memmove_zen4_avx512:
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen4_avx512_disjoint_avx512_masked - . - 4
         cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen4_avx512_disjoint_t3_6
+        ja      .Lmemmove_zen4_avx512_disjoint_n129_up
         /* avx512_medium's moves right after their compare (plan/tree.h, falls) */
 .Lmemmove_zen4_avx512_disjoint_falls_avx512_medium_n64:
         vmovdqu64 zmm0, [rsi]
@@ -4232,9 +4232,9 @@ uc_memmove_zen4_avx512:
         vmovdqu64 [rdi + rdx - 64], zmm1        /* zmm tail store, 64..128 */
         vzeroupper
         ret
-.Lmemmove_zen4_avx512_disjoint_t3_6:
+.Lmemmove_zen4_avx512_disjoint_n129_up:
         cmp     rdx, 256                    /* band edge */
-        ja      .Lmemmove_zen4_avx512_disjoint_t4_6
+        ja      .Lmemmove_zen4_avx512_disjoint_n257_up
         /* avx512_medium's moves right after their compare (plan/tree.h, falls) */
 .Lmemmove_zen4_avx512_disjoint_falls_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -4264,7 +4264,7 @@ uc_memmove_zen4_avx512:
         vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 257..512 */
         vzeroupper
         ret
-.Lmemmove_zen4_avx512_disjoint_t4_6:
+.Lmemmove_zen4_avx512_disjoint_n257_up:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen4_avx512_disjoint_avx2_forward - . - 4
@@ -4506,15 +4506,15 @@ uc_memmove_zen4_avx512:
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen4_avx512_up_avx512_masked - . - 4
         cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen4_avx512_up_t3_6
+        ja      .Lmemmove_zen4_avx512_up_n129_up
         .byte   0xe9
         .long   .Lmemmove_zen4_avx512_up_avx512_medium_n64 - . - 4
-.Lmemmove_zen4_avx512_up_t3_6:
+.Lmemmove_zen4_avx512_up_n129_up:
         cmp     rdx, 256                    /* band edge */
-        ja      .Lmemmove_zen4_avx512_up_t4_6
+        ja      .Lmemmove_zen4_avx512_up_n257_up
         .byte   0xe9
         .long   .Lmemmove_zen4_avx512_up_avx512_medium_n129 - . - 4
-.Lmemmove_zen4_avx512_up_t4_6:
+.Lmemmove_zen4_avx512_up_n257_up:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen4_avx512_up_avx2_forward - . - 4
@@ -4616,15 +4616,15 @@ uc_memmove_zen4_avx512:
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen4_avx512_down_avx512_masked - . - 4
         cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen4_avx512_down_t3_6
+        ja      .Lmemmove_zen4_avx512_down_n129_up
         .byte   0xe9
         .long   .Lmemmove_zen4_avx512_down_avx512_medium_n64 - . - 4
-.Lmemmove_zen4_avx512_down_t3_6:
+.Lmemmove_zen4_avx512_down_n129_up:
         cmp     rdx, 256                    /* band edge */
-        ja      .Lmemmove_zen4_avx512_down_t4_6
+        ja      .Lmemmove_zen4_avx512_down_n257_up
         .byte   0xe9
         .long   .Lmemmove_zen4_avx512_down_avx512_medium_n129 - . - 4
-.Lmemmove_zen4_avx512_down_t4_6:
+.Lmemmove_zen4_avx512_down_n257_up:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen4_avx512_down_avx2_forward - . - 4
@@ -6687,9 +6687,9 @@ uc_copy_strategy_zen3_avx2:
         .long   .Lcopy_strategy_zen3_avx2_forward - . - 4
 .Luc_copy_strategy_zen3_avx2.jump1:
         cmp     rdx, 524288                    /* band edge */
-        ja      .Lcopy_strategy_zen3_avx2_t4_5
+        ja      .Lcopy_strategy_zen3_avx2_n524289_up
         cmp     rdx, 262144                    /* band edge */
-        ja      .Lcopy_strategy_zen3_avx2_t3_3
+        ja      .Lcopy_strategy_zen3_avx2_n262145_524288
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -6704,7 +6704,7 @@ uc_copy_strategy_zen3_avx2:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_avx2_avx2_forward - . - 4
 .Luc_copy_strategy_zen3_avx2.jump4:
-.Lcopy_strategy_zen3_avx2_t3_3:
+.Lcopy_strategy_zen3_avx2_n262145_524288:
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -6719,7 +6719,7 @@ uc_copy_strategy_zen3_avx2:
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_avx2_forward - . - 4
 .Luc_copy_strategy_zen3_avx2.jump7:
-.Lcopy_strategy_zen3_avx2_t4_5:
+.Lcopy_strategy_zen3_avx2_n524289_up:
         cmp     rdx, 1048576                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lcopy_strategy_zen3_avx2_avx2_nt - . - 4
@@ -6799,17 +6799,17 @@ uc_copy_strategy_zen4_avx512:
         .long   .Lcopy_strategy_zen4_avx512_avx512_masked - . - 4
 .Luc_copy_strategy_zen4_avx512.jump1:
         cmp     rdx, 128                    /* band edge */
-        ja      .Lcopy_strategy_zen4_avx512_t3_6
+        ja      .Lcopy_strategy_zen4_avx512_n129_up
         .byte   0xe9
         .long   .Lcopy_strategy_zen4_avx512_avx512_medium_n64 - . - 4
 .Luc_copy_strategy_zen4_avx512.jump2:
-.Lcopy_strategy_zen4_avx512_t3_6:
+.Lcopy_strategy_zen4_avx512_n129_up:
         cmp     rdx, 256                    /* band edge */
-        ja      .Lcopy_strategy_zen4_avx512_t4_6
+        ja      .Lcopy_strategy_zen4_avx512_n257_up
         .byte   0xe9
         .long   .Lcopy_strategy_zen4_avx512_avx512_medium_n129 - . - 4
 .Luc_copy_strategy_zen4_avx512.jump3:
-.Lcopy_strategy_zen4_avx512_t4_6:
+.Lcopy_strategy_zen4_avx512_n257_up:
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen4_avx512_avx2_forward - . - 4

@@ -850,9 +850,9 @@ uc_memcpy_zen3_avx2:
         jbe near .Lmemcpy_zen3_avx2_forward
 ..@uc_memcpy_zen3_avx2.jump1:
         cmp     rdx, 524288                    ; band edge
-        ja      .Lmemcpy_zen3_avx2_t4_5
+        ja      .Lmemcpy_zen3_avx2_n524289_up
         cmp     rdx, 262144                    ; band edge
-        ja      .Lmemcpy_zen3_avx2_t3_3
+        ja      .Lmemcpy_zen3_avx2_n262145_524288
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -864,7 +864,7 @@ uc_memcpy_zen3_avx2:
 ..@uc_memcpy_zen3_avx2.jump3:
         jmp near .Lmemcpy_zen3_avx2_avx2_forward
 ..@uc_memcpy_zen3_avx2.jump4:
-.Lmemcpy_zen3_avx2_t3_3:
+.Lmemcpy_zen3_avx2_n262145_524288:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -876,7 +876,7 @@ uc_memcpy_zen3_avx2:
 ..@uc_memcpy_zen3_avx2.jump6:
         jmp near .Lmemcpy_zen3_avx2_forward
 ..@uc_memcpy_zen3_avx2.jump7:
-.Lmemcpy_zen3_avx2_t4_5:
+.Lmemcpy_zen3_avx2_n524289_up:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lmemcpy_zen3_avx2_avx2_nt
 ..@uc_memcpy_zen3_avx2.jump8:
@@ -1101,7 +1101,7 @@ uc_memcpy_zen4_avx512:
         cmp     rdx, 63                    ; band edge
         jbe near .Lmemcpy_zen4_avx512_avx512_masked
         cmp     rdx, 128                    ; band edge
-        ja      .Lmemcpy_zen4_avx512_t3_6
+        ja      .Lmemcpy_zen4_avx512_n129_up
         ; avx512_medium's moves right after their compare (plan/tree.h, falls)
 .Lmemcpy_zen4_avx512_falls_avx512_medium_n64:
         vmovdqu64 zmm0, [rsi]
@@ -1110,9 +1110,9 @@ uc_memcpy_zen4_avx512:
         vmovdqu64 [rdi + rdx - 64], zmm1        ; zmm tail store, 64..128
         vzeroupper
         ret
-.Lmemcpy_zen4_avx512_t3_6:
+.Lmemcpy_zen4_avx512_n129_up:
         cmp     rdx, 256                    ; band edge
-        ja      .Lmemcpy_zen4_avx512_t4_6
+        ja      .Lmemcpy_zen4_avx512_n257_up
         ; avx512_medium's moves right after their compare (plan/tree.h, falls)
 .Lmemcpy_zen4_avx512_falls_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -1142,7 +1142,7 @@ uc_memcpy_zen4_avx512:
         vmovdqu64 [rdi + rdx - 64], zmm3        ; zmm tail store, 257..512
         vzeroupper
         ret
-.Lmemcpy_zen4_avx512_t4_6:
+.Lmemcpy_zen4_avx512_n257_up:
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemcpy_zen4_avx512_avx2_forward
 ..@uc_memcpy_zen4_avx512.jump1:
@@ -3664,9 +3664,9 @@ uc_memmove_zen3_avx2:
         jbe near .Lmemmove_zen3_avx2_disjoint_forward
 ..@uc_memmove_zen3_avx2.jump1:
         cmp     rdx, 524288                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_t4_5
+        ja      .Lmemmove_zen3_avx2_disjoint_n524289_up
         cmp     rdx, 262144                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_t3_3
+        ja      .Lmemmove_zen3_avx2_disjoint_n262145_524288
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -3678,7 +3678,7 @@ uc_memmove_zen3_avx2:
 ..@uc_memmove_zen3_avx2.jump3:
         jmp near .Lmemmove_zen3_avx2_disjoint_avx2_forward
 ..@uc_memmove_zen3_avx2.jump4:
-.Lmemmove_zen3_avx2_disjoint_t3_3:
+.Lmemmove_zen3_avx2_disjoint_n262145_524288:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -3690,7 +3690,7 @@ uc_memmove_zen3_avx2:
 ..@uc_memmove_zen3_avx2.jump6:
         jmp near .Lmemmove_zen3_avx2_disjoint_forward
 ..@uc_memmove_zen3_avx2.jump7:
-.Lmemmove_zen3_avx2_disjoint_t4_5:
+.Lmemmove_zen3_avx2_disjoint_n524289_up:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lmemmove_zen3_avx2_disjoint_avx2_nt
 ..@uc_memmove_zen3_avx2.jump8:
@@ -3879,9 +3879,9 @@ uc_memmove_zen3_avx2:
         cmp     rdx, 6143                    ; band edge
         jbe near .Lmemmove_zen3_avx2_up_forward
         cmp     rdx, 524288                    ; band edge
-        ja      .Lmemmove_zen3_avx2_up_t4_5
+        ja      .Lmemmove_zen3_avx2_up_n524289_up
         cmp     rdx, 262144                    ; band edge
-        ja      .Lmemmove_zen3_avx2_up_t3_3
+        ja      .Lmemmove_zen3_avx2_up_n262145_524288
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -3890,7 +3890,7 @@ uc_memmove_zen3_avx2:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_up_avx2_down
         jmp near .Lmemmove_zen3_avx2_up_avx2_forward
-.Lmemmove_zen3_avx2_up_t3_3:
+.Lmemmove_zen3_avx2_up_n262145_524288:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -3899,7 +3899,7 @@ uc_memmove_zen3_avx2:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_up_avx2_down
         jmp near .Lmemmove_zen3_avx2_up_forward
-.Lmemmove_zen3_avx2_up_t4_5:
+.Lmemmove_zen3_avx2_up_n524289_up:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lmemmove_zen3_avx2_up_avx2_nt
         mov     ecx, edi
@@ -3941,9 +3941,9 @@ uc_memmove_zen3_avx2:
         cmp     rdx, 6143                    ; band edge
         jbe near .Lmemmove_zen3_avx2_down_forward
         cmp     rdx, 524288                    ; band edge
-        ja      .Lmemmove_zen3_avx2_down_t4_5
+        ja      .Lmemmove_zen3_avx2_down_n524289_up
         cmp     rdx, 262144                    ; band edge
-        ja      .Lmemmove_zen3_avx2_down_t3_3
+        ja      .Lmemmove_zen3_avx2_down_n262145_524288
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -3952,7 +3952,7 @@ uc_memmove_zen3_avx2:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_down_avx2_down
         jmp near .Lmemmove_zen3_avx2_down_avx2_forward
-.Lmemmove_zen3_avx2_down_t3_3:
+.Lmemmove_zen3_avx2_down_n262145_524288:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -3961,7 +3961,7 @@ uc_memmove_zen3_avx2:
         cmp     ecx, 159                       ; near: d <= near_max
         jbe near .Lmemmove_zen3_avx2_down_avx2_down
         jmp near .Lmemmove_zen3_avx2_down_forward
-.Lmemmove_zen3_avx2_down_t4_5:
+.Lmemmove_zen3_avx2_down_n524289_up:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lmemmove_zen3_avx2_down_avx2_nt
         mov     ecx, edi
@@ -4149,7 +4149,7 @@ uc_memmove_zen4_avx512:
         cmp     rdx, 63                    ; band edge
         jbe near .Lmemmove_zen4_avx512_disjoint_avx512_masked
         cmp     rdx, 128                    ; band edge
-        ja      .Lmemmove_zen4_avx512_disjoint_t3_6
+        ja      .Lmemmove_zen4_avx512_disjoint_n129_up
         ; avx512_medium's moves right after their compare (plan/tree.h, falls)
 .Lmemmove_zen4_avx512_disjoint_falls_avx512_medium_n64:
         vmovdqu64 zmm0, [rsi]
@@ -4158,9 +4158,9 @@ uc_memmove_zen4_avx512:
         vmovdqu64 [rdi + rdx - 64], zmm1        ; zmm tail store, 64..128
         vzeroupper
         ret
-.Lmemmove_zen4_avx512_disjoint_t3_6:
+.Lmemmove_zen4_avx512_disjoint_n129_up:
         cmp     rdx, 256                    ; band edge
-        ja      .Lmemmove_zen4_avx512_disjoint_t4_6
+        ja      .Lmemmove_zen4_avx512_disjoint_n257_up
         ; avx512_medium's moves right after their compare (plan/tree.h, falls)
 .Lmemmove_zen4_avx512_disjoint_falls_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -4190,7 +4190,7 @@ uc_memmove_zen4_avx512:
         vmovdqu64 [rdi + rdx - 64], zmm3        ; zmm tail store, 257..512
         vzeroupper
         ret
-.Lmemmove_zen4_avx512_disjoint_t4_6:
+.Lmemmove_zen4_avx512_disjoint_n257_up:
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemmove_zen4_avx512_disjoint_avx2_forward
 ..@uc_memmove_zen4_avx512.jump1:
@@ -4428,13 +4428,13 @@ uc_memmove_zen4_avx512:
         cmp     rdx, 63                    ; band edge
         jbe near .Lmemmove_zen4_avx512_up_avx512_masked
         cmp     rdx, 128                    ; band edge
-        ja      .Lmemmove_zen4_avx512_up_t3_6
+        ja      .Lmemmove_zen4_avx512_up_n129_up
         jmp near .Lmemmove_zen4_avx512_up_avx512_medium_n64
-.Lmemmove_zen4_avx512_up_t3_6:
+.Lmemmove_zen4_avx512_up_n129_up:
         cmp     rdx, 256                    ; band edge
-        ja      .Lmemmove_zen4_avx512_up_t4_6
+        ja      .Lmemmove_zen4_avx512_up_n257_up
         jmp near .Lmemmove_zen4_avx512_up_avx512_medium_n129
-.Lmemmove_zen4_avx512_up_t4_6:
+.Lmemmove_zen4_avx512_up_n257_up:
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemmove_zen4_avx512_up_avx2_forward
         cmp     rdx, 2097152                    ; band edge
@@ -4532,13 +4532,13 @@ uc_memmove_zen4_avx512:
         cmp     rdx, 63                    ; band edge
         jbe near .Lmemmove_zen4_avx512_down_avx512_masked
         cmp     rdx, 128                    ; band edge
-        ja      .Lmemmove_zen4_avx512_down_t3_6
+        ja      .Lmemmove_zen4_avx512_down_n129_up
         jmp near .Lmemmove_zen4_avx512_down_avx512_medium_n64
-.Lmemmove_zen4_avx512_down_t3_6:
+.Lmemmove_zen4_avx512_down_n129_up:
         cmp     rdx, 256                    ; band edge
-        ja      .Lmemmove_zen4_avx512_down_t4_6
+        ja      .Lmemmove_zen4_avx512_down_n257_up
         jmp near .Lmemmove_zen4_avx512_down_avx512_medium_n129
-.Lmemmove_zen4_avx512_down_t4_6:
+.Lmemmove_zen4_avx512_down_n257_up:
         cmp     rdx, 768                    ; band edge
         jbe near .Lmemmove_zen4_avx512_down_avx2_forward
         cmp     rdx, 2097152                    ; band edge
@@ -6555,9 +6555,9 @@ uc_copy_strategy_zen3_avx2:
         jbe near .Lcopy_strategy_zen3_avx2_forward
 ..@uc_copy_strategy_zen3_avx2.jump1:
         cmp     rdx, 524288                    ; band edge
-        ja      .Lcopy_strategy_zen3_avx2_t4_5
+        ja      .Lcopy_strategy_zen3_avx2_n524289_up
         cmp     rdx, 262144                    ; band edge
-        ja      .Lcopy_strategy_zen3_avx2_t3_3
+        ja      .Lcopy_strategy_zen3_avx2_n262145_524288
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -6569,7 +6569,7 @@ uc_copy_strategy_zen3_avx2:
 ..@uc_copy_strategy_zen3_avx2.jump3:
         jmp near .Lcopy_strategy_zen3_avx2_avx2_forward
 ..@uc_copy_strategy_zen3_avx2.jump4:
-.Lcopy_strategy_zen3_avx2_t3_3:
+.Lcopy_strategy_zen3_avx2_n262145_524288:
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -6581,7 +6581,7 @@ uc_copy_strategy_zen3_avx2:
 ..@uc_copy_strategy_zen3_avx2.jump6:
         jmp near .Lcopy_strategy_zen3_avx2_forward
 ..@uc_copy_strategy_zen3_avx2.jump7:
-.Lcopy_strategy_zen3_avx2_t4_5:
+.Lcopy_strategy_zen3_avx2_n524289_up:
         cmp     rdx, 1048576                    ; band edge
         ja near .Lcopy_strategy_zen3_avx2_avx2_nt
 ..@uc_copy_strategy_zen3_avx2.jump8:
@@ -6652,15 +6652,15 @@ uc_copy_strategy_zen4_avx512:
         jbe near .Lcopy_strategy_zen4_avx512_avx512_masked
 ..@uc_copy_strategy_zen4_avx512.jump1:
         cmp     rdx, 128                    ; band edge
-        ja      .Lcopy_strategy_zen4_avx512_t3_6
+        ja      .Lcopy_strategy_zen4_avx512_n129_up
         jmp near .Lcopy_strategy_zen4_avx512_avx512_medium_n64
 ..@uc_copy_strategy_zen4_avx512.jump2:
-.Lcopy_strategy_zen4_avx512_t3_6:
+.Lcopy_strategy_zen4_avx512_n129_up:
         cmp     rdx, 256                    ; band edge
-        ja      .Lcopy_strategy_zen4_avx512_t4_6
+        ja      .Lcopy_strategy_zen4_avx512_n257_up
         jmp near .Lcopy_strategy_zen4_avx512_avx512_medium_n129
 ..@uc_copy_strategy_zen4_avx512.jump3:
-.Lcopy_strategy_zen4_avx512_t4_6:
+.Lcopy_strategy_zen4_avx512_n257_up:
         cmp     rdx, 768                    ; band edge
         jbe near .Lcopy_strategy_zen4_avx512_avx2_forward
 ..@uc_copy_strategy_zen4_avx512.jump4:
