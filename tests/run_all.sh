@@ -74,6 +74,7 @@ run "syntax identity" tests/syntax_identity.sh
 run "plan: encoded trees" tests/plan_encode.sh
 run "two flavors" tests/two_flavors.sh
 run "a new strategy" tests/new_strategy.sh
+run "README's walk" tests/readme_walk.sh
 run "lookup fixtures" tests/lookup_fixtures.sh
 run "CPUID identities" tests/identities.sh
 run "Linux module, objtool" tests/linux/objtool.sh
