@@ -51,7 +51,7 @@ help:
 	@echo "make dump         print uarch.db as canonical SQL"
 	@echo "make query        list every rule: measured, inherited or baseline, and its evidence"
 	@echo "make debt         list the unmeasured entries"
-	@echo "make mutate       run the mutation tests on the generated routines"
+	@echo "make mutate       run the mutation tests on the generated routines and the Rust crate"
 	@echo "make check-kernel boot the test kernel (GAS output only) under QEMU and Bochs on AMD and Intel CPU models"
 	@echo "make check-linux  build Linux's form (gen --linux) as a module of Debian's kernel, under objtool, and boot it in QEMU"
 	@echo "make check-linux-tree  build Linux 6.1 on the generated copies (objtool, IBT) and boot it on three CPU models"
@@ -74,12 +74,16 @@ help:
 # objtool of that kernel (tests/linux/); linux-image-amd64 is the kernel it
 # was configured for, and busybox-static the shell of its test boot. The
 # two metapackages come from one archive, so their versions match;
-# tests/linux/kernel_version.sh finds that version at build time.
+# tests/linux/kernel_version.sh finds that version at build time. rustc,
+# cargo and rust-clippy build and test the Rust crate (out/<flavor>/rust/,
+# tests/rust_crate.sh), offline; rust-src holds the core it builds for
+# x86_64-unknown-none.
 DEBIAN_PACKAGES := gcc make pkg-config nasm lua5.4 liblua5.4-dev libsqlite3-dev sqlite3 \
                    binutils diffutils gnuplot-nox clang libclang-rt-14-dev qemu-system-x86 qemu-user git python3 \
                    bochs bochs-term bochsbios vgabios linux-headers-amd64 linux-image-amd64 busybox-static \
                    man-db groff-base \
-                   linux-source-6.1 flex bison bc libelf-dev
+                   linux-source-6.1 flex bison bc libelf-dev \
+                   rustc cargo rust-clippy rust-src
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)

@@ -1,0 +1,121 @@
+#!/bin/sh
+# The Rust crate of out/<flavor>/rust/, vendored as docs/vendoring.md ("Into
+# a Rust kernel") says (out/<flavor>/ copied whole, the crate a path
+# dependency), with Debian's rustc, cargo and clippy, offline, no crate
+# fetched: cargo test of tests/rust/ (the seed's kernel-copies tests ported,
+# and the crate's table against copy_rule.c's), cargo clippy -D warnings on
+# the crate (its default features and all), and a build for
+# x86_64-unknown-none with no std (tests/rust/none/, core built from
+# Debian's rust-src), whose crate object may leave undefined no symbol but
+# core's and the memcpy family's, and defines memcpy under the feature.
+# usage: tests/rust_crate.sh [FLAVOR...]   (default: every flavor)
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/rust/lib.sh"
+missing=$(rust_missing)
+if [ -n "$missing" ]; then
+	bad "the Rust toolchain is missing: install Debian's$missing (make deps)"
+	summary
+	exit
+fi
+flavors=${*:-$(gen/uarchgen flavors | cut -d' ' -f1)}
+
+# count LOG: cargo test's own counts, "test result: ok. N passed; M failed".
+count() {
+	passed=$(sed -n 's/^test result: .* \([0-9]*\) passed; \([0-9]*\) failed.*/\1/p' "$1" | awk '{ s += $1 } END { print s + 0 }')
+	failed=$(sed -n 's/^test result: .* \([0-9]*\) passed; \([0-9]*\) failed.*/\2/p' "$1" | awk '{ s += $1 } END { print s + 0 }')
+	pass=$((pass + passed))
+	fail=$((fail + failed))
+}
+
+# core for x86_64-unknown-none, once: Debian ships no prebuilt one, and its
+# rust-src has no Cargo.lock for -Z build-std. compiler_builtins is not in
+# rust-src (it comes from crates.io): an empty one stands in, so every
+# intrinsic the code needs shows in the symbol check instead.
+sysroot() {
+	lib=$T/sysroot/lib/rustlib/x86_64-unknown-none/lib
+	[ -f "$lib/libcore.rlib" ] && return 0
+	mkdir -p "$lib" &&
+		printf '#![feature(no_core, compiler_builtins)]\n#![no_std]\n#![compiler_builtins]\n' >"$T/builtins.rs" &&
+		RUSTC_BOOTSTRAP=1 rustc --edition 2021 --crate-type rlib --crate-name core --target x86_64-unknown-none \
+			-C opt-level=2 -C panic=abort "$RUST_SRC/core/src/lib.rs" --out-dir "$lib" &&
+		RUSTC_BOOTSTRAP=1 rustc --edition 2021 --crate-type rlib --crate-name compiler_builtins \
+			--target x86_64-unknown-none -C panic=abort --sysroot "$T/sysroot" "$T/builtins.rs" --out-dir "$lib"
+}
+
+for f in $flavors; do
+	[ -f "out/$f/rust/Cargo.toml" ] || { bad "$f: out/$f/rust/Cargo.toml is missing (make)"; continue; }
+	package=$(rust_package "$f")
+	features=$(rust_features "$f")
+	K=$T/$f
+	rust_harness "$f" "$K"
+	if rust_test "$f" "$K" "$T/test.log"; then
+		count "$T/test.log"
+		echo "$f: cargo test: $passed passed"
+		# A flavor with user copies runs their fault tests: a feature lost
+		# on the way would skip them and pass.
+		[ -z "$features" ] || grep -q '^test user_copies_fault_at_every_position \.\.\. ok' "$T/test.log" ||
+			bad "$f: the user copies' fault tests did not run"
+	else
+		count "$T/test.log"
+		bad "$f: cargo test ($passed passed, $failed failed)"
+		grep -E '^test .*FAILED|panicked|^error' "$T/test.log" | cut -c 1-300 | head -10 | sed 's/^/    /'
+	fi
+
+	# clippy on the crate as vendored, in a copy: cargo writes Cargo.lock beside it.
+	for all in "" --all-features; do
+		check "$f: cargo clippy $all -D warnings" sh -c \
+			"cd '$K/vendor/rust' && CARGO_TARGET_DIR='$T/clippy' cargo clippy --offline $all -- -D warnings"
+	done
+
+	# The kernel, for x86_64-unknown-none, with no std.
+	N=$T/$f-none
+	mkdir -p "$N" && cp -r tests/rust/none/src "$N/"
+	cat >"$N/Cargo.toml" <<-EOF
+		[package]
+		name = "kernel"
+		version = "0.0.0"
+		edition = "2021"
+		publish = false
+
+		[lib]
+		crate-type = ["staticlib"]
+
+		[dependencies]
+		uarchcopy = { path = "../$f/vendor/rust", package = "$package", features = ["memcpy"] }
+
+		[features]
+		user-copies = []
+
+		[profile.release]
+		panic = "abort"
+	EOF
+	if ! sysroot >"$T/sysroot.log" 2>&1; then
+		bad "core for x86_64-unknown-none does not build from $RUST_SRC"
+		head -5 "$T/sysroot.log"
+		continue
+	fi
+	if ! (cd "$N" && RUSTFLAGS="--sysroot $T/sysroot" cargo build --offline --release --target x86_64-unknown-none \
+		--features "$features") >"$T/none.log" 2>&1; then
+		bad "$f: the crate does not build for x86_64-unknown-none"
+		grep -E '^(error|warning)' -A5 "$T/none.log" | head -20
+		continue
+	fi
+	ok
+	rlib=$(ls "$N"/target/x86_64-unknown-none/release/deps/libuarchcopy-*.rlib)
+	nm "$rlib" 2>/dev/null | awk '$1 ~ /^[0-9a-f]+$/ && $2 ~ /[TDRBVW]/ { print $3 }' | sort -u >"$T/defined"
+	nm "$T/sysroot/lib/rustlib/x86_64-unknown-none/lib/libcore.rlib" 2>/dev/null |
+		awk '$1 ~ /^[0-9a-f]+$/ && $2 ~ /[TDRBVW]/ { print $3 }' | sort -u >>"$T/defined"
+	sort -u -o "$T/defined" "$T/defined"
+	nm -u "$rlib" 2>/dev/null | awk '$1 == "U" { print $2 }' | sort -u | comm -23 - "$T/defined" >"$T/outside"
+	if grep -vxE 'memcpy|memmove|memset|memcmp|bcmp' "$T/outside" >"$T/foreign"; then
+		bad "$f: the crate's object needs symbols outside the crate and core: $(tr '\n' ' ' <"$T/foreign")"
+	else
+		ok
+	fi
+	nm "$rlib" 2>/dev/null | grep -qE '^[0-9a-f]+ T memcpy$' && ok ||
+		bad "$f: with the feature memcpy the crate's object defines no memcpy"
+	echo "$f: x86_64-unknown-none: undefined but core's: $(tr '\n' ' ' <"$T/outside")"
+done
+summary

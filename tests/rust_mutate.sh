@@ -1,0 +1,48 @@
+#!/bin/sh
+# Mutation testing of the Rust crate: applies each defect of
+# tests/rust/mutations.txt to a vendored copy of out/<flavor>/ (the routines
+# of copy.S the crate includes, or the crate's Rust), runs tests/rust/'s
+# cargo test against it, and counts the mutant killed when the tests fail.
+# Prints "mutants killed: K of N" and, for the summary, "K passed, N-K failed".
+# usage: tests/rust_mutate.sh [-v] FLAVOR
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/rust/lib.sh"
+verbose=
+[ "${1:-}" = "-v" ] && { verbose=1; shift; }
+F=${1:?usage: tests/rust_mutate.sh [-v] FLAVOR}
+missing=$(rust_missing)
+[ -z "$missing" ] || { bad "the Rust toolchain is missing: install Debian's$missing (make deps)"; summary; exit; }
+user_copies=0
+[ -n "$(rust_features "$F")" ] && user_copies=1
+K=$T/harness
+rust_harness "$F" "$K" || { bad "cannot vendor out/$F"; summary; exit; }
+# The unmutated crate first: a mutant counts only where it alone fails.
+rust_test "$F" "$K" "$T/base.log" || { bad "the crate fails unmutated"; summary; exit; }
+total=0 killed=0
+while IFS='|' read -r name file script; do
+	case "$name" in '#'* | '') continue ;; esac
+	name=$(printf "%s" "$name" | sed "s/ *$//")
+	file=$(printf "%s" "$file" | tr -d ' ')
+	script=$(printf "%s" "$script" | sed "s/^ *//")
+	case $file in *@user-copies) [ $user_copies = 1 ] || continue ;; esac
+	file=${file%@*}
+	total=$((total + 1))
+	sed "$script" "out/$F/$file" >"$K/vendor/$file"
+	if cmp -s "out/$F/$file" "$K/vendor/$file"; then
+		echo "BROKEN  $name: the mutation no longer applies to out/$F/$file"
+		continue
+	fi
+	if rust_test "$F" "$K" "$T/mutant.log"; then
+		echo "SURVIVED $name"
+	else
+		killed=$((killed + 1))
+		[ -n "$verbose" ] && echo "killed  $name: $(grep -E '^test .*FAILED|^error' "$T/mutant.log" | head -1)"
+	fi
+	cp "out/$F/$file" "$K/vendor/$file"
+done <tests/rust/mutations.txt
+echo "mutants killed: $killed of $total"
+pass=$killed
+fail=$((total - killed))
+summary
