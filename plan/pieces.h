@@ -6,7 +6,7 @@
  * (glibc 2.36's __memmove_avx512_unaligned_erms, sysdeps/x86_64/multiarch/
  * memmove-vec-unaligned-erms.S: n below 64, then above 128).
  * The body template prints a label at each piece (bodies/
- * avx512_medium.tpi, .L<tag>_n<lo>), and the tree (tree.c) cuts a leaf
+ * avx512_medium.tpi, .L<tag>_n<lo>), and the tree (tree_length.c) cuts a leaf
  * at the pieces' edges. Only for a copy that loads everything before it
  * stores (DIR_ANY): memmove's overlap compares, which a copy that goes one
  * way takes before its body, are never skipped. */

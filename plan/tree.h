@@ -25,7 +25,7 @@
  * right after the tree (layout.h), a longer one's in the routine. A leaf
  * past the first whose short copy the entry holds, where its compare splits
  * it off the rest, is laid out right after that compare instead, no jump
- * (falls_leaf in tree.c). The first leaf laid out so (cmp; ja past it; the
+ * (falls_leaf in tree_length.c). The first leaf laid out so (cmp; ja past it; the
  * short copy's body), make bench's dispatch rows (d = 0) gave 32 bytes or
  * less 0.14 ticks a call over the body alone in zen3's set (0.82 as it is),
  * 0.33 in zen5's, and longer lengths more, behind the taken jump past the
@@ -76,7 +76,7 @@ struct plan_step {
 	int piece;          /* with to: the piece of it jumped to (pieces.h); -1: its start */
 	/* PLAN_GOTO: 1 where a routine that holds the copy (layout.h) lays
 	 * out its moves right here, from the piece's first (or the body's),
-	 * instead of the jump: a leaf past the first (tree.c, falls_leaf). */
+	 * instead of the jump: a leaf past the first (tree_length.c, falls_leaf). */
 	int falls;
 	char label[32];     /* "n<lo>_<hi>" ("n<lo>_up"): the lengths it guards, after a class's
 			     * subtree's prefix ("above_"); "codes_<lo>_<hi>": codes lo..hi */
@@ -98,7 +98,7 @@ struct plan_tree {
 };
 
 /* Appends to out a step of op that jumps to strategy `to` (-1: to no copy,
- * or to a label), marking `to` used: how tree.c and code_tree.c write. */
+ * or to a label), marking `to` used: how tree_length.c and code_tree.c write. */
 struct plan_step *plan_emit(struct plan_tree *out, enum plan_op op, int to);
 
 /* t's tree. Nonzero when out of memory. */

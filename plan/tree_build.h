@@ -1,6 +1,8 @@
-/* What tree.c, which builds a table's branch tree and its length trees,
- * shares with tree_classes.c, which builds the tree that tests the
- * distance first: not the plan's interface (tree.h). */
+/* The parts a table's branch tree is built of, not the plan's interface
+ * (tree.h): tree_length.c's class tests and length trees, on which both
+ * tree.c (plan_tree, the table's own tree) and tree_classes.c (the tree
+ * that tests the distance first) build. No file calls back into the one
+ * that calls it. */
 #ifndef PLAN_TREE_BUILD_H
 #define PLAN_TREE_BUILD_H
 
@@ -25,7 +27,7 @@ struct leaf {
 
 /* Whether a zero test, to copy as elsewhere does, can be of d = 0 alone:
  * where no other multiple of zero_mod lies in a class tested after it
- * (tested[c]: class c is; tree.c says what the other test costs). */
+ * (tested[c]: class c is; tree_length.c says what the other test costs). */
 int tree_zero_test_d0(const struct class_bounds *k, const int *tested);
 
 /* Appends the test of class c, which jumps to copy `to` (-1: to the label
@@ -34,8 +36,8 @@ struct plan_step *tree_class_test(struct plan_tree *out, const struct class_boun
 
 /* Appends the length tree of runs[1..n], each with no distance test or
  * each with its own, its labels named from prefix; root: the table's own
- * tree, where a leaf's copy may follow its compare. Nonzero when out of
- * memory. */
+ * tree, where a leaf's copy may follow its compare (tree_length.c). Nonzero
+ * when out of memory. */
 int tree_length_tree(const struct copy_table *t, const struct leaf *runs, int n, const char *prefix, int root,
 		     struct plan_tree *out);
 
