@@ -6,8 +6,6 @@
 //! text poke, as copy_rule.c's rule_patch does (docs/vendoring.md, "Choosing
 //! once: the patch list").
 
-use crate::rule::Rule;
-
 /// The patched routines, by site: each entry's first bytes, the baseline
 /// until [`patch`] writes the installed rule's dispatch there.
 pub const SITE_MEMCPY: usize = 0;
@@ -25,6 +23,7 @@ pub type TextPoke = unsafe fn(addr: *mut u8, bytes: &[u8]);
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Refused;
 
+use crate::rule::Rule;
 use core::ptr::{addr_of, read_volatile};
 use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 

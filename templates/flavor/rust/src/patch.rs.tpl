@@ -7,8 +7,6 @@ ${banner("//")}
 //! text poke, as copy_rule.c's rule_patch does (docs/vendoring.md, "Choosing
 //! once: the patch list").
 
-use crate::rule::Rule;
-
 /// The patched routines, by site: each entry's first bytes, the baseline
 /// until [`patch`] writes the installed rule's dispatch there.
 @ for i, r in ipairs(ctx.sites) do
@@ -46,6 +44,7 @@ pub fn routine(_site: usize) -> Option<usize> {
 }
 @ else
 
+use crate::rule::Rule;
 use core::ptr::{addr_of, read_volatile};
 use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
