@@ -29,6 +29,18 @@ count() {
 	fail=$((fail + failed))
 }
 
+# tested NAME STATUS: cargo test's counts from $T/test.log, and its failures;
+# a run that failed with no test failing (it did not build) is one failure.
+tested() {
+	count "$T/test.log"
+	if [ "$2" -eq 0 ]; then
+		echo "$1: $passed passed"
+		return
+	fi
+	[ "$failed" -gt 0 ] && echo "FAIL $1: $failed failed" || bad "$1: it does not build or run"
+	grep -E '^test .*FAILED|panicked|^error' "$T/test.log" | cut -c 1-300 | head -10 | sed 's/^/    /'
+}
+
 # core for x86_64-unknown-none, once: Debian ships no prebuilt one, and its
 # rust-src has no Cargo.lock for -Z build-std. compiler_builtins is not in
 # rust-src (it comes from crates.io): an empty one stands in, so every
@@ -50,17 +62,17 @@ for f in $flavors; do
 	features=$(rust_features "$f")
 	K=$T/$f
 	rust_harness "$f" "$K"
-	if rust_test "$f" "$K" "$T/test.log"; then
-		count "$T/test.log"
-		echo "$f: cargo test: $passed passed"
-		# A flavor with user copies runs their fault tests: a feature lost
-		# on the way would skip them and pass.
-		[ -z "$features" ] || grep -q '^test user_copies_fault_at_every_position \.\.\. ok' "$T/test.log" ||
-			bad "$f: the user copies' fault tests did not run"
-	else
-		count "$T/test.log"
-		bad "$f: cargo test ($passed passed, $failed failed)"
-		grep -E '^test .*FAILED|panicked|^error' "$T/test.log" | cut -c 1-300 | head -10 | sed 's/^/    /'
+	rust_test "$f" "$K" "$T/test.log"
+	tested "$f: cargo test" $?
+	# A flavor with user copies runs their fault tests: a feature lost on
+	# the way would skip them and pass.
+	[ -z "$features" ] || grep -q '^test user_copies_fault_at_every_position \.\.\. ok' "$T/test.log" ||
+		bad "$f: the user copies' fault tests did not run"
+	# The user copies again, under the crate's feature bytes-not-copied.
+	if [ -n "$features" ]; then
+		(cd "$K" && cargo test --offline --release --features "$features,bytes-not-copied" --test user_faults \
+			-- --test-threads=1) >"$T/test.log" 2>&1
+		tested "$f: cargo test, bytes not copied" $?
 	fi
 
 	# clippy on the crate as vendored, in a copy: cargo writes Cargo.lock beside it.

@@ -41,6 +41,7 @@ rust_harness() {
 
 			[features]
 			user-copies = []
+			$([ -n "$(rust_features "$1")" ] && echo 'bytes-not-copied = ["uarchcopy/bytes-not-copied"]')
 
 			# The sweeps run optimised, with every overflow and debug check kept.
 			[profile.release]

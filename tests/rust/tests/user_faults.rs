@@ -69,6 +69,23 @@ extern "C" fn on_segv(_signal: i32, info: *mut u8, context: *mut u8) {
     }
 }
 
+/// What a user copy answered, as Result<(), Faulted>.
+#[cfg(not(feature = "bytes-not-copied"))]
+fn outcome(result: uarchcopy::UserCopyResult, _n: usize) -> Result<Result<(), Faulted>, String> {
+    Ok(result)
+}
+
+/// The same under the crate's feature bytes-not-copied: 0, or after a fault
+/// all n (the routines of out/ answer whether a fault ended them, not where).
+#[cfg(feature = "bytes-not-copied")]
+fn outcome(result: usize, n: usize) -> Result<Result<(), Faulted>, String> {
+    match result {
+        0 => Ok(Ok(())),
+        r if r == n => Ok(Err(Faulted)),
+        r => Err(format!("{} bytes not copied of {}", r, n)),
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Direction {
     ToUser,
@@ -135,6 +152,10 @@ impl Memory {
         };
         // SAFETY: as above.
         unsafe { protect(self.user.as_mut_ptr(), USER_SIZE, true, true, false) };
+        let result = match outcome(result, n) {
+            Ok(result) => result,
+            Err(why) => return Some(why),
+        };
         let (served, refused) = (SERVED.load(SeqCst), REFUSED.load(SeqCst));
         let faults_past_cut = cut > 0;
         if serve && result != Ok(()) {
