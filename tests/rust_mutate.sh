@@ -38,7 +38,7 @@ while IFS='|' read -r name file script; do
 		echo "SURVIVED $name"
 	else
 		killed=$((killed + 1))
-		[ -n "$verbose" ] && echo "killed  $name: $(grep -E '^test .*FAILED|^error' "$T/mutant.log" | head -1)"
+		[ -n "$verbose" ] && echo "killed  $name: $(grep -E '^test .*FAILED|^error|signal' "$T/mutant.log" | head -1)"
 	fi
 	cp "out/$F/$file" "$K/vendor/$file"
 done <tests/rust/mutations.txt
