@@ -155,6 +155,11 @@ $(B)/test_text: tests/test_text.c common/text.c common/text.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) -Icommon tests/test_text.c common/text.c -o $@
 
+$(B)/sha256_prefixes: tests/sha256_prefixes.c common/sha256.c common/sha256.h
+	@mkdir -p $(B)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(GEN_CFLAGS) $(CFLAGS) tests/sha256_prefixes.c common/sha256.c -o $@
+
 $(B)/test_template: tests/test_template.c gen/render/template.c common/util.c gen/render/template.h common/util.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
@@ -207,7 +212,7 @@ PER_FLAVOR_BINS := fuzz_copy abi_harness run_rule_tests bench copy_gas.o
 USER_COPY_FLAVORS := $(patsubst out/%/tests/routines.h,%,$(shell grep -l 'KIND_TO_USER, ' out/*/tests/routines.h 2>/dev/null))
 USER_COPY_BINS := fault_tests fault_tests_remaining
 TEST_BINS := $(B)/test_template $(B)/test_text $(B)/test_derive $(B)/uarchcopy-probe $(B)/probe_trials $(B)/preloaded $(B)/plan_encode_check \
-             $(B)/no_write_exec \
+             $(B)/no_write_exec $(B)/sha256_prefixes \
              $(foreach f,$(FLAVORS),$(PER_FLAVOR_BINS:%=$(B)/$(f)/%)) \
              $(foreach f,$(USER_COPY_FLAVORS),$(USER_COPY_BINS:%=$(B)/$(f)/%))
 

@@ -1,5 +1,7 @@
 #include "sha256.h"
 
+#include <cpuid.h>
+#include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -39,14 +41,66 @@ static void block(uint32_t h[8], const unsigned char *p)
 	h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
 }
 
+static void blocks_portable(uint32_t h[8], const unsigned char *p, size_t n)
+{
+	for (; n; n--, p += 64)
+		block(h, p);
+}
+
+/* The same rounds with the SHA extensions (Intel SDM vol. 2, SHA256RNDS2,
+ * SHA256MSG1, SHA256MSG2), which hold the state as ABEF and CDGH: gen
+ * checks every run archive's sum on every run, over 100 MB, and these
+ * take a fraction of the portable rounds' time. */
+__attribute__((target("sha,sse4.1"))) static void blocks_sha(uint32_t h[8], const unsigned char *p, size_t n)
+{
+	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+	__m128i dcba = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[0]), 0xB1); /* CDAB */
+	__m128i hgfe = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&h[4]), 0x1B); /* EFGH */
+	__m128i abef = _mm_alignr_epi8(dcba, hgfe, 8), cdgh = _mm_blend_epi16(hgfe, dcba, 0xF0);
+	for (; n; n--, p += 64) {
+		__m128i w[16], abef_was = abef, cdgh_was = cdgh;
+		for (int i = 0; i < 16; i++) {
+			if (i < 4)
+				w[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * i)), bswap);
+			else
+				w[i] = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32(w[i - 4], w[i - 3]),
+									  _mm_alignr_epi8(w[i - 1], w[i - 2], 4)),
+							    w[i - 1]);
+			__m128i wk = _mm_add_epi32(w[i], _mm_loadu_si128((const __m128i *)&K[4 * i]));
+			cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
+			abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(wk, 0x0E));
+		}
+		abef = _mm_add_epi32(abef, abef_was), cdgh = _mm_add_epi32(cdgh, cdgh_was);
+	}
+	__m128i feba = _mm_shuffle_epi32(abef, 0x1B), dchg = _mm_shuffle_epi32(cdgh, 0xB1);
+	_mm_storeu_si128((__m128i *)&h[0], _mm_blend_epi16(feba, dchg, 0xF0));
+	_mm_storeu_si128((__m128i *)&h[4], _mm_alignr_epi8(dchg, feba, 8));
+}
+
+/* The SHA extensions where CPUID says the CPU has them (leaf 7, EBX bit
+ * 29) and SSE4.1 (leaf 1, ECX bit 19); the portable rounds elsewhere. */
+static void blocks(uint32_t h[8], const unsigned char *p, size_t n)
+{
+	static int has_sha = -1;
+	if (has_sha < 0) {
+		unsigned int a, b, c, d;
+		has_sha = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 29 & 1) && __get_cpuid(1, &a, &b, &c, &d) &&
+			  (c >> 19 & 1);
+	}
+	if (has_sha)
+		blocks_sha(h, p, n);
+	else
+		blocks_portable(h, p, n);
+}
+
 void sha256_hex(const void *data, size_t len, char hex[65])
 {
 	uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 			 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 	const unsigned char *p = data;
 	size_t left = len;
-	for (; left >= 64; p += 64, left -= 64)
-		block(h, p);
+	blocks(h, p, left / 64);
+	p += left / 64 * 64, left %= 64;
 	unsigned char tail[128] = {0};
 	memcpy(tail, p, left);
 	tail[left] = 0x80;
@@ -54,9 +108,7 @@ void sha256_hex(const void *data, size_t len, char hex[65])
 	uint64_t bits = (uint64_t)len * 8;
 	for (int i = 0; i < 8; i++)
 		tail[tlen - 1 - i] = (unsigned char)(bits >> (8 * i));
-	block(h, tail);
-	if (tlen == 128)
-		block(h, tail + 64);
+	blocks(h, tail, tlen / 64);
 	static const char digits[] = "0123456789abcdef";
 	for (int i = 0; i < 32; i++) {
 		unsigned char byte = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));

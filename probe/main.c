@@ -10,6 +10,7 @@
 #include "flavor.h"
 #include "machine.h"
 #include "measure.h"
+#include "streams.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -273,6 +275,17 @@ static int write_archives(struct run_archive *runs, size_t n_flavors, const char
 	return rc ? -1 : 0;
 }
 
+/* Why the archives cannot be written into out, or NULL where they can. */
+static const char *out_problem(const char *out)
+{
+	struct stat st;
+	if (stat(out, &st) != 0)
+		return strerror(errno);
+	if (!S_ISDIR(st.st_mode))
+		return strerror(ENOTDIR);
+	return access(out, W_OK) == 0 ? NULL : strerror(errno);
+}
+
 int main(int argc, char **argv)
 {
 	const char *out = ".", *only = NULL;
@@ -302,15 +315,23 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
+	/* Where the archives go is checked before a minute of measuring, and
+	 * again as they are written (write_archives). */
+	const char *problem = out_problem(out);
+	if (problem) {
+		fprintf(stderr, "probe: --out %s: %s; nothing was written\n", out, problem);
+		return 2;
+	}
 	struct run_archive machine = {.probe_version = PROBE_VERSION};
 	struct cpu_info cpu;
 	if (describe_machine(&machine, &cpu))
 		return 2;
 	settle();
 	struct timing_plan plan;
-	if (quick)
+	if (quick) {
 		timing_plan_quick(&plan);
-	else
+		streams_quick();
+	} else
 		timing_plan_full(&plan);
 	/* Every flavor is measured before any archive is written: an
 	 * interruption or an unstable flavor writes none. Allocated before any

@@ -9,6 +9,13 @@
 enum { CALLS = WORKLOAD_CALLS, REGION = WORKLOAD_REGION };
 _Static_assert((int)PAIRED_ROUNDS <= (int)WORKLOAD_PAIRED_ROUNDS, "time_paired times at most WORKLOAD_PAIRED_ROUNDS rounds");
 
+static size_t stream_calls = CALLS;
+
+void streams_quick(void)
+{
+	stream_calls = 4096;
+}
+
 struct streams *streams_new(void)
 {
 	struct streams *s = malloc(sizeof *s);
@@ -20,9 +27,10 @@ struct streams *streams_new(void)
 	memset(arena, 0x5a, 2 * REGION + 8192);
 	s->src = arena;
 	s->dst = arena + REGION + 4096 + 2048; /* off the source's page offsets */
-	random_calls(s->calls[0], CALLS, REGION, 1);
-	memcpy(s->calls[1], s->calls[0], sizeof s->calls[0]);
-	sort_calls(s->calls[1], CALLS);
+	s->n = stream_calls;
+	random_calls(s->calls[0], s->n, REGION, 1);
+	memcpy(s->calls[1], s->calls[0], s->n * sizeof s->calls[0][0]);
+	sort_calls(s->calls[1], s->n);
 	return s;
 }
 
@@ -37,7 +45,7 @@ void streams_free(struct streams *s)
 static struct workload_ticks paired_medians(struct streams *s, copy_fn a, copy_fn b, struct workload_ticks times[2])
 {
 	const struct call *const streams[2] = {s->calls[0], s->calls[1]};
-	struct paired p = time_paired(a, b, s->dst, s->src, streams, CALLS, PAIRED_ROUNDS);
+	struct paired p = time_paired(a, b, s->dst, s->src, streams, s->n, PAIRED_ROUNDS);
 	for (int c = 0; times && c < 2; c++)
 		times[c] = (struct workload_ticks){p.ticks[c][0], p.ticks[c][1]};
 	return (struct workload_ticks){p.ratio[0], p.ratio[1]};

@@ -7,12 +7,18 @@
 #include "../derive/dispatch.h"
 
 struct streams {
-	struct call calls[2][WORKLOAD_CALLS]; /* random, then sorted */
+	struct call calls[2][WORKLOAD_CALLS]; /* random, then sorted: n of each */
+	size_t n;
 	unsigned char *src, *dst;
 };
 
 /* Exits, after saying so, when memory runs out. */
 struct streams *streams_new(void);
+
+/* --quick: streams of 4096 calls, not WORKLOAD_CALLS, from here on: every
+ * path of the probe in a sixteenth of the time, which a predictor partly
+ * learns (common/workload.h), so not a measurement. */
+void streams_quick(void);
 void streams_free(struct streams *s);
 
 /* Each of n copies timed in turns with reference alone (time_paired),

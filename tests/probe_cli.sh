@@ -69,13 +69,16 @@ check "--flavor measures one" sh -c "mkdir '$T/one' && '$PROBE' --quick --flavor
 	test \"\$(ls '$T/one')\" = \"\$(ls '$T/one' | grep -- '-kernel-')\" && test -n \"\$(ls '$T/one')\""
 check "an unknown --flavor exits 2 and names those it carries" sh -c \
 	"'$PROBE' --quick --flavor sideways 2>'$T/err'; test \$? -eq 2 && grep -q 'no such flavor (kernel' '$T/err'"
-check "a missing --out is named, and nothing is written" sh -c \
-	"'$PROBE' --quick --out /nonexistent 2>&1 | grep -q '/nonexistent/probe-.*: No such file or directory; nothing was written'"
+# Named before any measuring: exit 2 and no line of a pass.
+check "a missing --out is named before measuring, exit 2, and nothing is written" sh -c \
+	"'$PROBE' --quick --out /nonexistent >'$T/out.txt' 2>&1; test \$? -eq 2 &&
+	grep -q '^probe: --out /nonexistent: No such file or directory; nothing was written' '$T/out.txt' &&
+	! grep -q 'pass 1' '$T/out.txt'"
 # A directory root cannot write to needs a read-only mount; a file where
 # the directory should be fails the same way for every user.
 : >"$T/a-file"
 check "an --out that is a file is named, and nothing is written" sh -c \
-	"'$PROBE' --quick --out '$T/a-file' 2>&1 | grep -q '$T/a-file/probe-.*: Not a directory; nothing was written' &&
+	"'$PROBE' --quick --out '$T/a-file' 2>&1 | grep -q '^probe: --out $T/a-file: Not a directory; nothing was written' &&
 	test ! -s '$T/a-file'"
 
 # Interrupted while measuring (the full plan takes minutes): no archive, no

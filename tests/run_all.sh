@@ -65,6 +65,7 @@ report() { # report K: group K's summary line, and its failures
 run "out/ is current" gen/uarchgen check
 run "template engine" build/test_template
 run "database text" build/test_text
+run "sha256, both rounds" tests/sha256.sh
 run "out/ replaced whole" tests/out_atomic.sh
 run "linear scale" tests/scale.sh
 run "uarchgen commands" tests/gen_cli.sh
