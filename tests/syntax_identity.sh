@@ -22,17 +22,23 @@ describe() {
 	echo "-- relocations: offset, type, and the place they resolve to"
 	# The place is section + offset: NASM may name a target by its section,
 	# or by another symbol at the same address, where GAS names the symbol.
-	readelf -rW "$1" | awk '
-		/^Relocation section/ { print "S", $3; next }
-		/^ *[0-9a-f]+ +[0-9a-f]+ +R_/ { print "R", $1, $3, $4, $5, $6, $7 }' |
-		while read -r kind offset type value name sign addend; do
-			if [ "$kind" = S ]; then
-				echo "section $offset"
-				continue
-			fi
-			section=$(awk -v n="$name" '$NF == n { print $(NF - 2); exit }' "$1.syms")
-			echo "$offset $type $section+$((0x$value $sign 0x${addend:-0}))"
-		done
+	readelf -rW "$1" | awk -v syms="$1.syms" '
+		function hex(s,   i, v) {
+			v = 0
+			for (i = 1; i <= length(s); i++)
+				v = v * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+			return v
+		}
+		BEGIN { # each name'"'"'s section, from its first line in the symbol table
+			while ((getline line < syms) > 0)
+				if ((n = split(line, f)) >= 3 && !(f[n] in section))
+					section[f[n]] = f[n - 2]
+		}
+		/^Relocation section/ { print "section", $3; next }
+		/^ *[0-9a-f]+ +[0-9a-f]+ +R_/ {
+			place = hex($4) + ($6 == "-" ? -hex($7) : hex($7))
+			printf "%s %s %s+%.0f\n", $1, $3, section[$5], place
+		}'
 }
 
 # same NAME A.o B.o: A and B must describe alike.
