@@ -31,6 +31,17 @@ for f in $need; do
 done
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT INT TERM
+# The test programs' own C, compiled once: each mutant is only linked.
+# shellcheck disable=SC2086
+cc $CFLAGS -I. -c tests/run_rule_tests.c -o "$T/run_rule_tests.o" &&
+	cc $CFLAGS -I. -c common/text_poke.c -o "$T/text_poke.o" &&
+	cc $CFLAGS -c tests/abi_harness.c -o "$T/abi_harness.o" || exit 2
+if [ $user_copies = 1 ]; then
+	for c in fault_tests fault_sweeps; do
+		# shellcheck disable=SC2086
+		cc $CFLAGS -c tests/$c.c -o "$T/$c.o" || exit 2
+	done
+fi
 total=0
 killed=0
 broken=0
@@ -79,11 +90,11 @@ while IFS='|' read -r name syntax script; do
 		as_rc=$?
 	elif [ $as_rc -eq 0 ]; then
 		# shellcheck disable=SC2086
-		cc $CFLAGS -I. tests/run_rule_tests.c common/text_poke.c $B/rule_tests.o "$rule_o" "$T/mutant.o" -o "$T/run" 2>"$T/cc.err" &&
-			cc $CFLAGS tests/abi_harness.c common/text_poke.c build/abi_trampoline.o build/abi_broken.o "$rule_o" "$T/mutant.o" \
+		cc -no-pie "$T/run_rule_tests.o" "$T/text_poke.o" $B/rule_tests.o "$rule_o" "$T/mutant.o" -o "$T/run" 2>"$T/cc.err" &&
+			cc -no-pie "$T/abi_harness.o" "$T/text_poke.o" build/abi_trampoline.o build/abi_broken.o "$rule_o" "$T/mutant.o" \
 				-o "$T/abi" 2>>"$T/cc.err" &&
 			if [ $user_copies = 1 ]; then
-				cc $CFLAGS tests/fault_tests.c tests/fault_sweeps.c common/text_poke.c "$rule_o" "$T/mutant.o" -o "$T/faults" 2>>"$T/cc.err"
+				cc -no-pie "$T/fault_tests.o" "$T/fault_sweeps.o" "$T/text_poke.o" "$rule_o" "$T/mutant.o" -o "$T/faults" 2>>"$T/cc.err"
 			else
 				printf '#!/bin/sh\n' >"$T/faults" && chmod +x "$T/faults" # no user copies: no fault tests
 			fi
@@ -95,7 +106,8 @@ while IFS='|' read -r name syntax script; do
 		broken=$((broken + 1))
 		continue
 	fi
-	if timeout 60 "$T/run" >"$T/out" 2>&1 && timeout 60 "$T/abi" >>"$T/out" 2>&1 &&
+	# -x: a mutant is killed by its first failure; only a survivor runs every test.
+	if timeout 60 "$T/run" -x >"$T/out" 2>&1 && timeout 60 "$T/abi" >>"$T/out" 2>&1 &&
 		timeout 60 "$T/faults" >>"$T/out" 2>&1; then
 		echo "SURVIVED $name ($syntax): the tests pass against it; a test is missing"
 	else

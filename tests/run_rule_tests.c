@@ -8,25 +8,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct options {
+	int verbose, first_failure;
+};
+
 static void report(void *cookie, const char *group, const char *test, int ok, const char *detail)
 {
-	int verbose = *(int *)cookie;
-	if (!ok)
+	const struct options *o = cookie;
+	if (!ok) {
 		printf("FAIL %s: %s: %s\n", group, test, detail);
-	else if (verbose)
+		if (o->first_failure) {
+			printf("stopped at the first failure\n");
+			exit(1);
+		}
+	} else if (o->verbose) {
 		printf("pass %s: %s\n", group, test);
+	}
 }
 
 int main(int argc, char **argv)
 {
-	int verbose = 0;
+	struct options o = {0};
 	const char *only = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-v") == 0) {
-			verbose = 1;
+			o.verbose = 1;
+		} else if (strcmp(argv[i], "-x") == 0) {
+			o.first_failure = 1;
 		} else if (strcmp(argv[i], "--help") == 0) {
-			printf("usage: %s [-v] [GROUP]\n"
+			printf("usage: %s [-v] [-x] [GROUP]\n"
 			       "Runs the tests generated from uarch.db against the linked copy routines.\n"
+			       "-v names each test passed; -x stops at the first failure (exit 1).\n"
 			       "GROUP is an entry name, copy_<strategy>, dispatch, fallback or another group\n"
 			       "the generated file lists.\n",
 			       argv[0]);
@@ -47,7 +59,7 @@ int main(int argc, char **argv)
 	}
 	t.report = report;
 	t.poke = text_poke_user;
-	t.cookie = &verbose;
+	t.cookie = &o;
 	if (uc_rule_tests_run(&t, only) == 0) {
 		fprintf(stderr, "%s: no test group named '%s'\n", argv[0], only);
 		return 2;
