@@ -35,8 +35,8 @@ for f in $FLAVORS; do
 		-o "$T/rule-$f" || { bad "$f: identity_rule does not build"; continue; }
 done
 
-fresh() { # fresh DIR: a copy of the database with a copy of its evidence
-	rm -rf "$1" && mkdir -p "$1/evidence" && cp uarch.db "$1/uarch.db" && cp -r evidence/. "$1/evidence/"
+fresh() { # fresh DIR: a copy of the database, its evidence hard links (the import writes only a new run's folder)
+	rm -rf "$1" && mkdir -p "$1/evidence" && cp uarch.db "$1/uarch.db" && cp -rl evidence/. "$1/evidence/"
 }
 
 # rule_matches CPU DB FLAVOR VENDOR FAMILY MODEL RULE_PROGRAM: the rule the

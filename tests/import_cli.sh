@@ -12,9 +12,13 @@ PROBE=$ROOT/build/uarchcopy-probe
 GEN=$ROOT/gen/uarchgen
 FORGE=$ROOT/tests/forge_archive.sh
 . "$ROOT/tests/lib.sh"
-fresh() { # fresh DIR: a copy of the database with a copy of its evidence beside it
+# fresh DIR: a copy of the database with its evidence beside it, each file
+# a hard link (over 100 MB, twenty times over): the import writes a new run
+# into a folder of its own and renames it into place, never into a file it
+# did not make, and no test here writes into one it did not make either.
+fresh() {
 	rm -rf "$1" && mkdir -p "$1/evidence" && cp uarch.db "$1/uarch.db" &&
-		for e in evidence/*/; do [ -d "$e" ] && cp -r "$ROOT/$e" "$1/evidence/"; done
+		for e in evidence/*/; do [ -d "$e" ] && cp -rl "$ROOT/$e" "$1/evidence/"; done
 	return 0
 }
 evidence_list() { ls -A "$1/evidence" | grep -v README.md; }
