@@ -66,10 +66,15 @@ for f in $flavors; do
 	tested "$f: cargo test" $?
 	# A flavor with user copies runs their fault tests: a feature lost on
 	# the way would skip them and pass.
-	[ -z "$features" ] || grep -q '^test user_copies_fault_at_every_position \.\.\. ok' "$T/test.log" ||
+	case ,$features, in *,user-copies,*) user_copies=1 ;; *) user_copies=0 ;; esac
+	[ $user_copies = 0 ] || grep -q '^test user_copies_fault_at_every_position \.\.\. ok' "$T/test.log" ||
 		bad "$f: the user copies' fault tests did not run"
+	case ,$features, in
+	*,memmove,*) grep -q '^test memmove_overlapping_every_rule \.\.\. ok' "$T/test.log" ||
+		bad "$f: memmove's overlap tests did not run" ;;
+	esac
 	# The user copies again, under the crate's feature bytes-not-copied.
-	if [ -n "$features" ]; then
+	if [ $user_copies = 1 ]; then
 		(cd "$K" && cargo test --offline --release --features "$features,bytes-not-copied" --test user_faults \
 			-- --test-threads=1) >"$T/test.log" 2>&1
 		tested "$f: cargo test, bytes not copied" $?
@@ -99,6 +104,7 @@ for f in $flavors; do
 
 		[features]
 		user-copies = []
+		memmove = []
 
 		[profile.release]
 		panic = "abort"

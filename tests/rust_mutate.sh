@@ -15,7 +15,9 @@ F=${1:?usage: tests/rust_mutate.sh [-v] FLAVOR}
 missing=$(rust_missing)
 [ -z "$missing" ] || { bad "the Rust toolchain is missing: install Debian's$missing (make deps)"; summary; exit; }
 user_copies=0
-[ -n "$(rust_features "$F")" ] && user_copies=1
+rust_features "$F" | grep -q user-copies && user_copies=1
+memmove=0
+rust_features "$F" | grep -q memmove && memmove=1
 K=$T/harness
 rust_harness "$F" "$K" || { bad "cannot vendor out/$F"; summary; exit; }
 # The unmutated crate first: a mutant counts only where it alone fails.
@@ -26,7 +28,10 @@ while IFS='|' read -r name file script; do
 	name=$(printf "%s" "$name" | sed "s/ *$//")
 	file=$(printf "%s" "$file" | tr -d ' ')
 	script=$(printf "%s" "$script" | sed "s/^ *//")
-	case $file in *@user-copies) [ $user_copies = 1 ] || continue ;; esac
+	case $file in
+	*@user-copies) [ $user_copies = 1 ] || continue ;;
+	*@memmove) [ $memmove = 1 ] || continue ;;
+	esac
 	file=${file%@*}
 	total=$((total + 1))
 	sed "$script" "out/$F/$file" >"$K/vendor/$file"

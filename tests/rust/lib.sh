@@ -20,8 +20,11 @@ rust_package() { # rust_package FLAVOR: the crate's package name
 	sed -n 's/^name = "\(.*\)"$/\1/p' "out/$1/rust/Cargo.toml" | head -1
 }
 
-rust_features() { # rust_features FLAVOR: the harness's features for it
-	grep -q '^bytes-not-copied = ' "out/$1/rust/Cargo.toml" && echo user-copies
+rust_features() { # rust_features FLAVOR: the harness's features for it, comma-separated
+	{
+		grep -q '^bytes-not-copied = ' "out/$1/rust/Cargo.toml" && echo user-copies
+		grep -q 'pub fn move_within' "out/$1/rust/src/copies.rs" && echo memmove
+	} | paste -sd, -
 }
 
 # rust_harness FLAVOR DIR: a kernel tree in DIR, as docs/vendoring.md ("Into
@@ -41,7 +44,8 @@ rust_harness() {
 
 			[features]
 			user-copies = []
-			$([ -n "$(rust_features "$1")" ] && echo 'bytes-not-copied = ["uarchcopy/bytes-not-copied"]')
+			memmove = []
+			$(rust_features "$1" | grep -q user-copies && echo 'bytes-not-copied = ["uarchcopy/bytes-not-copied"]')
 
 			# The sweeps run optimised, with every overflow and debug check kept.
 			[profile.release]

@@ -76,6 +76,17 @@ pub fn copy(dst: &mut [u8], src: &[u8]) {
     unsafe { raw::memcpy(dst.as_mut_ptr(), src.as_ptr(), src.len()) };
 }
 
+/// Moves buf[src] to buf[dest..], the two ranges overlapping or not, as
+/// slice::copy_within does, by the installed rule's memmove.
+pub fn move_within(buf: &mut [u8], src: core::ops::Range<usize>, dest: usize) {
+    assert!(src.start <= src.end && src.end <= buf.len(), "uarchcopy::move_within: src is out of bounds");
+    let n = src.end - src.start;
+    assert!(dest <= buf.len() - n, "uarchcopy::move_within: dest is out of bounds");
+    // SAFETY: both ranges lie in buf; memmove copies as if through a
+    // buffer of its own.
+    unsafe { raw::memmove(buf.as_mut_ptr().add(dest), buf.as_ptr().add(src.start), n) };
+}
+
 /// The code (STRATEGY_*) of the strategy memcpy takes for a copy of n bytes
 /// from address src to address dst.
 pub fn copy_strategy(dst: usize, src: usize, n: usize) -> u8 {
