@@ -6,10 +6,12 @@
 # templates/flavor/x86_64/copy/bodies/forward_twin.tpi, and a fixture puts it
 # in two rules and lists its routine in both flavors. A second one, nt_twin
 # (the code after it), streams: avx2_nt's body under another name, with the
-# catalogue's streams column set, in the user flavor's zen3 rule. Nothing
-# else changes: `make` regenerates out/, the generated tests, the ABI
+# catalogue's streams column set, in the user flavor's zen3 rule. A third,
+# down_twin, goes down: the descending copy under another name, in zen2's
+# kernel rule and zen3's user rule (its near class, whose overlaps
+# memmove's trees send to their stand-in). Nothing else changes: `make` regenerates out/, the generated tests, the ABI
 # harness and the instruction scan pass in both flavors, the probe times
-# forward_twin, and it times nt_twin as it times avx2_nt, only where a copy
+# forward_twin and down_twin, and it times nt_twin as it times avx2_nt, only where a copy
 # outgrows the caches, because the column says so. Without its body,
 # generation stops and names the body it lacks.
 # usage: tests/new_strategy.sh   (needs what make builds; takes a minute)
@@ -26,6 +28,7 @@ git init -q && git add -A && git -c user.email=t@example.org -c user.name=t comm
 # The next codes: the catalogue's rows are its codes from 0, in order.
 C1=$(grep -c '^	X(STRATEGY_' common/strategies.h)
 C2=$((C1 + 1))
+C3=$((C1 + 2))
 # The catalogue row: appended after the last row of STRATEGIES(X).
 awk '
 	/^#define STRATEGIES\(X\)/ { inside = 1 }
@@ -34,7 +37,9 @@ awk '
 		print "\tX(STRATEGY_FORWARD_TWIN, \"forward_twin\", 0, -1, ISA_GPR, '\''T'\'', STRATEGY_FORWARD, '"$C1"', DIR_UP, 0, 0, 0, \"rcx\", \\"
 		print "\t  \"forward, under another name\") \\"
 		print "\tX(STRATEGY_NT_TWIN, \"nt_twin\", 32, -1, ISA_AVX2, '\''U'\'', STRATEGY_FORWARD, '"$C2"', DIR_UP, 1, 0, 0, \"rcx r8 r9 ymm0-5\", \\"
-		print "\t  \"avx2_nt, under another name\")"
+		print "\t  \"avx2_nt, under another name\") \\"
+		print "\tX(STRATEGY_DOWN_TWIN, \"down_twin\", 8, -1, ISA_GPR, '\''R'\'', STRATEGY_DOWN, '"$C3"', DIR_DOWN, 0, 0, 0, \"rcx r8\", \\"
+		print "\t  \"down, under another name\")"
 		inside = 0
 		next
 	}
@@ -44,11 +49,15 @@ sed 's/Strategy forward:/Strategy forward_twin, a copy of forward:/' \
 	templates/flavor/x86_64/copy/bodies/forward.tpi >templates/flavor/x86_64/copy/bodies/forward_twin.tpi
 sed 's/Strategy avx2_nt:/Strategy nt_twin, a copy of avx2_nt:/' \
 	templates/flavor/x86_64/copy/bodies/avx2_nt.tpi >templates/flavor/x86_64/copy/bodies/nt_twin.tpi
+sed 's/Strategy down:/Strategy down_twin, a copy of down:/' \
+	templates/flavor/x86_64/copy/bodies/down.tpi >templates/flavor/x86_64/copy/bodies/down_twin.tpi
 # The fixture: its routine in both flavors, and a cell of a rule in each;
 # nt_twin's in the user flavor, past 2 MiB in zen3's rule.
 sqlite3 uarch.db "
 	INSERT INTO flavor_routine (flavor, routine) VALUES ('kernel', 'copy_forward_twin'), ('user', 'copy_forward_twin'),
-		('user', 'copy_nt_twin');
+		('user', 'copy_nt_twin'), ('kernel', 'copy_down_twin'), ('user', 'copy_down_twin');
+	UPDATE rule_band SET above = 'down_twin' WHERE uarch = 'zen2' AND flavor = 'kernel' AND length_lo = 64;
+	UPDATE rule_band SET near = 'down_twin' WHERE uarch = 'zen3' AND flavor = 'user' AND length_lo = 6144;
 	UPDATE rule_band SET above = 'nt_twin' WHERE uarch = 'zen3' AND flavor = 'user' AND length_lo =
 		(SELECT max(length_lo) FROM rule_band WHERE uarch = 'zen3' AND flavor = 'user');
 	UPDATE rule_band SET elsewhere = 'forward_twin' WHERE uarch = 'zen2' AND flavor = 'kernel' AND length_lo = 0;
@@ -58,25 +67,32 @@ sqlite3 uarch.db "
 check "the tree builds with the new strategy" make -s
 check "...which the catalogue lists with code $C1" sh -c "gen/uarchgen strategies | grep -qx '$C1 forward_twin T gpr 0 -1 up'"
 check "...the kernel flavor with a gap in its codes" sh -c \
-	"grep -q '^#define UC_STRATEGY_FORWARD_TWIN $C1\$' out/kernel/copy_rule.h && grep -q '^#define UC_N_STRATEGIES $C2\$' out/kernel/copy_rule.h"
+	"grep -q '^#define UC_STRATEGY_FORWARD_TWIN $C1\$' out/kernel/copy_rule.h && grep -q '^#define UC_STRATEGY_DOWN_TWIN $C3\$' out/kernel/copy_rule.h &&
+	 ! grep -q 'UC_STRATEGY_NT_TWIN' out/kernel/copy_rule.h && grep -q '^#define UC_N_STRATEGIES $((C3 + 1))\$' out/kernel/copy_rule.h"
 check "...zen2's kernel rule choosing it" sh -c \
 	"gen/uarchgen lookup AuthenticAMD 0x17 0x31 --flavor kernel | grep -q 'table=0\.\.63:forward,forward,forward,forward,forward_twin;'"
 check "...and nt_twin, code $C2, streaming, in zen3's user rule" sh -c \
 	"gen/uarchgen strategies | grep -qx '$C2 nt_twin U avx2 32 -1 up' && grep -q '^#define UC_STRATEGY_NT_TWIN $C2\$' out/user/copy_rule.h &&
 	 gen/uarchgen lookup AuthenticAMD 0x19 0x01 --flavor user | grep -q ',nt_twin,'"
+check "...and down_twin, code $C3, going down, in zen2's kernel rule and zen3's user rule" sh -c \
+	"gen/uarchgen strategies | grep -qx '$C3 down_twin R gpr 8 -1 down' &&
+	 gen/uarchgen lookup AuthenticAMD 0x17 0x31 --flavor kernel | grep -q '64\.\.:forward,down_twin,' &&
+	 gen/uarchgen lookup AuthenticAMD 0x19 0x01 --flavor user | grep -q ',down_twin,'"
 check "the changed files: the rows, the bodies, the fixture, and out/" sh -c \
 	"test \"\$(git status --porcelain | grep -v ' out/' | sort | tr '\n' ' ')\" = \
-' M common/strategies.h  M uarch.db ?? templates/flavor/x86_64/copy/bodies/forward_twin.tpi ?? templates/flavor/x86_64/copy/bodies/nt_twin.tpi '"
+' M common/strategies.h  M uarch.db ?? templates/flavor/x86_64/copy/bodies/down_twin.tpi ?? templates/flavor/x86_64/copy/bodies/forward_twin.tpi ?? templates/flavor/x86_64/copy/bodies/nt_twin.tpi '"
 for flavor in kernel user; do
 	check "$flavor: the generated tests build" make -s "build/$flavor/run_rule_tests" "build/$flavor/abi_harness"
 	check "$flavor: ...and pass" "build/$flavor/run_rule_tests"
 	check "$flavor: ...copy_forward_twin's group among them" "build/$flavor/run_rule_tests" copy_forward_twin
+	check "$flavor: ...copy_down_twin's group among them" "build/$flavor/run_rule_tests" copy_down_twin
 	check "$flavor: the ABI harness passes, copy_forward_twin among its routines" sh -c \
 		"grep -q '(uc_copy_forward_twin, ' out/$flavor/tests/routines.h && build/$flavor/abi_harness"
 	check "$flavor: the instruction scan passes" tests/scan_test.sh "$flavor"
 done
-check "the probe times it" sh -c "make -s build/uarchcopy-probe && mkdir '$T/p' &&
-	build/uarchcopy-probe --quick --flavor kernel --out '$T/p' >/dev/null 2>&1 && grep -q '^forward_twin ' '$T'/p/*.run"
+check "the probe times it, and down_twin" sh -c "make -s build/uarchcopy-probe && mkdir '$T/p' &&
+	build/uarchcopy-probe --quick --flavor kernel --out '$T/p' >/dev/null 2>&1 && grep -q '^forward_twin ' '$T'/p/*.run &&
+	grep -q '^down_twin ' '$T'/p/*.run"
 # The probe plans a streaming copy by the catalogue's column: nt_twin at
 # the points where it times avx2_nt, no other (the quick plan times them
 # from 32 bytes; the full one from 64 KiB).
