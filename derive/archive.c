@@ -1,6 +1,7 @@
 /* The run archive read: its lines parsed and checked, its checksum, and
  * the file loaded (archive.h). */
 #include "archive.h"
+#include "archive_cursor.h"
 #include "repair.h"
 
 #include "../common/rule_limits.h"
@@ -10,101 +11,10 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-
-/* ---- reading ---- */
-
-struct cursor {
-	const char *p, *end;
-	int line;
-	char *why;
-	size_t why_size;
-};
-
-static int fail(struct cursor *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(struct cursor *c, const char *fmt, ...)
-{
-	int n = snprintf(c->why, c->why_size, "line %d: ", c->line);
-	va_list ap;
-	va_start(ap, fmt);
-	if (n >= 0 && (size_t)n < c->why_size)
-		vsnprintf(c->why + n, c->why_size - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* The next line, without its newline, into out (NUL-terminated). */
-static int next_line(struct cursor *c, char *out, size_t size)
-{
-	c->line++;
-	const char *nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
-	if (!nl)
-		return fail(c, "the archive ends early");
-	size_t n = (size_t)(nl - c->p);
-	if (n >= size)
-		return fail(c, "a line of %zu bytes, longer than any this format has", n);
-	if (memchr(c->p, '\0', n))
-		return fail(c, "a NUL byte");
-	memcpy(out, c->p, n);
-	out[n] = '\0';
-	c->p = nl + 1;
-	return 0;
-}
-
-/* A line of the dispatch's and the trials' at the end of the body: where
- * the body ends already, an empty one, so that its parser says which line
- * is missing. */
-static int trailing_line(struct cursor *c, char *out, size_t size)
-{
-	if (c->p == c->end) {
-		c->line++, out[0] = '\0';
-		return 0;
-	}
-	return next_line(c, out, size);
-}
-
-/* "KEY VALUE": the value after the key, or NULL after failing. */
-static const char *keyed(struct cursor *c, char *line, size_t size, const char *key)
-{
-	if (next_line(c, line, size))
-		return NULL;
-	size_t k = strlen(key);
-	if (strncmp(line, key, k) != 0 || line[k] != ' ') {
-		fail(c, "expected '%s ...', found '%.40s'", key, line);
-		return NULL;
-	}
-	return line + k + 1;
-}
-
-static int parse_int(struct cursor *c, const char *s, const char *what, long lo, long hi, long *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi || (*s != '-' && (*s < '0' || *s > '9')))
-		return fail(c, "%s '%.40s' is not a whole number in %ld..%ld", what, s, lo, hi);
-	*out = v;
-	return 0;
-}
-
-static int text_field(struct cursor *c, char *line, size_t size, const char *key, char *out)
-{
-	const char *v = keyed(c, line, size, key);
-	if (!v)
-		return -1;
-	const char *problem = text_problem(v);
-	if (problem)
-		return fail(c, "%s: %s", key, problem);
-	if (strlen(v) > ARCHIVE_TEXT_MAX)
-		return fail(c, "%s: longer than %d bytes", key, ARCHIVE_TEXT_MAX);
-	strcpy(out, v);
-	return 0;
-}
 
 static int parse_cpuid(struct cursor *c, const char *v, struct cpuid_leaf *l)
 {
@@ -112,7 +22,7 @@ static int parse_cpuid(struct cursor *c, const char *v, struct cpuid_leaf *l)
 	int used = 0;
 	if (sscanf(v, "%8x %8x %8x %8x %8x %8x%n", &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &used) != 6 ||
 	    (size_t)used != strlen(v) || strlen(v) != 6 * 8 + 5)
-		return fail(c, "a cpuid line is six 8-digit hex words: leaf, subleaf, eax, ebx, ecx, edx");
+		return cursor_fail(c, "a cpuid line is six 8-digit hex words: leaf, subleaf, eax, ebx, ecx, edx");
 	*l = (struct cpuid_leaf){f[0], f[1], f[2], f[3], f[4], f[5]};
 	return 0;
 }
@@ -125,33 +35,33 @@ static int parse_point(struct cursor *c, char *line, int passes, struct point *p
 		if (strcmp(tok, strategy_name[s]) == 0)
 			p->strategy = s;
 	if (p->strategy < 0)
-		return fail(c, "'%.40s' is not a strategy of this tree", tok ? tok : "");
+		return cursor_fail(c, "'%.40s' is not a strategy of this tree", tok ? tok : "");
 	long v[3];
 	static const char *const what[] = {"length", "distance", "misalignment"};
 	static const long hi[] = {1L << 30, 4095, 63};
 	for (int i = 0; i < 3; i++) {
 		tok = strtok_r(NULL, " ", &save);
-		if (!tok || parse_int(c, tok, what[i], i == 0 ? 1 : 0, hi[i], &v[i]))
-			return tok ? -1 : fail(c, "a point lacks its %s", what[i]);
+		if (!tok || cursor_int(c, tok, what[i], i == 0 ? 1 : 0, hi[i], &v[i]))
+			return tok ? -1 : cursor_fail(c, "a point lacks its %s", what[i]);
 	}
 	p->length = (unsigned int)v[0];
 	p->distance = (unsigned int)v[1];
 	p->misalign = (unsigned int)v[2];
 	if (p->misalign != p->distance % 64)
-		return fail(c, "misalignment %u at distance %u: the source is page-aligned, so it is %u", p->misalign,
+		return cursor_fail(c, "misalignment %u at distance %u: the source is page-aligned, so it is %u", p->misalign,
 			    p->distance, p->distance % 64);
 	if (!strategy_serves(p->strategy, p->length))
-		return fail(c, "%s cannot copy %u bytes", strategy_name[p->strategy], p->length);
+		return cursor_fail(c, "%s cannot copy %u bytes", strategy_name[p->strategy], p->length);
 	for (int k = 0; k < passes; k++) {
 		tok = strtok_r(NULL, " ", &save);
 		char *end;
 		double t = tok ? strtod(tok, &end) : 0;
 		if (!tok || *end || !isfinite(t) || t <= 0 || t > 1e12)
-			return fail(c, "pass %d's time is missing or not a positive number of ticks", k + 1);
+			return cursor_fail(c, "pass %d's time is missing or not a positive number of ticks", k + 1);
 		p->pass_min[k] = t;
 	}
 	if (strtok_r(NULL, " ", &save))
-		return fail(c, "more times than the %d passes", passes);
+		return cursor_fail(c, "more times than the %d passes", passes);
 	return 0;
 }
 
@@ -171,13 +81,13 @@ static int points_distinct(struct cursor *c, const struct measurement *m)
 {
 	struct point *sorted = malloc(m->n * sizeof *sorted);
 	if (!sorted)
-		return fail(c, "out of memory");
+		return cursor_fail(c, "out of memory");
 	memcpy(sorted, m->points, m->n * sizeof *sorted);
 	qsort(sorted, m->n, sizeof *sorted, cmp_point);
 	int rc = 0;
 	for (size_t i = 1; i < m->n && !rc; i++)
 		if (cmp_point(&sorted[i - 1], &sorted[i]) == 0)
-			rc = fail(c, "the point %s %u %u appears twice", strategy_name[sorted[i].strategy],
+			rc = cursor_fail(c, "the point %s %u %u appears twice", strategy_name[sorted[i].strategy],
 				  sorted[i].length, sorted[i].distance);
 	free(sorted);
 	return rc;
@@ -190,22 +100,22 @@ static int parse_head(struct cursor *c, struct run_archive *a)
 	char line[512];
 	long v;
 	const char *s;
-	if (!(s = keyed(c, line, sizeof line, "probe")) || parse_int(c, s, "probe version", 0, 1000000, &v))
+	if (!(s = cursor_keyed(c, line, sizeof line, "probe")) || cursor_int(c, s, "probe version", 0, 1000000, &v))
 		return -1;
 	a->probe_version = (int)v;
 	if (a->probe_version < PROBE_VERSION_OLDEST || a->probe_version > PROBE_VERSION)
-		return fail(c, "written by probe version %d; this uarchgen imports versions %d to %d (measure again "
+		return cursor_fail(c, "written by probe version %d; this uarchgen imports versions %d to %d (measure again "
 			       "with the portable probe of this tree: make probe-portable)",
 			    a->probe_version, PROBE_VERSION_OLDEST, PROBE_VERSION);
-	if (!(s = keyed(c, line, sizeof line, "date")))
+	if (!(s = cursor_keyed(c, line, sizeof line, "date")))
 		return -1;
 	if (!day_exists(s))
-		return fail(c, "date '%.20s' is not a real YYYY-MM-DD", s);
+		return cursor_fail(c, "date '%.20s' is not a real YYYY-MM-DD", s);
 	strcpy(a->date, s);
-	if (text_field(c, line, sizeof line, "kernel", a->kernel) ||
-	    text_field(c, line, sizeof line, "microcode", a->microcode) ||
-	    text_field(c, line, sizeof line, "platform", a->platform) ||
-	    text_field(c, line, sizeof line, "hypervisor", a->hypervisor))
+	if (cursor_text_field(c, line, sizeof line, "kernel", a->kernel) ||
+	    cursor_text_field(c, line, sizeof line, "microcode", a->microcode) ||
+	    cursor_text_field(c, line, sizeof line, "platform", a->platform) ||
+	    cursor_text_field(c, line, sizeof line, "hypervisor", a->hypervisor))
 		return -1;
 	return 0;
 }
@@ -217,23 +127,23 @@ static int parse_cpuid_leaves(struct cursor *c, struct run_archive *a)
 	for (;;) {
 		const char *mark = c->p;
 		int at = c->line;
-		if (next_line(c, line, sizeof line))
+		if (cursor_next_line(c, line, sizeof line))
 			return -1;
 		if (strncmp(line, "cpuid ", 6) != 0) {
 			c->p = mark, c->line = at;
 			break;
 		}
 		if (a->cpuid.n == MAX_CPUID_LEAVES)
-			return fail(c, "more than %d cpuid leaves", MAX_CPUID_LEAVES);
+			return cursor_fail(c, "more than %d cpuid leaves", MAX_CPUID_LEAVES);
 		struct cpuid_leaf l;
 		if (parse_cpuid(c, line + 6, &l))
 			return -1;
 		if (cpuid_find(&a->cpuid, l.leaf, l.subleaf))
-			return fail(c, "leaf %08x.%x appears twice", l.leaf, l.subleaf);
+			return cursor_fail(c, "leaf %08x.%x appears twice", l.leaf, l.subleaf);
 		a->cpuid.leaves[a->cpuid.n++] = l;
 	}
 	if (!cpuid_find(&a->cpuid, 0, 0) || !cpuid_find(&a->cpuid, 1, 0))
-		return fail(c, "the archive lacks CPUID leaves 0 and 1, which say what the CPU is");
+		return cursor_fail(c, "the archive lacks CPUID leaves 0 and 1, which say what the CPU is");
 	return 0;
 }
 
@@ -243,31 +153,32 @@ static int parse_points(struct cursor *c, struct run_archive *a)
 	char line[512];
 	long v;
 	const char *s;
-	if (!(s = keyed(c, line, sizeof line, "flavor")))
+	if (!(s = cursor_keyed(c, line, sizeof line, "flavor")))
 		return -1;
-	if (strlen(s) < 1 || strlen(s) > 31 || s[0] < 'a' || s[0] > 'z' || strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
-		return fail(c, "flavor '%.40s' is not a flavor name", s);
+	if (strlen(s) < 1 || strlen(s) > 31 || s[0] < 'a' || s[0] > 'z' ||
+	    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
+		return cursor_fail(c, "flavor '%.40s' is not a flavor name", s);
 	strcpy(a->flavor, s);
-	if (!(s = keyed(c, line, sizeof line, "samples")) || parse_int(c, s, "samples", 1, 1000, &v))
+	if (!(s = cursor_keyed(c, line, sizeof line, "samples")) || cursor_int(c, s, "samples", 1, 1000, &v))
 		return -1;
 	a->samples = (int)v;
-	if (!(s = keyed(c, line, sizeof line, "passes")) || parse_int(c, s, "passes", 1, MAX_PASSES, &v))
+	if (!(s = cursor_keyed(c, line, sizeof line, "passes")) || cursor_int(c, s, "passes", 1, MAX_PASSES, &v))
 		return -1;
 	a->m.passes = (int)v;
-	if (!(s = keyed(c, line, sizeof line, "overhead")))
+	if (!(s = cursor_keyed(c, line, sizeof line, "overhead")))
 		return -1;
 	char *end;
 	a->m.overhead = strtod(s, &end);
 	if (*end || end == s || !isfinite(a->m.overhead) || a->m.overhead < 0)
-		return fail(c, "overhead '%.40s' is not a number of ticks", s);
-	if (!(s = keyed(c, line, sizeof line, "points")) || parse_int(c, s, "points", 1, 10000000, &v))
+		return cursor_fail(c, "overhead '%.40s' is not a number of ticks", s);
+	if (!(s = cursor_keyed(c, line, sizeof line, "points")) || cursor_int(c, s, "points", 1, 10000000, &v))
 		return -1;
 	a->m.n = (size_t)v;
 	a->m.points = calloc(a->m.n, sizeof *a->m.points);
 	if (!a->m.points)
-		return fail(c, "out of memory for %zu points", a->m.n);
+		return cursor_fail(c, "out of memory for %zu points", a->m.n);
 	for (size_t i = 0; i < a->m.n; i++) {
-		if (next_line(c, line, sizeof line) || parse_point(c, line, a->m.passes, &a->m.points[i]))
+		if (cursor_next_line(c, line, sizeof line) || parse_point(c, line, a->m.passes, &a->m.points[i]))
 			return -1;
 	}
 	if (points_distinct(c, &a->m))
@@ -282,49 +193,49 @@ static int parse_trials(struct cursor *c, struct run_archive *a)
 	char line[512];
 	char why[320];
 	for (int k = 0; a->probe_version >= 3 && k < DISPATCH_LINES; k++) {
-		if (trailing_line(c, line, sizeof line))
+		if (cursor_trailing_line(c, line, sizeof line))
 			return -1;
 		if (dispatch_parse(line, k, &a->dispatch, why, sizeof why))
-			return fail(c, "%s", why);
+			return cursor_fail(c, "%s", why);
 	}
 	for (int k = -1; a->probe_version >= BAND_TRIALS_VERSION && k < a->dispatch.n_trials; k++) {
-		if (trailing_line(c, line, sizeof line))
+		if (cursor_trailing_line(c, line, sizeof line))
 			return -1;
 		if (k < 0 ? band_trials_count(line, &a->dispatch, why, sizeof why)
 			  : band_trial_parse(line, &a->dispatch.trials[k], why, sizeof why))
-			return fail(c, "%s", why);
+			return cursor_fail(c, "%s", why);
 	}
 	if (a->probe_version >= SMALL_TRIAL_VERSION) {
-		if (trailing_line(c, line, sizeof line))
+		if (cursor_trailing_line(c, line, sizeof line))
 			return -1;
 		if (small_trial_parse(line, &a->dispatch.small, why, sizeof why))
-			return fail(c, "%s", why);
+			return cursor_fail(c, "%s", why);
 	}
 	if (a->probe_version >= SHAPED_TRIAL_VERSION) {
-		if (trailing_line(c, line, sizeof line))
+		if (cursor_trailing_line(c, line, sizeof line))
 			return -1;
 		if (shaped_trial_parse(line, &a->dispatch, why, sizeof why))
-			return fail(c, "%s", why);
+			return cursor_fail(c, "%s", why);
 	}
 	if (a->probe_version >= CLASSES_TRIAL_VERSION) {
-		if (trailing_line(c, line, sizeof line))
+		if (cursor_trailing_line(c, line, sizeof line))
 			return -1;
 		if (classes_trial_parse(line, &a->dispatch, why, sizeof why))
-			return fail(c, "%s", why);
+			return cursor_fail(c, "%s", why);
 	}
 	if (a->probe_version >= GRID_GATE_VERSION) {
-		if (trailing_line(c, line, sizeof line))
+		if (cursor_trailing_line(c, line, sizeof line))
 			return -1;
 		if (grid_gate_parse(line, &a->dispatch, why, sizeof why))
-			return fail(c, "%s", why);
+			return cursor_fail(c, "%s", why);
 	}
 	a->dispatch.unchecked = a->probe_version < GRID_GATE_VERSION;
 	for (int k = -1; a->probe_version >= REPAIRS_VERSION && k < a->dispatch.n_repairs; k++) {
-		if (trailing_line(c, line, sizeof line))
+		if (cursor_trailing_line(c, line, sizeof line))
 			return -1;
 		if (k < 0 ? repairs_count_parse(line, &a->dispatch, why, sizeof why)
 			  : repair_parse(line, &a->dispatch.repairs[k], why, sizeof why))
-			return fail(c, "%s", why);
+			return cursor_fail(c, "%s", why);
 	}
 	return 0;
 }
@@ -358,7 +269,7 @@ int archive_parse(const char *text, size_t len, struct run_archive *a, char *why
 	memset(a, 0, sizeof *a);
 	struct cursor c = {text, text + len, 0, why, why_size};
 	char first[64];
-	if (next_line(&c, first, sizeof first) || strncmp(first, ARCHIVE_MAGIC " ", sizeof ARCHIVE_MAGIC) != 0) {
+	if (cursor_next_line(&c, first, sizeof first) || strncmp(first, ARCHIVE_MAGIC " ", sizeof ARCHIVE_MAGIC) != 0) {
 		snprintf(why, why_size, "not a uarchcopy run archive (its first line is not '" ARCHIVE_MAGIC " N')");
 		return -1;
 	}
@@ -382,7 +293,7 @@ int archive_parse(const char *text, size_t len, struct run_archive *a, char *why
 	}
 	if (c.p != c.end) {
 		c.line++;
-		fail(&c, "more points than its count says");
+		cursor_fail(&c, "more points than its count says");
 		archive_free(a);
 		return -1;
 	}
