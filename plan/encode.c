@@ -189,10 +189,8 @@ size_t plan_encode(const struct plan_tree *tree, uint8_t *out, size_t cap, uintp
 	size_t n = encode_tree(tree, out, cap, base, &at);
 	if (n == 0)
 		return 0;
-	/* The tree falls through to the first copy where its last step is a
-	 * jmp to it. */
-	const struct plan_step *last = &tree->steps[tree->n_steps - 1];
-	size_t falls = last->op == PLAN_GOTO && last->piece < 0 && last->to == held[0] ? 5 : 0;
+	/* Where the tree falls through to the first copy, its jmp is left out. */
+	size_t falls = plan_falls_through(tree, held[0]) ? 5 : 0;
 	n -= falls;
 	for (int k = 0; k < n_held; k++) {
 		int s = held[k];

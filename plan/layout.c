@@ -19,14 +19,23 @@ static int add_group(const struct plan_tree *tree, int inline_group, int first, 
 	return n;
 }
 
+/* The copy the tree's last step jumps to the start of, or -1. */
+static int last_goto(const struct plan_tree *tree)
+{
+	if (tree->n_steps == 0)
+		return -1;
+	const struct plan_step *last = &tree->steps[tree->n_steps - 1];
+	return last->op == PLAN_GOTO && last->to >= 0 && last->piece < 0 ? last->to : -1;
+}
+
 int plan_layout(const struct plan_tree *tree, int *order)
 {
-	int first = -1;
-	if (tree->n_steps > 0) {
-		const struct plan_step *last = &tree->steps[tree->n_steps - 1];
-		if (last->op == PLAN_GOTO && last->to >= 0 && last->piece < 0)
-			first = last->to;
-	}
+	int first = last_goto(tree);
 	int n = add_group(tree, 1, first, order, 0);
 	return add_group(tree, 0, first, order, n);
+}
+
+int plan_falls_through(const struct plan_tree *tree, int first)
+{
+	return first >= 0 && last_goto(tree) == first;
 }

@@ -38,4 +38,11 @@ int plan_inline(int strategy);
  * it, where it leads the layout. */
 int plan_layout(const struct plan_tree *tree, int *order);
 
+/* 1 where the tree falls through to copy first, the one laid out right
+ * after it: its last step jumps to first's start, and that jump is left
+ * out. The one rule for the encoder (encode.c), the templates (the
+ * field falls_through of a routine set, gen/render/bind_plan.c) and
+ * plan_layout, which lays such a copy out first. */
+int plan_falls_through(const struct plan_tree *tree, int first);
+
 #endif

@@ -78,8 +78,9 @@ static void set_steps(lua_State *L, const struct plan_tree *tree, const char *fi
 }
 
 /* Sets fields tree, reachable (the strategies the flavor has that the
- * tree reaches, in the order the routine lays them out, plan/layout.h) and
- * inline (the first of them, those a patched entry may hold; none with
+ * tree reaches, in the order the routine lays them out, plan/layout.h),
+ * falls_through (the tree's last jump, to the first of them, left out:
+ * plan_falls_through) and inline (the first of them, those a patched entry may hold; none with
  * --target) of the table on top; far: its jumps to its copies are rel32
  * (dispatch.tpi says why). */
 static void set_tree(lua_State *L, const struct copy_table *t, const struct flavor *f, int far)
@@ -99,12 +100,16 @@ static void set_tree(lua_State *L, const struct copy_table *t, const struct flav
 			if (tree.used[s])
 				order[n++] = s;
 	lua_newtable(L);
+	int first = -1;
 	for (int i = 0, k = 0; i < n; i++)
 		if (strategy_offered(order[i], f->isa_level, f->moves)) {
+			if (first < 0)
+				first = order[i];
 			lua_pushstring(L, strategy_catalogue[order[i]].name);
 			lua_rawseti(L, -2, ++k);
 		}
 	lua_setfield(L, -2, "reachable");
+	set_bool(L, "falls_through", plan_falls_through(&tree, first));
 	lua_newtable(L);
 	for (int i = 0, k = 0; i < n; i++)
 		if (far && strategy_offered(order[i], f->isa_level, f->moves) && plan_inline(order[i])) {

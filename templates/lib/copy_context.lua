@@ -8,14 +8,15 @@ local M = {}
 --   suffix = what its labels add to the routine's name, name = what it
 --   runs, in words, tree = the plan's steps (nil: the installed table),
 --   reachable = the strategies it can reach, in the order its routine
---   lays them out (plan/layout.h), inline = the first of them, those a
---   patched entry may hold (entry_copy.lua), far = its tree's jumps to its
---   copies are rel32 (dispatch.tpi says why),
+--   lays them out (plan/layout.h), falls_through = the tree's last jump,
+--   to the first of them, is left out (plan/layout.h), inline = the first
+--   of them, those a patched entry may hold (entry_copy.lua), far = its
+--   tree's jumps to its copies are rel32 (dispatch.tpi says why),
 -- }
 function M.way(suffix, name, compiled)
   if compiled then
     return { suffix = suffix, name = name, tree = compiled.tree, reachable = compiled.reachable,
-             inline = compiled.inline, far = compiled.far }
+             falls_through = compiled.falls_through, inline = compiled.inline, far = compiled.far }
   end
   local w = { suffix = suffix, name = name, reachable = {}, inline = {}, far = false }
   for _, s in ipairs(flavor_strategies()) do w.reachable[#w.reachable + 1] = s.name end

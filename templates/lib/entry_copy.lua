@@ -69,12 +69,11 @@ local BASELINE_MAX = { memmove = 128 }
 
 -- Whether step i of way's tree at site prints a rel32 jump that
 -- rule_patch moves (to a copy the entry does not hold), and whether
--- dispatch.tpi leaves it out: a last goto to the copy laid out right after
--- the tree (cases.tpi lays out way.reachable in order) falls through,
--- unless it goes to a piece of that copy (plan/pieces.h), past its start.
+-- dispatch.tpi leaves it out: the last, where the tree falls through to
+-- the copy laid out right after it (way.falls_through, plan/layout.h).
 function M.step_jump(way, i, site)
   local x = way.tree[i]
-  if i == #way.tree and x.op == "goto" and x.to == way.reachable[1] and not x.piece then
+  if i == #way.tree and way.falls_through then
     return false, true
   end
   local jumps = x.op == "goto" or x.op == "if_at_most" or ((x.op == "if_class" or x.op == "if_above") and x.to)
