@@ -170,6 +170,8 @@ LD_PRELOAD=$LIB "$PRELOADED" --rounds 1 --processes 3 >"$T/processes" 2>&1
 check "over several processes the timer prints their median and range" \
 	grep -Eq '^preloaded: memcpy / the C library.s memcpy, random sizes [0-9.]+ \([0-9.]+\.\.[0-9.]+\), sorted control [0-9.]+$' "$T/processes"
 check "...and the targets read the medians" sh -c "grep -q 'over 3 processes' '$T/processes' && grep -Eq '^  random sizes, preloaded memcpy / C library +[0-9.]+ ' '$T/processes'"
+check "...memmove where the ranges overlap: a row a length, 64 bytes to 4 MiB, 9 distances, - where they do not" sh -c \
+	"test \$(grep -Ec '^  [0-9]+( +([0-9]+\.[0-9]{3}|-)){9} *\$' '$T/processes') -eq 8"
 check "...and memcpy on make bench's grid: a row a length below 8 MiB, 13 distances, the points lost" sh -c \
 	"test \$(grep -Ec '^  [0-9]+( +[0-9]+\.[0-9]{2}[* ]){13}\$' '$T/processes') -eq 12 && grep -Eq '^  [0-9]+ points lost\$' '$T/processes'"
 check "a count of processes out of range is refused" sh -c \

@@ -35,8 +35,9 @@ static const char usage[] =
 	"run of one build on a Zen 4 guest. --figures prints one process's figures as\n"
 	"numbers, for that; --theirs-first times the C library's copy first (every\n"
 	"other process does; one process alone times memcpy first). Last, memmove\n"
-	"against the C library's where the ranges overlap, at 64 KiB and 1 MiB, the\n"
-	"destination 3, 64 and 4096 bytes above the source and 3 and 64 below; then\n"
+	"against the C library's where the ranges overlap, from 64 bytes to 4 MiB, the\n"
+	"destination 1, 3, 63, 64 and 4096 bytes above the source and as far below\n"
+	"(the median of N rounds, at most 9); then\n"
 	"memcpy against the C library's at every point of make bench's grid, as the\n"
 	"probe's grid gate times a table (the median of 15 rounds' ratios, in turns),\n"
 	"a point marked * where memcpy lost: slower in 12 of the 15 rounds and by\n"
@@ -177,14 +178,18 @@ static double overlap_ticks(copy_fn move, unsigned char *buf, size_t n, long d)
 
 /* memmove as a program calls it against the C library's, where the
  * ranges overlap (inserting into an array, shifting a buffer): the
- * destination d bytes above the source, or below it where d < 0. Each
- * ratio the median of 9 rounds' ratios, the two timed in turns. */
-static void time_overlaps(copy_fn ours, copy_fn theirs)
+ * destination d bytes above the source, or below it where d < 0, from 64
+ * bytes to past the L2; "-" where the ranges do not overlap (|d| >= n).
+ * Each ratio the median of rounds' ratios (at most 9), the two timed in
+ * turns. */
+static void time_overlaps(copy_fn ours, copy_fn theirs, int rounds)
 {
-	static const size_t lengths[] = {65536, 1048576};
-	static const long distances[] = {3, 64, 4096, -3, -64};
-	enum { ROUNDS = 9 };
-	size_t size = 2 * 1048576 + 2 * 8192;
+	static const size_t lengths[] = {64, 256, 1024, 4096, 16384, 65536, 1048576, 4194304};
+	static const long distances[] = {1, 3, 63, 64, 4096, -1, -3, -64, -4096};
+	enum { MOST_ROUNDS = 9 };
+	if (rounds > MOST_ROUNDS)
+		rounds = MOST_ROUNDS;
+	size_t size = 4194304 + 2 * 8192;
 	unsigned char *arena = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (arena == MAP_FAILED) {
 		perror("preloaded: mmap");
@@ -192,25 +197,28 @@ static void time_overlaps(copy_fn ours, copy_fn theirs)
 	}
 	memset(arena, 0x5a, size);
 	unsigned char *buf = arena + 8192;
-	printf("overlapping memmove, preloaded / the C library's (median of %d rounds, in turns):\n  %-8s", ROUNDS, "n");
+	printf("overlapping memmove, preloaded / the C library's (median of %d rounds, in turns):\n  %-8s", rounds, "n");
 	for (size_t j = 0; j < sizeof distances / sizeof *distances; j++)
-		printf("  d = %-5ld", distances[j]);
+		printf(" d = %-5ld", distances[j]);
 	printf("\n");
 	for (size_t i = 0; i < sizeof lengths / sizeof *lengths; i++) {
 		printf("  %-8zu", lengths[i]);
 		for (size_t j = 0; j < sizeof distances / sizeof *distances; j++) {
-			double r[ROUNDS];
-			for (int k = 0; k < ROUNDS; k++) {
+			size_t n = lengths[i], reach = (size_t)labs(distances[j]);
+			if (reach >= n) {
+				printf(" %-9s", "-");
+				continue;
+			}
+			double r[MOST_ROUNDS];
+			for (int k = 0; k < rounds; k++) {
 				double a, b;
 				if (k % 2)
-					b = overlap_ticks(theirs, buf, lengths[i], distances[j]),
-					a = overlap_ticks(ours, buf, lengths[i], distances[j]);
+					b = overlap_ticks(theirs, buf, n, distances[j]), a = overlap_ticks(ours, buf, n, distances[j]);
 				else
-					a = overlap_ticks(ours, buf, lengths[i], distances[j]),
-					b = overlap_ticks(theirs, buf, lengths[i], distances[j]);
+					a = overlap_ticks(ours, buf, n, distances[j]), b = overlap_ticks(theirs, buf, n, distances[j]);
 				r[k] = a / b;
 			}
-			printf("  %-9.3f", median(r, ROUNDS));
+			printf(" %-9.3f", median(r, rounds));
 		}
 		printf("\n");
 	}
@@ -385,7 +393,7 @@ int main(int argc, char **argv)
 	       deferred ? "no compiled table here: the C library's memmove" : "this core's routines",
 	       "random sizes, preloaded memcpy / C library", med[0], deferred ? "<= 1.01" : "<= 1.00",
 	       "sorted control, preloaded memcpy / C library", med[1], deferred ? "<= 1.01" : "<= 1.00");
-	time_overlaps((copy_fn)entry, libc_move);
+	time_overlaps((copy_fn)entry, libc_move, rounds);
 	printf("\n");
 	time_grid(ours, theirs);
 	printf("\n");
