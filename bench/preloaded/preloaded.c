@@ -177,11 +177,9 @@ static double overlap_ticks(copy_fn move, unsigned char *buf, size_t n, long d)
 }
 
 /* memmove as a program calls it against the C library's, where the
- * ranges overlap (inserting into an array, shifting a buffer): the
- * destination d bytes above the source, or below it where d < 0, from 64
- * bytes to past the L2; "-" where the ranges do not overlap (|d| >= n).
- * Each ratio the median of rounds' ratios (at most 9), the two timed in
- * turns. */
+ * ranges overlap (inserting into an array, shifting a buffer): dst d bytes
+ * above src, or below where d < 0, from 64 bytes to past the L2; "-" where
+ * |d| >= n. Each ratio the median of rounds' ratios (at most 9), in turns. */
 static void time_overlaps(copy_fn ours, copy_fn theirs, int rounds)
 {
 	static const size_t lengths[] = {64, 256, 1024, 4096, 16384, 65536, 1048576, 4194304};
