@@ -9,9 +9,10 @@
 # catalogue's streams column set, in the user flavor's zen3 rule. A third,
 # down_twin, goes down: the descending copy under another name, in zen2's
 # kernel rule and zen3's user rule (its near class, whose overlaps
-# memmove's trees send to their stand-in). Nothing else changes: `make` regenerates out/, the generated tests, the ABI
-# harness and the instruction scan pass in both flavors, the probe times
-# forward_twin and down_twin, and it times nt_twin as it times avx2_nt, only where a copy
+# memmove's trees send to their stand-in). Nothing else changes: `make`
+# regenerates out/, the generated tests, the ABI harness and the
+# instruction scan pass in both flavors, the probe times forward_twin and
+# down_twin, and it times nt_twin as it times avx2_nt, only where a copy
 # outgrows the caches, because the column says so. Without its body,
 # generation stops and names the body it lacks.
 # usage: tests/new_strategy.sh   (needs what make builds; takes a minute)

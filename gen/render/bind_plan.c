@@ -80,9 +80,9 @@ static void set_steps(lua_State *L, const struct plan_tree *tree, const char *fi
 /* Sets fields tree, reachable (the strategies the flavor has that the
  * tree reaches, in the order the routine lays them out, plan/layout.h),
  * falls_through (the tree's last jump, to the first of them, left out:
- * plan_falls_through) and inline (the first of them, those a patched entry may hold; none with
- * --target) of the table on top; far: its jumps to its copies are rel32
- * (dispatch.tpi says why). */
+ * plan_falls_through) and inline (the first of them, those a patched
+ * entry may hold; none with --target) of the table on top; far: its jumps
+ * to its copies are rel32 (dispatch.tpi says why). */
 static void set_tree(lua_State *L, const struct copy_table *t, const struct flavor *f, int far)
 {
 	struct plan_tree tree;

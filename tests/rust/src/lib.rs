@@ -108,6 +108,19 @@ pub fn edge_lengths(rule: &Rule) -> Vec<usize> {
     n
 }
 
+/// size bytes that repeat at no short period (a xorshift generator's).
+pub fn pattern(size: usize) -> Vec<u8> {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    (0..size)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
 /// A buffer of bytes that repeat at no short period, with a page-aligned
 /// region for the source and one for the destination, far enough apart
 /// never to overlap; every copy is checked against copy_within's, with
@@ -123,16 +136,7 @@ const REGION: usize = 65536 + 4 * PAGE;
 
 impl Default for Arena {
     fn default() -> Self {
-        let size = 2 * REGION + 2 * PAGE;
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let pristine: Vec<u8> = (0..size)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 24) as u8
-            })
-            .collect();
+        let pristine = pattern(2 * REGION + 2 * PAGE);
         let buf = pristine.clone();
         let base = (PAGE - buf.as_ptr() as usize % PAGE) % PAGE + PAGE;
         Arena { buf, pristine, base }

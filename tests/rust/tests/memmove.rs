@@ -10,19 +10,6 @@ use uarchcopy_tests::*;
 /// The shifts (dst - src) the sweep takes, above and below.
 const SHIFTS: [usize; 20] = [1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 127, 128, 255, 256, 4095, 4096];
 
-/// Bytes that repeat at no short period.
-fn pattern(size: usize) -> Vec<u8> {
-    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-    (0..size)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
-
 /// buf[src..src + n] moved to dst by memmove, against copy_within on a copy
 /// of the same bytes: every byte from GUARD before the lower range to GUARD
 /// after the upper one agrees. Puts the bytes back.
