@@ -42,7 +42,8 @@
  * lists what each version changed). The archive's lines differ by
  * version where the header comment above says so; the other constants
  * name the versions from which the import reads a run otherwise. */
-#define PROBE_VERSION 22
+#define PROBE_VERSION 23
+#define TREE_BOUND_VERSION 23
 #define REPAIRS_VERSION 21
 #define LOW_GATE_VERSION 20
 #define WORKLOAD_SPLITS_VERSION 19

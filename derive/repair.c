@@ -204,16 +204,31 @@ int unchecked_keep_long(const struct table *t, struct derived_rule *r)
 	return 0;
 }
 
+double gate_point_ratio(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j)
+{
+	double ratio = g->ratio[i][j], base = g->baseline_ticks[i][j];
+	if (rule_choice(r, (unsigned int)bench_grid_lengths[i], bench_grid_distances[j]) != reference || !(base > 0))
+		return ratio;
+	return fmin(ratio, 1 + TREE_TICKS_MAX / base);
+}
+
+int gate_point_loses(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j,
+		     double noise)
+{
+	return grid_gate_loses(gate_point_ratio(g, r, reference, i, j), g->slower[i][j], noise);
+}
+
 int gate_repair_round(const struct table *t, struct derived_rule *r, struct gate_grid *g, struct dispatch_run *d,
 			double noise, int *made)
 {
 	struct derived_rule before = *r;
+	int reference = table_reference(t);
 	*made = 0;
 	memset(g->retime, 0, sizeof g->retime);
 	for (size_t i = 0; i < g->n_lengths; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
 			unsigned int n = (unsigned int)bench_grid_lengths[i], dist = bench_grid_distances[j];
-			if (!grid_gate_loses(g->ratio[i][j], g->slower[i][j], noise))
+			if (!gate_point_loses(g, &before, reference, i, j, noise))
 				continue;
 			g->retime[i][j] = 1;
 			/* A cell repaired this round for another point waits for its

@@ -66,6 +66,8 @@ struct gate_grid {
 	size_t n_lengths;
 	double ratio[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
 	int slower[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES]; /* of the GRID_GATE_ROUNDS rounds */
+	/* Every copy forward's ticks a call there, the median of its rounds. */
+	double baseline_ticks[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
 	unsigned int lost[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
 	int retime[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
 	/* Where a round stopped with no repair to make: the point (indices
@@ -73,6 +75,25 @@ struct gate_grid {
 	int stuck_length, stuck_distance, stuck_from;
 	char stuck_why[256];
 };
+
+/* The ratio point (i, j) of g is judged by: its median ratio, but where r
+ * copies there by the reference (table_reference: every copy forward's
+ * own copy), at most 1 + TREE_TICKS_MAX over every copy forward's ticks
+ * there. Such a cell differs from every copy forward only by the tree in
+ * front of it, so a larger ratio is the machine's, not the table's: on a
+ * Zen 5 guest strategy libc, a jump to the C library's memmove, timed
+ * 1.095x that memmove at 65536 bytes, d = 0, where it takes some 1240
+ * ticks (evidence/zen5-2026-12-06-8c5629; docs/notebook/library-grid-
+ * 2026-12.md saw such spreads come and go with the moment). So a cell
+ * long enough that no tree's cost reaches the noise never loses for the
+ * copy it shares with every copy forward: the rule unchecked_keep_long
+ * applies to runs that timed no tree. */
+double gate_point_ratio(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j);
+
+/* Whether point (i, j) of g loses beyond the noise: grid_gate_loses on
+ * gate_point_ratio. */
+int gate_point_loses(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j,
+		     double noise);
 
 /* Rounds of repair the gate makes at most before it refuses. */
 #define REPAIR_ROUNDS 4

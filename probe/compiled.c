@@ -19,13 +19,15 @@ static const unsigned char guard_code[] = {0x48, 0x89, 0xf9, 0x48, 0x29, 0xf1, 0
 /* A table's slot: the entry as rule_patch writes it for a compiled table,
  * endbr64, then the routine's dispatch and the short copies it holds
  * (templates/lib/entry_copy.lua), then, in memmove, the overlap guards
- * (memmove_guards), from GUARDS on. Each slot starts a 64-byte line, as a
- * patched entry does. */
+ * (memmove_guards), from GUARDS on, and the library's jump in front of
+ * the entry (library_stub), at STUB. Each slot starts a 64-byte line, as
+ * a patched entry does. */
 enum {
 	LINE = 64,
 	CODE = PLAN_CODE_MAX + PLAN_INLINE_MAX,
 	GUARDS = (LINE + CODE + LINE - 1) / LINE * LINE,
-	SLOT = (GUARDS + N_COPY_STRATEGIES * sizeof guard_code + LINE - 1) / LINE * LINE,
+	STUB = (GUARDS + N_COPY_STRATEGIES * sizeof guard_code + LINE - 1) / LINE * LINE,
+	SLOT = STUB + LINE,
 };
 
 static void put32(unsigned char *p, int32_t v)
@@ -98,6 +100,20 @@ static void to_table(const struct derived_rule *r, int isa, struct copy_table *o
 	rule_table(r, t);
 	plan_at_isa(t, isa, out);
 	free(t);
+}
+
+/* The drop-in library's memmove in front of entry, written at line: jmp
+ * [rip + rel32] through a pointer to entry at the line's end, the jump the
+ * library's memmove makes through the pointer its constructor set
+ * (preload/uarchcopy.c) and the probe's in front of the C library's
+ * (flavor.c, baseline_copy). Returns where a call enters it. */
+static copy_fn library_stub(unsigned char *line, uintptr_t entry)
+{
+	enum { POINTER = LINE - 8, JMP = 6 };
+	line[0] = 0xff, line[1] = 0x25; /* jmp [rip + rel32]: FF /4, ModRM 25h (Intel SDM vol. 2, JMP) */
+	put32(line + 2, POINTER - JMP);
+	memcpy(line + POINTER, &entry, sizeof entry);
+	return (copy_fn)line;
 }
 
 /* Memmove's guard of a copy that goes one way (templates/flavor/x86_64/
@@ -210,7 +226,9 @@ static int compile_one(const struct probe_flavor *f, const struct derived_rule *
 	plan_tree_free(&tree);
 	if (n == 0)
 		return -1;
-	*entry = (copy_fn)base;
+	/* The trees that time the band cost are judged against one another
+	 * and the bare forward routine, so go without it. */
+	*entry = f->moves && !one_body ? library_stub(slot + STUB, base) : (copy_fn)base;
 	return 0;
 }
 

@@ -4,9 +4,11 @@
  * routine's dispatch copied there, no jump on the way to it), and jumping
  * to the flavor's strategy routines; in the flavor whose entry is
  * memmove, to the copies that go one way through memmove's overlap guard
- * (memmove_guard in compiled.c). A table that copies
- * forward everywhere is the entry's own baseline: the forward routine,
- * called directly. */
+ * (memmove_guard in compiled.c), and entered there, as a program enters
+ * the drop-in library's, through one jump through a pointer. A table that
+ * copies forward everywhere is the entry's own baseline: the forward
+ * routine, called directly, or the C library's memmove behind the same
+ * jump (probe_flavor's baseline_copy). */
 #ifndef PROBE_COMPILED_H
 #define PROBE_COMPILED_H
 

@@ -119,7 +119,7 @@ static int shipped_and_model(const struct probe_flavor *f, const struct derived_
 	int baseline = compiles_to_baseline(f, table);
 	/* Where the rule copies forward everywhere, the drop-in library runs
 	 * the C library's memmove, and the probe predicts that very code. */
-	copy_fn shipped = baseline && f->moves ? f->baseline_copy() : f->table_copy;
+	copy_fn shipped = baseline && f->moves ? f->baseline_copy() : f->shipped_copy();
 	copy_fn thrice[PLACES] = {shipped, shipped, shipped};
 	struct workload_ticks t[1 + PLACES];
 	struct streams *s = streams_new();

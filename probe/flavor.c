@@ -102,7 +102,7 @@ static int install_at(unsigned int i, struct derived_rule *out, const char **rou
  * (evidence/zen4-2026-12-05-5c9c40) where make bench, dynamically linked,
  * timed it at 13.1 and 7.7 in the same hour, and the table at 13.07 and
  * 7.83 where make bench timed its routines at 13.1 and 7.9. */
-static copy_fn baseline_copy(void)
+static copy_fn libc_memmove(void)
 {
 	const unsigned char *slot = (const unsigned char *)memmove;
 	int32_t rel;
@@ -113,14 +113,49 @@ static copy_fn baseline_copy(void)
 	return *(const copy_fn *)(slot + 6 + rel);
 }
 
+/* What the drop-in library runs on a core whose table is every copy
+ * forward: its memmove, one jump through the pointer its constructor set
+ * to the C library's (preload/uarchcopy.c; the same C, so the same jmp).
+ * A compiled table is timed behind the same jump (compiled.c, stub), so
+ * that both sides of every comparison pay what the library puts in front
+ * of them. */
+static copy_fn deferred_to;
+
+__attribute__((noinline)) static void *deferring_memmove(void *dst, const void *src, size_t n)
+{
+	return deferred_to(dst, src, n);
+}
+
+static copy_fn baseline_copy(void)
+{
+	deferred_to = libc_memmove();
+	return deferring_memmove;
+}
+
+/* The library's memmove where its constructor chose this flavor's
+ * routine: the same jump, through a pointer of its own. */
+static copy_fn chosen;
+
+__attribute__((noinline)) static void *library_memmove(void *dst, const void *src, size_t n)
+{
+	return chosen(dst, src, n);
+}
+
+static copy_fn shipped_copy(void)
+{
+	chosen = TABLE_COPY;
+	return library_memmove;
+}
+
 #ifdef UC_HAS_LIBC
 /* Strategy libc's cells run the memmove the probe judges tables against,
- * as in the drop-in library (preload/uarchcopy.c). A static program
+ * as in the drop-in library, whose cells jump to the C library's memmove
+ * itself (dlsym(RTLD_NEXT), preload/uarchcopy.c). A static program
  * applies its IRELATIVE relocations, which fill the C library's .iplt
  * slots, before its constructors run. */
 __attribute__((constructor)) static void point_libc(void)
 {
-	uc_libc_memmove = baseline_copy();
+	uc_libc_memmove = libc_memmove();
 }
 #endif
 #else
@@ -129,6 +164,12 @@ __attribute__((constructor)) static void point_libc(void)
 static copy_fn baseline_copy(void)
 {
 	return uc_copy_forward;
+}
+
+/* A kernel calls the patched entry itself. */
+static copy_fn shipped_copy(void)
+{
+	return TABLE_COPY;
 }
 #endif
 
@@ -143,5 +184,6 @@ const struct probe_flavor probe_flavor = {UC_FLAVOR,
 					  TABLE_COPY,
 					  MOVES,
 					  baseline_copy,
+					  shipped_copy,
 					  install_own,
 					  install_at};

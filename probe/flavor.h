@@ -54,9 +54,17 @@ struct probe_flavor {
 	 * the baseline), against which the probe judges its candidates: in a
 	 * kernel the entry's own bytes, one forward rep movsb (here the forward
 	 * routine, the same instructions); in the drop-in library the C
-	 * library's memmove, which it defers to (preload/uarchcopy.c), as a
-	 * call reaches it from the PLT (flavor.c). */
+	 * library's memmove, which it defers to (preload/uarchcopy.c), behind
+	 * the jump of the library's memmove, as a call from the PLT reaches it
+	 * there (flavor.c). */
 	copy_fn (*baseline_copy)(void);
+	/* table_copy as a program reaches it: in a kernel the patched entry
+	 * itself; in the drop-in library behind the library's memmove, one
+	 * jump through the pointer its constructor set, which the library puts
+	 * in front of the C library's memmove too (baseline_copy) and the
+	 * probe in front of every table it compiles of this flavor
+	 * (compiled.h). */
+	copy_fn (*shipped_copy)(void);
 	/* Installs and patches the rule this CPU's CPUID selects, as
 	 * rule_init does, and returns 1 with its table in out; 0 where the CPU
 	 * gets the baseline (nothing installed). table_copy then runs the

@@ -7,6 +7,7 @@
 #include "repair.h"
 #include "../common/util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +91,47 @@ out:
 	free(r), free(start), free(g);
 }
 
+/* Every copy forward took ticks a call at every point of g. */
+static void baseline_took(struct gate_grid *g, double ticks)
+{
+	for (size_t i = 0; i < BENCH_GRID_LENGTHS; i++)
+		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
+			g->baseline_ticks[i][j] = ticks;
+}
+
+/* A cell that copies by the reference loses no more than its tree costs
+ * (gate_point_ratio): 1.095x where the C library's memmove takes 1240
+ * ticks is judged 1 + 25 / 1240 and passes; 1.10x where it takes 300 is
+ * judged 1 + 25 / 300, a loss; and a cell of another copy is judged by
+ * what it timed. r: small_win.csv with libc's table, libc from 4097
+ * bytes. */
+static void tree_bound(const struct table *t, const struct derived_rule *r, struct gate_grid *g)
+{
+	struct dispatch_run d = kept_run();
+	struct derived_rule again = *r;
+	int made = 1;
+	size_t i = length_index(65536), j = distance_index(0);
+	one_loss(g, 65536, 0, 1.095);
+	baseline_took(g, 1240);
+	check(rule_choice(r, 65536, 0) == STRATEGY_LIBC, "65536 bytes, d = 0, copies by %s, not libc",
+	      strategy_name[rule_choice(r, 65536, 0)]);
+	check(fabs(gate_point_ratio(g, r, STRATEGY_LIBC, i, j) - (1 + TREE_TICKS_MAX / 1240)) < 1e-9 &&
+		      !gate_point_loses(g, r, STRATEGY_LIBC, i, j, 0.03),
+	      "a libc cell timed 1.095x at 1240 ticks is judged %.3fx, not 1 + %.0f / 1240",
+	      gate_point_ratio(g, r, STRATEGY_LIBC, i, j), TREE_TICKS_MAX);
+	check(gate_repair_round(t, &again, g, &d, 0.03, &made) == 0 && !made && d.n_repairs == 0,
+	      "a libc cell slower than its tree can make it is repaired or refuses (%d repairs)", d.n_repairs);
+	one_loss(g, 16384, 65, 1.10);
+	baseline_took(g, 300);
+	check(gate_point_loses(g, r, STRATEGY_LIBC, length_index(16384), distance_index(65), 0.03),
+	      "a libc cell timed 1.10x at 300 ticks, more than the noise within its tree's bound, does not lose");
+	one_loss(g, 64, 0, 1.095);
+	baseline_took(g, 1240);
+	check(rule_choice(r, 64, 0) != STRATEGY_LIBC &&
+		      gate_point_ratio(g, r, STRATEGY_LIBC, length_index(64), 0) == 1.095,
+	      "a cell of %s is not judged by what it timed", strategy_name[rule_choice(r, 64, 0)]);
+}
+
 /* A user run, which times strategy libc (the C library's memmove): there
  * the repair's reference is libc, not every copy forward. small_win.csv
  * with libc rows, 0.95x forward's time from 4097 bytes, 1.10x below: its
@@ -124,6 +166,7 @@ static void reference_libc(const struct table *small_win)
 	one_loss(g, 16384, 65, 1.10);
 	check(gate_repair_round(&t, r, g, &d, 0.03, &made) == 1 && d.n_repairs == 0,
 	      "a libc cell that loses, with no copy as fast as libc, is repaired (%d repairs)", d.n_repairs);
+	tree_bound(&t, r, g);
 out:
 	free(r), free(g);
 	table_free(&t);

@@ -5,6 +5,7 @@
 #include "evidence.h"
 
 #include "../../derive/model.h"
+#include "../../derive/repair.h"
 
 #include "../../common/bench_grid.h"
 #include "../../common/util.h"
@@ -92,6 +93,14 @@ static void grid_gate_section(struct buf *b, const struct run_facts *run)
 		   g->refused ? "**Refused**: every copy forward stays, since a table never loses to what the caller "
 				"already has beyond the noise."
 			      : "Passed.");
+	if (run->archive->probe_version >= TREE_BOUND_VERSION)
+		buf_printf(b, "\nA point whose cell copies as every copy forward does is judged at most 1 + %.0f ticks "
+			      "over every copy forward's time there, the most its tree can cost (derive/repair.h)%s.\n",
+			   TREE_TICKS_MAX,
+			   strcmp(run->archive->flavor, "user") == 0
+				   ? "; the table and the C library's memmove were each timed behind one jump through a "
+				     "pointer, as the drop-in library's memmove reaches either"
+				   : "");
 	const struct dispatch_run *d = &run->archive->dispatch;
 	if (!d->records_repairs) {
 		if (g->refused)
