@@ -94,8 +94,10 @@ static void grid_gate_section(struct buf *b, const struct run_facts *run)
 				"already has beyond the noise."
 			      : "Passed.");
 	if (run->archive->probe_version >= TREE_BOUND_VERSION)
-		buf_printf(b, "\nA point whose cell copies as every copy forward does is judged at most 1 + %.0f ticks "
-			      "over every copy forward's time there, the most its tree can cost (derive/repair.h)%s.\n",
+		buf_printf(b, "\nA loss's two more timings were two later sweeps, each with the table compiled at a new "
+			      "place and copying in a fresh arena. A point whose cell copies as every copy forward does "
+			      "is judged at most 1 + %.0f ticks over every copy forward's time there, the most its tree "
+			      "can cost (derive/repair.h)%s.\n",
 			   TREE_TICKS_MAX,
 			   strcmp(run->archive->flavor, "user") == 0
 				   ? "; the table and the C library's memmove were each timed behind one jump through a "
