@@ -73,9 +73,10 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
  *    at any length, and the masked-off bytes are neither read nor written,
  *    so nothing past n faults.
  *  - avx512_medium: every load before any store, 64 bytes a move from 65
- *    bytes (two ymm below), for n in 33..512, as glibc's AVX-512 memmove
- *    moves these lengths (sysdeps/x86_64/multiarch/
- *    memmove-vec-unaligned-erms.S); avx2_small moves half as much a move.
+ *    bytes (two ymm below), for n in 33..1024: to 512 as glibc's AVX-512
+ *    memmove moves these lengths (sysdeps/x86_64/multiarch/
+ *    memmove-vec-unaligned-erms.S), then in sixteen registers where that
+ *    memmove loops; avx2_small moves half as much a move.
  *  - avx512_masked: avx512_small's one masked move in a zmm register, for
  *    n <= 63: every length below the 64 bytes from which the C library's
  *    AVX-512 memmove copies with two unmasked moves after two compares,
@@ -118,8 +119,8 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
 	  "every load before any store, no branch on the length from 8 bytes (any overlap)") \
 	X(STRATEGY_AVX512_SMALL, "avx512_small", 0, 32, ISA_AVX512, 'M', STRATEGY_SMALL_FLAT, 11, DIR_ANY, 0, 0, 0, \
 	  "rcx k1 ymm0", "one load and one store of the first n bytes under a mask, no branch (any overlap)") \
-	X(STRATEGY_AVX512_MEDIUM, "avx512_medium", 33, 512, ISA_AVX512, 'E', STRATEGY_AVX2_SMALL, 12, DIR_ANY, 0, 0, 0, \
-	  "zmm0-7", "every load before any store, in zmm registers (any overlap)") \
+	X(STRATEGY_AVX512_MEDIUM, "avx512_medium", 33, 1024, ISA_AVX512, 'E', STRATEGY_AVX2_SMALL, 12, DIR_ANY, 0, 0, 0, \
+	  "zmm0-15", "every load before any store, in zmm registers (any overlap)") \
 	X(STRATEGY_AVX512_MASKED, "avx512_masked", 0, 63, ISA_AVX512, 'K', STRATEGY_AVX2_SMALL, 13, DIR_ANY, 0, 0, 0, \
 	  "rcx k1 zmm0", "one zmm load and one store of the first n bytes under a mask, no branch (any overlap)") \
 	X(STRATEGY_LIBC, "libc", 0, -1, ISA_GPR, 'L', STRATEGY_LIBC, 14, DIR_ANY, 0, 0, 1, "rax rcx r8 r9 r10 r11", \

@@ -65,7 +65,11 @@ check "kernel: every set of the forged database encodes to its bytes" same "$T/f
 # 129..256, are the pieces' moves right after their compares (plan/tree.h,
 # falls). And zen4's, avx512_masked
 # up to 63 bytes, then avx512_medium, whose moves of 64..128 follow the
-# second compare, as the C library's AVX-512 memmove lays them out.
+# second compare, as the C library's AVX-512 memmove lays them out. And
+# zen3's, two bands of avx512_medium apart, 64..512 and 769..1024, both
+# of its piece of 129 bytes on, whose moves a tree may lay out after two
+# compares (the table a Zen 5 guest's run derived, which NASM refused
+# while both took one label).
 sqlite3 "$T/forged.db" "UPDATE rule SET above_max = 0, near_max = 0, below_max = 0, zero_mod = 4096, align_dst = 0
 	WHERE uarch = 'zen5' AND flavor = 'user'; DELETE FROM rule_band WHERE uarch = 'zen5' AND flavor = 'user';
 	INSERT INTO rule_band VALUES ('zen5', 'user', 0, 32, 'avx512_small', 'avx512_small', 'avx512_small',
@@ -82,7 +86,18 @@ sqlite3 "$T/forged.db" "UPDATE rule SET above_max = 0, near_max = 0, below_max =
 	INSERT INTO rule_band VALUES ('zen4', 'user', 64, 256, 'avx512_medium', 'avx512_medium', 'avx512_medium',
 		'avx512_medium', 'avx512_medium');
 	INSERT INTO rule_band VALUES ('zen4', 'user', 257, NULL, 'avx2_forward', 'avx2_forward', 'avx2_forward',
-		'avx2_forward', 'avx2_forward')"
+		'avx2_forward', 'avx2_forward');
+	UPDATE rule SET above_max = 0, near_max = 0, below_max = 0, zero_mod = 4096, align_dst = 0
+	WHERE uarch = 'zen3' AND flavor = 'user'; DELETE FROM rule_band WHERE uarch = 'zen3' AND flavor = 'user';
+	INSERT INTO rule_band VALUES ('zen3', 'user', 0, 63, 'avx512_masked', 'avx512_masked', 'avx512_masked',
+		'avx512_masked', 'avx512_masked');
+	INSERT INTO rule_band VALUES ('zen3', 'user', 64, 512, 'avx512_medium', 'avx512_medium', 'avx512_medium',
+		'avx512_medium', 'avx512_medium');
+	INSERT INTO rule_band VALUES ('zen3', 'user', 513, 768, 'avx512_forward', 'avx512_forward', 'avx512_forward',
+		'avx512_forward', 'avx512_forward');
+	INSERT INTO rule_band VALUES ('zen3', 'user', 769, 1024, 'avx512_medium', 'avx512_medium', 'avx512_medium',
+		'avx512_medium', 'avx512_medium');
+	INSERT INTO rule_band VALUES ('zen3', 'user', 1025, NULL, 'forward', 'forward', 'forward', 'forward', 'forward')"
 check "the forged database with a user table of avx512_medium generates" \
 	gen/uarchgen gen -q --db "$T/forged.db" --out "$T/forged-user"
 U=$T/forged-user/user/x86_64/copy.asm
@@ -96,6 +111,8 @@ check "...and lays out the moves of 33..63 bytes right after its second compare,
 check "...zen4's: avx512_masked behind the first compare's jump, the moves of 64..128 bytes after the second" sh -c \
 	"sed -n '/^uc_memcpy_zen4_avx512:/,/copy_end/p' '$U' | grep -v '^ *;' | sed -n '4,8p' | tr -s ' ' | tr '\\n' '|' |
 	 grep -q '^ cmp rdx, 63 ; band edge| jbe near .Lmemcpy_zen4_avx512_avx512_masked| cmp rdx, 128 ; band edge| ja .Lmemcpy_zen4_avx512_n129_up|.Lmemcpy_zen4_avx512_falls_avx512_medium_n64:|\$'"
+check "...zen3's: the moves of avx512_medium's piece of 129 bytes on after two compares, each under its own label" sh -c \
+	"grep -q '^.Lmemcpy_zen3_avx512_falls_avx512_medium_n129:' '$U' && grep -q '^.Lmemcpy_zen3_avx512_falls2_avx512_medium_n129:' '$U'"
 check "user: every set of the forged database encodes to its bytes" same "$T/forged.db" "$T/forged-user" user
 # And the pieces copy what they should: zen5's generated tests, every
 # length, distance and overlap through its patched entries (on a CPU
@@ -103,6 +120,7 @@ check "user: every set of the forged database encodes to its bytes" same "$T/for
 check "...and its generated tests build" build_suite "$T/forged-user/user"
 check "...and pass, zen5's" "$T/forged-user/user/run" zen5
 check "...and zen4's" "$T/forged-user/user/run" zen4
+check "...and zen3's" "$T/forged-user/user/run" zen3
 
 # Kernel tables that copy zero and elsewhere forward at every length and
 # some classes their own ways: their trees test the distance first

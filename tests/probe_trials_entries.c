@@ -18,6 +18,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Where an indirect jmp [rip + rel32] at p lands; NULL where p is not one
+ * (FF /4, ModRM 25h: Intel SDM vol. 2, JMP). */
+static const unsigned char *jumps_through_pointer(const unsigned char *p)
+{
+	int32_t rel;
+	if (!p || p[0] != 0xff || p[1] != 0x25)
+		return NULL;
+	memcpy(&rel, p + 2, sizeof rel);
+	return *(const unsigned char *const *)(p + 6 + rel);
+}
+
+/* The jumps in front of what the probe times. In the flavor of the
+ * drop-in library, the C library's memmove, the shipped entry and each
+ * compiled table are reached through one jump through a pointer, as the
+ * library's memmove reaches the one it chose, and that jump lands on the
+ * copy itself, not on another jump (the static probe's .iplt slot of the
+ * C library's memmove). In a kernel's, none: the baseline is the copy. */
+static void check_library_jumps(const struct probe_flavor *f)
+{
+	const unsigned char *base = (const unsigned char *)f->baseline_copy(),
+			    *shipped = (const unsigned char *)f->shipped_copy(), *table = NULL;
+	struct derived_rule r;
+	struct compiled_tables c = {0};
+	/* small to 32 bytes, forward above: a tree. */
+	derived_baseline(&r);
+	r.bands[1] = r.bands[0], r.bands[0].hi = 32, r.bands[1].lo = 33, r.n_bands = 2;
+	for (int k = 0; k < N_DISTANCE_CLASSES; k++)
+		r.bands[0].strategy[k] = STRATEGY_SMALL;
+	if (compile_tables(f, &r, 1, 0, &c) == 0)
+		table = (const unsigned char *)c.entries[0];
+	const unsigned char *to_base = jumps_through_pointer(base), *to_shipped = jumps_through_pointer(shipped),
+			    *to_table = jumps_through_pointer(table);
+	if (f->moves)
+		check(to_base && !jumps_through_pointer(to_base) && to_shipped == (const unsigned char *)f->table_copy &&
+			      to_table && !jumps_through_pointer(to_table),
+		      f->name,
+		      "the C library's memmove, the shipped entry and a compiled table are not each one jump through "
+		      "a pointer to the copy itself");
+	else
+		check(base && !to_base && shipped == (const unsigned char *)f->table_copy && table && !to_table, f->name,
+		      "in a kernel's flavor the baseline, the shipped entry or a compiled table takes a jump through a "
+		      "pointer");
+	compiled_tables_free(&c);
+}
+
 /* Each strategy the CPU runs, through its entry: the last instruction a
  * jmp rel32 to the strategy's own routine, or, for a copy a patched entry
  * holds (plan/layout.h), the routine's body itself right after the entry's
@@ -25,13 +70,7 @@
  * the copy right. */
 void check_own_entries(const struct probe_flavor *f)
 {
-	/* What the tables are judged against is that copy itself, as a call
-	 * through a program's PLT reaches it, not a jmp through a pointer (the
-	 * static probe's .iplt slot of the C library's memmove), which the
-	 * tables, called directly, do not take. */
-	const unsigned char *base = (const unsigned char *)f->baseline_copy();
-	check(base && !(base[0] == 0xff && base[1] == 0x25), f->name,
-	      "the baseline is a jmp through a pointer, not the copy itself");
+	check_library_jumps(f);
 	struct compiled_tables c;
 	f->force_strategy(BASELINE_STRATEGY);
 	if (compile_strategies(f, &c)) {
@@ -113,7 +152,10 @@ static const unsigned char *piece_bytes(const struct probe_flavor *f, size_t k, 
  * laid out after the compare, twice in the slot. */
 static int tree_reaches_piece(const struct probe_flavor *f, const struct compiled_tables *c, size_t k)
 {
+	/* The tree, past the library's jump in front of it (check_library_jumps). */
 	const unsigned char *p = (const unsigned char *)c->entries[0], *end = c->region + c->size;
+	if (jumps_through_pointer(p))
+		p = jumps_through_pointer(p);
 	size_t len;
 	const unsigned char *want = piece_bytes(f, k, &len);
 	int hit = 0;

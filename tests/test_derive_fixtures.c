@@ -81,7 +81,7 @@ static void fixtures_strategies(void)
 		choose(33, 5, F);
 		choose(8192, 5, F);
 	}
-	/* A copy of the middle lengths only (avx512_medium, 33..512), faster
+	/* A copy of the middle lengths only (avx512_medium, forged at 33..512), faster
 	 * from 65: its band runs from there to its last length. */
 	if (derive("medium_win.csv")) {
 		choose(64, 5, F);
