@@ -634,8 +634,12 @@ void uc_rule_install(const struct uc_rule *rule)
 		if (k + 1 < UC_MAX_BANDS)
 			((volatile uc_u64 *)uc_copy_long_hi)[k] =
 				first_long + k + 1 < n ? (uc_u64)rule->bands[b].hi : ~(uc_u64)0;
+		/* One strategy for all of the band's lengths from SHORT: judged at
+		 * its last, where a fallback of fewer lengths (avx2_small's 256
+		 * for avx512_medium's 1024) no longer copies. */
+		len = rule->bands[b].hi < SHORT ? SHORT : (uc_size_t)rule->bands[b].hi;
 		for (c = 0; c < UC_N_CLASSES; c++)
-			((volatile unsigned char *)uc_copy_long_cells)[c * UC_MAX_BANDS + k] = cell(rule, b, c, SHORT);
+			((volatile unsigned char *)uc_copy_long_cells)[c * UC_MAX_BANDS + k] = cell(rule, b, c, len);
 	}
 	for (k = 0; k < UC_MAX_BANDS; k++) {
 		unsigned char s = uc_copy_long_cells[k];

@@ -191,8 +191,11 @@ pub unsafe fn install(rule: &Rule) {
         if k + 1 < MAX_BANDS && first_long + k + 1 < n {
             long_hi[k] = rule.bands[b].hi as u64;
         }
+        // One strategy for all of the band's lengths from SHORT: judged at
+        // its last, where a fallback of fewer lengths no longer copies.
+        let len = rule.bands[b].hi.max(SHORT);
         for c in 0..N_CLASSES {
-            long_cells[c * MAX_BANDS + k] = cell(rule, b, c, SHORT);
+            long_cells[c * MAX_BANDS + k] = cell(rule, b, c, len);
         }
     }
     let mut long_uniform = [0u8; MAX_BANDS];
