@@ -42,8 +42,9 @@
  * lists what each version changed). The archive's lines differ by
  * version where the header comment above says so; the other constants
  * name the versions from which the import reads a run otherwise. */
-#define PROBE_VERSION 24
+#define PROBE_VERSION 25
 #define TREE_BOUND_VERSION 23
+#define GATE_CPUS_VERSION 25
 #define REPAIRS_VERSION 21
 #define LOW_GATE_VERSION 20
 #define WORKLOAD_SPLITS_VERSION 19

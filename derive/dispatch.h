@@ -116,6 +116,9 @@ struct classes_trial {
  * the grid (on the workload the candidates' and the shaped trial's tests
  * see to it). */
 #define GRID_GATE_ROUNDS 15
+/* The most CPUs the gate times each point on (probe/cpus.h): every CPU
+ * the probe may run on, up to this many. */
+#define GRID_GATE_CPUS 4
 struct grid_gate {
 	int tried;
 	double worst;

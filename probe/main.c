@@ -6,6 +6,7 @@
 #include "../common/util.h"
 #include "../derive/archive.h"
 #include "../derive/derive.h"
+#include "cpus.h"
 #include "dispatch_cost.h"
 #include "flavor.h"
 #include "machine.h"
@@ -14,7 +15,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,16 +174,11 @@ static int describe_machine(struct run_archive *machine, struct cpu_info *cpu)
 	return 0;
 }
 
-/* Stays on one CPU, since a migration mid-sample would time two cores, and
- * turns the signals that end a run into the stop flag, so that an
- * interrupted run writes nothing. */
+/* Stays on one CPU (cpus.h), and turns the signals that end a run into
+ * the stop flag, so that an interrupted run writes nothing. */
 static void settle(void)
 {
-	cpu_set_t one;
-	CPU_ZERO(&one);
-	int here = sched_getcpu();
-	CPU_SET(here >= 0 ? here : 0, &one);
-	sched_setaffinity(0, sizeof one, &one);
+	cpus_settle();
 
 	struct sigaction sa = {0};
 	sa.sa_handler = on_signal;

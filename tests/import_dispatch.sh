@@ -35,7 +35,7 @@ check "...and said what a band costs" grep -q 'each band past the first costs [0
 check "...and which candidate it kept" grep -q '(kept)' "$T/probe.out"
 "$FORGE" "$(ls "$T"/probe/*-kernel-*.run)" "$T/k.run" AuthenticAMD 00830f10 none "AMD EPYC 7502 32-Core Processor"
 A=$T/k.run
-check "the archive is version 24" grep -qx 'probe 24' "$A"
+check "the archive is version 25" grep -qx 'probe 25' "$A"
 for k in 1 2 4 8; do
 	check "it holds the $k-band table's timings" grep -Eq "^dispatch $k [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
 done
@@ -59,7 +59,7 @@ check "the measured cost derives the rule" grep -q 'charged 1.00 ticks a call, w
 check "summary.md shows the dispatch timings" grep -q '^| 8 | 17.00 | 10.00 | 7.00 |$' "$T/dry.out"
 check "...and the band cost, their slope" grep -q 'Each band past the first costs 1.00 ticks a call' "$T/dry.out"
 check "...and that each table was timed in turns with rep movsb alone, at three places (version 11 on)" grep -q 'never two tables in turns with each other, each table compiled at 3 places' "$T/dry.out"
-edit "$known" "$T/v10.run" '/^repairs* /d; s/^probe 24$/probe 10/; /^classes /d; /^grid_gate /d'
+edit "$known" "$T/v10.run" '/^repairs* /d; s/^probe 25$/probe 10/; /^classes /d; /^grid_gate /d'
 dry "$T/v10.run"
 check "a version 10 archive's summary does not say so" sh -c "! grep -q 'never two tables in turns' '$T/dry.out'"
 check "...and the kept candidate" grep -q '^| \*\*1 times the band cost (kept)\*\* |' "$T/dry.out"
@@ -136,7 +136,7 @@ check "...and summary.md shows the trial, every copy forward not kept" sh -c \
 	"grep -q '^| classes | 12.10 | 12.00 |\$' '$T/dry.out' && grep -q '^\*\*Kept\*\*: the rule is the classes table\.\$' '$T/dry.out' &&
 	 grep -q '^| every copy forward | 1 |' '$T/dry.out'"
 check "...and that its zero test waits behind a compare (version 20)" grep -q 'a zero test of d mod zero_mod only past one compare of the last such class.s bound, probe version 20' "$T/dry.out"
-edit "$T/classes.run" "$T/classes19.run" '/^repairs* /d; s/^probe 24$/probe 19/'
+edit "$T/classes.run" "$T/classes19.run" '/^repairs* /d; s/^probe 25$/probe 19/'
 dry "$T/classes19.run"
 check "...a version 19 archive's does not" sh -c "grep -q '^| classes | 12.10 | 12.00 |\$' '$T/dry.out' && ! grep -q 'probe version 20' '$T/dry.out'"
 edit "$T/stall.run" "$T/classesnot.run" 's/^classes .*/classes 12.50 12.00 12.00 12.00 not/'
@@ -170,7 +170,7 @@ check "...while the tables after each pass, derived before the trials as the pro
 	awk -F'; ' '/^\| 1\.\.[0-9]+ \|/ { for (i = 2; i <= NF; i++) if ($i + 0 > 0 && $i + 0 <= 240) found = 1 } END { exit !found }' "$T/dry.out"
 check "...and summary.md marks it" grep -q '^| 0\.\.240 | 10.00 | 10.00 | 10.00 | 10.00 | \*\*kept whole\*\* |$' "$T/dry.out"
 check "...and says the workload decided (version 19)" grep -q 'A range stays whole where the split was not faster beyond the noise on random sizes (probe version 19' "$T/dry.out"
-edit "$T/whole.run" "$T/whole18.run" '/^repairs* /d; s/^probe 24$/probe 18/'
+edit "$T/whole.run" "$T/whole18.run" '/^repairs* /d; s/^probe 25$/probe 18/'
 dry "$T/whole18.run"
 check "...a version 18 archive's, either stream" sh -c "grep -q 'was not faster beyond the noise on either stream' '$T/dry.out' &&
 	! grep -q 'probe version 19' '$T/dry.out'"
@@ -208,7 +208,7 @@ flat_as_small "$T/flat.run" "$T/harmflat.run" 10
 refused "a small trial kept where small_flat loses to forward on the grid" "$T/harmflat.run" "the archive contradicts its own points"
 edit "$known" "$T/badflat.run" 's/^small_trial .*/small_trial 10.00 kept/'
 refused "a small trial line cut short" "$T/badflat.run" "expected 'small_trial none' or 'small_trial WITH_RANDOM"
-edit "$known" "$T/v7.run" '/^repairs* /d; s/^probe 24$/probe 7/; /^small_trial /d; /^shaped /d; /^classes /d; /^grid_gate /d'
+edit "$known" "$T/v7.run" '/^repairs* /d; s/^probe 25$/probe 7/; /^small_trial /d; /^shaped /d; /^classes /d; /^grid_gate /d'
 dry "$T/v7.run"
 rule >"$T/v7.rule"
 # A probe before the gate (version 12) never timed its table compiled on
@@ -216,7 +216,7 @@ rule >"$T/v7.rule"
 check "a version 7 archive (no small trial, no gate) keeps only its long cells" sh -c \
 	"grep -q 'This run.s probe timed no compiled tree' '$T/dry.out' && grep -Eq '^table: .*: 0\.\.[0-9]* forward' '$T/dry.out'"
 check "...and no small copy" sh -c "! grep -qw small '$T/v7.rule'"
-edit "$T/base.run" "$T/v8base.run" '/^repairs* /d; s/^probe 24$/probe 8/; /^shaped /d; /^classes /d; /^grid_gate /d'
+edit "$T/base.run" "$T/v8base.run" '/^repairs* /d; s/^probe 25$/probe 8/; /^shaped /d; /^classes /d; /^grid_gate /d'
 dry "$T/v8base.run"
 check "a version 8 archive that kept the baseline (no shaped trial) keeps it" grep -Eq '^table: .*: 0\.\. forward$' "$T/dry.out"
 
@@ -224,16 +224,16 @@ check "a version 8 archive that kept the baseline (no shaped trial) keeps it" gr
 # dispatch, a slope that measures the strategy mix too: a Zen 3's, where
 # small is 2.7x faster than rep movsb, came out 0.00 ticks a band. Its runs
 # take the default cost, and say why.
-edit "$known" "$T/v3.run" '/^repairs* /d; s/^probe 24$/probe 3/; /^trials\{0,1\} /d; /^small_trial /d; /^shaped /d; /^classes /d; /^grid_gate /d'
+edit "$known" "$T/v3.run" '/^repairs* /d; s/^probe 25$/probe 3/; /^trials\{0,1\} /d; /^small_trial /d; /^shaped /d; /^classes /d; /^grid_gate /d'
 dry "$T/v3.run"
 check "a version 3 archive derives at the default cost, not its slope" grep -q 'charged 0.80 ticks a call, the default cost' "$T/dry.out"
 check "...its summary saying why its timings are not used" grep -q 'timed the dispatch, but not as the derivation' "$T/dry.out"
-edit "$known" "$T/v3flat.run" '/^repairs* /d; s/^probe 24$/probe 3/; /^trials\{0,1\} /d; /^small_trial /d; /^shaped /d; /^classes /d; /^grid_gate /d; s/^dispatch \([1248]\) .*/dispatch \1 20.00 20.00/'
+edit "$known" "$T/v3flat.run" '/^repairs* /d; s/^probe 25$/probe 3/; /^trials\{0,1\} /d; /^small_trial /d; /^shaped /d; /^classes /d; /^grid_gate /d; s/^dispatch \([1248]\) .*/dispatch \1 20.00 20.00/'
 dry "$T/v3flat.run"
 check "...and a flat slope (the strategy mix) is charged the default, not 0" grep -q 'charged 0.80 ticks a call' "$T/dry.out"
 
 # Version 2: the points alone, the default cost, said so.
-edit "$A" "$T/v2.run" '/^repairs* /d; s/^probe 24$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\|classes\|grid_gate\|repairs\|repair\) /d'
+edit "$A" "$T/v2.run" '/^repairs* /d; s/^probe 25$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\|classes\|grid_gate\|repairs\|repair\) /d'
 dry "$T/v2.run"
 check "a version 2 archive derives" grep -q '^table: ' "$T/dry.out"
 check "...with the default cost, and says so" grep -q 'the default cost of a band (this run.s probe did not measure it as the derivation uses it)' "$T/dry.out"
@@ -249,11 +249,11 @@ check "a version 14 user archive's method says which copies take memmove's overl
 	'memmove and the strategy goes up or down, none before one that loads everything before it stores' "$T/dry.out"
 check "...and that a piece's lengths jump to the piece" grep -q \
 	"or, at a length one of its pieces holds (plan/pieces.h), to that piece, past the body's own compares" "$T/dry.out"
-edit "$T/u.run" "$T/u13.run" '/^repairs* /d; s/^probe 24$/probe 13/; /^classes /d'
+edit "$T/u.run" "$T/u13.run" '/^repairs* /d; s/^probe 25$/probe 13/; /^classes /d'
 dry "$T/u13.run"
 check "...a version 13 one's, that each jumped to its routine" sh -c \
 	"grep -q \"stores, then a jump to the strategy's routine), so\" '$T/dry.out' && ! grep -q 'its pieces holds' '$T/dry.out'"
-edit "$T/u.run" "$T/u12.run" '/^repairs* /d; s/^probe 24$/probe 12/; /^classes /d'
+edit "$T/u.run" "$T/u12.run" '/^repairs* /d; s/^probe 25$/probe 12/; /^classes /d'
 dry "$T/u12.run"
 check "...a version 12 one's, that every copy took them" grep -q "where the flavor's entry is memmove, then a jump" "$T/dry.out"
 

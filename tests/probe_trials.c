@@ -23,6 +23,7 @@
 #include "../common/bench_grid.h"
 #include "../plan/pieces.h"
 #include "../probe/compiled.h"
+#include "../probe/cpus.h"
 #include "../probe/grid_gate.h"
 #include "../probe/measure.h"
 #include "../probe/placed.h"
@@ -30,6 +31,7 @@
 #include "../common/util.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +82,26 @@ static void *copy_b(void *dst, const void *src, size_t n)
 {
 	ran('B');
 	return memcpy(dst, src, n);
+}
+
+/* The CPUs the grid gate times on (probe/cpus.h): the home CPU first,
+ * then others the process may run on, none twice, as many as it may run
+ * on up to CPUS_TIMED_MAX; each one the process can be pinned to; and the
+ * home one pinned again after. */
+static void check_cpus(void)
+{
+	cpu_set_t allowed;
+	int may = sched_getaffinity(0, sizeof allowed, &allowed) ? 1 : CPU_COUNT(&allowed), cpus[CPUS_TIMED_MAX];
+	cpus_settle();
+	int n = cpus_timed(cpus), right = n == (may < CPUS_TIMED_MAX ? may : CPUS_TIMED_MAX) &&
+						cpus[0] == cpus_home() && sched_getcpu() == cpus_home();
+	for (int i = 0; right && i < n; i++) {
+		for (int j = 0; j < i; j++)
+			right &= cpus[j] != cpus[i];
+		right &= cpus_pin(cpus[i]) == 0 && sched_getcpu() == cpus[i];
+	}
+	right &= cpus_pin(cpus_home()) == 0 && sched_getcpu() == cpus_home();
+	check(right, "cpus", "the grid gate's CPUs are not the home one first, then others it may run on, each once");
 }
 
 /* A and B each timed in turns with the reference, never with each other:
@@ -269,6 +291,7 @@ int main(int argc, char **argv)
 			r.strategy = STRATEGY_SMALL_FLAT;
 			table_add(&t, r);
 		}
+	check_cpus();
 	check_timed_apart();
 	for (const struct probe_flavor *const *f = probe_flavors; *f; f++) {
 		struct dispatch_run fresh;

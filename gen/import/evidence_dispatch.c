@@ -93,6 +93,10 @@ static void grid_gate_section(struct buf *b, const struct run_facts *run)
 		   g->refused ? "**Refused**: every copy forward stays, since a table never loses to what the caller "
 				"already has beyond the noise."
 			      : "Passed.");
+	if (run->archive->probe_version >= GATE_CPUS_VERSION)
+		buf_printf(b, "\nEach point was timed on every CPU the probe could run on, at most %d, and judged by the CPU "
+			      "where the table did worst.\n",
+			   GRID_GATE_CPUS);
 	if (run->archive->probe_version >= TREE_BOUND_VERSION)
 		buf_printf(b, "\nA loss's two more timings were two later sweeps, each with the table compiled at a new "
 			      "place and copying in a fresh arena. A point whose cell copies as every copy forward does "
