@@ -100,7 +100,7 @@ void say_bands(struct derived_rule *r)
 			say(r, "%u", b->hi);
 		say(r, ": %s", strategy_name[b->strategy[CLASS_ELSEWHERE]]);
 		for (int c = 0; c < NC; c++)
-			if (b->strategy[c] != b->strategy[CLASS_ELSEWHERE])
+			if (rule_class_live(r, c) && b->strategy[c] != b->strategy[CLASS_ELSEWHERE])
 				say(r, ", %s %s", class_name[c], strategy_name[b->strategy[c]]);
 	}
 }

@@ -96,6 +96,10 @@ enum distance_class rule_class(const struct derived_rule *r, unsigned int d);
 
 /* The strategy r picks for length n at distance d (plan_choice). */
 int rule_choice(const struct derived_rule *r, unsigned int n, unsigned int d);
+/* Whether class c holds any distance under r's bounds: zero and
+ * elsewhere always; above, near and below where their bound is set. A
+ * band's cell of a class that holds none copies nothing, and is not told. */
+int rule_class_live(const struct derived_rule *r, int c);
 
 /* Sets r's align_dst from its bands: PROBE_ALIGN_DST where a cell takes
  * a strategy that aligns, else 0. */

@@ -82,6 +82,12 @@ int rule_choice(const struct derived_rule *r, unsigned int n, unsigned int d)
 	return plan_band_choice(r->bands, r->n_bands, bounds_of(r), n, d);
 }
 
+int rule_class_live(const struct derived_rule *r, int c)
+{
+	return c == CLASS_ABOVE ? r->above_max != 0 : c == CLASS_NEAR ? r->near_max != 0
+						    : c == CLASS_BELOW ? r->below_max != 0 : 1;
+}
+
 void rule_align_dst(struct derived_rule *r)
 {
 	r->align_dst = 0;

@@ -161,6 +161,8 @@ check "overlapping copies of a copy that goes up reach the C library's memmove" 
 check "...and copy as it does" sh -c "UARCHCOPY_STRATEGY=forward LD_PRELOAD='$LIB $T/count.so' '$T/overlap' overlap 2>/dev/null | cmp -s - '$T/sum.plain.overlap'"
 check "...disjoint ones run the library's own (the control)" sh -c \
 	"test \"\$(UARCHCOPY_STRATEGY=forward LD_PRELOAD='$LIB $T/count.so' '$T/overlap' disjoint 2>&1 >/dev/null | grep count_memmove)\" = 'count_memmove: 0 calls'"
+check "memcpy is the library's memmove: under a copy that goes up, an overlapping memcpy copies as memmove does" sh -c \
+	"UARCHCOPY_STRATEGY=forward LD_PRELOAD='$LIB' '$T/overlap' overlap memcpy | cmp -s - '$T/sum.plain.overlap'"
 check "a table of strategy libc sends disjoint ones there too" sh -c \
 	"test \"\$(UARCHCOPY_STRATEGY=libc LD_PRELOAD='$LIB $T/count.so' '$T/overlap' disjoint 2>&1 >/dev/null | grep count_memmove)\" = 'count_memmove: 10 calls'"
 check "a forced strategy: the entry jumps inside the library" sh -c \

@@ -26,13 +26,10 @@ void rule_text(const struct derived_rule *r, char *out, size_t size)
 			snprintf(hi, sizeof hi, "%u", b->hi);
 		len += (size_t)snprintf(out + len, size - len, "%s%u..%s %s", i ? "; " : "", b->lo, hi,
 					strategy_name[b->strategy[CLASS_ELSEWHERE]]);
-		for (int c = 0; c < CLASS_ELSEWHERE && len < size; c++) {
-			int live = c == CLASS_ZERO || (c == CLASS_ABOVE && r->above_max) || (c == CLASS_NEAR && r->near_max) ||
-				   (c == CLASS_BELOW && r->below_max);
-			if (live && b->strategy[c] != b->strategy[CLASS_ELSEWHERE])
+		for (int c = 0; c < CLASS_ELSEWHERE && len < size; c++)
+			if (rule_class_live(r, c) && b->strategy[c] != b->strategy[CLASS_ELSEWHERE])
 				len += (size_t)snprintf(out + len, size - len, ", %s %s", class_names[c],
 							strategy_name[b->strategy[c]]);
-		}
 	}
 }
 
