@@ -116,9 +116,9 @@ static copy_fn libc_memmove(void)
 /* What the drop-in library runs on a core whose table is every copy
  * forward: its memmove, one jump through the pointer its constructor set
  * to the C library's (preload/uarchcopy.c; the same C, so the same jmp).
- * A compiled table is timed behind the same jump (compiled.c, stub), so
- * that both sides of every comparison pay what the library puts in front
- * of them. */
+ * A compiled table is timed behind the same jump (compiled.c,
+ * library_stub), so that both sides of every comparison pay what the
+ * library puts in front of them. */
 static copy_fn deferred_to;
 
 __attribute__((noinline)) static void *deferring_memmove(void *dst, const void *src, size_t n)
