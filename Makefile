@@ -270,7 +270,7 @@ PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
 # flavor: each flavor's probe/flavor.c, copy.o and copy_rule.o become one
 # object whose defined symbols are renamed <flavor>_..., so that the
 # flavors' routines, all named uc_..., do not clash.
-PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c probe/dispatch_cost.c probe/streams.c probe/band_trials.c \
+PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c probe/dispatch_cost.c probe/streams.c probe/checks.c \
 		probe/compiled.c probe/placed.c probe/grid_gate.c probe/cpus.c $(DERIVE_SRCS) $(PLAN_SRCS) common/text.c \
 		common/sha256.c common/util.c common/workload.c $(POKE_SRC)
 
@@ -307,11 +307,11 @@ $(B)/probe_trials: tests/probe_trials.c tests/probe_trials_entries.c tests/probe
 # The derivation: derive.c and the steps it takes (derive/grid.h), with the
 # table it reads.
 DERIVATION_SRCS := derive/derive.c derive/grid.c derive/grid_gate.c derive/class_bounds.c derive/fit.c derive/rule.c derive/table.c \
-		   derive/dispatch.c derive/band_trials.c derive/small_trial.c derive/shaped_trial.c derive/classes_trial.c derive/repair.c derive/model.c \
+		   derive/dispatch.c derive/band_trials.c derive/small_trial.c derive/shaped_trial.c derive/classes_trial.c derive/search.c derive/repair.c derive/model.c \
 		   common/util.c common/workload.c $(PLAN_SRCS)
 TEST_DERIVE_SRCS := tests/test_derive.c tests/test_derive_fixtures.c tests/test_derive_dispatch.c tests/test_derive_small_trial.c \
 		    tests/test_derive_shaped.c tests/test_derive_classes.c tests/test_derive_grid_gate.c \
-		    tests/test_derive_repair.c tests/test_derive_model.c
+		    tests/test_derive_repair.c tests/test_derive_model.c tests/test_derive_search.c
 $(B)/test_derive: $(TEST_DERIVE_SRCS) tests/test_derive.h $(DERIVATION_SRCS) derive/derive.h derive/grid.h derive/table.h \
 		  derive/dispatch.h common/rule_limits.h common/strategies.h
 	@mkdir -p $(B)

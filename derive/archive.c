@@ -1,6 +1,7 @@
 /* The run archive read: its lines parsed and checked, its checksum, and
  * the file loaded (archive.h). */
 #include "archive.h"
+#include "search.h"
 #include "archive_cursor.h"
 #include "repair.h"
 
@@ -186,18 +187,42 @@ static int parse_points(struct cursor *c, struct run_archive *a)
 	return 0;
 }
 
+static int parse_gate(struct cursor *c, struct run_archive *a);
+
+/* The search's lines (search.h), where they replace the candidates and
+ * the trials, then the gate's. */
+static int parse_search(struct cursor *c, struct run_archive *a)
+{
+	char line[512];
+	char why[320];
+	a->dispatch.measured = 1, a->dispatch.chosen = CHOSE_BASELINE;
+	for (int k = -1; k < a->dispatch.n_checks; k++) {
+		if (cursor_trailing_line(c, line, sizeof line))
+			return -1;
+		if (k < 0 ? search_count_parse(line, &a->dispatch, why, sizeof why)
+			  : search_check_parse(line, &a->dispatch.checks[k], why, sizeof why))
+			return cursor_fail(c, "%s", why);
+	}
+	if (search_checks_valid(&a->dispatch, why, sizeof why))
+		return cursor_fail(c, "%s", why);
+	return parse_gate(c, a);
+}
+
 /* The lines after the points, each from the probe version that added it:
  * the dispatch's timings, the trials, the grid gate and its repairs. */
 static int parse_trials(struct cursor *c, struct run_archive *a)
 {
 	char line[512];
 	char why[320];
-	for (int k = 0; a->probe_version >= 3 && k < DISPATCH_LINES; k++) {
+	int trials = a->probe_version < SEARCH_VERSION;
+	for (int k = 0; a->probe_version >= 3 && k < (trials ? DISPATCH_LINES : DISPATCH_TABLES); k++) {
 		if (cursor_trailing_line(c, line, sizeof line))
 			return -1;
 		if (dispatch_parse(line, k, &a->dispatch, why, sizeof why))
 			return cursor_fail(c, "%s", why);
 	}
+	if (!trials)
+		return parse_search(c, a);
 	for (int k = -1; a->probe_version >= BAND_TRIALS_VERSION && k < a->dispatch.n_trials; k++) {
 		if (cursor_trailing_line(c, line, sizeof line))
 			return -1;
@@ -223,13 +248,21 @@ static int parse_trials(struct cursor *c, struct run_archive *a)
 		if (classes_trial_parse(line, &a->dispatch, why, sizeof why))
 			return cursor_fail(c, "%s", why);
 	}
+	a->dispatch.unchecked = a->probe_version < GRID_GATE_VERSION;
+	return parse_gate(c, a);
+}
+
+/* The grid gate's line and its repairs. */
+static int parse_gate(struct cursor *c, struct run_archive *a)
+{
+	char line[512];
+	char why[320];
 	if (a->probe_version >= GRID_GATE_VERSION) {
 		if (cursor_trailing_line(c, line, sizeof line))
 			return -1;
 		if (grid_gate_parse(line, &a->dispatch, why, sizeof why))
 			return cursor_fail(c, "%s", why);
 	}
-	a->dispatch.unchecked = a->probe_version < GRID_GATE_VERSION;
 	for (int k = -1; a->probe_version >= REPAIRS_VERSION && k < a->dispatch.n_repairs; k++) {
 		if (cursor_trailing_line(c, line, sizeof line))
 			return -1;

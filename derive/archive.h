@@ -18,6 +18,9 @@
  *   STRATEGY LENGTH DISTANCE MISALIGN T1 .. Tpasses   one line per point: its minimum in each pass
  *   dispatch 1 RANDOM SORTED ...     version 3: what the dispatch costs and the
  *                                    candidates the probe timed (dispatch.h)
+ *   search N ...                     version 26: the search's checks (search.h),
+ *                                    where the candidates' lines and the four
+ *                                    trials' lines were before it
  *   trials N ...                     version 7: the band trials (dispatch.h)
  *   small_trial ...                  version 8: the small trial (dispatch.h)
  *   shaped ...                       version 9: the shaped trial (dispatch.h)
@@ -42,7 +45,8 @@
  * lists what each version changed). The archive's lines differ by
  * version where the header comment above says so; the other constants
  * name the versions from which the import reads a run otherwise. */
-#define PROBE_VERSION 25
+#define PROBE_VERSION 26
+#define SEARCH_VERSION 26
 #define TREE_BOUND_VERSION 23
 #define GATE_CPUS_VERSION 25
 #define REPAIRS_VERSION 21

@@ -1,6 +1,7 @@
 /* The run archive written: every line of it in archive.h's order, then
  * its checksum. */
 #include "archive.h"
+#include "search.h"
 #include "repair.h"
 
 #include "../common/sha256.h"
@@ -25,15 +26,18 @@ char *archive_text(struct run_archive *a)
 			buf_printf(&b, " %.2f", p->pass_min[k]);
 		buf_adds(&b, "\n");
 	}
+	int trials = a->probe_version < SEARCH_VERSION;
 	if (a->probe_version >= 3)
-		dispatch_text(&b, &a->dispatch);
-	if (a->probe_version >= BAND_TRIALS_VERSION)
+		dispatch_text(&b, &a->dispatch, trials);
+	if (!trials)
+		search_text(&b, &a->dispatch);
+	if (trials && a->probe_version >= BAND_TRIALS_VERSION)
 		band_trials_text(&b, &a->dispatch);
-	if (a->probe_version >= SMALL_TRIAL_VERSION)
+	if (trials && a->probe_version >= SMALL_TRIAL_VERSION)
 		small_trial_text(&b, &a->dispatch);
-	if (a->probe_version >= SHAPED_TRIAL_VERSION)
+	if (trials && a->probe_version >= SHAPED_TRIAL_VERSION)
 		shaped_trial_text(&b, &a->dispatch);
-	if (a->probe_version >= CLASSES_TRIAL_VERSION)
+	if (trials && a->probe_version >= CLASSES_TRIAL_VERSION)
 		classes_trial_text(&b, &a->dispatch);
 	if (a->probe_version >= GRID_GATE_VERSION)
 		grid_gate_text(&b, &a->dispatch);

@@ -21,31 +21,34 @@ static int stall_class(const struct derived_rule *r, int c)
 	}
 }
 
-int classes_trial_table(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
+int classes_only(const struct table *t, struct derived_rule *r)
 {
-	if (derive_trialled(t, d, out))
-		return -1;
-	int n = 0, differs = 0;
-	for (int i = 0; i < out->n_bands; i++) {
-		struct band b = out->bands[i];
+	int n = 0, differs = 0, reference = table_reference(t);
+	for (int i = 0; i < r->n_bands; i++) {
+		struct band b = r->bands[i];
 		for (int c = 0; c < N_DISTANCE_CLASSES; c++) {
-			if (!stall_class(out, c))
-				b.strategy[c] = BASELINE_STRATEGY;
-			differs |= b.strategy[c] != BASELINE_STRATEGY;
+			if (!stall_class(r, c))
+				b.strategy[c] = reference;
+			differs |= b.strategy[c] != reference;
 		}
-		if (n && memcmp(out->bands[n - 1].strategy, b.strategy, sizeof b.strategy) == 0)
-			out->bands[n - 1].hi = b.hi;
+		if (n && memcmp(r->bands[n - 1].strategy, b.strategy, sizeof b.strategy) == 0)
+			r->bands[n - 1].hi = b.hi;
 		else
-			out->bands[n++] = b;
+			r->bands[n++] = b;
 	}
-	out->n_bands = n;
+	r->n_bands = n;
 	if (!differs)
 		return 1;
-	rule_align_dst(out);
+	rule_align_dst(r);
 	/* Each class keeps its bounds, so each of its points keeps the cell
 	 * the derivation judged there, which lost to no copy forward beyond
 	 * the noise. */
-	return rule_regret(t, out) ? -1 : 0;
+	return rule_regret(t, r) ? -1 : 0;
+}
+
+int classes_trial_table(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
+{
+	return derive_trialled(t, d, out) ? -1 : classes_only(t, out);
 }
 
 int classes_trial_keeps(const struct classes_trial *v, double noise)

@@ -1,6 +1,7 @@
 #include "dispatch.h"
 #include "grid.h"
 #include "repair.h"
+#include "search.h"
 
 #include "../common/util.h"
 
@@ -110,6 +111,8 @@ int derive_trialled(const struct table *t, const struct dispatch_run *d, struct 
  * none. */
 static int kept_table(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
 {
+	if (d && d->searched)
+		return search_chosen(t, d, out);
 	if (!d || !d->measured || d->chosen != CHOSE_BASELINE)
 		return derive_trialled(t, d, out) ? -1 : 0;
 	if (d->shaped.kept) {
@@ -223,6 +226,15 @@ int derive_chosen(const struct table *t, const struct dispatch_run *d, struct de
 			 d->records_repairs ? "after every repair it could make"
 					    : "and its probe did not repair (a probe that repairs may keep a table)",
 			 out->worst_regret, out->median_regret, strategy_name[BASELINE_STRATEGY], out->worst_vs_baseline);
+	else if (d->searched)
+		snprintf(out->note, sizeof out->note,
+			 "Every copy %s: %s. Against the best measured copy the rule is at worst %.3fx, at the median %.3fx; "
+			 "against %s at worst %.3fx.",
+			 strategy_name[BASELINE_STRATEGY],
+			 d->n_checks ? "every table the search ranked and checked, compiled, was slower than every copy "
+				       "forward as it ships on the random-size workload or its sorted control, beyond the noise"
+				     : "the measurements derive no table that copies other than every copy forward",
+			 out->worst_regret, out->median_regret, strategy_name[BASELINE_STRATEGY], out->worst_vs_baseline);
 	else
 		snprintf(out->note, sizeof out->note,
 			 "Every copy %s: on the random-size workload or its sorted control every table derived from the "
@@ -233,10 +245,12 @@ int derive_chosen(const struct table *t, const struct dispatch_run *d, struct de
 	return 0;
 }
 
-void dispatch_text(struct buf *b, const struct dispatch_run *d)
+void dispatch_text(struct buf *b, const struct dispatch_run *d, int candidates)
 {
 	for (int i = 0; i < DISPATCH_TABLES; i++)
 		buf_printf(b, "dispatch %d %.2f %.2f\n", dispatch_bands[i], d->tables[i].random, d->tables[i].sorted);
+	if (!candidates)
+		return;
 	for (int i = 0; i < DISPATCH_CANDIDATES; i++)
 		buf_printf(b, "candidate %g %.2f %.2f\n", candidate_multiples[i], d->candidates[i].random,
 			   d->candidates[i].sorted);

@@ -136,6 +136,20 @@ struct grid_repair {
 	int from, to;
 };
 
+/* The search (probe version 26, derive/search.h): the most tables it
+ * ranks, one fitted at each of candidate_multiples and in the kernel
+ * flavor the classes table; and its checks, each a ranked entry (or the
+ * first's small_flat table, flat), compiled, and the baseline as it ships,
+ * timed in turns on both streams. */
+#define SEARCH_TABLES (DISPATCH_CANDIDATES + 1)
+#define SEARCH_CHECKS_MAX (SEARCH_TABLES + 1)
+enum check_verdict { CHECK_LOST, CHECK_PASSED, CHECK_KEPT };
+struct search_check {
+	int rank, flat, bands;
+	struct workload_ticks table, baseline;
+	enum check_verdict verdict;
+};
+
 struct dispatch_run {
 	int measured; /* 0: a run of probe version 1 or 2, which has none of this */
 	struct workload_ticks tables[DISPATCH_TABLES];
@@ -159,7 +173,20 @@ struct dispatch_run {
 	 * archive before the gate): only its long cells are kept
 	 * (unchecked_keep_long). */
 	int unchecked;
+	/* Version 26: the search replaces the candidates and the trials. */
+	int searched;
+	int n_checks;
+	struct search_check checks[SEARCH_CHECKS_MAX];
 };
+
+/* The index of d's kept check of the search, or -1 where none was kept. */
+static inline int search_kept(const struct dispatch_run *d)
+{
+	for (int i = 0; i < d->n_checks; i++)
+		if (d->checks[i].verdict == CHECK_KEPT)
+			return i;
+	return -1;
+}
 
 /* The archive's lines of d, in this order (each number of ticks with two
  * decimals):
@@ -167,10 +194,11 @@ struct dispatch_run {
  *   candidate MULTIPLE RANDOM SORTED    one per candidate_multiples
  *   baseline RANDOM SORTED
  *   chosen MULTIPLE                     or "chosen baseline"
- */
+ * the last three kinds only before the search (probe version 26), and
+ * only with candidates set. */
 #define DISPATCH_LINES (DISPATCH_TABLES + DISPATCH_CANDIDATES + 2)
 struct buf;
-void dispatch_text(struct buf *b, const struct dispatch_run *d);
+void dispatch_text(struct buf *b, const struct dispatch_run *d, int candidates);
 /* Reads line k (0..DISPATCH_LINES-1) into d. Nonzero with why set when it
  * is not that line, well formed; d->measured is set after the last. */
 int dispatch_parse(const char *line, int k, struct dispatch_run *d, char *why, size_t why_size);
@@ -322,6 +350,12 @@ int derive_trialled(const struct table *t, const struct dispatch_run *d, struct 
  * 1 where no cell of it copies otherwise (the trial has nothing to try), 0
  * with out set, -1 with out's note saying why. */
 int classes_trial_table(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
+
+/* r with its zero and elsewhere cells copied as t's reference copies
+ * (table_reference: every copy forward, or in the user flavor the C
+ * library's memmove), adjacent bands alike merged, judged on t (rule_regret): 1 where no cell of it copies
+ * otherwise, 0 with r so made, -1 with r's note saying why. */
+int classes_only(const struct table *t, struct derived_rule *r);
 
 /* Whether the classes table is kept: no slower than every copy forward
  * beyond the noise on random sizes and on the sorted control. */

@@ -14,6 +14,8 @@ int grid_gate_loses(double ratio, int slower, double noise)
 
 int dispatch_keeps_table(const struct dispatch_run *d)
 {
+	if (d->searched)
+		return search_kept(d) >= 0;
 	return d->measured && (d->chosen != CHOSE_BASELINE || d->shaped.kept || d->classes.kept);
 }
 

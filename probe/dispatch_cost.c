@@ -1,6 +1,5 @@
 #include "dispatch_cost.h"
 
-#include "band_trials.h"
 #include "compiled.h"
 #include "../derive/model.h"
 #include "grid_gate.h"
@@ -37,57 +36,6 @@ void measure_dispatch(const struct probe_flavor *f, struct dispatch_run *d)
 	d->measured = 1;
 	free(tables);
 	streams_free(s);
-}
-
-int time_candidates(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise,
-		    size_t longest)
-{
-	struct derived_rule *tables = calloc(DISPATCH_CANDIDATES + 1, sizeof *tables);
-	struct workload_ticks times[DISPATCH_CANDIDATES + 1];
-	if (!tables) {
-		fprintf(stderr, "probe: out of memory\n");
-		exit(1);
-	}
-	double band_ticks = dispatch_band_ticks(d);
-	for (int i = 0; i < DISPATCH_CANDIDATES; i++) {
-		struct derive_cost cost = {.band_ticks = band_ticks, .multiple = candidate_multiples[i], .measured = 1};
-		if (derive_rule(t, &cost, &tables[i])) {
-			fprintf(stderr, "probe: %s\n", tables[i].note);
-			free(tables);
-			return -1;
-		}
-	}
-	derived_baseline(&tables[DISPATCH_CANDIDATES]);
-	struct streams *s = streams_new();
-	time_tables(f, s, tables, DISPATCH_CANDIDATES + 1, 0, times);
-	streams_free(s);
-	memcpy(d->candidates, times, sizeof d->candidates);
-	d->baseline = times[DISPATCH_CANDIDATES];
-	dispatch_choose(d, noise);
-	/* The model's figure beside each timing: what derive/model.h
-	 * predicts of the same tree, at the costs this run measured. */
-	struct model_costs mc = model_costs_of(d);
-	for (int i = 0; i < DISPATCH_CANDIDATES; i++) {
-		struct model_figures m = {0};
-		rule_model(t, &tables[i], &mc, 0, &m);
-		printf("  candidate: %g times the band cost, %d band%s: %.2f ticks a call on random sizes, %.2f sorted "
-		       "(the model: %.2f)%s\n",
-		       candidate_multiples[i], tables[i].n_bands, tables[i].n_bands == 1 ? "" : "s", times[i].random,
-		       times[i].sorted, m.total, candidate_multiples[i] == d->chosen ? " (kept)" : "");
-	}
-	printf("  the baseline table (%s): %.2f ticks a call on random sizes, %.2f sorted%s\n",
-	       f->moves ? "the C library's memmove" : "rep movsb", d->baseline.random, d->baseline.sorted,
-	       d->chosen == CHOSE_BASELINE ? " (kept)" : "");
-	free(tables);
-	shaped_trial_start(d);
-	if (d->shaped.started)
-		printf("  every candidate lost to the baseline: the trials shape the fastest on random sizes, at %g times "
-		       "the band cost\n",
-		       d->shaped.from);
-	if (try_band_splits(f, t, d, noise) || try_small_flat(f, t, d, noise) || try_shaped(f, t, d, noise) ||
-	    try_classes(f, t, d, noise))
-		return -1;
-	return try_grid_gate(f, t, d, noise, longest);
 }
 
 /* What check_prediction prints of one table: each copy's time (the median

@@ -7,6 +7,7 @@
 #include "../derive/archive.h"
 #include "../derive/derive.h"
 #include "cpus.h"
+#include "checks.h"
 #include "dispatch_cost.h"
 #include "flavor.h"
 #include "machine.h"
@@ -213,11 +214,11 @@ static int measure_flavor(const struct probe_flavor *f, const struct timing_plan
 			f->name, plan->max_passes);
 	if (rc || stop)
 		return rc;
-	/* The final candidates, timed as callers run them. */
+	/* The search, its tables checked as callers run them. */
 	struct table t;
 	measurement_table(&a->m, a->m.passes, &t);
 	struct derived_rule r;
-	rc = derive_rule(&t, &cost, &r) ? -1 : time_candidates(f, &t, &a->dispatch, r.noise, plan->lengths[plan->n_lengths - 1]);
+	rc = derive_rule(&t, &cost, &r) ? -1 : search_and_check(f, &t, &a->dispatch, r.noise, plan->lengths[plan->n_lengths - 1]);
 	table_free(&t);
 	if (rc == 0)
 		check_prediction(f);

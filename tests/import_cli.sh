@@ -159,8 +159,7 @@ awk '/^forward / && !done { d = substr($0, length($0)); sub(/[0-9]$/, (d + 1) % 
 sed 's/^probe [0-9]*$/probe 99/' "$A" >"$T/future.run" && sha_again "$T/future.run"
 sed 's/^probe [0-9]*$/probe 0/' "$A" >"$T/ancient.run" && sha_again "$T/ancient.run"
 # Version 1 and 2 archives end with their points: no dispatch lines.
-sed -e 's/^probe [0-9]*$/probe 1/' -e '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\|classes\|grid_gate\|repairs\|repair\) /d' "$A" >"$T/v1.run" &&
-	sha_again "$T/v1.run"
+as_version "$A" "$T/v1.run" 1
 sed 's/^small /warp /' "$A" >"$T/strategy.run" && sha_again "$T/strategy.run"
 sed 's/^\(forward 8 0 0\) .*/\1 -5.00 -5.00/' "$A" >"$T/negative.run" && sha_again "$T/negative.run"
 sed '/^cpuid 00000001 /d' "$A" >"$T/nocpu.run" && sha_again "$T/nocpu.run"
@@ -182,28 +181,28 @@ refused "a tampered archive" "$T/fleet" "$T/tampered.run" "checksum mismatch"
 refused "an unknown probe version" "$T/fleet" "$T/future.run" "written by probe version 99"
 refused "a version older than any imported" "$T/fleet" "$T/ancient.run" "written by probe version 0"
 # Version 1 called each strategy alone; it derives alike and its evidence says so.
-check "the probe writes version 25: each strategy through its own compiled entry (a piece's lengths through the piece's, a short copy's body in it), the dispatch measured on compiled trees, on a stream no predictor learns, each table timed against rep movsb alone, its band trials, its small trial, its shaped trial, its classes trial and its grid gate, its splits judged on the workload, a distance-first tree's zero test behind a compare, the gate's repairs, strategy libc in the user flavor, the gate's sign test, and in the user flavor each table and the C library behind the library's jump, avx512_medium to 1024 bytes, and the gate on each CPU" grep -qx 'probe 25' "$A"
+check "the probe writes version 26: each strategy through its own compiled entry (a piece's lengths through the piece's, a short copy's body in it), the dispatch measured on compiled trees, on a stream no predictor learns, each table timed against rep movsb alone, a distance-first tree's zero test behind a compare, the grid gate and its repairs, strategy libc in the user flavor, the gate's sign test, and in the user flavor each table and the C library behind the library's jump, avx512_medium to 1024 bytes, the gate on each CPU, and the search: the fit's tables ranked by the model, each checked" grep -qx 'probe 26' "$A"
 fresh "$T/v1"
 check "a version 1 archive still imports" sh -c "'$GEN' import --db '$T/v1/uarch.db' '$T/v1.run' >/dev/null 2>&1"
 check "...and its evidence says each strategy was called alone" sh -c \
 	"grep -q 'each called alone' '$T/v1/'\$(sqlite3 '$T/v1/uarch.db' \"SELECT evidence FROM rule WHERE flavor = 'kernel' AND evidence LIKE '%%$(tail -1 "$T/v1.run" | cut -c8-13)%%'\")"
-check "a version 25 archive's evidence says each strategy ran through its own entry" grep -q 'each run through its own entry' "$T/rec/evidence/$run_id/summary.md"
+check "a version 26 archive's evidence says each strategy ran through its own entry" grep -q 'each run through its own entry' "$T/rec/evidence/$run_id/summary.md"
 check "...a short copy with its body, or its piece's moves, in the entry, as a patched entry holds it" grep -q 'a short copy that a patched entry holds (plan/layout.h) with its body, or its piece.s moves, right there instead, no jump, as a compiled tree lays out a leaf.s moves after its compare' "$T/rec/evidence/$run_id/summary.md"
-sed 's/^probe 25$/probe 18/; /^repairs* /d' "$A" >"$T/v18.run" && sha_again "$T/v18.run"
+as_version "$A" "$T/v18.run" 18
 fresh "$T/v18"
 check "a version 18 archive's evidence says its second leaf's moves alone" sh -c "'$GEN' import --db '$T/v18/uarch.db' '$T/v18.run' >/dev/null 2>&1 &&
 	grep -q 'as a compiled tree lays out its second leaf.s moves after its compare' '$T/v18/'evidence/*-$(tail -1 "$T/v18.run" | cut -c8-13)/summary.md"
-sed 's/^probe 25$/probe 15/; /^repairs* /d' "$A" >"$T/v15.run" && sha_again "$T/v15.run"
+as_version "$A" "$T/v15.run" 15
 fresh "$T/v15"
 check "a version 15 archive's evidence does not" sh -c "'$GEN' import --db '$T/v15/uarch.db' '$T/v15.run' >/dev/null 2>&1 &&
 	grep -q 'each run through its own entry' '$T/v15/'evidence/*-$(tail -1 "$T/v15.run" | cut -c8-13)/summary.md &&
 	! grep -q 'a patched entry holds' '$T/v15/'evidence/*-$(tail -1 "$T/v15.run" | cut -c8-13)/summary.md"
-sed 's/^probe 25$/probe 17/; /^repairs* /d' "$A" >"$T/v17.run" && sha_again "$T/v17.run"
+as_version "$A" "$T/v17.run" 17
 fresh "$T/v17"
 check "a version 17 archive's evidence says a held copy's body, not its piece's moves" sh -c "'$GEN' import --db '$T/v17/uarch.db' '$T/v17.run' >/dev/null 2>&1 &&
 	grep -q 'with its body right there instead, no jump' '$T/v17/'evidence/*-$(tail -1 "$T/v17.run" | cut -c8-13)/summary.md &&
 	! grep -q 'its piece.s moves' '$T/v17/'evidence/*-$(tail -1 "$T/v17.run" | cut -c8-13)/summary.md"
-sed 's/^probe 25$/probe 9/; /^classes /d; /^grid_gate /d; /^repairs* /d' "$A" >"$T/v9.run" && sha_again "$T/v9.run"
+as_version "$A" "$T/v9.run" 9
 fresh "$T/v9"
 check "a version 9 archive still imports" sh -c "'$GEN' import --db '$T/v9/uarch.db' '$T/v9.run' >/dev/null 2>&1"
 check "...and its evidence says the table copy ran each strategy" sh -c \

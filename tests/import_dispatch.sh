@@ -1,5 +1,8 @@
 #!/bin/sh
-# Probe versions 3 to 14 as the import reads them: the dispatch's cost under the
+# Version 26's search (derive/search.h) as the import reads it: the table
+# its check kept, derived again from the points, and checks that
+# contradict them refused. Then probe versions 3 to 25 as the import reads
+# them, forged from the same archive (as_version, tests/lib.sh): the dispatch's cost under the
 # random-size workload and the final candidates the probe timed, recorded
 # in the archive, shown in summary.md, and the rule derived at the
 # candidate the probe kept, with the ranges its band trials (version 7)
@@ -32,28 +35,52 @@ cp uarch.db "$T/uarch.db"
 mkdir "$T/probe" && "$PROBE" --quick --out "$T/probe" >"$T/probe.out" 2>&1
 check "the probe wrote both flavors' archives" test "$(ls "$T"/probe/*.run | wc -l)" -eq 2
 check "...and said what a band costs" grep -q 'each band past the first costs [0-9.]* ticks a call' "$T/probe.out"
-check "...and which candidate it kept" grep -q '(kept)' "$T/probe.out"
+check "...and each table the search checked" grep -q '^  check: table 1: ' "$T/probe.out"
 "$FORGE" "$(ls "$T"/probe/*-kernel-*.run)" "$T/k.run" AuthenticAMD 00830f10 none "AMD EPYC 7502 32-Core Processor"
 A=$T/k.run
-check "the archive is version 25" grep -qx 'probe 25' "$A"
+check "the archive is version 26" grep -qx 'probe 26' "$A"
 for k in 1 2 4 8; do
 	check "it holds the $k-band table's timings" grep -Eq "^dispatch $k [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
 done
-for m in 0 1 4; do
-	check "it holds candidate $m's timings" grep -Eq "^candidate $m [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
-done
-check "it holds the baseline's and the choice" sh -c "grep -Eq '^baseline [0-9.]+ [0-9.]+\$' '$A' && grep -Eq '^chosen (baseline|0|1|4)\$' '$A'"
-check "...and its band trials" grep -Eq '^trials [0-8]$' "$A"
-check "...and its small trial" grep -Eq '^small_trial (none|[0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ (kept|not))$' "$A"
-check "...and its shaped trial, run where the baseline was chosen" sh -c \
-	"grep -Eq '^shaped (none|[014] [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ (kept|not))\$' '$A' &&
-	 { grep -qx 'chosen baseline' '$A' || grep -qx 'shaped none' '$A'; }"
+check "it holds the search's checks, one a line" sh -c "grep -Eq '^search [0-5]\$' '$A' &&
+	test \$(grep -c '^check ' '$A') -eq \$(sed -n 's/^search //p' '$A')"
+check "...each a ranked table's timings and verdict" sh -c "! grep '^check ' '$A' | grep -Evq '^check [1-4] (plain|flat) [0-9]+( [0-9]+\\.[0-9]{2}){4} (lost|passed|kept)\$'"
+check "...and no candidate or trial line" sh -c "! grep -Eq '^(candidate|baseline|chosen|trials|small_trial|shaped|classes) ' '$A'"
+# Version 26's search: the table kept is the one its check names,
+# derived again from the points; a check naming a table of another number
+# of bands, or out of order, is refused.
+searched() { # searched OUT BANDS VERDICT: A with one check of table 1, the gate passed
+	first=$(grep -m1 '^check 1 plain ' "$A" | awk -v b="$2" -v v="$3" '{ $4 = b == "" ? $4 : b; $NF = v; print }')
+	awk -v first="$first" -v v="$3" '/^search / { print "search 1"; print first; next } /^check / { next }
+		/^grid_gate / { print v == "kept" ? "grid_gate 1.010 256 63 passed" : "grid_gate none"; next }
+		/^repairs / { print "repairs 0"; next } /^repair / { next } { print }' "$A" >"$1" && sha_again "$1"
+}
+bands1=$(grep -m1 '^check 1 plain ' "$A" | cut -d' ' -f4)
+searched "$T/kept.run" "" kept
+dry "$T/kept.run"
+check "a search that kept table 1: the rule is that table, its bands" sh -c \
+	"grep -q 'The search ranked this table 1st by the model' '$T/dry.out' && test \$(sed -n 's/^table: [^:]*: //p' '$T/dry.out' | tr ';' '\\n' | wc -l) -eq $bands1"
+check "...and summary.md shows each check" grep -q '^| \*\*1\*\* | fitted at [014] times the band cost | ' "$T/dry.out"
+searched "$T/lost.run" "" lost
+dry "$T/lost.run"
+check "a search whose every check lost: every copy forward, saying why" sh -c \
+	"grep -Eq '^table: .*: 0\\.\\. forward\$' '$T/dry.out' && grep -q 'every table the search ranked and checked' '$T/dry.out'"
+searched "$T/wrongbands.run" $((bands1 % 16 + 1)) kept
+refused "a kept check whose table the points derive otherwise" "$T/wrongbands.run" "the archive contradicts its own points"
+edit "$T/kept.run" "$T/twokept.run" 's/^search 1$/search 2/; /^check 1 plain/{p;s/^check 1/check 2/}'
+refused "two tables kept" "$T/twokept.run" "at most one table is kept"
+edit "$T/kept.run" "$T/badcheck.run" 's/^\(check 1 plain [0-9]*\) .*/\1 9.00 kept/'
+refused "a check line cut short" "$T/badcheck.run" "expected 'check RANK plain|flat BANDS"
+
+# Every older version's lines, from this archive (tests/lib.sh).
+A25=$T/k25.run
+as_version "$A" "$A25" 25
 
 # A known cost and each choice: 1, 2, 4, 8 bands at 0, 1, 3 and 7 ticks
 # over the sorted stream, a slope of one tick a band; no trial (the
 # probe's were of its own choice, which this one replaces).
 known=$T/known.run
-edit "$A" "$known" 's/^dispatch \([1248]\) .*/dispatch \1 X/; s/^dispatch 1 X/dispatch 1 10.00 10.00/; s/^dispatch 2 X/dispatch 2 11.00 10.00/; s/^dispatch 4 X/dispatch 4 13.00 10.00/; s/^dispatch 8 X/dispatch 8 17.00 10.00/; s/^chosen .*/chosen 1/; /^trial /d; s/^trials .*/trials 0/; s/^small_trial .*/small_trial none/; s/^shaped .*/shaped none/; s/^classes .*/classes none/; s/^grid_gate .*/grid_gate 1.010 256 63 passed/; s/^repairs .*/repairs 0/; /^repair /d'
+edit "$A25" "$known" 's/^dispatch \([1248]\) .*/dispatch \1 X/; s/^dispatch 1 X/dispatch 1 10.00 10.00/; s/^dispatch 2 X/dispatch 2 11.00 10.00/; s/^dispatch 4 X/dispatch 4 13.00 10.00/; s/^dispatch 8 X/dispatch 8 17.00 10.00/; s/^chosen .*/chosen 1/; /^trial /d; s/^trials .*/trials 0/; s/^small_trial .*/small_trial none/; s/^shaped .*/shaped none/; s/^classes .*/classes none/; s/^grid_gate .*/grid_gate 1.010 256 63 passed/; s/^repairs .*/repairs 0/; /^repair /d'
 dry "$known"
 check "the measured cost derives the rule" grep -q 'charged 1.00 ticks a call, what a band cost a random-size workload as the probe measured it' "$T/dry.out"
 check "summary.md shows the dispatch timings" grep -q '^| 8 | 17.00 | 10.00 | 7.00 |$' "$T/dry.out"
@@ -233,7 +260,7 @@ dry "$T/v3flat.run"
 check "...and a flat slope (the strategy mix) is charged the default, not 0" grep -q 'charged 0.80 ticks a call' "$T/dry.out"
 
 # Version 2: the points alone, the default cost, said so.
-edit "$A" "$T/v2.run" '/^repairs* /d; s/^probe 25$/probe 2/; /^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\|classes\|grid_gate\|repairs\|repair\) /d'
+as_version "$A" "$T/v2.run" 2
 dry "$T/v2.run"
 check "a version 2 archive derives" grep -q '^table: ' "$T/dry.out"
 check "...with the default cost, and says so" grep -q 'the default cost of a band (this run.s probe did not measure it as the derivation uses it)' "$T/dry.out"
@@ -249,23 +276,23 @@ check "a version 14 user archive's method says which copies take memmove's overl
 	'memmove and the strategy goes up or down, none before one that loads everything before it stores' "$T/dry.out"
 check "...and that a piece's lengths jump to the piece" grep -q \
 	"or, at a length one of its pieces holds (plan/pieces.h), to that piece, past the body's own compares" "$T/dry.out"
-edit "$T/u.run" "$T/u13.run" '/^repairs* /d; s/^probe 25$/probe 13/; /^classes /d'
+as_version "$T/u.run" "$T/u13.run" 13
 dry "$T/u13.run"
 check "...a version 13 one's, that each jumped to its routine" sh -c \
 	"grep -q \"stores, then a jump to the strategy's routine), so\" '$T/dry.out' && ! grep -q 'its pieces holds' '$T/dry.out'"
-edit "$T/u.run" "$T/u12.run" '/^repairs* /d; s/^probe 25$/probe 12/; /^classes /d'
+as_version "$T/u.run" "$T/u12.run" 12
 dry "$T/u12.run"
 check "...a version 12 one's, that every copy took them" grep -q "where the flavor's entry is memmove, then a jump" "$T/dry.out"
 
 # Broken dispatch lines: refused, naming the line.
-edit "$A" "$T/nochoice.run" '/^chosen /d'
+edit "$A25" "$T/nochoice.run" '/^chosen /d'
 refused "no chosen line" "$T/nochoice.run" "expected 'chosen baseline' or 'chosen M'"
-edit "$A" "$T/badchoice.run" 's/^chosen .*/chosen 3/'
+edit "$A25" "$T/badchoice.run" 's/^chosen .*/chosen 3/'
 refused "a choice no candidate has" "$T/badchoice.run" "expected 'chosen baseline' or 'chosen M'"
 edit "$A" "$T/negative.run" 's/^dispatch 4 .*/dispatch 4 -1.00 3.00/'
 refused "a negative time" "$T/negative.run" "expected 'dispatch 4 RANDOM SORTED' (ticks per call, positive)"
 edit "$A" "$T/order.run" 's/^dispatch 2 /dispatch 3 /'
 refused "a table out of order" "$T/order.run" "expected 'dispatch 2 RANDOM SORTED'"
-edit "$A" "$T/nodispatch.run" '/^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\|classes\|grid_gate\|repairs\|repair\) /d'
+edit "$A" "$T/nodispatch.run" '/^\(dispatch\|search\|check\|grid_gate\|repairs\|repair\) /d'
 refused "an archive without its dispatch lines" "$T/nodispatch.run" "expected 'dispatch 1 RANDOM SORTED'"
 summary

@@ -38,3 +38,17 @@ sha_again() { # sha_again FILE: a run archive's checksum line made again over FI
 	sed '$d' "$1" >"$1.body" && { cat "$1.body"; echo "sha256 $(sha256sum "$1.body" | cut -d' ' -f1)"; } >"$1" &&
 		rm "$1.body"
 }
+as_version() { # as_version IN OUT N: the probe's archive IN (the search's lines, version 26) as version N (1..25) wrote its lines after the points: the candidate at 1 kept, no trial run, the gate passed, no repair; checksum made again
+	awk -v n="$3" '
+		/^probe [0-9]+$/ { print "probe " n; next }
+		/^(search|check|grid_gate|repairs|repair) / { next }
+		/^dispatch / && n < 3 { next }
+		/^sha256 / { if (n >= 12) print "grid_gate 1.010 256 63 passed"; if (n >= 21) print "repairs 0"; print; next }
+		{ print }
+		/^dispatch 8 / && n >= 3 {
+			print "candidate 0 12.00 9.00"; print "candidate 1 11.00 9.00"; print "candidate 4 11.50 9.00"
+			print "baseline 14.00 10.00"; print "chosen 1"
+			if (n >= 7) print "trials 0"; if (n >= 8) print "small_trial none"
+			if (n >= 9) print "shaped none"; if (n >= 15) print "classes none"
+		}' "$1" >"$2" && sha_again "$2"
+}

@@ -36,26 +36,19 @@ for f in $flavors; do
 	check "...ends with the sha256 of every line before" sh -c \
 		"test \"\$(sed '\$d' '$A' | sha256sum | cut -d' ' -f1)\" = \"\$(tail -1 '$A' | sed -n 's/^sha256 //p')\""
 	check "...with as many point lines as its count says" test \
-		"$(sed -n '/^points /,/^sha256 /p' "$A" | sed '1d;$d' | grep -vc '^\(dispatch\|candidate\|baseline\|chosen\|trials\|trial\|small_trial\|shaped\|classes\|grid_gate\|repairs\|repair\) ')" \
+		"$(sed -n '/^points /,/^sha256 /p' "$A" | sed '1d;$d' | grep -vc '^\(dispatch\|search\|check\|grid_gate\|repairs\|repair\) ')" \
 		-eq "$(sed -n 's/^points //p' "$A")"
-	check "...then the dispatch's timings and the candidate kept" test \
-		"$(grep -c '^\(dispatch\|candidate\|baseline\|chosen\) ' "$A")" -eq 9
-	check "...then its band trials, as many as their count says" test \
-		"$(grep -c '^trial ' "$A")" -eq "$(sed -n 's/^trials //p' "$A")"
-	# The lines before the gate's repairs, which come last: the trials
-	# counted back from the checksum.
+	check "...then the dispatch's timings" test "$(grep -c '^dispatch ' "$A")" -eq 4
+	check "...then the search's checks, as many as their count says, the kept one's small_flat table last" sh -c \
+		"test \$(grep -c '^check ' '$A') -eq \$(sed -n 's/^search //p' '$A') &&
+		 ! grep '^check ' '$A' | grep -Evq '^check [1-4] (plain|flat) [0-9]+( [0-9]+\\.[0-9]{2}){4} (lost|passed|kept)\$' &&
+		 ! grep '^check ' '$A' | sed '\$d' | grep -q ' flat '"
+	# The gate's line and its repairs come last: counted back from the checksum.
 	grep -v '^repairs* ' "$A" >"$A.trials"
-	check "...then its small trial" sh -c \
-		"tail -5 '$A.trials' | head -1 | grep -Eqx 'small_trial (none|[0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ (kept|not))'"
-	check "...then its shaped trial, run where every candidate lost" sh -c \
-		"tail -4 '$A.trials' | head -1 | grep -Eqx 'shaped (none|[014] [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ (kept|not))' &&
-		 { grep -qx 'chosen baseline' '$A' || grep -qx 'shaped none' '$A'; }"
-	check "...then its classes trial, run in the kernel flavor where the shaped table lost too" sh -c \
-		"tail -3 '$A.trials' | head -1 | grep -Eqx 'classes (none|[0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ (kept|not))' &&
-		 { grep -qx 'classes none' '$A' || { test $f = kernel && grep -q '^shaped .* not$' '$A'; }; }"
 	check "...then its grid gate, run where a table was kept" sh -c \
 		"tail -2 '$A.trials' | head -1 | grep -Eqx 'grid_gate (none|[0-9.]+ [0-9]+ [0-9]+ (passed|refused))' &&
-		 { grep -qx 'grid_gate none' '$A' || ! grep -qx 'chosen baseline' '$A' || grep -q '^\(shaped\|classes\) .* kept$' '$A'; }"
+		 { grep -qx 'grid_gate none' '$A' || grep -q '^check .* kept\$' '$A'; } &&
+		 { ! grep -qx 'grid_gate none' '$A' || ! grep -q '^check .* kept\$' '$A'; }"
 	check "...then the gate's repairs, last, as many as their count says, only where it timed a table" sh -c \
 		"tail -\$((2 + \$(sed -n 's/^repairs //p' '$A'))) '$A' | head -1 | grep -Eqx 'repairs [0-9]+' &&
 		 test \$(grep -c '^repair ' '$A') -eq \$(sed -n 's/^repairs //p' '$A') &&

@@ -1,25 +1,22 @@
-/* The probe's trials as it runs them on this CPU (probe/band_trials.c):
- * for each flavor it carries, on a recorded table where the kept rule has
- * small cells (tests/fixtures/small_win.csv, with small_flat measured
- * wherever small is), the band trials and the small trial each compile
- * their tables and time them in turns; and, where every candidate lost,
- * the shaped trial times the table both made against every copy forward.
- * Which table wins is this CPU's business; what is checked is the
- * plumbing: each trial timed, every time a positive number of ticks, each
- * verdict the one its rule gives, and the archive's lines of them read
- * back. Where the shaped table lost too, the classes trial times, in the
- * kernel flavor, the table that copies forward but above the source
- * (small_stall.csv). And each strategy's own entry and the pieces
- * (probe_trials_entries.c).
+/* The probe's search as it runs it on this CPU (probe/checks.c): for each
+ * flavor it carries, on recorded tables (tests/fixtures/small_win.csv,
+ * with small_flat measured wherever small is, and small_stall.csv, whose
+ * table copies its own way above the source), each table the model ranks
+ * compiled and timed against the baseline, the kept one's small_flat table
+ * too. Which table wins is this CPU's business; what is checked is the
+ * plumbing: each check timed, every time a positive number of ticks, each
+ * verdict the one its rule gives, and the archive's lines read back. And
+ * each strategy's own entry and the pieces (probe_trials_entries.c).
  * And the order of the timing (probe/streams.h, time_against): two copies
  * are each timed in turns with the reference, never in turns with each
  * other, and placed.c's median is the middle one. And the grid gate on
- * the kept table (probe/grid_gate.c): timed on the grid, its verdict its
+ * a kept table (probe/grid_gate.c): timed on the grid, its verdict its
  * rule's, its line read back, and not run where no table is kept. */
 #include "probe_trials.h"
 
 #include "../derive/dispatch.h"
-#include "../probe/band_trials.h"
+#include "../derive/search.h"
+#include "../probe/checks.h"
 #include "../common/bench_grid.h"
 #include "../plan/pieces.h"
 #include "../probe/compiled.h"
@@ -137,56 +134,70 @@ static void check_timed_apart(void)
 	      "the extra copies are not timed among the places, extra j after place j mod 3");
 }
 
-/* The band trials on the kept table at the measured cost, and the small
- * trial on the table as derived at that cost, before any band trial merged
- * a range (which may take its small cells): each timed, each verdict its
- * rule's, their lines read back. Leaves in *fresh the run the small trial
- * was timed on. */
-static void check_band_and_small(const struct probe_flavor *f, const struct table *t, struct dispatch_run *fresh)
+/* The search as the probe runs it (probe/checks.c), on a run whose
+ * dispatch costs one tick a band: each table the model ranks checked once,
+ * in rank, each timed, the verdicts search_keep's, the kept table's
+ * small_flat table checked where it has one, the grid gate run where a
+ * table was kept, and the lines read back. */
+static void check_search(const struct probe_flavor *f, const struct table *t, const char *fixture)
 {
-	const char *name = f->name;
-	/* One band a tick. */
-	struct dispatch_run d = {.measured = 1, .chosen = 1, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}}};
-	int rc = try_band_splits(f, t, &d, 0.03);
-	int timed = rc == 0 && d.n_trials > 0;
-	for (int k = 0; timed && k < d.n_trials; k++)
-		timed &= ticks(d.trials[k].with) && ticks(d.trials[k].without) &&
-			 d.trials[k].merged == band_trial_merges(&d.trials[k], 0.03);
-	check(timed, name, "the band trials were not each timed, or a verdict is not its rule's");
-	*fresh = (struct dispatch_run){.measured = 1, .chosen = 1, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}}};
-	rc = try_small_flat(f, t, fresh, 0.03);
-	d.small = fresh->small;
-	const struct small_trial *v = &d.small;
-	check(rc == 0 && v->tried && ticks(v->with) && ticks(v->without) && isfinite(v->baseline_sorted) &&
-		      v->baseline_sorted > 0 && v->kept == small_trial_keeps(v, 0.03),
-	      name, "the small trial was not timed, or its verdict is not its rule's");
+	char name[96], why[300] = "";
+	snprintf(name, sizeof name, "%s, %s", f->name, fixture);
+	struct dispatch_run d = {.measured = 1, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}}};
+	struct search_entry *e = malloc(SEARCH_TABLES * sizeof *e);
+	struct derived_rule *flat = malloc(sizeof *flat);
+	int n = 0, rc = !e || !flat || search_rank(t, &d, e, &n) || search_and_check(f, t, &d, 0.03, 65536);
+	struct dispatch_run judged = d;
+	search_keep(&judged, 0.03);
+	int kept = search_kept(&judged), wants_flat = kept >= 0 && search_flat(t, &e[kept], flat);
+	int right = rc == 0 && d.searched && n > 0 && d.n_checks == n + wants_flat;
+	for (int k = 0; right && k < d.n_checks; k++)
+		right &= ticks(d.checks[k].table) && ticks(d.checks[k].baseline) && d.checks[k].rank == (k < n ? k : kept) &&
+			 d.checks[k].flat == (k >= n);
+	for (int k = 0; right && k < n; k++)
+		right &= d.checks[k].verdict == judged.checks[k].verdict ||
+			 (k == kept && d.checks[k].verdict == CHECK_PASSED && d.checks[n].verdict == CHECK_KEPT);
+	check(right, name, "the ranked tables were not each checked once in rank, the kept one's small_flat table "
+			   "after them, or a verdict is not search_keep's");
+	check(d.gate.tried == (search_kept(&d) >= 0), name, "the grid gate did not run on the table kept, or ran with none");
 	struct buf b = {0};
-	band_trials_text(&b, &d);
-	small_trial_text(&b, &d);
+	search_text(&b, &d);
 	struct dispatch_run r = {0};
-	char why[300] = "", *save = NULL, *line = strtok_r(b.data, "\n", &save);
-	int bad = band_trials_count(line, &r, why, sizeof why);
-	for (int k = 0; !bad && k < r.n_trials; k++)
-		bad = band_trial_parse(strtok_r(NULL, "\n", &save), &r.trials[k], why, sizeof why);
-	bad = bad || small_trial_parse(strtok_r(NULL, "\n", &save), &r.small, why, sizeof why);
-	check(!bad && r.n_trials == d.n_trials && r.small.tried && r.small.kept == v->kept, name,
-	      "the trials' lines do not read back");
-	printf("%s: %d band trials; small trial %.2f against %.2f ticks a call on random sizes: %s\n", name, d.n_trials,
-	       v->with.random, v->without.random, v->kept ? "kept" : "not kept");
+	char *save = NULL, *line = strtok_r(b.data, "\n", &save);
+	int bad = search_count_parse(line, &r, why, sizeof why);
+	for (int k = 0; !bad && k < r.n_checks; k++)
+		bad = search_check_parse(strtok_r(NULL, "\n", &save), &r.checks[k], why, sizeof why);
+	bad = bad || search_checks_valid(&r, why, sizeof why);
+	check(!bad && r.n_checks == d.n_checks && search_kept(&r) == search_kept(&d), name,
+	      "the search's lines do not read back");
+	printf("%s: %d tables ranked, %d checks, table %d kept\n", name, n, d.n_checks,
+	       search_kept(&d) < 0 ? 0 : d.checks[search_kept(&d)].rank + 1);
 	buf_free(&b);
+	free(e);
+	free(flat);
 }
 
-/* The grid gate on the table kept: each point timed, the worst a point of
- * the grid, the verdict its rule's, the line read back; and nothing where
- * no table is kept. The table is the small trial's, with no range merged:
- * a band trial's merge may take the cells of small its verdict was timed
- * on, and a run whose trials did so would contradict itself. */
-static void check_grid_gate(const struct probe_flavor *f, const struct table *t, struct dispatch_run *fresh)
+/* The grid gate on a run that kept the first ranked table: each point
+ * timed, the worst a point of the grid, the verdict its rule's, the line
+ * read back; and nothing where no table is kept. */
+static void check_grid_gate(const struct probe_flavor *f, const struct table *t)
 {
 	const char *name = f->name;
 	char why[300] = "";
-	int rc = try_grid_gate(f, t, fresh, 0.03, 65536);
-	const struct grid_gate *g = &fresh->gate;
+	struct dispatch_run kept = {.measured = 1, .searched = 1, .chosen = CHOSE_BASELINE, .n_checks = 1,
+				    .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}}};
+	struct search_entry *e = malloc(SEARCH_TABLES * sizeof *e);
+	int n = 0;
+	if (!e || search_rank(t, &kept, e, &n) || !n) {
+		check(0, name, "the fixture ranks no table");
+		free(e);
+		return;
+	}
+	kept.checks[0] = (struct search_check){.rank = 0, .bands = e[0].rule.n_bands, .table = {5, 5},
+					       .baseline = {10, 10}, .verdict = CHECK_KEPT};
+	free(e);
+	int rc = try_grid_gate(f, t, &kept, 0.03, 65536);
+	const struct grid_gate *g = &kept.gate;
 	int on_grid = 0;
 	for (size_t i = 0; i < BENCH_GRID_LENGTHS; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
@@ -194,89 +205,24 @@ static void check_grid_gate(const struct probe_flavor *f, const struct table *t,
 	check(rc == 0 && g->tried && isfinite(g->worst) && g->worst > 0 && on_grid && (!g->refused || g->worst > 1.03),
 	      name, "the grid gate was not timed on the grid, or its verdict is not its rule's");
 	struct buf gb = {0};
-	grid_gate_text(&gb, fresh);
+	grid_gate_text(&gb, &kept);
 	*strchr(gb.data, '\n') = '\0';
-	struct dispatch_run gr = {.measured = 1, .chosen = 1};
+	struct dispatch_run gr = kept;
 	check(grid_gate_parse(gb.data, &gr, why, sizeof why) == 0 && gr.gate.refused == g->refused &&
 		      gr.gate.length == g->length && gr.gate.distance == g->distance,
 	      name, "the grid gate's line does not read back");
 	buf_free(&gb);
-	struct dispatch_run none = {.measured = 1, .chosen = CHOSE_BASELINE};
+	struct dispatch_run none = kept;
+	none.checks[0].verdict = CHECK_LOST;
 	check(try_grid_gate(f, t, &none, 0.03, 65536) == 0 && !none.gate.tried, name,
 	      "the grid gate ran where no table was kept");
-}
-
-/* A run whose every candidate lost (the candidate at 1 the fastest). */
-static struct dispatch_run every_candidate_lost(void)
-{
-	struct dispatch_run lost = {.measured = 1, .chosen = CHOSE_BASELINE, .baseline = {10, 10},
-				    .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}},
-				    .candidates = {{20, 10}, {11, 10}, {12, 10}}};
-	shaped_trial_start(&lost);
-	return lost;
-}
-
-/* Every candidate lost: the trials shape the fastest (the candidate at 1
- * here), then the shaped trial times it; its line reads back. */
-static void check_shaped(const struct probe_flavor *f, const struct table *t)
-{
-	const char *name = f->name;
-	char why[300] = "";
-	struct dispatch_run lost = every_candidate_lost();
-	int rc = lost.shaped.from == 1 ? try_band_splits(f, t, &lost, 0.03) : -1;
-	rc = rc ? rc : try_small_flat(f, t, &lost, 0.03);
-	rc = rc ? rc : try_shaped(f, t, &lost, 0.03);
-	const struct shaped_trial *x = &lost.shaped;
-	check(rc == 0 && lost.n_trials > 0 && x->started && ticks(x->shaped) && ticks(x->baseline) &&
-		      x->kept == shaped_trial_keeps(x, 0.03),
-	      name, "the shaped trial was not timed after the band trials, or its verdict is not its rule's");
-	struct buf sb = {0};
-	shaped_trial_text(&sb, &lost);
-	*strchr(sb.data, '\n') = '\0';
-	struct dispatch_run back = {.measured = 1, .chosen = CHOSE_BASELINE};
-	check(shaped_trial_parse(sb.data, &back, why, sizeof why) == 0 && back.shaped.from == 1 &&
-		      back.shaped.kept == x->kept,
-	      name, "the shaped trial's line does not read back");
-	printf("%s: shaped trial %.2f against %.2f ticks a call on random sizes for every copy forward: %s\n", name,
-	       x->shaped.random, x->baseline.random, x->kept ? "kept" : "not kept");
-	buf_free(&sb);
-}
-
-/* The shaped table lost too: in the kernel flavor the classes trial times
- * the table copying forward but above the source (small_stall.csv, no
- * trial run on it); the user flavor, whose every copy forward is the C
- * library's memmove, tries none. Its line reads back. */
-static void check_classes(const struct probe_flavor *f, const struct table *stall)
-{
-	const char *name = f->name;
-	char why[300] = "";
-	struct dispatch_run lost_too = every_candidate_lost();
-	int rc = try_classes(f, stall, &lost_too, 0.03);
-	const struct classes_trial *c = &lost_too.classes;
-	if (f->moves)
-		check(rc == 0 && !c->tried, name, "the classes trial ran where every copy forward is the C library's");
-	else
-		check(rc == 0 && c->tried && ticks(c->table) && ticks(c->baseline) &&
-			      c->kept == classes_trial_keeps(c, 0.03) && dispatch_keeps_table(&lost_too) == c->kept,
-		      name, "the classes trial was not timed, or its verdict is not its rule's");
-	struct buf cb = {0};
-	classes_trial_text(&cb, &lost_too);
-	*strchr(cb.data, '\n') = '\0';
-	struct dispatch_run cr = {.measured = 1, .chosen = CHOSE_BASELINE};
-	check(classes_trial_parse(cb.data, &cr, why, sizeof why) == 0 && cr.classes.tried == c->tried &&
-		      cr.classes.kept == c->kept,
-	      name, "the classes trial's line does not read back");
-	if (c->tried)
-		printf("%s: classes trial %.2f against %.2f ticks a call on random sizes for every copy forward: %s\n",
-		       name, c->table.random, c->baseline.random, c->kept ? "kept" : "not kept");
-	buf_free(&cb);
 }
 
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
-		printf("usage: %s\nThe probe's band trials, small trial and shaped trial, timed on this CPU for each "
-		       "flavor on a recorded table; prints N passed, N failed.\n",
+		printf("usage: %s\nThe probe's search, its checks and its grid gate, timed on this CPU for each "
+		       "flavor on recorded tables; prints N passed, N failed.\n",
 		       argv[0]);
 		return strcmp(argv[1], "--help") == 0 ? 0 : 2;
 	}
@@ -294,13 +240,11 @@ int main(int argc, char **argv)
 	check_cpus();
 	check_timed_apart();
 	for (const struct probe_flavor *const *f = probe_flavors; *f; f++) {
-		struct dispatch_run fresh;
 		check_own_entries(*f);
 		check_pieces(*f);
-		check_band_and_small(*f, &t, &fresh);
-		check_grid_gate(*f, &t, &fresh);
-		check_shaped(*f, &t);
-		check_classes(*f, &stall);
+		check_search(*f, &t, "small_win.csv");
+		check_search(*f, &stall, "small_stall.csv");
+		check_grid_gate(*f, &t);
 	}
 	table_free(&t);
 	table_free(&stall);

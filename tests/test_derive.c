@@ -259,6 +259,7 @@ int main(int argc, char **argv)
 	derive_shaped_trial();
 	derive_classes_trial();
 	derive_grid_gate();
+	derive_search();
 	derive_repair();
 	derive_model();
 

@@ -50,6 +50,8 @@ void derive_shaped_trial(void);
 void derive_classes_trial(void);
 /* The grid gate (test_derive_grid_gate.c). */
 void derive_grid_gate(void);
+/* The search (test_derive_search.c). */
+void derive_search(void);
 /* Repair instead of refusal (test_derive_repair.c). */
 void derive_repair(void);
 /* The distance tested where it pays, and the model (test_derive_model.c). */

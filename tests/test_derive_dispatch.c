@@ -220,7 +220,7 @@ void derive_dispatch(void)
 	memcpy(w.tables, d.tables, sizeof w.tables);
 	w.chosen = 4;
 	struct buf b = {0};
-	dispatch_text(&b, &w);
+	dispatch_text(&b, &w, 1);
 	struct dispatch_run r = {0};
 	char why[200] = "", *save = NULL;
 	int k = 0, bad = 0;

@@ -41,6 +41,8 @@ char *evidence_summary(const struct entry_choice *entry, const struct run_facts 
 /* summary.md's section on what the dispatch cost (evidence_dispatch.c). */
 struct buf;
 void summary_dispatch(struct buf *b, const struct run_facts *run);
+/* Its part on the search, where the run searched (evidence_search.c). */
+void summary_search(struct buf *b, const struct run_facts *run);
 
 /* The table in a line: "0..32 small; 33..63 forward; 64.. forward, above
  * down", each band's strategy elsewhere, then the classes that differ. A

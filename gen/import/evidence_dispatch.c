@@ -1,7 +1,8 @@
 /* summary.md's section on the dispatch: what a split cost the random-size
  * workload, and the candidate tables the probe timed on it (probe version
  * 3 and up), its band trials (7), its small trial (8), its shaped trial
- * (9) and its classes trial (15; derive/dispatch.h). */
+ * (9) and its classes trial (15; derive/dispatch.h), or from version 26
+ * its search (evidence_search.c); then the grid gate. */
 #include "evidence.h"
 
 #include "../../derive/model.h"
@@ -268,6 +269,11 @@ void summary_dispatch(struct buf *b, const struct run_facts *run)
 	if (dispatch_unmeasured(b, run))
 		return;
 	band_cost_table(b, run);
+	if (d->searched) {
+		summary_search(b, run);
+		grid_gate_section(b, run);
+		return;
+	}
 	candidates_table(b, run);
 	if (run->archive->probe_version < BAND_TRIALS_VERSION || dispatch_start(d) == CHOSE_BASELINE)
 		return;
