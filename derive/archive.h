@@ -47,6 +47,7 @@
  * name the versions from which the import reads a run otherwise. */
 #define PROBE_VERSION 26
 #define SEARCH_VERSION 26
+#define GATE_BRANCHES_VERSION 26
 #define TREE_BOUND_VERSION 23
 #define GATE_CPUS_VERSION 25
 #define REPAIRS_VERSION 21

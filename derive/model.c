@@ -95,6 +95,21 @@ static int walk_calls(const struct derived_rule *r, int *to, double *branches, d
 	return rc;
 }
 
+int rule_branches_at(const struct derived_rule *r, unsigned int n, unsigned int d)
+{
+	struct copy_table t, at;
+	struct plan_tree tree = {0};
+	int branches = -1;
+	rule_table(r, &t);
+	plan_at_isa(&t, N_ISA_LEVELS - 1, &at);
+	if (plan_tree(&at, &tree))
+		return -1;
+	if (plan_walk(&tree, n, d & 4095u, &branches) < 0)
+		branches = -1;
+	plan_tree_free(&tree);
+	return branches;
+}
+
 struct model_costs model_costs_of(const struct dispatch_run *d)
 {
 	struct model_costs c = {MODEL_COMPARE_TICKS_DEFAULT, MODEL_MISPREDICT_TICKS_DEFAULT};

@@ -46,6 +46,11 @@ struct model_figures {
 int rule_model(const struct table *t, const struct derived_rule *r, const struct model_costs *c, int classes_first,
 	       struct model_figures *out);
 
+/* The conditional branches a call of n bytes at distance d runs in r's
+ * compiled tree before its copy (plan_walk); -1 where the tree cannot be
+ * built or reaches no copy. */
+int rule_branches_at(const struct derived_rule *r, unsigned int n, unsigned int d);
+
 /* A table of n (1, 2, 4 or 8) bands that alternate forward with a general
  * register copy, the edges splitting the workload's sizes: the probe's
  * trees that measure the branches (probe/dispatch_cost.c). */

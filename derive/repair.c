@@ -1,5 +1,6 @@
 /* Repair instead of refusal (repair.h). */
 #include "repair.h"
+#include "model.h"
 
 #include "grid.h"
 
@@ -209,7 +210,9 @@ double gate_point_ratio(const struct gate_grid *g, const struct derived_rule *r,
 	double ratio = g->ratio[i][j], base = g->baseline_ticks[i][j];
 	if (rule_choice(r, (unsigned int)bench_grid_lengths[i], bench_grid_distances[j]) != reference || !(base > 0))
 		return ratio;
-	return fmin(ratio, 1 + TREE_TICKS_MAX / base);
+	int branches = rule_branches_at(r, (unsigned int)bench_grid_lengths[i], bench_grid_distances[j]);
+	double tree = branches < 0 ? TREE_TICKS_MAX : (branches + 1) * GATE_BRANCH_TICKS;
+	return fmin(ratio, 1 + tree / base);
 }
 
 int gate_point_loses(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j,

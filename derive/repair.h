@@ -76,18 +76,25 @@ struct gate_grid {
 	char stuck_why[256];
 };
 
+/* What a tree costs a call at a point of the grid gate, at most, in ticks
+ * a branch: every call of a point takes one path, so each of its
+ * branches predicts, and a conditional jump that predicts retires in a
+ * cycle (the recorded runs' trees measured 0.15 to 0.36 ticks a compare,
+ * derive/model.h). One more for the jump to the copy. */
+#define GATE_BRANCH_TICKS 1.0
+
 /* The ratio point (i, j) of g is judged by: its median ratio, but where r
  * copies there by the reference (table_reference: every copy forward's
- * own copy), at most 1 + TREE_TICKS_MAX over every copy forward's ticks
- * there. Such a cell differs from every copy forward only by the tree in
- * front of it, so a larger ratio is the machine's, not the table's: on a
- * Zen 5 guest strategy libc, a jump to the C library's memmove, timed
- * 1.095x that memmove at 65536 bytes, d = 0, where it takes some 1240
- * ticks (evidence/zen5-2026-12-06-8c5629; docs/notebook/library-grid-
- * 2026-12.md saw such spreads come and go with the moment). So a cell
- * long enough that no tree's cost reaches the noise never loses for the
- * copy it shares with every copy forward: the rule unchecked_keep_long
- * applies to runs that timed no tree. */
+ * own copy), at most 1 + what r's tree costs a call there (its branches
+ * and the jump to the copy, GATE_BRANCH_TICKS each; TREE_TICKS_MAX where
+ * the tree cannot be walked) over every copy forward's ticks there. Such
+ * a cell differs from every copy forward only by the tree in front of it,
+ * so a larger ratio is the machine's, not the table's: on a Zen 5 guest
+ * strategy libc, a jump to the C library's memmove, timed 1.095x that
+ * memmove at 65536 bytes, d = 0, where it takes some 1240 ticks
+ * (evidence/zen5-2026-12-06-8c5629), and 1.066x at 16384 bytes, d = 32,
+ * of some 500 (docs/notebook/search-2026-12.md); such spreads come and go
+ * with the moment (docs/notebook/library-grid-2026-12.md). */
 double gate_point_ratio(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j);
 
 /* Whether point (i, j) of g loses beyond the noise: grid_gate_loses on

@@ -181,7 +181,8 @@ static struct grid_gate gate_verdict(const struct table *t, const struct derived
 				       "forward does, behind a tree that costs at most %.0f ticks of its %.0f: judged "
 				       "%.3fx\n",
 				       g->ratio[i][j], bench_grid_lengths[i], bench_grid_distances[j],
-				       strategy_name[reference], TREE_TICKS_MAX, g->baseline_ticks[i][j], judged);
+				       strategy_name[reference], (judged - 1) * g->baseline_ticks[i][j],
+				       g->baseline_ticks[i][j], judged);
 		}
 	for (size_t i = 0; i < g->n_lengths; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {

@@ -98,12 +98,19 @@ static void grid_gate_section(struct buf *b, const struct run_facts *run)
 		buf_printf(b, "\nEach point was timed on every CPU the probe could run on, at most %d, and judged by the CPU "
 			      "where the table did worst.\n",
 			   GRID_GATE_CPUS);
+	char bound[256];
+	snprintf(bound, sizeof bound, "%.0f ticks over every copy forward's time there, the most its tree can cost",
+		 TREE_TICKS_MAX);
+	if (run->archive->probe_version >= GATE_BRANCHES_VERSION)
+		snprintf(bound, sizeof bound, "%.0f tick for each branch its tree runs there and one for the jump to the "
+					      "copy, over every copy forward's time: each call of a point takes one path, "
+					      "whose branches predict",
+			 GATE_BRANCH_TICKS);
 	if (run->archive->probe_version >= TREE_BOUND_VERSION)
 		buf_printf(b, "\nA loss's two more timings were two later sweeps, each with the table compiled at a new "
 			      "place and copying in a fresh arena. A point whose cell copies as every copy forward does "
-			      "is judged at most 1 + %.0f ticks over every copy forward's time there, the most its tree "
-			      "can cost (derive/repair.h)%s.\n",
-			   TREE_TICKS_MAX,
+			      "is judged at most 1 + %s (derive/repair.h)%s.\n",
+			   bound,
 			   strcmp(run->archive->flavor, "user") == 0
 				   ? "; the table and the C library's memmove were each timed behind one jump through a "
 				     "pointer, as the drop-in library's memmove reaches either"
