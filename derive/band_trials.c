@@ -1,5 +1,5 @@
-/* The band trials (dispatch.h): the loop that tries each split of the kept
- * table, the rule that decides one, and their archive lines. */
+/* The band trials of probe versions 7 to 25 (dispatch.h): their archive
+ * lines. */
 #include "dispatch.h"
 
 #include "../common/util.h"
@@ -8,60 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int band_trial_merges(const struct band_trial *t, double noise)
-{
-	return !(t->with.random * (1 + noise) < t->without.random);
-}
-
-/* The lowest band past the first whose first length is longest or less
- * and that no trial has covered; -1 where none. */
-static int untried_split(const struct derived_rule *r, const struct dispatch_run *d, unsigned int longest)
-{
-	for (int k = 1; k < r->n_bands && r->bands[k].lo <= longest; k++) {
-		int tried = 0;
-		for (int i = 0; i < d->n_trials; i++)
-			tried |= d->trials[i].range.lo < r->bands[k].lo && r->bands[k].lo <= d->trials[i].range.hi;
-		if (!tried)
-			return k;
-	}
-	return -1;
-}
-
-int band_trials_run(const struct table *t, struct dispatch_run *d, double noise, unsigned int longest,
-		    band_trial_timer *time, void *ctx)
-{
-	d->n_trials = 0;
-	if (dispatch_start(d) == CHOSE_BASELINE)
-		return 0;
-	struct derived_rule *rules = malloc(2 * sizeof *rules);
-	struct derive_cost cost = dispatch_cost(d);
-	int rc = -1, k;
-	if (!rules || derive_rule(t, &cost, &rules[0])) {
-		fprintf(stderr, "band trials: %s\n", rules ? rules[0].note : "out of memory");
-		goto out;
-	}
-	while (d->n_trials < DISPATCH_TRIALS_MAX && (k = untried_split(&rules[0], d, longest)) > 0) {
-		const struct band *before = &rules[0].bands[k - 1], *after = &rules[0].bands[k];
-		struct band_trial *trial = &d->trials[d->n_trials++];
-		trial->range = (struct length_range){before->lo, after->hi < longest ? after->hi : longest};
-		struct derive_cost whole = cost;
-		whole.unsplit[whole.n_unsplit++] = trial->range;
-		if (derive_rule(t, &whole, &rules[1])) {
-			fprintf(stderr, "band trials: %s\n", rules[1].note);
-			goto out;
-		}
-		if (time(ctx, rules, trial))
-			goto out;
-		trial->merged = band_trial_merges(trial, noise);
-		if (trial->merged)
-			cost = whole, rules[0] = rules[1];
-	}
-	rc = 0;
-out:
-	free(rules);
-	return rc;
-}
 
 void band_trials_text(struct buf *b, const struct dispatch_run *d)
 {

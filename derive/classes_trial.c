@@ -1,5 +1,6 @@
-/* The classes trial (dispatch.h): its table, the rule that decides it, its
- * one step, and its archive line. */
+/* The stall classes alone (dispatch.h): the table the search checks last
+ * (search.h) and the classes trial of probe versions 15 to 25 tried, and
+ * that trial's archive line. */
 #include "dispatch.h"
 
 #include "../common/util.h"
@@ -49,31 +50,6 @@ int classes_only(const struct table *t, struct derived_rule *r)
 int classes_trial_table(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
 {
 	return derive_trialled(t, d, out) ? -1 : classes_only(t, out);
-}
-
-int classes_trial_keeps(const struct classes_trial *v, double noise)
-{
-	return v->table.random <= v->baseline.random * (1 + noise) &&
-	       v->table.sorted <= v->baseline.sorted * (1 + noise);
-}
-
-int classes_trial_run(const struct table *t, struct dispatch_run *d, double noise, classes_trial_timer *time,
-		      void *ctx)
-{
-	memset(&d->classes, 0, sizeof d->classes);
-	if (dispatch_keeps_table(d))
-		return 0;
-	struct derived_rule *table = malloc(sizeof *table);
-	int rc = table ? classes_trial_table(t, d, table) : -1;
-	if (rc < 0)
-		fprintf(stderr, "classes trial: %s\n", table ? table->note : "out of memory");
-	if (rc == 0) {
-		d->classes.tried = 1;
-		rc = time(ctx, table, &d->classes);
-		d->classes.kept = rc == 0 && classes_trial_keeps(&d->classes, noise);
-	}
-	free(table);
-	return rc < 0 ? -1 : 0;
 }
 
 void classes_trial_text(struct buf *b, const struct dispatch_run *d)

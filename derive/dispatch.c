@@ -44,26 +44,6 @@ struct derive_cost dispatch_cost(const struct dispatch_run *d)
 	return c;
 }
 
-void dispatch_choose(struct dispatch_run *d, double noise)
-{
-	int measured = -1, fastest = -1;
-	for (int i = 0; i < DISPATCH_CANDIDATES; i++) {
-		const struct workload_ticks *c = &d->candidates[i];
-		/* Ties go to the baseline, as in the derivation: a table must
-		 * beat it on random sizes beyond the noise. */
-		if (c->random * (1 + noise) > d->baseline.random || c->sorted > d->baseline.sorted * (1 + noise))
-			continue;
-		if (candidate_multiples[i] == 1)
-			measured = i;
-		if (fastest < 0 || c->random < d->candidates[fastest].random)
-			fastest = i;
-	}
-	if (measured >= 0 && d->candidates[measured].random <= d->candidates[fastest].random * (1 + noise))
-		d->chosen = 1;
-	else
-		d->chosen = fastest >= 0 ? candidate_multiples[fastest] : CHOSE_BASELINE;
-}
-
 void derived_baseline(struct derived_rule *r)
 {
 	memset(r, 0, sizeof *r);

@@ -1,8 +1,10 @@
-/* What the dispatch costs, as a probe of version 3 measures it, and the
- * final candidate tables it timed: the random-size workload (glibc's
- * bench-memcpy-random distribution, common/workload.c) and its sorted
- * control, in ticks per call, through the table dispatch. The archive
- * records them (archive.h); the import derives the rule the probe kept. */
+/* What the dispatch costs, as the probe measures it (from version 3): the
+ * random-size workload (glibc's bench-memcpy-random distribution,
+ * common/workload.c) and its sorted control, in ticks per call, through
+ * tables of 1 to 8 bands; what the search checked (version 26,
+ * derive/search.h), or before it the candidates and the trials (versions
+ * 3 to 25), and the grid gate. The archive records them (archive.h); the
+ * import derives the rule the probe kept from their verdicts. */
 #ifndef DERIVE_DISPATCH_H
 #define DERIVE_DISPATCH_H
 
@@ -38,8 +40,8 @@ struct workload_ticks {
  * range (derive.h, struct length_range) and the table with it, each
  * compiled as gen writes it, timed in turns with every copy forward (from
  * probe version 11; with each other before): the median ticks a call of
- * each. merged: the rule keeps the range whole (band_trial_merges says
- * when). */
+ * each. merged: the rule keeps the range whole (from version 19, where
+ * the split was not faster beyond the noise on random sizes). */
 #define DISPATCH_TRIALS_MAX DERIVE_UNSPLIT_MAX
 /* The rounds a trial's table is timed in, in turns with every copy forward. */
 #define DISPATCH_PAIRED_ROUNDS 61
@@ -55,9 +57,10 @@ struct band_trial {
  * (common/strategies.h), each compiled as gen writes it, timed in turns
  * with every copy forward (from probe version 11; with each other, and the
  * table with the substitute with every copy forward, before): the median
- * ticks a call of each, and the baseline's on the sorted control. kept: the substitute's table beat the table without it on
- * random sizes beyond the noise, and is no slower than the baseline beyond
- * the noise on the sorted control (small_trial_keeps). */
+ * ticks a call of each, and the baseline's on the sorted control. kept:
+ * the substitute's table beat the table without it on random sizes beyond
+ * the noise, and was no slower than the baseline beyond the noise on the
+ * sorted control. */
 struct small_trial {
 	int tried; /* 0: no table to try (the baseline, not shaped), or no cell to substitute */
 	struct workload_ticks with, without;
@@ -70,8 +73,7 @@ struct small_trial {
  * fastest on random sizes (from, its multiple), and the table they shape,
  * compiled as gen writes it, is timed in turns with every copy forward as
  * it ships: the median ticks a call of each. kept: it beat every copy
- * forward as a candidate must (shaped_trial_keeps), and the rule is that
- * table. On an Emerald Rapids guest (entry sapphirerapids) the user
+ * forward as a candidate must, and the rule is that table. On an Emerald Rapids guest (entry sapphirerapids) the user
  * flavor's candidates, of 9 to 16 bands, lost to the C library on random
  * sizes (15.72-18.36 ticks a call against 15.14); the trials shaped the
  * fastest to 0..32 small_flat and vector copies above, 12.75 against
@@ -90,7 +92,7 @@ struct shaped_trial {
  * above, near and below (classes_trial_table), compiled as gen writes it
  * and timed in turns with every copy forward as it ships: the median ticks
  * a call of each. kept: no slower than every copy forward beyond the noise
- * on random sizes and on the sorted control (classes_trial_keeps). Its
+ * on random sizes and on the sorted control. Its
  * gain lies where the workload rarely goes: on a Zen 4 guest rep movsb
  * took 127 ticks at 64 bytes, d = 1..15, and 55 at d = 16..31, against 11
  * at every other distance, where the descending copy took 12
@@ -113,8 +115,7 @@ struct classes_trial {
  * repaired. refused: a point still loses after every repair, in its first
  * timing and in the median of two more, so that every copy forward stays: a
  * table never loses to what the caller already has beyond the noise on
- * the grid (on the workload the candidates' and the shaped trial's tests
- * see to it). */
+ * the grid (on the workload the search's checks see to it). */
 #define GRID_GATE_ROUNDS 15
 /* The most CPUs the gate times each point on (probe/cpus.h): every CPU
  * the probe may run on, up to this many. */
@@ -214,18 +215,6 @@ double dispatch_band_ticks(const struct dispatch_run *d);
  * default at multiple 1 where d measured nothing. */
 struct derive_cost dispatch_cost(const struct dispatch_run *d);
 
-/* Picks d->chosen from the timings. A candidate is out unless it beats
- * the baseline on random sizes beyond the noise (a tie goes to the
- * baseline, as in the derivation's cells: a table that only ties it buys
- * nothing, and in the drop-in library it adds the stub's jump, which the
- * probe's model does not time), or where it is slower than the baseline
- * beyond the noise on the sorted control. Of the others, the one charged
- * the measured cost (multiple 1) unless another beats it on random sizes
- * beyond the noise, then the fastest; the baseline where none is left. The
- * workload copies less than 256 bytes, so it cannot tell tables apart that
- * differ only above: the measured cost decides there. */
-void dispatch_choose(struct dispatch_run *d, double noise);
-
 /* The band trials' lines (band_trials.c), after the lines above in an
  * archive of probe version 7 or later:
  *   trials N                             0..DISPATCH_TRIALS_MAX
@@ -241,34 +230,6 @@ int band_trial_parse(const char *line, struct band_trial *t, char *why, size_t w
  * space; the rest of the line after it, or NULL where there is none. */
 const char *ticks_then_space(const char *s, double *v);
 
-/* Whether a trial's range stays whole (probe version 19): the table with
- * the split not faster than the table without it beyond the noise on
- * random sizes. A band is kept only where its compare pays on the
- * workload; the sorted control, where every compare predicts, keeps none
- * (versions 7..18 kept a split faster there on either stream, and their
- * archives carry their verdicts). What a merge costs the sorted control,
- * the tests after the trials judge: the shaped trial's and the grid
- * gate's against every copy forward. */
-int band_trial_merges(const struct band_trial *t, double noise);
-
-/* Times a band trial's two tables, compiled: rules[0] with the split,
- * rules[1] without it; fills trial->with and trial->without. Nonzero after
- * saying why. */
-typedef int band_trial_timer(void *ctx, const struct derived_rule rules[2], struct band_trial *trial);
-
-/* The band trials of the table t derives at dispatch_cost(d), where d
- * kept one or starts the shaped trial (dispatch_start): its lowest split
- * whose band starts at longest bytes or less (the workload's longest call)
- * and that no trial has covered, tried away: t derived again with no band edge between the first length of the band
- * before the split and the last length of the band after it (at most
- * longest), both tables timed by time, the range kept whole where
- * band_trial_merges says so. Then the next split, of the table that won,
- * until none is left or DISPATCH_TRIALS_MAX were tried. Records each in d.
- * Nonzero after saying why (a table that does not derive, or time's
- * failure). */
-int band_trials_run(const struct table *t, struct dispatch_run *d, double noise, unsigned int longest,
-		    band_trial_timer *time, void *ctx);
-
 /* The small trial's line (small_trial.c), after the band trials' in an
  * archive of probe version 8 or later:
  *   small_trial none
@@ -276,13 +237,6 @@ int band_trials_run(const struct table *t, struct dispatch_run *d, double noise,
  */
 void small_trial_text(struct buf *b, const struct dispatch_run *d);
 int small_trial_parse(const char *line, struct small_trial *v, char *why, size_t why_size);
-
-/* Whether the trial keeps the substitute: its table faster than the table
- * without it beyond the noise on random sizes, the workload, and no slower
- * than every copy forward beyond the noise on the sorted control, as any
- * table must be (dispatch_choose). Slower than small on the sorted control,
- * where small's branches predict, it may be: the workload decides. */
-int small_trial_keeps(const struct small_trial *v, double noise);
 
 /* The cells of r that the trial substitutes: how many there are, and with
  * substitute set, r with each copied by STRATEGY_TRIAL_TO. */
@@ -294,26 +248,10 @@ int small_trial_cells(struct derived_rule *r, int substitute);
  * cell may, so the trial is not run. Measures with's regret. */
 int small_trial_harms(const struct table *t, struct derived_rule *with, const struct derived_rule *without);
 
-/* Times the trial's two tables, compiled: rules[0] with the substitute,
- * rules[1] without it; fills v->with, v->without and v->baseline_sorted.
- * Nonzero after saying why. */
-typedef int small_trial_timer(void *ctx, const struct derived_rule rules[2], struct small_trial *v);
-
-/* The small trial of the table the band trials left (dispatch_start),
- * where there is one, it has a cell to substitute and the
- * substitute harms no point of the grid (small_trial_harms): both tables
- * timed by time, the verdict in d->small. Nonzero after saying why. */
-int small_trial_run(const struct table *t, struct dispatch_run *d, double noise, small_trial_timer *time, void *ctx);
-
 /* The multiple the trials start from: the kept candidate's, or, where
  * the baseline was kept, the shaped trial's (d->shaped); CHOSE_BASELINE
  * where there is neither: no trial runs. */
 double dispatch_start(const struct dispatch_run *d);
-
-/* Where d kept the baseline, starts d->shaped from the multiple of the
- * candidate fastest on random sizes (the lower multiple on a tie): the
- * one the trials shape. Clears it where d kept a candidate. */
-void shaped_trial_start(struct dispatch_run *d);
 
 /* The shaped trial's line (shaped_trial.c), after the small trial's in an
  * archive of probe version 9 or later:
@@ -322,21 +260,6 @@ void shaped_trial_start(struct dispatch_run *d);
  * MULTIPLE a candidate's, and only where the baseline was chosen. */
 void shaped_trial_text(struct buf *b, const struct dispatch_run *d);
 int shaped_trial_parse(const char *line, struct dispatch_run *d, char *why, size_t why_size);
-
-/* Whether the shaped table is kept: faster than every copy forward beyond
- * the noise on random sizes and no slower beyond it on the sorted control,
- * the test every candidate had to pass (dispatch_choose). */
-int shaped_trial_keeps(const struct shaped_trial *v, double noise);
-
-/* Times the shaped table, compiled, in turns with every copy forward as it
- * ships; fills v->shaped and v->baseline. Nonzero after saying why. */
-typedef int shaped_trial_timer(void *ctx, const struct derived_rule *shaped, struct shaped_trial *v);
-
-/* The shaped trial, after the band trials and the small trial, where
- * shaped_trial_start started d->shaped: the table they shaped
- * (derive_trialled) timed by time, the verdict in d->shaped. Nonzero after
- * saying why. */
-int shaped_trial_run(const struct table *t, struct dispatch_run *d, double noise, shaped_trial_timer *time, void *ctx);
 
 /* The table the trials made of the candidate they start from
  * (dispatch_start): derived at dispatch_cost, with the small trial's
@@ -356,20 +279,6 @@ int classes_trial_table(const struct table *t, const struct dispatch_run *d, str
  * library's memmove), adjacent bands alike merged, judged on t (rule_regret): 1 where no cell of it copies
  * otherwise, 0 with r so made, -1 with r's note saying why. */
 int classes_only(const struct table *t, struct derived_rule *r);
-
-/* Whether the classes table is kept: no slower than every copy forward
- * beyond the noise on random sizes and on the sorted control. */
-int classes_trial_keeps(const struct classes_trial *v, double noise);
-
-/* Times the classes table, compiled, in turns with every copy forward as
- * it ships; fills v->table and v->baseline. Nonzero after saying why. */
-typedef int classes_trial_timer(void *ctx, const struct derived_rule *table, struct classes_trial *v);
-
-/* The classes trial, where d keeps no table (dispatch_keeps_table) and the
- * classes table has a cell to try: timed by time, the verdict in
- * d->classes. Nonzero after saying why. */
-int classes_trial_run(const struct table *t, struct dispatch_run *d, double noise, classes_trial_timer *time,
-		      void *ctx);
 
 /* The classes trial's line (classes_trial.c), after the shaped trial's in
  * an archive of probe version 15 or later:

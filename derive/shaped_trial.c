@@ -1,5 +1,5 @@
-/* The shaped trial (dispatch.h): where it starts, the rule that decides
- * it, its one step, and its archive line. */
+/* The shaped trial of probe versions 9 to 25 (dispatch.h): its archive
+ * line. */
 #include "dispatch.h"
 
 #include "../common/util.h"
@@ -7,39 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void shaped_trial_start(struct dispatch_run *d)
-{
-	memset(&d->shaped, 0, sizeof d->shaped);
-	if (!d->measured || d->chosen != CHOSE_BASELINE)
-		return;
-	int fastest = 0;
-	for (int i = 1; i < DISPATCH_CANDIDATES; i++)
-		if (d->candidates[i].random < d->candidates[fastest].random)
-			fastest = i;
-	d->shaped.started = 1, d->shaped.from = candidate_multiples[fastest];
-}
-
-int shaped_trial_keeps(const struct shaped_trial *v, double noise)
-{
-	return v->shaped.random * (1 + noise) < v->baseline.random && v->shaped.sorted <= v->baseline.sorted * (1 + noise);
-}
-
-int shaped_trial_run(const struct table *t, struct dispatch_run *d, double noise, shaped_trial_timer *time, void *ctx)
-{
-	if (!d->measured || d->chosen != CHOSE_BASELINE || !d->shaped.started)
-		return 0;
-	struct derived_rule *shaped = malloc(sizeof *shaped);
-	if (!shaped || derive_trialled(t, d, shaped)) {
-		fprintf(stderr, "shaped trial: %s\n", shaped ? shaped->note : "out of memory");
-		free(shaped);
-		return -1;
-	}
-	int rc = time(ctx, shaped, &d->shaped);
-	d->shaped.kept = rc == 0 && shaped_trial_keeps(&d->shaped, noise);
-	free(shaped);
-	return rc;
-}
 
 void shaped_trial_text(struct buf *b, const struct dispatch_run *d)
 {

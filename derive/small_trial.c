@@ -1,5 +1,6 @@
-/* The small trial (dispatch.h): the rule that decides it, the substitution
- * it makes, the loop's one step, and its archive line. */
+/* small_flat in small's cells (dispatch.h): the substitution, which the
+ * search checks (search.h) and the small trial of probe versions 8 to 25
+ * made, and that trial's archive line. */
 #include "dispatch.h"
 
 #include "../common/util.h"
@@ -8,11 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int small_trial_keeps(const struct small_trial *v, double noise)
-{
-	return v->with.random * (1 + noise) < v->without.random && v->with.sorted <= v->baseline_sorted * (1 + noise);
-}
 
 int small_trial_cells(struct derived_rule *r, int substitute)
 {
@@ -35,30 +31,6 @@ int small_trial_harms(const struct table *t, struct derived_rule *with, const st
 {
 	return rule_regret(t, with) != 0 ||
 	       with->worst_vs_baseline > fmax(1 + without->noise, without->worst_vs_baseline);
-}
-
-int small_trial_run(const struct table *t, struct dispatch_run *d, double noise, small_trial_timer *time, void *ctx)
-{
-	memset(&d->small, 0, sizeof d->small);
-	if (!d->measured || dispatch_start(d) == CHOSE_BASELINE)
-		return 0;
-	struct derived_rule *rules = malloc(2 * sizeof *rules);
-	struct derive_cost cost = dispatch_cost(d);
-	int rc = -1;
-	if (!rules || derive_rule(t, &cost, &rules[1])) {
-		fprintf(stderr, "small trial: %s\n", rules ? rules[1].note : "out of memory");
-		goto out;
-	}
-	rules[0] = rules[1];
-	rc = 0;
-	if (!small_trial_cells(&rules[0], 1) || small_trial_harms(t, &rules[0], &rules[1]))
-		goto out;
-	d->small.tried = 1;
-	rc = time(ctx, rules, &d->small);
-	d->small.kept = rc == 0 && small_trial_keeps(&d->small, noise);
-out:
-	free(rules);
-	return rc;
 }
 
 void small_trial_text(struct buf *b, const struct dispatch_run *d)

@@ -103,7 +103,7 @@ for flavor in $(gen/uarchgen flavors | cut -d' ' -f1); do
 done
 run "probe derivation" build/test_derive
 run "portable probe" tests/probe_cli.sh
-run "probe: its trials timed" build/probe_trials
+run "probe: its search timed" build/probe_trials
 run "import of run archives" tests/import_cli.sh
 run "recorded runs, notes" tests/recorded_notes.sh
 run "rederive" tests/rederive.sh
