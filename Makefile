@@ -307,7 +307,7 @@ $(B)/probe_trials: tests/probe_trials.c tests/probe_trials_entries.c tests/probe
 # The derivation: derive.c and the steps it takes (derive/grid.h), with the
 # table it reads.
 DERIVATION_SRCS := derive/derive.c derive/grid.c derive/grid_gate.c derive/class_bounds.c derive/fit.c derive/rule.c derive/table.c \
-		   derive/dispatch.c derive/band_trials.c derive/small_trial.c derive/shaped_trial.c derive/classes_trial.c derive/search.c derive/repair.c derive/model.c \
+		   derive/dispatch.c derive/chosen.c derive/trials.c derive/variants.c derive/search.c derive/repair.c derive/model.c \
 		   common/util.c common/workload.c $(PLAN_SRCS)
 TEST_DERIVE_SRCS := tests/test_derive.c tests/test_derive_fixtures.c tests/test_derive_dispatch.c tests/test_derive_small_trial.c \
 		    tests/test_derive_shaped.c tests/test_derive_classes.c tests/test_derive_grid_gate.c \

@@ -2,6 +2,7 @@
  * the file loaded (archive.h). */
 #include "archive.h"
 #include "search.h"
+#include "trials.h"
 #include "archive_cursor.h"
 #include "repair.h"
 

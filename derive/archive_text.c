@@ -2,6 +2,7 @@
  * its checksum. */
 #include "archive.h"
 #include "search.h"
+#include "trials.h"
 #include "repair.h"
 
 #include "../common/sha256.h"

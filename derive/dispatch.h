@@ -215,81 +215,17 @@ double dispatch_band_ticks(const struct dispatch_run *d);
  * default at multiple 1 where d measured nothing. */
 struct derive_cost dispatch_cost(const struct dispatch_run *d);
 
-/* The band trials' lines (band_trials.c), after the lines above in an
- * archive of probe version 7 or later:
- *   trials N                             0..DISPATCH_TRIALS_MAX
- *   trial LO HI WITH_RANDOM WITH_SORTED WITHOUT_RANDOM WITHOUT_SORTED merged|kept
- */
-void band_trials_text(struct buf *b, const struct dispatch_run *d);
-/* The count line, then trial line k; nonzero with why set when the line
- * is not that, well formed. */
-int band_trials_count(const char *line, struct dispatch_run *d, char *why, size_t why_size);
-int band_trial_parse(const char *line, struct band_trial *t, char *why, size_t why_size);
-
-/* A trial line's field: a positive, finite number of ticks, then one
+/* A line's field: a positive, finite number of ticks, then one
  * space; the rest of the line after it, or NULL where there is none. */
 const char *ticks_then_space(const char *s, double *v);
-
-/* The small trial's line (small_trial.c), after the band trials' in an
- * archive of probe version 8 or later:
- *   small_trial none
- *   small_trial WITH_RANDOM WITH_SORTED WITHOUT_RANDOM WITHOUT_SORTED BASELINE_SORTED kept|not
- */
-void small_trial_text(struct buf *b, const struct dispatch_run *d);
-int small_trial_parse(const char *line, struct small_trial *v, char *why, size_t why_size);
-
-/* The cells of r that the trial substitutes: how many there are, and with
- * substitute set, r with each copied by STRATEGY_TRIAL_TO. */
-int small_trial_cells(struct derived_rule *r, int substitute);
-
-/* Whether with, the table without (as derived) with the substitute in its
- * cells, loses to every copy forward beyond the noise at a point of the
- * grid where without does not, or lacks the substitute's points there: no
- * cell may, so the trial is not run. Measures with's regret. */
-int small_trial_harms(const struct table *t, struct derived_rule *with, const struct derived_rule *without);
 
 /* The multiple the trials start from: the kept candidate's, or, where
  * the baseline was kept, the shaped trial's (d->shaped); CHOSE_BASELINE
  * where there is neither: no trial runs. */
 double dispatch_start(const struct dispatch_run *d);
 
-/* The shaped trial's line (shaped_trial.c), after the small trial's in an
- * archive of probe version 9 or later:
- *   shaped none
- *   shaped MULTIPLE SHAPED_RANDOM SHAPED_SORTED BASELINE_RANDOM BASELINE_SORTED kept|not
- * MULTIPLE a candidate's, and only where the baseline was chosen. */
-void shaped_trial_text(struct buf *b, const struct dispatch_run *d);
-int shaped_trial_parse(const char *line, struct dispatch_run *d, char *why, size_t why_size);
-
-/* The table the trials made of the candidate they start from
- * (dispatch_start): derived at dispatch_cost, with the small trial's
- * substitute where it was kept. Nonzero, with the note saying why, on
- * failure, and where the archive's small trial contradicts its points. */
-int derive_trialled(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
-
-/* The classes table of the run d on t (struct classes_trial): the table
- * the trials made (derive_trialled), its zero and elsewhere cells copied
- * forward, adjacent bands alike merged, judged on t (rule_regret). Returns
- * 1 where no cell of it copies otherwise (the trial has nothing to try), 0
- * with out set, -1 with out's note saying why. */
-int classes_trial_table(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
-
-/* r with its zero and elsewhere cells copied as t's reference copies
- * (table_reference: every copy forward, or in the user flavor the C
- * library's memmove), adjacent bands alike merged, judged on t (rule_regret): 1 where no cell of it copies
- * otherwise, 0 with r so made, -1 with r's note saying why. */
-int classes_only(const struct table *t, struct derived_rule *r);
-
-/* The classes trial's line (classes_trial.c), after the shaped trial's in
- * an archive of probe version 15 or later:
- *   classes none
- *   classes TABLE_RANDOM TABLE_SORTED BASELINE_RANDOM BASELINE_SORTED kept|not
- * the figures only where the run kept no table before it. */
-void classes_trial_text(struct buf *b, const struct dispatch_run *d);
-int classes_trial_parse(const char *line, struct dispatch_run *d, char *why, size_t why_size);
-
-/* The grid gate's line (grid_gate.c), after the classes trial's in an
- * archive of probe version 12 or later:
+/* The grid gate's line (grid_gate.c), after the classes trial's (or the
+ * search's) in an archive of probe version 12 or later:
  *   grid_gate none                                 no table was kept
  *   grid_gate WORST LENGTH DISTANCE passed|refused
  * WORST the largest ratio of the kept table to every copy forward, with
@@ -316,13 +252,5 @@ int dispatch_keeps_table(const struct dispatch_run *d);
 
 /* The baseline's table: one band, every copy forward; no figures. */
 void derived_baseline(struct derived_rule *r);
-
-/* Derives the rule the run kept: the table the trials made of the kept
- * candidate, or of the fastest where the shaped trial kept it
- * (derive_trialled), or the classes table where the classes trial kept it,
- * or the baseline table judged on t, where none was
- * kept or the grid gate refused the one that was.
- * Nonzero, with the note saying why, on failure. */
-int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
 
 #endif

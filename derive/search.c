@@ -112,8 +112,10 @@ static int rank(const struct table *t, const struct dispatch_run *d, struct sear
 		return 0;
 	*scratch = out[0];
 	int rc = classes_only(t, &scratch->rule);
-	if (rc < 0)
+	if (rc < 0) {
+		snprintf(out[0].rule.note, sizeof out[0].rule.note, "%s", scratch->rule.note);
 		return -1;
+	}
 	scratch->classes = 1;
 	if (rc == 0) {
 		model_of(t, &mc, scratch);
@@ -137,7 +139,7 @@ int search_rank(const struct table *t, const struct dispatch_run *d, struct sear
 int search_flat(const struct table *t, const struct search_entry *e, struct derived_rule *out)
 {
 	*out = e->rule;
-	return small_trial_cells(out, 1) && !small_trial_harms(t, out, &e->rule);
+	return small_flat_cells(out, 1) && !small_flat_harms(t, out, &e->rule);
 }
 
 int search_check_passes(const struct search_check *c, double noise)

@@ -11,6 +11,7 @@
 
 #include "dispatch.h"
 #include "model.h"
+#include "variants.h"
 
 struct search_entry {
 	double multiple; /* the multiple of the band cost it was fitted at */
@@ -30,8 +31,8 @@ struct search_entry {
  * a derivation fails. */
 int search_rank(const struct table *t, const struct dispatch_run *d, struct search_entry out[SEARCH_TABLES], int *n);
 
-/* Entry e with small_flat in small's cells (small_trial_cells)
- * where it has some and harms no point (small_trial_harms): 1 with out
+/* Entry e with small_flat in small's cells (small_flat_cells)
+ * where it has some and harms no point (small_flat_harms): 1 with out
  * set; 0 where there is no such table. A branchless short copy's gain is a
  * misprediction inside the copy, which no point shows and the model cannot
  * see: where e passes its check, this table is checked too. */

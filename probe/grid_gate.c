@@ -5,6 +5,7 @@
 #include "../common/bench_grid.h"
 #include "../common/timer.h"
 #include "../common/workload.h"
+#include "../derive/chosen.h"
 #include "../derive/repair.h"
 #include "compiled.h"
 #include "cpus.h"

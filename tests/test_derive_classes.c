@@ -1,10 +1,12 @@
-/* The classes trial of probe versions 15 to 25 (derive/classes_trial.c):
+/* The classes trial of probe versions 15 to 25 (derive/trials.c):
  * its archive line, and, on small_stall.csv, the table it tried where
  * every candidate and the shaped table lost, and the rule derive_chosen
  * makes of its verdict. */
 #include "test_derive.h"
 
-#include "dispatch.h"
+#include "chosen.h"
+#include "trials.h"
+#include "variants.h"
 #include "../common/util.h"
 
 #include <stdio.h>

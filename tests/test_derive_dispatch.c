@@ -5,6 +5,7 @@
 #include "test_derive.h"
 
 #include "dispatch.h"
+#include "trials.h"
 #include "../common/util.h"
 
 #include <math.h>

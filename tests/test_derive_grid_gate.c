@@ -5,7 +5,7 @@
  * where it lost). */
 #include "test_derive.h"
 
-#include "dispatch.h"
+#include "chosen.h"
 #include "../common/util.h"
 
 #include <stdlib.h>

@@ -4,6 +4,7 @@
  * run that timed no compiled tree keeping only its long cells. */
 #include "test_derive.h"
 
+#include "chosen.h"
 #include "repair.h"
 #include "model.h"
 #include "../common/util.h"

@@ -6,6 +6,7 @@
  * searched run. */
 #include "test_derive.h"
 
+#include "chosen.h"
 #include "search.h"
 #include "../common/util.h"
 
@@ -69,17 +70,25 @@ static void keeps(void)
 	check(search_kept(&d) < 0, "a table slower than every copy forward beyond the noise is kept");
 }
 
-static void chosen_again(const struct table *t, const struct search_entry *e, int n)
+/* A run that checked each of the n ranked tables e, kept the one ranked
+ * kept + 1 and lost the others. */
+static struct dispatch_run kept_at(const struct search_entry *e, int n, int kept)
 {
-	about("search: the table an archive's checks name");
 	struct dispatch_run d = one_tick_a_band;
-	struct derived_rule *out = malloc(sizeof *out);
-	if (!out)
-		return;
 	d.n_checks = n;
 	for (int i = 0; i < n; i++)
 		d.checks[i] = passing(i, e[i].rule.n_bands, 13);
-	d.checks[1].table.random = 9, d.checks[1].verdict = CHECK_KEPT;
+	d.checks[kept].table.random = 9, d.checks[kept].verdict = CHECK_KEPT;
+	return d;
+}
+
+static void chosen_again(const struct table *t, const struct search_entry *e, int n)
+{
+	about("search: the table an archive's checks name");
+	struct dispatch_run d = kept_at(e, n, 1);
+	struct derived_rule *out = malloc(sizeof *out);
+	if (!out)
+		return;
 	check(search_chosen(t, &d, out) == 0 && out->n_bands == e[1].rule.n_bands &&
 		      memcmp(out->bands, e[1].rule.bands, sizeof out->bands) == 0 && strstr(out->note, "ranked this table 2nd"),
 	      "the second ranked, kept, is not the table derived again, or its note does not say so");
@@ -143,14 +152,10 @@ static void lines(void)
 static void rule_of_the_search(const struct table *t, const struct search_entry *e, int n)
 {
 	about("search: the rule derive_chosen makes");
-	struct dispatch_run d = one_tick_a_band;
+	struct dispatch_run d = kept_at(e, n, 0);
 	struct derived_rule *out = malloc(sizeof *out);
 	if (!out)
 		return;
-	d.n_checks = n;
-	for (int i = 0; i < n; i++)
-		d.checks[i] = passing(i, e[i].rule.n_bands, 13);
-	d.checks[0].table.random = 9, d.checks[0].verdict = CHECK_KEPT;
 	d.gate = (struct grid_gate){.tried = 1, .worst = 1.01, .length = 256, .distance = 63};
 	d.records_repairs = 1;
 	check(derive_chosen(t, &d, out) == 0 && out->n_bands == e[0].rule.n_bands &&

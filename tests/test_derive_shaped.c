@@ -1,10 +1,12 @@
-/* The shaped trial of probe versions 9 to 25 (derive/shaped_trial.c):
+/* The shaped trial of probe versions 9 to 25 (derive/trials.c):
  * where the trials start, its archive line, and, on small_win.csv with
  * small_flat's points, the rule derive_chosen makes of a run whose every
  * candidate lost and whose shaped table was kept, or not. */
 #include "test_derive.h"
 
-#include "dispatch.h"
+#include "chosen.h"
+#include "trials.h"
+#include "variants.h"
 #include "../common/util.h"
 
 #include <stdlib.h>

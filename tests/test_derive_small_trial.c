@@ -1,9 +1,11 @@
-/* The small trial of probe versions 8 to 25 (derive/small_trial.c): its
+/* The small trial of probe versions 8 to 25 (derive/trials.c): its
  * archive line, and the rule derive_chosen makes of it, on small_win.csv
  * with small_flat's points added. */
 #include "test_derive.h"
 
-#include "dispatch.h"
+#include "chosen.h"
+#include "trials.h"
+#include "variants.h"
 #include "../common/util.h"
 
 #include <stdlib.h>

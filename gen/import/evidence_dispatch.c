@@ -7,6 +7,8 @@
 
 #include "../../derive/model.h"
 #include "../../derive/repair.h"
+#include "../../derive/trials.h"
+#include "../../derive/variants.h"
 
 #include "../../common/bench_grid.h"
 #include "../../common/util.h"
@@ -28,7 +30,7 @@ static void small_trial_section(struct buf *b, const struct run_facts *run)
 	if (!v->tried) {
 		struct derive_cost cost = dispatch_cost(&run->archive->dispatch);
 		struct derived_rule r;
-		if (derive_rule(run->table, &cost, &r) == 0 && small_trial_cells(&r, 0))
+		if (derive_rule(run->table, &cost, &r) == 0 && small_flat_cells(&r, 0))
 			buf_printf(b, "Not tried: in the cells of %s, %s loses to every copy forward beyond the noise at a "
 				      "point of the grid, which no cell may.\n",
 				   from, to);

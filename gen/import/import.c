@@ -3,6 +3,7 @@
 #include "../../common/plot.h"
 #include "../../common/text.h"
 #include "../../common/util.h"
+#include "../../derive/chosen.h"
 #include "../model/model.h"
 #include "evidence.h"
 #include "interrupt.h"
