@@ -30,15 +30,16 @@ int plan_choice(const struct copy_table *t, unsigned int n, unsigned int d)
 	return plan_band_choice(t->bands, t->n_bands, t->classes, n, d);
 }
 
-/* Lengths lo..hi of one strategy; hi BAND_UNBOUNDED: no bound. */
-struct piece {
+/* A run of lengths lo..hi that one strategy copies; hi BAND_UNBOUNDED: no
+ * bound. (Not a piece of plan/pieces.h, which is a part of a copy's body.) */
+struct length_run {
 	unsigned int lo, hi;
 	int strategy;
 };
 
 /* What runs where a table says s for lengths lo..hi at isa level isa: up
- * to three pieces, lowest first. */
-static int runs(int s, unsigned int lo, unsigned int hi, int isa, int align_dst, struct piece out[3])
+ * to three runs, lowest first. */
+static int runs(int s, unsigned int lo, unsigned int hi, int isa, int align_dst, struct length_run out[3])
 {
 	while (strategy_catalogue[s].isa > isa)
 		s = strategy_catalogue[s].fallback;
@@ -48,12 +49,12 @@ static int runs(int s, unsigned int lo, unsigned int hi, int isa, int align_dst,
 	unsigned int max_n = strategy_catalogue[s].max_n < 0 ? BAND_UNBOUNDED : (unsigned int)strategy_catalogue[s].max_n;
 	int k = 0;
 	if (lo < min_n)
-		out[k++] = (struct piece){lo, hi < min_n - 1 ? hi : min_n - 1, BASELINE_STRATEGY};
+		out[k++] = (struct length_run){lo, hi < min_n - 1 ? hi : min_n - 1, BASELINE_STRATEGY};
 	unsigned int a = lo > min_n ? lo : min_n, b = hi < max_n ? hi : max_n;
 	if (a <= b)
-		out[k++] = (struct piece){a, b, s};
+		out[k++] = (struct length_run){a, b, s};
 	if (hi > max_n)
-		out[k++] = (struct piece){lo > max_n + 1 ? lo : max_n + 1, hi, BASELINE_STRATEGY};
+		out[k++] = (struct length_run){lo > max_n + 1 ? lo : max_n + 1, hi, BASELINE_STRATEGY};
 	return k;
 }
 
@@ -85,20 +86,20 @@ void plan_at_isa(const struct copy_table *t, int isa, struct copy_table *out)
 	out->n_bands = 0;
 	for (int i = 0; i < t->n_bands; i++) {
 		const struct band *b = &t->bands[i];
-		struct piece pieces[N_DISTANCE_CLASSES][3];
+		struct length_run run[N_DISTANCE_CLASSES][3];
 		int n[N_DISTANCE_CLASSES];
 		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
-			n[c] = runs(b->strategy[c], b->lo, b->hi, isa, t->align_dst, pieces[c]);
+			n[c] = runs(b->strategy[c], b->lo, b->hi, isa, t->align_dst, run[c]);
 		/* Every length where some class changes strategy starts a band. */
 		unsigned int from = b->lo;
 		for (;;) {
 			struct band cut = {from, b->hi, {0}};
 			for (int c = 0; c < N_DISTANCE_CLASSES; c++)
 				for (int k = 0; k < n[c]; k++) {
-					if (pieces[c][k].lo <= from && pieces[c][k].hi >= from)
-						cut.strategy[c] = pieces[c][k].strategy;
-					if (pieces[c][k].lo > from && pieces[c][k].lo - 1 < cut.hi)
-						cut.hi = pieces[c][k].lo - 1;
+					if (run[c][k].lo <= from && run[c][k].hi >= from)
+						cut.strategy[c] = run[c][k].strategy;
+					if (run[c][k].lo > from && run[c][k].lo - 1 < cut.hi)
+						cut.hi = run[c][k].lo - 1;
 				}
 			append(out, &cut);
 			if (cut.hi == b->hi)

@@ -1,5 +1,4 @@
-/* What the dispatch costs a call under a mixed stream of sizes, and how
- * far the probe's timing of a table is from the code gen writes for it. */
+/* What a band of the table costs a call under a mixed stream of sizes. */
 #ifndef PROBE_DISPATCH_COST_H
 #define PROBE_DISPATCH_COST_H
 
@@ -10,12 +9,5 @@
  * dispatch_bands bands that alternate their copy, compiled with one body
  * for every strategy: d->tables. */
 void measure_dispatch(const struct probe_flavor *f, struct dispatch_run *d);
-
-/* Where out/ has a rule for this CPU, and then for each routine set out/
- * compiles at this CPU's isa: the routines as shipped (the patched entry)
- * and as the probe compiles the same table, timed in turns on both
- * streams, and printed side by side: how far the probe's prediction of a
- * table is from the code gen writes for it. */
-void check_prediction(const struct probe_flavor *f);
 
 #endif

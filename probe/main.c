@@ -6,12 +6,13 @@
 #include "../common/util.h"
 #include "../derive/archive.h"
 #include "../derive/derive.h"
-#include "cpus.h"
 #include "checks.h"
+#include "cpus.h"
 #include "dispatch_cost.h"
 #include "flavor.h"
 #include "machine.h"
 #include "measure.h"
+#include "prediction.h"
 #include "streams.h"
 
 #include <errno.h>
