@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* The table the run kept before the gate; 1 where it kept none. */
-static int kept_table(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
+static int kept_table(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out)
 {
 	return d && d->searched ? search_chosen(t, d, out) : trials_kept(t, d, out);
 }
@@ -22,7 +22,7 @@ static int kept_table(const struct table *t, const struct dispatch_run *d, struc
  * Such an archive records only the worst point; a repair of that point
  * alone, never timed, could not show that the others passed, so the
  * refusal stands until the core is probed again. */
-static int gate_repairs(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
+static int gate_repairs(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out)
 {
 	char why[256];
 	if (!d || !d->gate.tried)
@@ -57,7 +57,7 @@ static int gate_repairs(const struct table *t, const struct dispatch_run *d, str
 	return 0;
 }
 
-int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
+int derive_chosen(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out)
 {
 	int rc = kept_table(t, d, out);
 	if (rc == 0)

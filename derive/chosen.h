@@ -11,6 +11,6 @@
  * none was kept or the gate refused the one that was; and for a run that
  * never timed a compiled tree, only its long cells (unchecked_keep_long).
  * Nonzero, with the note saying why, on failure. */
-int derive_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
+int derive_chosen(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out);
 
 #endif

@@ -13,7 +13,7 @@ static const char *const class_name[NC] = {DISTANCE_CLASSES(CLASS_NAME)};
 
 /* The noise of copies long enough to time well: a point of a few ticks
  * moves by a large fraction when one tick moves. */
-static int measure_noise(const struct table *t, struct derived_rule *r)
+static int measure_noise(const struct timings *t, struct derived_rule *r)
 {
 	double *v = malloc(t->n * sizeof *v);
 	if (!v)
@@ -152,7 +152,7 @@ static void describe(struct derived_rule *r, const int who[2], const double wors
 	    r->worst_vs_baseline);
 }
 
-static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
+static int derive(const struct timings *t, struct grid *g, struct derived_rule *r)
 {
 	double worst[2] = {0, 0}, best_cost, cost;
 	if (measure_noise(t, r) || grid_build(t, g, r))
@@ -186,7 +186,7 @@ static int derive(const struct table *t, struct grid *g, struct derived_rule *r)
 	return 0;
 }
 
-int derive_rule(const struct table *t, const struct derive_cost *cost, struct derived_rule *out)
+int derive_rule(const struct timings *t, const struct derive_cost *cost, struct derived_rule *out)
 {
 	static const struct derive_cost by_default = {.band_ticks = DERIVE_BAND_TICKS_DEFAULT, .multiple = 1};
 	memset(out, 0, sizeof *out);

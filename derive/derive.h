@@ -5,7 +5,7 @@
 
 #include "../common/rule_limits.h"
 #include "../plan/table.h"
-#include "table.h"
+#include "timings.h"
 
 #include <limits.h>
 
@@ -85,11 +85,11 @@ struct derived_rule {
 
 /* Derives t's rule, charging each split cost (NULL: the default). Nonzero,
  * with note saying why, when the table lacks what the derivation needs. */
-int derive_rule(const struct table *t, const struct derive_cost *cost, struct derived_rule *out);
+int derive_rule(const struct timings *t, const struct derive_cost *cost, struct derived_rule *out);
 
 /* Judges r's table on t: sets r's regret figures, keeps its bands. Nonzero,
  * with the note saying why, when t lacks a point r needs. */
-int rule_regret(const struct table *t, struct derived_rule *r);
+int rule_regret(const struct timings *t, struct derived_rule *r);
 
 /* The distance class of d = (dst - src) mod 4096 under r (plan_class). */
 enum distance_class rule_class(const struct derived_rule *r, unsigned int d);

@@ -33,7 +33,7 @@ double median_of(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-int grid_build(const struct table *t, struct grid *g, struct derived_rule *r)
+int grid_build(const struct timings *t, struct grid *g, struct derived_rule *r)
 {
 	unsigned char seen[4096] = {0};
 	if (!(g->len = malloc(t->n * sizeof *g->len)))
@@ -58,7 +58,7 @@ int grid_build(const struct table *t, struct grid *g, struct derived_rule *r)
 	}
 	if (!(g->t = calloc(g->nl * g->nd * NS, sizeof *g->t)))
 		return -1;
-	/* Of two rows for one key the first counts, as in table_find. */
+	/* Of two rows for one key the first counts, as in timings_find. */
 	for (size_t i = t->n; i-- > 0;) {
 		const struct row *w = &t->rows[i];
 		size_t li = (size_t)((unsigned int *)bsearch(&w->length, g->len, g->nl, sizeof *g->len, cmp_uint) - g->len);

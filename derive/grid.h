@@ -75,7 +75,7 @@ double median_of(double *v, size_t n);
 
 /* Fills g from t. Nonzero when t lacks what the derivation needs, with
  * r's note saying why, or when memory runs out. */
-int grid_build(const struct table *t, struct grid *g, struct derived_rule *r);
+int grid_build(const struct timings *t, struct grid *g, struct derived_rule *r);
 
 /* class_bounds.c: the copy the elsewhere class makes at each length, the
  * runs of distances where it stalls, and the near class. */

@@ -128,7 +128,7 @@ struct model_costs model_costs_of(const struct dispatch_run *d)
 }
 
 /* The lengths t measured the baseline at, sorted, and how many. */
-static size_t measured_lengths(const struct table *t, unsigned int *len)
+static size_t measured_lengths(const struct timings *t, unsigned int *len)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < t->n; i++)
@@ -157,7 +157,7 @@ static unsigned int nearest(const unsigned int *len, size_t n_len, unsigned int 
  * near the source and sparsely between, and a mean over them would weigh
  * the few that stall as much as the many that do not. Nonzero where s was
  * not measured at n. */
-static int by_distance(const struct table *t, int s, unsigned int n, double *ticks)
+static int by_distance(const struct timings *t, int s, unsigned int n, double *ticks)
 {
 	int have = 0;
 	unsigned int at[4096];
@@ -186,7 +186,7 @@ static int by_distance(const struct table *t, int s, unsigned int n, double *tic
 	return 0;
 }
 
-int rule_model(const struct table *t, const struct derived_rule *r, const struct model_costs *c, int classes_first,
+int rule_model(const struct timings *t, const struct derived_rule *r, const struct model_costs *c, int classes_first,
 	       struct model_figures *out)
 {
 	memset(out, 0, sizeof *out);

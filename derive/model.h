@@ -43,7 +43,7 @@ struct model_figures {
  * call ran the tests of the classes r tests before the tree (a defect the
  * tree must not have; its tests' control). Nonzero where the tree reaches
  * a copy t has no time for at a call's length. */
-int rule_model(const struct table *t, const struct derived_rule *r, const struct model_costs *c, int classes_first,
+int rule_model(const struct timings *t, const struct derived_rule *r, const struct model_costs *c, int classes_first,
 	       struct model_figures *out);
 
 /* The conditional branches a call of n bytes at distance d runs in r's

@@ -9,7 +9,7 @@ void measurement_free(struct measurement *m)
 	memset(m, 0, sizeof *m);
 }
 
-void measurement_table(const struct measurement *m, int passes, struct table *out)
+void measurement_table(const struct measurement *m, int passes, struct timings *out)
 {
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < m->n; i++) {
@@ -27,6 +27,6 @@ void measurement_table(const struct measurement *m, int passes, struct table *ou
 		}
 		r.ticks = lo;
 		r.spread = passes > 1 && lo > 0 ? (next - lo) / lo : 0;
-		table_add(out, r);
+		timings_add(out, r);
 	}
 }

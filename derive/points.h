@@ -4,7 +4,7 @@
 #ifndef DERIVE_POINTS_H
 #define DERIVE_POINTS_H
 
-#include "table.h"
+#include "timings.h"
 
 #define MAX_PASSES 9
 
@@ -25,6 +25,6 @@ void measurement_free(struct measurement *m);
 
 /* The table of the first passes passes: each point's minimum over them, and
  * its spread: (second lowest - lowest) / lowest of its pass minima. */
-void measurement_table(const struct measurement *m, int passes, struct table *out);
+void measurement_table(const struct measurement *m, int passes, struct timings *out);
 
 #endif

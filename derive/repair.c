@@ -22,11 +22,11 @@ static int band_of(const struct derived_rule *r, unsigned int n)
 }
 
 /* The fastest measured copy at the point of row p (a reference row). */
-static double best_here(const struct table *t, const struct row *p)
+static double best_here(const struct timings *t, const struct row *p)
 {
 	double best = p->ticks;
 	for (int s = 0; s < N_COPY_STRATEGIES; s++) {
-		const struct row *q = table_find(t, s, p->length, p->distance, ANY_MISALIGN);
+		const struct row *q = timings_find(t, s, p->length, p->distance, ANY_MISALIGN);
 		if (q && q->ticks > 0 && q->ticks < best)
 			best = q->ticks;
 	}
@@ -34,19 +34,19 @@ static double best_here(const struct table *t, const struct row *p)
 }
 
 /* Strategy s's mean log over the best at the cell's points, or HUGE_VAL
- * where s lacks a point or loses to the run's reference (table_reference)
+ * where s lacks a point or loses to the run's reference (timings_reference)
  * beyond the noise at one. */
-static double cell_score(const struct table *t, const struct band *b, const struct derived_rule *r, int cls, int s)
+static double cell_score(const struct timings *t, const struct band *b, const struct derived_rule *r, int cls, int s)
 {
 	double sum = 0, log_noise = log1p(r->noise);
-	int reference = table_reference(t);
+	int reference = timings_reference(t);
 	size_t n = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct row *p = &t->rows[i];
 		if (p->strategy != reference || p->length < b->lo || p->length > b->hi ||
 		    (int)rule_class(r, p->distance) != cls || !(p->ticks > 0))
 			continue;
-		const struct row *q = table_find(t, s, p->length, p->distance, ANY_MISALIGN);
+		const struct row *q = timings_find(t, s, p->length, p->distance, ANY_MISALIGN);
 		if (!q || !(q->ticks > 0) || log(q->ticks / p->ticks) > log_noise)
 			return HUGE_VAL;
 		sum += log(q->ticks / best_here(t, p));
@@ -68,12 +68,12 @@ void repair_range(const struct derived_rule *r, unsigned int n, unsigned int *lo
 	}
 }
 
-int repair_options(const struct table *t, const struct derived_rule *r, unsigned int n, unsigned int d, int *out,
+int repair_options(const struct timings *t, const struct derived_rule *r, unsigned int n, unsigned int d, int *out,
 		   int max)
 {
 	struct band b = r->bands[band_of(r, n)];
 	repair_range(r, n, &b.lo, &b.hi);
-	int cls = (int)rule_class(r, d), now = b.strategy[cls], k = 0, reference = table_reference(t);
+	int cls = (int)rule_class(r, d), now = b.strategy[cls], k = 0, reference = timings_reference(t);
 	double score[N_COPY_STRATEGIES];
 	int order[N_COPY_STRATEGIES];
 	for (int s = 0; s < N_COPY_STRATEGIES; s++) {
@@ -130,7 +130,7 @@ int repair_apply(struct derived_rule *r, const struct grid_repair *p, char *why,
 	return 0;
 }
 
-unsigned int unchecked_supported_from(const struct table *t, double noise)
+unsigned int unchecked_supported_from(const struct timings *t, double noise)
 {
 	/* Each length's cheapest baseline copy, over its distances. */
 	unsigned int *len = malloc((t->n ? t->n : 1) * sizeof *len);
@@ -157,7 +157,7 @@ unsigned int unchecked_supported_from(const struct table *t, double noise)
 	return from;
 }
 
-int unchecked_keep_long(const struct table *t, struct derived_rule *r)
+int unchecked_keep_long(const struct timings *t, struct derived_rule *r)
 {
 	unsigned int from = unchecked_supported_from(t, r->noise);
 	struct band out[MAX_BANDS + 1], forward = {.lo = 0};
@@ -221,11 +221,11 @@ int gate_point_loses(const struct gate_grid *g, const struct derived_rule *r, in
 	return grid_gate_loses(gate_point_ratio(g, r, reference, i, j), g->slower[i][j], noise);
 }
 
-int gate_repair_round(const struct table *t, struct derived_rule *r, struct gate_grid *g, struct dispatch_run *d,
+int gate_repair_round(const struct timings *t, struct derived_rule *r, struct gate_grid *g, struct dispatch_run *d,
 			double noise, int *made)
 {
 	struct derived_rule before = *r;
-	int reference = table_reference(t);
+	int reference = timings_reference(t);
 	*made = 0;
 	memset(g->retime, 0, sizeof g->retime);
 	for (size_t i = 0; i < g->n_lengths; i++)

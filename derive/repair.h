@@ -36,7 +36,7 @@ void repair_range(const struct derived_rule *r, unsigned int n, unsigned int *lo
  * of their time over the best measured there; the baseline always among
  * them where the cell does not copy by it. Fills out[0..max); returns how
  * many. */
-int repair_options(const struct table *t, const struct derived_rule *r, unsigned int n, unsigned int d, int *out,
+int repair_options(const struct timings *t, const struct derived_rule *r, unsigned int n, unsigned int d, int *out,
 		   int max);
 
 /* Applies one repair to r: the cell at (p->length, p->distance) must copy
@@ -49,14 +49,14 @@ int repair_apply(struct derived_rule *r, const struct grid_repair *p, char *why,
 /* The shortest length measured in t from which every length's baseline
  * time, at every distance, exceeds TREE_TICKS_MAX over the noise: the
  * first length at which a tree cannot turn a cell's win into a loss. */
-unsigned int unchecked_supported_from(const struct table *t, double noise);
+unsigned int unchecked_supported_from(const struct timings *t, double noise);
 
 /* r, derived from a run that timed no compiled tree (an archive before
  * the grid gate): every cell shorter than unchecked_supported_from copies
  * by the baseline, a band split there where it straddles it. Judged again
  * on t (rule_regret); the note says what was dropped. Nonzero with the
  * note saying why on failure. */
-int unchecked_keep_long(const struct table *t, struct derived_rule *r);
+int unchecked_keep_long(const struct timings *t, struct derived_rule *r);
 
 /* The grid gate's points (common/bench_grid.h) up to the probe's longest
  * length: each point's ratio of the table to every copy forward as last
@@ -84,7 +84,7 @@ struct gate_grid {
 #define GATE_BRANCH_TICKS 1.0
 
 /* The ratio point (i, j) of g is judged by: its median ratio, but where r
- * copies there by the reference (table_reference: every copy forward's
+ * copies there by the reference (timings_reference: every copy forward's
  * own copy), at most 1 + what r's tree costs a call there (its branches
  * and the jump to the copy, GATE_BRANCH_TICKS each; TREE_TICKS_MAX where
  * the tree cannot be walked) over every copy forward's ticks there. Such
@@ -113,7 +113,7 @@ int gate_point_loses(const struct gate_grid *g, const struct derived_rule *r, in
  * whose copy changed. 0 with *made set where it repaired, or clear where
  * every point passed; 1 where a losing point has no option left, or d no
  * room for another repair: the gate refuses, g saying where and why. */
-int gate_repair_round(const struct table *t, struct derived_rule *r, struct gate_grid *g, struct dispatch_run *d,
+int gate_repair_round(const struct timings *t, struct derived_rule *r, struct gate_grid *g, struct dispatch_run *d,
 		      double noise, int *made);
 
 /* The repairs' lines (repair.c), after the grid gate's in an archive that

@@ -42,7 +42,7 @@ int grid_regret(const struct grid *g, size_t points, struct derived_rule *r)
 	return 0;
 }
 
-int rule_regret(const struct table *t, struct derived_rule *r)
+int rule_regret(const struct timings *t, struct derived_rule *r)
 {
 	struct grid *g = calloc(1, sizeof *g);
 	size_t points = 0;

@@ -24,15 +24,15 @@ static int same_table(const struct derived_rule *a, const struct derived_rule *b
 }
 
 /* Whether r copies as the baseline everywhere: every cell forward, which
- * ships as the baseline, or every cell t's reference (table_reference). No
+ * ships as the baseline, or every cell t's reference (timings_reference). No
  * check times the baseline against itself. */
-static int is_reference(const struct table *t, const struct derived_rule *r)
+static int is_reference(const struct timings *t, const struct derived_rule *r)
 {
 	int forward = 1, reference = 1;
 	for (int i = 0; i < r->n_bands; i++)
 		for (int c = 0; c < N_DISTANCE_CLASSES; c++) {
 			forward &= r->bands[i].strategy[c] == BASELINE_STRATEGY;
-			reference &= r->bands[i].strategy[c] == table_reference(t);
+			reference &= r->bands[i].strategy[c] == timings_reference(t);
 		}
 	return forward || reference;
 }
@@ -40,13 +40,13 @@ static int is_reference(const struct table *t, const struct derived_rule *r)
 /* The model's figures for e, or a total of HUGE_VAL where t has no time
  * for a copy its tree reaches at a call's length (a probe's quick run):
  * such a table ranks after every table the model times. */
-static void model_of(const struct table *t, const struct model_costs *mc, struct search_entry *e)
+static void model_of(const struct timings *t, const struct model_costs *mc, struct search_entry *e)
 {
 	if (rule_model(t, &e->rule, mc, 0, &e->model))
 		e->model = (struct model_figures){.total = HUGE_VAL};
 }
 
-static int fit(const struct table *t, const struct model_costs *mc, const struct derive_cost *cost,
+static int fit(const struct timings *t, const struct model_costs *mc, const struct derive_cost *cost,
 	       struct search_entry *e)
 {
 	e->multiple = cost->multiple, e->classes = 0;
@@ -58,7 +58,7 @@ static int fit(const struct table *t, const struct model_costs *mc, const struct
 
 /* Appends e to out unless it copies as the reference or as an entry
  * before it. */
-static void append(const struct table *t, struct search_entry *out, int *n, const struct search_entry *e)
+static void append(const struct timings *t, struct search_entry *out, int *n, const struct search_entry *e)
 {
 	if (is_reference(t, &e->rule))
 		return;
@@ -87,7 +87,7 @@ static int first_of(const struct search_entry *fitted, int n)
 	return first;
 }
 
-static int rank(const struct table *t, const struct dispatch_run *d, struct search_entry *fitted,
+static int rank(const struct timings *t, const struct dispatch_run *d, struct search_entry *fitted,
 		struct search_entry *scratch, struct search_entry *out, int *n)
 {
 	struct model_costs mc = model_costs_of(d);
@@ -124,7 +124,7 @@ static int rank(const struct table *t, const struct dispatch_run *d, struct sear
 	return 0;
 }
 
-int search_rank(const struct table *t, const struct dispatch_run *d, struct search_entry out[SEARCH_TABLES], int *n)
+int search_rank(const struct timings *t, const struct dispatch_run *d, struct search_entry out[SEARCH_TABLES], int *n)
 {
 	struct search_entry *fitted = malloc(DISPATCH_CANDIDATES * sizeof *fitted), *scratch = malloc(sizeof *scratch);
 	*n = 0;
@@ -136,7 +136,7 @@ int search_rank(const struct table *t, const struct dispatch_run *d, struct sear
 	return rc;
 }
 
-int search_flat(const struct table *t, const struct search_entry *e, struct derived_rule *out)
+int search_flat(const struct timings *t, const struct search_entry *e, struct derived_rule *out)
 {
 	*out = e->rule;
 	return small_flat_cells(out, 1) && !small_flat_harms(t, out, &e->rule);
@@ -190,7 +190,7 @@ static void say_checks(struct derived_rule *out, const struct dispatch_run *d, c
 	say(out, ".");
 }
 
-int search_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
+int search_chosen(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out)
 {
 	int kept = search_kept(d), n, rc = -1;
 	if (kept < 0)

@@ -29,14 +29,14 @@ struct search_entry {
  * of the first (classes_only), where it has a cell that copies otherwise.
  * Fills out[0..*n - 1]. Nonzero, with out[0].rule's note saying why, where
  * a derivation fails. */
-int search_rank(const struct table *t, const struct dispatch_run *d, struct search_entry out[SEARCH_TABLES], int *n);
+int search_rank(const struct timings *t, const struct dispatch_run *d, struct search_entry out[SEARCH_TABLES], int *n);
 
 /* Entry e with small_flat in small's cells (small_flat_cells)
  * where it has some and harms no point (small_flat_harms): 1 with out
  * set; 0 where there is no such table. A branchless short copy's gain is a
  * misprediction inside the copy, which no point shows and the model cannot
  * see: where e passes its check, this table is checked too. */
-int search_flat(const struct table *t, const struct search_entry *first, struct derived_rule *out);
+int search_flat(const struct timings *t, const struct search_entry *first, struct derived_rule *out);
 
 /* Whether a checked table loses to the baseline beyond the noise on
  * neither stream. It need not beat it on the workload: each of its cells
@@ -58,7 +58,7 @@ void search_keep(struct dispatch_run *d, double noise);
  * the kept check's rank, its small_flat table where flat). Returns 1
  * where none was kept, 0 with out set, -1 with the note saying why (the
  * archive's checks name a table its points do not derive). */
-int search_chosen(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
+int search_chosen(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out);
 
 /* The search's lines, after the dispatch lines in an archive of probe
  * version 26 or later (SEARCH_VERSION):

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int derive_trialled(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
+int derive_trialled(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out)
 {
 	struct derive_cost cost = dispatch_cost(d);
 	if (derive_rule(t, &cost, out))
@@ -44,7 +44,7 @@ int derive_trialled(const struct table *t, const struct dispatch_run *d, struct 
 	return 0;
 }
 
-int trials_kept(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
+int trials_kept(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out)
 {
 	if (!d || !d->measured || d->chosen != CHOSE_BASELINE)
 		return derive_trialled(t, d, out) ? -1 : 0;
@@ -228,7 +228,7 @@ int shaped_trial_parse(const char *line, struct dispatch_run *d, char *why, size
 	return 0;
 }
 
-int classes_trial_table(const struct table *t, const struct dispatch_run *d, struct derived_rule *out)
+int classes_trial_table(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out)
 {
 	return derive_trialled(t, d, out) ? -1 : classes_only(t, out);
 }

@@ -11,7 +11,7 @@
  * candidate (derive_trialled) or of the shaped trial, or the classes
  * table, its note saying how it was made; 1 where it kept none, -1 with
  * the note saying why where the archive contradicts its points. */
-int trials_kept(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
+int trials_kept(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out);
 
 /* The band trials' lines, after the dispatch lines in an archive of
  * probe version 7 or later:
@@ -44,14 +44,14 @@ int shaped_trial_parse(const char *line, struct dispatch_run *d, char *why, size
  * (dispatch_start): derived at dispatch_cost, with the small trial's
  * substitute where it was kept. Nonzero, with the note saying why, on
  * failure, and where the archive's small trial contradicts its points. */
-int derive_trialled(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
+int derive_trialled(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out);
 
 /* The classes table of the run d on t (struct classes_trial): the table
  * the trials made (derive_trialled), its zero and elsewhere cells copied
  * forward, adjacent bands alike merged, judged on t (rule_regret). Returns
  * 1 where no cell of it copies otherwise (the trial has nothing to try), 0
  * with out set, -1 with out's note saying why. */
-int classes_trial_table(const struct table *t, const struct dispatch_run *d, struct derived_rule *out);
+int classes_trial_table(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out);
 
 /* The classes trial's line, after the shaped trial's in
  * an archive of probe version 15 or later:

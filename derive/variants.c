@@ -22,7 +22,7 @@ int small_flat_cells(struct derived_rule *r, int substitute)
 	return cells;
 }
 
-int small_flat_harms(const struct table *t, struct derived_rule *with, const struct derived_rule *without)
+int small_flat_harms(const struct timings *t, struct derived_rule *with, const struct derived_rule *without)
 {
 	return rule_regret(t, with) != 0 ||
 	       with->worst_vs_baseline > fmax(1 + without->noise, without->worst_vs_baseline);
@@ -41,9 +41,9 @@ static int stall_class(const struct derived_rule *r, int c)
 	}
 }
 
-int classes_only(const struct table *t, struct derived_rule *r)
+int classes_only(const struct timings *t, struct derived_rule *r)
 {
-	int n = 0, differs = 0, reference = table_reference(t);
+	int n = 0, differs = 0, reference = timings_reference(t);
 	for (int i = 0; i < r->n_bands; i++) {
 		struct band b = r->bands[i];
 		for (int c = 0; c < N_DISTANCE_CLASSES; c++) {

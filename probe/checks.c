@@ -67,7 +67,7 @@ static void print_ranked(const struct search_entry *e, int n)
 
 /* Entry e was kept as c: its small_flat table, where it has one, checked
  * too and kept where it beats e beyond the noise. */
-static void check_flat(const struct probe_flavor *f, struct streams *s, const struct table *t,
+static void check_flat(const struct probe_flavor *f, struct streams *s, const struct timings *t,
 		       struct dispatch_run *d, const struct search_entry *e, struct search_check *c, double noise)
 {
 	struct derived_rule *flat = malloc(sizeof *flat);
@@ -86,7 +86,7 @@ static void check_flat(const struct probe_flavor *f, struct streams *s, const st
 	free(flat);
 }
 
-int search_and_check(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise,
+int search_and_check(const struct probe_flavor *f, const struct timings *t, struct dispatch_run *d, double noise,
 		     size_t longest)
 {
 	struct search_entry *e = malloc(SEARCH_TABLES * sizeof *e);

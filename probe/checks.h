@@ -12,7 +12,7 @@
  * (search_flat), recording each check in d; then,
  * where one was kept, the grid gate (try_grid_gate) up to longest bytes.
  * Nonzero, after saying why, where a derivation fails. */
-int search_and_check(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise,
+int search_and_check(const struct probe_flavor *f, const struct timings *t, struct dispatch_run *d, double noise,
 		     size_t longest);
 
 #endif

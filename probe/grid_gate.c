@@ -168,11 +168,11 @@ static void print_repair(const struct grid_repair *p)
  * point that loses, where one does, else of any point. Says where a cell
  * that copies as every copy forward does timed slower than its tree can
  * make it. */
-static struct grid_gate gate_verdict(const struct table *t, const struct derived_rule *r, const struct gate_grid *g,
+static struct grid_gate gate_verdict(const struct timings *t, const struct derived_rule *r, const struct gate_grid *g,
 				     double noise, int *worst_slower)
 {
 	struct grid_gate gate = {.tried = 1, .worst = 0};
-	int reference = table_reference(t);
+	int reference = timings_reference(t);
 	for (size_t i = 0; i < g->n_lengths; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
 			double judged = gate_point_ratio(g, r, reference, i, j);
@@ -195,7 +195,7 @@ static struct grid_gate gate_verdict(const struct table *t, const struct derived
 	return gate;
 }
 
-int try_grid_gate(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise,
+int try_grid_gate(const struct probe_flavor *f, const struct timings *t, struct dispatch_run *d, double noise,
 		  size_t longest)
 {
 	memset(&d->gate, 0, sizeof d->gate);

@@ -16,7 +16,7 @@
  * verdict, the repaired table's, in d->gate and its repairs in
  * d->repairs, each printed. Nothing where d keeps none. Nonzero after
  * saying why. */
-int try_grid_gate(const struct probe_flavor *f, const struct table *t, struct dispatch_run *d, double noise,
+int try_grid_gate(const struct probe_flavor *f, const struct timings *t, struct dispatch_run *d, double noise,
 		  size_t longest);
 
 #endif

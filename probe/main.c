@@ -98,12 +98,12 @@ static int measure_until_stable(struct measurement *m, const struct timing_plan 
 			fprintf(stderr, "  pass %d: %zu points\n", m->passes + 1, m->n);
 		if (measure_pass(m, plan, f, &stop, progress))
 			return -1;
-		struct table t;
+		struct timings t;
 		struct derived_rule r;
 		measurement_table(m, m->passes, &t);
 		if (derive_rule(&t, cost, &r)) {
 			fprintf(stderr, "probe: %s\n", r.note);
-			table_free(&t);
+			timings_free(&t);
 			return -1;
 		}
 		char what[64];
@@ -114,7 +114,7 @@ static int measure_until_stable(struct measurement *m, const struct timing_plan 
 			     previous.mean_regret <= r.mean_regret + 0.005;
 		if (plan->max_passes < 3)
 			stable = m->passes == plan->max_passes; /* --quick: not a measurement */
-		table_free(&t);
+		timings_free(&t);
 		previous = r;
 		if (stable)
 			return 0;
@@ -216,11 +216,11 @@ static int measure_flavor(const struct probe_flavor *f, const struct timing_plan
 	if (rc || stop)
 		return rc;
 	/* The search, its tables checked as callers run them. */
-	struct table t;
+	struct timings t;
 	measurement_table(&a->m, a->m.passes, &t);
 	struct derived_rule r;
 	rc = derive_rule(&t, &cost, &r) ? -1 : search_and_check(f, &t, &a->dispatch, r.noise, plan->lengths[plan->n_lengths - 1]);
-	table_free(&t);
+	timings_free(&t);
 	if (rc == 0)
 		check_prediction(f);
 	return rc;

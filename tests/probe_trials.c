@@ -139,7 +139,7 @@ static void check_timed_apart(void)
  * in rank, each timed, the verdicts search_keep's, the kept table's
  * small_flat table checked where it has one, the grid gate run where a
  * table was kept, and the lines read back. */
-static void check_search(const struct probe_flavor *f, const struct table *t, const char *fixture)
+static void check_search(const struct probe_flavor *f, const struct timings *t, const char *fixture)
 {
 	char name[96], why[300] = "";
 	snprintf(name, sizeof name, "%s, %s", f->name, fixture);
@@ -180,7 +180,7 @@ static void check_search(const struct probe_flavor *f, const struct table *t, co
 /* The grid gate on a run that kept the first ranked table: each point
  * timed, the worst a point of the grid, the verdict its rule's, the line
  * read back; and nothing where no table is kept. */
-static void check_grid_gate(const struct probe_flavor *f, const struct table *t)
+static void check_grid_gate(const struct probe_flavor *f, const struct timings *t)
 {
 	const char *name = f->name;
 	char why[300] = "";
@@ -226,8 +226,8 @@ int main(int argc, char **argv)
 		       argv[0]);
 		return strcmp(argv[1], "--help") == 0 ? 0 : 2;
 	}
-	struct table t = {0}, stall = {0};
-	if (table_read_csv(&t, "tests/fixtures/small_win.csv") || table_read_csv(&stall, "tests/fixtures/small_stall.csv")) {
+	struct timings t = {0}, stall = {0};
+	if (timings_read_csv(&t, "tests/fixtures/small_win.csv") || timings_read_csv(&stall, "tests/fixtures/small_stall.csv")) {
 		printf("FAIL tests/fixtures/small_win.csv or small_stall.csv does not read\n0 passed, 1 failed\n");
 		return 1;
 	}
@@ -235,7 +235,7 @@ int main(int argc, char **argv)
 		if (t.rows[i].strategy == STRATEGY_SMALL) {
 			struct row r = t.rows[i];
 			r.strategy = STRATEGY_SMALL_FLAT;
-			table_add(&t, r);
+			timings_add(&t, r);
 		}
 	check_cpus();
 	check_timed_apart();
@@ -246,8 +246,8 @@ int main(int argc, char **argv)
 		check_search(*f, &stall, "small_stall.csv");
 		check_grid_gate(*f, &t);
 	}
-	table_free(&t);
-	table_free(&stall);
+	timings_free(&t);
+	timings_free(&stall);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

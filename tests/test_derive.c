@@ -2,7 +2,7 @@
  * make_fixtures.lua): no timing, so the expected rule is exact. Here the
  * checks, the distance classes, the lookups and the tables refused;
  * test_derive_fixtures.c derives each table. */
-#define _POSIX_C_SOURCE 200809L /* dup, to read what table_read_csv prints */
+#define _POSIX_C_SOURCE 200809L /* dup, to read what timings_read_csv prints */
 #include "test_derive.h"
 
 #include <math.h>
@@ -90,13 +90,13 @@ int derive(const char *csv)
 int derive_charged(const char *csv, const struct derive_cost *cost)
 {
 	char path[256];
-	struct table t = {0};
+	struct timings t = {0};
 	subject = csv;
 	noted = 0;
 	snprintf(path, sizeof path, "tests/fixtures/%s", csv);
-	int ok = table_read_csv(&t, path) == 0 && derive_rule(&t, cost, &rule) == 0;
+	int ok = timings_read_csv(&t, path) == 0 && derive_rule(&t, cost, &rule) == 0;
 	check(ok, "could not derive a rule");
-	table_free(&t);
+	timings_free(&t);
 	if (ok)
 		well_formed();
 	return ok;
@@ -137,7 +137,7 @@ void baseline(void)
 static void expect_rejected(const char *csv, int line)
 {
 	char path[256], where[300], said[512] = "";
-	struct table t = {0};
+	struct timings t = {0};
 	FILE *caught = tmpfile();
 	int saved = dup(2);
 	subject = csv;
@@ -147,7 +147,7 @@ static void expect_rejected(const char *csv, int line)
 	fflush(stderr);
 	if (caught && saved >= 0)
 		dup2(fileno(caught), 2);
-	int rc = table_read_csv(&t, path);
+	int rc = timings_read_csv(&t, path);
 	fflush(stderr);
 	if (saved >= 0) {
 		dup2(saved, 2);
@@ -162,21 +162,21 @@ static void expect_rejected(const char *csv, int line)
 	said[strcspn(said, "\n")] = '\0';
 	check(rc != 0, "a malformed table was accepted");
 	check(strstr(said, where) != NULL, "the reader said '%s', not where: %s", said, where);
-	table_free(&t);
+	timings_free(&t);
 }
 
 /* A table without what the derivation needs: refused, the note says why. */
 static void expect_underived(const char *what, const struct row *rows, size_t n, const char *note_part)
 {
-	struct table t = {0};
+	struct timings t = {0};
 	subject = what;
 	noted = 1;
 	for (size_t i = 0; i < n; i++)
-		table_add(&t, rows[i]);
+		timings_add(&t, rows[i]);
 	int rc = derive_rule(&t, NULL, &rule);
 	check(rc != 0 && strstr(rule.note, note_part), "derived (%d) with the note '%s', want a refusal naming '%s'",
 	      rc, rule.note, note_part);
-	table_free(&t);
+	timings_free(&t);
 }
 
 static void classes(void)
@@ -200,8 +200,8 @@ static void classes(void)
 	      "with no bounds, d = 1 and 4095 are not elsewhere");
 }
 
-/* table_find as a scan would answer: the first row added that matches. */
-static const struct row *scan(const struct table *t, int s, unsigned int n, unsigned int d, unsigned int m)
+/* timings_find as a scan would answer: the first row added that matches. */
+static const struct row *scan(const struct timings *t, int s, unsigned int n, unsigned int d, unsigned int m)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		const struct row *r = &t->rows[i];
@@ -211,20 +211,20 @@ static const struct row *scan(const struct table *t, int s, unsigned int n, unsi
 	return NULL;
 }
 
-/* table_find through its index: every key asked of a table that grew past
+/* timings_find through its index: every key asked of a table that grew past
  * several re-indexings, holding keys twice (one misalignment again and a
  * new one), and keys it lacks; the same table without its index. */
 static void lookups(void)
 {
-	struct table t = {0};
+	struct timings t = {0};
 	unsigned int x = 1;
-	subject = "table_find";
+	subject = "timings_find";
 	noted = 1;
 	for (int i = 0; i < 9000; i++) {
 		x = x * 1103515245u + 12345u;
 		struct row r = {(int)(x >> 8) % N_COPY_STRATEGIES, 1 + (x >> 12) % 40, (x >> 20) % 64, 0, i, 0};
 		r.misalign = (x >> 16) % 2 ? r.distance % 64 : (r.distance + 1) % 64;
-		table_add(&t, r);
+		timings_add(&t, r);
 	}
 	int wrong = 0;
 	for (int s = -1; s <= N_COPY_STRATEGIES; s++)
@@ -232,16 +232,16 @@ static void lookups(void)
 			for (unsigned int d = 0; d <= 65; d++) {
 				const unsigned int m[] = {ANY_MISALIGN, d % 64, (d + 1) % 64, (d + 2) % 64};
 				for (size_t k = 0; k < sizeof m / sizeof *m; k++)
-					wrong += table_find(&t, s, n, d, m[k]) != scan(&t, s, n, d, m[k]);
+					wrong += timings_find(&t, s, n, d, m[k]) != scan(&t, s, n, d, m[k]);
 			}
 	check(wrong == 0, "%d answers differ from a scan's", wrong);
-	struct table bare = {t.rows, t.n, t.cap, NULL, 0, NULL};
-	check(table_find(&bare, t.rows[500].strategy, t.rows[500].length, t.rows[500].distance, ANY_MISALIGN) ==
+	struct timings bare = {t.rows, t.n, t.cap, NULL, 0, NULL};
+	check(timings_find(&bare, t.rows[500].strategy, t.rows[500].length, t.rows[500].distance, ANY_MISALIGN) ==
 		      scan(&t, t.rows[500].strategy, t.rows[500].length, t.rows[500].distance, ANY_MISALIGN),
 	      "a table without its index answers otherwise");
-	table_free(&t);
-	struct table empty = {0};
-	check(table_find(&empty, F, 8, 0, ANY_MISALIGN) == NULL, "an empty table finds a row");
+	timings_free(&t);
+	struct timings empty = {0};
+	check(timings_find(&empty, F, 8, 0, ANY_MISALIGN) == NULL, "an empty table finds a row");
 }
 
 int main(int argc, char **argv)

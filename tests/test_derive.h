@@ -4,7 +4,7 @@
 #define TEST_DERIVE_H
 
 #include "derive.h"
-#include "table.h"
+#include "timings.h"
 
 enum { F = STRATEGY_FORWARD, FA = STRATEGY_FORWARD_ALIGNED, DOWN = STRATEGY_DOWN, SMALL = STRATEGY_SMALL };
 
@@ -41,7 +41,7 @@ void derive_dispatch(void);
 void derive_small_trial(void);
 /* small_win.csv with every small point also measured as small_flat, at
  * fraction of small's time; 0, or -1 where it does not read. */
-int table_with_flat(struct table *t, double fraction);
+int table_with_flat(struct timings *t, double fraction);
 /* The cells of r that copy s. */
 int cells_of(const struct derived_rule *r, int s);
 /* The shaped trial (test_derive_shaped.c). */

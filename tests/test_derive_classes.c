@@ -70,17 +70,17 @@ static void run_lost(struct dispatch_run *d)
 	d->shaped = (struct shaped_trial){1, candidate_multiples[DISPATCH_CANDIDATES - 1], {15, 10}, {12, 12}, 0};
 }
 
-static int read_fixture(const char *name, struct table *t)
+static int read_fixture(const char *name, struct timings *t)
 {
 	char path[256];
 	snprintf(path, sizeof path, "tests/fixtures/%s", name);
-	return table_read_csv(t, path);
+	return timings_read_csv(t, path);
 }
 
 static void table_and_rule(void)
 {
 	about("classes trial: the table and the rule on small_stall.csv");
-	struct table t = {0};
+	struct timings t = {0};
 	struct dispatch_run d;
 	struct derived_rule *trialled = malloc(sizeof *trialled), *classes = malloc(sizeof *classes),
 			    *k = malloc(sizeof *k);
@@ -124,13 +124,13 @@ static void table_and_rule(void)
 		      "a classes table not kept: the rule is not every copy forward");
 
 	/* No stall: no classes table. */
-	table_free(&t);
+	timings_free(&t);
 	run_lost(&d);
 	if (read_fixture("small_win.csv", &t) == 0)
 		check(classes_trial_table(&t, &d, classes) == 1, "small_win.csv, with no stall, has a classes table");
 out:
 	free(trialled), free(classes), free(k);
-	table_free(&t);
+	timings_free(&t);
 }
 
 void derive_classes_trial(void)

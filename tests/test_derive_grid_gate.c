@@ -52,11 +52,11 @@ static void verdict_and_line(void)
 static void rule_of_the_gate(void)
 {
 	about("grid gate: the rule derive_chosen makes");
-	struct table t = {0};
+	struct timings t = {0};
 	struct derived_rule *passed = malloc(sizeof *passed), *refused = malloc(sizeof *refused);
 	struct dispatch_run d = {.measured = 1, .chosen = 1, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}},
 				 .baseline = {15, 8}};
-	if (!passed || !refused || table_read_csv(&t, "tests/fixtures/small_win.csv")) {
+	if (!passed || !refused || timings_read_csv(&t, "tests/fixtures/small_win.csv")) {
 		check(0, "small_win.csv does not read");
 		goto out;
 	}
@@ -74,7 +74,7 @@ static void rule_of_the_gate(void)
 	      "a shaped table the gate refused is not every copy forward");
 out:
 	free(passed), free(refused);
-	table_free(&t);
+	timings_free(&t);
 }
 
 void derive_grid_gate(void)

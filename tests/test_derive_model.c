@@ -23,12 +23,12 @@ static double forward_ticks(unsigned int n, unsigned int d)
 	return n >= 64 && d >= 1 && d <= 31 ? 20 * t : t;
 }
 
-static void add(struct table *t, int s, unsigned int n, unsigned int d, double ticks)
+static void add(struct timings *t, int s, unsigned int n, unsigned int d, double ticks)
 {
-	table_add(t, (struct row){s, n, d, d & 63, ticks, 0.01});
+	timings_add(t, (struct row){s, n, d, d & 63, ticks, 0.01});
 }
 
-static void forge(struct table *t)
+static void forge(struct timings *t)
 {
 	static const unsigned int longer[] = {80,  96,   112,  128,  160,  192,  256,   384,
 					      512, 768, 1024, 2048, 4096, 8192, 16384, 65536};
@@ -76,7 +76,7 @@ static int tests_class(const struct derived_rule *r, unsigned int n, unsigned in
 void derive_model(void)
 {
 	about("the distance tested where it pays: the stall and the small copies, forged");
-	struct table t = {0};
+	struct timings t = {0};
 	struct derived_rule *r = malloc(sizeof *r), *base = malloc(sizeof *base), *first = malloc(sizeof *first);
 	const struct derive_cost cost = {.band_ticks = 1.0, .multiple = 1, .measured = 1};
 	const struct model_costs mc = {MODEL_COMPARE_TICKS_DEFAULT, MODEL_MISPREDICT_TICKS_DEFAULT};
@@ -119,5 +119,5 @@ void derive_model(void)
 	check(tests_class(first, 8, 2061) == 1, "a tree that tests the distance first passes the shape check");
 out:
 	free(r), free(base), free(first);
-	table_free(&t);
+	timings_free(&t);
 }

@@ -49,7 +49,7 @@ static struct dispatch_run kept_run(void)
 				     .baseline = {15, 8}, .records_repairs = 1};
 }
 
-static void round_of_repair(const struct table *t)
+static void round_of_repair(const struct timings *t)
 {
 	about("repair: the gate's round, on forged ratios");
 	struct dispatch_run d = kept_run();
@@ -108,7 +108,7 @@ static void baseline_took(struct gate_grid *g, double ticks)
  * timed, more than its tree's bound, a loss; and a cell of another copy is
  * judged by what it timed. r: small_win.csv with libc's table, libc from
  * 4097 bytes. */
-static void tree_bound(const struct table *t, const struct derived_rule *r, struct gate_grid *g)
+static void tree_bound(const struct timings *t, const struct derived_rule *r, struct gate_grid *g)
 {
 	struct dispatch_run d = kept_run();
 	struct derived_rule again = *r;
@@ -142,21 +142,21 @@ static void tree_bound(const struct table *t, const struct derived_rule *r, stru
  * long cells copy by libc, and where one loses, no copy of small_win's
  * is left that does not lose to libc, so the gate refuses. Where the
  * reference were forward, forward would be an option. */
-static void reference_libc(const struct table *small_win)
+static void reference_libc(const struct timings *small_win)
 {
 	about("repair: a run that times libc judges the options against it");
-	struct table t = {0};
+	struct timings t = {0};
 	for (size_t i = 0; i < small_win->n; i++) {
 		struct row row = small_win->rows[i];
-		table_add(&t, row);
+		timings_add(&t, row);
 		if (row.strategy == F)
-			row.strategy = STRATEGY_LIBC, row.ticks *= row.length > 4096 ? 0.95 : 1.10, table_add(&t, row);
+			row.strategy = STRATEGY_LIBC, row.ticks *= row.length > 4096 ? 0.95 : 1.10, timings_add(&t, row);
 	}
 	struct dispatch_run d = kept_run();
 	struct derived_rule *r = malloc(sizeof *r);
 	struct gate_grid *g = calloc(1, sizeof *g);
 	int made = 0;
-	check(table_reference(&t) == STRATEGY_LIBC && table_reference(small_win) == F,
+	check(timings_reference(&t) == STRATEGY_LIBC && timings_reference(small_win) == F,
 	      "the reference of a run with libc is not libc, or of one without it not forward");
 	if (!r || !g || derive_chosen(&t, &d, r)) {
 		check(0, "small_win.csv with libc does not derive");
@@ -173,10 +173,10 @@ static void reference_libc(const struct table *small_win)
 	tree_bound(&t, r, g);
 out:
 	free(r), free(g);
-	table_free(&t);
+	timings_free(&t);
 }
 
-static void replayed(const struct table *t)
+static void replayed(const struct timings *t)
 {
 	about("repair: the rule derive_chosen replays");
 	struct dispatch_run d = kept_run();
@@ -253,10 +253,10 @@ static void lines(void)
 static void unchecked(void)
 {
 	about("repair: a run that timed no compiled tree keeps its long cells");
-	struct table t = {0};
+	struct timings t = {0};
 	struct dispatch_run d = {.unchecked = 1};
 	struct derived_rule *r = malloc(sizeof *r), *kept = malloc(sizeof *kept);
-	if (!r || !kept || table_read_csv(&t, "tests/fixtures/zen2_like.csv") || derive_chosen(&t, NULL, kept)) {
+	if (!r || !kept || timings_read_csv(&t, "tests/fixtures/zen2_like.csv") || derive_chosen(&t, NULL, kept)) {
 		check(0, "zen2_like.csv does not read or derive");
 		goto out;
 	}
@@ -273,20 +273,20 @@ static void unchecked(void)
 	check(rule_choice(kept, 64, 16) == DOWN, "the control's 64 bytes at d = 16 does not copy down");
 out:
 	free(r), free(kept);
-	table_free(&t);
+	timings_free(&t);
 }
 
 void derive_repair(void)
 {
-	struct table t = {0};
-	if (table_read_csv(&t, "tests/fixtures/small_win.csv")) {
+	struct timings t = {0};
+	if (timings_read_csv(&t, "tests/fixtures/small_win.csv")) {
 		check(0, "small_win.csv does not read");
 		return;
 	}
 	round_of_repair(&t);
 	reference_libc(&t);
 	replayed(&t);
-	table_free(&t);
+	timings_free(&t);
 	lines();
 	unchecked();
 }

@@ -21,7 +21,7 @@ static struct search_check passing(int rank, int bands, double random)
 	return (struct search_check){.rank = rank, .bands = bands, .table = {random, 8}, .baseline = {12, 8}};
 }
 
-static void ranked(const struct table *t, const struct search_entry *e, int n)
+static void ranked(const struct timings *t, const struct search_entry *e, int n)
 {
 	about("search: the tables the model ranks");
 	check(n >= 2 && e[n - 1].classes, "small_stall.csv ranks %d tables, not two or more, the last its stall classes", n);
@@ -29,7 +29,7 @@ static void ranked(const struct table *t, const struct search_entry *e, int n)
 		int reference = 1;
 		for (int b = 0; b < e[i].rule.n_bands; b++)
 			for (int c = 0; c < N_DISTANCE_CLASSES; c++)
-				reference &= e[i].rule.bands[b].strategy[c] == table_reference(t);
+				reference &= e[i].rule.bands[b].strategy[c] == timings_reference(t);
 		check(!reference, "table %d copies as every copy forward everywhere", i + 1);
 		check(!e[i].classes || i == n - 1, "the classes table is ranked %d of %d, not last", i + 1, n);
 		for (int j = i + 1; j < n; j++) {
@@ -82,7 +82,7 @@ static struct dispatch_run kept_at(const struct search_entry *e, int n, int kept
 	return d;
 }
 
-static void chosen_again(const struct table *t, const struct search_entry *e, int n)
+static void chosen_again(const struct timings *t, const struct search_entry *e, int n)
 {
 	about("search: the table an archive's checks name");
 	struct dispatch_run d = kept_at(e, n, 1);
@@ -149,7 +149,7 @@ static void lines(void)
 		check(parse_lines(wrong[i], &back) != 0, "'%s' reads", wrong[i]);
 }
 
-static void rule_of_the_search(const struct table *t, const struct search_entry *e, int n)
+static void rule_of_the_search(const struct timings *t, const struct search_entry *e, int n)
 {
 	about("search: the rule derive_chosen makes");
 	struct dispatch_run d = kept_at(e, n, 0);
@@ -177,7 +177,7 @@ static void rule_of_the_search(const struct table *t, const struct search_entry 
 static void flat(void)
 {
 	about("search: the small_flat table");
-	struct table t;
+	struct timings t;
 	struct search_entry *e = malloc(SEARCH_TABLES * sizeof *e);
 	struct derived_rule *out = malloc(sizeof *out);
 	int n = 0;
@@ -193,7 +193,7 @@ static void flat(void)
 			check(made && cells_of(out, STRATEGY_SMALL_FLAT) == cells_of(&e[0].rule, SMALL) &&
 				      cells_of(out, SMALL) == 0 && cells_of(out, SMALL) < cells_of(&e[0].rule, SMALL),
 			      "small_flat at half small's time is not put in every cell of small");
-		table_free(&t);
+		timings_free(&t);
 	}
 	free(e);
 	free(out);
@@ -201,10 +201,10 @@ static void flat(void)
 
 void derive_search(void)
 {
-	struct table t = {0};
+	struct timings t = {0};
 	struct search_entry *e = malloc(SEARCH_TABLES * sizeof *e);
 	int n = 0;
-	if (!e || table_read_csv(&t, "tests/fixtures/small_stall.csv")) {
+	if (!e || timings_read_csv(&t, "tests/fixtures/small_stall.csv")) {
 		check(0, "small_stall.csv does not read");
 		free(e);
 		return;
@@ -222,5 +222,5 @@ void derive_search(void)
 	lines();
 	flat();
 	free(e);
-	table_free(&t);
+	timings_free(&t);
 }

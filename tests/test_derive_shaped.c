@@ -91,7 +91,7 @@ static int same_bands(const struct derived_rule *a, const struct derived_rule *b
 static void rule_of_the_trial(void)
 {
 	about("shaped trial: the rule on small_win.csv");
-	struct table t = {0};
+	struct timings t = {0};
 	struct dispatch_run d = {.measured = 1, .chosen = CHOSE_BASELINE, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}},
 				 .baseline = {15, 8}, .small = {1, {16, 8.5}, {20, 8}, 12, 1},
 				 .shaped = {1, 4, {12, 7}, {15, 8}, 1}};
@@ -99,7 +99,7 @@ static void rule_of_the_trial(void)
 	if (!shaped || !k || table_with_flat(&t, 0.5) || derive_trialled(&t, &d, shaped)) {
 		check(0, "small_win.csv does not derive");
 		free(shaped), free(k);
-		table_free(&t);
+		timings_free(&t);
 		return;
 	}
 	check(cells_of(shaped, STRATEGY_SMALL_FLAT) > 0 && cells_of(shaped, STRATEGY_SMALL) == 0,
@@ -121,7 +121,7 @@ static void rule_of_the_trial(void)
 	if (derive_chosen(&t, &d, k) == 0)
 		check(k->n_bands == 1, "a run before version 9 that kept the baseline derives %d bands", k->n_bands);
 	free(shaped), free(k);
-	table_free(&t);
+	timings_free(&t);
 }
 
 void derive_shaped_trial(void)

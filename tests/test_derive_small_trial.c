@@ -42,16 +42,16 @@ static void lines(void)
 		      "'%s' was read", broken[i]);
 }
 
-int table_with_flat(struct table *t, double fraction)
+int table_with_flat(struct timings *t, double fraction)
 {
 	memset(t, 0, sizeof *t);
-	if (table_read_csv(t, "tests/fixtures/small_win.csv"))
+	if (timings_read_csv(t, "tests/fixtures/small_win.csv"))
 		return -1;
 	for (size_t i = 0, n = t->n; i < n; i++)
 		if (t->rows[i].strategy == STRATEGY_SMALL) {
 			struct row r = t->rows[i];
 			r.strategy = STRATEGY_SMALL_FLAT, r.ticks *= fraction;
-			table_add(t, r);
+			timings_add(t, r);
 		}
 	return 0;
 }
@@ -72,7 +72,7 @@ int cells_of(const struct derived_rule *r, int s)
 static void rule_of_the_trial(void)
 {
 	about("small trial: the rule on small_win.csv");
-	struct table t, slow;
+	struct timings t, slow;
 	struct derived_rule *r = malloc(sizeof *r), *k = malloc(sizeof *k);
 	struct dispatch_run d = {.measured = 1, .chosen = 1, .tables = {{10, 10}, {12, 11}, {15, 12}, {20, 13}},
 				 .small = {1, {16, 8.5}, {20, 8}, 12, 1}};
@@ -104,11 +104,11 @@ static void rule_of_the_trial(void)
 	if (table_with_flat(&slow, 3.0) == 0) {
 		check(derive_chosen(&slow, &d, k) != 0 && strstr(k->note, "contradicts its own points"),
 		      "a kept substitute slower than forward on the grid is not refused");
-		table_free(&slow);
+		timings_free(&slow);
 	}
 	free(k);
 	free(r);
-	table_free(&t);
+	timings_free(&t);
 }
 
 void derive_small_trial(void)

@@ -7,9 +7,9 @@
 
 #include <stdio.h>
 
-double evidence_ticks_at(const struct table *t, int s, unsigned int n, unsigned int d)
+double evidence_ticks_at(const struct timings *t, int s, unsigned int n, unsigned int d)
 {
-	const struct row *r = table_find(t, s, n, d, ANY_MISALIGN);
+	const struct row *r = timings_find(t, s, n, d, ANY_MISALIGN);
 	return r ? r->ticks : -1;
 }
 

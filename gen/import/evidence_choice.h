@@ -6,7 +6,7 @@
 #include "run_facts.h"
 
 /* The ticks of strategy s at (n, d), or -1 where the run did not time it. */
-double evidence_ticks_at(const struct table *t, int s, unsigned int n, unsigned int d);
+double evidence_ticks_at(const struct timings *t, int s, unsigned int n, unsigned int d);
 
 /* Writes choice.csv to path: a line per measured point. Nonzero on an I/O
  * error, errno set. */

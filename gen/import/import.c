@@ -74,7 +74,7 @@ static void print_rule(const char *what, const struct derived_rule *r)
  * default for a probe older than version 3); then the rule it kept, at the
  * multiple of that cost its workload chose, with the ranges its band
  * trials kept whole. */
-int import_derive(const struct run_archive *a, struct table *t, struct derived_rule *rule, struct run_facts *run)
+int import_derive(const struct run_archive *a, struct timings *t, struct derived_rule *rule, struct run_facts *run)
 {
 	run->dispatch = a->dispatch;
 	if (a->probe_version < DISPATCH_TRUSTED_VERSION)
@@ -85,10 +85,10 @@ int import_derive(const struct run_archive *a, struct table *t, struct derived_r
 	per_pass.multiple = 1;
 	per_pass.n_unsplit = 0;
 	for (int k = 1; k <= a->m.passes; k++) {
-		struct table so_far;
+		struct timings so_far;
 		measurement_table(&a->m, k, &so_far);
 		int rc = derive_rule(&so_far, &per_pass, &run->pass_rule[k - 1]);
-		table_free(&so_far);
+		timings_free(&so_far);
 		if (rc) {
 			err("%s", run->pass_rule[k - 1].note);
 			return -1;
@@ -165,12 +165,12 @@ static int derive_and_record(const char *db_path, const char *path, int dry_run,
 			     struct run_archive *a, const struct cpu_info *cpu, int *recorded)
 {
 	struct run_facts run = {.archive = a, .cpu = cpu};
-	struct table t = {0};
+	struct timings t = {0};
 	struct derived_rule rule;
 	int rc = EXIT_FAIL;
 	if (import_derive(a, &t, &rule, &run)) {
 		err("%s: nothing was imported", path);
-		table_free(&t);
+		timings_free(&t);
 		return EXIT_FAIL;
 	}
 	print_rule("table", &rule);
@@ -187,7 +187,7 @@ static int derive_and_record(const char *db_path, const char *path, int dry_run,
 		*recorded += done == 0;
 		rc = done < 0 ? EXIT_FAIL : 0;
 	}
-	table_free(&t);
+	timings_free(&t);
 	return rc;
 }
 

@@ -12,10 +12,10 @@
 int import_archives(const char *db_path, const char *name, int dry_run, char **paths, int n_paths);
 
 /* Derives archive a's rule into rule, from t, the minimum over its passes
- * (filled here; table_free it), and fills run's derived facts (run->archive
+ * (filled here; timings_free it), and fills run's derived facts (run->archive
  * and run->cpu are the caller's). Nonzero after printing why. Shared by
  * import and rederive. */
 #include "run_facts.h"
-int import_derive(const struct run_archive *a, struct table *t, struct derived_rule *rule, struct run_facts *run);
+int import_derive(const struct run_archive *a, struct timings *t, struct derived_rule *rule, struct run_facts *run);
 
 #endif

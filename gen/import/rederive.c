@@ -18,7 +18,7 @@ struct again {
 	char id[128], sha256[65];
 	struct run_archive archive;
 	struct cpu_info cpu;
-	struct table table;
+	struct timings table;
 	struct derived_rule rule;
 	struct rederived r; /* the facts and the hidden folder record_again takes */
 };
@@ -149,7 +149,7 @@ int rederive_runs(const char *db_path, int dry_run, char **only, int n_only)
 		 * record_again has put every published one back. */
 		if (rc && runs[i].r.ev.tmp[0])
 			evidence_remove(runs[i].r.ev.tmp);
-		table_free(&runs[i].table);
+		timings_free(&runs[i].table);
 		archive_free(&runs[i].archive);
 	}
 	free(runs);

@@ -6,7 +6,7 @@
 #include "../../derive/archive.h"
 #include "../../derive/cpuid.h"
 #include "../../derive/derive.h"
-#include "../../derive/table.h"
+#include "../../derive/timings.h"
 
 struct entry_choice {
 	char name[32];
@@ -16,7 +16,7 @@ struct entry_choice {
 struct run_facts {
 	const struct run_archive *archive; /* as the probe wrote it: raw timings and the machine */
 	const struct cpu_info *cpu;        /* decoded from the archive's CPUID leaves */
-	const struct table *table;         /* the minimum over every pass */
+	const struct timings *table;         /* the minimum over every pass */
 	/* The archive's dispatch timings as the derivation uses them: not
 	 * measured below DISPATCH_TRUSTED_VERSION (derive/dispatch.h). */
 	struct dispatch_run dispatch;

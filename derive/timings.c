@@ -1,4 +1,4 @@
-#include "table.h"
+#include "timings.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -29,11 +29,11 @@ static size_t key_hash(int s, unsigned int length, unsigned int distance)
 
 /* The slot of this key: the one holding its rows, or the empty one where
  * they would go. The slots are never more than half full, so one is empty. */
-static struct table_slot *slot_of(const struct table *t, int s, unsigned int length, unsigned int distance)
+static struct timings_slot *slot_of(const struct timings *t, int s, unsigned int length, unsigned int distance)
 {
 	size_t mask = t->n_slots - 1;
 	for (size_t h = key_hash(s, length, distance) & mask;; h = (h + 1) & mask) {
-		struct table_slot *slot = &t->slots[h];
+		struct timings_slot *slot = &t->slots[h];
 		if (!slot->first)
 			return slot;
 		const struct row *w = &t->rows[slot->first - 1];
@@ -44,10 +44,10 @@ static struct table_slot *slot_of(const struct table *t, int s, unsigned int len
 
 /* Row i joins the end of its key's list, which so stays in the order the
  * rows were added. */
-static void index_row(struct table *t, size_t i)
+static void index_row(struct timings *t, size_t i)
 {
 	const struct row *w = &t->rows[i];
-	struct table_slot *slot = slot_of(t, w->strategy, w->length, w->distance);
+	struct timings_slot *slot = slot_of(t, w->strategy, w->length, w->distance);
 	t->next[i] = 0;
 	if (slot->first)
 		t->next[slot->last - 1] = i + 1;
@@ -56,7 +56,7 @@ static void index_row(struct table *t, size_t i)
 	slot->last = i + 1;
 }
 
-void table_add(struct table *t, struct row r)
+void timings_add(struct timings *t, struct row r)
 {
 	if (t->n == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 1024;
@@ -80,7 +80,7 @@ void table_add(struct table *t, struct row r)
 		index_row(t, i);
 }
 
-void table_free(struct table *t)
+void timings_free(struct timings *t)
 {
 	free(t->rows);
 	free(t->slots);
@@ -88,7 +88,7 @@ void table_free(struct table *t)
 	memset(t, 0, sizeof *t);
 }
 
-int table_reference(const struct table *t)
+int timings_reference(const struct timings *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (strategy_catalogue[t->rows[i].strategy].defers)
@@ -96,11 +96,11 @@ int table_reference(const struct table *t)
 	return BASELINE_STRATEGY;
 }
 
-const struct row *table_find(const struct table *t, int s, unsigned int length, unsigned int distance,
+const struct row *timings_find(const struct timings *t, int s, unsigned int length, unsigned int distance,
 			     unsigned int misalign)
 {
 	if (!t->n_slots) {
-		/* Rows that did not come through table_add: no index. */
+		/* Rows that did not come through timings_add: no index. */
 		for (size_t i = 0; i < t->n; i++) {
 			const struct row *r = &t->rows[i];
 			if (r->strategy == s && r->length == length && r->distance == distance &&
@@ -121,7 +121,7 @@ const struct row *table_find(const struct table *t, int s, unsigned int length, 
 
 static const char header[] = "strategy,length,distance,misalign,ticks,spread";
 
-int table_read_csv(struct table *t, const char *path)
+int timings_read_csv(struct timings *t, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
@@ -175,7 +175,7 @@ int table_read_csv(struct table *t, const char *path)
 			break;
 		}
 		r.strategy = s;
-		table_add(t, r);
+		timings_add(t, r);
 	}
 	fclose(f);
 	if (!rc && t->n == 0) {

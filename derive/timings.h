@@ -1,7 +1,7 @@
 /* The probe's measurements: one row per strategy, length, distance and
  * misalignment, as the evidence CSV and the measurement table hold them. */
-#ifndef DERIVE_TABLE_H
-#define DERIVE_TABLE_H
+#ifndef DERIVE_TIMINGS_H
+#define DERIVE_TIMINGS_H
 
 #include "../common/rule_limits.h"
 
@@ -20,41 +20,41 @@ struct row {
 
 /* Rows of one strategy, length and distance: the first and the last, as
  * 1 + their index; first 0 is an empty slot. */
-struct table_slot {
+struct timings_slot {
 	size_t first, last;
 };
 
-/* Rows enter only through table_add, which indexes them by strategy,
- * length and distance: table_find is asked about every point of a table
+/* Rows enter only through timings_add, which indexes them by strategy,
+ * length and distance: timings_find is asked about every point of a table
  * tens of thousands of points long, and a scan per question is quadratic. */
-struct table {
+struct timings {
 	struct row *rows;
 	size_t n, cap;
-	struct table_slot *slots; /* open addressing, n_slots (a power of two) at least 2 n */
+	struct timings_slot *slots; /* open addressing, n_slots (a power of two) at least 2 n */
 	size_t n_slots;
 	size_t *next;             /* per row: 1 + the index of the next row of its key, 0 none */
 };
 
-void table_add(struct table *t, struct row r);
-void table_free(struct table *t);
+void timings_add(struct timings *t, struct row r);
+void timings_free(struct timings *t);
 
-/* Matches any misalignment in table_find: rows are keyed by distance, their
+/* Matches any misalignment in timings_find: rows are keyed by distance, their
  * misalignment follows from it. */
 #define ANY_MISALIGN 0xffffffffu
 
 /* The row for these keys, or NULL; of several, the first added. */
-const struct row *table_find(const struct table *t, int strategy, unsigned int length, unsigned int distance,
+const struct row *timings_find(const struct timings *t, int strategy, unsigned int length, unsigned int distance,
 			     unsigned int misalign);
 
 /* The copy t's run is judged against, which a cell that loses everywhere
  * else takes: strategy libc where the run timed it (the drop-in library's
  * flavor, whose baseline is the C library's memmove), else the baseline,
  * every copy forward. */
-int table_reference(const struct table *t);
+int timings_reference(const struct timings *t);
 
 /* Reads a CSV with the header "strategy,length,distance,misalign,ticks,spread"
  * (the derivation's fixtures). Nonzero, after printing file:line and the
  * problem, on bad input. */
-int table_read_csv(struct table *t, const char *path);
+int timings_read_csv(struct timings *t, const char *path);
 
 #endif
