@@ -106,16 +106,16 @@ struct classes_trial {
 	int kept;
 };
 
-/* The grid gate, after the trials, where the run keeps a table: that
- * table, compiled, against every copy forward as it ships at each point
- * of make bench's grid (common/bench_grid.h), the two timed in turns,
- * each point the median of GRID_GATE_ROUNDS rounds' ratios, a point that
- * loses (grid_gate_loses) repaired (derive/repair.h) and timed again.
- * worst: the largest ratio, at length and distance, of the table as
- * repaired. refused: a point still loses after every repair, in its first
- * timing and in the median of two more, so that every copy forward stays: a
- * table never loses to what the caller already has beyond the noise on
- * the grid (on the workload the search's checks see to it). */
+/* The grid gate, after the search (or the trials), where the run keeps a
+ * table: that table, compiled, against every copy forward as it ships at
+ * each point of make bench's grid (common/bench_grid.h), the two timed in
+ * turns, each point the median of GRID_GATE_ROUNDS rounds' ratios, a
+ * point that loses (grid_gate_loses) repaired (derive/repair.h) and timed
+ * again. worst: the largest ratio, at length and distance, of the table
+ * as repaired. refused: a point still loses after every repair, in its
+ * first timing and in the median of two more, so that every copy forward
+ * stays: a table never loses to what the caller already has beyond the
+ * noise on the grid (on the workload the search's checks see to it). */
 #define GRID_GATE_ROUNDS 15
 /* The most CPUs the gate times each point on (probe/cpus.h): every CPU
  * the probe may run on, up to this many. */
@@ -138,10 +138,10 @@ struct grid_repair {
 };
 
 /* The search (probe version 26, derive/search.h): the most tables it
- * ranks, one fitted at each of candidate_multiples and in the kernel
- * flavor the classes table; and its checks, each a ranked entry (or the
- * first's small_flat table, flat), compiled, and the baseline as it ships,
- * timed in turns on both streams. */
+ * ranks, one fitted at each of candidate_multiples and the first's stall
+ * classes alone; and its checks, each a ranked table (or the kept one's
+ * small_flat table, flat), compiled, and the baseline as it ships, timed
+ * in turns on both streams. */
 #define SEARCH_TABLES (DISPATCH_CANDIDATES + 1)
 #define SEARCH_CHECKS_MAX (SEARCH_TABLES + 1)
 enum check_verdict { CHECK_LOST, CHECK_PASSED, CHECK_KEPT };

@@ -1,8 +1,8 @@
 /* Repair instead of refusal (repair.h). */
 #include "repair.h"
-#include "model.h"
 
 #include "grid.h"
+#include "model.h"
 
 #include "../common/bench_grid.h"
 #include "../common/util.h"

@@ -15,7 +15,7 @@
 
 struct search_entry {
 	double multiple; /* the multiple of the band cost it was fitted at */
-	int classes;     /* the classes table of the first entry */
+	int classes;     /* the first entry's stall classes alone (classes_only) */
 	struct model_figures model;
 	struct derived_rule rule;
 };
@@ -31,12 +31,12 @@ struct search_entry {
  * a derivation fails. */
 int search_rank(const struct timings *t, const struct dispatch_run *d, struct search_entry out[SEARCH_TABLES], int *n);
 
-/* Entry e with small_flat in small's cells (small_flat_cells)
- * where it has some and harms no point (small_flat_harms): 1 with out
- * set; 0 where there is no such table. A branchless short copy's gain is a
- * misprediction inside the copy, which no point shows and the model cannot
- * see: where e passes its check, this table is checked too. */
-int search_flat(const struct timings *t, const struct search_entry *first, struct derived_rule *out);
+/* Entry e with small_flat in small's cells (small_flat_cells) where it
+ * has some and harms no point (small_flat_harms): 1 with out set; 0 where
+ * there is no such table. A branchless short copy's gain is a
+ * misprediction inside the copy, which no point shows and the model
+ * cannot see: where e is kept, this table is checked too. */
+int search_flat(const struct timings *t, const struct search_entry *e, struct derived_rule *out);
 
 /* Whether a checked table loses to the baseline beyond the noise on
  * neither stream. It need not beat it on the workload: each of its cells

@@ -106,6 +106,12 @@ int search_and_check(const struct probe_flavor *f, const struct timings *t, stru
 	if (kept >= 0)
 		check_flat(f, s, t, d, &e[kept], &d->checks[kept], noise);
 	streams_free(s);
+	kept = search_kept(d);
+	if (kept >= 0)
+		printf("  search: kept table %d%s, the first ranked within the noise of the fastest that passed\n",
+		       d->checks[kept].rank + 1, d->checks[kept].flat ? " with small_flat" : "");
+	else if (n)
+		printf("  search: every table lost on the workload: the baseline stays\n");
 	free(e);
 	return try_grid_gate(f, t, d, noise, longest);
 }
