@@ -169,6 +169,10 @@ static void rule_of_the_search(const struct timings *t, const struct search_entr
 	check(derive_chosen(t, &d, out) == 0 && out->n_bands == 1 &&
 		      strstr(out->note, "every table the search ranked and checked"),
 	      "a search whose every table lost does not leave every copy forward, saying why");
+	d.n_checks = 0;
+	check(derive_chosen(t, &d, out) == 0 && out->n_bands == 1 &&
+		      strstr(out->note, "derive no table that copies other than every copy forward"),
+	      "a search that had no table to check does not leave every copy forward, saying why");
 	free(out);
 }
 
