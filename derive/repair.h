@@ -79,8 +79,9 @@ struct gate_grid {
 /* What a tree costs a call at a point of the grid gate, at most, in ticks
  * a branch: every call of a point takes one path, so each of its
  * branches predicts, and a conditional jump that predicts retires in a
- * cycle (the recorded runs' trees measured 0.15 to 0.36 ticks a compare,
- * derive/model.h). One more for the jump to the copy. */
+ * cycle (recorded runs' trees measured 0.15 to 0.45 ticks a compare on a
+ * sorted stream, model_costs_of: evidence/zen5-2026-12-06-08a427 and
+ * zen5-2026-12-07-61c48f). One more for the jump to the copy. */
 #define GATE_BRANCH_TICKS 1.0
 
 /* The ratio point (i, j) of g is judged by: its median ratio, but where r
