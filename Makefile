@@ -239,9 +239,10 @@ $(B)/lib/copy_rule.o: out/$(LIB_FLAVOR)/copy_rule.c out/MANIFEST
 # The static library's memcpy and memmove are IFUNC symbols
 # (preload/resolve.c); the shared library's, a stub that jumps through the
 # pointer its constructor sets, which can defer to the C library's memmove
-# (UARCHCOPY_SHARED). The resolver runs before the C library has set up
+# (UARCHCOPY_SHARED), and past which it points the PLT slots of the
+# program and its libraries (preload/rebind.c). The resolver runs before the C library has set up
 # anything: no stack protector in it.
-$(B)/lib/uarchcopy.o $(B)/lib/uarchcopy-shared.o: preload/uarchcopy.c preload/resolve.h out/MANIFEST
+$(B)/lib/uarchcopy.o $(B)/lib/uarchcopy-shared.o: preload/uarchcopy.c preload/resolve.h preload/rebind.h out/MANIFEST
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(LIB_CFLAGS) $(if $(findstring shared,$@),-DUARCHCOPY_SHARED) -c $< -o $@
@@ -251,7 +252,11 @@ $(B)/lib/resolve.o: preload/resolve.c preload/resolve.h out/MANIFEST
 	$(Q)$(CC) $(LIB_CFLAGS) -fno-stack-protector -c $< -o $@
 $(B)/lib/uarchcopy-all.o: $(B)/lib/uarchcopy.o $(B)/lib/resolve.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o Makefile
 	$(Q)ld -r $(filter %.o,$^) -o $@
-$(B)/lib/uarchcopy-shared-all.o: $(B)/lib/uarchcopy-shared.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o Makefile
+$(B)/lib/rebind.o: preload/rebind.c preload/rebind.h
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
+$(B)/lib/uarchcopy-shared-all.o: $(B)/lib/uarchcopy-shared.o $(B)/lib/rebind.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o Makefile
 	$(Q)ld -r $(filter %.o,$^) -o $@
 $(B)/libuarchcopy.so: $(B)/lib/uarchcopy-shared-all.o preload/exports.map
 	@echo "  LD      $@"
@@ -345,10 +350,10 @@ $(B)/%/bench: $(BENCH_SRCS) $(wildcard bench/*.h) common/plot.h common/timer.h $
 	$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) "$$@" $(BENCH_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lm
 
 # The drop-in library as a program meets it: run under LD_PRELOAD.
-$(B)/preloaded: bench/preloaded/preloaded.c common/workload.c common/size_profile.c common/workload.h common/timer.h \
-		common/bench_grid.h derive/grid_gate.c derive/dispatch.h
+$(B)/preloaded: bench/preloaded/preloaded.c bench/preloaded/plt_slot.c bench/preloaded/plt_slot.h common/workload.c \
+		common/size_profile.c common/workload.h common/timer.h common/bench_grid.h derive/grid_gate.c derive/dispatch.h
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) -O2 -fno-builtin $(CFLAGS) bench/preloaded/preloaded.c common/workload.c \
+	$(Q)$(CC) $(PROBE_CFLAGS) -O2 -fno-builtin $(CFLAGS) bench/preloaded/preloaded.c bench/preloaded/plt_slot.c common/workload.c \
 		common/size_profile.c derive/grid_gate.c common/util.c -o $@ -lm
 
 # make bench: the copies side by side, per flavor, and the drop-in library

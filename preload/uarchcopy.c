@@ -17,6 +17,13 @@
  *    memcpy first, calling the resolver of an object not yet relocated and
  *    printing "Relink `libtinfo.so.6' with `libuarchcopy.so' for IFUNC
  *    symbol `memcpy'" on every start of sqlite3, tar or bash.
+ *    Then the constructor points the PLT slots of memcpy and memmove, in
+ *    the program and every library loaded with it, past the stub: at the
+ *    chosen routine, or at the C library's own memcpy and memmove where
+ *    it defers (rebind.c). A call through the PLT then takes the one jump
+ *    it takes without the library. What reaches the stub still (a
+ *    function pointer, a library loaded later, a slot whose page could not
+ *    be made writable) runs the same copy behind one jump more.
  *  - The static library's memcpy and memmove are IFUNC symbols
  *    (preload/resolve.c): a static program applies their relocations
  *    first, so its calls reach the chosen routine with no stub between.
@@ -43,7 +50,10 @@
 #include "resolve.h"
 
 #ifdef UARCHCOPY_SHARED
+#include "rebind.h"
+
 #include <dlfcn.h>
+#include <stdio.h>
 #endif
 #include <stddef.h>
 #include <stdint.h>
@@ -51,8 +61,9 @@
 #include <unistd.h>
 
 /* The constructor runs before the program's main, possibly before other
- * libraries' constructors: of the C library it calls only getenv, write
- * and, in the shared library, dlsym. */
+ * libraries' constructors (the C library's own have run): of the C
+ * library it calls only getenv, write and, in the shared library, dlsym,
+ * snprintf and rebind.c's dl_iterate_phdr, sysconf and mprotect. */
 static size_t text_len(const char *s)
 {
 	size_t n = 0;
@@ -118,12 +129,29 @@ static int forced_table(const char *name, const struct uc_rule *cpu_rule, struct
  * chooses (a pointer relocation fills before any code of the program
  * runs). */
 static copy_fn *chosen = uc_memmove;
+/* What a program's PLT slots of memcpy are pointed at (rebind). */
+static copy_fn *chosen_memcpy = uc_memmove;
 
 void *memmove(void *dst, const void *src, size_t n)
 {
 	return chosen(dst, src, n);
 }
 void *memcpy(void *dst, const void *src, size_t n) __attribute__((alias("memmove")));
+/* The stub's own address, which a program's memmove may not be. */
+extern __typeof(memmove) stub __attribute__((alias("memmove"), visibility("hidden")));
+
+/* Points the PLT slots at what the stub jumps to (rebind.h); says how many
+ * it could not, where the report is asked for. */
+static void rebind(copy_fn *to_memcpy, int report)
+{
+	struct rebound b = rebind_copies(stub, to_memcpy, chosen);
+	if (!report)
+		return;
+	char line[160];
+	snprintf(line, sizeof line, "%d PLT slots of memcpy and memmove point past the stub; %d left on it (their page "
+		 "could not be made writable), %d bound elsewhere", b.slots, b.refused, b.elsewhere);
+	say(line, NULL, NULL);
+}
 
 /* Points memcpy and memmove at the installed rule's routine, or at the C
  * library's memmove where that is the baseline; says which. The probe
@@ -138,13 +166,17 @@ static const char *choose_routines(const struct uc_rule *rule)
 	if (next)
 		uc_libc_memmove = next;
 	if (routine != uc_memmove) {
-		chosen = routine;
+		chosen = chosen_memcpy = routine;
 		return next ? uc_rule_routines()
 			    : "the installed rule's, the C library's memmove not found: its cells run one rep movsb";
 	}
 	if (!next)
 		return "baseline (the C library's memmove was not found)";
 	chosen = next;
+	/* Where it defers, a program's memcpy is the C library's memcpy again. */
+	chosen_memcpy = (copy_fn *)dlsym(RTLD_NEXT, "memcpy");
+	if (!chosen_memcpy)
+		chosen_memcpy = next;
 	return rule->status == UC_RULE_BASELINE ? "the C library's memmove (no evidence for this core)"
 						: "the C library's memmove (this core's measured table is every copy forward)";
 }
@@ -196,6 +228,9 @@ __attribute__((constructor)) static void install(void)
 		uc_rule_describe(line, sizeof line, rule);
 		say(line, "; routines ", routines);
 	}
+#ifdef UARCHCOPY_SHARED
+	rebind(chosen_memcpy, getenv("UARCHCOPY_REPORT") != NULL);
+#endif
 }
 
 /* The checked forms _FORTIFY_SOURCE calls: a copy past the object's end is

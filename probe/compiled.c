@@ -19,7 +19,7 @@ static const unsigned char guard_code[] = {0x48, 0x89, 0xf9, 0x48, 0x29, 0xf1, 0
 /* A table's slot: the entry as rule_patch writes it for a compiled table,
  * endbr64, then the routine's dispatch and the short copies it holds
  * (templates/lib/entry_copy.lua), then, in memmove, the overlap guards
- * (memmove_guards), from GUARDS on, and the library's jump in front of
+ * (memmove_guards), from GUARDS on, and a PLT entry's jump in front of
  * the entry (library_stub), at STUB. Each slot starts a 64-byte line, as
  * a patched entry does. */
 enum {
@@ -102,11 +102,12 @@ static void to_table(const struct derived_rule *r, int isa, struct copy_table *o
 	free(t);
 }
 
-/* The drop-in library's memmove in front of entry, written at line: jmp
- * [rip + rel32] through a pointer to entry at the line's end, the jump the
- * library's memmove makes through the pointer its constructor set
- * (preload/uarchcopy.c) and the probe's in front of the C library's
- * (flavor.c, baseline_copy). Returns where a call enters it. */
+/* A program's PLT entry in front of entry, written at line: jmp
+ * [rip + rel32] through a pointer to entry at the line's end, the jump a
+ * call of memmove makes through its GOT slot, which the drop-in library's
+ * constructor points at its routine (preload/rebind.c), and the probe's
+ * in front of the C library's (flavor.c, baseline_copy). Returns where a
+ * call enters it. */
 static copy_fn library_stub(unsigned char *line, uintptr_t entry)
 {
 	enum { POINTER = LINE - 8, JMP = 6 };

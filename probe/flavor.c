@@ -113,12 +113,13 @@ static copy_fn libc_memmove(void)
 	return *(const copy_fn *)(slot + 6 + rel);
 }
 
-/* What the drop-in library runs on a core whose table is every copy
- * forward: its memmove, one jump through the pointer its constructor set
- * to the C library's (preload/uarchcopy.c; the same C, so the same jmp).
- * A compiled table is timed behind the same jump (compiled.c,
- * library_stub), so that both sides of every comparison pay what the
- * library puts in front of them. */
+/* The C library's memmove as a program reaches it through its PLT: one
+ * jump through a pointer, its GOT slot. Where the drop-in library is
+ * preloaded, its constructor points that slot at the routine it chose
+ * (preload/rebind.c), or at the C library's own copy where it defers. A
+ * compiled table is timed behind the same jump (library_memmove below),
+ * so that both sides of every comparison pay the one hop a program pays
+ * either way. */
 static copy_fn deferred_to;
 
 __attribute__((noinline)) static void *deferring_memmove(void *dst, const void *src, size_t n)
@@ -132,8 +133,8 @@ static copy_fn baseline_copy(void)
 	return deferring_memmove;
 }
 
-/* The library's memmove where its constructor chose this flavor's
- * routine: the same jump, through a pointer of its own. */
+/* A program's memmove where the library's constructor chose this
+ * flavor's routine: the same jump, through a pointer of its own. */
 static copy_fn chosen;
 
 __attribute__((noinline)) static void *library_memmove(void *dst, const void *src, size_t n)

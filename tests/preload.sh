@@ -28,18 +28,50 @@ check "...memcpy and memmove are one stub, not the entry uc_memmove" test "$(nm 
 check "...and __memcpy_chk jumps to it without the PLT" sh -c "objdump -d --no-show-raw-insn '$LIB' |
 	grep -A3 '<__memcpy_chk>:' | grep 'jmp' | grep -qv '@plt'"
 
-# No code is written at run time: the library imports no mprotect, has no
-# text relocation, and under a filter that refuses every mprotect with
-# PROT_WRITE (build/no_write_exec, which first proves it refuses) it
-# chooses the same routines as without it.
+# No code is written at run time: the library has no text relocation, and
+# under a filter that refuses every mprotect with PROT_WRITE
+# (build/no_write_exec, which first proves it refuses) it chooses the same
+# routines as without it.
 NWE=$ROOT/build/no_write_exec
 check "the filter refuses to make a program's text writable" "$NWE" --self-test
-check "the library imports no mprotect" sh -c "! nm -D --undefined-only '$LIB' | grep -qw mprotect"
-check "...and has no text relocation" sh -c "! readelf -d '$LIB' | grep -q TEXTREL"
+check "the library has no text relocation" sh -c "! readelf -d '$LIB' | grep -q TEXTREL"
 check "under the filter it chooses the routines it chooses without" sh -c \
-	"test \"\$(UARCHCOPY_REPORT=1 '$NWE' env LD_PRELOAD='$LIB' true 2>&1)\" = \"\$(UARCHCOPY_REPORT=1 env LD_PRELOAD='$LIB' true 2>&1)\""
+	"test \"\$(UARCHCOPY_REPORT=1 '$NWE' env LD_PRELOAD='$LIB' true 2>&1 | grep routines)\" = \"\$(UARCHCOPY_REPORT=1 env LD_PRELOAD='$LIB' true 2>&1 | grep routines)\""
 check "...and a forced strategy runs under it, the forced table installed as data" sh -c \
 	"UARCHCOPY_STRATEGY=down UARCHCOPY_REPORT=1 '$NWE' env LD_PRELOAD='$LIB' true 2>&1 | grep -q 'UARCHCOPY_STRATEGY=down); routines table\$'"
+
+# A call through a program's PLT takes one jump, as without the library:
+# the constructor points the PLT slots of memcpy and memmove past its stub
+# (preload/rebind.c), in a program bound lazily and in one linked with
+# -z now, whose slots lie in pages made read-only after relocation. It
+# writes data only: under a filter that refuses every mprotect with
+# PROT_EXEC, so that no page written could run again, it still points them
+# all; under the filter above, a slot it cannot make writable keeps the
+# stub, and the program runs as before.
+for bind in lazy now; do
+	cc -O1 -fno-builtin -Wl,-z,$bind -Wl,-z,relro "$ROOT/tests/plt_slot.c" "$ROOT/bench/preloaded/plt_slot.c" \
+		-o "$T/plt_$bind" -ldl
+done
+check "without the library a program's PLT slots point at the C library" \
+	test "$("$T/plt_now")" = "memcpy libc memmove libc"
+if UARCHCOPY_REPORT=1 LD_PRELOAD=$LIB env true 2>&1 | grep -q "routines the C library's memmove"; then
+	PAST=libc
+else
+	PAST=library
+fi
+for bind in lazy now; do
+	check "under it, a program bound $bind: its slots point at the library's choice ($PAST), not at the stub" \
+		test "$(LD_PRELOAD=$LIB "$T/plt_$bind")" = "memcpy $PAST memmove $PAST"
+done
+check "the filter refusing PROT_EXEC refuses to make text executable again" "$NWE" --exec --self-test
+check "...under it the library points every slot past the stub" \
+	test "$("$NWE" --exec env LD_PRELOAD="$LIB" "$T/plt_now")" = "memcpy $PAST memmove $PAST"
+check "under the filter refusing PROT_WRITE, a slot of -z now keeps the stub" \
+	test "$("$NWE" env LD_PRELOAD="$LIB" "$T/plt_now")" = "memcpy stub memmove stub"
+check "...and the report says so" sh -c "UARCHCOPY_REPORT=1 '$NWE' env LD_PRELOAD='$LIB' '$T/plt_now' 2>&1 |
+	grep -q '^libuarchcopy: 0 PLT slots of memcpy and memmove point past the stub; 2 left on it'"
+check "...while a lazy program's slots, writable, point past it" \
+	test "$("$NWE" env LD_PRELOAD="$LIB" "$T/plt_lazy")" = "memcpy $PAST memmove $PAST"
 
 # The sqlite3 script: a table of 2000 rows with text and blobs, updates,
 # an index, queries that sort and group, a vacuum and an integrity check.
@@ -141,14 +173,14 @@ check "a forced strategy reports itself forced, on this CPU's entry" sh -c \
 PRELOADED=$ROOT/build/preloaded
 UARCHCOPY_REPORT=1 LD_PRELOAD=$LIB "$PRELOADED" --rounds 1 >"$T/where" 2>&1
 if grep -q 'baseline: no evidence' "$T/where"; then
-	check "this core has no evidence: the entry jumps to the C library" grep -q 'entry jumps to libc\.so\.6$' "$T/where"
+	check "this core has no evidence: the entry and the PLT slot lead to the C library" grep -q 'entry jumps to libc\.so\.6; this program.s PLT slot of memcpy points into libc\.so\.6$' "$T/where"
 	check "...and the report says so" grep -q "routines the C library's memmove (no evidence for this core)\$" "$T/where"
 elif grep -q 'bands: \[0\.\. F*\] }' "$T/where"; then
-	check "this core's measured table is every copy forward: the entry jumps to the C library" \
-		grep -q 'entry jumps to libc\.so\.6$' "$T/where"
+	check "this core's measured table is every copy forward: the entry and the PLT slot lead to the C library" \
+		grep -q 'entry jumps to libc\.so\.6; this program.s PLT slot of memcpy points into libc\.so\.6$' "$T/where"
 	check "...and the report says so" grep -q "routines the C library's memmove (this core's measured table is every copy forward)\$" "$T/where"
 else
-	check "this core's rule: the entry jumps inside the library" grep -q 'entry jumps to libuarchcopy\.so$' "$T/where"
+	check "this core's rule: the entry jumps inside the library, where the PLT slot points" grep -q 'entry jumps to libuarchcopy\.so; this program.s PLT slot of memcpy points into libuarchcopy\.so$' "$T/where"
 fi
 # Strategy libc, and memmove's overlaps, reach the C library's memmove:
 # tests/count_memmove.c, preloaded after the library, is what its
@@ -165,8 +197,8 @@ check "memcpy is the library's memmove: under a copy that goes up, an overlappin
 	"UARCHCOPY_STRATEGY=forward LD_PRELOAD='$LIB' '$T/overlap' overlap memcpy | cmp -s - '$T/sum.plain.overlap'"
 check "a table of strategy libc sends disjoint ones there too" sh -c \
 	"test \"\$(UARCHCOPY_STRATEGY=libc LD_PRELOAD='$LIB $T/count.so' '$T/overlap' disjoint 2>&1 >/dev/null | grep count_memmove)\" = 'count_memmove: 10 calls'"
-check "a forced strategy: the entry jumps inside the library" sh -c \
-	"UARCHCOPY_STRATEGY=forward LD_PRELOAD='$LIB' '$PRELOADED' --rounds 1 | grep -q 'entry jumps to libuarchcopy\.so\$'"
+check "a forced strategy: the entry jumps inside the library, where the PLT slot points" sh -c \
+	"UARCHCOPY_STRATEGY=forward LD_PRELOAD='$LIB' '$PRELOADED' --rounds 1 | grep -q 'entry jumps to libuarchcopy\.so; this program.s PLT slot of memcpy points into libuarchcopy\.so\$'"
 check "without the library the timer refuses to run" sh -c "'$PRELOADED' --rounds 1 >/dev/null 2>&1; test \$? -eq 2"
 LD_PRELOAD=$LIB "$PRELOADED" --rounds 1 --processes 3 >"$T/processes" 2>&1
 check "over several processes the timer prints their median and range" \
