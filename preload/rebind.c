@@ -31,25 +31,14 @@ struct rebinding {
 	struct rebound done;
 };
 
-/* Whether address a lies in one of o's loaded segments. */
-static int in_object(const struct dl_phdr_info *o, uintptr_t a)
+/* Whether address a lies in one of o's segments of type type: PT_LOAD
+ * (the object itself) or PT_GNU_RELRO (read-only after relocation). */
+static int in_segment(const struct dl_phdr_info *o, unsigned int type, uintptr_t a)
 {
 	for (int i = 0; i < o->dlpi_phnum; i++) {
 		const ElfW(Phdr) *p = &o->dlpi_phdr[i];
 		uintptr_t start = o->dlpi_addr + p->p_vaddr;
-		if (p->p_type == PT_LOAD && a >= start && a - start < p->p_memsz)
-			return 1;
-	}
-	return 0;
-}
-
-/* Whether a lies in o's PT_GNU_RELRO segment. */
-static int in_relro(const struct dl_phdr_info *o, uintptr_t a)
-{
-	for (int i = 0; i < o->dlpi_phnum; i++) {
-		const ElfW(Phdr) *p = &o->dlpi_phdr[i];
-		uintptr_t start = o->dlpi_addr + p->p_vaddr;
-		if (p->p_type == PT_GNU_RELRO && a >= start && a - start < p->p_memsz)
+		if (p->p_type == type && a >= start && a - start < p->p_memsz)
 			return 1;
 	}
 	return 0;
@@ -68,7 +57,7 @@ static uintptr_t dynamic_address(const struct dl_phdr_info *o, ElfW(Addr) a)
 static int write_slot(const struct dl_phdr_info *o, struct rebinding *r, copy_fn **slot, copy_fn *to)
 {
 	uintptr_t page = (uintptr_t)slot & ~(r->page - 1);
-	int relro = in_relro(o, (uintptr_t)slot);
+	int relro = in_segment(o, PT_GNU_RELRO, (uintptr_t)slot);
 	if (relro && mprotect((void *)page, r->page, PROT_READ | PROT_WRITE) != 0)
 		return -1;
 	__atomic_store_n(slot, to, __ATOMIC_RELEASE);
@@ -86,7 +75,7 @@ static void rebind_slot(const struct dl_phdr_info *o, struct rebinding *r, copy_
 	if (!to)
 		return;
 	copy_fn *now = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-	if (now != r->stub && !in_object(o, (uintptr_t)now)) {
+	if (now != r->stub && !in_segment(o, PT_LOAD, (uintptr_t)now)) {
 		r->done.elsewhere++;
 		return;
 	}
@@ -105,7 +94,7 @@ static int rebind_object(struct dl_phdr_info *o, size_t size, void *data)
 	for (int i = 0; i < o->dlpi_phnum; i++)
 		if (o->dlpi_phdr[i].p_type == PT_DYNAMIC)
 			dyn = (const ElfW(Dyn) *)(o->dlpi_addr + o->dlpi_phdr[i].p_vaddr);
-	if (!dyn || in_object(o, (uintptr_t)r->stub))
+	if (!dyn || in_segment(o, PT_LOAD, (uintptr_t)r->stub))
 		return 0;
 	uintptr_t jmprel = 0, symtab = 0, strtab = 0;
 	size_t relsz = 0;
