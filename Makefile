@@ -240,8 +240,8 @@ $(B)/lib/copy_rule.o: out/$(LIB_FLAVOR)/copy_rule.c out/MANIFEST
 # (preload/resolve.c); the shared library's, a stub that jumps through the
 # pointer its constructor sets, which can defer to the C library's memmove
 # (UARCHCOPY_SHARED), and past which it points the PLT slots of the
-# program and its libraries (preload/rebind.c). The resolver runs before the C library has set up
-# anything: no stack protector in it.
+# program and its libraries (preload/rebind.c). The resolver runs before
+# the C library has set up anything: no stack protector in it.
 $(B)/lib/uarchcopy.o $(B)/lib/uarchcopy-shared.o: preload/uarchcopy.c preload/resolve.h preload/rebind.h out/MANIFEST
 	@mkdir -p $(@D)
 	@echo "  CC      $@"

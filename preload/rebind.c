@@ -31,8 +31,7 @@ struct rebinding {
 	struct rebound done;
 };
 
-/* Whether address a lies in one of o's segments of type type: PT_LOAD
- * (the object itself) or PT_GNU_RELRO (read-only after relocation). */
+/* Whether address a lies in one of o's segments of type type. */
 static int in_segment(const struct dl_phdr_info *o, unsigned int type, uintptr_t a)
 {
 	for (int i = 0; i < o->dlpi_phnum; i++) {
@@ -52,12 +51,27 @@ static uintptr_t dynamic_address(const struct dl_phdr_info *o, ElfW(Addr) a)
 	return a < o->dlpi_addr ? o->dlpi_addr + a : a;
 }
 
+/* Whether page lies in the part of o's PT_GNU_RELRO segment the dynamic
+ * linker made read-only: its whole pages, the last partial one left
+ * writable with the data after it (glibc's _dl_protect_relro). */
+static int read_only_page(const struct dl_phdr_info *o, uintptr_t page, uintptr_t size)
+{
+	for (int i = 0; i < o->dlpi_phnum; i++) {
+		const ElfW(Phdr) *p = &o->dlpi_phdr[i];
+		uintptr_t start = (o->dlpi_addr + p->p_vaddr) & ~(size - 1),
+			  end = (o->dlpi_addr + p->p_vaddr + p->p_memsz) & ~(size - 1);
+		if (p->p_type == PT_GNU_RELRO && page >= start && page < end)
+			return 1;
+	}
+	return 0;
+}
+
 /* Writes to into *slot, making its page writable for the write where it
  * is read-only. 0, or -1 where the page could not be made writable. */
 static int write_slot(const struct dl_phdr_info *o, struct rebinding *r, copy_fn **slot, copy_fn *to)
 {
 	uintptr_t page = (uintptr_t)slot & ~(r->page - 1);
-	int relro = in_segment(o, PT_GNU_RELRO, (uintptr_t)slot);
+	int relro = read_only_page(o, page, r->page);
 	if (relro && mprotect((void *)page, r->page, PROT_READ | PROT_WRITE) != 0)
 		return -1;
 	__atomic_store_n(slot, to, __ATOMIC_RELEASE);

@@ -20,10 +20,10 @@ struct rebound {
  * every object loaded now but the one holding stub, at to_memcpy or
  * to_memmove, where the slot holds stub or has not been bound yet (lazy
  * binding: it points into its own object's PLT), and where the program's
- * symbols bind that name to stub (a program may define its own memcpy). A slot in a page made
- * read-only after relocation (PT_GNU_RELRO) is written with that page made
- * writable for the write, and read-only again after it; where that is
- * refused, the slot keeps stub. */
+ * symbols bind that name to stub (a program may define its own memcpy).
+ * A slot in a page made read-only after relocation (PT_GNU_RELRO) is
+ * written with that page made writable for the write, and read-only again
+ * after it; where that is refused, the slot keeps stub. */
 struct rebound rebind_copies(copy_fn *stub, copy_fn *to_memcpy, copy_fn *to_memmove);
 
 #endif

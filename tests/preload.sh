@@ -63,6 +63,7 @@ for bind in lazy now; do
 	check "under it, a program bound $bind: its slots point at the library's choice ($PAST), not at the stub" \
 		test "$(LD_PRELOAD=$LIB "$T/plt_$bind")" = "memcpy $PAST memmove $PAST"
 done
+check "...the page of the -z now program's slot read-only again" test "$(LD_PRELOAD=$LIB "$T/plt_now" --page)" = "r--p"
 check "the filter refusing PROT_EXEC refuses to make text executable again" "$NWE" --exec --self-test
 check "...under it the library points every slot past the stub" \
 	test "$("$NWE" --exec env LD_PRELOAD="$LIB" "$T/plt_now")" = "memcpy $PAST memmove $PAST"
