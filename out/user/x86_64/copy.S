@@ -3258,11 +3258,11 @@ uc_memmove_table:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_table_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_table_overlap_below_libc          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
@@ -3270,11 +3270,11 @@ uc_memmove_table:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_table_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_table_overlap_below_libc          /* src in [dst, dst + n): copy up */
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_table_disjoint_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
@@ -3294,11 +3294,11 @@ uc_memmove_table:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_table_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_table_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             /* top store */
@@ -3378,11 +3378,11 @@ uc_memmove_table:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_table_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_table_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -3432,11 +3432,11 @@ uc_memmove_table:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_table_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_table_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -3582,11 +3582,11 @@ uc_memmove_table:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_table_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_table_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -3637,11 +3637,11 @@ uc_memmove_table:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_table_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_table_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]            /* the tail, loaded before any store */
@@ -3691,11 +3691,11 @@ uc_memmove_table:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_table_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_table_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_table_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu64 zmm1, [rsi + rdx - 64]
@@ -3919,1111 +3919,13 @@ uc_memmove_table:
         /* libc body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemmove_table_overlap_below:
-        /* Most lengths take one strategy in every class: copy_uniform gives */
-        /* it below 256 bytes, copy_long_uniform for each band that reaches */
-        /* 256, without the distance; 255 where the classes differ. */
-        cmp     rdx, 255                         /* short: one byte per length */
-        ja      .Lmemmove_table_up_long
-        lea     rcx, [rip + uc_copy_uniform.here]
-        movzx   ecx, byte ptr [rcx + rdx]
-        /* The short copies first (small, small_flat, avx512_small), which short lengths take */
-        /* most: one compare each here, not the code tree, for the lengths most */
-        /* calls copy, and none charged the others' compares (plan/tree.h). */
-        cmp     ecx, 3
-        je      .Lmemmove_table_up_small                  /* uniform: small */
-        cmp     ecx, 10
-        je      .Lmemmove_table_up_small_flat                  /* uniform: small_flat */
-        cmp     ecx, 11
-        je      .Lmemmove_table_up_avx512_small                  /* uniform: avx512_small */
-        cmp     ecx, 255
-        jne     .Lmemmove_table_up_code                   /* uniform: every class alike */
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
-        jz      .Lmemmove_table_up_zero
-        cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
-        jbe     .Lmemmove_table_up_above
-        cmp     rcx, [rip + uc_copy_near_max.here]  /* near: d <= near_max */
-        jbe     .Lmemmove_table_up_near
-        cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_table_up_below
-        mov     r8d, 4                          /* elsewhere, the most common class */
-.Lmemmove_table_up_class:
-        shl     r8d, 8
-        add     r8, rdx
-        lea     rcx, [rip + uc_copy_short.here]
-        movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
-.Lmemmove_table_up_code:
-        cmp     ecx, 4
-        je      .Lmemmove_table_up_avx2_forward
-        cmp     ecx, 7
-        je      .Lmemmove_table_up_avx2_nt
-        ja      .Lmemmove_table_up_codes_9_15
-        cmp     ecx, 3
-        je      .Lmemmove_table_up_small
-        ja      .Lmemmove_table_up_codes_5_7
-        cmp     ecx, 1
-        je      .Lmemmove_table_up_forward_aligned
-        ja      .Lmemmove_table_up_codes_3_3
-        jmp     .Lmemmove_table_up_forward
-.Lmemmove_table_up_codes_3_3:
-        jmp     .Lmemmove_table_up_down
-.Lmemmove_table_up_codes_5_7:
-        cmp     ecx, 5
-        je      .Lmemmove_table_up_avx2_down
-        ja      .Lmemmove_table_up_codes_7_7
-        jmp     .Lmemmove_table_up_avx2_forward
-.Lmemmove_table_up_codes_7_7:
-        jmp     .Lmemmove_table_up_avx2_small
-.Lmemmove_table_up_codes_9_15:
-        cmp     ecx, 11
-        je      .Lmemmove_table_up_avx512_small
-        ja      .Lmemmove_table_up_codes_13_15
-        cmp     ecx, 9
-        je      .Lmemmove_table_up_avx512_down
-        ja      .Lmemmove_table_up_codes_11_11
-        jmp     .Lmemmove_table_up_avx512_forward
-.Lmemmove_table_up_codes_11_11:
-        jmp     .Lmemmove_table_up_small_flat
-.Lmemmove_table_up_codes_13_15:
-        cmp     ecx, 13
-        je      .Lmemmove_table_up_avx512_masked
-        ja      .Lmemmove_table_up_codes_15_15
-        jmp     .Lmemmove_table_up_avx512_medium
-.Lmemmove_table_up_codes_15_15:
-        jmp     .Lmemmove_table_up_libc
-.Lmemmove_table_up_zero:
-        lea     rcx, [rip + uc_copy_short.here]
-        movzx   ecx, byte ptr [rcx + rdx]       /* class zero's row is the first */
-        jmp     .Lmemmove_table_up_code
-.Lmemmove_table_up_above:
-        mov     r8d, 1
-        jmp     .Lmemmove_table_up_class
-.Lmemmove_table_up_near:
-        mov     r8d, 2
-        jmp     .Lmemmove_table_up_class
-.Lmemmove_table_up_below:
-        mov     r8d, 3
-        jmp     .Lmemmove_table_up_class
-.Lmemmove_table_up_long:
-        xor     r8d, r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 0]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 8]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 16]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 24]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 32]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 40]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 48]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 56]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 64]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 72]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 80]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 88]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 96]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 104]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 112]
-        jbe     .Lmemmove_table_up_long_band              /* long band edge */
-        inc     r8d
-.Lmemmove_table_up_long_band:
-        lea     rcx, [rip + uc_copy_long_uniform.here]
-        movzx   ecx, byte ptr [rcx + r8]
-        cmp     ecx, 255
-        jne     .Lmemmove_table_up_code                   /* long uniform: every class alike */
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
-        jz      .Lmemmove_table_up_long_zero
-        cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
-        jbe     .Lmemmove_table_up_long_above
-        cmp     rcx, [rip + uc_copy_near_max.here]  /* near: d <= near_max */
-        jbe     .Lmemmove_table_up_long_near
-        cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_table_up_long_below
-        add     r8d, 64                         /* elsewhere, the most common class */
-.Lmemmove_table_up_long_class:
-        lea     rcx, [rip + uc_copy_long_cells.here]
-        movzx   ecx, byte ptr [rcx + r8]
-        jmp     .Lmemmove_table_up_code
-.Lmemmove_table_up_long_zero:
-        jmp     .Lmemmove_table_up_long_class
-.Lmemmove_table_up_long_above:
-        add     r8d, 16
-        jmp     .Lmemmove_table_up_long_class
-.Lmemmove_table_up_long_near:
-        add     r8d, 32
-        jmp     .Lmemmove_table_up_long_class
-.Lmemmove_table_up_long_below:
-        add     r8d, 48
-        jmp     .Lmemmove_table_up_long_class
-.Lmemmove_table_up_forward:
+.Lmemmove_table_overlap_above_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemmove_table_up_forward_aligned:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_small:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_table_up_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_table_up_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_table_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_up_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_table_up_small_s_end:
-        /* small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx2_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx2_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx2_small:
-        /* avx2 small body: begin */
-        cmp     rdx, 64
-        jae     .Lmemmove_table_up_avx2_small_q64
-        cmp     rdx, 32
-        jae     .Lmemmove_table_up_avx2_small_q32
-        cmp     rdx, 16
-        jb      .Lmemmove_table_up_avx2_small_gpr
-        vmovdqu xmm0, [rsi]
-        vmovdqu xmm1, [rsi + rdx - 16]
-        vmovdqu [rdi], xmm0
-        vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx2_small_q32:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx2_small_q64:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + 32]
-        vmovdqu ymm2, [rsi + rdx - 64]
-        vmovdqu ymm3, [rsi + rdx - 32]
-        cmp     rdx, 128
-        jae     .Lmemmove_table_up_avx2_small_q128
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + 32], ymm1
-        vmovdqu [rdi + rdx - 64], ymm2
-        vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx2_small_q128:
-        vmovdqu ymm4, [rsi + 64]
-        vmovdqu ymm5, [rsi + 96]
-        vmovdqu ymm6, [rsi + rdx - 128]
-        vmovdqu ymm7, [rsi + rdx - 96]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + 32], ymm1
-        vmovdqu [rdi + 64], ymm4
-        vmovdqu [rdi + 96], ymm5
-        vmovdqu [rdi + rdx - 128], ymm6
-        vmovdqu [rdi + rdx - 96], ymm7
-        vmovdqu [rdi + rdx - 64], ymm2
-        vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx2_small_gpr:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_table_up_avx2_small_g_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_table_up_avx2_small_g_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx2_small_g_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx2_small_g_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_table_up_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_up_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_up_avx2_small_g_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx2_small_g_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_table_up_avx2_small_g_s_end:
-        /* small body: end */
-.Lmemmove_table_up_avx2_small_q_end:
-        /* avx2 small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx2_nt:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx512_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx512_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_small_flat:
-        /* small_flat body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_table_up_small_flat_f_lt8
-        lea     ecx, [rdx - 1]
-        and     ecx, 16
-        shr     ecx, 1                          /* a: 8 from 17 bytes up, else 0 */
-        mov     rax, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        sub     rsi, rcx
-        mov     rcx, [rsi + rcx*2]              /* at a */
-        mov     rsi, [rsi + rdx - 8]            /* at n - 8 - a, the last load */
-        mov     [rdi], rax                      /* the first store */
-        mov     [rdi + rdx - 8], r8
-        lea     eax, [rdx - 1]
-        and     eax, 16
-        shr     eax, 1                          /* a again */
-        mov     [rdi + rax], rcx
-        sub     rdx, rax
-        mov     [rdi + rdx - 8], rsi            /* at n - 8 - a */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_small_flat_f_lt8:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_table_up_small_flat_g_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_table_up_small_flat_g_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_small_flat_g_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_small_flat_g_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_table_up_small_flat_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_up_small_flat_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_up_small_flat_g_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_small_flat_g_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_small_flat_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_table_up_small_flat_g_s_end:
-        /* small body: end */
-.Lmemmove_table_up_small_flat_f_end:
-        /* small_flat body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_up_avx512_small:
-        /* avx512 small body: begin */
-        mov     ecx, -1
-        bzhi    ecx, ecx, edx                   /* the low n bits (all 32 from n = 32 up) */
-        kmovd   k1, ecx
-        vmovdqu8 ymm0{k1}{z}, [rsi]
-        vmovdqu8 [rdi]{k1}, ymm0
-        kxord   k1, k1, k1
-        vzeroupper
-        /* avx512 small body: end */
-        ret
-        ret
-.Lmemmove_table_up_avx512_medium:
-        /* avx512 medium body: begin */
-        cmp     rdx, 63
-        ja      .Lmemmove_table_up_avx512_medium_m64
-.Lmemmove_table_up_avx512_medium_n33:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store, 33..63 */
-        vzeroupper
-        ret
-.Lmemmove_table_up_avx512_medium_m64:
-        cmp     rdx, 128
-        ja      .Lmemmove_table_up_avx512_medium_m128
-.Lmemmove_table_up_avx512_medium_n64:
-        vmovdqu64 zmm0, [rsi]
-        vmovdqu64 zmm1, [rsi + rdx - 64]
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + rdx - 64], zmm1        /* zmm tail store, 64..128 */
-        vzeroupper
-        ret
-.Lmemmove_table_up_avx512_medium_m128:
-.Lmemmove_table_up_avx512_medium_n129:
-        vmovdqu64 zmm0, [rsi]
-        vmovdqu64 zmm1, [rsi + 64]
-        vmovdqu64 zmm2, [rsi + rdx - 128]
-        vmovdqu64 zmm3, [rsi + rdx - 64]
-        cmp     rdx, 256
-        ja      .Lmemmove_table_up_avx512_medium_m256
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 129..256 */
-        vzeroupper
-        ret
-.Lmemmove_table_up_avx512_medium_m256:
-        vmovdqu64 zmm4, [rsi + 128]
-        vmovdqu64 zmm5, [rsi + 192]
-        vmovdqu64 zmm6, [rsi + rdx - 256]
-        vmovdqu64 zmm7, [rsi + rdx - 192]
-        cmp     rdx, 512
-        ja      .Lmemmove_table_up_avx512_medium_m512
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + 128], zmm4
-        vmovdqu64 [rdi + 192], zmm5
-        vmovdqu64 [rdi + rdx - 256], zmm6
-        vmovdqu64 [rdi + rdx - 192], zmm7
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 257..512 */
-        vzeroupper
-        ret
-.Lmemmove_table_up_avx512_medium_m512:
-        vmovdqu64 zmm8, [rsi + 256]
-        vmovdqu64 zmm9, [rsi + 320]
-        vmovdqu64 zmm10, [rsi + 384]
-        vmovdqu64 zmm11, [rsi + 448]
-        vmovdqu64 zmm12, [rsi + rdx - 512]
-        vmovdqu64 zmm13, [rsi + rdx - 448]
-        vmovdqu64 zmm14, [rsi + rdx - 384]
-        vmovdqu64 zmm15, [rsi + rdx - 320]
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + 128], zmm4
-        vmovdqu64 [rdi + 192], zmm5
-        vmovdqu64 [rdi + 256], zmm8
-        vmovdqu64 [rdi + 320], zmm9
-        vmovdqu64 [rdi + 384], zmm10
-        vmovdqu64 [rdi + 448], zmm11
-        vmovdqu64 [rdi + rdx - 512], zmm12
-        vmovdqu64 [rdi + rdx - 448], zmm13
-        vmovdqu64 [rdi + rdx - 384], zmm14
-        vmovdqu64 [rdi + rdx - 320], zmm15
-        vmovdqu64 [rdi + rdx - 256], zmm6
-        vmovdqu64 [rdi + rdx - 192], zmm7
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 513..1024 */
-        vzeroupper
-        ret
-.Lmemmove_table_up_avx512_medium_m_end:
-        /* avx512 medium body: end */
-        ret
-.Lmemmove_table_up_avx512_masked:
-        /* avx512 masked body: begin */
-        mov     rcx, -1
-        bzhi    rcx, rcx, rdx                   /* the low n bits */
-        kmovq   k1, rcx
-        vmovdqu8 zmm0{k1}{z}, [rsi]
-        vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
-        vzeroupper
-        /* avx512 masked body: end */
-        ret
-        ret
-.Lmemmove_table_up_libc:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_overlap_above:
-        /* Most lengths take one strategy in every class: copy_uniform gives */
-        /* it below 256 bytes, copy_long_uniform for each band that reaches */
-        /* 256, without the distance; 255 where the classes differ. */
-        cmp     rdx, 255                         /* short: one byte per length */
-        ja      .Lmemmove_table_down_long
-        lea     rcx, [rip + uc_copy_uniform.here]
-        movzx   ecx, byte ptr [rcx + rdx]
-        /* The short copies first (small, small_flat, avx512_small), which short lengths take */
-        /* most: one compare each here, not the code tree, for the lengths most */
-        /* calls copy, and none charged the others' compares (plan/tree.h). */
-        cmp     ecx, 3
-        je      .Lmemmove_table_down_small                  /* uniform: small */
-        cmp     ecx, 10
-        je      .Lmemmove_table_down_small_flat                  /* uniform: small_flat */
-        cmp     ecx, 11
-        je      .Lmemmove_table_down_avx512_small                  /* uniform: avx512_small */
-        cmp     ecx, 255
-        jne     .Lmemmove_table_down_code                   /* uniform: every class alike */
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
-        jz      .Lmemmove_table_down_zero
-        cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
-        jbe     .Lmemmove_table_down_above
-        cmp     rcx, [rip + uc_copy_near_max.here]  /* near: d <= near_max */
-        jbe     .Lmemmove_table_down_near
-        cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_table_down_below
-        mov     r8d, 4                          /* elsewhere, the most common class */
-.Lmemmove_table_down_class:
-        shl     r8d, 8
-        add     r8, rdx
-        lea     rcx, [rip + uc_copy_short.here]
-        movzx   ecx, byte ptr [rcx + r8]        /* the strategy code */
-.Lmemmove_table_down_code:
-        cmp     ecx, 4
-        je      .Lmemmove_table_down_avx2_forward
-        cmp     ecx, 7
-        je      .Lmemmove_table_down_avx2_nt
-        ja      .Lmemmove_table_down_codes_9_15
-        cmp     ecx, 3
-        je      .Lmemmove_table_down_small
-        ja      .Lmemmove_table_down_codes_5_7
-        cmp     ecx, 1
-        je      .Lmemmove_table_down_forward_aligned
-        ja      .Lmemmove_table_down_codes_3_3
-        jmp     .Lmemmove_table_down_forward
-.Lmemmove_table_down_codes_3_3:
-        jmp     .Lmemmove_table_down_down
-.Lmemmove_table_down_codes_5_7:
-        cmp     ecx, 5
-        je      .Lmemmove_table_down_avx2_down
-        ja      .Lmemmove_table_down_codes_7_7
-        jmp     .Lmemmove_table_down_avx2_forward
-.Lmemmove_table_down_codes_7_7:
-        jmp     .Lmemmove_table_down_avx2_small
-.Lmemmove_table_down_codes_9_15:
-        cmp     ecx, 11
-        je      .Lmemmove_table_down_avx512_small
-        ja      .Lmemmove_table_down_codes_13_15
-        cmp     ecx, 9
-        je      .Lmemmove_table_down_avx512_down
-        ja      .Lmemmove_table_down_codes_11_11
-        jmp     .Lmemmove_table_down_avx512_forward
-.Lmemmove_table_down_codes_11_11:
-        jmp     .Lmemmove_table_down_small_flat
-.Lmemmove_table_down_codes_13_15:
-        cmp     ecx, 13
-        je      .Lmemmove_table_down_avx512_masked
-        ja      .Lmemmove_table_down_codes_15_15
-        jmp     .Lmemmove_table_down_avx512_medium
-.Lmemmove_table_down_codes_15_15:
-        jmp     .Lmemmove_table_down_libc
-.Lmemmove_table_down_zero:
-        lea     rcx, [rip + uc_copy_short.here]
-        movzx   ecx, byte ptr [rcx + rdx]       /* class zero's row is the first */
-        jmp     .Lmemmove_table_down_code
-.Lmemmove_table_down_above:
-        mov     r8d, 1
-        jmp     .Lmemmove_table_down_class
-.Lmemmove_table_down_near:
-        mov     r8d, 2
-        jmp     .Lmemmove_table_down_class
-.Lmemmove_table_down_below:
-        mov     r8d, 3
-        jmp     .Lmemmove_table_down_class
-.Lmemmove_table_down_long:
-        xor     r8d, r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 0]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 8]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 16]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 24]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 32]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 40]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 48]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 56]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 64]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 72]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 80]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 88]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 96]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 104]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-        cmp     rdx, [rip + uc_copy_long_hi.here + 112]
-        jbe     .Lmemmove_table_down_long_band              /* long band edge */
-        inc     r8d
-.Lmemmove_table_down_long_band:
-        lea     rcx, [rip + uc_copy_long_uniform.here]
-        movzx   ecx, byte ptr [rcx + r8]
-        cmp     ecx, 255
-        jne     .Lmemmove_table_down_code                   /* long uniform: every class alike */
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    [rip + uc_copy_zero_mask.here], rcx /* zero: d mod zero_mod = 0 */
-        jz      .Lmemmove_table_down_long_zero
-        cmp     rcx, [rip + uc_copy_above_max.here] /* above: d <= above_max */
-        jbe     .Lmemmove_table_down_long_above
-        cmp     rcx, [rip + uc_copy_near_max.here]  /* near: d <= near_max */
-        jbe     .Lmemmove_table_down_long_near
-        cmp     rcx, [rip + uc_copy_below_from.here] /* below: d >= 4096 - below_max */
-        jae     .Lmemmove_table_down_long_below
-        add     r8d, 64                         /* elsewhere, the most common class */
-.Lmemmove_table_down_long_class:
-        lea     rcx, [rip + uc_copy_long_cells.here]
-        movzx   ecx, byte ptr [rcx + r8]
-        jmp     .Lmemmove_table_down_code
-.Lmemmove_table_down_long_zero:
-        jmp     .Lmemmove_table_down_long_class
-.Lmemmove_table_down_long_above:
-        add     r8d, 16
-        jmp     .Lmemmove_table_down_long_class
-.Lmemmove_table_down_long_near:
-        add     r8d, 32
-        jmp     .Lmemmove_table_down_long_class
-.Lmemmove_table_down_long_below:
-        add     r8d, 48
-        jmp     .Lmemmove_table_down_long_class
-.Lmemmove_table_down_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_forward_aligned:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_small:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_table_down_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_table_down_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_table_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_down_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_table_down_small_s_end:
-        /* small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx2_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx2_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx2_small:
-        /* avx2 small body: begin */
-        cmp     rdx, 64
-        jae     .Lmemmove_table_down_avx2_small_q64
-        cmp     rdx, 32
-        jae     .Lmemmove_table_down_avx2_small_q32
-        cmp     rdx, 16
-        jb      .Lmemmove_table_down_avx2_small_gpr
-        vmovdqu xmm0, [rsi]
-        vmovdqu xmm1, [rsi + rdx - 16]
-        vmovdqu [rdi], xmm0
-        vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx2_small_q32:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx2_small_q64:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + 32]
-        vmovdqu ymm2, [rsi + rdx - 64]
-        vmovdqu ymm3, [rsi + rdx - 32]
-        cmp     rdx, 128
-        jae     .Lmemmove_table_down_avx2_small_q128
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + 32], ymm1
-        vmovdqu [rdi + rdx - 64], ymm2
-        vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx2_small_q128:
-        vmovdqu ymm4, [rsi + 64]
-        vmovdqu ymm5, [rsi + 96]
-        vmovdqu ymm6, [rsi + rdx - 128]
-        vmovdqu ymm7, [rsi + rdx - 96]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + 32], ymm1
-        vmovdqu [rdi + 64], ymm4
-        vmovdqu [rdi + 96], ymm5
-        vmovdqu [rdi + rdx - 128], ymm6
-        vmovdqu [rdi + rdx - 96], ymm7
-        vmovdqu [rdi + rdx - 64], ymm2
-        vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx2_small_gpr:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_table_down_avx2_small_g_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_table_down_avx2_small_g_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx2_small_g_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx2_small_g_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_table_down_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_down_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_down_avx2_small_g_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx2_small_g_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_table_down_avx2_small_g_s_end:
-        /* small body: end */
-.Lmemmove_table_down_avx2_small_q_end:
-        /* avx2 small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx2_nt:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx512_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx512_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_small_flat:
-        /* small_flat body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_table_down_small_flat_f_lt8
-        lea     ecx, [rdx - 1]
-        and     ecx, 16
-        shr     ecx, 1                          /* a: 8 from 17 bytes up, else 0 */
-        mov     rax, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        sub     rsi, rcx
-        mov     rcx, [rsi + rcx*2]              /* at a */
-        mov     rsi, [rsi + rdx - 8]            /* at n - 8 - a, the last load */
-        mov     [rdi], rax                      /* the first store */
-        mov     [rdi + rdx - 8], r8
-        lea     eax, [rdx - 1]
-        and     eax, 16
-        shr     eax, 1                          /* a again */
-        mov     [rdi + rax], rcx
-        sub     rdx, rax
-        mov     [rdi + rdx - 8], rsi            /* at n - 8 - a */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_small_flat_f_lt8:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_table_down_small_flat_g_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_table_down_small_flat_g_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_small_flat_g_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_small_flat_g_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_table_down_small_flat_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_table_down_small_flat_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_table_down_small_flat_g_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_small_flat_g_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_small_flat_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_table_down_small_flat_g_s_end:
-        /* small body: end */
-.Lmemmove_table_down_small_flat_f_end:
-        /* small_flat body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_table_down_avx512_small:
-        /* avx512 small body: begin */
-        mov     ecx, -1
-        bzhi    ecx, ecx, edx                   /* the low n bits (all 32 from n = 32 up) */
-        kmovd   k1, ecx
-        vmovdqu8 ymm0{k1}{z}, [rsi]
-        vmovdqu8 [rdi]{k1}, ymm0
-        kxord   k1, k1, k1
-        vzeroupper
-        /* avx512 small body: end */
-        ret
-        ret
-.Lmemmove_table_down_avx512_medium:
-        /* avx512 medium body: begin */
-        cmp     rdx, 63
-        ja      .Lmemmove_table_down_avx512_medium_m64
-.Lmemmove_table_down_avx512_medium_n33:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store, 33..63 */
-        vzeroupper
-        ret
-.Lmemmove_table_down_avx512_medium_m64:
-        cmp     rdx, 128
-        ja      .Lmemmove_table_down_avx512_medium_m128
-.Lmemmove_table_down_avx512_medium_n64:
-        vmovdqu64 zmm0, [rsi]
-        vmovdqu64 zmm1, [rsi + rdx - 64]
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + rdx - 64], zmm1        /* zmm tail store, 64..128 */
-        vzeroupper
-        ret
-.Lmemmove_table_down_avx512_medium_m128:
-.Lmemmove_table_down_avx512_medium_n129:
-        vmovdqu64 zmm0, [rsi]
-        vmovdqu64 zmm1, [rsi + 64]
-        vmovdqu64 zmm2, [rsi + rdx - 128]
-        vmovdqu64 zmm3, [rsi + rdx - 64]
-        cmp     rdx, 256
-        ja      .Lmemmove_table_down_avx512_medium_m256
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 129..256 */
-        vzeroupper
-        ret
-.Lmemmove_table_down_avx512_medium_m256:
-        vmovdqu64 zmm4, [rsi + 128]
-        vmovdqu64 zmm5, [rsi + 192]
-        vmovdqu64 zmm6, [rsi + rdx - 256]
-        vmovdqu64 zmm7, [rsi + rdx - 192]
-        cmp     rdx, 512
-        ja      .Lmemmove_table_down_avx512_medium_m512
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + 128], zmm4
-        vmovdqu64 [rdi + 192], zmm5
-        vmovdqu64 [rdi + rdx - 256], zmm6
-        vmovdqu64 [rdi + rdx - 192], zmm7
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 257..512 */
-        vzeroupper
-        ret
-.Lmemmove_table_down_avx512_medium_m512:
-        vmovdqu64 zmm8, [rsi + 256]
-        vmovdqu64 zmm9, [rsi + 320]
-        vmovdqu64 zmm10, [rsi + 384]
-        vmovdqu64 zmm11, [rsi + 448]
-        vmovdqu64 zmm12, [rsi + rdx - 512]
-        vmovdqu64 zmm13, [rsi + rdx - 448]
-        vmovdqu64 zmm14, [rsi + rdx - 384]
-        vmovdqu64 zmm15, [rsi + rdx - 320]
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + 128], zmm4
-        vmovdqu64 [rdi + 192], zmm5
-        vmovdqu64 [rdi + 256], zmm8
-        vmovdqu64 [rdi + 320], zmm9
-        vmovdqu64 [rdi + 384], zmm10
-        vmovdqu64 [rdi + 448], zmm11
-        vmovdqu64 [rdi + rdx - 512], zmm12
-        vmovdqu64 [rdi + rdx - 448], zmm13
-        vmovdqu64 [rdi + rdx - 384], zmm14
-        vmovdqu64 [rdi + rdx - 320], zmm15
-        vmovdqu64 [rdi + rdx - 256], zmm6
-        vmovdqu64 [rdi + rdx - 192], zmm7
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 513..1024 */
-        vzeroupper
-        ret
-.Lmemmove_table_down_avx512_medium_m_end:
-        /* avx512 medium body: end */
-        ret
-.Lmemmove_table_down_avx512_masked:
-        /* avx512 masked body: begin */
-        mov     rcx, -1
-        bzhi    rcx, rcx, rdx                   /* the low n bits */
-        kmovq   k1, rcx
-        vmovdqu8 zmm0{k1}{z}, [rsi]
-        vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
-        vzeroupper
-        /* avx512 masked body: end */
-        ret
-        ret
-.Lmemmove_table_down_libc:
+.Lmemmove_table_overlap_below_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
@@ -5094,11 +3996,11 @@ uc_memmove_zen3_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen3_avx2_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen3_avx2_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -5149,11 +4051,11 @@ uc_memmove_zen3_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen3_avx2_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen3_avx2_overlap_below_libc          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
@@ -5162,11 +4064,11 @@ uc_memmove_zen3_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen3_avx2_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen3_avx2_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -5209,11 +4111,11 @@ uc_memmove_zen3_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen3_avx2_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen3_avx2_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -5260,145 +4162,13 @@ uc_memmove_zen3_avx2:
         vzeroupper
         /* streaming forward body: end */
         ret
-.Lmemmove_zen3_avx2_overlap_below:
-        /* zen3_avx2's table, as a branch tree: length first */
-        cmp     rdx, 6143                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_up_forward - . - 4
-        cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_up_n524289_up
-        cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_up_n262145_524288
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen3_avx2_up_avx2_forward - . - 4
-        cmp     ecx, 159                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen3_avx2_up_avx2_forward - . - 4
-.Lmemmove_zen3_avx2_up_n262145_524288:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen3_avx2_up_forward - . - 4
-        cmp     ecx, 159                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen3_avx2_up_forward - . - 4
-.Lmemmove_zen3_avx2_up_n524289_up:
-        cmp     rdx, 1048576                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen3_avx2_up_avx2_nt - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen3_avx2_up_forward - . - 4
-        cmp     ecx, 159                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_up_avx2_down - . - 4
-.Lmemmove_zen3_avx2_up_avx2_forward:
+.Lmemmove_zen3_avx2_overlap_above_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-        .balign 64, 0xcc
-.Lmemmove_zen3_avx2_up_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen3_avx2_up_avx2_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen3_avx2_up_avx2_nt:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen3_avx2_overlap_above:
-        /* zen3_avx2's table, as a branch tree: length first */
-        cmp     rdx, 6143                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_down_forward - . - 4
-        cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_down_n524289_up
-        cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_down_n262145_524288
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen3_avx2_down_avx2_forward - . - 4
-        cmp     ecx, 159                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen3_avx2_down_avx2_forward - . - 4
-.Lmemmove_zen3_avx2_down_n262145_524288:
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen3_avx2_down_forward - . - 4
-        cmp     ecx, 159                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen3_avx2_down_forward - . - 4
-.Lmemmove_zen3_avx2_down_n524289_up:
-        cmp     rdx, 1048576                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen3_avx2_down_avx2_nt - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen3_avx2_down_forward - . - 4
-        cmp     ecx, 159                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_avx2_down_avx2_down - . - 4
-.Lmemmove_zen3_avx2_down_avx2_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen3_avx2_down_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen3_avx2_down_avx2_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen3_avx2_down_avx2_nt:
+.Lmemmove_zen3_avx2_overlap_below_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
@@ -5443,11 +4213,11 @@ uc_memmove_zen3_gpr:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen3_gpr_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen3_gpr_overlap_below_libc          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
@@ -5456,11 +4226,11 @@ uc_memmove_zen3_gpr:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen3_gpr_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen3_gpr_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen3_gpr_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             /* top store */
@@ -5486,75 +4256,13 @@ uc_memmove_zen3_gpr:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
-.Lmemmove_zen3_gpr_overlap_below:
-        /* zen3_gpr's table, as a branch tree: distance first */
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        cmp     ecx, 159                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_up_low_classes
-        .byte   0xe9
-        .long   .Lmemmove_zen3_gpr_up_forward - . - 4
-.Lmemmove_zen3_gpr_up_low_classes:
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen3_gpr_up_forward - . - 4
-        cmp     ecx, 159                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_up_near_class
-        .byte   0xe9
-        .long   .Lmemmove_zen3_gpr_up_forward - . - 4
-.Lmemmove_zen3_gpr_up_near_class:
-        cmp     rdx, 6143                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_gpr_up_forward - . - 4
-        cmp     rdx, 1048576                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_gpr_up_down - . - 4
-.Lmemmove_zen3_gpr_up_forward:
+.Lmemmove_zen3_gpr_overlap_above_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-        .balign 64, 0xcc
-.Lmemmove_zen3_gpr_up_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen3_gpr_overlap_above:
-        /* zen3_gpr's table, as a branch tree: distance first */
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        cmp     ecx, 159                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_down_low_classes
-        .byte   0xe9
-        .long   .Lmemmove_zen3_gpr_down_forward - . - 4
-.Lmemmove_zen3_gpr_down_low_classes:
-        test    ecx, 31                       /* zero: d mod 32 = 0 */
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen3_gpr_down_forward - . - 4
-        cmp     ecx, 159                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_down_near_class
-        .byte   0xe9
-        .long   .Lmemmove_zen3_gpr_down_forward - . - 4
-.Lmemmove_zen3_gpr_down_near_class:
-        cmp     rdx, 6143                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_gpr_down_forward - . - 4
-        cmp     rdx, 1048576                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen3_gpr_down_down - . - 4
-.Lmemmove_zen3_gpr_down_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen3_gpr_down_down:
+.Lmemmove_zen3_gpr_overlap_below_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
@@ -5753,11 +4461,11 @@ uc_memmove_zen4_avx512:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen4_avx512_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_avx512_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen4_avx512_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -5809,11 +4517,11 @@ uc_memmove_zen4_avx512:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen4_avx512_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_avx512_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen4_avx512_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -5864,11 +4572,11 @@ uc_memmove_zen4_avx512:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen4_avx512_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_avx512_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen4_avx512_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -5906,279 +4614,13 @@ uc_memmove_zen4_avx512:
         vzeroupper
         /* vector down body: end */
         ret
-.Lmemmove_zen4_avx512_overlap_below:
-        /* zen4_avx512's table, as a branch tree: length first */
-        cmp     rdx, 63                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_avx512_up_avx512_masked - . - 4
-        cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen4_avx512_up_n129_up
-        .byte   0xe9
-        .long   .Lmemmove_zen4_avx512_up_avx512_medium_n64 - . - 4
-.Lmemmove_zen4_avx512_up_n129_up:
-        cmp     rdx, 256                    /* band edge */
-        ja      .Lmemmove_zen4_avx512_up_n257_up
-        .byte   0xe9
-        .long   .Lmemmove_zen4_avx512_up_avx512_medium_n129 - . - 4
-.Lmemmove_zen4_avx512_up_n257_up:
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_avx512_up_avx2_forward - . - 4
-        cmp     rdx, 2097152                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_avx512_up_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen4_avx512_up_avx2_nt - . - 4
-.Lmemmove_zen4_avx512_up_avx512_medium:
-        /* avx512 medium body: begin */
-        cmp     rdx, 63
-        ja      .Lmemmove_zen4_avx512_up_avx512_medium_m64
-.Lmemmove_zen4_avx512_up_avx512_medium_n33:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store, 33..63 */
-        vzeroupper
-        ret
-.Lmemmove_zen4_avx512_up_avx512_medium_m64:
-        cmp     rdx, 128
-        ja      .Lmemmove_zen4_avx512_up_avx512_medium_m128
-.Lmemmove_zen4_avx512_up_avx512_medium_n64:
-        vmovdqu64 zmm0, [rsi]
-        vmovdqu64 zmm1, [rsi + rdx - 64]
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + rdx - 64], zmm1        /* zmm tail store, 64..128 */
-        vzeroupper
-        ret
-.Lmemmove_zen4_avx512_up_avx512_medium_m128:
-.Lmemmove_zen4_avx512_up_avx512_medium_n129:
-        vmovdqu64 zmm0, [rsi]
-        vmovdqu64 zmm1, [rsi + 64]
-        vmovdqu64 zmm2, [rsi + rdx - 128]
-        vmovdqu64 zmm3, [rsi + rdx - 64]
-        cmp     rdx, 256
-        ja      .Lmemmove_zen4_avx512_up_avx512_medium_m256
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 129..256 */
-        vzeroupper
-        ret
-.Lmemmove_zen4_avx512_up_avx512_medium_m256:
-        vmovdqu64 zmm4, [rsi + 128]
-        vmovdqu64 zmm5, [rsi + 192]
-        vmovdqu64 zmm6, [rsi + rdx - 256]
-        vmovdqu64 zmm7, [rsi + rdx - 192]
-        cmp     rdx, 512
-        ja      .Lmemmove_zen4_avx512_up_avx512_medium_m512
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + 128], zmm4
-        vmovdqu64 [rdi + 192], zmm5
-        vmovdqu64 [rdi + rdx - 256], zmm6
-        vmovdqu64 [rdi + rdx - 192], zmm7
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 257..512 */
-        vzeroupper
-        ret
-.Lmemmove_zen4_avx512_up_avx512_medium_m512:
-        vmovdqu64 zmm8, [rsi + 256]
-        vmovdqu64 zmm9, [rsi + 320]
-        vmovdqu64 zmm10, [rsi + 384]
-        vmovdqu64 zmm11, [rsi + 448]
-        vmovdqu64 zmm12, [rsi + rdx - 512]
-        vmovdqu64 zmm13, [rsi + rdx - 448]
-        vmovdqu64 zmm14, [rsi + rdx - 384]
-        vmovdqu64 zmm15, [rsi + rdx - 320]
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + 128], zmm4
-        vmovdqu64 [rdi + 192], zmm5
-        vmovdqu64 [rdi + 256], zmm8
-        vmovdqu64 [rdi + 320], zmm9
-        vmovdqu64 [rdi + 384], zmm10
-        vmovdqu64 [rdi + 448], zmm11
-        vmovdqu64 [rdi + rdx - 512], zmm12
-        vmovdqu64 [rdi + rdx - 448], zmm13
-        vmovdqu64 [rdi + rdx - 384], zmm14
-        vmovdqu64 [rdi + rdx - 320], zmm15
-        vmovdqu64 [rdi + rdx - 256], zmm6
-        vmovdqu64 [rdi + rdx - 192], zmm7
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 513..1024 */
-        vzeroupper
-        ret
-.Lmemmove_zen4_avx512_up_avx512_medium_m_end:
-        /* avx512 medium body: end */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_avx512_up_avx512_masked:
-        /* avx512 masked body: begin */
-        mov     rcx, -1
-        bzhi    rcx, rcx, rdx                   /* the low n bits */
-        kmovq   k1, rcx
-        vmovdqu8 zmm0{k1}{z}, [rsi]
-        vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
-        vzeroupper
-        /* avx512 masked body: end */
-        ret
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_avx512_up_avx2_nt:
+.Lmemmove_zen4_avx512_overlap_above_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_avx512_up_avx2_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_avx512_up_avx2_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx512_overlap_above:
-        /* zen4_avx512's table, as a branch tree: length first */
-        cmp     rdx, 63                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_avx512_down_avx512_masked - . - 4
-        cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen4_avx512_down_n129_up
-        .byte   0xe9
-        .long   .Lmemmove_zen4_avx512_down_avx512_medium_n64 - . - 4
-.Lmemmove_zen4_avx512_down_n129_up:
-        cmp     rdx, 256                    /* band edge */
-        ja      .Lmemmove_zen4_avx512_down_n257_up
-        .byte   0xe9
-        .long   .Lmemmove_zen4_avx512_down_avx512_medium_n129 - . - 4
-.Lmemmove_zen4_avx512_down_n257_up:
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_avx512_down_avx2_forward - . - 4
-        cmp     rdx, 2097152                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_avx512_down_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen4_avx512_down_avx2_nt - . - 4
-.Lmemmove_zen4_avx512_down_avx512_medium:
-        /* avx512 medium body: begin */
-        cmp     rdx, 63
-        ja      .Lmemmove_zen4_avx512_down_avx512_medium_m64
-.Lmemmove_zen4_avx512_down_avx512_medium_n33:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store, 33..63 */
-        vzeroupper
-        ret
-.Lmemmove_zen4_avx512_down_avx512_medium_m64:
-        cmp     rdx, 128
-        ja      .Lmemmove_zen4_avx512_down_avx512_medium_m128
-.Lmemmove_zen4_avx512_down_avx512_medium_n64:
-        vmovdqu64 zmm0, [rsi]
-        vmovdqu64 zmm1, [rsi + rdx - 64]
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + rdx - 64], zmm1        /* zmm tail store, 64..128 */
-        vzeroupper
-        ret
-.Lmemmove_zen4_avx512_down_avx512_medium_m128:
-.Lmemmove_zen4_avx512_down_avx512_medium_n129:
-        vmovdqu64 zmm0, [rsi]
-        vmovdqu64 zmm1, [rsi + 64]
-        vmovdqu64 zmm2, [rsi + rdx - 128]
-        vmovdqu64 zmm3, [rsi + rdx - 64]
-        cmp     rdx, 256
-        ja      .Lmemmove_zen4_avx512_down_avx512_medium_m256
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 129..256 */
-        vzeroupper
-        ret
-.Lmemmove_zen4_avx512_down_avx512_medium_m256:
-        vmovdqu64 zmm4, [rsi + 128]
-        vmovdqu64 zmm5, [rsi + 192]
-        vmovdqu64 zmm6, [rsi + rdx - 256]
-        vmovdqu64 zmm7, [rsi + rdx - 192]
-        cmp     rdx, 512
-        ja      .Lmemmove_zen4_avx512_down_avx512_medium_m512
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + 128], zmm4
-        vmovdqu64 [rdi + 192], zmm5
-        vmovdqu64 [rdi + rdx - 256], zmm6
-        vmovdqu64 [rdi + rdx - 192], zmm7
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 257..512 */
-        vzeroupper
-        ret
-.Lmemmove_zen4_avx512_down_avx512_medium_m512:
-        vmovdqu64 zmm8, [rsi + 256]
-        vmovdqu64 zmm9, [rsi + 320]
-        vmovdqu64 zmm10, [rsi + 384]
-        vmovdqu64 zmm11, [rsi + 448]
-        vmovdqu64 zmm12, [rsi + rdx - 512]
-        vmovdqu64 zmm13, [rsi + rdx - 448]
-        vmovdqu64 zmm14, [rsi + rdx - 384]
-        vmovdqu64 zmm15, [rsi + rdx - 320]
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + 128], zmm4
-        vmovdqu64 [rdi + 192], zmm5
-        vmovdqu64 [rdi + 256], zmm8
-        vmovdqu64 [rdi + 320], zmm9
-        vmovdqu64 [rdi + 384], zmm10
-        vmovdqu64 [rdi + 448], zmm11
-        vmovdqu64 [rdi + rdx - 512], zmm12
-        vmovdqu64 [rdi + rdx - 448], zmm13
-        vmovdqu64 [rdi + rdx - 384], zmm14
-        vmovdqu64 [rdi + rdx - 320], zmm15
-        vmovdqu64 [rdi + rdx - 256], zmm6
-        vmovdqu64 [rdi + rdx - 192], zmm7
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 513..1024 */
-        vzeroupper
-        ret
-.Lmemmove_zen4_avx512_down_avx512_medium_m_end:
-        /* avx512 medium body: end */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_avx512_down_avx512_masked:
-        /* avx512 masked body: begin */
-        mov     rcx, -1
-        bzhi    rcx, rcx, rdx                   /* the low n bits */
-        kmovq   k1, rcx
-        vmovdqu8 zmm0{k1}{z}, [rsi]
-        vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
-        vzeroupper
-        /* avx512 masked body: end */
-        ret
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_avx512_down_avx2_nt:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_avx512_down_avx2_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_avx512_down_avx2_down:
+.Lmemmove_zen4_avx512_overlap_below_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
@@ -6315,11 +4757,11 @@ uc_memmove_zen4_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen4_avx2_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen4_avx2_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -6371,11 +4813,11 @@ uc_memmove_zen4_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen4_avx2_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen4_avx2_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -6426,11 +4868,11 @@ uc_memmove_zen4_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen4_avx2_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen4_avx2_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -6468,277 +4910,13 @@ uc_memmove_zen4_avx2:
         vzeroupper
         /* vector down body: end */
         ret
-.Lmemmove_zen4_avx2_overlap_below:
-        /* zen4_avx2's table, as a branch tree: length first */
-        cmp     rdx, 256                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_avx2_up_avx2_small - . - 4
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_avx2_up_avx2_forward - . - 4
-        cmp     rdx, 2097152                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_avx2_up_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen4_avx2_up_avx2_nt - . - 4
-.Lmemmove_zen4_avx2_up_avx2_small:
-        /* avx2 small body: begin */
-        cmp     rdx, 64
-        jae     .Lmemmove_zen4_avx2_up_avx2_small_q64
-        cmp     rdx, 32
-        jae     .Lmemmove_zen4_avx2_up_avx2_small_q32
-        cmp     rdx, 16
-        jb      .Lmemmove_zen4_avx2_up_avx2_small_gpr
-        vmovdqu xmm0, [rsi]
-        vmovdqu xmm1, [rsi + rdx - 16]
-        vmovdqu [rdi], xmm0
-        vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_up_avx2_small_q32:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_up_avx2_small_q64:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + 32]
-        vmovdqu ymm2, [rsi + rdx - 64]
-        vmovdqu ymm3, [rsi + rdx - 32]
-        cmp     rdx, 128
-        jae     .Lmemmove_zen4_avx2_up_avx2_small_q128
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + 32], ymm1
-        vmovdqu [rdi + rdx - 64], ymm2
-        vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_up_avx2_small_q128:
-        vmovdqu ymm4, [rsi + 64]
-        vmovdqu ymm5, [rsi + 96]
-        vmovdqu ymm6, [rsi + rdx - 128]
-        vmovdqu ymm7, [rsi + rdx - 96]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + 32], ymm1
-        vmovdqu [rdi + 64], ymm4
-        vmovdqu [rdi + 96], ymm5
-        vmovdqu [rdi + rdx - 128], ymm6
-        vmovdqu [rdi + rdx - 96], ymm7
-        vmovdqu [rdi + rdx - 64], ymm2
-        vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_up_avx2_small_gpr:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_zen4_avx2_up_avx2_small_g_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen4_avx2_up_avx2_small_g_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_up_avx2_small_g_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_up_avx2_small_g_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen4_avx2_up_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen4_avx2_up_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen4_avx2_up_avx2_small_g_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_up_avx2_small_g_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_up_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_zen4_avx2_up_avx2_small_g_s_end:
-        /* small body: end */
-.Lmemmove_zen4_avx2_up_avx2_small_q_end:
-        /* avx2 small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_avx2_up_avx2_nt:
+.Lmemmove_zen4_avx2_overlap_above_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_avx2_up_avx2_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_avx2_up_avx2_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_overlap_above:
-        /* zen4_avx2's table, as a branch tree: length first */
-        cmp     rdx, 256                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_avx2_down_avx2_small - . - 4
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_avx2_down_avx2_forward - . - 4
-        cmp     rdx, 2097152                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_avx2_down_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen4_avx2_down_avx2_nt - . - 4
-.Lmemmove_zen4_avx2_down_avx2_small:
-        /* avx2 small body: begin */
-        cmp     rdx, 64
-        jae     .Lmemmove_zen4_avx2_down_avx2_small_q64
-        cmp     rdx, 32
-        jae     .Lmemmove_zen4_avx2_down_avx2_small_q32
-        cmp     rdx, 16
-        jb      .Lmemmove_zen4_avx2_down_avx2_small_gpr
-        vmovdqu xmm0, [rsi]
-        vmovdqu xmm1, [rsi + rdx - 16]
-        vmovdqu [rdi], xmm0
-        vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_down_avx2_small_q32:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_down_avx2_small_q64:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + 32]
-        vmovdqu ymm2, [rsi + rdx - 64]
-        vmovdqu ymm3, [rsi + rdx - 32]
-        cmp     rdx, 128
-        jae     .Lmemmove_zen4_avx2_down_avx2_small_q128
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + 32], ymm1
-        vmovdqu [rdi + rdx - 64], ymm2
-        vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_down_avx2_small_q128:
-        vmovdqu ymm4, [rsi + 64]
-        vmovdqu ymm5, [rsi + 96]
-        vmovdqu ymm6, [rsi + rdx - 128]
-        vmovdqu ymm7, [rsi + rdx - 96]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + 32], ymm1
-        vmovdqu [rdi + 64], ymm4
-        vmovdqu [rdi + 96], ymm5
-        vmovdqu [rdi + rdx - 128], ymm6
-        vmovdqu [rdi + rdx - 96], ymm7
-        vmovdqu [rdi + rdx - 64], ymm2
-        vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_down_avx2_small_gpr:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_zen4_avx2_down_avx2_small_g_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen4_avx2_down_avx2_small_g_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_down_avx2_small_g_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_down_avx2_small_g_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen4_avx2_down_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen4_avx2_down_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen4_avx2_down_avx2_small_g_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_down_avx2_small_g_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_avx2_down_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_zen4_avx2_down_avx2_small_g_s_end:
-        /* small body: end */
-.Lmemmove_zen4_avx2_down_avx2_small_q_end:
-        /* avx2 small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_avx2_down_avx2_nt:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_avx2_down_avx2_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_avx2_down_avx2_down:
+.Lmemmove_zen4_avx2_overlap_below_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
@@ -6821,11 +4999,11 @@ uc_memmove_zen4_gpr:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen4_gpr_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_gpr_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen4_gpr_overlap_below_libc          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
@@ -6834,11 +5012,11 @@ uc_memmove_zen4_gpr:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen4_gpr_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen4_gpr_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen4_gpr_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             /* top store */
@@ -6864,155 +5042,13 @@ uc_memmove_zen4_gpr:
         mov     [rdi], r8                       /* bottom store */
         /* descending body: end */
         ret
-.Lmemmove_zen4_gpr_overlap_below:
-        /* zen4_gpr's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_gpr_up_small - . - 4
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_gpr_up_forward - . - 4
-        cmp     rdx, 2097152                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_gpr_up_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen4_gpr_up_forward - . - 4
-.Lmemmove_zen4_gpr_up_small:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_zen4_gpr_up_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen4_gpr_up_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_gpr_up_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_gpr_up_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen4_gpr_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen4_gpr_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen4_gpr_up_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_gpr_up_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_gpr_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_zen4_gpr_up_small_s_end:
-        /* small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_gpr_up_forward:
+.Lmemmove_zen4_gpr_overlap_above_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_gpr_up_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_gpr_overlap_above:
-        /* zen4_gpr's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_gpr_down_small - . - 4
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_gpr_down_forward - . - 4
-        cmp     rdx, 2097152                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen4_gpr_down_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen4_gpr_down_forward - . - 4
-.Lmemmove_zen4_gpr_down_small:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_zen4_gpr_down_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen4_gpr_down_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_gpr_down_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_gpr_down_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen4_gpr_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen4_gpr_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen4_gpr_down_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_gpr_down_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen4_gpr_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_zen4_gpr_down_small_s_end:
-        /* small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_gpr_down_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen4_gpr_down_down:
+.Lmemmove_zen4_gpr_overlap_below_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
@@ -7320,11 +5356,11 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_avx512_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_avx512_overlap_below_libc          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
@@ -7333,11 +5369,11 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_avx512_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_avx512_overlap_below_libc          /* src in [dst, dst + n): copy up */
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_zen5_avx512_disjoint_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
@@ -7358,11 +5394,11 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_avx512_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_avx512_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -7413,11 +5449,11 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_avx512_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_avx512_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -7460,11 +5496,11 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_avx512_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_avx512_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -7516,11 +5552,11 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_avx512_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_avx512_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu64 zmm0, [rsi]
         vmovdqu64 zmm1, [rsi + rdx - 64]            /* the tail, loaded before any store */
@@ -7571,11 +5607,11 @@ uc_memmove_zen5_avx512:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_avx512_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx512_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_avx512_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu64 zmm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu64 zmm1, [rsi + rdx - 64]
@@ -7620,525 +5656,13 @@ uc_memmove_zen5_avx512:
         /* libc body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemmove_zen5_avx512_overlap_below:
-        /* zen5_avx512's table, as a branch tree: length first */
-        cmp     rdx, 63                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_up_avx512_masked - . - 4
-        cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_n129_up
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_up_avx512_medium_n64 - . - 4
-.Lmemmove_zen5_avx512_up_n129_up:
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_n513_up
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_up_avx512_medium_n129 - . - 4
-.Lmemmove_zen5_avx512_up_n513_up:
-        cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_n3073_up
-        cmp     rdx, 1024                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_n1025_3072
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx512_up_avx512_medium_n129 - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_up_avx512_down - . - 4
-        cmp     ecx, 160                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_up_avx512_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4
-.Lmemmove_zen5_avx512_up_n1025_3072:
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_n1537_3072
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_up_libc - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_up_avx2_forward - . - 4
-.Lmemmove_zen5_avx512_up_n1537_3072:
-        cmp     rdx, 2048                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx512_up_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx512_up_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_up_libc - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_up_forward - . - 4
-.Lmemmove_zen5_avx512_up_n3073_up:
-        cmp     rdx, 8192                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_n8193_up
-        cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_up_n4097_8192
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_up_avx512_down - . - 4
-        cmp     ecx, 160                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_up_avx512_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_up_avx512_forward - . - 4
-.Lmemmove_zen5_avx512_up_n4097_8192:
-        cmp     rdx, 6144                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_up_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx512_up_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_up_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_up_forward - . - 4
-.Lmemmove_zen5_avx512_up_n8193_up:
-        cmp     rdx, 262144                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_up_forward - . - 4
-        cmp     rdx, 2097152                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx512_up_avx2_nt - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx512_up_forward_aligned - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_up_avx2_nt - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_up_forward - . - 4
-.Lmemmove_zen5_avx512_up_avx512_medium:
-        /* avx512 medium body: begin */
-        cmp     rdx, 63
-        ja      .Lmemmove_zen5_avx512_up_avx512_medium_m64
-.Lmemmove_zen5_avx512_up_avx512_medium_n33:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store, 33..63 */
-        vzeroupper
-        ret
-.Lmemmove_zen5_avx512_up_avx512_medium_m64:
-        cmp     rdx, 128
-        ja      .Lmemmove_zen5_avx512_up_avx512_medium_m128
-.Lmemmove_zen5_avx512_up_avx512_medium_n64:
-        vmovdqu64 zmm0, [rsi]
-        vmovdqu64 zmm1, [rsi + rdx - 64]
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + rdx - 64], zmm1        /* zmm tail store, 64..128 */
-        vzeroupper
-        ret
-.Lmemmove_zen5_avx512_up_avx512_medium_m128:
-.Lmemmove_zen5_avx512_up_avx512_medium_n129:
-        vmovdqu64 zmm0, [rsi]
-        vmovdqu64 zmm1, [rsi + 64]
-        vmovdqu64 zmm2, [rsi + rdx - 128]
-        vmovdqu64 zmm3, [rsi + rdx - 64]
-        cmp     rdx, 256
-        ja      .Lmemmove_zen5_avx512_up_avx512_medium_m256
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 129..256 */
-        vzeroupper
-        ret
-.Lmemmove_zen5_avx512_up_avx512_medium_m256:
-        vmovdqu64 zmm4, [rsi + 128]
-        vmovdqu64 zmm5, [rsi + 192]
-        vmovdqu64 zmm6, [rsi + rdx - 256]
-        vmovdqu64 zmm7, [rsi + rdx - 192]
-        cmp     rdx, 512
-        ja      .Lmemmove_zen5_avx512_up_avx512_medium_m512
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + 128], zmm4
-        vmovdqu64 [rdi + 192], zmm5
-        vmovdqu64 [rdi + rdx - 256], zmm6
-        vmovdqu64 [rdi + rdx - 192], zmm7
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 257..512 */
-        vzeroupper
-        ret
-.Lmemmove_zen5_avx512_up_avx512_medium_m512:
-        vmovdqu64 zmm8, [rsi + 256]
-        vmovdqu64 zmm9, [rsi + 320]
-        vmovdqu64 zmm10, [rsi + 384]
-        vmovdqu64 zmm11, [rsi + 448]
-        vmovdqu64 zmm12, [rsi + rdx - 512]
-        vmovdqu64 zmm13, [rsi + rdx - 448]
-        vmovdqu64 zmm14, [rsi + rdx - 384]
-        vmovdqu64 zmm15, [rsi + rdx - 320]
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + 128], zmm4
-        vmovdqu64 [rdi + 192], zmm5
-        vmovdqu64 [rdi + 256], zmm8
-        vmovdqu64 [rdi + 320], zmm9
-        vmovdqu64 [rdi + 384], zmm10
-        vmovdqu64 [rdi + 448], zmm11
-        vmovdqu64 [rdi + rdx - 512], zmm12
-        vmovdqu64 [rdi + rdx - 448], zmm13
-        vmovdqu64 [rdi + rdx - 384], zmm14
-        vmovdqu64 [rdi + rdx - 320], zmm15
-        vmovdqu64 [rdi + rdx - 256], zmm6
-        vmovdqu64 [rdi + rdx - 192], zmm7
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 513..1024 */
-        vzeroupper
-        ret
-.Lmemmove_zen5_avx512_up_avx512_medium_m_end:
-        /* avx512 medium body: end */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_up_avx512_masked:
-        /* avx512 masked body: begin */
-        mov     rcx, -1
-        bzhi    rcx, rcx, rdx                   /* the low n bits */
-        kmovq   k1, rcx
-        vmovdqu8 zmm0{k1}{z}, [rsi]
-        vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
-        vzeroupper
-        /* avx512 masked body: end */
-        ret
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_up_forward:
+.Lmemmove_zen5_avx512_overlap_above_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_up_forward_aligned:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_up_avx2_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_up_avx2_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_up_avx2_nt:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_up_avx512_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_up_avx512_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_up_libc:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx512_overlap_above:
-        /* zen5_avx512's table, as a branch tree: length first */
-        cmp     rdx, 63                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_down_avx512_masked - . - 4
-        cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_n129_up
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_down_avx512_medium_n64 - . - 4
-.Lmemmove_zen5_avx512_down_n129_up:
-        cmp     rdx, 512                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_n513_up
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_down_avx512_medium_n129 - . - 4
-.Lmemmove_zen5_avx512_down_n513_up:
-        cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_n3073_up
-        cmp     rdx, 1024                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_n1025_3072
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx512_down_avx512_medium_n129 - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_down_avx512_down - . - 4
-        cmp     ecx, 160                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_down_avx512_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4
-.Lmemmove_zen5_avx512_down_n1025_3072:
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_n1537_3072
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_down_libc - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_down_avx2_forward - . - 4
-.Lmemmove_zen5_avx512_down_n1537_3072:
-        cmp     rdx, 2048                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx512_down_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx512_down_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_down_libc - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_down_forward - . - 4
-.Lmemmove_zen5_avx512_down_n3073_up:
-        cmp     rdx, 8192                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_n8193_up
-        cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_down_n4097_8192
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_down_avx512_down - . - 4
-        cmp     ecx, 160                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_down_avx512_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_down_avx512_forward - . - 4
-.Lmemmove_zen5_avx512_down_n4097_8192:
-        cmp     rdx, 6144                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_down_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx512_down_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_down_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_down_forward - . - 4
-.Lmemmove_zen5_avx512_down_n8193_up:
-        cmp     rdx, 262144                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_down_forward - . - 4
-        cmp     rdx, 2097152                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx512_down_avx2_nt - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx512_down_forward_aligned - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx512_down_avx2_nt - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx512_down_forward - . - 4
-.Lmemmove_zen5_avx512_down_avx512_medium:
-        /* avx512 medium body: begin */
-        cmp     rdx, 63
-        ja      .Lmemmove_zen5_avx512_down_avx512_medium_m64
-.Lmemmove_zen5_avx512_down_avx512_medium_n33:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store, 33..63 */
-        vzeroupper
-        ret
-.Lmemmove_zen5_avx512_down_avx512_medium_m64:
-        cmp     rdx, 128
-        ja      .Lmemmove_zen5_avx512_down_avx512_medium_m128
-.Lmemmove_zen5_avx512_down_avx512_medium_n64:
-        vmovdqu64 zmm0, [rsi]
-        vmovdqu64 zmm1, [rsi + rdx - 64]
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + rdx - 64], zmm1        /* zmm tail store, 64..128 */
-        vzeroupper
-        ret
-.Lmemmove_zen5_avx512_down_avx512_medium_m128:
-.Lmemmove_zen5_avx512_down_avx512_medium_n129:
-        vmovdqu64 zmm0, [rsi]
-        vmovdqu64 zmm1, [rsi + 64]
-        vmovdqu64 zmm2, [rsi + rdx - 128]
-        vmovdqu64 zmm3, [rsi + rdx - 64]
-        cmp     rdx, 256
-        ja      .Lmemmove_zen5_avx512_down_avx512_medium_m256
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 129..256 */
-        vzeroupper
-        ret
-.Lmemmove_zen5_avx512_down_avx512_medium_m256:
-        vmovdqu64 zmm4, [rsi + 128]
-        vmovdqu64 zmm5, [rsi + 192]
-        vmovdqu64 zmm6, [rsi + rdx - 256]
-        vmovdqu64 zmm7, [rsi + rdx - 192]
-        cmp     rdx, 512
-        ja      .Lmemmove_zen5_avx512_down_avx512_medium_m512
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + 128], zmm4
-        vmovdqu64 [rdi + 192], zmm5
-        vmovdqu64 [rdi + rdx - 256], zmm6
-        vmovdqu64 [rdi + rdx - 192], zmm7
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 257..512 */
-        vzeroupper
-        ret
-.Lmemmove_zen5_avx512_down_avx512_medium_m512:
-        vmovdqu64 zmm8, [rsi + 256]
-        vmovdqu64 zmm9, [rsi + 320]
-        vmovdqu64 zmm10, [rsi + 384]
-        vmovdqu64 zmm11, [rsi + 448]
-        vmovdqu64 zmm12, [rsi + rdx - 512]
-        vmovdqu64 zmm13, [rsi + rdx - 448]
-        vmovdqu64 zmm14, [rsi + rdx - 384]
-        vmovdqu64 zmm15, [rsi + rdx - 320]
-        vmovdqu64 [rdi], zmm0
-        vmovdqu64 [rdi + 64], zmm1
-        vmovdqu64 [rdi + 128], zmm4
-        vmovdqu64 [rdi + 192], zmm5
-        vmovdqu64 [rdi + 256], zmm8
-        vmovdqu64 [rdi + 320], zmm9
-        vmovdqu64 [rdi + 384], zmm10
-        vmovdqu64 [rdi + 448], zmm11
-        vmovdqu64 [rdi + rdx - 512], zmm12
-        vmovdqu64 [rdi + rdx - 448], zmm13
-        vmovdqu64 [rdi + rdx - 384], zmm14
-        vmovdqu64 [rdi + rdx - 320], zmm15
-        vmovdqu64 [rdi + rdx - 256], zmm6
-        vmovdqu64 [rdi + rdx - 192], zmm7
-        vmovdqu64 [rdi + rdx - 128], zmm2
-        vmovdqu64 [rdi + rdx - 64], zmm3        /* zmm tail store, 513..1024 */
-        vzeroupper
-        ret
-.Lmemmove_zen5_avx512_down_avx512_medium_m_end:
-        /* avx512 medium body: end */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_down_avx512_masked:
-        /* avx512 masked body: begin */
-        mov     rcx, -1
-        bzhi    rcx, rcx, rdx                   /* the low n bits */
-        kmovq   k1, rcx
-        vmovdqu8 zmm0{k1}{z}, [rsi]
-        vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
-        vzeroupper
-        /* avx512 masked body: end */
-        ret
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_down_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_down_forward_aligned:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_down_avx2_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_down_avx2_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_down_avx2_nt:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_down_avx512_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_down_avx512_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx512_down_libc:
+.Lmemmove_zen5_avx512_overlap_below_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
@@ -8389,11 +5913,11 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_avx2_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_avx2_overlap_below_libc          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
@@ -8402,11 +5926,11 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_avx2_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_avx2_overlap_below_libc          /* src in [dst, dst + n): copy up */
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_zen5_avx2_disjoint_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
@@ -8427,11 +5951,11 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_avx2_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_avx2_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -8482,11 +6006,11 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_avx2_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_avx2_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* vector down body: begin */
         vmovdqu ymm0, [rsi]                     /* the head, loaded before any store */
         vmovdqu ymm1, [rsi + rdx - 32]
@@ -8529,11 +6053,11 @@ uc_memmove_zen5_avx2:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_avx2_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_avx2_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_avx2_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* streaming forward body: begin */
         vmovdqu ymm0, [rsi]
         vmovdqu ymm1, [rsi + rdx - 32]            /* the tail, loaded before any store */
@@ -8587,501 +6111,13 @@ uc_memmove_zen5_avx2:
         /* libc body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemmove_zen5_avx2_overlap_below:
-        /* zen5_avx2's table, as a branch tree: length first */
-        cmp     rdx, 256                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_up_avx2_small - . - 4
-        cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_up_n3073_up
-        cmp     rdx, 1024                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_up_n1025_3072
-        cmp     rdx, 512                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_up_forward - . - 4
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx2_up_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4
-        cmp     ecx, 160                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4
-.Lmemmove_zen5_avx2_up_n1025_3072:
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_up_n1537_3072
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_up_libc - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4
-.Lmemmove_zen5_avx2_up_n1537_3072:
-        cmp     rdx, 2048                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx2_up_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx2_up_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_up_libc - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx2_up_forward - . - 4
-.Lmemmove_zen5_avx2_up_n3073_up:
-        cmp     rdx, 8192                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_up_n8193_up
-        cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_up_n4097_8192
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4
-        cmp     ecx, 160                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx2_up_avx2_forward - . - 4
-.Lmemmove_zen5_avx2_up_n4097_8192:
-        cmp     rdx, 6144                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_up_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx2_up_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_up_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx2_up_forward - . - 4
-.Lmemmove_zen5_avx2_up_n8193_up:
-        cmp     rdx, 262144                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_up_forward - . - 4
-        cmp     rdx, 2097152                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx2_up_avx2_nt - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx2_up_forward_aligned - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_up_avx2_nt - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx2_up_forward - . - 4
-.Lmemmove_zen5_avx2_up_avx2_small:
-        /* avx2 small body: begin */
-        cmp     rdx, 64
-        jae     .Lmemmove_zen5_avx2_up_avx2_small_q64
-        cmp     rdx, 32
-        jae     .Lmemmove_zen5_avx2_up_avx2_small_q32
-        cmp     rdx, 16
-        jb      .Lmemmove_zen5_avx2_up_avx2_small_gpr
-        vmovdqu xmm0, [rsi]
-        vmovdqu xmm1, [rsi + rdx - 16]
-        vmovdqu [rdi], xmm0
-        vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_up_avx2_small_q32:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_up_avx2_small_q64:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + 32]
-        vmovdqu ymm2, [rsi + rdx - 64]
-        vmovdqu ymm3, [rsi + rdx - 32]
-        cmp     rdx, 128
-        jae     .Lmemmove_zen5_avx2_up_avx2_small_q128
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + 32], ymm1
-        vmovdqu [rdi + rdx - 64], ymm2
-        vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_up_avx2_small_q128:
-        vmovdqu ymm4, [rsi + 64]
-        vmovdqu ymm5, [rsi + 96]
-        vmovdqu ymm6, [rsi + rdx - 128]
-        vmovdqu ymm7, [rsi + rdx - 96]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + 32], ymm1
-        vmovdqu [rdi + 64], ymm4
-        vmovdqu [rdi + 96], ymm5
-        vmovdqu [rdi + rdx - 128], ymm6
-        vmovdqu [rdi + rdx - 96], ymm7
-        vmovdqu [rdi + rdx - 64], ymm2
-        vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_up_avx2_small_gpr:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_zen5_avx2_up_avx2_small_g_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_avx2_up_avx2_small_g_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_up_avx2_small_g_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_up_avx2_small_g_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx2_up_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx2_up_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx2_up_avx2_small_g_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_up_avx2_small_g_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_up_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_zen5_avx2_up_avx2_small_g_s_end:
-        /* small body: end */
-.Lmemmove_zen5_avx2_up_avx2_small_q_end:
-        /* avx2 small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx2_up_forward:
+.Lmemmove_zen5_avx2_overlap_above_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx2_up_forward_aligned:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx2_up_avx2_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx2_up_avx2_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx2_up_avx2_nt:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx2_up_libc:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_overlap_above:
-        /* zen5_avx2's table, as a branch tree: length first */
-        cmp     rdx, 256                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_down_avx2_small - . - 4
-        cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_down_n3073_up
-        cmp     rdx, 1024                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_down_n1025_3072
-        cmp     rdx, 512                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_down_forward - . - 4
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx2_down_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4
-        cmp     ecx, 160                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4
-.Lmemmove_zen5_avx2_down_n1025_3072:
-        cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_down_n1537_3072
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_down_libc - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4
-.Lmemmove_zen5_avx2_down_n1537_3072:
-        cmp     rdx, 2048                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx2_down_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx2_down_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_down_libc - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx2_down_forward - . - 4
-.Lmemmove_zen5_avx2_down_n3073_up:
-        cmp     rdx, 8192                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_down_n8193_up
-        cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_down_n4097_8192
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4
-        cmp     ecx, 160                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx2_down_avx2_forward - . - 4
-.Lmemmove_zen5_avx2_down_n4097_8192:
-        cmp     rdx, 6144                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_down_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx2_down_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_down_avx2_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx2_down_forward - . - 4
-.Lmemmove_zen5_avx2_down_n8193_up:
-        cmp     rdx, 262144                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_down_forward - . - 4
-        cmp     rdx, 2097152                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_avx2_down_avx2_nt - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_avx2_down_forward_aligned - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_avx2_down_avx2_nt - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_avx2_down_forward - . - 4
-.Lmemmove_zen5_avx2_down_avx2_small:
-        /* avx2 small body: begin */
-        cmp     rdx, 64
-        jae     .Lmemmove_zen5_avx2_down_avx2_small_q64
-        cmp     rdx, 32
-        jae     .Lmemmove_zen5_avx2_down_avx2_small_q32
-        cmp     rdx, 16
-        jb      .Lmemmove_zen5_avx2_down_avx2_small_gpr
-        vmovdqu xmm0, [rsi]
-        vmovdqu xmm1, [rsi + rdx - 16]
-        vmovdqu [rdi], xmm0
-        vmovdqu [rdi + rdx - 16], xmm1          /* xmm tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_down_avx2_small_q32:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + rdx - 32]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + rdx - 32], ymm1          /* ymm tail store */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_down_avx2_small_q64:
-        vmovdqu ymm0, [rsi]
-        vmovdqu ymm1, [rsi + 32]
-        vmovdqu ymm2, [rsi + rdx - 64]
-        vmovdqu ymm3, [rsi + rdx - 32]
-        cmp     rdx, 128
-        jae     .Lmemmove_zen5_avx2_down_avx2_small_q128
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + 32], ymm1
-        vmovdqu [rdi + rdx - 64], ymm2
-        vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 64..127 */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_down_avx2_small_q128:
-        vmovdqu ymm4, [rsi + 64]
-        vmovdqu ymm5, [rsi + 96]
-        vmovdqu ymm6, [rsi + rdx - 128]
-        vmovdqu ymm7, [rsi + rdx - 96]
-        vmovdqu [rdi], ymm0
-        vmovdqu [rdi + 32], ymm1
-        vmovdqu [rdi + 64], ymm4
-        vmovdqu [rdi + 96], ymm5
-        vmovdqu [rdi + rdx - 128], ymm6
-        vmovdqu [rdi + rdx - 96], ymm7
-        vmovdqu [rdi + rdx - 64], ymm2
-        vmovdqu [rdi + rdx - 32], ymm3          /* ymm tail store, 128..256 */
-        vzeroupper
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_down_avx2_small_gpr:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_zen5_avx2_down_avx2_small_g_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_avx2_down_avx2_small_g_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_down_avx2_small_g_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_down_avx2_small_g_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_avx2_down_avx2_small_g_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_avx2_down_avx2_small_g_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_avx2_down_avx2_small_g_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_down_avx2_small_g_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_avx2_down_avx2_small_g_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_zen5_avx2_down_avx2_small_g_s_end:
-        /* small body: end */
-.Lmemmove_zen5_avx2_down_avx2_small_q_end:
-        /* avx2 small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx2_down_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx2_down_forward_aligned:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx2_down_avx2_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx2_down_avx2_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx2_down_avx2_nt:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_avx2_down_libc:
+.Lmemmove_zen5_avx2_overlap_below_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
@@ -9258,11 +6294,11 @@ uc_memmove_zen5_gpr:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_gpr_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_gpr_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_gpr_overlap_below_libc          /* src in [dst, dst + n): copy up */
         mov     rcx, rdx
         rep movsb
         ret
@@ -9271,11 +6307,11 @@ uc_memmove_zen5_gpr:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_gpr_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_gpr_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_gpr_overlap_below_libc          /* src in [dst, dst + n): copy up */
         cmp     rdx, 64                         /* align threshold */
         jb      .Lmemmove_zen5_gpr_disjoint_forward_aligned_body
         mov     rcx, [rip + uc_copy_align_dst.here]
@@ -9296,11 +6332,11 @@ uc_memmove_zen5_gpr:
         mov     rcx, rdi
         sub     rcx, rsi                        /* dst - src */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_gpr_overlap_above          /* dst in [src, src + n): copy down */
+        jb      .Lmemmove_zen5_gpr_overlap_above_libc          /* dst in [src, src + n): copy down */
         mov     rcx, rsi
         sub     rcx, rdi                        /* src - dst */
         cmp     rcx, rdx
-        jb      .Lmemmove_zen5_gpr_overlap_below          /* src in [dst, dst + n): copy up */
+        jb      .Lmemmove_zen5_gpr_overlap_below_libc          /* src in [dst, dst + n): copy up */
         /* descending body: begin */
         mov     r8, [rsi + rdx - 8]
         mov     [rdi + rdx - 8], r8             /* top store */
@@ -9333,333 +6369,13 @@ uc_memmove_zen5_gpr:
         /* libc body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-.Lmemmove_zen5_gpr_overlap_below:
-        /* zen5_gpr's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_up_small - . - 4
-        cmp     rdx, 512                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-        cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_up_n4097_up
-        cmp     rdx, 1024                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_up_n1025_4096
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_up_down - . - 4
-        cmp     ecx, 160                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_up_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-.Lmemmove_zen5_gpr_up_n1025_4096:
-        cmp     rdx, 2048                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_up_n2049_4096
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_up_libc - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-.Lmemmove_zen5_gpr_up_n2049_4096:
-        cmp     rdx, 3072                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_up_down - . - 4
-        cmp     ecx, 160                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_up_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-.Lmemmove_zen5_gpr_up_n4097_up:
-        cmp     rdx, 8192                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_up_n8193_up
-        cmp     rdx, 6144                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_up_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-.Lmemmove_zen5_gpr_up_n8193_up:
-        cmp     rdx, 262144                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-        cmp     rdx, 2097152                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_gpr_up_forward_aligned - . - 4         /* zero: d = 0 */
-        .byte   0xe9
-        .long   .Lmemmove_zen5_gpr_up_forward - . - 4
-.Lmemmove_zen5_gpr_up_small:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_zen5_gpr_up_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_gpr_up_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_up_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_up_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_gpr_up_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_gpr_up_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_gpr_up_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_up_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_up_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_zen5_gpr_up_small_s_end:
-        /* small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_gpr_up_forward:
+.Lmemmove_zen5_gpr_overlap_above_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_gpr_up_forward_aligned:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_gpr_up_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_gpr_up_libc:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_overlap_above:
-        /* zen5_gpr's table, as a branch tree: length first */
-        cmp     rdx, 32                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_down_small - . - 4
-        cmp     rdx, 512                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-        cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_down_n4097_up
-        cmp     rdx, 1024                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_down_n1025_4096
-        cmp     rdx, 768                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_down_down - . - 4
-        cmp     ecx, 160                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_down_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-.Lmemmove_zen5_gpr_down_n1025_4096:
-        cmp     rdx, 2048                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_down_n2049_4096
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_down_libc - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-.Lmemmove_zen5_gpr_down_n2049_4096:
-        cmp     rdx, 3072                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_down_down - . - 4
-        cmp     ecx, 160                       /* near: d <= near_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_down_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-.Lmemmove_zen5_gpr_down_n4097_up:
-        cmp     rdx, 8192                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_down_n8193_up
-        cmp     rdx, 6144                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4         /* zero: d = 0 */
-        cmp     ecx, 58                       /* above: d <= above_max */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_down_down - . - 4
-        .byte   0xe9
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-.Lmemmove_zen5_gpr_down_n8193_up:
-        cmp     rdx, 262144                    /* band edge */
-        .byte   0x0f, 0x86
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-        cmp     rdx, 2097152                    /* band edge */
-        .byte   0x0f, 0x87
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-        mov     ecx, edi
-        sub     ecx, esi                        /* distance: dst - src */
-        and     ecx, 4095
-        .byte   0x0f, 0x84
-        .long   .Lmemmove_zen5_gpr_down_forward_aligned - . - 4         /* zero: d = 0 */
-        .byte   0xe9
-        .long   .Lmemmove_zen5_gpr_down_forward - . - 4
-.Lmemmove_zen5_gpr_down_small:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_zen5_gpr_down_small_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_zen5_gpr_down_small_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_down_small_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_down_small_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_zen5_gpr_down_small_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_zen5_gpr_down_small_s2
-        test    rdx, rdx
-        jz      .Lmemmove_zen5_gpr_down_small_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_down_small_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-.Lmemmove_zen5_gpr_down_small_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_zen5_gpr_down_small_s_end:
-        /* small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_gpr_down_forward:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_gpr_down_forward_aligned:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_gpr_down_down:
-        /* libc body: begin */
-        jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
-        /* libc body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .balign 64, 0xcc
-.Lmemmove_zen5_gpr_down_libc:
+.Lmemmove_zen5_gpr_overlap_below_libc:
         /* libc body: begin */
         jmp     [rip + uc_libc_memmove.here]    /* the C library's memmove */
         /* libc body: end */
