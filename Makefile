@@ -242,7 +242,8 @@ $(B)/lib/copy_rule.o: out/$(LIB_FLAVOR)/copy_rule.c out/MANIFEST
 # (UARCHCOPY_SHARED), and past which it points the PLT slots of the
 # program and its libraries (preload/rebind.c). The resolver runs before
 # the C library has set up anything: no stack protector in it.
-$(B)/lib/uarchcopy.o $(B)/lib/uarchcopy-shared.o: preload/uarchcopy.c preload/resolve.h preload/rebind.h out/MANIFEST
+$(B)/lib/uarchcopy.o $(B)/lib/uarchcopy-shared.o: preload/uarchcopy.c preload/resolve.h preload/rebind.h preload/stand_in.h \
+		out/MANIFEST
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(LIB_CFLAGS) $(if $(findstring shared,$@),-DUARCHCOPY_SHARED) -c $< -o $@
@@ -250,7 +251,12 @@ $(B)/lib/resolve.o: preload/resolve.c preload/resolve.h out/MANIFEST
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(LIB_CFLAGS) -fno-stack-protector -c $< -o $@
-$(B)/lib/uarchcopy-all.o: $(B)/lib/uarchcopy.o $(B)/lib/resolve.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o Makefile
+$(B)/lib/stand_in.o: preload/stand_in.c preload/stand_in.h out/MANIFEST
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
+$(B)/lib/uarchcopy-all.o: $(B)/lib/uarchcopy.o $(B)/lib/resolve.o $(B)/lib/stand_in.o $(B)/lib/copy_rule.o $(B)/$(LIB_FLAVOR)/copy.o \
+		Makefile
 	$(Q)ld -r $(filter %.o,$^) -o $@
 $(B)/lib/rebind.o: preload/rebind.c preload/rebind.h
 	@mkdir -p $(@D)

@@ -29,9 +29,9 @@
  *    first, so its calls reach the chosen routine with no stub between.
  *    Where no table is compiled for this core, the baseline entry; the
  *    static library has no other memmove to defer to, so a cell of
- *    strategy libc runs uc_libc_stand_in there (one rep movsb, highest
- *    first where the ranges overlap that way), not the C library's
- *    memmove the probe judged it by.
+ *    strategy libc runs its stand-in there (stand_in.c: one rep movsb,
+ *    highest first by the widest vector loop where the ranges overlap that
+ *    way), not the C library's memmove the probe judged it by.
  * memcpy is memmove in both: a program that overlaps a memcpy keeps
  * working, for the price of the overlap compares before the copies that
  * go up or down; a copy that loads everything first takes none
@@ -54,6 +54,8 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#else
+#include "stand_in.h"
 #endif
 #include <stddef.h>
 #include <stdint.h>
@@ -230,6 +232,11 @@ __attribute__((constructor)) static void install(void)
 	}
 #ifdef UARCHCOPY_SHARED
 	rebind(chosen_memcpy, getenv("UARCHCOPY_REPORT") != NULL);
+#else
+	const char *down = stand_in_install();
+	if (getenv("UARCHCOPY_REPORT"))
+		say("no C library memmove to defer to: strategy libc and memmove's overlaps run rep movsb, or ", down,
+		    " where the destination lies above an overlapping source");
 #endif
 }
 

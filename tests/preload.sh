@@ -161,6 +161,21 @@ check "...its memcpy and memmove are IFUNC symbols, resolved to the installed ru
 check "...chosen the same under the filter, and a forced strategy too" sh -c \
 	"test \"\$(UARCHCOPY_REPORT=1 '$NWE' '$T/static' 2>&1)\" = \"\$(UARCHCOPY_REPORT=1 '$T/static' 2>&1)\" &&
 	UARCHCOPY_STRATEGY=small UARCHCOPY_REPORT=1 '$NWE' '$T/static' 2>&1 | grep -q 'UARCHCOPY_STRATEGY=small); routines table\$'"
+# The static library has no C library memmove to defer to: its stand-in
+# (preload/stand_in.c) copies an overlap down with the widest descending
+# loop the rule may run, and every overlap either way is right under each
+# isa (control: the loop taken for an overlap of the other way fails it).
+check "a static program's overlapping memmoves are right" \
+	cc -O1 -fno-builtin -static "$ROOT/tests/overlap_sweep.c" "$ROOT/build/libuarchcopy.a" -o "$T/sweep"
+for isa in gpr avx2 avx512; do
+	check "...under UARCHCOPY_ISA=$isa" sh -c "UARCHCOPY_ISA=$isa '$T/sweep' | grep -q '^300 overlaps right\$'"
+done
+check "...its report names the descending copy, none wider than the isa" sh -c \
+	"UARCHCOPY_ISA=gpr UARCHCOPY_REPORT=1 '$T/sweep' 2>&1 | grep -q 'rep movsb, or down where the destination lies above'"
+if grep -qw avx2 /proc/cpuinfo; then
+	check "...and a vector loop where the CPU has one" sh -c \
+		"UARCHCOPY_REPORT=1 '$T/sweep' 2>&1 | grep -Eq 'rep movsb, or avx(2|512)_down where the destination lies above'"
+fi
 LD_PRELOAD=$LIB run "$T/rule"
 for p in sqlite3 python3 git tar; do
 	check "$p under the library prints what it printed without" cmp "$T/plain/$p" "$T/rule/$p"
