@@ -20,14 +20,14 @@ static const unsigned char guard_code[] = {0x48, 0x89, 0xf9, 0x48, 0x29, 0xf1, 0
  * endbr64, then the routine's dispatch and the short copies it holds
  * (templates/lib/entry_copy.lua), then, in memmove, the overlap guards
  * (memmove_guards), from GUARDS on, and a PLT entry's jump in front of
- * the entry (library_stub), at STUB. Each slot starts a 64-byte line, as
+ * the entry (plt_jump), at PLT_JUMP. Each slot starts a 64-byte line, as
  * a patched entry does. */
 enum {
 	LINE = 64,
 	CODE = PLAN_CODE_MAX + PLAN_INLINE_MAX,
 	GUARDS = (LINE + CODE + LINE - 1) / LINE * LINE,
-	STUB = (GUARDS + N_COPY_STRATEGIES * sizeof guard_code + LINE - 1) / LINE * LINE,
-	SLOT = STUB + LINE,
+	PLT_JUMP = (GUARDS + N_COPY_STRATEGIES * sizeof guard_code + LINE - 1) / LINE * LINE,
+	SLOT = PLT_JUMP + LINE,
 };
 
 static void put32(unsigned char *p, int32_t v)
@@ -108,7 +108,7 @@ static void to_table(const struct derived_rule *r, int isa, struct copy_table *o
  * constructor points at its routine (preload/rebind.c), and the probe's
  * in front of the C library's (flavor.c, baseline_copy). Returns where a
  * call enters it. */
-static copy_fn library_stub(unsigned char *line, uintptr_t entry)
+static copy_fn plt_jump(unsigned char *line, uintptr_t entry)
 {
 	enum { POINTER = LINE - 8, JMP = 6 };
 	line[0] = 0xff, line[1] = 0x25; /* jmp [rip + rel32]: FF /4, ModRM 25h (Intel SDM vol. 2, JMP) */
@@ -229,7 +229,7 @@ static int compile_one(const struct probe_flavor *f, const struct derived_rule *
 		return -1;
 	/* The trees that time the band cost are judged against one another
 	 * and the bare forward routine, so go without it. */
-	*entry = f->moves && !one_body ? library_stub(slot + STUB, base) : (copy_fn)base;
+	*entry = f->moves && !one_body ? plt_jump(slot + PLT_JUMP, base) : (copy_fn)base;
 	return 0;
 }
 
