@@ -49,7 +49,8 @@ void summary_search(struct buf *b, const struct run_facts *run)
 		      "is kept: the model ranks, the timing decides, since the model cannot see a copy's own branches, "
 		      "which each point times at one length.\n\n",
 		   dispatch_band_ticks(d), costs.compare_ticks, costs.mispredict_ticks,
-		   user ? "the C library's memmove behind the drop-in library's jump" : "the entry's own rep movsb");
+		   user ? "the C library's memmove behind one jump through a pointer, as a program's PLT reaches it"
+		        : "the entry's own rep movsb");
 	struct search_entry *e = malloc(SEARCH_TABLES * sizeof *e);
 	if (!e || search_rank(run->table, d, e, &n))
 		n = 0;
