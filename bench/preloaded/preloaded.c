@@ -47,77 +47,11 @@ static const char usage[] =
 	"more than 3%.\n"
 	"Exit status 2 when the library is not preloaded.\n";
 
-/* The object that holds addr, by file name. */
-static const char *object_of(const void *addr)
-{
-	Dl_info info;
-	if (!dladdr(addr, &info) || !info.dli_fname)
-		return "(no object)";
-	const char *slash = strrchr(info.dli_fname, '/');
-	return slash ? slash + 1 : info.dli_fname;
-}
-
-/* Where the code at p goes first: the target of a jmp rel32 or of a
- * jmp [rip + disp32], after an endbr64; p itself where it is neither. */
-static const void *first_jump(const unsigned char *p)
-{
-	static const unsigned char endbr64[4] = {0xf3, 0x0f, 0x1e, 0xfa};
-	if (memcmp(p, endbr64, 4) == 0)
-		p += 4;
-	int32_t rel;
-	if (p[0] == 0xe9) {
-		memcpy(&rel, p + 1, 4);
-		return p + 5 + rel;
-	}
-	if (p[0] == 0xff && p[1] == 0x25) {
-		void *target;
-		memcpy(&rel, p + 2, 4);
-		memcpy(&target, p + 6 + rel, sizeof target);
-		return target;
-	}
-	return p;
-}
-
 enum { MAX_PROCESSES = 31 };
 
-/* memcpy and memmove as a program calls them: through its PLT, each entry
- * one jump through a slot of the GOT. Both sides of a ratio are timed
- * through the same entry, its slot pointed first at that side's copy
- * (plt_slot.h): the library's, where its constructor pointed the slot
- * (preload/rebind.c), or the C library's, where the slot points without
- * the library. A plain jump through a pointer, standing in for the C
- * library's PLT entry, took 0.5 ticks a call less than the entry itself
- * at 8..256 bytes on a Zen 5 guest (6.07-6.23 against 5.58 at 64 and 128
- * bytes, time_copy): a ratio of the two is not one of the copies. */
-__attribute__((naked)) static void *plt_memcpy(void *dst, const void *src, size_t n)
-{
-	(void)dst, (void)src, (void)n;
-	__asm__("jmp memcpy@PLT");
-}
-
-__attribute__((naked)) static void *plt_memmove(void *dst, const void *src, size_t n)
-{
-	(void)dst, (void)src, (void)n;
-	__asm__("jmp memmove@PLT");
-}
-
-/* A copy as the program reaches it through its PLT: slot, the slot of
- * entry, pointed at to. */
-struct through_plt {
-	void **slot;
-	copy_fn entry, to;
-};
-
-/* entry, its slot pointed at c's copy first. */
-static copy_fn reach(const struct through_plt *c)
-{
-	*c->slot = (void *)c->to;
-	return c->entry;
-}
-
-/* The library's memcpy and memmove and the C library's, each through the
- * program's PLT. */
-static struct through_plt ours_memcpy, libc_memcpy, ours_memmove, libc_memmove;
+/* The library's memcpy and memmove and the C library's, each called
+ * through this program's PLT (plt_slot.h). */
+static struct plt_copies plt;
 
 /* What both are timed in turns with: one rep movsb, no branch on the size.
  * Two copies that branch on the size, timed in turns with each other,
@@ -164,12 +98,12 @@ static void time_workload(int rounds, int theirs_first, struct one_run *out)
 	 * the faster went first in 5 processes of 5 timed ours first. */
 	struct paired o, l;
 	if (theirs_first)
-		l = time_paired(rep_movsb, reach(&libc_memcpy), dst, arena, streams, CALLS, rounds),
-		o = time_paired(rep_movsb, reach(&ours_memcpy), dst, arena, streams, CALLS, rounds);
+		l = time_paired(rep_movsb, reach(&plt.libc_memcpy), dst, arena, streams, CALLS, rounds),
+		o = time_paired(rep_movsb, reach(&plt.ours_memcpy), dst, arena, streams, CALLS, rounds);
 	else
-		o = time_paired(rep_movsb, reach(&ours_memcpy), dst, arena, streams, CALLS, rounds),
-		l = time_paired(rep_movsb, reach(&libc_memcpy), dst, arena, streams, CALLS, rounds);
-	copy_fn ours = reach(&ours_memcpy);
+		o = time_paired(rep_movsb, reach(&plt.ours_memcpy), dst, arena, streams, CALLS, rounds),
+		l = time_paired(rep_movsb, reach(&plt.libc_memcpy), dst, arena, streams, CALLS, rounds);
+	copy_fn ours = reach(&plt.ours_memcpy);
 	struct paired self = time_paired(ours, ours, dst, arena, streams, CALLS, rounds);
 	*out = (struct one_run){{o.ratio[0] / l.ratio[0], o.ratio[1] / l.ratio[1]},
 				{self.ratio[0], self.ratio[1]},
@@ -351,26 +285,6 @@ static int time_processes(int n, int rounds, struct one_run *runs)
 	return 0;
 }
 
-/* ours_memcpy and the others: what the program's PLT slots of memcpy and
- * memmove held once called (the library's choice), and the C library's.
- * 0, or -1 after saying why. */
-static int through_plt(void *libc)
-{
-	char a[64] = {0}, b[64];
-	plt_memcpy(b, a, sizeof a);
-	plt_memmove(b, a, sizeof a);
-	void **copy = plt_slot("memcpy"), **move = plt_slot("memmove");
-	if (!copy || !move || plt_slot_writable(copy) || plt_slot_writable(move)) {
-		fprintf(stderr, "preloaded: no PLT slot of memcpy or memmove to time them through\n");
-		return -1;
-	}
-	ours_memcpy = (struct through_plt){copy, plt_memcpy, (copy_fn)*copy};
-	libc_memcpy = (struct through_plt){copy, plt_memcpy, (copy_fn)dlsym(libc, "memcpy")};
-	ours_memmove = (struct through_plt){move, plt_memmove, (copy_fn)*move};
-	libc_memmove = (struct through_plt){move, plt_memmove, (copy_fn)dlsym(libc, "memmove")};
-	return libc_memmove.to ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
 	int rounds = WORKLOAD_PAIRED_ROUNDS, processes = 1, figures = 0, theirs_first = 0;
@@ -400,7 +314,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "preloaded: memcpy is the C library's: run it with LD_PRELOAD=build/libuarchcopy.so\n");
 		return 2;
 	}
-	if (through_plt(libc) != 0)
+	if (plt_copies(libc, &plt) != 0)
 		return 1;
 	if (figures) {
 		struct one_run r;
@@ -410,7 +324,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	printf("preloaded: %s's memmove entry jumps to %s; this program's PLT slot of memcpy points into %s\n",
-	       object_of(entry), object_of(first_jump(entry)), object_of((void *)ours_memcpy.to));
+	       object_of(entry), object_of(first_jump(entry)), object_of((void *)plt.ours_memcpy.to));
 	fflush(stdout);
 	struct one_run runs[MAX_PROCESSES];
 	if (processes == 1)
@@ -449,9 +363,9 @@ int main(int argc, char **argv)
 	       deferred ? "no compiled table here: the C library's memmove" : "this core's routines",
 	       "random sizes, preloaded memcpy / C library", med[0], deferred ? "<= 1.01" : "<= 1.00",
 	       "sorted control, preloaded memcpy / C library", med[1], deferred ? "<= 1.01" : "<= 1.00");
-	time_overlaps(&ours_memmove, &libc_memmove, rounds);
+	time_overlaps(&plt.ours_memmove, &plt.libc_memmove, rounds);
 	printf("\n");
-	time_grid(&ours_memcpy, &libc_memcpy);
+	time_grid(&plt.ours_memcpy, &plt.libc_memcpy);
 	printf("\n");
 	return 0;
 }
