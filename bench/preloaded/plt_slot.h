@@ -1,8 +1,9 @@
 /* Where this program's calls of memcpy and memmove land: its own PLT
  * slots, where its calls through the PLT jump (the GOT entry of an
- * R_X86_64_JUMP_SLOT relocation), and the code a jump leads to. tests/plt_slot.c reads them to see where the preloaded
- * library pointed them; build/preloaded points its memcpy slot at each
- * copy in turn, so that both reach theirs through the same PLT entry.
+ * R_X86_64_JUMP_SLOT relocation), and the code a jump leads to.
+ * tests/plt_slot.c reads the slots to see where the preloaded library
+ * pointed them; build/preloaded points its memcpy slot at each copy in
+ * turn, so that both reach theirs through the same PLT entry.
  *
  * Both sides of a ratio are so timed through the same entry: the
  * library's copy, where its constructor pointed the slot, or the C
