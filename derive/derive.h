@@ -69,6 +69,10 @@ struct derived_rule {
 	int align_dst;                     /* PROBE_ALIGN_DST when a band uses an aligning strategy, else 0 */
 	int n_bands;                       /* 1..MAX_BANDS; bands[0].lo is 0 */
 	struct band bands[MAX_BANDS];
+	/* memmove's copy where the ranges overlap, for each way a copy must
+	 * go (copy_table's stand_in: code + 1, 0 for none): set by
+	 * overlap_stand_ins (overlap.h), after the table is chosen. */
+	int stand_in[2];
 	/* Over every measured point: the rule's choice against the best
 	 * measured strategy there, and against the baseline. */
 	double worst_regret, median_regret, worst_vs_baseline;

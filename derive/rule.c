@@ -103,4 +103,5 @@ void rule_table(const struct derived_rule *r, struct copy_table *out)
 	out->align_dst = r->align_dst;
 	out->n_bands = r->n_bands;
 	memcpy(out->bands, r->bands, sizeof r->bands);
+	memcpy(out->stand_in, r->stand_in, sizeof r->stand_in);
 }

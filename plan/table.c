@@ -84,6 +84,13 @@ void plan_at_isa(const struct copy_table *t, int isa, struct copy_table *out)
 	out->classes = t->classes;
 	out->align_dst = t->align_dst;
 	out->n_bands = 0;
+	/* A stand-in's fallbacks go its way (strategies.h). */
+	for (int way = 0; way < 2; way++) {
+		int s = t->stand_in[way] - 1;
+		while (s >= 0 && strategy_catalogue[s].isa > isa)
+			s = strategy_catalogue[s].fallback;
+		out->stand_in[way] = s + 1;
+	}
 	for (int i = 0; i < t->n_bands; i++) {
 		const struct band *b = &t->bands[i];
 		struct length_run run[N_DISTANCE_CLASSES][3];
@@ -121,7 +128,7 @@ int plan_copies_forward(const struct copy_table *t)
 int plan_same_table(const struct copy_table *a, const struct copy_table *b)
 {
 	if (!same_bounds(a->classes, b->classes) || a->align_dst != b->align_dst ||
-	    a->n_bands != b->n_bands)
+	    a->n_bands != b->n_bands || a->stand_in[0] != b->stand_in[0] || a->stand_in[1] != b->stand_in[1])
 		return 0;
 	for (int i = 0; i < a->n_bands; i++)
 		if (a->bands[i].lo != b->bands[i].lo || a->bands[i].hi != b->bands[i].hi ||
@@ -130,20 +137,26 @@ int plan_same_table(const struct copy_table *a, const struct copy_table *b)
 	return 1;
 }
 
-int plan_overlap_safe(int strategy, int way, int defer)
+int plan_may_stand_in(int s, int way)
+{
+	const struct strategy *c = &strategy_catalogue[s];
+	return c->defers || ((int)c->direction == way && !c->streams && !c->aligns);
+}
+
+int plan_overlap_safe(const struct copy_table *t, int strategy, int way, int defer)
 {
 	const struct strategy *s = &strategy_catalogue[strategy];
 	if (s->direction == DIR_ANY)
 		return strategy;
+	if (t && t->stand_in[way])
+		return t->stand_in[way] - 1;
 	if (defer >= 0)
 		return defer;
 	if ((int)s->direction == way)
 		return strategy;
-	for (int o = 0; o < N_COPY_STRATEGIES; o++) {
-		const struct strategy *c = &strategy_catalogue[o];
-		if (c->isa == s->isa && (int)c->direction == way && !c->streams && !c->aligns)
+	for (int o = 0; o < N_COPY_STRATEGIES; o++)
+		if (strategy_catalogue[o].isa == s->isa && !strategy_catalogue[o].defers && plan_may_stand_in(o, way))
 			return o;
-	}
 	return -1;
 }
 

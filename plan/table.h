@@ -23,6 +23,11 @@ struct copy_table {
 	int align_dst; /* the head an aligning strategy copies to; 0: none */
 	int n_bands;   /* bands[0].lo is 0, the last is unbounded */
 	struct band bands[PLAN_MAX_BANDS];
+	/* stand_in[way]: memmove's copy where the ranges overlap and a copy
+	 * must go way (DIR_UP or DIR_DOWN), as the rule's measurements chose
+	 * it (derive/overlap.h): its code + 1; 0 where the rule names none,
+	 * so that a table zeroed names none. */
+	int stand_in[2];
 };
 
 /* The class of d = (dst - src) mod 4096 under b. */
@@ -49,10 +54,10 @@ int plan_widest_isa(const struct copy_table *t);
 
 /* The strategy memmove runs in strategy's place where the copy must go way
  * (DIR_UP or DIR_DOWN) because the buffers overlap: strategy itself where
- * it loads everything first. Else, in a flavor that offers a strategy
- * that defers to the C library's memmove (defer, its code, or -1), that
- * one, whichever way strategy goes: the probe times no overlapping copy,
- * and the C library's memmove is what that flavor is judged against.
+ * it loads everything first. Else the copy t measured for that way (t's
+ * stand_in; t may be NULL). Else, in a flavor that offers a strategy that
+ * defers to the C library's memmove (defer, its code, or -1), that one,
+ * whichever way strategy goes: what that flavor is judged against.
  * Standing in for rep movsb, the descending copy of general registers
  * took 3.5 to 4.4 times the C library's time at 64 KiB and 1 MiB, the
  * destination 3, 64 and 4096 bytes above the source, and rep movsb itself
@@ -61,6 +66,11 @@ int plan_widest_isa(const struct copy_table *t);
  * Else strategy itself where it copies that way, or the first plain loop
  * of its isa that does (neither streaming nor aligning). -1 where the
  * catalogue has none. */
-int plan_overlap_safe(int strategy, int way, int defer);
+int plan_overlap_safe(const struct copy_table *t, int strategy, int way, int defer);
+
+/* Whether s may stand in for a copy that must go way where the ranges
+ * overlap: a plain loop that goes that way (neither streaming nor
+ * aligning), or the copy that defers to the C library's memmove. */
+int plan_may_stand_in(int s, int way);
 
 #endif

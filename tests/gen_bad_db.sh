@@ -91,6 +91,23 @@ bad_case "inheriting over a measurement" "INSERT INTO inherit VALUES ('zen2', '$
 	"table inherit, row (uarch='zen2', flavor='$F'), column uarch: the entry has its own measured rule"
 bad_case "an entry no range selects" "DELETE FROM cpuid_range WHERE uarch = 'zen6';" \
 	"table uarch, row (name='zen6'), column name: no cpuid_range row selects this entry"
+# memmove's stand-ins for an overlap: a copy that goes the way, of the flavor, for every length.
+bad_case "an overlap stand-in that is no strategy" \
+	"UPDATE rule SET overlap_above = 'sideways' WHERE uarch = 'zen5' AND flavor = 'user';" \
+	"table rule, row (uarch='zen5', flavor='user'), column overlap_above: must be NULL or a strategy"
+bad_case "an overlap stand-in that goes the other way" \
+	"UPDATE rule SET overlap_above = 'avx2_forward' WHERE uarch = 'zen5' AND flavor = 'user';" \
+	"table rule, row (uarch='zen5', flavor='user'), column overlap_above: avx2_forward cannot copy overlapping ranges down"
+bad_case "a streaming overlap stand-in" \
+	"UPDATE rule SET overlap_below = 'avx2_nt' WHERE uarch = 'zen5' AND flavor = 'user';" \
+	"table rule, row (uarch='zen5', flavor='user'), column overlap_below: avx2_nt cannot copy overlapping ranges up"
+bad_case "an overlap stand-in in a flavor without memmove" \
+	"UPDATE rule SET overlap_above = 'down' WHERE uarch = 'zen2' AND flavor = 'kernel';" \
+	"table rule, row (uarch='zen2', flavor='kernel'), column overlap_above: must be NULL: flavor kernel has no memmove"
+bad_case "an overlap stand-in too long for the table's copies" \
+	"UPDATE rule_band SET elsewhere = 'forward' WHERE uarch = 'zen5' AND flavor = 'user' AND length_lo = 0;
+	 UPDATE rule SET overlap_above = 'avx512_down' WHERE uarch = 'zen5' AND flavor = 'user';" \
+	"table rule, row (uarch='zen5', flavor='user'), column overlap_above: avx512_down copies from 64 bytes; the rule's copies that go one way start at 0"
 bad_case "a newer schema" "PRAGMA user_version = 99;" "schema version 99"
 # No x86-64 CPU reports a family below 6: such a range is a typo.
 bad_case "a family no 64-bit CPU reports" "INSERT INTO cpuid_range VALUES ('zen3', 5, 32, 47, 'test');" \

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* The schema this uarchgen reads (PRAGMA user_version). */
-#define UARCH_SCHEMA_VERSION 8
+#define UARCH_SCHEMA_VERSION 9
 
 struct uarch {
 	char *name, *vendor, *example, *cpuid_limit;
@@ -40,6 +40,10 @@ struct rule {
 	char *evidence, *method, *measured_on, *cpu_signature, *hypervisor;
 	struct band bands[MAX_BANDS];
 	int n_bands;
+	/* Columns overlap_below and overlap_above, by way (DIR_UP, DIR_DOWN):
+	 * memmove's copy where the ranges overlap, code + 1 (copy_table's
+	 * stand_in); 0 where NULL. */
+	int stand_in[2];
 };
 
 /* An unmeasured (entry, flavor) that takes a measured entry's rule. */

@@ -7,6 +7,7 @@
 
 #include "../../common/util.h"
 #include "rows.h"
+#include "../../plan/table.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -97,10 +98,40 @@ static void check_bound(struct loader *l, const char *row, const char *column, i
 	}
 }
 
+static int strategy_code(const char *name);
+
+/* Column overlap_below (way DIR_UP) or overlap_above (DIR_DOWN) at col:
+ * NULL, or a copy that may stand in for one going that way
+ * (plan_may_stand_in); code + 1, 0 for NULL or an error. Whether the
+ * rule's flavor offers it, and for every length it must copy, is
+ * check_stand_ins's. */
+static int stand_in_column(struct loader *l, sqlite3_stmt *st, int col, const char *row)
+{
+	const char *column = col == 12 ? "overlap_below" : "overlap_above";
+	int way = col == 12 ? DIR_UP : DIR_DOWN;
+	char *name = col_text(l, st, col, "rule", row, 1);
+	int s = name ? strategy_code(name) : -1;
+	if (name && s < 0) {
+		char *what = xasprintf("must be NULL or a strategy: %s", STRATEGY_LIST);
+		row_error(l, "rule", row, column, what);
+		free(what);
+	} else if (name && !plan_may_stand_in(s, way)) {
+		char *what = xasprintf("%s cannot copy overlapping ranges %s: it must be a plain loop that copies %s, or "
+				       "one that defers to the C library",
+				       name, way == DIR_DOWN ? "down" : "up", way == DIR_DOWN ? "down" : "up");
+		row_error(l, "rule", row, column, what);
+		free(what);
+		s = -1;
+	}
+	free(name);
+	return s + 1;
+}
+
 static void load_rule_rows(struct loader *l, struct model *m)
 {
 	sqlite3_stmt *st = prepare(l, "SELECT uarch, flavor, above_max, below_max, align_dst, evidence, method, "
-				      "measured_on, cpu_signature, hypervisor, zero_mod, near_max FROM rule ORDER BY uarch, flavor");
+				      "measured_on, cpu_signature, hypervisor, zero_mod, near_max, overlap_below, overlap_above "
+				      "FROM rule ORDER BY uarch, flavor");
 	if (!st)
 		return;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -118,6 +149,8 @@ static void load_rule_rows(struct loader *l, struct model *m)
 		r.cpu_signature = col_text(l, st, 8, "rule", row, 1);
 		r.hypervisor = col_text(l, st, 9, "rule", row, 1);
 		r.near_max = col_int(l, st, 11, "rule", row, &has_near);
+		for (int way = DIR_UP; way <= DIR_DOWN; way++)
+			r.stand_in[way] = stand_in_column(l, st, 12 + way, row);
 		int has_zero_mod, zero_ok = 0;
 		r.zero_mod = col_int(l, st, 10, "rule", row, &has_zero_mod);
 		static const int zero_mods[] = {ZERO_MOD_VALUES};
@@ -268,6 +301,40 @@ static void check_bands(struct loader *l, const struct rule *r)
 	free(row);
 }
 
+/* A rule's stand-ins are its flavor's, in a flavor with a memmove, and
+ * copy every length the rule's copies that go one way copy. */
+static void check_stand_ins(struct loader *l, const struct model *m, const struct rule *r)
+{
+	const struct flavor *fl = NULL;
+	for (size_t i = 0; i < m->n_flavors; i++)
+		if (m->flavors[i].name && strcmp(m->flavors[i].name, r->flavor) == 0)
+			fl = &m->flavors[i];
+	unsigned int guarded = BAND_UNBOUNDED;
+	for (int i = r->n_bands - 1; i >= 0; i--)
+		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+			if (strategy_catalogue[r->bands[i].strategy[c]].direction != DIR_ANY)
+				guarded = r->bands[i].lo;
+	char *row = xasprintf("(uarch='%s', flavor='%s')", r->uarch, r->flavor);
+	for (int way = DIR_UP; way <= DIR_DOWN; way++) {
+		const char *column = way == DIR_UP ? "overlap_below" : "overlap_above";
+		int s = r->stand_in[way] - 1;
+		char *what = NULL;
+		if (s < 0 || !fl)
+			;
+		else if (!fl->moves)
+			what = xasprintf("must be NULL: flavor %s has no memmove", r->flavor);
+		else if (fl->isa && fl->isa_level >= 0 && !strategy_offered(s, fl->isa_level, fl->moves))
+			what = xasprintf("%s is not a strategy of flavor %s", strategy_catalogue[s].name, r->flavor);
+		else if (guarded != BAND_UNBOUNDED && (unsigned int)strategy_catalogue[s].min_n > guarded)
+			what = xasprintf("%s copies from %d bytes; the rule's copies that go one way start at %u",
+					 strategy_catalogue[s].name, strategy_catalogue[s].min_n, guarded);
+		if (what)
+			row_error(l, "rule", row, column, what);
+		free(what);
+	}
+	free(row);
+}
+
 static void load_bands(struct loader *l, struct model *m)
 {
 	sqlite3_stmt *st = prepare(l, "SELECT uarch, flavor, length_lo, length_hi, zero, above, near, below, elsewhere "
@@ -281,8 +348,10 @@ static void load_bands(struct loader *l, struct model *m)
 	}
 	sqlite3_finalize(st);
 	for (size_t i = 0; i < m->n_rules; i++)
-		if (m->rules[i].uarch && m->rules[i].flavor)
+		if (m->rules[i].uarch && m->rules[i].flavor) {
 			check_bands(l, &m->rules[i]);
+			check_stand_ins(l, m, &m->rules[i]);
+		}
 }
 
 static void load_inherits(struct loader *l, struct model *m)

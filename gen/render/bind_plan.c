@@ -20,6 +20,7 @@ static void table_of(const struct rule *r, struct copy_table *t)
 	t->align_dst = r->align_dst;
 	t->n_bands = r->n_bands;
 	memcpy(t->bands, r->bands, sizeof r->bands);
+	memcpy(t->stand_in, r->stand_in, sizeof r->stand_in);
 }
 
 static void out_of_memory(void)
@@ -77,12 +78,40 @@ static void set_steps(lua_State *L, const struct plan_tree *tree, const char *fi
 	lua_setfield(L, -2, field);
 }
 
+/* Field overlap_safe = { up = { [name] = name }, down = { ... } } of the
+ * table on top: what memmove runs in the place of each strategy of flavor
+ * f (plan_overlap_safe), under t's stand-ins (NULL: the flavor's, for the
+ * installed table, which the routines read at run time); a strategy with
+ * none is absent. */
+static void set_overlap_safe(lua_State *L, const struct copy_table *t, const struct flavor *f)
+{
+	int codes[N_COPY_STRATEGIES], n = 0, defer = -1;
+	for (int s = 0; s < N_COPY_STRATEGIES; s++)
+		if (strategy_offered(s, f->isa_level, f->moves)) {
+			codes[n++] = s;
+			if (strategy_catalogue[s].defers)
+				defer = s;
+		}
+	lua_newtable(L);
+	for (int way = DIR_UP; way <= DIR_DOWN; way++) {
+		lua_newtable(L);
+		for (int i = 0; i < n; i++) {
+			int safe = plan_overlap_safe(t, codes[i], way, defer);
+			if (safe >= 0)
+				set_str(L, strategy_catalogue[codes[i]].name, strategy_catalogue[safe].name);
+		}
+		lua_setfield(L, -2, direction_names[way]);
+	}
+	lua_setfield(L, -2, "overlap_safe");
+}
+
 /* Sets fields tree, reachable (the strategies the flavor has that the
  * tree reaches, in the order the routine lays them out, plan/layout.h),
  * falls_through (the tree's last jump, to the first of them, left out:
  * plan_falls_through) and inline (the first of them, those a patched
  * entry may hold; none with --target) of the table on top; far: its jumps
- * to its copies are rel32 (dispatch.tpi says why). */
+ * to its copies are rel32 (dispatch.tpi says why); overlap_safe, under t's
+ * stand-ins (set_overlap_safe). */
 static void set_tree(lua_State *L, const struct copy_table *t, const struct flavor *f, int far)
 {
 	struct plan_tree tree;
@@ -118,6 +147,7 @@ static void set_tree(lua_State *L, const struct copy_table *t, const struct flav
 		}
 	lua_setfield(L, -2, "inline");
 	set_bool(L, "far", far);
+	set_overlap_safe(L, t, f);
 	plan_tree_free(&tree);
 }
 
@@ -180,28 +210,6 @@ static void push_rows(lua_State *L, const struct model *m, const struct flavor *
 	lua_setfield(L, -2, "rows");
 }
 
-/* plan.overlap_safe = { up = { [name] = name }, down = { ... } }: what
- * memmove runs in each strategy's place (plan_overlap_safe); a strategy
- * with none is absent. */
-static void push_overlap_safe(lua_State *L, const int *codes, int n)
-{
-	int defer = -1;
-	for (int i = 0; i < n; i++)
-		if (strategy_catalogue[codes[i]].defers)
-			defer = codes[i];
-	lua_newtable(L);
-	for (int way = DIR_UP; way <= DIR_DOWN; way++) {
-		lua_newtable(L);
-		for (int i = 0; i < n; i++) {
-			int safe = plan_overlap_safe(codes[i], way, defer);
-			if (safe >= 0)
-				set_str(L, strategy_catalogue[codes[i]].name, strategy_catalogue[safe].name);
-		}
-		lua_setfield(L, -2, direction_names[way]);
-	}
-	lua_setfield(L, -2, "overlap_safe");
-}
-
 void bind_plan(lua_State *L, const struct model *m, const struct options *o, const struct flavor *f)
 {
 	/* --target compiles the named entry's table into the entries, in a
@@ -238,7 +246,7 @@ void bind_plan(lua_State *L, const struct model *m, const struct options *o, con
 	if (plan_code_tree(codes, n_codes, &code_tree))
 		out_of_memory();
 	set_steps(L, &code_tree, "code_tree");
-	push_overlap_safe(L, codes, n_codes);
+	set_overlap_safe(L, NULL, f);
 	push_pieces(L);
 	int short_first[N_COPY_STRATEGIES], n_short = plan_short_first(codes, n_codes, short_first);
 	lua_createtable(L, n_short, 0);

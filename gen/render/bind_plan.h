@@ -10,16 +10,19 @@
 #include <lua.h>
 
 /* Sets the global plan for flavor f (after bind_flavor's flavor):
- *   sets    { { id, name, suffix, table, tree, reachable, inline, far }, ... }: the
- *           compiled sets (plan/sets.h); none with --target
+ *   sets    { { id, name, suffix, table, tree, reachable, inline, far,
+ *           overlap_safe }, ... }: the compiled sets (plan/sets.h), each
+ *           overlap_safe under its table's stand-ins; none with --target
  *   rows    { { entry, rule, by_isa = { [0] = id, ... } }, ... }: each
  *           measured entry and the set of each isa level
- *   target  { name, tree, reachable, inline, far } with --target, else nil
+ *   target  { name, tree, reachable, inline, far, overlap_safe } with
+ *           --target, else nil
  *   code_tree  the table dispatch's steps from a code in ecx to its copy
  *   short_first  { name, ... }: the strategies it tests first below its
  *           short lengths (plan_short_first)
  *   overlap_safe  { up = { [name] = name }, down = ... }: the strategy
- *           memmove runs in a strategy's place (plan_overlap_safe)
+ *           memmove runs in a strategy's place (plan_overlap_safe) under
+ *           the installed table, the flavor's
  *   set_names { [entry] = { name at isa 0, 1, ... } }: the set each entry's
  *           core runs ("baseline" where none; the target's name with it)
  * A tree is a list of steps { op, class, flags, bound, to, label }

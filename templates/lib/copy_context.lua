@@ -12,13 +12,19 @@ local M = {}
 --   to the first of them, is left out (plan/layout.h), inline = the first
 --   of them, those a patched entry may hold (entry_copy.lua), far = its
 --   tree's jumps to its copies are rel32 (dispatch.tpi says why),
+--   overlap_safe = what memmove runs in a strategy's place where the
+--   ranges overlap, { up = { [name] = name }, down = ... }: the table's
+--   measured stand-ins, or the flavor's for the installed table
+--   (plan_overlap_safe),
 -- }
 function M.way(suffix, name, compiled)
   if compiled then
     return { suffix = suffix, name = name, tree = compiled.tree, reachable = compiled.reachable,
-             falls_through = compiled.falls_through, inline = compiled.inline, far = compiled.far }
+             falls_through = compiled.falls_through, inline = compiled.inline, far = compiled.far,
+             overlap_safe = compiled.overlap_safe }
   end
-  local w = { suffix = suffix, name = name, reachable = {}, inline = {}, far = false }
+  local w = { suffix = suffix, name = name, reachable = {}, inline = {}, far = false,
+              overlap_safe = plan.overlap_safe }
   for _, s in ipairs(flavor_strategies()) do w.reachable[#w.reachable + 1] = s.name end
   return w
 end
