@@ -253,6 +253,23 @@ static int parse_trials(struct cursor *c, struct run_archive *a)
 	return parse_gate(c, a);
 }
 
+/* memmove's copies timed where the ranges overlap. */
+static int parse_overlaps(struct cursor *c, struct run_archive *a)
+{
+	char line[512];
+	char why[320];
+	for (long k = -1; k < (long)a->overlap.n; k++) {
+		if (cursor_trailing_line(c, line, sizeof line))
+			return -1;
+		if (k < 0 ? overlap_count_parse(line, &a->overlap, why, sizeof why)
+			  : overlap_point_parse(line, a->overlap.passes, &a->overlap.points[k], why, sizeof why))
+			return cursor_fail(c, "%s", why);
+	}
+	if (overlap_points_distinct(&a->overlap, why, sizeof why))
+		return cursor_fail(c, "%s", why);
+	return 0;
+}
+
 /* The grid gate's line and its repairs. */
 static int parse_gate(struct cursor *c, struct run_archive *a)
 {
@@ -271,7 +288,7 @@ static int parse_gate(struct cursor *c, struct run_archive *a)
 			  : repair_parse(line, &a->dispatch.repairs[k], why, sizeof why))
 			return cursor_fail(c, "%s", why);
 	}
-	return 0;
+	return a->probe_version >= OVERLAP_VERSION ? parse_overlaps(c, a) : 0;
 }
 
 static int parse_body(struct cursor *c, struct run_archive *a)
@@ -364,6 +381,7 @@ int archive_load(const char *path, struct run_archive *a, char *why, size_t why_
 void archive_free(struct run_archive *a)
 {
 	measurement_free(&a->m);
+	overlap_timings_free(&a->overlap);
 	free(a->text);
 	a->text = NULL;
 }

@@ -27,6 +27,8 @@
  *   classes ...                      version 15: the classes trial (dispatch.h)
  *   grid_gate ...                    version 12: the grid gate (dispatch.h)
  *   repairs N ...                    version 21: the gate's repairs (repair.h)
+ *   overlaps N PASSES ...            version 27: memmove's copies timed where
+ *                                    the ranges overlap (overlap.h)
  *   sha256 HEX                       of every byte before this line
  *
  * Every line ends in a newline; text fields are one printable line. */
@@ -35,6 +37,7 @@
 
 #include "cpuid.h"
 #include "dispatch.h"
+#include "overlap.h"
 #include "points.h"
 
 #define ARCHIVE_FORMAT 1
@@ -45,7 +48,8 @@
  * lists what each version changed). The archive's lines differ by
  * version where the header comment above says so; the other constants
  * name the versions from which the import reads a run otherwise. */
-#define PROBE_VERSION 26
+#define PROBE_VERSION 27
+#define OVERLAP_VERSION 27
 #define SEARCH_VERSION 26
 #define GATE_BRANCHES_VERSION 26
 #define TREE_BOUND_VERSION 23
@@ -82,6 +86,7 @@ struct run_archive {
 	int samples;
 	struct measurement m; /* passes, overhead and every point */
 	struct dispatch_run dispatch; /* version 3; measured 0 before it */
+	struct overlap_timings overlap; /* version 27; none before it, or in a flavor without memmove */
 	char sha256[65];      /* of the text, as written or as read */
 	char *text;           /* archive_load: the file's bytes, kept for the evidence */
 	size_t text_len;

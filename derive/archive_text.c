@@ -44,6 +44,8 @@ char *archive_text(struct run_archive *a)
 		grid_gate_text(&b, &a->dispatch);
 	if (a->probe_version >= REPAIRS_VERSION)
 		repairs_text(&b, &a->dispatch);
+	if (a->probe_version >= OVERLAP_VERSION)
+		overlap_text(&b, &a->overlap);
 	sha256_hex(b.data, b.len, a->sha256);
 	buf_printf(&b, "sha256 %s\n", a->sha256);
 	return b.data;

@@ -5,6 +5,7 @@
 #include "../common/text.h"
 #include "../common/util.h"
 #include "../derive/archive.h"
+#include "../derive/chosen.h"
 #include "../derive/derive.h"
 #include "checks.h"
 #include "cpus.h"
@@ -12,6 +13,7 @@
 #include "flavor.h"
 #include "machine.h"
 #include "measure.h"
+#include "overlaps.h"
 #include "prediction.h"
 #include "streams.h"
 
@@ -190,6 +192,22 @@ static void settle(void)
 	show_progress = isatty(2);
 }
 
+/* The kept rule's copies for an overlap (derive/overlap.h), as the import
+ * will derive them. */
+static int print_stand_ins(const struct probe_flavor *f, const struct timings *t, const struct run_archive *a)
+{
+	struct derived_rule r;
+	if (derive_chosen(t, &a->dispatch, &r)) {
+		fprintf(stderr, "probe: %s\n", r.note);
+		return -1;
+	}
+	size_t said = strlen(r.note);
+	overlap_stand_ins(&a->overlap, t, &r);
+	if (strlen(r.note) > said)
+		printf("%s:%s\n", f->name, r.note + said);
+	return 0;
+}
+
 /* Measures flavor f into a (the machine already filled in): what a band
  * costs, the passes until the table settles, and the final candidates.
  * 0, 1 (never settled) or -1. */
@@ -215,11 +233,16 @@ static int measure_flavor(const struct probe_flavor *f, const struct timing_plan
 			f->name, plan->max_passes);
 	if (rc || stop)
 		return rc;
+	if (f->moves)
+		fprintf(stderr, "  memmove where the ranges overlap\n");
+	measure_overlaps(f, plan, plan->max_passes < 3 ? 1 : OVERLAP_PASSES, &a->overlap);
 	/* The search, its tables checked as callers run them. */
 	struct timings t;
 	measurement_table(&a->m, a->m.passes, &t);
 	struct derived_rule r;
 	rc = derive_rule(&t, &cost, &r) ? -1 : search_and_check(f, &t, &a->dispatch, r.noise, plan->lengths[plan->n_lengths - 1]);
+	if (rc == 0)
+		rc = print_stand_ins(f, &t, a);
 	timings_free(&t);
 	if (rc == 0)
 		check_prediction(f);

@@ -4,6 +4,7 @@
 #include "../../common/text.h"
 #include "../../common/util.h"
 #include "../../derive/chosen.h"
+#include "../../derive/overlap.h"
 #include "../model/model.h"
 #include "evidence.h"
 #include "interrupt.h"
@@ -99,6 +100,7 @@ int import_derive(const struct run_archive *a, struct timings *t, struct derived
 		err("%s", rule->note);
 		return -1;
 	}
+	overlap_stand_ins(&a->overlap, t, rule);
 	double *spreads = malloc(t->n * sizeof *spreads);
 	if (!spreads)
 		return -1;
