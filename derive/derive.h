@@ -73,6 +73,7 @@ struct derived_rule {
 	 * go (copy_table's stand_in: code + 1, 0 for none): set by
 	 * overlap_stand_ins (overlap.h), after the table is chosen. */
 	int stand_in[2];
+	unsigned int stand_in_max[2]; /* the longest copy it takes; 0: any (copy_table's) */
 	/* Over every measured point: the rule's choice against the best
 	 * measured strategy there, and against the baseline. */
 	double worst_regret, median_regret, worst_vs_baseline;

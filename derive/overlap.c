@@ -75,27 +75,12 @@ static long *points_of(const struct source *src, int reference, size_t *n)
 	return keys;
 }
 
+/* Of s's time over the reference's, at the points up to a length: the
+ * mean log (summed, while they are counted), the worst log. */
 struct verdict {
-	double mean, worst; /* log of s's time over the reference's: the mean, the most */
-	int timed;          /* at every point */
+	double mean, worst;
+	int timed; /* at every point */
 };
-
-static struct verdict judge(const struct source *src, int s, int reference, const long *keys, size_t n)
-{
-	struct verdict v = {0, -INFINITY, n > 0};
-	for (size_t k = 0; k < n && v.timed; k++) {
-		double a = time_at(src, s, (unsigned int)keys[2 * k], keys[2 * k + 1]);
-		double b = time_at(src, reference, (unsigned int)keys[2 * k], keys[2 * k + 1]);
-		v.timed = a > 0 && b > 0;
-		if (v.timed) {
-			v.mean += log(a / b);
-			v.worst = fmax(v.worst, log(a / b));
-		}
-	}
-	if (v.timed)
-		v.mean /= (double)n;
-	return v;
-}
 
 static void say(struct derived_rule *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(struct derived_rule *r, const char *fmt, ...)
@@ -107,37 +92,74 @@ static void say(struct derived_rule *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The stand-in for way, against reference, which may stand in for either;
- * -1 where the run timed it at no point of the way. */
-static int choose(const struct source *src, int reference, struct derived_rule *r)
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The stand-in for way, against reference, which may stand in for either,
+ * and in *max the longest copy it takes (0: any; longer ones take the
+ * reference); -1 where the run timed the reference at no point of the
+ * way. Of every copy s that may stand in and every measured length L, s
+ * up to L (L the longest measured: any length) where, over the points up
+ * to L, s loses beyond the noise at none and beats the reference beyond
+ * it on their mean log: the one whose summed log time over the
+ * reference's is least. */
+static int choose(const struct source *src, int reference, struct derived_rule *r, unsigned int *max)
 {
 	size_t n = 0;
 	long *keys = points_of(src, reference, &n);
+	*max = 0;
 	if (!keys || !n) {
 		free(keys);
 		return -1;
 	}
-	double log_noise = log1p(r->noise);
+	qsort(keys, n, 2 * sizeof *keys, cmp_long); /* by length: the key pairs' first */
+	double log_noise = log1p(r->noise), least = 0;
 	int best = reference;
-	struct verdict kept = judge(src, reference, reference, keys, n);
+	size_t points = 0;
+	struct verdict kept = {0, 0, 0};
 	for (int s = 0; s < N_COPY_STRATEGIES; s++) {
 		if (s == reference || !plan_may_stand_in(s, src->way) ||
 		    (unsigned int)strategy_catalogue[s].min_n > src->from || strategy_catalogue[s].max_n >= 0)
 			continue;
-		struct verdict v = judge(src, s, reference, keys, n);
-		if (v.timed && v.mean < kept.mean && v.mean < -log_noise && v.worst <= log_noise)
-			best = s, kept = v;
+		/* The points up to each length in turn: their sum and worst. */
+		struct verdict v = {0, -INFINITY, 1};
+		for (size_t k = 0; k < n && v.timed; k++) {
+			double a = time_at(src, s, (unsigned int)keys[2 * k], keys[2 * k + 1]);
+			double b = time_at(src, reference, (unsigned int)keys[2 * k], keys[2 * k + 1]);
+			if (!(v.timed = a > 0 && b > 0))
+				break;
+			v.mean += log(a / b);
+			v.worst = fmax(v.worst, log(a / b));
+			if (v.worst > log_noise)
+				break; /* a loss: no cut past it */
+			if (k + 1 < n && keys[2 * (k + 1)] == keys[2 * k])
+				continue; /* a cut falls after the last point of a length */
+			if (v.mean < least && v.mean / (double)(k + 1) < -log_noise)
+				best = s, points = k + 1, least = v.mean, kept = (struct verdict){v.mean / (double)(k + 1), v.worst, 1};
+		}
 	}
 	const char *way = src->way == DIR_DOWN ? "down" : "up", *kind = src->o ? "overlapping" : "disjoint";
-	if (best == reference)
+	if (best == reference) {
 		say(r, " Where the ranges overlap and the copy must go %s, memmove takes %s: no copy that goes %s beat "
-		       "it beyond the noise over the %zu %s points from %u bytes without losing at one.",
-		    way, strategy_name[best], way, n, kind, src->from);
-	else
-		say(r, " Where the ranges overlap and the copy must go %s, memmove takes %s: %.3fx %s's time over the "
-		       "%zu %s points from %u bytes, at worst %.3fx.",
-		    way, strategy_name[best], exp(kept.mean), strategy_name[reference], n, kind, src->from,
-		    exp(kept.worst));
+		       "it beyond the noise over the %s points from %u bytes up to any of their lengths without losing "
+		       "at one.",
+		    way, strategy_name[best], way, kind, src->from);
+	} else {
+		*max = points < n ? (unsigned int)keys[2 * (points - 1)] : 0;
+		say(r, " Where the ranges overlap and the copy must go %s, memmove takes %s from %u bytes", way,
+		    strategy_name[best], src->from);
+		if (*max)
+			say(r, " to %u", *max);
+		say(r, ": %.3fx %s's time over the %zu %s points there, at worst %.3fx", exp(kept.mean),
+		    strategy_name[reference], points, kind, exp(kept.worst));
+		if (*max)
+			say(r, "; %s beyond.", strategy_name[reference]);
+		else
+			say(r, ".");
+	}
 	free(keys);
 	return best;
 }
@@ -145,6 +167,7 @@ static int choose(const struct source *src, int reference, struct derived_rule *
 void overlap_stand_ins(const struct overlap_timings *o, const struct timings *t, struct derived_rule *r)
 {
 	r->stand_in[DIR_UP] = r->stand_in[DIR_DOWN] = 0;
+	r->stand_in_max[DIR_UP] = r->stand_in_max[DIR_DOWN] = 0;
 	unsigned int from = one_way_from(r);
 	struct copy_table table;
 	rule_table(r, &table);
@@ -159,7 +182,7 @@ void overlap_stand_ins(const struct overlap_timings *o, const struct timings *t,
 		       "disjoint points.");
 	for (int way = DIR_UP; way <= DIR_DOWN; way++) {
 		struct source src = {o && o->n ? o : NULL, t, way, from};
-		r->stand_in[way] = choose(&src, reference, r) + 1;
+		r->stand_in[way] = choose(&src, reference, r, &r->stand_in_max[way]) + 1;
 	}
 }
 

@@ -104,4 +104,5 @@ void rule_table(const struct derived_rule *r, struct copy_table *out)
 	out->n_bands = r->n_bands;
 	memcpy(out->bands, r->bands, sizeof r->bands);
 	memcpy(out->stand_in, r->stand_in, sizeof r->stand_in);
+	memcpy(out->stand_in_max, r->stand_in_max, sizeof r->stand_in_max);
 }

@@ -90,6 +90,7 @@ void plan_at_isa(const struct copy_table *t, int isa, struct copy_table *out)
 		while (s >= 0 && strategy_catalogue[s].isa > isa)
 			s = strategy_catalogue[s].fallback;
 		out->stand_in[way] = s + 1;
+		out->stand_in_max[way] = t->stand_in_max[way];
 	}
 	for (int i = 0; i < t->n_bands; i++) {
 		const struct band *b = &t->bands[i];
@@ -128,7 +129,8 @@ int plan_copies_forward(const struct copy_table *t)
 int plan_same_table(const struct copy_table *a, const struct copy_table *b)
 {
 	if (!same_bounds(a->classes, b->classes) || a->align_dst != b->align_dst ||
-	    a->n_bands != b->n_bands || a->stand_in[0] != b->stand_in[0] || a->stand_in[1] != b->stand_in[1])
+	    a->n_bands != b->n_bands || memcmp(a->stand_in, b->stand_in, sizeof a->stand_in) != 0 ||
+	    memcmp(a->stand_in_max, b->stand_in_max, sizeof a->stand_in_max) != 0)
 		return 0;
 	for (int i = 0; i < a->n_bands; i++)
 		if (a->bands[i].lo != b->bands[i].lo || a->bands[i].hi != b->bands[i].hi ||

@@ -28,6 +28,10 @@ struct copy_table {
 	 * it (derive/overlap.h): its code + 1; 0 where the rule names none,
 	 * so that a table zeroed names none. */
 	int stand_in[2];
+	/* stand_in_max[way]: the longest copy the stand-in takes; longer ones
+	 * take the copy that defers to the C library's memmove, which the
+	 * stand-in beat only up to there. 0: any length. */
+	unsigned int stand_in_max[2];
 };
 
 /* The class of d = (dst - src) mod 4096 under b. */

@@ -108,6 +108,12 @@ bad_case "an overlap stand-in too long for the table's copies" \
 	"UPDATE rule_band SET elsewhere = 'forward' WHERE uarch = 'zen5' AND flavor = 'user' AND length_lo = 0;
 	 UPDATE rule SET overlap_above = 'avx512_down' WHERE uarch = 'zen5' AND flavor = 'user';" \
 	"table rule, row (uarch='zen5', flavor='user'), column overlap_above: avx512_down copies from 64 bytes; the rule's copies that go one way start at 0"
+bad_case "a bound on the C library's stand-in" \
+	"UPDATE rule SET overlap_above = 'libc', overlap_above_max = 4096 WHERE uarch = 'zen5' AND flavor = 'user';" \
+	"table rule, row (uarch='zen5', flavor='user'), column overlap_above_max: must be NULL: longer copies take the C library's memmove"
+bad_case "a stand-in bound of 0" \
+	"UPDATE rule SET overlap_below = 'avx2_forward', overlap_below_max = 0 WHERE uarch = 'zen5' AND flavor = 'user';" \
+	"table rule, row (uarch='zen5', flavor='user'), column overlap_below_max: must be NULL (any length) or a length of 1 or more"
 bad_case "a newer schema" "PRAGMA user_version = 99;" "schema version 99"
 # No x86-64 CPU reports a family below 6: such a range is a typo.
 bad_case "a family no 64-bit CPU reports" "INSERT INTO cpuid_range VALUES ('zen3', 5, 32, 47, 'test');" \

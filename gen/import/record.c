@@ -169,15 +169,17 @@ static int upsert_rule(sqlite3 *db, const struct entry_choice *entry, const stru
 				 c->guest ? "; hypervisor guest" : "");
 	int rc = sqlite3_prepare_v2(db,
 				    "INSERT INTO rule (uarch, flavor, above_max, below_max, align_dst, evidence, method, "
-				    "measured_on, cpu_signature, hypervisor, zero_mod, near_max, overlap_below, overlap_above) "
-				    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
+				    "measured_on, cpu_signature, hypervisor, zero_mod, near_max, overlap_below, overlap_above, "
+				    "overlap_below_max, overlap_above_max) "
+				    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) "
 				    "ON CONFLICT (uarch, flavor) DO UPDATE SET above_max = excluded.above_max, "
 				    "near_max = excluded.near_max, "
 				    "below_max = excluded.below_max, zero_mod = excluded.zero_mod, align_dst = excluded.align_dst, "
 				    "evidence = excluded.evidence, method = excluded.method, "
 				    "measured_on = excluded.measured_on, cpu_signature = excluded.cpu_signature, "
 				    "hypervisor = excluded.hypervisor, overlap_below = excluded.overlap_below, "
-				    "overlap_above = excluded.overlap_above",
+				    "overlap_above = excluded.overlap_above, overlap_below_max = excluded.overlap_below_max, "
+				    "overlap_above_max = excluded.overlap_above_max",
 				    -1, &st, NULL) != SQLITE_OK;
 	if (!rc) {
 		sqlite3_bind_text(st, 1, entry->name, -1, SQLITE_STATIC);
@@ -200,6 +202,11 @@ static int upsert_rule(sqlite3 *db, const struct entry_choice *entry, const stru
 				sqlite3_bind_text(st, 13 + way, strategy_name[run->rule->stand_in[way] - 1], -1, SQLITE_STATIC);
 			else
 				sqlite3_bind_null(st, 13 + way);
+		for (int way = DIR_UP; way <= DIR_DOWN; way++)
+			if (run->rule->stand_in_max[way])
+				sqlite3_bind_int64(st, 15 + way, run->rule->stand_in_max[way]);
+			else
+				sqlite3_bind_null(st, 15 + way);
 		rc = sqlite3_step(st) != SQLITE_DONE;
 	}
 	sqlite3_finalize(st);

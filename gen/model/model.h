@@ -44,6 +44,7 @@ struct rule {
 	 * memmove's copy where the ranges overlap, code + 1 (copy_table's
 	 * stand_in); 0 where NULL. */
 	int stand_in[2];
+	unsigned int stand_in_max[2]; /* overlap_below_max, overlap_above_max; 0 where NULL */
 };
 
 /* An unmeasured (entry, flavor) that takes a measured entry's rule. */

@@ -127,11 +127,29 @@ static int stand_in_column(struct loader *l, sqlite3_stmt *st, int col, const ch
 	return s + 1;
 }
 
+/* Column overlap_below_max (col 14) or overlap_above_max (15): NULL, or a
+ * length where the way's stand-in (code + 1) is a copy other than the C
+ * library's, which takes the longer copies. 0 for NULL or an error. */
+static unsigned int stand_in_max_column(struct loader *l, sqlite3_stmt *st, int col, const char *row, int stand_in)
+{
+	const char *column = col == 14 ? "overlap_below_max" : "overlap_above_max";
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return 0;
+	int has;
+	int v = col_int_in(l, st, col, "rule", row, &has, -1000000, INT_MAX);
+	if (has && v <= 0)
+		row_error(l, "rule", row, column, "must be NULL (any length) or a length of 1 or more");
+	else if (has && (!stand_in || strategy_catalogue[stand_in - 1].defers))
+		row_error(l, "rule", row, column,
+			  "must be NULL: longer copies take the C library's memmove, which its stand-in already is");
+	return has && v > 0 ? (unsigned int)v : 0;
+}
+
 static void load_rule_rows(struct loader *l, struct model *m)
 {
 	sqlite3_stmt *st = prepare(l, "SELECT uarch, flavor, above_max, below_max, align_dst, evidence, method, "
-				      "measured_on, cpu_signature, hypervisor, zero_mod, near_max, overlap_below, overlap_above "
-				      "FROM rule ORDER BY uarch, flavor");
+				      "measured_on, cpu_signature, hypervisor, zero_mod, near_max, overlap_below, overlap_above, "
+				      "overlap_below_max, overlap_above_max FROM rule ORDER BY uarch, flavor");
 	if (!st)
 		return;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -149,8 +167,10 @@ static void load_rule_rows(struct loader *l, struct model *m)
 		r.cpu_signature = col_text(l, st, 8, "rule", row, 1);
 		r.hypervisor = col_text(l, st, 9, "rule", row, 1);
 		r.near_max = col_int(l, st, 11, "rule", row, &has_near);
-		for (int way = DIR_UP; way <= DIR_DOWN; way++)
+		for (int way = DIR_UP; way <= DIR_DOWN; way++) {
 			r.stand_in[way] = stand_in_column(l, st, 12 + way, row);
+			r.stand_in_max[way] = stand_in_max_column(l, st, 14 + way, row, r.stand_in[way]);
+		}
 		int has_zero_mod, zero_ok = 0;
 		r.zero_mod = col_int(l, st, 10, "rule", row, &has_zero_mod);
 		static const int zero_mods[] = {ZERO_MOD_VALUES};

@@ -21,6 +21,7 @@ static void table_of(const struct rule *r, struct copy_table *t)
 	t->n_bands = r->n_bands;
 	memcpy(t->bands, r->bands, sizeof r->bands);
 	memcpy(t->stand_in, r->stand_in, sizeof r->stand_in);
+	memcpy(t->stand_in_max, r->stand_in_max, sizeof r->stand_in_max);
 }
 
 static void out_of_memory(void)
@@ -82,7 +83,9 @@ static void set_steps(lua_State *L, const struct plan_tree *tree, const char *fi
  * table on top: what memmove runs in the place of each strategy of flavor
  * f (plan_overlap_safe), under t's stand-ins (NULL: the flavor's, for the
  * installed table, which the routines read at run time); a strategy with
- * none is absent. */
+ * none is absent. overlap_max = { up = n, down = n }: the longest copy a
+ * way's stand-in takes where t bounds it, else 0; overlap_longer: the strategy
+ * that takes the longer ones, which defers to the C library. */
 static void set_overlap_safe(lua_State *L, const struct copy_table *t, const struct flavor *f)
 {
 	int codes[N_COPY_STRATEGIES], n = 0, defer = -1;
@@ -103,6 +106,11 @@ static void set_overlap_safe(lua_State *L, const struct copy_table *t, const str
 		lua_setfield(L, -2, direction_names[way]);
 	}
 	lua_setfield(L, -2, "overlap_safe");
+	lua_newtable(L);
+	for (int way = DIR_UP; way <= DIR_DOWN; way++)
+		set_int(L, direction_names[way], t && t->stand_in[way] && defer >= 0 ? t->stand_in_max[way] : 0);
+	lua_setfield(L, -2, "overlap_max");
+	set_str(L, "overlap_longer", defer >= 0 ? strategy_catalogue[defer].name : NULL);
 }
 
 /* Sets fields tree, reachable (the strategies the flavor has that the

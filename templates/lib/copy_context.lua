@@ -15,16 +15,19 @@ local M = {}
 --   overlap_safe = what memmove runs in a strategy's place where the
 --   ranges overlap, { up = { [name] = name }, down = ... }: the table's
 --   measured stand-ins, or the flavor's for the installed table
---   (plan_overlap_safe),
+--   (plan_overlap_safe); overlap_max = { up = n, down = n }, the longest
+--   copy a way's stand-in takes, where bounded (else 0), and overlap_longer the
+--   strategy that takes the longer ones,
 -- }
 function M.way(suffix, name, compiled)
   if compiled then
     return { suffix = suffix, name = name, tree = compiled.tree, reachable = compiled.reachable,
              falls_through = compiled.falls_through, inline = compiled.inline, far = compiled.far,
-             overlap_safe = compiled.overlap_safe }
+             overlap_safe = compiled.overlap_safe, overlap_max = compiled.overlap_max,
+             overlap_longer = compiled.overlap_longer }
   end
   local w = { suffix = suffix, name = name, reachable = {}, inline = {}, far = false,
-              overlap_safe = plan.overlap_safe }
+              overlap_safe = plan.overlap_safe, overlap_max = plan.overlap_max, overlap_longer = plan.overlap_longer }
   for _, s in ipairs(flavor_strategies()) do w.reachable[#w.reachable + 1] = s.name end
   return w
 end
