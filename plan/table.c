@@ -84,13 +84,15 @@ void plan_at_isa(const struct copy_table *t, int isa, struct copy_table *out)
 	out->classes = t->classes;
 	out->align_dst = t->align_dst;
 	out->n_bands = 0;
-	/* A stand-in's fallbacks go its way (strategies.h). */
+	/* A stand-in was chosen on its own timings: its fallback's are not
+	 * its (avx2_down took 1.3x the C library's memmove at 16 KiB where
+	 * avx512_down tied it, evidence/zen5-2026-12-07-818db3), so where the
+	 * CPU cannot run it the flavor's stands in. */
 	for (int way = 0; way < 2; way++) {
 		int s = t->stand_in[way] - 1;
-		while (s >= 0 && strategy_catalogue[s].isa > isa)
-			s = strategy_catalogue[s].fallback;
-		out->stand_in[way] = s + 1;
-		out->stand_in_max[way] = t->stand_in_max[way];
+		int runs_here = s >= 0 && strategy_catalogue[s].isa <= isa;
+		out->stand_in[way] = runs_here ? s + 1 : 0;
+		out->stand_in_max[way] = runs_here ? t->stand_in_max[way] : 0;
 	}
 	for (int i = 0; i < t->n_bands; i++) {
 		const struct band *b = &t->bands[i];

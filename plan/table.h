@@ -43,7 +43,8 @@ int plan_band_choice(const struct band *bands, int n_bands, struct class_bounds 
 int plan_choice(const struct copy_table *t, unsigned int n, unsigned int d);
 
 /* t as the routines run it on a CPU whose isa level is isa: each strategy
- * replaced by its fallback until the CPU can run it, one that aligns
+ * replaced by its fallback until the CPU can run it (a stand-in for an
+ * overlap by none: the flavor's stands in), one that aligns
  * replaced by its fallback where t has no alignment, forward where the
  * strategy cannot copy a length; bands split where that changes a class's
  * copy and merged where neighbours then copy alike. */
