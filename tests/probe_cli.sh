@@ -36,24 +36,30 @@ for f in $flavors; do
 	check "...ends with the sha256 of every line before" sh -c \
 		"test \"\$(sed '\$d' '$A' | sha256sum | cut -d' ' -f1)\" = \"\$(tail -1 '$A' | sed -n 's/^sha256 //p')\""
 	check "...with as many point lines as its count says" test \
-		"$(sed -n '/^points /,/^sha256 /p' "$A" | sed '1d;$d' | grep -vc '^\(dispatch\|search\|check\|grid_gate\|repairs\|repair\) ')" \
+		"$(sed -n '/^points /,/^sha256 /p' "$A" | sed '1d;$d' | grep -vc '^\(dispatch\|search\|check\|grid_gate\|repairs\|repair\|overlaps\|overlap\) ')" \
 		-eq "$(sed -n 's/^points //p' "$A")"
 	check "...then the dispatch's timings" test "$(grep -c '^dispatch ' "$A")" -eq 4
 	check "...then the search's checks, as many as their count says, the kept one's small_flat table last" sh -c \
 		"test \$(grep -c '^check ' '$A') -eq \$(sed -n 's/^search //p' '$A') &&
 		 ! grep '^check ' '$A' | grep -Evq '^check [1-4] (plain|flat) [0-9]+( [0-9]+\\.[0-9]{2}){4} (lost|passed|kept)\$' &&
 		 ! grep '^check ' '$A' | sed '\$d' | grep -q ' flat '"
-	# The gate's line and its repairs come last: counted back from the checksum.
-	grep -v '^repairs* ' "$A" >"$A.trials"
+	# The gate's line and its repairs come last but for the overlapping
+	# points: counted back from the checksum.
+	grep -v '^overlaps* ' "$A" >"$A.gate"
+	grep -v '^repairs* ' "$A.gate" >"$A.trials"
 	check "...then its grid gate, run where a table was kept" sh -c \
 		"tail -2 '$A.trials' | head -1 | grep -Eqx 'grid_gate (none|[0-9.]+ [0-9]+ [0-9]+ (passed|refused))' &&
 		 { grep -qx 'grid_gate none' '$A' || grep -q '^check .* kept\$' '$A'; } &&
 		 { ! grep -qx 'grid_gate none' '$A' || ! grep -q '^check .* kept\$' '$A'; }"
 	check "...then the gate's repairs, last, as many as their count says, only where it timed a table" sh -c \
-		"tail -\$((2 + \$(sed -n 's/^repairs //p' '$A'))) '$A' | head -1 | grep -Eqx 'repairs [0-9]+' &&
+		"tail -\$((2 + \$(sed -n 's/^repairs //p' '$A'))) '$A.gate' | head -1 | grep -Eqx 'repairs [0-9]+' &&
 		 test \$(grep -c '^repair ' '$A') -eq \$(sed -n 's/^repairs //p' '$A') &&
 		 { grep -qx 'repairs 0' '$A' || ! grep -qx 'grid_gate none' '$A'; }"
-	rm -f "$A.trials"
+	check "...then memmove's copies where the ranges overlap, last, as many as their count says, none without a memmove" sh -c \
+		"tail -\$((2 + \$(sed -n 's/^overlaps \([0-9]*\) [0-9]*\$/\1/p' '$A'))) '$A' | head -1 | grep -Eqx 'overlaps [0-9]+ [0-9]+' &&
+		 test \$(grep -c '^overlap ' '$A') -eq \$(sed -n 's/^overlaps \([0-9]*\) [0-9]*\$/\1/p' '$A') &&
+		 { test $f = user || grep -qx 'overlaps 0 [0-9]*' '$A'; } && { test $f != user || ! grep -qx 'overlaps 0 [0-9]*' '$A'; }"
+	rm -f "$A.trials" "$A.gate"
 	# (--name only where no entry holds this CPU.)
 	check "...and the import reads it" sh -c \
 		"'$GEN' import --dry-run '$A' >/dev/null 2>&1 || '$GEN' import --dry-run --name probe_test_core '$A'"

@@ -262,6 +262,7 @@ int main(int argc, char **argv)
 	derive_search();
 	derive_repair();
 	derive_model();
+	derive_overlap();
 
 	expect_rejected("malformed.csv", 2);
 	expect_rejected("small_at_40.csv", 4);

@@ -56,5 +56,7 @@ void derive_search(void);
 void derive_repair(void);
 /* The distance tested where it pays, and the model (test_derive_model.c). */
 void derive_model(void);
+/* memmove's stand-ins for an overlap (test_derive_overlap.c). */
+void derive_overlap(void);
 
 #endif
