@@ -40,6 +40,10 @@ function M.edges(r)
     n_at(b.lo - 1); n_at(b.lo); n_at(b.lo + 1)
     if b.hi >= 0 then n_at(b.hi - 1); n_at(b.hi); n_at(b.hi + 1) end
   end
+  -- Where memmove's stand-in for an overlap hands longer copies on.
+  for _, max in ipairs({ r.overlap_below_max, r.overlap_above_max }) do
+    if max > 0 then n_at(max); n_at(max + 1) end
+  end
   for _, d in ipairs({ 0, 1, 2, 1023, 2048, 4095 }) do d_at(d) end
   d_at(r.above_max); d_at(r.above_max + 1)
   if r.near_max > 0 then d_at(r.near_max); d_at(r.near_max + 1) end
