@@ -14,10 +14,11 @@ for ev in $(sqlite3 uarch.db "SELECT evidence FROM rule WHERE evidence GLOB 'evi
 	[ -f "$archive" ] || continue
 	"$GEN" import --dry-run "$archive" >"$T/note.out" 2>&1
 	# Whole: it ends as its last sentence does, the regret's ("...x."), a
-	# small trial's ("...(every copy forward N.NN).") or a shaped trial's
-	# ("...N.NN sorted.").
+	# small trial's ("...(every copy forward N.NN)."), a shaped trial's
+	# ("...N.NN sorted.") or memmove's copy for an overlap ("...at worst
+	# N.NNNx.", "...libc beyond.", "...without losing at one.").
 	check "the note of $archive is whole" sh -c \
-		"grep -A2 '^table: ' '$T/note.out' | tail -1 | grep -Eq '(x|\(every copy forward [0-9.]+\)| [0-9.]+ sorted)\.\$'"
+		"grep -A2 '^table: ' '$T/note.out' | tail -1 | grep -Eq '(x|\(every copy forward [0-9.]+\)| [0-9.]+ sorted| libc beyond| without losing at one)\.\$'"
 	# The note says the bands as "0..32: small; 33..: forward"; the table
 	# line as "0..32 small; 33.. forward". Where the rule changed after its
 	# derivation (a gate's repairs, the short cells of a run before the
