@@ -285,6 +285,51 @@ static int time_processes(int n, int rounds, struct one_run *runs)
 	return 0;
 }
 
+/* The workload in processes processes, its medians and spread, and the
+ * library's targets: memcpy as entry (the library's memmove) reaches it,
+ * against theirs. Nonzero where a process gave no figures. */
+static int report_workload(int processes, int rounds, void *entry, copy_fn theirs)
+{
+	struct one_run runs[MAX_PROCESSES];
+	if (processes == 1)
+		time_workload(rounds, 0, &runs[0]);
+	else if (time_processes(processes, rounds, runs))
+		return -1;
+	/* Each figure the median over the processes, its spread beside it. */
+	double col[MAX_PROCESSES], med[8], lo[2], hi[2];
+	for (int f = 0; f < 8; f++) {
+		for (int k = 0; k < processes; k++) {
+			const double *x = f < 2 ? runs[k].ratio : f < 4 ? runs[k].self : f < 6 ? runs[k].ticks_ours : runs[k].ticks_libc;
+			col[k] = x[f % 2];
+		}
+		med[f] = median(col, processes);
+		if (f < 2)
+			lo[f] = col[0], hi[f] = col[processes - 1];
+	}
+	if (processes == 1)
+		printf("preloaded: memcpy / the C library's memcpy, random sizes %.3f, sorted control %.3f (each timed in\n"
+		       "  turns with rep movsb over %d rounds; memcpy / itself %.3f and %.3f)\n",
+		       med[0], med[1], rounds, med[2], med[3]);
+	else
+		printf("preloaded: memcpy / the C library's memcpy, random sizes %.3f (%.3f..%.3f), sorted control %.3f\n"
+		       "  (%.3f..%.3f): the median over %d processes, each placing code and pages anew, of each\n"
+		       "  one's ratio, each copy timed in turns with rep movsb over %d rounds; memcpy / itself %.3f and\n"
+		       "  %.3f)\n",
+		       med[0], lo[0], hi[0], med[1], lo[1], hi[1], processes, rounds, med[2], med[3]);
+	printf("  (median ticks per call: random %.1f against %.1f, sorted %.1f against %.1f)\n", med[4], med[6], med[5],
+	       med[7]);
+	/* The drop-in library's targets: the C library's time within the
+	 * noise where the core has no compiled table (the PLT slots point at
+	 * the C library's own copies then); no slower than the C library where
+	 * it has. */
+	int deferred = strcmp(object_of(first_jump(entry)), object_of((void *)theirs)) == 0;
+	printf("targets, the drop-in library (%s):\n  %-62s %8.3f   %s\n  %-62s %8.3f   %s\n\n",
+	       deferred ? "no compiled table here: the C library's memmove" : "this core's routines",
+	       "random sizes, preloaded memcpy / C library", med[0], deferred ? "<= 1.01" : "<= 1.00",
+	       "sorted control, preloaded memcpy / C library", med[1], deferred ? "<= 1.01" : "<= 1.00");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = WORKLOAD_PAIRED_ROUNDS, processes = 1, figures = 0, theirs_first = 0;
@@ -326,43 +371,8 @@ int main(int argc, char **argv)
 	printf("preloaded: %s's memmove entry jumps to %s; this program's PLT slot of memcpy points into %s\n",
 	       object_of(entry), object_of(first_jump(entry)), object_of((void *)plt.ours_memcpy.to));
 	fflush(stdout);
-	struct one_run runs[MAX_PROCESSES];
-	if (processes == 1)
-		time_workload(rounds, 0, &runs[0]);
-	else if (time_processes(processes, rounds, runs))
+	if (report_workload(processes, rounds, entry, theirs))
 		return 1;
-	/* Each figure the median over the processes, its spread beside it. */
-	double col[MAX_PROCESSES], med[8], lo[2], hi[2];
-	for (int f = 0; f < 8; f++) {
-		for (int k = 0; k < processes; k++) {
-			const double *x = f < 2 ? runs[k].ratio : f < 4 ? runs[k].self : f < 6 ? runs[k].ticks_ours : runs[k].ticks_libc;
-			col[k] = x[f % 2];
-		}
-		med[f] = median(col, processes);
-		if (f < 2)
-			lo[f] = col[0], hi[f] = col[processes - 1];
-	}
-	if (processes == 1)
-		printf("preloaded: memcpy / the C library's memcpy, random sizes %.3f, sorted control %.3f (each timed in\n"
-		       "  turns with rep movsb over %d rounds; memcpy / itself %.3f and %.3f)\n",
-		       med[0], med[1], rounds, med[2], med[3]);
-	else
-		printf("preloaded: memcpy / the C library's memcpy, random sizes %.3f (%.3f..%.3f), sorted control %.3f\n"
-		       "  (%.3f..%.3f): the median over %d processes, each placing code and pages anew, of each\n"
-		       "  one's ratio, each copy timed in turns with rep movsb over %d rounds; memcpy / itself %.3f and\n"
-		       "  %.3f)\n",
-		       med[0], lo[0], hi[0], med[1], lo[1], hi[1], processes, rounds, med[2], med[3]);
-	printf("  (median ticks per call: random %.1f against %.1f, sorted %.1f against %.1f)\n", med[4], med[6], med[5],
-	       med[7]);
-	/* The drop-in library's targets: the C library's time within the
-	 * noise where the core has no compiled table (the PLT slots point at
-	 * the C library's own copies then); no slower than the C library where
-	 * it has. */
-	int deferred = strcmp(object_of(first_jump(entry)), object_of((void *)theirs)) == 0;
-	printf("targets, the drop-in library (%s):\n  %-62s %8.3f   %s\n  %-62s %8.3f   %s\n\n",
-	       deferred ? "no compiled table here: the C library's memmove" : "this core's routines",
-	       "random sizes, preloaded memcpy / C library", med[0], deferred ? "<= 1.01" : "<= 1.00",
-	       "sorted control, preloaded memcpy / C library", med[1], deferred ? "<= 1.01" : "<= 1.00");
 	time_overlaps(&plt.ours_memmove, &plt.libc_memmove, rounds);
 	printf("\n");
 	time_grid(&plt.ours_memcpy, &plt.libc_memcpy);
