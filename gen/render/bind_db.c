@@ -35,7 +35,10 @@ void bind_push_resolved(lua_State *L, const struct resolved_rule *rr)
 	set_int(L, "below_max", t->below_max);
 	set_int(L, "zero_mod", t->zero_mod);
 	set_int(L, "align_dst", t->align_dst);
-	/* memmove's stand-ins' bounds (0: none), edges of its overlap paths. */
+	/* memmove's copies where the ranges overlap ("": the flavor's) and
+	 * their bounds (0: none), which end some of its overlap paths. */
+	set_str(L, "overlap_below", t->stand_in[DIR_UP] ? strategy_catalogue[t->stand_in[DIR_UP] - 1].name : "");
+	set_str(L, "overlap_above", t->stand_in[DIR_DOWN] ? strategy_catalogue[t->stand_in[DIR_DOWN] - 1].name : "");
 	set_int(L, "overlap_below_max", t->stand_in[DIR_UP] ? t->stand_in_max[DIR_UP] : 0);
 	set_int(L, "overlap_above_max", t->stand_in[DIR_DOWN] ? t->stand_in_max[DIR_DOWN] : 0);
 	lua_newtable(L);

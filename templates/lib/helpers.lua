@@ -52,7 +52,8 @@ function c_string(s)
 end
 
 -- A rule's table in a line: the class bounds, then each band's lengths, its
--- strategy elsewhere, and the classes that differ from it. zen2 reads
+-- strategy elsewhere, and the classes that differ from it, then memmove's
+-- copies where the ranges overlap, where named. zen2 reads
 -- "above: d 1..31 | 0..63 forward | 64.. forward, above down".
 function table_text(r)
   local parts = {}
@@ -68,6 +69,13 @@ function table_text(r)
       if live and b[c] ~= b.elsewhere then text = text .. ", " .. c .. " " .. b[c] end
     end
     parts[#parts + 1] = text
+  end
+  -- memmove's copy where the ranges overlap, where the rule names one.
+  for _, o in ipairs({ { "below", "up" }, { "above", "down" } }) do
+    local s, max = r["overlap_" .. o[1]], r["overlap_" .. o[1] .. "_max"]
+    if s ~= "" then
+      parts[#parts + 1] = "overlap " .. o[2] .. ": " .. s .. (max > 0 and " to " .. max or "")
+    end
   end
   return table.concat(parts, " | ")
 end
