@@ -164,7 +164,7 @@ static int choose(const struct source *src, int reference, struct derived_rule *
 	return best;
 }
 
-void overlap_stand_ins(const struct overlap_timings *o, const struct timings *t, struct derived_rule *r)
+void overlap_stand_ins(const struct overlap_timings *o, const struct timings *t, int moves, struct derived_rule *r)
 {
 	r->stand_in[DIR_UP] = r->stand_in[DIR_DOWN] = 0;
 	r->stand_in_max[DIR_UP] = r->stand_in_max[DIR_DOWN] = 0;
@@ -173,10 +173,14 @@ void overlap_stand_ins(const struct overlap_timings *o, const struct timings *t,
 	rule_table(r, &table);
 	int reference = timings_reference(t);
 	/* A table that copies forward everywhere ships as the baseline, with
-	 * no tree and no guard; a flavor without the C library's memmove has
-	 * no memmove of its own. */
-	if (!strategy_catalogue[reference].defers || from == BAND_UNBOUNDED || plan_copies_forward(&table))
+	 * no tree and no guard. */
+	if (!moves || from == BAND_UNBOUNDED || plan_copies_forward(&table))
 		return;
+	if (!strategy_catalogue[reference].defers) {
+		say(r, " This run timed no C library's memmove, so no copy of ours can be shown not to lose to it "
+		       "where the ranges overlap: memmove keeps it there.");
+		return;
+	}
 	if (!o || !o->n)
 		say(r, " This run timed no overlapping copy: memmove's copies for an overlap are chosen on its "
 		       "disjoint points.");

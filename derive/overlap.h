@@ -53,10 +53,12 @@ int overlap_way(int delta);
  * serves, the one of least mean log time over the reference's at its
  * points of that way from that length, where it beats the reference
  * beyond r->noise on that mean and loses to it beyond the noise at none;
- * else the reference. Nothing where the run timed no C library's memmove,
- * r has no copy that goes one way, or r copies forward everywhere (it
- * ships as the baseline, with no guard). */
-void overlap_stand_ins(const struct overlap_timings *o, const struct timings *t, struct derived_rule *r);
+ * else the reference. Nothing where the run's flavor has no memmove
+ * (moves 0), r has no copy that goes one way, or r copies forward
+ * everywhere (it ships as the baseline, with no guard); nothing either,
+ * but a sentence saying so, where the run timed no C library's memmove:
+ * no copy can be shown not to lose to it. */
+void overlap_stand_ins(const struct overlap_timings *o, const struct timings *t, int moves, struct derived_rule *r);
 
 /* The archive's lines (version 27): "overlaps N PASSES", then per point
  * "overlap STRATEGY LENGTH DELTA T1 .. Tpasses". */

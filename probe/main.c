@@ -203,7 +203,7 @@ static int print_stand_ins(const struct probe_flavor *f, const struct timings *t
 		return -1;
 	}
 	size_t said = strlen(r.note);
-	overlap_stand_ins(&a->overlap, t, &r);
+	overlap_stand_ins(&a->overlap, t, f->moves, &r);
 	if (strlen(r.note) > said)
 		printf("%s:%s\n", f->name, r.note + said);
 	return 0;

@@ -2,7 +2,8 @@
  * timings: the copy and the bound of least summed time where it beats the
  * C library's memmove and loses at no point up to that bound; the C
  * library's where nothing does; nothing where the run timed no C
- * library's memmove or the table has no copy that goes one way; the
+ * library's memmove (the note says so), the flavor has no memmove, or the
+ * table has no copy that goes one way; the
  * disjoint points of an older run; and the archive's lines read back. */
 #include "test_derive.h"
 
@@ -84,7 +85,7 @@ static void chosen(void)
 	timed(&t, 1);
 	struct derived_rule r;
 	forward_rule(&r);
-	overlap_stand_ins(&o, &t, &r);
+	overlap_stand_ins(&o, &t, 1, &r);
 	/* 20 points at 0.75 (the destination above, to 16 KiB) sum less than 43 at 0.9. */
 	check(r.stand_in[DIR_DOWN] == STRATEGY_AVX2_DOWN + 1 && r.stand_in_max[DIR_DOWN] == 16384,
 	      "down: %s to %u, not avx2_down to 16384, the least summed time",
@@ -99,7 +100,7 @@ static void chosen(void)
 	add_way(&o, STRATEGY_LIBC, libc_ticks);
 	add_way(&o, STRATEGY_AVX512_DOWN, tenth_win);
 	forward_rule(&r);
-	overlap_stand_ins(&o, &t, &r);
+	overlap_stand_ins(&o, &t, 1, &r);
 	check(r.stand_in[DIR_DOWN] == STRATEGY_AVX512_DOWN + 1 && r.stand_in_max[DIR_DOWN] == 0,
 	      "down: not avx512_down for any length where it wins at every point");
 
@@ -109,22 +110,27 @@ static void chosen(void)
 	r.bands[2] = (struct band){1024, BAND_UNBOUNDED, {F, F, F, F, F}}, r.n_bands = 3;
 	for (int c = 0; c < N_DISTANCE_CLASSES; c++)
 		r.bands[1].strategy[c] = STRATEGY_AVX512_MEDIUM;
-	overlap_stand_ins(&o, &t, &r);
+	overlap_stand_ins(&o, &t, 1, &r);
 	check(strstr(r.note, "from 1024 bytes") != NULL, "the points are not counted from the first copy that goes one way");
 
 	/* No C library's memmove timed: nothing. */
 	timings_free(&t);
 	timed(&t, 0);
 	forward_rule(&r);
-	overlap_stand_ins(&o, &t, &r);
+	overlap_stand_ins(&o, &t, 1, &r);
 	check(!r.stand_in[DIR_UP] && !r.stand_in[DIR_DOWN], "a stand-in without the C library's memmove timed");
+	check(strstr(r.note, "timed no C library's memmove") != NULL, "the note does not say no C library's memmove was timed");
+	forward_rule(&r);
+	overlap_stand_ins(&o, &t, 0, &r);
+	check(!r.stand_in[DIR_UP] && !r.stand_in[DIR_DOWN] && !strstr(r.note, "memmove"),
+	      "a flavor without a memmove is told of memmove's overlaps");
 	timings_free(&t);
 
 	/* A table that copies forward everywhere ships as the baseline. */
 	timed(&t, 1);
 	forward_rule(&r);
 	r.bands[0] = (struct band){0, BAND_UNBOUNDED, {F, F, F, F, F}}, r.n_bands = 1;
-	overlap_stand_ins(&o, &t, &r);
+	overlap_stand_ins(&o, &t, 1, &r);
 	check(!r.stand_in[DIR_UP] && !r.stand_in[DIR_DOWN], "a stand-in for a table that copies forward everywhere");
 	timings_free(&t);
 	free(o.points);
@@ -141,7 +147,7 @@ static void disjoint(void)
 	}
 	struct derived_rule r;
 	forward_rule(&r);
-	overlap_stand_ins(NULL, &t, &r);
+	overlap_stand_ins(NULL, &t, 1, &r);
 	check(r.stand_in[DIR_DOWN] == STRATEGY_AVX2_DOWN + 1 && r.stand_in_max[DIR_DOWN] == 0 &&
 		      r.stand_in[DIR_UP] == STRATEGY_AVX2_FORWARD + 1 && r.stand_in_max[DIR_UP] == 4096,
 	      "on the disjoint points: down %d to %u, up %d to %u", r.stand_in[DIR_DOWN] - 1, r.stand_in_max[DIR_DOWN],

@@ -100,7 +100,7 @@ int import_derive(const struct run_archive *a, struct timings *t, struct derived
 		err("%s", rule->note);
 		return -1;
 	}
-	overlap_stand_ins(&a->overlap, t, rule);
+	overlap_stand_ins(&a->overlap, t, run->moves, rule);
 	double *spreads = malloc(t->n * sizeof *spreads);
 	if (!spreads)
 		return -1;
@@ -164,9 +164,9 @@ static int flavor_refused(const char *path, const char *db_path, const struct mo
 /* Derives the archive's rule and records it under entry, or with dry_run
  * prints the evidence summary it would write. 0 or EXIT_FAIL. */
 static int derive_and_record(const char *db_path, const char *path, int dry_run, const struct entry_choice *entry,
-			     struct run_archive *a, const struct cpu_info *cpu, int *recorded)
+			     struct run_archive *a, const struct cpu_info *cpu, int moves, int *recorded)
 {
-	struct run_facts run = {.archive = a, .cpu = cpu};
+	struct run_facts run = {.archive = a, .cpu = cpu, .moves = moves};
 	struct timings t = {0};
 	struct derived_rule rule;
 	int rc = EXIT_FAIL;
@@ -230,7 +230,7 @@ static int import_one(const char *db_path, const char *name, int dry_run, const 
 	if (!dry_run && !plot_available())
 		err("gnuplot is missing, and the evidence needs its plot (make deps); nothing was imported");
 	else
-		rc = derive_and_record(db_path, path, dry_run, &entry, &a, &cpu, recorded);
+		rc = derive_and_record(db_path, path, dry_run, &entry, &a, &cpu, flavor_named(&m, a.flavor)->moves, recorded);
 out:
 	archive_free(&a);
 	return rc;

@@ -41,7 +41,8 @@ static int list_runs(const char *db_path, char **only, int n_only, struct again 
 	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db,
 			       "SELECT run.id, run.uarch, run.archive_sha256, "
-			       "coalesce(rule.evidence = 'evidence/' || run.id || '/summary.md', 0) "
+			       "coalesce(rule.evidence = 'evidence/' || run.id || '/summary.md', 0), "
+			       "EXISTS (SELECT 1 FROM flavor_routine f WHERE f.flavor = run.flavor AND f.routine = 'memmove') "
 			       "FROM run LEFT JOIN rule ON rule.uarch = run.uarch AND rule.flavor = run.flavor "
 			       "WHERE run.archive_sha256 IS NOT NULL ORDER BY run.id",
 			       -1, &st, NULL) != SQLITE_OK) {
@@ -59,6 +60,7 @@ static int list_runs(const char *db_path, char **only, int n_only, struct again 
 		snprintf(g->r.entry.name, sizeof g->r.entry.name, "%s", (const char *)sqlite3_column_text(st, 1));
 		snprintf(g->sha256, sizeof g->sha256, "%s", (const char *)sqlite3_column_text(st, 2));
 		g->r.cited = sqlite3_column_int(st, 3);
+		g->r.run.moves = sqlite3_column_int(st, 4); /* as the model reads it: the flavor has a memmove */
 	}
 	sqlite3_finalize(st);
 	sqlite3_close(db);

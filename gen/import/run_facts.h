@@ -21,6 +21,7 @@ struct run_facts {
 	 * measured below DISPATCH_TRUSTED_VERSION (derive/dispatch.h). */
 	struct dispatch_run dispatch;
 	const struct derived_rule *rule;
+	int moves; /* the run's flavor has a memmove (the drop-in library's) */
 	struct derived_rule pass_rule[MAX_PASSES]; /* derived from passes 1..k+1 */
 	double median_spread, worst_spread;
 };
