@@ -1,9 +1,9 @@
 /* memmove's stand-ins for an overlap, chosen from the run's timings, and
  * the archive's lines of those timings (overlap.h). */
 #include "overlap.h"
+#include "grid.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,16 +81,6 @@ struct verdict {
 	double mean, worst;
 	int timed; /* at every point */
 };
-
-static void say(struct derived_rule *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(struct derived_rule *r, const char *fmt, ...)
-{
-	size_t len = strlen(r->note);
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->note + len, sizeof r->note - len, fmt, ap);
-	va_end(ap);
-}
 
 static int cmp_long(const void *a, const void *b)
 {
