@@ -13,6 +13,7 @@ static const struct {
 	{".text", "section .text", ".text"},
 	{".data", "section .data", ".data"},
 	{".rodata", "section .rodata", ".section .rodata"},
+	{".bss", "section .bss", ".bss"},
 	/* Read-only once relocated: data that holds addresses, so that a shared
 	 * object needs no relocation in a read-only segment. */
 	{".data.rel.ro", "section .data.rel.ro progbits alloc noexec write align=8",
@@ -73,9 +74,11 @@ static char *cet_note(int nasm, const char *indent)
 	return b.data;
 }
 
-/* dq: for NASM, a relocation names the symbol, as GAS writes it, not its
- * section. */
-static char *quads(int nasm, const char *indent, const char *rest)
+/* dq: for NASM, a relocation names an exported symbol, as GAS writes it,
+ * not its section. Not a local one: NASM would name the exported symbol
+ * before it in its section, and finds none for a routine laid out before
+ * every entry (baseline.tpi). */
+static char *quads(const struct asm_state *st, int nasm, const char *indent, const char *rest)
 {
 	if (!nasm)
 		return xasprintf("%s.quad   %s", indent, rest);
@@ -84,7 +87,8 @@ static char *quads(int nasm, const char *indent, const char *rest)
 	struct buf b = {0};
 	buf_printf(&b, "%sdq      ", indent);
 	for (size_t i = 0; i < n; i++)
-		buf_printf(&b, "%s%s%s", i ? ", " : "", args[i], asm_is_symbol(args[i]) ? " wrt ..sym" : "");
+		buf_printf(&b, "%s%s%s", i ? ", " : "", args[i],
+			   asm_is_symbol(args[i]) && asm_exported(st, args[i]) ? " wrt ..sym" : "");
 	asm_free_list(args, n);
 	return b.data;
 }
@@ -113,6 +117,70 @@ static int is_distances(const char *s)
 	}
 }
 
+/* 1 when s[0..len) is a room term of codepad: a number, "A - B" or
+ * "A - B + N", A and B labels. */
+static int is_room_term(const char *s, size_t len)
+{
+	const char *plus = NULL;
+	for (const char *p = s; p + 3 <= s + len; p++)
+		if (strncmp(p, " + ", 3) == 0)
+			plus = p;
+	if (!plus)
+		return is_distance(s, len) || (len && strspn(s, "0123456789") == len);
+	size_t n = (size_t)(s + len - (plus + 3));
+	return is_distance(s, (size_t)(plus - s)) && n && strspn(plus + 3, "0123456789") >= n;
+}
+
+/* codepad L, X[, X]...: int3 until as many bytes follow L as the largest
+ * X, or as already do: a chain of symbols L.room<k>, each the larger of the
+ * one before and X<k>, from what follows L here. Labels the terms name are
+ * defined before, so that each assembler knows them when it pads (NASM's
+ * times takes no forward reference, GAS's .org none either). NASM's a > b
+ * is 1 where true; GAS's (and LLVM's, for rustc's global_asm!) is -1, all
+ * ones: the mask of a ^ ((a ^ b) & mask), which is b where b > a. NULL
+ * where the operands do not fit. */
+static char *codepad(const struct asm_state *st, int nasm, const char *indent, const char *rest)
+{
+	const char *e = asm_symbol_end(rest, 0);
+	if (!e || strncmp(e, ", ", 2) != 0)
+		return NULL;
+	for (const char *x = e + 2;;) {
+		const char *comma = strstr(x, ", ");
+		size_t len = comma ? (size_t)(comma - x) : strlen(x);
+		if (!is_room_term(x, len))
+			return NULL;
+		if (!comma)
+			break;
+		x = comma + 2;
+	}
+	char *name = xasprintf("%.*s", (int)(e - rest), rest), *label = spell_marks(st, nasm, name);
+	char *terms = spell_marks(st, nasm, e + 2);
+	struct buf b = {0};
+	buf_printf(&b, nasm ? "%s..@%s.room0 equ $ - %s" : "%s.set    .L%s.room0, . - %s", indent, name, label);
+	size_t k = 0;
+	for (const char *x = terms;; k++) {
+		const char *comma = strstr(x, ", ");
+		int len = comma ? (int)(comma - x) : (int)strlen(x);
+		if (nasm)
+			buf_printf(&b, "\n%s..@%s.room%zu equ (%.*s) > ..@%s.room%zu ? (%.*s) : ..@%s.room%zu", indent, name,
+				   k + 1, len, x, name, k, len, x, name, k);
+		else
+			buf_printf(&b, "\n%s.set    .L%s.room%zu, .L%s.room%zu ^ ((.L%s.room%zu ^ (%.*s)) & ((%.*s) > .L%s.room%zu))",
+				   indent, name, k + 1, name, k, name, k, len, x, len, x, name, k);
+		if (!comma)
+			break;
+		x = comma + 2;
+	}
+	if (nasm)
+		buf_printf(&b, "\n%stimes   ..@%s.room%zu - ($ - %s) db 0xcc", indent, name, k + 1, label);
+	else
+		buf_printf(&b, "\n%s.org    %s + .L%s.room%zu, 0xcc", indent, label, name, k + 1);
+	free(terms);
+	free(label);
+	free(name);
+	return b.data;
+}
+
 /* The file's frame and its data: 1 with *out (NULL after asm_fail), or 0
  * when op is none of them or its operands do not fit it. */
 int asm_layout(struct asm_state *st, int nasm, const char *indent, const char *op, const char *rest, char **out)
@@ -132,22 +200,15 @@ int asm_layout(struct asm_state *st, int nasm, const char *indent, const char *o
 	} else if (strcmp(op, "align") == 0 && asm_is_numbers(rest, "")) {
 		*out = nasm ? xasprintf("%salign   %s, db 0", indent, rest) : xasprintf("%s.balign %s, 0", indent, rest);
 	} else if (strcmp(op, "dq") == 0) {
-		*out = quads(nasm, indent, rest);
+		*out = quads(st, nasm, indent, rest);
 	} else if (strcmp(op, "codepad") == 0) {
-		const char *e = asm_symbol_end(rest, 0), *n = e;
-		if (!e || *e != ',')
+		*out = codepad(st, nasm, indent, rest);
+		if (!*out)
 			return 0;
-		for (n++; asm_space((unsigned char)*n); n++)
-			;
-		if (!asm_is_numbers(n, ""))
-			return 0;
-		char *name = xasprintf("%.*s", (int)(e - rest), rest), *label = spell_marks(st, nasm, name);
-		free(name);
-		/* Both forms refuse code that already runs past: NASM's negative
-		 * count, GAS's .org backwards (GAS only warns of a negative .skip). */
-		*out = nasm ? xasprintf("%stimes   %s - ($ - %s) db 0xcc", indent, n, label)
-			    : xasprintf("%s.org    %s + %s, 0xcc", indent, label, n);
-		free(label);
+	} else if (strcmp(op, "reserve") == 0 && (asm_is_numbers(rest, "") || is_distance(rest, strlen(rest)))) {
+		char *spelled = spell_marks(st, nasm, rest);
+		*out = xasprintf("%s%s%s", indent, nasm ? "resb    " : ".skip   ", spelled);
+		free(spelled);
 	} else if (strcmp(op, "dd") == 0 || strcmp(op, "dw") == 0) {
 		/* Distances between labels of one section: constants once
 		 * assembled, so that the data needs no relocation. dw also takes

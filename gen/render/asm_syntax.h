@@ -9,8 +9,8 @@
  *   name:                     a label; .Lname is local to the file and, for
  *                             NASM, to the last label not starting with '.'
  *   intel64                   64-bit code, memory operands RIP-relative
- *   section NAME              .text, .data, .rodata, .data.rel.ro or
- *                             .note.GNU-stack
+ *   section NAME              .text, .data, .rodata, .data.rel.ro, .bss
+ *                             or .note.GNU-stack
  *   func NAME / endfunc       an exported function; endfunc ends every
  *                             function opened since the last one
  *   object NAME / endobject   an exported data object, the same way
@@ -34,8 +34,11 @@
  *   codealign N               pad with int3 (0xcc) to an N-byte boundary, in
  *                             code that no path falls into: the two
  *                             back-ends would fill with different nops
- *   codepad L, N              pad with int3 until N bytes follow label L; an
- *                             error in both assemblers where more already do
+ *   codepad L, X[, X]         pad with int3 until as many bytes follow label
+ *                             L as the largest X (a number, "A - B" or
+ *                             "A - B + N", labels defined before), if fewer
+ *                             do: a room the assembler measures
+ *   reserve X                 X zero bytes of .bss (a number or "A - B")
  *   mark NAME                 a label that only data refers to: it changes
  *                             no label's scope (NASM's ..@NAME, GAS's
  *                             .LNAME), so it may sit between a jump and its

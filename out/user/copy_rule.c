@@ -284,7 +284,8 @@ int uc_rule_force(struct uc_rule *rule, int strategy, unsigned int align_dst, co
 /* The patch list, in x86_64/copy.asm: each patched routine's entry, where
  * its site starts from there and the site's room, per routine set the
  * routine each site runs, and what of it rule_patch copies into the site
- * (templates/lib/entry_copy.lua). */
+ * (templates/lib/entry_copy.lua); then the scratch rule_patch writes, per
+ * site twice its room (patch_list.tpi). */
 extern const uc_uintptr uc_patch_entries[UC_N_PATCH_SITES];
 extern const unsigned char uc_patch_site_offset[UC_N_PATCH_SITES];
 extern const unsigned short uc_patch_site_len[UC_N_PATCH_SITES];
@@ -292,9 +293,7 @@ extern const uc_uintptr uc_patch_targets[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES];
 extern const unsigned short uc_patch_copy_end[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES];
 extern const unsigned short uc_patch_copy_first[UC_N_ROUTINE_SETS * UC_N_PATCH_SITES + 1];
 extern const unsigned short uc_patch_copy_jumps[];
-
-/* The largest room of a site. */
-#define UC_PATCH_ROOM 1781
+extern unsigned char uc_patch_scratch[];
 
 /* The routine sets: 0 the entries' own baseline, 1 the table dispatch,
  * then each measured table compiled for one isa level. */
@@ -373,10 +372,9 @@ const void *uc_rule_routine(unsigned int site)
 	return (const void *)uc_patch_targets[installed_set * UC_N_PATCH_SITES + site];
 }
 
-/* The bytes each site held as built, read before the first patch, so that
- * a later rule of the baseline can put them back, and the set whose code
- * the sites hold. */
-static unsigned char built[UC_N_PATCH_SITES][UC_PATCH_ROOM];
+/* Whether the bytes each site held as built have been read (before the
+ * first patch, so that a later rule of the baseline can put them back),
+ * and the set whose code the sites hold. */
 static int built_read;
 static unsigned int patched_set;
 
@@ -384,6 +382,16 @@ static unsigned int patched_set;
 static uc_uintptr site_of(unsigned int s)
 {
 	return uc_patch_entries[s] + uc_patch_site_offset[s];
+}
+
+/* Site s's bytes as built, in patch_scratch; the bytes rule_patch writes
+ * there follow them, as many. */
+static unsigned char *built_of(unsigned int s)
+{
+	unsigned int i, at = 0;
+	for (i = 0; i < s; i++)
+		at += 2u * uc_patch_site_len[i];
+	return uc_patch_scratch + at;
 }
 
 static uc_uintptr routine_of(unsigned int set, unsigned int s)
@@ -434,7 +442,7 @@ static int move_jump(unsigned char *code, unsigned int at, uc_uintptr routine, u
  * as where the routine is called directly; else (the table dispatch) a jmp
  * rel32 to the routine. -1 where a jump does not reach or the patch list
  * is not what this file expects (a copy longer than the site's room, which
- * entry_copy.lua bounds). */
+ * the assembler measured to hold it: baseline.tpi). */
 static int site_code(unsigned int set, unsigned int s, unsigned char *code, unsigned int *len)
 {
 	uc_uintptr site = site_of(s), routine = routine_of(set, s);
@@ -443,7 +451,7 @@ static int site_code(unsigned int set, unsigned int s, unsigned char *code, unsi
 	if (set == 0) {
 		*len = uc_patch_site_len[s];
 		for (i = 0; i < *len; i++)
-			code[i] = built[s][i];
+			code[i] = built_of(s)[i];
 		return 0;
 	}
 	if (end == 0) {
@@ -472,27 +480,28 @@ static int site_code(unsigned int set, unsigned int s, unsigned char *code, unsi
 
 int uc_rule_patch(uc_text_poke poke)
 {
-	static unsigned char code[UC_PATCH_ROOM];
+	unsigned char *code;
 	unsigned int s, i, len, via;
 	if (!poke)
 		return -1; /* a harness that set no poke: nothing can be written */
 	for (s = 0; s < UC_N_PATCH_SITES; s++)
-		if (uc_patch_site_len[s] < 5 || uc_patch_site_len[s] > UC_PATCH_ROOM)
+		if (uc_patch_site_len[s] < 5)
 			return -1;
 	if (!built_read) {
 		for (s = 0; s < UC_N_PATCH_SITES; s++)
 			for (i = 0; i < uc_patch_site_len[s]; i++)
-				built[s][i] = ((const volatile unsigned char *)site_of(s))[i];
+				built_of(s)[i] = ((const volatile unsigned char *)site_of(s))[i];
 		built_read = 1;
 	}
 	for (s = 0; s < UC_N_PATCH_SITES; s++)
-		if (site_code(installed_set, s, code, &len) != 0)
+		if (site_code(installed_set, s, built_of(s) + uc_patch_site_len[s], &len) != 0)
 			return -1;
 	via = installed_set != 0 ? installed_set : patched_set;
 	for (s = 0; s < UC_N_PATCH_SITES; s++) {
 		uc_uintptr site = site_of(s);
 		const volatile unsigned char *at = (const volatile unsigned char *)site;
 		unsigned char jmp[5];
+		code = built_of(s) + uc_patch_site_len[s];
 		site_code(installed_set, s, code, &len);
 		/* A site that holds them already is left alone: the probe and the
 		 * tests install a table before every point they time or check. */

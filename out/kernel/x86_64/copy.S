@@ -75,21 +75,6 @@
 /* a call took 6 ticks against rep movsb's 19 at 8 and at 32 bytes, d = 0 */
 /* (evidence/zen3-2026-11-30-50896c). */
 
-/* void *uc_memcpy(void *dst, const void *src, size_t n): dst and src are */
-/* disjoint or identical. Returns dst. */
-        .balign 64, 0xcc
-        .globl  uc_memcpy
-        .type   uc_memcpy, @function
-uc_memcpy:
-        endbr64
-uc_memcpy.site:
-        mov     rax, rdi
-        mov     rcx, rdx
-        rep movsb                               /* the baseline: one forward copy */
-        ret
-        .org    uc_memcpy.site + 252, 0xcc
-.Luc_memcpy.site_end:
-        .size   uc_memcpy, . - uc_memcpy
 
 /* uc_memcpy under the installed table, where rule_patch sends uc_memcpy. Each */
 /* routine starts a 64-byte line (copy.asm.tpl says why). */
@@ -592,6 +577,26 @@ uc_memcpy_zen3:
         /* descending body: end */
         ret
 
+/* void *uc_memcpy(void *dst, const void *src, size_t n): dst and src are */
+/* disjoint or identical. Returns dst. */
+        .balign 64, 0xcc
+        .globl  uc_memcpy
+        .type   uc_memcpy, @function
+uc_memcpy:
+        endbr64
+uc_memcpy.site:
+        mov     rax, rdi
+        mov     rcx, rdx
+        rep movsb                               /* the baseline: one forward copy */
+        ret
+        .set    .Luc_memcpy.room0, . - uc_memcpy
+        .set    .Luc_memcpy.room1, .Luc_memcpy.room0 ^ ((.Luc_memcpy.room0 ^ (uc_memcpy.site - uc_memcpy + 5)) & ((uc_memcpy.site - uc_memcpy + 5) > .Luc_memcpy.room0))
+        .set    .Luc_memcpy.room2, .Luc_memcpy.room1 ^ ((.Luc_memcpy.room1 ^ (.Luc_memcpy_zen2.copy_end - uc_memcpy_zen2 + 5)) & ((.Luc_memcpy_zen2.copy_end - uc_memcpy_zen2 + 5) > .Luc_memcpy.room1))
+        .set    .Luc_memcpy.room3, .Luc_memcpy.room2 ^ ((.Luc_memcpy.room2 ^ (.Luc_memcpy_zen3.copy_end - uc_memcpy_zen3 + 5)) & ((.Luc_memcpy_zen3.copy_end - uc_memcpy_zen3 + 5) > .Luc_memcpy.room2))
+        .org    uc_memcpy + .Luc_memcpy.room3, 0xcc
+.Luc_memcpy.site_end:
+        .size   uc_memcpy, . - uc_memcpy
+
 /* void *uc_copy_forward(void *dst, const void *src, size_t n): strategy forward */
 /* alone, whatever the rule. Returns dst. */
         .balign 64, 0xcc
@@ -817,21 +822,6 @@ uc_copy_small_flat:
 .Luc_copy_small_flat.body_end:
         .size   uc_copy_small_flat, . - uc_copy_small_flat
 
-/* int uc_copy_strategy(const void *dst, const void *src, size_t n): the code */
-/* of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same */
-/* dispatch, expanded from the same template function, and patched alike, */
-/* so tests and logs see what memcpy does. */
-        .balign 64, 0xcc
-        .globl  uc_copy_strategy
-        .type   uc_copy_strategy, @function
-uc_copy_strategy:
-        endbr64
-uc_copy_strategy.site:
-        mov     eax, 0                           /* forward */
-        ret
-        .org    uc_copy_strategy.site + 249, 0xcc
-.Luc_copy_strategy.site_end:
-        .size   uc_copy_strategy, . - uc_copy_strategy
 
 /* uc_copy_strategy under the installed table. */
         .balign 64, 0xcc
@@ -1109,6 +1099,26 @@ uc_copy_strategy_zen3:
         mov     eax, 2
         ret
 
+/* int uc_copy_strategy(const void *dst, const void *src, size_t n): the code */
+/* of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same */
+/* dispatch, expanded from the same template function, and patched alike, */
+/* so tests and logs see what memcpy does. */
+        .balign 64, 0xcc
+        .globl  uc_copy_strategy
+        .type   uc_copy_strategy, @function
+uc_copy_strategy:
+        endbr64
+uc_copy_strategy.site:
+        mov     eax, 0                           /* forward */
+        ret
+        .set    .Luc_copy_strategy.room0, . - uc_copy_strategy
+        .set    .Luc_copy_strategy.room1, .Luc_copy_strategy.room0 ^ ((.Luc_copy_strategy.room0 ^ (uc_copy_strategy.site - uc_copy_strategy + 5)) & ((uc_copy_strategy.site - uc_copy_strategy + 5) > .Luc_copy_strategy.room0))
+        .set    .Luc_copy_strategy.room2, .Luc_copy_strategy.room1 ^ ((.Luc_copy_strategy.room1 ^ (.Luc_copy_strategy_zen2.copy_end - uc_copy_strategy_zen2 + 5)) & ((.Luc_copy_strategy_zen2.copy_end - uc_copy_strategy_zen2 + 5) > .Luc_copy_strategy.room1))
+        .set    .Luc_copy_strategy.room3, .Luc_copy_strategy.room2 ^ ((.Luc_copy_strategy.room2 ^ (.Luc_copy_strategy_zen3.copy_end - uc_copy_strategy_zen3 + 5)) & ((.Luc_copy_strategy_zen3.copy_end - uc_copy_strategy_zen3 + 5) > .Luc_copy_strategy.room2))
+        .org    uc_copy_strategy + .Luc_copy_strategy.room3, 0xcc
+.Luc_copy_strategy.site_end:
+        .size   uc_copy_strategy, . - uc_copy_strategy
+
 /* The user copies expand memcpy's dispatch and bodies (the same template */
 /* functions) between the labels uc_<routine>_access and */
 /* uc_<routine>_access_end: every instruction that touches user memory lies */
@@ -1123,24 +1133,6 @@ uc_copy_strategy_zen3:
 /* failure some or none of the bytes were copied: a descending copy may have */
 /* written the top of the destination already (toyos pull request 1244). */
 
-/* uc_copy_to_user(void *dst, const void *src, size_t n): memcpy's table and */
-/* bodies inside an access range. */
-        .balign 64, 0xcc
-        .globl  uc_copy_to_user
-        .type   uc_copy_to_user, @function
-        .globl  uc_copy_to_user_access, uc_copy_to_user_access_end
-uc_copy_to_user:
-        endbr64
-uc_copy_to_user.site:
-        mov     rcx, rdx
-        xor     eax, eax                        /* the result, 0: rep movsb keeps eax */
-uc_copy_to_user_access:
-        rep movsb                               /* the baseline: one forward copy */
-uc_copy_to_user_access_end:
-        ret
-        .org    uc_copy_to_user.site + 256, 0xcc
-.Luc_copy_to_user.site_end:
-        .size   uc_copy_to_user, . - uc_copy_to_user
 
 /* uc_copy_to_user under the installed table, where rule_patch sends uc_copy_to_user; its */
 /* access range is in uc_user_access_ranges too. */
@@ -1647,24 +1639,29 @@ uc_copy_to_user_zen3_access_end:
         xor     eax, eax
         ret
 
-/* uc_copy_from_user(void *dst, const void *src, size_t n): memcpy's table and */
+/* uc_copy_to_user(void *dst, const void *src, size_t n): memcpy's table and */
 /* bodies inside an access range. */
         .balign 64, 0xcc
-        .globl  uc_copy_from_user
-        .type   uc_copy_from_user, @function
-        .globl  uc_copy_from_user_access, uc_copy_from_user_access_end
-uc_copy_from_user:
+        .globl  uc_copy_to_user
+        .type   uc_copy_to_user, @function
+        .globl  uc_copy_to_user_access, uc_copy_to_user_access_end
+uc_copy_to_user:
         endbr64
-uc_copy_from_user.site:
+uc_copy_to_user.site:
         mov     rcx, rdx
         xor     eax, eax                        /* the result, 0: rep movsb keeps eax */
-uc_copy_from_user_access:
+uc_copy_to_user_access:
         rep movsb                               /* the baseline: one forward copy */
-uc_copy_from_user_access_end:
+uc_copy_to_user_access_end:
         ret
-        .org    uc_copy_from_user.site + 256, 0xcc
-.Luc_copy_from_user.site_end:
-        .size   uc_copy_from_user, . - uc_copy_from_user
+        .set    .Luc_copy_to_user.room0, . - uc_copy_to_user
+        .set    .Luc_copy_to_user.room1, .Luc_copy_to_user.room0 ^ ((.Luc_copy_to_user.room0 ^ (uc_copy_to_user.site - uc_copy_to_user + 5)) & ((uc_copy_to_user.site - uc_copy_to_user + 5) > .Luc_copy_to_user.room0))
+        .set    .Luc_copy_to_user.room2, .Luc_copy_to_user.room1 ^ ((.Luc_copy_to_user.room1 ^ (.Luc_copy_to_user_zen2.copy_end - uc_copy_to_user_zen2 + 5)) & ((.Luc_copy_to_user_zen2.copy_end - uc_copy_to_user_zen2 + 5) > .Luc_copy_to_user.room1))
+        .set    .Luc_copy_to_user.room3, .Luc_copy_to_user.room2 ^ ((.Luc_copy_to_user.room2 ^ (.Luc_copy_to_user_zen3.copy_end - uc_copy_to_user_zen3 + 5)) & ((.Luc_copy_to_user_zen3.copy_end - uc_copy_to_user_zen3 + 5) > .Luc_copy_to_user.room2))
+        .org    uc_copy_to_user + .Luc_copy_to_user.room3, 0xcc
+.Luc_copy_to_user.site_end:
+        .size   uc_copy_to_user, . - uc_copy_to_user
+
 
 /* uc_copy_from_user under the installed table, where rule_patch sends uc_copy_from_user; its */
 /* access range is in uc_user_access_ranges too. */
@@ -2171,6 +2168,29 @@ uc_copy_from_user_zen3_access_end:
         xor     eax, eax
         ret
 
+/* uc_copy_from_user(void *dst, const void *src, size_t n): memcpy's table and */
+/* bodies inside an access range. */
+        .balign 64, 0xcc
+        .globl  uc_copy_from_user
+        .type   uc_copy_from_user, @function
+        .globl  uc_copy_from_user_access, uc_copy_from_user_access_end
+uc_copy_from_user:
+        endbr64
+uc_copy_from_user.site:
+        mov     rcx, rdx
+        xor     eax, eax                        /* the result, 0: rep movsb keeps eax */
+uc_copy_from_user_access:
+        rep movsb                               /* the baseline: one forward copy */
+uc_copy_from_user_access_end:
+        ret
+        .set    .Luc_copy_from_user.room0, . - uc_copy_from_user
+        .set    .Luc_copy_from_user.room1, .Luc_copy_from_user.room0 ^ ((.Luc_copy_from_user.room0 ^ (uc_copy_from_user.site - uc_copy_from_user + 5)) & ((uc_copy_from_user.site - uc_copy_from_user + 5) > .Luc_copy_from_user.room0))
+        .set    .Luc_copy_from_user.room2, .Luc_copy_from_user.room1 ^ ((.Luc_copy_from_user.room1 ^ (.Luc_copy_from_user_zen2.copy_end - uc_copy_from_user_zen2 + 5)) & ((.Luc_copy_from_user_zen2.copy_end - uc_copy_from_user_zen2 + 5) > .Luc_copy_from_user.room1))
+        .set    .Luc_copy_from_user.room3, .Luc_copy_from_user.room2 ^ ((.Luc_copy_from_user.room2 ^ (.Luc_copy_from_user_zen3.copy_end - uc_copy_from_user_zen3 + 5)) & ((.Luc_copy_from_user_zen3.copy_end - uc_copy_from_user_zen3 + 5) > .Luc_copy_from_user.room2))
+        .org    uc_copy_from_user + .Luc_copy_from_user.room3, 0xcc
+.Luc_copy_from_user.site_end:
+        .size   uc_copy_from_user, . - uc_copy_from_user
+
 /* uc_clear_user(void *user_dst, size_t n): rep stosb has no loads, so no */
 /* distance can make it wait; it needs no rule. */
         .globl  uc_clear_user
@@ -2371,7 +2391,7 @@ uc_patch_site_offset:
         .byte   uc_copy_from_user.site - uc_copy_from_user
         .size   uc_patch_site_offset, . - uc_patch_site_offset
 /* The room of each site: its baseline, then int3 up to the longest copy */
-/* rule_patch may write there (templates/lib/entry_copy.lua). */
+/* rule_patch may write there (baseline.tpi). */
         .balign 2, 0
         .globl  uc_patch_site_len
         .type   uc_patch_site_len, @object
@@ -2424,6 +2444,23 @@ uc_patch_copy_jumps:
         .short  .Luc_copy_from_user_zen3.jump8 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump9 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump10 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump11 - uc_copy_from_user_zen3
         .short  .Luc_copy_from_user_zen3.jump12 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump13 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump14 - uc_copy_from_user_zen3, .Luc_copy_from_user_zen3.jump15 - uc_copy_from_user_zen3
         .size   uc_patch_copy_jumps, . - uc_patch_copy_jumps
+
+        .bss
+/* Per site, twice its room: the bytes it held as built, which rule_patch */
+/* reads before its first patch so that the baseline can be put back, then */
+/* the bytes it writes there. */
+        .globl  uc_patch_scratch
+        .type   uc_patch_scratch, @object
+uc_patch_scratch:
+        .skip   .Luc_memcpy.site_end - uc_memcpy.site
+        .skip   .Luc_memcpy.site_end - uc_memcpy.site
+        .skip   .Luc_copy_strategy.site_end - uc_copy_strategy.site
+        .skip   .Luc_copy_strategy.site_end - uc_copy_strategy.site
+        .skip   .Luc_copy_to_user.site_end - uc_copy_to_user.site
+        .skip   .Luc_copy_to_user.site_end - uc_copy_to_user.site
+        .skip   .Luc_copy_from_user.site_end - uc_copy_from_user.site
+        .skip   .Luc_copy_from_user.site_end - uc_copy_from_user.site
+        .size   uc_patch_scratch, . - uc_patch_scratch
 
         .section .rodata
         .balign 4, 0

@@ -76,20 +76,6 @@
 ; a call took 6 ticks against rep movsb's 19 at 8 and at 32 bytes, d = 0
 ; (evidence/zen3-2026-11-30-50896c).
 
-; void *uc_memcpy(void *dst, const void *src, size_t n): dst and src are
-; disjoint or identical. Returns dst.
-        align   64, db 0xcc
-        global  uc_memcpy:function (uc_memcpy.end - uc_memcpy)
-uc_memcpy:
-        endbr64
-uc_memcpy.site:
-        mov     rax, rdi
-        mov     rcx, rdx
-        rep movsb                               ; the baseline: one forward copy
-        ret
-        times   252 - ($ - uc_memcpy.site) db 0xcc
-..@uc_memcpy.site_end:
-uc_memcpy.end:
 
 ; uc_memcpy under the installed table, where rule_patch sends uc_memcpy. Each
 ; routine starts a 64-byte line (copy.asm.tpl says why).
@@ -574,6 +560,25 @@ uc_memcpy_zen3:
         ; descending body: end
         ret
 
+; void *uc_memcpy(void *dst, const void *src, size_t n): dst and src are
+; disjoint or identical. Returns dst.
+        align   64, db 0xcc
+        global  uc_memcpy:function (uc_memcpy.end - uc_memcpy)
+uc_memcpy:
+        endbr64
+uc_memcpy.site:
+        mov     rax, rdi
+        mov     rcx, rdx
+        rep movsb                               ; the baseline: one forward copy
+        ret
+        ..@uc_memcpy.room0 equ $ - uc_memcpy
+        ..@uc_memcpy.room1 equ (uc_memcpy.site - uc_memcpy + 5) > ..@uc_memcpy.room0 ? (uc_memcpy.site - uc_memcpy + 5) : ..@uc_memcpy.room0
+        ..@uc_memcpy.room2 equ (..@uc_memcpy_zen2.copy_end - uc_memcpy_zen2 + 5) > ..@uc_memcpy.room1 ? (..@uc_memcpy_zen2.copy_end - uc_memcpy_zen2 + 5) : ..@uc_memcpy.room1
+        ..@uc_memcpy.room3 equ (..@uc_memcpy_zen3.copy_end - uc_memcpy_zen3 + 5) > ..@uc_memcpy.room2 ? (..@uc_memcpy_zen3.copy_end - uc_memcpy_zen3 + 5) : ..@uc_memcpy.room2
+        times   ..@uc_memcpy.room3 - ($ - uc_memcpy) db 0xcc
+..@uc_memcpy.site_end:
+uc_memcpy.end:
+
 ; void *uc_copy_forward(void *dst, const void *src, size_t n): strategy forward
 ; alone, whatever the rule. Returns dst.
         align   64, db 0xcc
@@ -794,20 +799,6 @@ uc_copy_small_flat:
 ..@uc_copy_small_flat.body_end:
 uc_copy_small_flat.end:
 
-; int uc_copy_strategy(const void *dst, const void *src, size_t n): the code
-; of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same
-; dispatch, expanded from the same template function, and patched alike,
-; so tests and logs see what memcpy does.
-        align   64, db 0xcc
-        global  uc_copy_strategy:function (uc_copy_strategy.end - uc_copy_strategy)
-uc_copy_strategy:
-        endbr64
-uc_copy_strategy.site:
-        mov     eax, 0                           ; forward
-        ret
-        times   249 - ($ - uc_copy_strategy.site) db 0xcc
-..@uc_copy_strategy.site_end:
-uc_copy_strategy.end:
 
 ; uc_copy_strategy under the installed table.
         align   64, db 0xcc
@@ -1067,6 +1058,25 @@ uc_copy_strategy_zen3:
         mov     eax, 2
         ret
 
+; int uc_copy_strategy(const void *dst, const void *src, size_t n): the code
+; of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same
+; dispatch, expanded from the same template function, and patched alike,
+; so tests and logs see what memcpy does.
+        align   64, db 0xcc
+        global  uc_copy_strategy:function (uc_copy_strategy.end - uc_copy_strategy)
+uc_copy_strategy:
+        endbr64
+uc_copy_strategy.site:
+        mov     eax, 0                           ; forward
+        ret
+        ..@uc_copy_strategy.room0 equ $ - uc_copy_strategy
+        ..@uc_copy_strategy.room1 equ (uc_copy_strategy.site - uc_copy_strategy + 5) > ..@uc_copy_strategy.room0 ? (uc_copy_strategy.site - uc_copy_strategy + 5) : ..@uc_copy_strategy.room0
+        ..@uc_copy_strategy.room2 equ (..@uc_copy_strategy_zen2.copy_end - uc_copy_strategy_zen2 + 5) > ..@uc_copy_strategy.room1 ? (..@uc_copy_strategy_zen2.copy_end - uc_copy_strategy_zen2 + 5) : ..@uc_copy_strategy.room1
+        ..@uc_copy_strategy.room3 equ (..@uc_copy_strategy_zen3.copy_end - uc_copy_strategy_zen3 + 5) > ..@uc_copy_strategy.room2 ? (..@uc_copy_strategy_zen3.copy_end - uc_copy_strategy_zen3 + 5) : ..@uc_copy_strategy.room2
+        times   ..@uc_copy_strategy.room3 - ($ - uc_copy_strategy) db 0xcc
+..@uc_copy_strategy.site_end:
+uc_copy_strategy.end:
+
 ; The user copies expand memcpy's dispatch and bodies (the same template
 ; functions) between the labels uc_<routine>_access and
 ; uc_<routine>_access_end: every instruction that touches user memory lies
@@ -1081,23 +1091,6 @@ uc_copy_strategy_zen3:
 ; failure some or none of the bytes were copied: a descending copy may have
 ; written the top of the destination already (toyos pull request 1244).
 
-; uc_copy_to_user(void *dst, const void *src, size_t n): memcpy's table and
-; bodies inside an access range.
-        align   64, db 0xcc
-        global  uc_copy_to_user:function (uc_copy_to_user.end - uc_copy_to_user)
-        global  uc_copy_to_user_access, uc_copy_to_user_access_end
-uc_copy_to_user:
-        endbr64
-uc_copy_to_user.site:
-        mov     rcx, rdx
-        xor     eax, eax                        ; the result, 0: rep movsb keeps eax
-uc_copy_to_user_access:
-        rep movsb                               ; the baseline: one forward copy
-uc_copy_to_user_access_end:
-        ret
-        times   256 - ($ - uc_copy_to_user.site) db 0xcc
-..@uc_copy_to_user.site_end:
-uc_copy_to_user.end:
 
 ; uc_copy_to_user under the installed table, where rule_patch sends uc_copy_to_user; its
 ; access range is in uc_user_access_ranges too.
@@ -1586,23 +1579,28 @@ uc_copy_to_user_zen3_access_end:
         xor     eax, eax
         ret
 
-; uc_copy_from_user(void *dst, const void *src, size_t n): memcpy's table and
+; uc_copy_to_user(void *dst, const void *src, size_t n): memcpy's table and
 ; bodies inside an access range.
         align   64, db 0xcc
-        global  uc_copy_from_user:function (uc_copy_from_user.end - uc_copy_from_user)
-        global  uc_copy_from_user_access, uc_copy_from_user_access_end
-uc_copy_from_user:
+        global  uc_copy_to_user:function (uc_copy_to_user.end - uc_copy_to_user)
+        global  uc_copy_to_user_access, uc_copy_to_user_access_end
+uc_copy_to_user:
         endbr64
-uc_copy_from_user.site:
+uc_copy_to_user.site:
         mov     rcx, rdx
         xor     eax, eax                        ; the result, 0: rep movsb keeps eax
-uc_copy_from_user_access:
+uc_copy_to_user_access:
         rep movsb                               ; the baseline: one forward copy
-uc_copy_from_user_access_end:
+uc_copy_to_user_access_end:
         ret
-        times   256 - ($ - uc_copy_from_user.site) db 0xcc
-..@uc_copy_from_user.site_end:
-uc_copy_from_user.end:
+        ..@uc_copy_to_user.room0 equ $ - uc_copy_to_user
+        ..@uc_copy_to_user.room1 equ (uc_copy_to_user.site - uc_copy_to_user + 5) > ..@uc_copy_to_user.room0 ? (uc_copy_to_user.site - uc_copy_to_user + 5) : ..@uc_copy_to_user.room0
+        ..@uc_copy_to_user.room2 equ (..@uc_copy_to_user_zen2.copy_end - uc_copy_to_user_zen2 + 5) > ..@uc_copy_to_user.room1 ? (..@uc_copy_to_user_zen2.copy_end - uc_copy_to_user_zen2 + 5) : ..@uc_copy_to_user.room1
+        ..@uc_copy_to_user.room3 equ (..@uc_copy_to_user_zen3.copy_end - uc_copy_to_user_zen3 + 5) > ..@uc_copy_to_user.room2 ? (..@uc_copy_to_user_zen3.copy_end - uc_copy_to_user_zen3 + 5) : ..@uc_copy_to_user.room2
+        times   ..@uc_copy_to_user.room3 - ($ - uc_copy_to_user) db 0xcc
+..@uc_copy_to_user.site_end:
+uc_copy_to_user.end:
+
 
 ; uc_copy_from_user under the installed table, where rule_patch sends uc_copy_from_user; its
 ; access range is in uc_user_access_ranges too.
@@ -2091,6 +2089,28 @@ uc_copy_from_user_zen3_access_end:
         xor     eax, eax
         ret
 
+; uc_copy_from_user(void *dst, const void *src, size_t n): memcpy's table and
+; bodies inside an access range.
+        align   64, db 0xcc
+        global  uc_copy_from_user:function (uc_copy_from_user.end - uc_copy_from_user)
+        global  uc_copy_from_user_access, uc_copy_from_user_access_end
+uc_copy_from_user:
+        endbr64
+uc_copy_from_user.site:
+        mov     rcx, rdx
+        xor     eax, eax                        ; the result, 0: rep movsb keeps eax
+uc_copy_from_user_access:
+        rep movsb                               ; the baseline: one forward copy
+uc_copy_from_user_access_end:
+        ret
+        ..@uc_copy_from_user.room0 equ $ - uc_copy_from_user
+        ..@uc_copy_from_user.room1 equ (uc_copy_from_user.site - uc_copy_from_user + 5) > ..@uc_copy_from_user.room0 ? (uc_copy_from_user.site - uc_copy_from_user + 5) : ..@uc_copy_from_user.room0
+        ..@uc_copy_from_user.room2 equ (..@uc_copy_from_user_zen2.copy_end - uc_copy_from_user_zen2 + 5) > ..@uc_copy_from_user.room1 ? (..@uc_copy_from_user_zen2.copy_end - uc_copy_from_user_zen2 + 5) : ..@uc_copy_from_user.room1
+        ..@uc_copy_from_user.room3 equ (..@uc_copy_from_user_zen3.copy_end - uc_copy_from_user_zen3 + 5) > ..@uc_copy_from_user.room2 ? (..@uc_copy_from_user_zen3.copy_end - uc_copy_from_user_zen3 + 5) : ..@uc_copy_from_user.room2
+        times   ..@uc_copy_from_user.room3 - ($ - uc_copy_from_user) db 0xcc
+..@uc_copy_from_user.site_end:
+uc_copy_from_user.end:
+
 ; uc_clear_user(void *user_dst, size_t n): rep stosb has no loads, so no
 ; distance can make it wait; it needs no rule.
         global  uc_clear_user:function (uc_clear_user.end - uc_clear_user)
@@ -2249,9 +2269,9 @@ uc_patch_entries.end:
         global  uc_patch_targets:data (uc_patch_targets.end - uc_patch_targets)
 uc_patch_targets:
         dq      uc_memcpy wrt ..sym, uc_copy_strategy wrt ..sym, uc_copy_to_user wrt ..sym, uc_copy_from_user wrt ..sym
-        dq      uc_memcpy_table wrt ..sym, uc_copy_strategy_table wrt ..sym, uc_copy_to_user_table wrt ..sym, uc_copy_from_user_table wrt ..sym
-        dq      uc_memcpy_zen2 wrt ..sym, uc_copy_strategy_zen2 wrt ..sym, uc_copy_to_user_zen2 wrt ..sym, uc_copy_from_user_zen2 wrt ..sym
-        dq      uc_memcpy_zen3 wrt ..sym, uc_copy_strategy_zen3 wrt ..sym, uc_copy_to_user_zen3 wrt ..sym, uc_copy_from_user_zen3 wrt ..sym
+        dq      uc_memcpy_table, uc_copy_strategy_table, uc_copy_to_user_table, uc_copy_from_user_table
+        dq      uc_memcpy_zen2, uc_copy_strategy_zen2, uc_copy_to_user_zen2, uc_copy_from_user_zen2
+        dq      uc_memcpy_zen3, uc_copy_strategy_zen3, uc_copy_to_user_zen3, uc_copy_from_user_zen3
 uc_patch_targets.end:
 
         section .rodata
@@ -2275,7 +2295,7 @@ uc_patch_site_offset:
         db      uc_copy_from_user.site - uc_copy_from_user
 uc_patch_site_offset.end:
 ; The room of each site: its baseline, then int3 up to the longest copy
-; rule_patch may write there (templates/lib/entry_copy.lua).
+; rule_patch may write there (baseline.tpi).
         align   2, db 0
         global  uc_patch_site_len:data (uc_patch_site_len.end - uc_patch_site_len)
 uc_patch_site_len:
@@ -2325,6 +2345,22 @@ uc_patch_copy_jumps:
         dw      ..@uc_copy_from_user_zen3.jump12 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump13 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump14 - uc_copy_from_user_zen3, ..@uc_copy_from_user_zen3.jump15 - uc_copy_from_user_zen3
 uc_patch_copy_jumps.end:
 
+        section .bss
+; Per site, twice its room: the bytes it held as built, which rule_patch
+; reads before its first patch so that the baseline can be put back, then
+; the bytes it writes there.
+        global  uc_patch_scratch:data (uc_patch_scratch.end - uc_patch_scratch)
+uc_patch_scratch:
+        resb    ..@uc_memcpy.site_end - uc_memcpy.site
+        resb    ..@uc_memcpy.site_end - uc_memcpy.site
+        resb    ..@uc_copy_strategy.site_end - uc_copy_strategy.site
+        resb    ..@uc_copy_strategy.site_end - uc_copy_strategy.site
+        resb    ..@uc_copy_to_user.site_end - uc_copy_to_user.site
+        resb    ..@uc_copy_to_user.site_end - uc_copy_to_user.site
+        resb    ..@uc_copy_from_user.site_end - uc_copy_from_user.site
+        resb    ..@uc_copy_from_user.site_end - uc_copy_from_user.site
+uc_patch_scratch.end:
+
         section .rodata
         align   4, db 0
 ; Where each of these routines' body starts and where its return ends,
@@ -2349,15 +2385,15 @@ uc_copy_body_offsets.end:
 ; section keeps a shared object or PIE free of text relocations.
         global  uc_user_access_ranges:data (uc_user_access_ranges.end - uc_user_access_ranges)
 uc_user_access_ranges:
-        dq      uc_copy_to_user_access wrt ..sym, uc_copy_to_user_access_end wrt ..sym
-        dq      uc_copy_to_user_table_access wrt ..sym, uc_copy_to_user_table_access_end wrt ..sym
-        dq      uc_copy_to_user_zen2_access wrt ..sym, uc_copy_to_user_zen2_access_end wrt ..sym
-        dq      uc_copy_to_user_zen3_access wrt ..sym, uc_copy_to_user_zen3_access_end wrt ..sym
-        dq      uc_copy_from_user_access wrt ..sym, uc_copy_from_user_access_end wrt ..sym
-        dq      uc_copy_from_user_table_access wrt ..sym, uc_copy_from_user_table_access_end wrt ..sym
-        dq      uc_copy_from_user_zen2_access wrt ..sym, uc_copy_from_user_zen2_access_end wrt ..sym
-        dq      uc_copy_from_user_zen3_access wrt ..sym, uc_copy_from_user_zen3_access_end wrt ..sym
-        dq      uc_clear_user_access wrt ..sym, uc_clear_user_access_end wrt ..sym
+        dq      uc_copy_to_user_access, uc_copy_to_user_access_end
+        dq      uc_copy_to_user_table_access, uc_copy_to_user_table_access_end
+        dq      uc_copy_to_user_zen2_access, uc_copy_to_user_zen2_access_end
+        dq      uc_copy_to_user_zen3_access, uc_copy_to_user_zen3_access_end
+        dq      uc_copy_from_user_access, uc_copy_from_user_access_end
+        dq      uc_copy_from_user_table_access, uc_copy_from_user_table_access_end
+        dq      uc_copy_from_user_zen2_access, uc_copy_from_user_zen2_access_end
+        dq      uc_copy_from_user_zen3_access, uc_copy_from_user_zen3_access_end
+        dq      uc_clear_user_access, uc_clear_user_access_end
 uc_user_access_ranges.end:
         global  uc_user_access_range_count:data (uc_user_access_range_count.end - uc_user_access_range_count)
 uc_user_access_range_count:

@@ -78,21 +78,6 @@
 /* a call took 6 ticks against rep movsb's 19 at 8 and at 32 bytes, d = 0 */
 /* (evidence/zen3-2026-11-30-50896c). */
 
-/* void *uc_memcpy(void *dst, const void *src, size_t n): dst and src are */
-/* disjoint or identical. Returns dst. */
-        .balign 64, 0xcc
-        .globl  uc_memcpy
-        .type   uc_memcpy, @function
-uc_memcpy:
-        endbr64
-uc_memcpy.site:
-        mov     rax, rdi
-        mov     rcx, rdx
-        rep movsb                               /* the baseline: one forward copy */
-        ret
-        .org    uc_memcpy.site + 1781, 0xcc
-.Luc_memcpy.site_end:
-        .size   uc_memcpy, . - uc_memcpy
 
 /* uc_memcpy under the installed table, where rule_patch sends uc_memcpy. Each */
 /* routine starts a 64-byte line (copy.asm.tpl says why). */
@@ -2927,90 +2912,32 @@ uc_memcpy_zen5_gpr:
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
 
-/* void *uc_memmove(void *dst, const void *src, size_t n): any overlap. */
-/* Returns dst. */
+/* void *uc_memcpy(void *dst, const void *src, size_t n): dst and src are */
+/* disjoint or identical. Returns dst. */
         .balign 64, 0xcc
-        .globl  uc_memmove
-        .type   uc_memmove, @function
-uc_memmove:
+        .globl  uc_memcpy
+        .type   uc_memcpy, @function
+uc_memcpy:
         endbr64
-uc_memmove.site:
+uc_memcpy.site:
         mov     rax, rdi
-        mov     rcx, rdi
-        sub     rcx, rsi                        /* dst - src */
-        cmp     rcx, rdx
-        jb      .Lmemmove_baseline_down         /* dst in [src, src + n): copy highest first */
         mov     rcx, rdx
-        rep movsb                               /* forward: right for every other overlap */
+        rep movsb                               /* the baseline: one forward copy */
         ret
-.Lmemmove_baseline_down:
-        cmp     rdx, 8
-        jb      .Lmemmove_baseline_down_tiny                   /* down needs 8 bytes */
-        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
-        mov     r10, [rsi]                      /* the bottom, loaded before any store */
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        /* aligned end, as an offset */
-        sub     rcx, 8                          /* first aligned store */
-        jbe     .Lmemmove_baseline_down_ends
-.Lmemmove_baseline_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 /* aligned store */
-        sub     rcx, 8                          /* loop step */
-        ja      .Lmemmove_baseline_down_loop                   /* loop bound: offsets above 0 */
-.Lmemmove_baseline_down_ends:
-        mov     [rdi + rdx - 8], r9             /* top store */
-        mov     [rdi], r10                      /* bottom store */
-        ret
-.Lmemmove_baseline_down_tiny:
-        /* small body: begin */
-        cmp     rdx, 8
-        jb      .Lmemmove_baseline_down_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_baseline_down_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             /* tail store */
-        jmp     .Lmemmove_baseline_down_s_end
-.Lmemmove_baseline_down_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            /* tail store */
-        jmp     .Lmemmove_baseline_down_s_end
-.Lmemmove_baseline_down_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_baseline_down_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_baseline_down_s2
-        test    rdx, rdx
-        jz      .Lmemmove_baseline_down_s_end
-        movzx   ecx, byte ptr [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_baseline_down_s_end
-.Lmemmove_baseline_down_s2:
-        movzx   ecx, word ptr [rsi]
-        movzx   r8d, word ptr [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            /* tail store */
-        jmp     .Lmemmove_baseline_down_s_end
-.Lmemmove_baseline_down_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            /* tail store */
-.Lmemmove_baseline_down_s_end:
-        /* small body: end */
-        mov     rax, rdi                        /* the body used rax; rdi never moved */
-        ret
-        .org    uc_memmove.site + 1781, 0xcc
-.Luc_memmove.site_end:
-        .size   uc_memmove, . - uc_memmove
+        .set    .Luc_memcpy.room0, . - uc_memcpy
+        .set    .Luc_memcpy.room1, .Luc_memcpy.room0 ^ ((.Luc_memcpy.room0 ^ (uc_memcpy.site - uc_memcpy + 5)) & ((uc_memcpy.site - uc_memcpy + 5) > .Luc_memcpy.room0))
+        .set    .Luc_memcpy.room2, .Luc_memcpy.room1 ^ ((.Luc_memcpy.room1 ^ (.Luc_memcpy_zen3_avx2.copy_end - uc_memcpy_zen3_avx2 + 5)) & ((.Luc_memcpy_zen3_avx2.copy_end - uc_memcpy_zen3_avx2 + 5) > .Luc_memcpy.room1))
+        .set    .Luc_memcpy.room3, .Luc_memcpy.room2 ^ ((.Luc_memcpy.room2 ^ (.Luc_memcpy_zen3_gpr.copy_end - uc_memcpy_zen3_gpr + 5)) & ((.Luc_memcpy_zen3_gpr.copy_end - uc_memcpy_zen3_gpr + 5) > .Luc_memcpy.room2))
+        .set    .Luc_memcpy.room4, .Luc_memcpy.room3 ^ ((.Luc_memcpy.room3 ^ (.Luc_memcpy_zen4_avx512.copy_end - uc_memcpy_zen4_avx512 + 5)) & ((.Luc_memcpy_zen4_avx512.copy_end - uc_memcpy_zen4_avx512 + 5) > .Luc_memcpy.room3))
+        .set    .Luc_memcpy.room5, .Luc_memcpy.room4 ^ ((.Luc_memcpy.room4 ^ (.Luc_memcpy_zen4_avx2.copy_end - uc_memcpy_zen4_avx2 + 5)) & ((.Luc_memcpy_zen4_avx2.copy_end - uc_memcpy_zen4_avx2 + 5) > .Luc_memcpy.room4))
+        .set    .Luc_memcpy.room6, .Luc_memcpy.room5 ^ ((.Luc_memcpy.room5 ^ (.Luc_memcpy_zen4_gpr.copy_end - uc_memcpy_zen4_gpr + 5)) & ((.Luc_memcpy_zen4_gpr.copy_end - uc_memcpy_zen4_gpr + 5) > .Luc_memcpy.room5))
+        .set    .Luc_memcpy.room7, .Luc_memcpy.room6 ^ ((.Luc_memcpy.room6 ^ (.Luc_memcpy_zen5_avx512.copy_end - uc_memcpy_zen5_avx512 + 5)) & ((.Luc_memcpy_zen5_avx512.copy_end - uc_memcpy_zen5_avx512 + 5) > .Luc_memcpy.room6))
+        .set    .Luc_memcpy.room8, .Luc_memcpy.room7 ^ ((.Luc_memcpy.room7 ^ (.Luc_memcpy_zen5_avx2.copy_end - uc_memcpy_zen5_avx2 + 5)) & ((.Luc_memcpy_zen5_avx2.copy_end - uc_memcpy_zen5_avx2 + 5) > .Luc_memcpy.room7))
+        .set    .Luc_memcpy.room9, .Luc_memcpy.room8 ^ ((.Luc_memcpy.room8 ^ (.Luc_memcpy_zen5_gpr.copy_end - uc_memcpy_zen5_gpr + 5)) & ((.Luc_memcpy_zen5_gpr.copy_end - uc_memcpy_zen5_gpr + 5) > .Luc_memcpy.room8))
+        .org    uc_memcpy + .Luc_memcpy.room9, 0xcc
+.Luc_memcpy.site_end:
+        .size   uc_memcpy, . - uc_memcpy
+
 
 /* uc_memmove under the installed table, where rule_patch sends uc_memmove. */
         .balign 64, 0xcc
@@ -6320,6 +6247,101 @@ uc_memmove_zen5_gpr:
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
 
+/* void *uc_memmove(void *dst, const void *src, size_t n): any overlap. */
+/* Returns dst. */
+        .balign 64, 0xcc
+        .globl  uc_memmove
+        .type   uc_memmove, @function
+uc_memmove:
+        endbr64
+uc_memmove.site:
+        mov     rax, rdi
+        mov     rcx, rdi
+        sub     rcx, rsi                        /* dst - src */
+        cmp     rcx, rdx
+        jb      .Lmemmove_baseline_down         /* dst in [src, src + n): copy highest first */
+        mov     rcx, rdx
+        rep movsb                               /* forward: right for every other overlap */
+        ret
+.Lmemmove_baseline_down:
+        cmp     rdx, 8
+        jb      .Lmemmove_baseline_down_tiny                   /* down needs 8 bytes */
+        mov     r9, [rsi + rdx - 8]             /* the top, loaded before any store */
+        mov     r10, [rsi]                      /* the bottom, loaded before any store */
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        /* aligned end, as an offset */
+        sub     rcx, 8                          /* first aligned store */
+        jbe     .Lmemmove_baseline_down_ends
+.Lmemmove_baseline_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 /* aligned store */
+        sub     rcx, 8                          /* loop step */
+        ja      .Lmemmove_baseline_down_loop                   /* loop bound: offsets above 0 */
+.Lmemmove_baseline_down_ends:
+        mov     [rdi + rdx - 8], r9             /* top store */
+        mov     [rdi], r10                      /* bottom store */
+        ret
+.Lmemmove_baseline_down_tiny:
+        /* small body: begin */
+        cmp     rdx, 8
+        jb      .Lmemmove_baseline_down_s_lt8
+        cmp     rdx, 16
+        jae     .Lmemmove_baseline_down_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             /* tail store */
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            /* the last load: rsi is free after it */
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            /* tail store */
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_baseline_down_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_baseline_down_s2
+        test    rdx, rdx
+        jz      .Lmemmove_baseline_down_s_end
+        movzx   ecx, byte ptr [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s2:
+        movzx   ecx, word ptr [rsi]
+        movzx   r8d, word ptr [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            /* tail store */
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            /* tail store */
+.Lmemmove_baseline_down_s_end:
+        /* small body: end */
+        mov     rax, rdi                        /* the body used rax; rdi never moved */
+        ret
+        .set    .Luc_memmove.room0, . - uc_memmove
+        .set    .Luc_memmove.room1, .Luc_memmove.room0 ^ ((.Luc_memmove.room0 ^ (uc_memmove.site - uc_memmove + 5)) & ((uc_memmove.site - uc_memmove + 5) > .Luc_memmove.room0))
+        .set    .Luc_memmove.room2, .Luc_memmove.room1 ^ ((.Luc_memmove.room1 ^ (.Luc_memmove_zen3_avx2.copy_end - uc_memmove_zen3_avx2 + 5)) & ((.Luc_memmove_zen3_avx2.copy_end - uc_memmove_zen3_avx2 + 5) > .Luc_memmove.room1))
+        .set    .Luc_memmove.room3, .Luc_memmove.room2 ^ ((.Luc_memmove.room2 ^ (.Luc_memmove_zen3_gpr.copy_end - uc_memmove_zen3_gpr + 5)) & ((.Luc_memmove_zen3_gpr.copy_end - uc_memmove_zen3_gpr + 5) > .Luc_memmove.room2))
+        .set    .Luc_memmove.room4, .Luc_memmove.room3 ^ ((.Luc_memmove.room3 ^ (.Luc_memmove_zen4_avx512.copy_end - uc_memmove_zen4_avx512 + 5)) & ((.Luc_memmove_zen4_avx512.copy_end - uc_memmove_zen4_avx512 + 5) > .Luc_memmove.room3))
+        .set    .Luc_memmove.room5, .Luc_memmove.room4 ^ ((.Luc_memmove.room4 ^ (.Luc_memmove_zen4_avx2.copy_end - uc_memmove_zen4_avx2 + 5)) & ((.Luc_memmove_zen4_avx2.copy_end - uc_memmove_zen4_avx2 + 5) > .Luc_memmove.room4))
+        .set    .Luc_memmove.room6, .Luc_memmove.room5 ^ ((.Luc_memmove.room5 ^ (.Luc_memmove_zen4_gpr.copy_end - uc_memmove_zen4_gpr + 5)) & ((.Luc_memmove_zen4_gpr.copy_end - uc_memmove_zen4_gpr + 5) > .Luc_memmove.room5))
+        .set    .Luc_memmove.room7, .Luc_memmove.room6 ^ ((.Luc_memmove.room6 ^ (.Luc_memmove_zen5_avx512.copy_end - uc_memmove_zen5_avx512 + 5)) & ((.Luc_memmove_zen5_avx512.copy_end - uc_memmove_zen5_avx512 + 5) > .Luc_memmove.room6))
+        .set    .Luc_memmove.room8, .Luc_memmove.room7 ^ ((.Luc_memmove.room7 ^ (.Luc_memmove_zen5_avx2.copy_end - uc_memmove_zen5_avx2 + 5)) & ((.Luc_memmove_zen5_avx2.copy_end - uc_memmove_zen5_avx2 + 5) > .Luc_memmove.room7))
+        .set    .Luc_memmove.room9, .Luc_memmove.room8 ^ ((.Luc_memmove.room8 ^ (.Luc_memmove_zen5_gpr.copy_end - uc_memmove_zen5_gpr + 5)) & ((.Luc_memmove_zen5_gpr.copy_end - uc_memmove_zen5_gpr + 5) > .Luc_memmove.room8))
+        .org    uc_memmove + .Luc_memmove.room9, 0xcc
+.Luc_memmove.site_end:
+        .size   uc_memmove, . - uc_memmove
+
 /* int uc_copy_isa(void): 2 when CPUID and XGETBV say that the CPU has */
 /* AVX-512F, BW and VL and BMI2 (avx512_small's masked byte moves and its */
 /* mask) and the OS saves their state (XCR0 bits 1, 2 and 5-7: SSE, AVX, */
@@ -7236,21 +7258,6 @@ uc_libc_stand_in:
         mov     rax, rdi                        /* the body used rax; rdi never moved */
         ret
 
-/* int uc_copy_strategy(const void *dst, const void *src, size_t n): the code */
-/* of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same */
-/* dispatch, expanded from the same template function, and patched alike, */
-/* so tests and logs see what memcpy does. */
-        .balign 64, 0xcc
-        .globl  uc_copy_strategy
-        .type   uc_copy_strategy, @function
-uc_copy_strategy:
-        endbr64
-uc_copy_strategy.site:
-        mov     eax, 0                           /* forward */
-        ret
-        .org    uc_copy_strategy.site + 434, 0xcc
-.Luc_copy_strategy.site_end:
-        .size   uc_copy_strategy, . - uc_copy_strategy
 
 /* uc_copy_strategy under the installed table. */
         .balign 64, 0xcc
@@ -8138,6 +8145,32 @@ uc_copy_strategy_zen5_gpr:
         mov     eax, 14
         ret
 
+/* int uc_copy_strategy(const void *dst, const void *src, size_t n): the code */
+/* of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same */
+/* dispatch, expanded from the same template function, and patched alike, */
+/* so tests and logs see what memcpy does. */
+        .balign 64, 0xcc
+        .globl  uc_copy_strategy
+        .type   uc_copy_strategy, @function
+uc_copy_strategy:
+        endbr64
+uc_copy_strategy.site:
+        mov     eax, 0                           /* forward */
+        ret
+        .set    .Luc_copy_strategy.room0, . - uc_copy_strategy
+        .set    .Luc_copy_strategy.room1, .Luc_copy_strategy.room0 ^ ((.Luc_copy_strategy.room0 ^ (uc_copy_strategy.site - uc_copy_strategy + 5)) & ((uc_copy_strategy.site - uc_copy_strategy + 5) > .Luc_copy_strategy.room0))
+        .set    .Luc_copy_strategy.room2, .Luc_copy_strategy.room1 ^ ((.Luc_copy_strategy.room1 ^ (.Luc_copy_strategy_zen3_avx2.copy_end - uc_copy_strategy_zen3_avx2 + 5)) & ((.Luc_copy_strategy_zen3_avx2.copy_end - uc_copy_strategy_zen3_avx2 + 5) > .Luc_copy_strategy.room1))
+        .set    .Luc_copy_strategy.room3, .Luc_copy_strategy.room2 ^ ((.Luc_copy_strategy.room2 ^ (.Luc_copy_strategy_zen3_gpr.copy_end - uc_copy_strategy_zen3_gpr + 5)) & ((.Luc_copy_strategy_zen3_gpr.copy_end - uc_copy_strategy_zen3_gpr + 5) > .Luc_copy_strategy.room2))
+        .set    .Luc_copy_strategy.room4, .Luc_copy_strategy.room3 ^ ((.Luc_copy_strategy.room3 ^ (.Luc_copy_strategy_zen4_avx512.copy_end - uc_copy_strategy_zen4_avx512 + 5)) & ((.Luc_copy_strategy_zen4_avx512.copy_end - uc_copy_strategy_zen4_avx512 + 5) > .Luc_copy_strategy.room3))
+        .set    .Luc_copy_strategy.room5, .Luc_copy_strategy.room4 ^ ((.Luc_copy_strategy.room4 ^ (.Luc_copy_strategy_zen4_avx2.copy_end - uc_copy_strategy_zen4_avx2 + 5)) & ((.Luc_copy_strategy_zen4_avx2.copy_end - uc_copy_strategy_zen4_avx2 + 5) > .Luc_copy_strategy.room4))
+        .set    .Luc_copy_strategy.room6, .Luc_copy_strategy.room5 ^ ((.Luc_copy_strategy.room5 ^ (.Luc_copy_strategy_zen4_gpr.copy_end - uc_copy_strategy_zen4_gpr + 5)) & ((.Luc_copy_strategy_zen4_gpr.copy_end - uc_copy_strategy_zen4_gpr + 5) > .Luc_copy_strategy.room5))
+        .set    .Luc_copy_strategy.room7, .Luc_copy_strategy.room6 ^ ((.Luc_copy_strategy.room6 ^ (.Luc_copy_strategy_zen5_avx512.copy_end - uc_copy_strategy_zen5_avx512 + 5)) & ((.Luc_copy_strategy_zen5_avx512.copy_end - uc_copy_strategy_zen5_avx512 + 5) > .Luc_copy_strategy.room6))
+        .set    .Luc_copy_strategy.room8, .Luc_copy_strategy.room7 ^ ((.Luc_copy_strategy.room7 ^ (.Luc_copy_strategy_zen5_avx2.copy_end - uc_copy_strategy_zen5_avx2 + 5)) & ((.Luc_copy_strategy_zen5_avx2.copy_end - uc_copy_strategy_zen5_avx2 + 5) > .Luc_copy_strategy.room7))
+        .set    .Luc_copy_strategy.room9, .Luc_copy_strategy.room8 ^ ((.Luc_copy_strategy.room8 ^ (.Luc_copy_strategy_zen5_gpr.copy_end - uc_copy_strategy_zen5_gpr + 5)) & ((.Luc_copy_strategy_zen5_gpr.copy_end - uc_copy_strategy_zen5_gpr + 5) > .Luc_copy_strategy.room8))
+        .org    uc_copy_strategy + .Luc_copy_strategy.room9, 0xcc
+.Luc_copy_strategy.site_end:
+        .size   uc_copy_strategy, . - uc_copy_strategy
+
         .data
         .balign 8, 0
 /* The installed table. Code reads each object through its file-local label */
@@ -8319,7 +8352,7 @@ uc_patch_site_offset:
         .byte   uc_copy_strategy.site - uc_copy_strategy
         .size   uc_patch_site_offset, . - uc_patch_site_offset
 /* The room of each site: its baseline, then int3 up to the longest copy */
-/* rule_patch may write there (templates/lib/entry_copy.lua). */
+/* rule_patch may write there (baseline.tpi). */
         .balign 2, 0
         .globl  uc_patch_site_len
         .type   uc_patch_site_len, @object
@@ -8430,6 +8463,21 @@ uc_patch_copy_jumps:
         .short  .Luc_copy_strategy_zen5_gpr.jump18 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump19 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump20 - uc_copy_strategy_zen5_gpr, .Luc_copy_strategy_zen5_gpr.jump21 - uc_copy_strategy_zen5_gpr
         .short  .Luc_copy_strategy_zen5_gpr.jump22 - uc_copy_strategy_zen5_gpr
         .size   uc_patch_copy_jumps, . - uc_patch_copy_jumps
+
+        .bss
+/* Per site, twice its room: the bytes it held as built, which rule_patch */
+/* reads before its first patch so that the baseline can be put back, then */
+/* the bytes it writes there. */
+        .globl  uc_patch_scratch
+        .type   uc_patch_scratch, @object
+uc_patch_scratch:
+        .skip   .Luc_memcpy.site_end - uc_memcpy.site
+        .skip   .Luc_memcpy.site_end - uc_memcpy.site
+        .skip   .Luc_memmove.site_end - uc_memmove.site
+        .skip   .Luc_memmove.site_end - uc_memmove.site
+        .skip   .Luc_copy_strategy.site_end - uc_copy_strategy.site
+        .skip   .Luc_copy_strategy.site_end - uc_copy_strategy.site
+        .size   uc_patch_scratch, . - uc_patch_scratch
 
         .section .rodata
         .balign 4, 0

@@ -79,20 +79,6 @@
 ; a call took 6 ticks against rep movsb's 19 at 8 and at 32 bytes, d = 0
 ; (evidence/zen3-2026-11-30-50896c).
 
-; void *uc_memcpy(void *dst, const void *src, size_t n): dst and src are
-; disjoint or identical. Returns dst.
-        align   64, db 0xcc
-        global  uc_memcpy:function (uc_memcpy.end - uc_memcpy)
-uc_memcpy:
-        endbr64
-uc_memcpy.site:
-        mov     rax, rdi
-        mov     rcx, rdx
-        rep movsb                               ; the baseline: one forward copy
-        ret
-        times   1781 - ($ - uc_memcpy.site) db 0xcc
-..@uc_memcpy.site_end:
-uc_memcpy.end:
 
 ; uc_memcpy under the installed table, where rule_patch sends uc_memcpy. Each
 ; routine starts a 64-byte line (copy.asm.tpl says why).
@@ -2830,89 +2816,31 @@ uc_memcpy_zen5_gpr:
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 
-; void *uc_memmove(void *dst, const void *src, size_t n): any overlap.
-; Returns dst.
+; void *uc_memcpy(void *dst, const void *src, size_t n): dst and src are
+; disjoint or identical. Returns dst.
         align   64, db 0xcc
-        global  uc_memmove:function (uc_memmove.end - uc_memmove)
-uc_memmove:
+        global  uc_memcpy:function (uc_memcpy.end - uc_memcpy)
+uc_memcpy:
         endbr64
-uc_memmove.site:
+uc_memcpy.site:
         mov     rax, rdi
-        mov     rcx, rdi
-        sub     rcx, rsi                        ; dst - src
-        cmp     rcx, rdx
-        jb      .Lmemmove_baseline_down         ; dst in [src, src + n): copy highest first
         mov     rcx, rdx
-        rep movsb                               ; forward: right for every other overlap
+        rep movsb                               ; the baseline: one forward copy
         ret
-.Lmemmove_baseline_down:
-        cmp     rdx, 8
-        jb      .Lmemmove_baseline_down_tiny                   ; down needs 8 bytes
-        mov     r9, [rsi + rdx - 8]             ; the top, loaded before any store
-        mov     r10, [rsi]                      ; the bottom, loaded before any store
-        lea     rcx, [rdi + rdx]
-        and     rcx, -8
-        sub     rcx, rdi                        ; aligned end, as an offset
-        sub     rcx, 8                          ; first aligned store
-        jbe     .Lmemmove_baseline_down_ends
-.Lmemmove_baseline_down_loop:
-        mov     r8, [rsi + rcx]
-        mov     [rdi + rcx], r8                 ; aligned store
-        sub     rcx, 8                          ; loop step
-        ja      .Lmemmove_baseline_down_loop                   ; loop bound: offsets above 0
-.Lmemmove_baseline_down_ends:
-        mov     [rdi + rdx - 8], r9             ; top store
-        mov     [rdi], r10                      ; bottom store
-        ret
-.Lmemmove_baseline_down_tiny:
-        ; small body: begin
-        cmp     rdx, 8
-        jb      .Lmemmove_baseline_down_s_lt8
-        cmp     rdx, 16
-        jae     .Lmemmove_baseline_down_s16
-        mov     rcx, [rsi]
-        mov     r8, [rsi + rdx - 8]
-        mov     [rdi], rcx
-        mov     [rdi + rdx - 8], r8             ; tail store
-        jmp     .Lmemmove_baseline_down_s_end
-.Lmemmove_baseline_down_s16:
-        mov     rcx, [rsi]
-        mov     r8, [rsi + 8]
-        mov     rax, [rsi + rdx - 16]
-        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
-        mov     [rdi], rcx
-        mov     [rdi + 8], r8
-        mov     [rdi + rdx - 16], rax
-        mov     [rdi + rdx - 8], rsi            ; tail store
-        jmp     .Lmemmove_baseline_down_s_end
-.Lmemmove_baseline_down_s_lt8:
-        cmp     rdx, 4
-        jae     .Lmemmove_baseline_down_s4
-        cmp     rdx, 2
-        jae     .Lmemmove_baseline_down_s2
-        test    rdx, rdx
-        jz      .Lmemmove_baseline_down_s_end
-        movzx   ecx, byte [rsi]
-        mov     [rdi], cl
-        jmp     .Lmemmove_baseline_down_s_end
-.Lmemmove_baseline_down_s2:
-        movzx   ecx, word [rsi]
-        movzx   r8d, word [rsi + rdx - 2]
-        mov     [rdi], cx
-        mov     [rdi + rdx - 2], r8w            ; tail store
-        jmp     .Lmemmove_baseline_down_s_end
-.Lmemmove_baseline_down_s4:
-        mov     ecx, [rsi]
-        mov     r8d, [rsi + rdx - 4]
-        mov     [rdi], ecx
-        mov     [rdi + rdx - 4], r8d            ; tail store
-.Lmemmove_baseline_down_s_end:
-        ; small body: end
-        mov     rax, rdi                        ; the body used rax; rdi never moved
-        ret
-        times   1781 - ($ - uc_memmove.site) db 0xcc
-..@uc_memmove.site_end:
-uc_memmove.end:
+        ..@uc_memcpy.room0 equ $ - uc_memcpy
+        ..@uc_memcpy.room1 equ (uc_memcpy.site - uc_memcpy + 5) > ..@uc_memcpy.room0 ? (uc_memcpy.site - uc_memcpy + 5) : ..@uc_memcpy.room0
+        ..@uc_memcpy.room2 equ (..@uc_memcpy_zen3_avx2.copy_end - uc_memcpy_zen3_avx2 + 5) > ..@uc_memcpy.room1 ? (..@uc_memcpy_zen3_avx2.copy_end - uc_memcpy_zen3_avx2 + 5) : ..@uc_memcpy.room1
+        ..@uc_memcpy.room3 equ (..@uc_memcpy_zen3_gpr.copy_end - uc_memcpy_zen3_gpr + 5) > ..@uc_memcpy.room2 ? (..@uc_memcpy_zen3_gpr.copy_end - uc_memcpy_zen3_gpr + 5) : ..@uc_memcpy.room2
+        ..@uc_memcpy.room4 equ (..@uc_memcpy_zen4_avx512.copy_end - uc_memcpy_zen4_avx512 + 5) > ..@uc_memcpy.room3 ? (..@uc_memcpy_zen4_avx512.copy_end - uc_memcpy_zen4_avx512 + 5) : ..@uc_memcpy.room3
+        ..@uc_memcpy.room5 equ (..@uc_memcpy_zen4_avx2.copy_end - uc_memcpy_zen4_avx2 + 5) > ..@uc_memcpy.room4 ? (..@uc_memcpy_zen4_avx2.copy_end - uc_memcpy_zen4_avx2 + 5) : ..@uc_memcpy.room4
+        ..@uc_memcpy.room6 equ (..@uc_memcpy_zen4_gpr.copy_end - uc_memcpy_zen4_gpr + 5) > ..@uc_memcpy.room5 ? (..@uc_memcpy_zen4_gpr.copy_end - uc_memcpy_zen4_gpr + 5) : ..@uc_memcpy.room5
+        ..@uc_memcpy.room7 equ (..@uc_memcpy_zen5_avx512.copy_end - uc_memcpy_zen5_avx512 + 5) > ..@uc_memcpy.room6 ? (..@uc_memcpy_zen5_avx512.copy_end - uc_memcpy_zen5_avx512 + 5) : ..@uc_memcpy.room6
+        ..@uc_memcpy.room8 equ (..@uc_memcpy_zen5_avx2.copy_end - uc_memcpy_zen5_avx2 + 5) > ..@uc_memcpy.room7 ? (..@uc_memcpy_zen5_avx2.copy_end - uc_memcpy_zen5_avx2 + 5) : ..@uc_memcpy.room7
+        ..@uc_memcpy.room9 equ (..@uc_memcpy_zen5_gpr.copy_end - uc_memcpy_zen5_gpr + 5) > ..@uc_memcpy.room8 ? (..@uc_memcpy_zen5_gpr.copy_end - uc_memcpy_zen5_gpr + 5) : ..@uc_memcpy.room8
+        times   ..@uc_memcpy.room9 - ($ - uc_memcpy) db 0xcc
+..@uc_memcpy.site_end:
+uc_memcpy.end:
+
 
 ; uc_memmove under the installed table, where rule_patch sends uc_memmove.
         align   64, db 0xcc
@@ -6125,6 +6053,100 @@ uc_memmove_zen5_gpr:
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 
+; void *uc_memmove(void *dst, const void *src, size_t n): any overlap.
+; Returns dst.
+        align   64, db 0xcc
+        global  uc_memmove:function (uc_memmove.end - uc_memmove)
+uc_memmove:
+        endbr64
+uc_memmove.site:
+        mov     rax, rdi
+        mov     rcx, rdi
+        sub     rcx, rsi                        ; dst - src
+        cmp     rcx, rdx
+        jb      .Lmemmove_baseline_down         ; dst in [src, src + n): copy highest first
+        mov     rcx, rdx
+        rep movsb                               ; forward: right for every other overlap
+        ret
+.Lmemmove_baseline_down:
+        cmp     rdx, 8
+        jb      .Lmemmove_baseline_down_tiny                   ; down needs 8 bytes
+        mov     r9, [rsi + rdx - 8]             ; the top, loaded before any store
+        mov     r10, [rsi]                      ; the bottom, loaded before any store
+        lea     rcx, [rdi + rdx]
+        and     rcx, -8
+        sub     rcx, rdi                        ; aligned end, as an offset
+        sub     rcx, 8                          ; first aligned store
+        jbe     .Lmemmove_baseline_down_ends
+.Lmemmove_baseline_down_loop:
+        mov     r8, [rsi + rcx]
+        mov     [rdi + rcx], r8                 ; aligned store
+        sub     rcx, 8                          ; loop step
+        ja      .Lmemmove_baseline_down_loop                   ; loop bound: offsets above 0
+.Lmemmove_baseline_down_ends:
+        mov     [rdi + rdx - 8], r9             ; top store
+        mov     [rdi], r10                      ; bottom store
+        ret
+.Lmemmove_baseline_down_tiny:
+        ; small body: begin
+        cmp     rdx, 8
+        jb      .Lmemmove_baseline_down_s_lt8
+        cmp     rdx, 16
+        jae     .Lmemmove_baseline_down_s16
+        mov     rcx, [rsi]
+        mov     r8, [rsi + rdx - 8]
+        mov     [rdi], rcx
+        mov     [rdi + rdx - 8], r8             ; tail store
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s16:
+        mov     rcx, [rsi]
+        mov     r8, [rsi + 8]
+        mov     rax, [rsi + rdx - 16]
+        mov     rsi, [rsi + rdx - 8]            ; the last load: rsi is free after it
+        mov     [rdi], rcx
+        mov     [rdi + 8], r8
+        mov     [rdi + rdx - 16], rax
+        mov     [rdi + rdx - 8], rsi            ; tail store
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s_lt8:
+        cmp     rdx, 4
+        jae     .Lmemmove_baseline_down_s4
+        cmp     rdx, 2
+        jae     .Lmemmove_baseline_down_s2
+        test    rdx, rdx
+        jz      .Lmemmove_baseline_down_s_end
+        movzx   ecx, byte [rsi]
+        mov     [rdi], cl
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s2:
+        movzx   ecx, word [rsi]
+        movzx   r8d, word [rsi + rdx - 2]
+        mov     [rdi], cx
+        mov     [rdi + rdx - 2], r8w            ; tail store
+        jmp     .Lmemmove_baseline_down_s_end
+.Lmemmove_baseline_down_s4:
+        mov     ecx, [rsi]
+        mov     r8d, [rsi + rdx - 4]
+        mov     [rdi], ecx
+        mov     [rdi + rdx - 4], r8d            ; tail store
+.Lmemmove_baseline_down_s_end:
+        ; small body: end
+        mov     rax, rdi                        ; the body used rax; rdi never moved
+        ret
+        ..@uc_memmove.room0 equ $ - uc_memmove
+        ..@uc_memmove.room1 equ (uc_memmove.site - uc_memmove + 5) > ..@uc_memmove.room0 ? (uc_memmove.site - uc_memmove + 5) : ..@uc_memmove.room0
+        ..@uc_memmove.room2 equ (..@uc_memmove_zen3_avx2.copy_end - uc_memmove_zen3_avx2 + 5) > ..@uc_memmove.room1 ? (..@uc_memmove_zen3_avx2.copy_end - uc_memmove_zen3_avx2 + 5) : ..@uc_memmove.room1
+        ..@uc_memmove.room3 equ (..@uc_memmove_zen3_gpr.copy_end - uc_memmove_zen3_gpr + 5) > ..@uc_memmove.room2 ? (..@uc_memmove_zen3_gpr.copy_end - uc_memmove_zen3_gpr + 5) : ..@uc_memmove.room2
+        ..@uc_memmove.room4 equ (..@uc_memmove_zen4_avx512.copy_end - uc_memmove_zen4_avx512 + 5) > ..@uc_memmove.room3 ? (..@uc_memmove_zen4_avx512.copy_end - uc_memmove_zen4_avx512 + 5) : ..@uc_memmove.room3
+        ..@uc_memmove.room5 equ (..@uc_memmove_zen4_avx2.copy_end - uc_memmove_zen4_avx2 + 5) > ..@uc_memmove.room4 ? (..@uc_memmove_zen4_avx2.copy_end - uc_memmove_zen4_avx2 + 5) : ..@uc_memmove.room4
+        ..@uc_memmove.room6 equ (..@uc_memmove_zen4_gpr.copy_end - uc_memmove_zen4_gpr + 5) > ..@uc_memmove.room5 ? (..@uc_memmove_zen4_gpr.copy_end - uc_memmove_zen4_gpr + 5) : ..@uc_memmove.room5
+        ..@uc_memmove.room7 equ (..@uc_memmove_zen5_avx512.copy_end - uc_memmove_zen5_avx512 + 5) > ..@uc_memmove.room6 ? (..@uc_memmove_zen5_avx512.copy_end - uc_memmove_zen5_avx512 + 5) : ..@uc_memmove.room6
+        ..@uc_memmove.room8 equ (..@uc_memmove_zen5_avx2.copy_end - uc_memmove_zen5_avx2 + 5) > ..@uc_memmove.room7 ? (..@uc_memmove_zen5_avx2.copy_end - uc_memmove_zen5_avx2 + 5) : ..@uc_memmove.room7
+        ..@uc_memmove.room9 equ (..@uc_memmove_zen5_gpr.copy_end - uc_memmove_zen5_gpr + 5) > ..@uc_memmove.room8 ? (..@uc_memmove_zen5_gpr.copy_end - uc_memmove_zen5_gpr + 5) : ..@uc_memmove.room8
+        times   ..@uc_memmove.room9 - ($ - uc_memmove) db 0xcc
+..@uc_memmove.site_end:
+uc_memmove.end:
+
 ; int uc_copy_isa(void): 2 when CPUID and XGETBV say that the CPU has
 ; AVX-512F, BW and VL and BMI2 (avx512_small's masked byte moves and its
 ; mask) and the OS saves their state (XCR0 bits 1, 2 and 5-7: SSE, AVX,
@@ -6940,7 +6962,7 @@ uc_copy_libc.end:
         global  uc_libc_memmove:data (uc_libc_memmove.end - uc_libc_memmove)
 uc_libc_memmove:
 uc_libc_memmove.here:
-        dq      uc_libc_stand_in wrt ..sym
+        dq      uc_libc_stand_in
 uc_libc_memmove.end:
 
         section .text
@@ -7024,20 +7046,6 @@ uc_libc_stand_in:
         mov     rax, rdi                        ; the body used rax; rdi never moved
         ret
 
-; int uc_copy_strategy(const void *dst, const void *src, size_t n): the code
-; of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same
-; dispatch, expanded from the same template function, and patched alike,
-; so tests and logs see what memcpy does.
-        align   64, db 0xcc
-        global  uc_copy_strategy:function (uc_copy_strategy.end - uc_copy_strategy)
-uc_copy_strategy:
-        endbr64
-uc_copy_strategy.site:
-        mov     eax, 0                           ; forward
-        ret
-        times   434 - ($ - uc_copy_strategy.site) db 0xcc
-..@uc_copy_strategy.site_end:
-uc_copy_strategy.end:
 
 ; uc_copy_strategy under the installed table.
         align   64, db 0xcc
@@ -7824,6 +7832,31 @@ uc_copy_strategy_zen5_gpr:
         mov     eax, 14
         ret
 
+; int uc_copy_strategy(const void *dst, const void *src, size_t n): the code
+; of the strategy uc_memcpy takes (UC_STRATEGY_* in copy_rule.h). The same
+; dispatch, expanded from the same template function, and patched alike,
+; so tests and logs see what memcpy does.
+        align   64, db 0xcc
+        global  uc_copy_strategy:function (uc_copy_strategy.end - uc_copy_strategy)
+uc_copy_strategy:
+        endbr64
+uc_copy_strategy.site:
+        mov     eax, 0                           ; forward
+        ret
+        ..@uc_copy_strategy.room0 equ $ - uc_copy_strategy
+        ..@uc_copy_strategy.room1 equ (uc_copy_strategy.site - uc_copy_strategy + 5) > ..@uc_copy_strategy.room0 ? (uc_copy_strategy.site - uc_copy_strategy + 5) : ..@uc_copy_strategy.room0
+        ..@uc_copy_strategy.room2 equ (..@uc_copy_strategy_zen3_avx2.copy_end - uc_copy_strategy_zen3_avx2 + 5) > ..@uc_copy_strategy.room1 ? (..@uc_copy_strategy_zen3_avx2.copy_end - uc_copy_strategy_zen3_avx2 + 5) : ..@uc_copy_strategy.room1
+        ..@uc_copy_strategy.room3 equ (..@uc_copy_strategy_zen3_gpr.copy_end - uc_copy_strategy_zen3_gpr + 5) > ..@uc_copy_strategy.room2 ? (..@uc_copy_strategy_zen3_gpr.copy_end - uc_copy_strategy_zen3_gpr + 5) : ..@uc_copy_strategy.room2
+        ..@uc_copy_strategy.room4 equ (..@uc_copy_strategy_zen4_avx512.copy_end - uc_copy_strategy_zen4_avx512 + 5) > ..@uc_copy_strategy.room3 ? (..@uc_copy_strategy_zen4_avx512.copy_end - uc_copy_strategy_zen4_avx512 + 5) : ..@uc_copy_strategy.room3
+        ..@uc_copy_strategy.room5 equ (..@uc_copy_strategy_zen4_avx2.copy_end - uc_copy_strategy_zen4_avx2 + 5) > ..@uc_copy_strategy.room4 ? (..@uc_copy_strategy_zen4_avx2.copy_end - uc_copy_strategy_zen4_avx2 + 5) : ..@uc_copy_strategy.room4
+        ..@uc_copy_strategy.room6 equ (..@uc_copy_strategy_zen4_gpr.copy_end - uc_copy_strategy_zen4_gpr + 5) > ..@uc_copy_strategy.room5 ? (..@uc_copy_strategy_zen4_gpr.copy_end - uc_copy_strategy_zen4_gpr + 5) : ..@uc_copy_strategy.room5
+        ..@uc_copy_strategy.room7 equ (..@uc_copy_strategy_zen5_avx512.copy_end - uc_copy_strategy_zen5_avx512 + 5) > ..@uc_copy_strategy.room6 ? (..@uc_copy_strategy_zen5_avx512.copy_end - uc_copy_strategy_zen5_avx512 + 5) : ..@uc_copy_strategy.room6
+        ..@uc_copy_strategy.room8 equ (..@uc_copy_strategy_zen5_avx2.copy_end - uc_copy_strategy_zen5_avx2 + 5) > ..@uc_copy_strategy.room7 ? (..@uc_copy_strategy_zen5_avx2.copy_end - uc_copy_strategy_zen5_avx2 + 5) : ..@uc_copy_strategy.room7
+        ..@uc_copy_strategy.room9 equ (..@uc_copy_strategy_zen5_gpr.copy_end - uc_copy_strategy_zen5_gpr + 5) > ..@uc_copy_strategy.room8 ? (..@uc_copy_strategy_zen5_gpr.copy_end - uc_copy_strategy_zen5_gpr + 5) : ..@uc_copy_strategy.room8
+        times   ..@uc_copy_strategy.room9 - ($ - uc_copy_strategy) db 0xcc
+..@uc_copy_strategy.site_end:
+uc_copy_strategy.end:
+
         section .data
         align   8, db 0
 ; The installed table. Code reads each object through its file-local label
@@ -7954,15 +7987,15 @@ uc_patch_entries.end:
         global  uc_patch_targets:data (uc_patch_targets.end - uc_patch_targets)
 uc_patch_targets:
         dq      uc_memcpy wrt ..sym, uc_memmove wrt ..sym, uc_copy_strategy wrt ..sym
-        dq      uc_memcpy_table wrt ..sym, uc_memmove_table wrt ..sym, uc_copy_strategy_table wrt ..sym
-        dq      uc_memcpy_zen3_avx2 wrt ..sym, uc_memmove_zen3_avx2 wrt ..sym, uc_copy_strategy_zen3_avx2 wrt ..sym
-        dq      uc_memcpy_zen3_gpr wrt ..sym, uc_memmove_zen3_gpr wrt ..sym, uc_copy_strategy_zen3_gpr wrt ..sym
-        dq      uc_memcpy_zen4_avx512 wrt ..sym, uc_memmove_zen4_avx512 wrt ..sym, uc_copy_strategy_zen4_avx512 wrt ..sym
-        dq      uc_memcpy_zen4_avx2 wrt ..sym, uc_memmove_zen4_avx2 wrt ..sym, uc_copy_strategy_zen4_avx2 wrt ..sym
-        dq      uc_memcpy_zen4_gpr wrt ..sym, uc_memmove_zen4_gpr wrt ..sym, uc_copy_strategy_zen4_gpr wrt ..sym
-        dq      uc_memcpy_zen5_avx512 wrt ..sym, uc_memmove_zen5_avx512 wrt ..sym, uc_copy_strategy_zen5_avx512 wrt ..sym
-        dq      uc_memcpy_zen5_avx2 wrt ..sym, uc_memmove_zen5_avx2 wrt ..sym, uc_copy_strategy_zen5_avx2 wrt ..sym
-        dq      uc_memcpy_zen5_gpr wrt ..sym, uc_memmove_zen5_gpr wrt ..sym, uc_copy_strategy_zen5_gpr wrt ..sym
+        dq      uc_memcpy_table, uc_memmove_table, uc_copy_strategy_table
+        dq      uc_memcpy_zen3_avx2, uc_memmove_zen3_avx2, uc_copy_strategy_zen3_avx2
+        dq      uc_memcpy_zen3_gpr, uc_memmove_zen3_gpr, uc_copy_strategy_zen3_gpr
+        dq      uc_memcpy_zen4_avx512, uc_memmove_zen4_avx512, uc_copy_strategy_zen4_avx512
+        dq      uc_memcpy_zen4_avx2, uc_memmove_zen4_avx2, uc_copy_strategy_zen4_avx2
+        dq      uc_memcpy_zen4_gpr, uc_memmove_zen4_gpr, uc_copy_strategy_zen4_gpr
+        dq      uc_memcpy_zen5_avx512, uc_memmove_zen5_avx512, uc_copy_strategy_zen5_avx512
+        dq      uc_memcpy_zen5_avx2, uc_memmove_zen5_avx2, uc_copy_strategy_zen5_avx2
+        dq      uc_memcpy_zen5_gpr, uc_memmove_zen5_gpr, uc_copy_strategy_zen5_gpr
 uc_patch_targets.end:
 
         section .rodata
@@ -7991,7 +8024,7 @@ uc_patch_site_offset:
         db      uc_copy_strategy.site - uc_copy_strategy
 uc_patch_site_offset.end:
 ; The room of each site: its baseline, then int3 up to the longest copy
-; rule_patch may write there (templates/lib/entry_copy.lua).
+; rule_patch may write there (baseline.tpi).
         align   2, db 0
         global  uc_patch_site_len:data (uc_patch_site_len.end - uc_patch_site_len)
 uc_patch_site_len:
@@ -8098,6 +8131,20 @@ uc_patch_copy_jumps:
         dw      ..@uc_copy_strategy_zen5_gpr.jump18 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump19 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump20 - uc_copy_strategy_zen5_gpr, ..@uc_copy_strategy_zen5_gpr.jump21 - uc_copy_strategy_zen5_gpr
         dw      ..@uc_copy_strategy_zen5_gpr.jump22 - uc_copy_strategy_zen5_gpr
 uc_patch_copy_jumps.end:
+
+        section .bss
+; Per site, twice its room: the bytes it held as built, which rule_patch
+; reads before its first patch so that the baseline can be put back, then
+; the bytes it writes there.
+        global  uc_patch_scratch:data (uc_patch_scratch.end - uc_patch_scratch)
+uc_patch_scratch:
+        resb    ..@uc_memcpy.site_end - uc_memcpy.site
+        resb    ..@uc_memcpy.site_end - uc_memcpy.site
+        resb    ..@uc_memmove.site_end - uc_memmove.site
+        resb    ..@uc_memmove.site_end - uc_memmove.site
+        resb    ..@uc_copy_strategy.site_end - uc_copy_strategy.site
+        resb    ..@uc_copy_strategy.site_end - uc_copy_strategy.site
+uc_patch_scratch.end:
 
         section .rodata
         align   4, db 0

@@ -23,14 +23,12 @@ pub type TextPoke = unsafe fn(addr: *mut u8, bytes: &[u8]);
 pub struct Refused;
 
 use crate::rule::Rule;
-use core::ptr::{addr_of, read_volatile};
+use core::ptr::{addr_of, addr_of_mut, read_volatile};
 use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
 /// The routine sets: 0 the entries' own baseline, 1 the table dispatch,
 /// then each measured table compiled for one isa level.
 pub const N_ROUTINE_SETS: usize = 10;
-/// The largest room of a site (templates/lib/entry_copy.lua).
-const PATCH_ROOM: usize = 1781;
 
 static SET_NAMES: [&str; N_ROUTINE_SETS] = [
     "baseline",
@@ -64,6 +62,10 @@ extern "C" {
     // As long as COPY_FIRST's last entry says.
     #[link_name = "uc_patch_copy_jumps"]
     static COPY_JUMPS: [u16; 0];
+    // Per site, twice its room: the bytes it held as built, then those
+    // patch() writes there.
+    #[link_name = "uc_patch_scratch"]
+    static mut SCRATCH: [u8; 0];
 }
 
 use crate::rule::{Band, Status, MAX_BANDS};
@@ -99,12 +101,11 @@ fn same_table(a: &Rule, b: &Rule) -> bool {
 }
 
 /// The set the installed rule runs, the set whose code the sites hold, and
-/// the bytes each site held as built (read before the first patch, so that
-/// a later rule of the baseline can put them back).
+/// whether the bytes each site held as built have been read (before the
+/// first patch, so that a later rule of the baseline can put them back).
 static INSTALLED_SET: AtomicUsize = AtomicUsize::new(0);
 static PATCHED_SET: AtomicUsize = AtomicUsize::new(0);
 static BUILT_READ: AtomicBool = AtomicBool::new(false);
-static mut BUILT: [[u8; PATCH_ROOM]; N_PATCH_SITES] = [[0; PATCH_ROOM]; N_PATCH_SITES];
 
 /// Chooses the set that runs rule at isa: a measured table's compiled
 /// routines; the baseline where every copy goes forward; else the table
@@ -154,6 +155,23 @@ fn site_len(s: usize) -> usize {
     usize::from(unsafe { SITE_LEN[s] })
 }
 
+/// Site s's bytes as built, in SCRATCH; the bytes patch() writes there
+/// follow them, as many.
+fn built_of(s: usize) -> *mut u8 {
+    let at: usize = (0..s).map(|i| 2 * site_len(i)).sum();
+    // SAFETY: SCRATCH holds twice the room of every site, in their order.
+    unsafe { (addr_of_mut!(SCRATCH) as *mut u8).add(at) }
+}
+
+/// The bytes patch() writes into site s, in SCRATCH.
+///
+/// # Safety
+///
+/// No other reference to them may be live.
+unsafe fn code_of(s: usize) -> &'static mut [u8] {
+    core::slice::from_raw_parts_mut(built_of(s).add(site_len(s)), site_len(s))
+}
+
 fn code_byte(at: usize) -> u8 {
     // SAFETY: the routines' code, which is mapped and readable.
     unsafe { read_volatile(at as *const u8) }
@@ -193,13 +211,14 @@ fn move_jump(code: &mut [u8], at: usize, routine: usize, site: usize) -> Result<
 /// table's), its dispatch, its jumps moved, then a jmp rel32 to the
 /// routine's first copy body; else (the table dispatch) a jmp rel32 to the
 /// routine.
-fn site_code(set: usize, s: usize, code: &mut [u8; PATCH_ROOM]) -> Result<usize, Refused> {
+fn site_code(set: usize, s: usize, code: &mut [u8]) -> Result<usize, Refused> {
     let (site, routine, len) = (site_of(s), routine_of(set, s), site_len(s));
     // SAFETY: data of copy.S, as long as its type says.
     let (from, end) = unsafe { (usize::from(SITE_OFFSET[s]), usize::from(COPY_END[set * N_PATCH_SITES + s])) };
     if set == 0 {
-        // SAFETY: BUILT is written once, by patch(), before this reads it.
-        code[..len].copy_from_slice(unsafe { &(*addr_of!(BUILT))[s][..len] });
+        // SAFETY: the bytes as built are written once, by patch(), before
+        // this reads them.
+        code[..len].copy_from_slice(unsafe { core::slice::from_raw_parts(built_of(s), len) });
         return Ok(len);
     }
     if end == 0 {
@@ -254,27 +273,26 @@ pub unsafe fn patch(poke: Option<TextPoke>) -> Result<(), Refused> {
         Some(poke) => poke,
         None => return Err(Refused), // a harness that set no poke: nothing can be written
     };
-    if (0..N_PATCH_SITES).any(|s| site_len(s) < 5 || site_len(s) > PATCH_ROOM) {
+    if (0..N_PATCH_SITES).any(|s| site_len(s) < 5) {
         return Err(Refused);
     }
     if !BUILT_READ.load(Relaxed) {
-        let built = &mut *core::ptr::addr_of_mut!(BUILT);
-        for (s, bytes) in built.iter_mut().enumerate() {
-            for (i, byte) in bytes[..site_len(s)].iter_mut().enumerate() {
-                *byte = code_byte(site_of(s) + i);
+        for s in 0..N_PATCH_SITES {
+            for i in 0..site_len(s) {
+                *built_of(s).add(i) = code_byte(site_of(s) + i);
             }
         }
         BUILT_READ.store(true, Relaxed);
     }
     let set = INSTALLED_SET.load(Relaxed);
-    let mut code = [0u8; PATCH_ROOM];
     for s in 0..N_PATCH_SITES {
-        site_code(set, s, &mut code)?;
+        site_code(set, s, code_of(s))?;
     }
     let via = if set != 0 { set } else { PATCHED_SET.load(Relaxed) };
     for s in 0..N_PATCH_SITES {
         let site = site_of(s);
-        let len = site_code(set, s, &mut code)?;
+        let code = code_of(s);
+        let len = site_code(set, s, code)?;
         // A site that holds them already is left alone: tests install a
         // table before every point they check.
         if (0..len).all(|i| code_byte(site + i) == code[i]) {
