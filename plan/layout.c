@@ -39,3 +39,35 @@ int plan_falls_through(const struct plan_tree *tree, int first)
 {
 	return first >= 0 && last_goto(tree) == first;
 }
+
+_Static_assert(N_COPY_STRATEGIES <= 32, "plan_held's mask has a bit for every strategy");
+
+unsigned int plan_held(const int *order, int n)
+{
+	unsigned int held = 0;
+	for (int i = 0; i < n; i++)
+		if (plan_inline(order[i]))
+			held |= 1u << order[i];
+	return held;
+}
+
+static int holds(unsigned int held, int strategy)
+{
+	return strategy >= 0 && (held >> strategy & 1u);
+}
+
+int plan_moved(const struct plan_tree *tree, int i, unsigned int held, int falls_through)
+{
+	const struct plan_step *x = &tree->steps[i];
+	if (falls_through && i == tree->n_steps - 1)
+		return 0;
+	int jumps = x->op == PLAN_GOTO || x->op == PLAN_IF_AT_MOST ||
+		    ((x->op == PLAN_IF_CLASS || x->op == PLAN_IF_ABOVE) && x->to >= 0);
+	return jumps && !holds(held, x->to);
+}
+
+int plan_falls_here(const struct plan_tree *tree, int i, unsigned int held)
+{
+	const struct plan_step *x = &tree->steps[i];
+	return x->op == PLAN_GOTO && x->falls && holds(held, x->to);
+}

@@ -1,8 +1,9 @@
 /* Where a compiled routine lays out the copies its branch tree reaches,
  * and which of them a patched entry holds itself.
  *
- * A patched entry (templates/lib/entry_copy.lua) holds the routine's first
- * bytes: its tree, then the short copies (plan_inline), so that a call of
+ * A patched entry holds the routine's first bytes (rule_patch copies
+ * them, from past its endbr64 to its mark copy_end): its tree, then, in
+ * an entry that holds copies, the short copies (plan_inline), so that a call of
  * a few bytes runs the tree's compares and its moves with no jump out of
  * the entry, as the C library's memmove reaches them in two compares
  * (glibc 2.36's __memmove_avx512_unaligned_erms). A jump out of the entry
@@ -44,5 +45,22 @@ int plan_layout(const struct plan_tree *tree, int *order);
  * field falls_through of a routine set, gen/render/bind_plan.c) and
  * plan_layout, which lays such a copy out first. */
 int plan_falls_through(const struct plan_tree *tree, int first);
+
+/* The copies an entry that holds copies holds after tree: a bit (1 <<
+ * strategy) for each of order[0..n) (plan_layout's, the copies the flavor
+ * offers) that plan_inline takes, which plan_layout lays out first. */
+unsigned int plan_held(const int *order, int n);
+
+/* 1 where step i of tree is a jump to a copy that an entry holding the
+ * copies of held (plan_held's, 0 for one that holds none) leaves as a
+ * rel32 jump out of itself, which rule_patch moves to reach the copy from
+ * the entry: a jump to a copy not held, and not the last step left out
+ * because the tree falls through to the copy after it (falls_through,
+ * plan_falls_through's). */
+int plan_moved(const struct plan_tree *tree, int i, unsigned int held, int falls_through);
+
+/* 1 where step i of tree is a goto (tree.h, falls) whose copy's moves an
+ * entry holding held lays out right there, instead of the jump. */
+int plan_falls_here(const struct plan_tree *tree, int i, unsigned int held);
 
 #endif

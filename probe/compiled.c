@@ -18,7 +18,7 @@ static const unsigned char guard_code[] = {0x48, 0x89, 0xf9, 0x48, 0x29, 0xf1, 0
 
 /* A table's slot: the entry as rule_patch writes it for a compiled table,
  * endbr64, then the routine's dispatch and the short copies it holds
- * (templates/lib/entry_copy.lua), then, in memmove, the overlap guards
+ * (plan/layout.h), then, in memmove, the overlap guards
  * (memmove_guards), from GUARDS on, and a PLT entry's jump in front of
  * the entry (plt_jump), at PLT_JUMP. Each slot starts a 64-byte line, as
  * a patched entry does. */

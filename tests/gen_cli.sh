@@ -172,7 +172,8 @@ done
 "$GEN" gen -q --smap --out "$T/smap"
 # One stac before each access range (every user copy, and each routine
 # rule_patch may send one to), one clac after each and in the fault exit.
-ranges=$(grep -c '^        dq      uc_[a-z0-9_]*_access wrt \.\.sym, uc_[a-z0-9_]*_access_end wrt \.\.sym$' "$T/smap/$F/x86_64/copy.asm")
+# NASM names an exported label by itself (wrt ..sym), a local one by its section.
+ranges=$(grep -Ec '^        dq      uc_[a-z0-9_]*_access( wrt \.\.sym)?, uc_[a-z0-9_]*_access_end( wrt \.\.sym)?$' "$T/smap/$F/x86_64/copy.asm")
 check "--smap: an access range for each user copy and each routine it may run" test "$ranges" -gt 3
 check "--smap opens user access with stac" test "$(grep -c '^        stac$' "$T/smap/$F/x86_64/copy.asm")" -eq "$ranges"
 check "--smap closes it with clac, in the fault exit too" test "$(grep -c '^        clac$' "$T/smap/$F/x86_64/copy.asm")" -eq $((ranges + 1))

@@ -113,14 +113,56 @@ static void set_overlap_safe(lua_State *L, const struct copy_table *t, const str
 	set_str(L, "overlap_longer", defer >= 0 ? strategy_catalogue[defer].name : NULL);
 }
 
+/* Sets field name of the table on top to what an entry that holds the
+ * copies of held (plan_held's, 0: none) holds of tree's routine, which
+ * rule_patch copies into it: { held = the copies after the tree, in
+ * layout order, moved = per step, 1 where it is a rel32 jump out of the
+ * entry that rule_patch moves (plan_moved), n_moved = how many, falls =
+ * per step, 1 where the copy's moves lie right there (plan_falls_here) }. */
+static void set_entry(lua_State *L, const struct plan_tree *tree, const int *order, int n, unsigned int held,
+		      int falls_through, const char *name)
+{
+	lua_newtable(L);
+	lua_newtable(L);
+	for (int i = 0, k = 0; i < n; i++)
+		if (held >> order[i] & 1u) {
+			lua_pushstring(L, strategy_catalogue[order[i]].name);
+			lua_rawseti(L, -2, ++k);
+		}
+	lua_setfield(L, -2, "held");
+	int n_moved = 0;
+	lua_createtable(L, tree->n_steps, 0);
+	for (int i = 0; i < tree->n_steps; i++) {
+		int moved = plan_moved(tree, i, held, falls_through);
+		n_moved += moved;
+		lua_pushboolean(L, moved);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "moved");
+	set_int(L, "n_moved", n_moved);
+	lua_createtable(L, tree->n_steps, 0);
+	for (int i = 0; i < tree->n_steps; i++) {
+		lua_pushboolean(L, plan_falls_here(tree, i, held));
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "falls");
+	lua_setfield(L, -2, name);
+}
+
 /* Sets fields tree, reachable (the strategies the flavor has that the
  * tree reaches, in the order the routine lays them out, plan/layout.h),
  * falls_through (the tree's last jump, to the first of them, left out:
- * plan_falls_through) and inline (the first of them, those a patched
- * entry may hold; none with --target) of the table on top; far: its jumps
- * to its copies are rel32 (dispatch.tpi says why); overlap_safe, under t's
- * stand-ins (set_overlap_safe). */
-static void set_tree(lua_State *L, const struct copy_table *t, const struct flavor *f, int far)
+ * plan_falls_through) of the table on top; far: its jumps to its copies
+ * are rel32 (dispatch.tpi says why); overlap_safe, under t's stand-ins
+ * (set_overlap_safe). With far (a compiled set; else nil), what a
+ * patched entry holds of its routine (set_entry): entry_plain where the
+ * entry holds no copies, entry_holding where it holds the short ones
+ * (plan_held), but for Linux's form (o->linux_form), whose bodies end in RET, a jmp rel32
+ * to __x86_return_thunk (gen/render/asm_linux.c) that rule_patch does not
+ * move: copied as it was, it jumped into the entry's int3 in a boot as
+ * EPYC-Milan (make check-linux-tree). */
+static void set_tree(lua_State *L, const struct copy_table *t, const struct options *o, const struct flavor *f,
+		     int far)
 {
 	struct plan_tree tree;
 	if (plan_tree(t, &tree))
@@ -146,20 +188,26 @@ static void set_tree(lua_State *L, const struct copy_table *t, const struct flav
 			lua_rawseti(L, -2, ++k);
 		}
 	lua_setfield(L, -2, "reachable");
-	set_bool(L, "falls_through", plan_falls_through(&tree, first));
-	lua_newtable(L);
-	for (int i = 0, k = 0; i < n; i++)
-		if (far && strategy_offered(order[i], f->isa_level, f->moves) && plan_inline(order[i])) {
-			lua_pushstring(L, strategy_catalogue[order[i]].name);
-			lua_rawseti(L, -2, ++k);
-		}
-	lua_setfield(L, -2, "inline");
+	int falls_through = plan_falls_through(&tree, first);
+	set_bool(L, "falls_through", falls_through);
+	if (far) {
+		int offered[N_COPY_STRATEGIES], n_offered = 0;
+		for (int i = 0; i < n; i++)
+			if (strategy_offered(order[i], f->isa_level, f->moves))
+				offered[n_offered++] = order[i];
+		set_entry(L, &tree, offered, n_offered, 0, falls_through, "entry_plain");
+		set_entry(L, &tree, offered, n_offered, o->linux_form ? 0 : plan_held(offered, n_offered), falls_through,
+			  "entry_holding");
+	} else {
+		set_str(L, "entry_plain", NULL);
+		set_str(L, "entry_holding", NULL);
+	}
 	set_bool(L, "far", far);
 	set_overlap_safe(L, t, f);
 	plan_tree_free(&tree);
 }
 
-static void push_sets(lua_State *L, const struct plan_sets *ps, const struct flavor *f)
+static void push_sets(lua_State *L, const struct plan_sets *ps, const struct options *o, const struct flavor *f)
 {
 	lua_newtable(L);
 	for (int i = 0; i < ps->n_sets; i++) {
@@ -170,7 +218,7 @@ static void push_sets(lua_State *L, const struct plan_sets *ps, const struct fla
 		char suffix[sizeof s->name + 1];
 		snprintf(suffix, sizeof suffix, "_%s", s->name);
 		set_str(L, "suffix", suffix);
-		set_tree(L, &s->table, f, 1);
+		set_tree(L, &s->table, o, f, 1);
 		lua_rawseti(L, -2, i + 1);
 	}
 	lua_setfield(L, -2, "sets");
@@ -239,7 +287,7 @@ void bind_plan(lua_State *L, const struct model *m, const struct options *o, con
 	if (plan_sets(measured, n, f->isa_level, &ps))
 		out_of_memory();
 	lua_newtable(L);
-	push_sets(L, &ps, f);
+	push_sets(L, &ps, o, f);
 	push_rows(L, m, f, &ps);
 	lua_newtable(L);
 	for (size_t i = 0; i < m->n_uarchs; i++)
@@ -269,7 +317,7 @@ void bind_plan(lua_State *L, const struct model *m, const struct options *o, con
 		table_of(rr.table, &tables[0]);
 		lua_newtable(L);
 		set_str(L, "name", target);
-		set_tree(L, &tables[0], f, 0);
+		set_tree(L, &tables[0], o, f, 0);
 		lua_setfield(L, -2, "target");
 	}
 	set_global_frozen(L, "plan");

@@ -9,9 +9,10 @@ local M = {}
 --   runs, in words, tree = the plan's steps (nil: the installed table),
 --   reachable = the strategies it can reach, in the order its routine
 --   lays them out (plan/layout.h), falls_through = the tree's last jump,
---   to the first of them, is left out (plan/layout.h), inline = the first
---   of them, those a patched entry may hold (entry_copy.lua), far = its
---   tree's jumps to its copies are rel32 (dispatch.tpi says why),
+--   to the first of them, is left out (plan/layout.h), far = its tree's
+--   jumps to its copies are rel32 (dispatch.tpi says why), entry_plain
+--   and entry_holding = what a patched entry holds of a compiled set's
+--   routine, as M.entry says (gen/render/bind_plan.c, set_entry),
 --   overlap_safe = what memmove runs in a strategy's place where the
 --   ranges overlap, { up = { [name] = name }, down = ... }: the table's
 --   measured stand-ins, or the flavor's for the installed table
@@ -22,11 +23,12 @@ local M = {}
 function M.way(suffix, name, compiled)
   if compiled then
     return { suffix = suffix, name = name, tree = compiled.tree, reachable = compiled.reachable,
-             falls_through = compiled.falls_through, inline = compiled.inline, far = compiled.far,
+             falls_through = compiled.falls_through, far = compiled.far,
+             entry_plain = compiled.entry_plain, entry_holding = compiled.entry_holding,
              overlap_safe = compiled.overlap_safe, overlap_max = compiled.overlap_max,
              overlap_longer = compiled.overlap_longer }
   end
-  local w = { suffix = suffix, name = name, reachable = {}, inline = {}, far = false,
+  local w = { suffix = suffix, name = name, reachable = {}, far = false,
               overlap_safe = plan.overlap_safe, overlap_max = plan.overlap_max, overlap_longer = plan.overlap_longer }
   for _, s in ipairs(flavor_strategies()) do w.reachable[#w.reachable + 1] = s.name end
   return w
@@ -41,6 +43,11 @@ end
 --   remaining = the user copies' result contract, has = {routine = true},
 --   access = the routines that touch user memory, in the flavor's order,
 --   sites = the patched routines (routines.lua), in the flavor's order,
+--   holding = {site = true} for those whose entries hold the short
+--   copies too: memcpy and memmove, whose copies return dst; not
+--   copy_strategy, whose leaves return a code, nor the user copies,
+--   whose bodies lie in an access range, which the exception table names
+--   by the routine's addresses, not the entry's,
 --   sets = the compiled sets (the plan's, plan/sets.h),
 --   ways = how each patched routine is written: with --target, its entry
 --   is the target's tree ({ the target's way }); else its entry is the
@@ -51,11 +58,12 @@ function M.of()
   local c = { P = opts.prefix, NB = db.max_bands, code = {}, strategy = {}, CLASS = {}, has = {} }
   c.T = target_name() and target_rule(target_name(), flavor.name)
   c.remaining = opts.user_copy_result == "remaining"
-  c.access, c.sites = {}, {}
+  c.access, c.sites, c.holding = {}, {}, {}
   for _, r in ipairs(flavor.routines) do
     c.has[r.name] = true
     if r.access then c.access[#c.access + 1] = r.name end
     if r.patched then c.sites[#c.sites + 1] = r.name end
+    c.holding[r.name] = r.patched and (r.kind == "copy" or r.kind == "move")
   end
   for _, s in ipairs(db.strategies) do c.code[s.name], c.strategy[s.name] = s.code, s end
   for _, s in ipairs(flavor_strategies()) do c.defers = c.defers or s.defers end
@@ -68,6 +76,22 @@ function M.of()
     for _, s in ipairs(c.sets) do c.ways[#c.ways + 1] = M.way(s.suffix, s.name .. "'s table", s) end
   end
   return c
+end
+
+-- What rule_patch copies into the entry of site (a patched routine) of
+-- way's routine, a compiled set's (way.far), which a call then runs with
+-- no jmp to reach it (patch.c.tpi says how it writes it): the routine's
+-- first bytes, from past its endbr64 to its mark "<routine>.copy_end",
+-- after its tree, or after the copies held that follow it. entry = {
+--   held = those copies, the first laid out (plan/layout.h),
+--   moved = per step of way.tree, true where it jumps rel32 out of the
+--   entry and is followed by a mark "<routine>.jump<k>", k from 1, where
+--   its displacement ends, to which rule_patch adds the distance from the
+--   routine to the entry; n_moved = how many,
+--   falls = per step, true where a goto's copy's moves lie right there,
+-- }
+function M.entry(c, way, site)
+  return way[c.holding[site] and "entry_holding" or "entry_plain"]
 end
 
 -- Whether strategy s's body writes rax, which a routine returning dst

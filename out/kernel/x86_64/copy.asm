@@ -2366,7 +2366,7 @@ uc_patch_scratch.end:
 ; Where each of these routines' body starts and where its return ends,
 ; from the routine, in the order of copy_rule.h's STRATEGY_ROUTINES: the
 ; bytes a compiled set's memcpy and memmove lay out after their tree for a
-; copy their patched entries hold (templates/lib/entry_copy.lua), which
+; copy their patched entries hold (plan/layout.h), which
 ; the probe lays out so too.
         global  uc_copy_body_offsets:data (uc_copy_body_offsets.end - uc_copy_body_offsets)
 uc_copy_body_offsets:

@@ -8484,7 +8484,7 @@ uc_patch_scratch:
 /* Where each of these routines' body starts and where its return ends, */
 /* from the routine, in the order of copy_rule.h's STRATEGY_ROUTINES: the */
 /* bytes a compiled set's memcpy and memmove lay out after their tree for a */
-/* copy their patched entries hold (templates/lib/entry_copy.lua), which */
+/* copy their patched entries hold (plan/layout.h), which */
 /* the probe lays out so too. */
         .globl  uc_copy_body_offsets
         .type   uc_copy_body_offsets, @object
