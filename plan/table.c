@@ -30,6 +30,14 @@ int plan_choice(const struct copy_table *t, unsigned int n, unsigned int d)
 	return plan_band_choice(t->bands, t->n_bands, t->classes, n, d);
 }
 
+int plan_holds_length(const struct copy_table *t, unsigned int n)
+{
+	for (int i = 0; i < t->n_bands; i++)
+		if (n >= t->bands[i].lo && n <= t->bands[i].hi)
+			return 1;
+	return 0;
+}
+
 /* A run of lengths lo..hi that one strategy copies; hi BAND_UNBOUNDED: no
  * bound. (Not a piece of plan/pieces.h, which is a part of a copy's body.) */
 struct length_run {

@@ -41,6 +41,8 @@ enum distance_class plan_class(struct class_bounds b, unsigned int d);
  * the baseline for a length no band holds. */
 int plan_band_choice(const struct band *bands, int n_bands, struct class_bounds b, unsigned int n, unsigned int d);
 int plan_choice(const struct copy_table *t, unsigned int n, unsigned int d);
+/* Whether a band of t holds length n. */
+int plan_holds_length(const struct copy_table *t, unsigned int n);
 
 /* t as the routines run it on a CPU whose isa level is isa: each strategy
  * replaced by its fallback until the CPU can run it (a stand-in for an

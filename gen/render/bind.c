@@ -4,6 +4,7 @@
 #include "bind.h"
 
 #include "../../common/util.h"
+#include "bind_cases.h"
 #include "bind_db.h"
 #include "bind_lua.h"
 #include "bind_plan.h"
@@ -110,6 +111,7 @@ lua_State *bind_state(const struct model *m, const struct options *o)
 	lua_pushcfunction(L, l_lookup);
 	lua_setglobal(L, "lookup");
 	bind_choice(L);
+	bind_cases(L);
 	lua_newtable(L);
 	lua_setfield(L, LUA_REGISTRYINDEX, "uarchgen.imports");
 	lua_pushcfunction(L, l_import);

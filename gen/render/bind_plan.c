@@ -326,8 +326,7 @@ void bind_plan(lua_State *L, const struct model *m, const struct options *o, con
 	free(tables);
 }
 
-/* A rule as Lua holds it, back in C: its class bounds and its bands. */
-static void table_from_lua(lua_State *L, int idx, struct copy_table *t)
+void bind_table_from_lua(lua_State *L, int idx, struct copy_table *t)
 {
 	lua_getfield(L, idx, "above_max");
 	lua_getfield(L, idx, "near_max");
@@ -370,12 +369,9 @@ static int l_choice(lua_State *L)
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_Integer n = luaL_checkinteger(L, 2), d = luaL_checkinteger(L, 3);
 	struct copy_table *t = lua_newuserdatauv(L, sizeof *t, 0); /* freed by Lua, even after an error */
-	table_from_lua(L, 1, t);
-	int held = 0;
-	for (int i = 0; i < t->n_bands; i++)
-		held |= (unsigned int)n >= t->bands[i].lo && (unsigned int)n <= t->bands[i].hi;
+	bind_table_from_lua(L, 1, t);
 	int s = plan_choice(t, (unsigned int)n, (unsigned int)(d & 4095));
-	if (!held)
+	if (!plan_holds_length(t, (unsigned int)n))
 		return luaL_error(L, "choice: no band of the table holds length %d", (int)n);
 	lua_pushinteger(L, s);
 	lua_pushstring(L, strategy_catalogue[s].name);

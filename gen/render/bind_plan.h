@@ -4,19 +4,21 @@
 #ifndef UARCHGEN_BIND_PLAN_H
 #define UARCHGEN_BIND_PLAN_H
 
+#include "../../plan/table.h"
 #include "../model/model.h"
 #include "options.h"
 
 #include <lua.h>
 
 /* Sets the global plan for flavor f (after bind_flavor's flavor):
- *   sets    { { id, name, suffix, table, tree, reachable, inline, far,
- *           overlap_safe }, ... }: the compiled sets (plan/sets.h), each
+ *   sets    { { id, name, suffix, table, tree, reachable, falls_through,
+ *           far, entry_plain, entry_holding, overlap_safe, overlap_max,
+ *           overlap_longer }, ... }: the compiled sets (plan/sets.h), each
  *           overlap_safe under its table's stand-ins; none with --target
  *   rows    { { entry, rule, by_isa = { [0] = id, ... } }, ... }: each
  *           measured entry and the set of each isa level
- *   target  { name, tree, reachable, inline, far, overlap_safe } with
- *           --target, else nil
+ *   target  { name, tree, reachable, falls_through, far, overlap_safe, ...
+ *           } with --target (entry_plain and entry_holding nil), else nil
  *   code_tree  the table dispatch's steps from a code in ecx to its copy
  *   short_first  { name, ... }: the strategies it tests first below its
  *           short lengths (plan_short_first)
@@ -31,6 +33,11 @@
  * "if_code_zero" or "trap"; to a strategy's name; label a label's name.
  * Exits after printing why when out of memory. */
 void bind_plan(lua_State *L, const struct model *m, const struct options *o, const struct flavor *f);
+
+/* A rule as Lua holds it (bands of names, class bounds), at idx, back in
+ * C, into t; a Lua error where a band names no strategy of the catalogue
+ * or there are more than PLAN_MAX_BANDS. */
+void bind_table_from_lua(lua_State *L, int idx, struct copy_table *t);
 
 /* Sets the global choice(rule, n, d): the code and name of the strategy a
  * rule as Lua holds it (bands of names, class bounds) picks, by
