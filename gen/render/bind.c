@@ -8,6 +8,7 @@
 #include "bind_db.h"
 #include "bind_lua.h"
 #include "bind_plan.h"
+#include "bind_text.h"
 #include "template.h"
 
 #include <lauxlib.h>
@@ -112,6 +113,7 @@ lua_State *bind_state(const struct model *m, const struct options *o)
 	lua_setglobal(L, "lookup");
 	bind_choice(L);
 	bind_cases(L);
+	bind_text(L);
 	lua_newtable(L);
 	lua_setfield(L, LUA_REGISTRYINDEX, "uarchgen.imports");
 	lua_pushcfunction(L, l_import);

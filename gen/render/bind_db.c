@@ -159,10 +159,14 @@ void bind_push_db(lua_State *L, const struct model *m)
 
 void bind_push_strategies(lua_State *L, int isa_level, int moves)
 {
+	lua_getglobal(L, "db");
+	lua_getfield(L, -1, "strategies");
 	lua_newtable(L);
 	for (size_t i = 0, k = 0; i < N_COPY_STRATEGIES; i++)
 		if (strategy_offered((int)i, isa_level, moves)) {
-			lua_pushstring(L, strategy_catalogue[i].name);
+			lua_geti(L, -2, (lua_Integer)i + 1);
 			lua_rawseti(L, -2, (lua_Integer)++k);
 		}
+	lua_replace(L, -3);
+	lua_pop(L, 1);
 }

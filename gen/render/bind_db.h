@@ -14,8 +14,9 @@ void bind_push_db(lua_State *L, const struct model *m);
  * the facts of the measurement behind it (nil on the baseline). */
 void bind_push_resolved(lua_State *L, const struct resolved_rule *rr);
 
-/* Pushes the names of the strategies a flavor of isa_level, with or
- * without a memmove (moves), offers (strategy_offered), in code order. */
+/* Pushes the strategies a flavor of isa_level, with or without a memmove
+ * (moves), offers (strategy_offered), in code order, each as the global
+ * db.strategies holds it. */
 void bind_push_strategies(lua_State *L, int isa_level, int moves);
 
 #endif

@@ -44,15 +44,15 @@ typedef __UINTPTR_TYPE__ ${P}uintptr;
  * gaps. Every code is below N_STRATEGIES; bit k of STRATEGY_CODES is set
  * where code k is one of this flavor's. */
 @ local mask = 0
-@ for _, st in ipairs(flavor_strategies()) do
+@ for _, st in ipairs(flavor.strategies) do
 @   mask = mask | (1 << st.code)
 #define ${G}STRATEGY_${string.upper(st.name)} ${st.code}
 @ end
-@ local strategies = flavor_strategies()
+@ local strategies = flavor.strategies
 #define ${G}N_STRATEGIES ${strategies[#strategies].code + 1}
 #define ${G}STRATEGY_CODES ${string.format("0x%xull", mask)}
 @ local defers = false
-@ for _, st in ipairs(flavor_strategies()) do defers = defers or st.defers end
+@ for _, st in ipairs(flavor.strategies) do defers = defers or st.defers end
 @ if defers then
 /* What strategy libc jumps to: the C library's memmove, where the
  * drop-in library's constructor (or the probe) has set it; until then
@@ -66,7 +66,7 @@ extern void *(*${P}libc_memmove)(void *dst, const void *src, ${P}size_t n);
  * strategy copies (max_n (size_t)-1 where there is no limit) and the
  * instructions it needs (0 general registers, 1 AVX2, 2 AVX-512). */
 #define ${G}STRATEGIES(X) \
-@ for _, st in ipairs(flavor_strategies()) do
+@ for _, st in ipairs(flavor.strategies) do
 	X(${G}STRATEGY_${string.upper(st.name)}, "${st.name}", ${st.min_n}, ${st.max_n < 0 and "(" .. P .. "size_t)-1" or st.max_n}, ${st.isa_level}) \
 @ end
 	/* end */
@@ -237,7 +237,7 @@ void ${P}rule_limit_isa(int isa);
  * [0..63 FFFFF, 64.. FDFFF] } (zen2, measured)". Each band lists its
  * strategy for the classes zero, above, near, below and elsewhere:
 @ local legend = {}
-@ for _, st in ipairs(flavor_strategies()) do legend[#legend + 1] = st.letter .. " " .. st.name end
+@ for _, st in ipairs(flavor.strategies) do legend[#legend + 1] = st.letter .. " " .. st.name end
 @ for _, line in ipairs(wrap(table.concat(legend, ", ") .. "; near_max shows when there is a near class.", 72)) do
  * ${line}
 @ end
@@ -289,7 +289,7 @@ ${string.format(r.proto, P .. r.name):gsub("size_t", P .. "size_t"):gsub("RESULT
  * starts and its return ends, in bytes from the routine. */
 @ local listed, n_listed = {}, 0
 @ for _, r in ipairs(flavor.routines) do listed[r.name] = true end
-@ for _, st in ipairs(flavor_strategies()) do
+@ for _, st in ipairs(flavor.strategies) do
 @   if listed["copy_" .. st.name] then n_listed = n_listed + 1 end
 @ end
 @ if n_listed > 0 then
@@ -297,7 +297,7 @@ extern const ${P}u32 ${P}copy_body_offsets[${2 * n_listed}];
 @ end
 #define ${G}STRATEGY_ROUTINES(X) \
 @ local k = 0
-@ for _, st in ipairs(flavor_strategies()) do
+@ for _, st in ipairs(flavor.strategies) do
 @   if listed["copy_" .. st.name] then
 	X(${G}STRATEGY_${string.upper(st.name)}, ${P}copy_${st.name}, ${st.isa_level}, ${P}copy_body_offsets[${2 * k}], ${P}copy_body_offsets[${2 * k + 1}]) \
 @     k = k + 1

@@ -30,7 +30,7 @@ function M.way(suffix, name, compiled)
   end
   local w = { suffix = suffix, name = name, reachable = {}, far = false,
               overlap_safe = plan.overlap_safe, overlap_max = plan.overlap_max, overlap_longer = plan.overlap_longer }
-  for _, s in ipairs(flavor_strategies()) do w.reachable[#w.reachable + 1] = s.name end
+  for _, s in ipairs(flavor.strategies) do w.reachable[#w.reachable + 1] = s.name end
   return w
 end
 
@@ -66,7 +66,7 @@ function M.of()
     c.holding[r.name] = r.patched and (r.kind == "copy" or r.kind == "move")
   end
   for _, s in ipairs(db.strategies) do c.code[s.name], c.strategy[s.name] = s.code, s end
-  for _, s in ipairs(flavor_strategies()) do c.defers = c.defers or s.defers end
+  for _, s in ipairs(flavor.strategies) do c.defers = c.defers or s.defers end
   for i, class in ipairs(db.classes) do c.CLASS[class] = i - 1 end
   c.sets = plan.sets
   if c.T then

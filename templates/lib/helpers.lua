@@ -20,17 +20,6 @@ function entry(name)
   error("the database has no entry " .. tostring(name), 2)
 end
 
--- The strategies of the flavor being rendered (those it offers:
--- strategy_offered, common/strategies.h), in code order, each as
--- db.strategies holds it.
-function flavor_strategies()
-  local list = {}
-  for _, s in ipairs(db.strategies) do
-    if s.isa_level <= flavor.isa_level and (flavor.moves or not s.defers) then list[#list + 1] = s end
-  end
-  return list
-end
-
 -- The rule --target compiles in: the named entry's rule for a flavor.
 function target_rule(name, flavor_name) return entry(name).rules[flavor_name] end
 
@@ -43,78 +32,6 @@ function target_name()
   return nil
 end
 
--- Database text as a C string literal: quote, backslash and every byte
--- outside printable ASCII escaped, so that no text can end the literal.
-function c_string(s)
-  return '"' .. s:gsub('[%c"\\\127-\255]', function(c)
-    return string.format("\\%03o", c:byte())
-  end) .. '"'
-end
-
--- A rule's table in a line: the class bounds, then each band's lengths, its
--- strategy elsewhere, and the classes that differ from it, then memmove's
--- copies where the ranges overlap, where named. zen2 reads
--- "above: d 1..31 | 0..63 forward | 64.. forward, above down".
-function table_text(r)
-  local parts = {}
-  if r.zero_mod < 4096 then parts[#parts + 1] = "zero: d mod " .. r.zero_mod .. " = 0" end
-  if r.above_max > 0 then parts[#parts + 1] = "above: d 1.." .. r.above_max end
-  if r.near_max > 0 then parts[#parts + 1] = "near: d " .. (r.above_max + 1) .. ".." .. r.near_max end
-  if r.below_max > 0 then parts[#parts + 1] = "below: d " .. (4096 - r.below_max) .. "..4095" end
-  for _, b in ipairs(r.bands) do
-    local text = b.lo .. ".." .. (b.hi >= 0 and b.hi or "") .. " " .. b.elsewhere
-    for _, c in ipairs({ "zero", "above", "near", "below" }) do
-      local live = c == "zero" or (c == "above" and r.above_max > 0) or (c == "near" and r.near_max > 0) or
-        (c == "below" and r.below_max > 0)
-      if live and b[c] ~= b.elsewhere then text = text .. ", " .. c .. " " .. b[c] end
-    end
-    parts[#parts + 1] = text
-  end
-  -- memmove's copy where the ranges overlap, where the rule names one.
-  for _, o in ipairs({ { "below", "up" }, { "above", "down" } }) do
-    local s, max = r["overlap_" .. o[1]], r["overlap_" .. o[1] .. "_max"]
-    if s ~= "" then
-      parts[#parts + 1] = "overlap " .. o[2] .. ": " .. s .. (max > 0 and " to " .. max or "")
-    end
-  end
-  return table.concat(parts, " | ")
-end
-
--- What a rule is, in words: "measured 2026-11-29 (KVMKVMKVM guest)",
--- "inherited from zen2", or "baseline (no evidence)".
-function rule_status_text(r)
-  if r.status == "measured" then
-    return "measured " .. r.measured_on .. (r.hypervisor and (" (" .. r.hypervisor .. " guest)") or "")
-  elseif r.status == "inherited" then
-    return "inherited from " .. r.source
-  end
-  return "baseline (no evidence)"
-end
-
--- Database text inside a C (or GAS) comment: a comment delimiter loses its
--- meaning, and control characters become '?'. (The generator refuses such
--- text already; this is the second wall.)
-function c_comment(s)
-  return (s:gsub("%*/", "* /"):gsub("/%*", "/ *"):gsub("%c", "?"))
-end
-
--- Database text in a Markdown table cell: a bar would end the cell, so it is
--- escaped. (The generator refuses text that is not one printable line.)
-function md_cell(s)
-  return (s:gsub("%c", "?"):gsub("|", "\\|"))
-end
-
--- text in lines of at most width characters, broken at spaces.
-function wrap(text, width)
-  local lines, line = {}, ""
-  for word in text:gmatch("%S+") do
-    if line ~= "" and #line + 1 + #word > width then
-      lines[#lines + 1] = line
-      line = word
-    else
-      line = line == "" and word or line .. " " .. word
-    end
-  end
-  if line ~= "" then lines[#lines + 1] = line end
-  return lines
-end
+-- c_string, c_comment, md_cell, wrap, table_text and rule_status_text
+-- are C's (gen/render/bind_text.h); the generated tests' cases too
+-- (gen/render/bind_cases.h).

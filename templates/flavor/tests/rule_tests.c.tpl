@@ -35,7 +35,7 @@ static const struct group groups[] = {
 @ if has_user_copies then
 	{"user_copies", group_user_copies},
 @ end
-@ for _, st in ipairs(flavor_strategies()) do
+@ for _, st in ipairs(flavor.strategies) do
 @   if has["copy_" .. st.name] then
 	{"copy_${st.name}", group_copy_${st.name}},
 @   end

@@ -1,6 +1,6 @@
 ${banner("//")}
 @ local letters, by_code = {}, {}
-@ local strategies = flavor_strategies()
+@ local strategies = flavor.strategies
 @ for _, st in ipairs(strategies) do by_code[st.code] = st.letter end
 @ for code = 0, strategies[#strategies].code do letters[#letters + 1] = by_code[code] or "?" end
 //! A rule as the boot log prints it, the line of copy_rule.c's

@@ -2,7 +2,7 @@ ${banner("//")}
 @ local P = opts.prefix
 @ local rust = import("rule_rust")
 @ local layout = import("table_layout")
-@ local strategies = flavor_strategies()
+@ local strategies = flavor.strategies
 @ local vector = flavor.isa_level > 0
 @ local aligning = {}
 @ for _, st in ipairs(strategies) do if st.aligns then aligning[#aligning + 1] = st end end

@@ -1,5 +1,5 @@
 ${banner("//")}
-@ local strategies = flavor_strategies()
+@ local strategies = flavor.strategies
 @ local n_strategies = strategies[#strategies].code + 1
 @ local mask = 0
 @ for _, st in ipairs(strategies) do mask = mask | (1 << st.code) end
