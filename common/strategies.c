@@ -6,6 +6,7 @@
 #include "rule_limits.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #define STRATEGY_RECORD(id, name, min_n, max_n, isa, letter, fallback, code, direction, streams, aligns, defers, \
 			clobbers, what)                                                                             \
@@ -28,6 +29,14 @@ int strategy_offered(int code, int isa_level, int moves)
 {
 	const struct strategy *s = strategy_of(code);
 	return s && s->isa <= isa_level && (!s->defers || moves);
+}
+
+int strategy_named(const char *name)
+{
+	for (int s = 0; s < N_COPY_STRATEGIES; s++)
+		if (strcmp(name, strategy_catalogue[s].name) == 0)
+			return s;
+	return -1;
 }
 
 int strategy_serves(int code, unsigned int n)

@@ -182,5 +182,8 @@ const struct strategy *strategy_of(int code);
 int strategy_offered(int code, int isa_level, int moves);
 /* Whether strategy code copies length n (its min_n..max_n). */
 int strategy_serves(int code, unsigned int n);
+/* The code of the strategy called name, or -1 where the catalogue has
+ * none so called. */
+int strategy_named(const char *name);
 
 #endif

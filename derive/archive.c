@@ -32,10 +32,7 @@ static int parse_cpuid(struct cursor *c, const char *v, struct cpuid_leaf *l)
 static int parse_point(struct cursor *c, char *line, int passes, struct point *p)
 {
 	char *save = NULL, *tok = strtok_r(line, " ", &save);
-	p->strategy = -1;
-	for (int s = 0; tok && s < N_COPY_STRATEGIES; s++)
-		if (strcmp(tok, strategy_name[s]) == 0)
-			p->strategy = s;
+	p->strategy = tok ? strategy_named(tok) : -1;
 	if (p->strategy < 0)
 		return cursor_fail(c, "'%.40s' is not a strategy of this tree", tok ? tok : "");
 	long v[3];

@@ -218,10 +218,7 @@ int overlap_point_parse(const char *line, int passes, struct overlap_point *p, c
 	long length, delta;
 	if (sscanf(line, "overlap %31s %ld %ld%n", name, &length, &delta, &used) != 3)
 		goto bad;
-	p->strategy = -1;
-	for (int s = 0; s < N_COPY_STRATEGIES; s++)
-		if (strcmp(name, strategy_name[s]) == 0)
-			p->strategy = s;
+	p->strategy = strategy_named(name);
 	if (p->strategy < 0 || length < 1 || length > (1L << 30) || delta == 0 || labs(delta) >= length ||
 	    !plan_may_stand_in(p->strategy, overlap_way((int)delta)) || !strategy_serves(p->strategy, (unsigned int)length))
 		goto bad;

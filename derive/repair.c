@@ -292,14 +292,6 @@ int repairs_count_parse(const char *line, struct dispatch_run *d, char *why, siz
 	return 0;
 }
 
-static int strategy_code(const char *name)
-{
-	for (int s = 0; s < N_COPY_STRATEGIES; s++)
-		if (strcmp(strategy_name[s], name) == 0)
-			return s;
-	return -1;
-}
-
 int repair_parse(const char *line, struct grid_repair *p, char *why, size_t why_size)
 {
 	char from[32], to[32];
@@ -309,7 +301,7 @@ int repair_parse(const char *line, struct grid_repair *p, char *why, size_t why_
 		   to, &end) != 7 ||
 	    line[end] != '\0' || !(p->ratio > 0 && p->ratio < 1e6) || p->distance > 4095 || p->lo > p->length ||
 	    p->hi < p->length ||
-	    (p->from = strategy_code(from)) < 0 || (p->to = strategy_code(to)) < 0 || p->from == p->to) {
+	    (p->from = strategy_named(from)) < 0 || (p->to = strategy_named(to)) < 0 || p->from == p->to) {
 		snprintf(why, why_size,
 			 "expected 'repair LENGTH DISTANCE LO HI RATIO FROM TO' (LO <= LENGTH <= HI, two different "
 			 "strategies), found '%.80s'",

@@ -152,10 +152,8 @@ int timings_read_csv(struct timings *t, const char *path)
 			rc = -1;
 			break;
 		}
-		int s;
-		for (s = 0; s < N_COPY_STRATEGIES && strcmp(name, strategy_name[s]) != 0; s++)
-			;
-		if (s == N_COPY_STRATEGIES || r.length == 0 || r.distance > 4095 || r.misalign > 63 || r.ticks < 0 ||
+		int s = strategy_named(name);
+		if (s < 0 || r.length == 0 || r.distance > 4095 || r.misalign > 63 || r.ticks < 0 ||
 		    r.spread < 0) {
 			fprintf(stderr, "probe: %s:%d: a value is out of range (strategy, length > 0, distance 0..4095, "
 					"misalign 0..63, ticks >= 0, spread >= 0)\n",

@@ -35,9 +35,9 @@ static size_t text_len;
 
 static int code_of(const char *name)
 {
-	for (int s = 0; s < N_COPY_STRATEGIES; s++)
-		if (strcmp(strategy_catalogue[s].name, name) == 0)
-			return s;
+	int s = strategy_named(name);
+	if (s >= 0)
+		return s;
 	fprintf(stderr, "plan_encode_check: no strategy %s\n", name);
 	exit(2);
 }

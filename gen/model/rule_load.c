@@ -164,14 +164,6 @@ static void load_rule_rows(struct loader *l, struct model *m)
 	sqlite3_finalize(st);
 }
 
-int strategy_code(const char *name)
-{
-	for (int s = 0; s < N_COPY_STRATEGIES; s++)
-		if (strcmp(name, strategy_catalogue[s].name) == 0)
-			return s;
-	return -1;
-}
-
 /* One band row into its rule; the band's own columns are checked here, its
  * place among the rule's bands in check_bands. */
 static void add_band(struct loader *l, struct model *m, sqlite3_stmt *st, const char *row)
@@ -200,7 +192,7 @@ static void add_band(struct loader *l, struct model *m, sqlite3_stmt *st, const 
 	b.hi = null_hi ? BAND_UNBOUNDED : (unsigned int)hi;
 	for (int c = 0; c < N_DISTANCE_CLASSES; c++) {
 		char *name = col_text(l, st, 4 + c, "rule_band", row, 0);
-		b.strategy[c] = name ? strategy_code(name) : 0;
+		b.strategy[c] = name ? strategy_named(name) : 0;
 		if (name && b.strategy[c] < 0) {
 			char *what = xasprintf("must be a strategy: %s", STRATEGY_LIST);
 			row_error(l, "rule_band", row, class_names[c], what);

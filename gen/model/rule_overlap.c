@@ -20,7 +20,7 @@ int overlap_column(struct loader *l, sqlite3_stmt *st, int col, const char *row)
 	const char *column = col == 12 ? "overlap_below" : "overlap_above";
 	int way = col == 12 ? DIR_UP : DIR_DOWN;
 	char *name = col_text(l, st, col, "rule", row, 1);
-	int s = name ? strategy_code(name) : -1;
+	int s = name ? strategy_named(name) : -1;
 	if (name && s < 0) {
 		char *what = xasprintf("must be NULL or a strategy: %s", STRATEGY_LIST);
 		row_error(l, "rule", row, column, what);

@@ -22,7 +22,4 @@ unsigned int overlap_max_column(struct loader *l, sqlite3_stmt *st, int col, con
  * that go one way serve. */
 void check_overlap_columns(struct loader *l, const struct model *m, const struct rule *r);
 
-/* The catalogue's code of a strategy's name, or -1. */
-int strategy_code(const char *name);
-
 #endif

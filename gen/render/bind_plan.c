@@ -351,10 +351,7 @@ void bind_table_from_lua(lua_State *L, int idx, struct copy_table *t)
 		for (int c = 0; c < N_DISTANCE_CLASSES; c++) {
 			lua_getfield(L, -1, class_names[c]);
 			const char *name = luaL_checkstring(L, -1);
-			b->strategy[c] = -1;
-			for (int s = 0; s < N_COPY_STRATEGIES; s++)
-				if (strcmp(strategy_catalogue[s].name, name) == 0)
-					b->strategy[c] = s;
+			b->strategy[c] = strategy_named(name);
 			if (b->strategy[c] < 0)
 				luaL_error(L, "choice: no strategy %s in the catalogue", name);
 			lua_pop(L, 1);
