@@ -1,7 +1,8 @@
 /* What the back-ends of the neutral assembly share, private to them: the
- * state of one file's rendering, the statements of each back-end (NASM and
- * GAS in asm_statement.c, Linux's in asm_linux.c), which the line loop of
- * asm_syntax.c calls, and the character classes of the grammar. */
+ * state of one file's rendering and its records (asm_words.c), the
+ * statements of each back-end (NASM and GAS in asm_statement.c, Linux's
+ * in asm_linux.c), which the line loop of asm_syntax.c calls, and the
+ * character classes of the grammar. */
 #ifndef UARCHGEN_ASM_BACKEND_H
 #define UARCHGEN_ASM_BACKEND_H
 
@@ -42,8 +43,9 @@ void asm_export(struct asm_state *st, const char *name, const char *kind);
 /* The kind name was exported with, or NULL. */
 const char *asm_exported(const struct asm_state *st, const char *name);
 
-/* body, one statement (no comment, trimmed, not empty), as st->syntax
- * writes it; NULL after asm_fail. */
+/* body, one statement (no comment, trimmed, not empty), as NASM writes
+ * it where st->syntax is NASM's, else as GAS does (asm_syntax.c gives
+ * Linux's back-end its own statements first); NULL after asm_fail. */
 char *asm_statement(struct asm_state *st, const char *indent, const char *body);
 
 /* body as GAS writes it, which Linux's back-end builds on; NULL after
@@ -70,7 +72,7 @@ int asm_is_symbol(const char *s);
  * a number; with ", ", a list of numbers. */
 int asm_is_numbers(const char *s, const char *also);
 
-/* The comma-separated items of s, trimmed (asm_statement.c says more), and
+/* The comma-separated items of s, trimmed (asm_words.c says more), and
  * their release. */
 char **asm_split_args(const char *s, size_t *n);
 void asm_free_list(char **list, size_t n);

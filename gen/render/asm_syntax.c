@@ -66,6 +66,17 @@ static int exceptions(struct asm_state *st, const char *body, int *skip)
 
 /* Renders one line (len bytes at s) onto out; a comment after a statement
  * keeps its column where it can. Nonzero after asm_fail. */
+/* body (a statement: no comment, trimmed, not empty) as st's syntax
+ * writes it; NULL after asm_fail. Linux's back-end is GAS's but for what
+ * it writes itself. */
+static char *render_statement(struct asm_state *st, const char *indent, const char *body)
+{
+	char *out = NULL;
+	if (st->syntax == ASM_LINUX && asm_linux_statement(st, indent, body, &out))
+		return out;
+	return asm_statement(st, indent, body);
+}
+
 static int render_line(struct asm_state *st, const char *s, size_t len, int *skip, struct buf *out, size_t *n_out)
 {
 	/* A statement is a C string here: a NUL byte would cut it short unseen. */
@@ -81,7 +92,7 @@ static int render_line(struct asm_state *st, const char *s, size_t len, int *ski
 		to--;
 	char *indent = xasprintf("%.*s", (int)from, code), *body = xasprintf("%.*s", (int)(to - from), code + from);
 	int rc = exceptions(st, body, skip);
-	char *rendered = rc || !*body ? NULL : asm_statement(st, indent, body);
+	char *rendered = rc || !*body ? NULL : render_statement(st, indent, body);
 	if (!rc && (rendered || !*body)) {
 		struct buf line = {0};
 		buf_adds(&line, note && !*body ? code : rendered ? rendered : "");
