@@ -1,6 +1,7 @@
 /* The run archive read: its lines parsed and checked, its checksum, and
  * the file loaded (archive.h). */
 #include "archive.h"
+#include "grid_gate.h"
 #include "search.h"
 #include "trials.h"
 #include "archive_cursor.h"

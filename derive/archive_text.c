@@ -1,6 +1,7 @@
 /* The run archive written: every line of it in archive.h's order, then
  * its checksum. */
 #include "archive.h"
+#include "grid_gate.h"
 #include "search.h"
 #include "trials.h"
 #include "repair.h"

@@ -1,5 +1,5 @@
 /* The grid gate's line and verdict (dispatch.h). */
-#include "dispatch.h"
+#include "grid_gate.h"
 
 #include "../common/util.h"
 

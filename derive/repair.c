@@ -2,6 +2,7 @@
 #include "repair.h"
 
 #include "grid.h"
+#include "grid_gate.h"
 #include "model.h"
 
 #include "../common/bench_grid.h"

@@ -3,6 +3,7 @@
  * archive lines. */
 #include "trials.h"
 
+#include "grid_gate.h"
 #include "variants.h"
 
 #include "../common/util.h"

@@ -6,6 +6,7 @@
 #include "../common/timer.h"
 #include "../common/workload.h"
 #include "../derive/chosen.h"
+#include "../derive/grid_gate.h"
 #include "../derive/repair.h"
 #include "compiled.h"
 #include "cpus.h"

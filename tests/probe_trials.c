@@ -15,6 +15,7 @@
 #include "probe_trials.h"
 
 #include "../derive/dispatch.h"
+#include "../derive/grid_gate.h"
 #include "../derive/search.h"
 #include "../probe/checks.h"
 #include "../common/bench_grid.h"

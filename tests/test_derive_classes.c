@@ -5,6 +5,7 @@
 #include "test_derive.h"
 
 #include "chosen.h"
+#include "grid_gate.h"
 #include "trials.h"
 #include "variants.h"
 #include "../common/util.h"

@@ -6,6 +6,7 @@
 #include "test_derive.h"
 
 #include "chosen.h"
+#include "grid_gate.h"
 #include "../common/util.h"
 
 #include <stdlib.h>

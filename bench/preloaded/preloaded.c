@@ -8,7 +8,7 @@
 
 #include "../../common/bench_grid.h"
 #include "../../common/timer.h"
-#include "../../derive/dispatch.h"
+#include "../../derive/grid_gate.h"
 #include "plt_slot.h"
 
 #include <dlfcn.h>

@@ -5,6 +5,7 @@
  * its search (evidence_search.c); then the grid gate. */
 #include "evidence.h"
 
+#include "../../derive/grid_gate.h"
 #include "../../derive/model.h"
 #include "../../derive/repair.h"
 #include "../../derive/trials.h"
