@@ -10,10 +10,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The table the run kept before the gate; 1 where it kept none. */
-static int kept_table(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out)
+/* The table the run kept before the gate, from ranked[0..n) where ranked
+ * is not NULL; 1 where it kept none. */
+static int kept_table(const struct timings *t, const struct dispatch_run *d, const struct search_entry *ranked, int n,
+		      struct derived_rule *out)
 {
-	return d && d->searched ? search_chosen(t, d, out) : trials_kept(t, d, out);
+	if (d && d->searched)
+		return ranked ? search_chosen_ranked(t, d, ranked, n, out) : search_chosen(t, d, out);
+	return trials_kept(t, d, out);
 }
 
 /* The gate's repairs replayed on the kept table out, in the order the
@@ -59,7 +63,13 @@ static int gate_repairs(const struct timings *t, const struct dispatch_run *d, s
 
 int derive_chosen(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out)
 {
-	int rc = kept_table(t, d, out);
+	return derive_chosen_ranked(t, d, NULL, 0, out);
+}
+
+int derive_chosen_ranked(const struct timings *t, const struct dispatch_run *d, const struct search_entry *ranked,
+			 int n, struct derived_rule *out)
+{
+	int rc = kept_table(t, d, ranked, n, out);
 	if (rc == 0)
 		rc = gate_repairs(t, d, out);
 	if (rc == 0 && d && d->unchecked && unchecked_keep_long(t, out))

@@ -4,6 +4,7 @@
 #define DERIVE_CHOSEN_H
 
 #include "dispatch.h"
+#include "search.h"
 
 /* Derives the rule the run kept: the table its search kept
  * (search_chosen), or an older probe's trials (trials_kept), with the
@@ -12,5 +13,10 @@
  * never timed a compiled tree, only its long cells (unchecked_keep_long).
  * Nonzero, with the note saying why, on failure. */
 int derive_chosen(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out);
+/* The same where the run searched and search_rank ranked its tables
+ * already: ranked[0..n) (the import, whose evidence shows them too; the
+ * ranking is most of a derivation's time). */
+int derive_chosen_ranked(const struct timings *t, const struct dispatch_run *d, const struct search_entry *ranked,
+			 int n, struct derived_rule *out);
 
 #endif

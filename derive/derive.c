@@ -199,10 +199,8 @@ int derive_rule(const struct timings *t, const struct derive_cost *cost, struct 
 	int rc = g ? derive(t, g, out) : -1;
 	if (rc && !out->note[0])
 		say(out, "out of memory");
-	if (g) {
-		free(g->len);
-		free(g->t);
-	}
+	if (g)
+		grid_free(g);
 	free(g);
 	return rc;
 }

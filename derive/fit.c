@@ -287,7 +287,7 @@ long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
 		/* The weights sum to the number of points, which BAND_PRICE is per. */
 		double w = here ? (double)points / (double)g->nl / (double)here : 0;
 		for (size_t di = 0; di < g->nd; di++) {
-			double tb = best_at(g, li, di), base = at(g, li, di, BASELINE_STRATEGY);
+			double base = at(g, li, di, BASELINE_STRATEGY);
 			struct acc *a = &pre[(li + 1) * NC + rule_class(r, g->dist[di])];
 			if (base == 0)
 				continue;
@@ -297,7 +297,8 @@ long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
 					/* A regret beyond the noise weighs ten times, a loss to the
 					 * baseline beyond it thirty: the fit is judged by its worst
 					 * points as well as its sum, and it should do no harm. */
-					double lr = log(at(g, li, di, s) / tb), lb = log(at(g, li, di, s) / base);
+					size_t k = (li * g->nd + di) * NS + (size_t)s;
+					double lr = g->log_vs_best[k], lb = g->log_vs_base[k];
 					a->vs_best[s] += w * (lr + EXCESS_WEIGHT * fmax(0, lr - log_noise) +
 							      HARM_WEIGHT * fmax(0, lb - log_noise));
 					a->vs_base[s] += w * lb;

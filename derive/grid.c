@@ -2,6 +2,7 @@
  * what the derivation needs. */
 #include "grid.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 int cmp_uint(const void *a, const void *b)
@@ -31,6 +32,41 @@ double median_of(double *v, size_t n)
 {
 	qsort(v, n, sizeof *v, cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* g's best, log_vs_best and log_vs_base, from g->t. */
+static int logs_build(struct grid *g)
+{
+	size_t points = g->nl * g->nd;
+	g->best = calloc(points, sizeof *g->best);
+	g->log_vs_best = calloc(points * NS, sizeof *g->log_vs_best);
+	g->log_vs_base = calloc(points * NS, sizeof *g->log_vs_base);
+	if (!g->best || !g->log_vs_best || !g->log_vs_base)
+		return -1;
+	for (size_t p = 0; p < points; p++) {
+		const double *t = &g->t[p * NS];
+		double b = 0;
+		for (int s = 0; s < NS; s++)
+			if (t[s] > 0 && (b == 0 || t[s] < b))
+				b = t[s];
+		g->best[p] = b;
+		for (int s = 0; s < NS; s++)
+			if (t[s] > 0) {
+				g->log_vs_best[p * NS + (size_t)s] = log(t[s] / b);
+				if (t[BASELINE_STRATEGY] > 0)
+					g->log_vs_base[p * NS + (size_t)s] = log(t[s] / t[BASELINE_STRATEGY]);
+			}
+	}
+	return 0;
+}
+
+void grid_free(struct grid *g)
+{
+	free(g->len);
+	free(g->t);
+	free(g->best);
+	free(g->log_vs_best);
+	free(g->log_vs_base);
 }
 
 int grid_build(const struct timings *t, struct grid *g, struct derived_rule *r)
@@ -64,6 +100,8 @@ int grid_build(const struct timings *t, struct grid *g, struct derived_rule *r)
 		size_t li = (size_t)((unsigned int *)bsearch(&w->length, g->len, g->nl, sizeof *g->len, cmp_uint) - g->len);
 		g->t[(li * g->nd + (size_t)g->di[w->distance]) * NS + (size_t)w->strategy] = w->ticks;
 	}
+	if (logs_build(g))
+		return -1;
 	for (size_t li = 0; li < g->nl; li++) {
 		int refs = 0;
 		for (size_t di = 0; di < g->nd; di++) {

@@ -32,6 +32,11 @@ struct grid {
 	unsigned int dist[4096]; /* sorted distinct distances */
 	int di[4096];            /* a distance's index, -1 if not measured */
 	double *t;
+	/* Computed once by grid_build, since the fit reads them for every
+	 * class bound it tries (some 1700 fits in one user flavor's import):
+	 * per point, the least time measured there; per point and strategy,
+	 * where measured, log(t / best) and log(t / baseline). */
+	double *best, *log_vs_best, *log_vs_base;
 };
 
 static inline double at(const struct grid *g, size_t li, size_t di, int s)
@@ -41,11 +46,7 @@ static inline double at(const struct grid *g, size_t li, size_t di, int s)
 
 static inline double best_at(const struct grid *g, size_t li, size_t di)
 {
-	double b = 0;
-	for (int s = 0; s < NS; s++)
-		if (at(g, li, di, s) > 0 && (b == 0 || at(g, li, di, s) < b))
-			b = at(g, li, di, s);
-	return b;
+	return g->best[li * g->nd + di];
 }
 
 /* Appends to the note; truncates rather than overflows. */
@@ -76,6 +77,8 @@ double median_of(double *v, size_t n);
 /* Fills g from t. Nonzero when t lacks what the derivation needs, with
  * r's note saying why, or when memory runs out. */
 int grid_build(const struct timings *t, struct grid *g, struct derived_rule *r);
+/* Frees what grid_build allocated in g (not g). */
+void grid_free(struct grid *g);
 
 /* class_bounds.c: the copy the elsewhere class makes at each length, the
  * runs of distances where it stalls, and the near class. */

@@ -59,10 +59,8 @@ int rule_regret(const struct timings *t, struct derived_rule *r)
 	}
 	if (rc == 0)
 		memcpy(r->note, note, sizeof note);
-	if (g) {
-		free(g->len);
-		free(g->t);
-	}
+	if (g)
+		grid_free(g);
 	free(g);
 	return rc;
 }

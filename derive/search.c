@@ -192,10 +192,9 @@ static void say_checks(struct derived_rule *out, const struct dispatch_run *d, c
 
 int search_chosen(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out)
 {
-	int kept = search_kept(d), n, rc = -1;
-	if (kept < 0)
+	int n, rc;
+	if (search_kept(d) < 0)
 		return 1;
-	const struct search_check *k = &d->checks[kept];
 	struct search_entry *e = malloc(SEARCH_TABLES * sizeof *e);
 	if (!e) {
 		snprintf(out->note, sizeof out->note, "out of memory");
@@ -203,8 +202,21 @@ int search_chosen(const struct timings *t, const struct dispatch_run *d, struct 
 	}
 	if (search_rank(t, d, e, &n)) {
 		snprintf(out->note, sizeof out->note, "%s", e[0].rule.note);
-		goto out;
+		rc = -1;
+	} else {
+		rc = search_chosen_ranked(t, d, e, n, out);
 	}
+	free(e);
+	return rc;
+}
+
+int search_chosen_ranked(const struct timings *t, const struct dispatch_run *d, const struct search_entry *e, int n,
+			 struct derived_rule *out)
+{
+	int kept = search_kept(d);
+	if (kept < 0)
+		return 1;
+	const struct search_check *k = &d->checks[kept];
 	int derived = k->rank < n;
 	if (derived && k->flat)
 		derived = search_flat(t, &e[k->rank], out);
@@ -216,13 +228,10 @@ int search_chosen(const struct timings *t, const struct dispatch_run *d, struct 
 			 "the archive contradicts its own points.",
 			 k->flat ? "small_flat " : "", k->rank + 1, k->bands, n,
 			 k->rank < n ? " and derive that one otherwise" : "");
-		goto out;
+		return -1;
 	}
 	say_checks(out, d, &e[k->rank]);
-	rc = 0;
-out:
-	free(e);
-	return rc;
+	return 0;
 }
 
 static const char *const verdict_word[] = {"lost", "passed", "kept"};

@@ -59,6 +59,9 @@ void search_keep(struct dispatch_run *d, double noise);
  * where none was kept, 0 with out set, -1 with the note saying why (the
  * archive's checks name a table its points do not derive). */
 int search_chosen(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out);
+/* The same from the tables search_rank ranked for t and d: ranked[0..n). */
+int search_chosen_ranked(const struct timings *t, const struct dispatch_run *d, const struct search_entry *ranked,
+			 int n, struct derived_rule *out);
 
 /* The search's lines, after the dispatch lines in an archive of probe
  * version 26 or later (SEARCH_VERSION):

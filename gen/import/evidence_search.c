@@ -51,9 +51,8 @@ void summary_search(struct buf *b, const struct run_facts *run)
 		   dispatch_band_ticks(d), costs.compare_ticks, costs.mispredict_ticks,
 		   user ? "the C library's memmove behind one jump through a pointer, as a program's PLT reaches it"
 		        : "the entry's own rep movsb");
-	struct search_entry *e = malloc(SEARCH_TABLES * sizeof *e);
-	if (!e || search_rank(run->table, d, e, &n))
-		n = 0;
+	const struct search_entry *e = run->ranked;
+	n = run->n_ranked;
 	if (!d->n_checks)
 		buf_printf(b, "No table derived copies other than every copy forward: nothing was checked.\n");
 	else
@@ -61,7 +60,6 @@ void summary_search(struct buf *b, const struct run_facts *run)
 			      "verdict |\n|---|---|---|---|---|---|---|---|---|\n");
 	for (int i = 0; i < d->n_checks; i++)
 		check_row(b, &d->checks[i], d->checks[i].rank < n ? &e[d->checks[i].rank] : NULL);
-	free(e);
 	if (d->n_checks && search_kept(d) < 0)
 		buf_printf(b, "\nEvery table lost on the workload: every copy forward stays.\n");
 }

@@ -96,7 +96,11 @@ int import_derive(const struct run_archive *a, struct timings *t, struct derived
 		}
 	}
 	measurement_table(&a->m, a->m.passes, t);
-	if (derive_chosen(t, &run->dispatch, rule)) {
+	run->n_ranked = 0;
+	int ranked = run->dispatch.searched && search_rank(t, &run->dispatch, run->ranked, &run->n_ranked) == 0;
+	if (!ranked)
+		run->n_ranked = 0;
+	if (derive_chosen_ranked(t, &run->dispatch, ranked ? run->ranked : NULL, run->n_ranked, rule)) {
 		err("%s", rule->note);
 		return -1;
 	}

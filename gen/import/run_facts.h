@@ -6,6 +6,7 @@
 #include "../../derive/archive.h"
 #include "../../derive/cpuid.h"
 #include "../../derive/derive.h"
+#include "../../derive/search.h"
 #include "../../derive/timings.h"
 
 struct entry_choice {
@@ -23,6 +24,11 @@ struct run_facts {
 	const struct derived_rule *rule;
 	int moves; /* the run's flavor has a memmove (the drop-in library's) */
 	struct derived_rule pass_rule[MAX_PASSES]; /* derived from passes 1..k+1 */
+	/* Where the run searched: the tables search_rank ranked, ranked[0..
+	 * n_ranked), for the rule and the evidence alike; n_ranked 0 where
+	 * the ranking failed (the rule's derivation says why). */
+	struct search_entry ranked[SEARCH_TABLES];
+	int n_ranked;
 	double median_spread, worst_spread;
 };
 
