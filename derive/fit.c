@@ -12,6 +12,13 @@
 
 _Static_assert(NS <= 32, "a band's valid strategies are a 32-bit mask");
 
+/* The larger of a and b, both finite: inline, where libm's fmax is a call
+ * in the fit's innermost loops. */
+static inline double larger(double a, double b)
+{
+	return a > b ? a : b;
+}
+
 /* The strategies that serve length n, a bit each: those a cell may
  * choose (the small trial's substitute is not one, common/strategies.h). */
 static unsigned int serving(unsigned int n)
@@ -70,7 +77,7 @@ static double worst_harm(const struct fit_tables *f, size_t i, size_t j, int c, 
 		k++;
 	double a = f->harm[((size_t)k * f->nl + i) * NC + (size_t)c].of[s];
 	double b = f->harm[((size_t)k * f->nl + j + 1 - ((size_t)1 << k)) * NC + (size_t)c].of[s];
-	return fmax(a, b);
+	return larger(a, b);
 }
 
 /* A cell's strategy (cost in *cost), or -1 when it has no points: among the
@@ -260,25 +267,15 @@ static double *split_costs(const struct grid *g, const struct derive_cost *cost,
 	return split;
 }
 
-long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
+/* Fills pre (the prefix sums of struct acc over the lengths, every class
+ * as cls[di] gives a distance's) and harm (each length's worst loss, then
+ * over runs of 2^k lengths up to levels) from g's points, points of them. */
+static void accumulate(const struct grid *g, const int *cls, size_t points, size_t levels, double log_noise,
+		       struct acc *pre, struct harm *harm)
 {
-	const double log_noise = log1p(r->noise);
-	size_t points = 0, levels = 1;
-	while ((size_t)1 << levels <= g->nl)
-		levels++;
-	struct acc *pre = calloc((g->nl + 1) * NC, sizeof *pre);
-	struct harm *harm = malloc(levels * g->nl * NC * sizeof *harm);
-	if (!pre || !harm) {
-		free(pre);
-		free(harm);
-		return 0;
-	}
 	for (size_t k = 0; k < g->nl * NC; k++)
 		for (int s = 0; s < NS; s++)
 			harm[k].of[s] = -HUGE_VAL;
-	for (size_t li = 0; li < g->nl; li++)
-		for (size_t di = 0; di < g->nd; di++)
-			points += at(g, li, di, BASELINE_STRATEGY) > 0;
 	for (size_t li = 0; li < g->nl; li++) {
 		memcpy(&pre[(li + 1) * NC], &pre[li * NC], NC * sizeof *pre);
 		size_t here = 0;
@@ -288,7 +285,7 @@ long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
 		double w = here ? (double)points / (double)g->nl / (double)here : 0;
 		for (size_t di = 0; di < g->nd; di++) {
 			double base = at(g, li, di, BASELINE_STRATEGY);
-			struct acc *a = &pre[(li + 1) * NC + rule_class(r, g->dist[di])];
+			struct acc *a = &pre[(li + 1) * NC + (size_t)cls[di]];
 			if (base == 0)
 				continue;
 			a->points++, a->weight += w;
@@ -299,12 +296,12 @@ long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
 					 * points as well as its sum, and it should do no harm. */
 					size_t k = (li * g->nd + di) * NS + (size_t)s;
 					double lr = g->log_vs_best[k], lb = g->log_vs_base[k];
-					a->vs_best[s] += w * (lr + EXCESS_WEIGHT * fmax(0, lr - log_noise) +
-							      HARM_WEIGHT * fmax(0, lb - log_noise));
+					a->vs_best[s] += w * (lr + EXCESS_WEIGHT * larger(0, lr - log_noise) +
+							      HARM_WEIGHT * larger(0, lb - log_noise));
 					a->vs_base[s] += w * lb;
 					a->n[s]++;
-					double *h = &harm[li * NC + rule_class(r, g->dist[di])].of[s];
-					*h = fmax(*h, lb);
+					double *h = &harm[li * NC + (size_t)cls[di]].of[s];
+					*h = larger(*h, lb);
 				}
 		}
 	}
@@ -313,14 +310,38 @@ long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
 			for (int c = 0; c < NC; c++)
 				for (int s = 0; s < NS; s++)
 					harm[(k * g->nl + li) * NC + (size_t)c].of[s] =
-						fmax(harm[((k - 1) * g->nl + li) * NC + (size_t)c].of[s],
-						     harm[((k - 1) * g->nl + li + ((size_t)1 << (k - 1))) * NC + (size_t)c].of[s]);
+						larger(harm[((k - 1) * g->nl + li) * NC + (size_t)c].of[s],
+						       harm[((k - 1) * g->nl + li + ((size_t)1 << (k - 1))) * NC + (size_t)c].of[s]);
+}
+
+long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
+{
+	const double log_noise = log1p(r->noise);
+	size_t points = 0, levels = 1;
+	while ((size_t)1 << levels <= g->nl)
+		levels++;
+	struct acc *pre = calloc((g->nl + 1) * NC, sizeof *pre);
+	struct harm *harm = malloc(levels * g->nl * NC * sizeof *harm);
+	int *cls = malloc(g->nd * sizeof *cls); /* each distance's class under r */
+	if (!pre || !harm || !cls) {
+		free(pre);
+		free(harm);
+		free(cls);
+		return 0;
+	}
+	for (size_t di = 0; di < g->nd; di++)
+		cls[di] = rule_class(r, g->dist[di]);
+	for (size_t li = 0; li < g->nl; li++)
+		for (size_t di = 0; di < g->nd; di++)
+			points += at(g, li, di, BASELINE_STRATEGY) > 0;
+	accumulate(g, cls, points, levels, log_noise, pre, harm);
 	double *test = calloc(g->nl + 1, sizeof *test);
 	double *split = test ? split_costs(g, &r->cost, points, test) : NULL;
 	if (!split) {
 		free(test);
 		free(pre);
 		free(harm);
+		free(cls);
 		return 0;
 	}
 	struct fit_tables f = {pre, harm, g->nl, split, test, log_noise, calloc(g->nl, sizeof *f.from),
@@ -336,6 +357,7 @@ long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
 	free(f.to);
 	free(pre);
 	free(harm);
+	free(cls);
 	free(split);
 	free(test);
 	return rc ? 0 : (long)points;
