@@ -157,10 +157,10 @@ static void set_entry(lua_State *L, const struct plan_tree *tree, const int *ord
  * (set_overlap_safe). With far (a compiled set; else nil), what a
  * patched entry holds of its routine (set_entry): entry_plain where the
  * entry holds no copies, entry_holding where it holds the short ones
- * (plan_held), but for Linux's form (o->linux_form), whose bodies end in RET, a jmp rel32
- * to __x86_return_thunk (gen/render/asm_linux.c) that rule_patch does not
- * move: copied as it was, it jumped into the entry's int3 in a boot as
- * EPYC-Milan (make check-linux-tree). */
+ * (plan_held), but for Linux's form (o->linux_form), whose bodies end in
+ * RET, a jmp rel32 to __x86_return_thunk (gen/render/asm_linux.c) that
+ * rule_patch does not move: copied as it was, it jumped into the entry's
+ * int3 in a boot as EPYC-Milan (make check-linux-tree). */
 static void set_tree(lua_State *L, const struct copy_table *t, const struct options *o, const struct flavor *f,
 		     int far)
 {

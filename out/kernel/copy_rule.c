@@ -284,8 +284,8 @@ int uc_rule_force(struct uc_rule *rule, int strategy, unsigned int align_dst, co
 /* The patch list, in x86_64/copy.asm: each patched routine's entry, where
  * its site starts from there and the site's room, per routine set the
  * routine each site runs, and what of it rule_patch copies into the site
- * (plan/layout.h, copy_context.lua's entry); then the scratch rule_patch writes, per
- * site twice its room (patch_list.tpi). */
+ * (plan/layout.h, copy_context.lua's entry); then the scratch rule_patch
+ * writes, per site twice its room (patch_list.tpi). */
 extern const uc_uintptr uc_patch_entries[UC_N_PATCH_SITES];
 extern const unsigned char uc_patch_site_offset[UC_N_PATCH_SITES];
 extern const unsigned short uc_patch_site_len[UC_N_PATCH_SITES];
