@@ -152,7 +152,10 @@ control() {
 	sed "$2" "$P" >"$T/$1.patch" || return 1
 	[ "$(diff "$P" "$T/$1.patch" | grep -c '^>')" -eq 1 ] || { echo "control $1: not one line changed"; return 1; }
 }
-if control no_entry 's|^+\( *\)_ASM_EXTABLE_UA(\.Luc_uaccess_1, uc_copy_to_user_fault)$|+\1/* no entry */|' &&
+# The entry's own exception entry: the baseline's rep movsb, which a core
+# without a measured table (Skylake-Client) runs; the compiled routines,
+# laid out before it, have fixups of their own.
+if control no_entry 's|^+\( *\)_ASM_EXTABLE_UA(\.Luc_uaccess_[0-9]*, uc_copy_to_user_fault)$|+\1/* no entry */|' &&
 	build "$T/no_entry.patch" no_entry; then
 	boot no_entry Skylake-Client
 	if grep -qE 'BUG:|Oops' "$T/no_entry.Skylake-Client.log"; then
