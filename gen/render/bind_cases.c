@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Lengths or distances, each once. */
+/* Lengths or distances, each once: room for edge_lengths' (13 fixed, 2
+ * at the short lengths' end, 6 a band, 4 at the stand-ins' bounds), more
+ * than edge_distances' 16. */
 struct points {
-	lua_Integer v[128];
+	lua_Integer v[13 + 2 + 6 * MAX_BANDS + 4];
 	int n;
 };
 
