@@ -26,7 +26,8 @@
 /* The lengths a repair at length n changes: those of n's band between the
  * grid's lengths on either side of n (common/bench_grid.h), so that a
  * loss at one point of the grid costs its cell no more than the lengths
- * nearest it. */
+ * nearest it; where r has no room (MAX_BANDS) for the bands that split
+ * makes, up to the band's end above, then below too. */
 void repair_range(const struct derived_rule *r, unsigned int n, unsigned int *lo, unsigned int *hi);
 
 /* The copies that may replace the one r runs at length n, distance d, best

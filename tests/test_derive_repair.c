@@ -93,6 +93,45 @@ out:
 	free(r), free(start), free(g);
 }
 
+/* A table with room for one band more: small_win.csv's kept table (small
+ * to 32 bytes, forward beyond) with its first band cut into single
+ * lengths until MAX_BANDS - 1. A loss at 16384 bytes, d = 65, whose
+ * repair would split its band twice, splits it once: the repair reaches
+ * the band's end above (4097 bytes on, unbounded), where it would have
+ * been refused for want of room. */
+static void one_band_of_room(const struct timings *t)
+{
+	about("repair: a table with room for one band splits its cell once");
+	struct dispatch_run d = kept_run();
+	struct derived_rule *r = malloc(sizeof *r), *start = malloc(sizeof *start);
+	struct gate_grid *g = calloc(1, sizeof *g);
+	int made = 0;
+	if (!r || !start || !g || derive_chosen(t, &d, r)) {
+		check(0, "small_win.csv's kept table does not derive");
+		goto out;
+	}
+	while (r->n_bands < MAX_BANDS - 1) {
+		memmove(&r->bands[1], &r->bands[0], (size_t)r->n_bands * sizeof *r->bands);
+		r->bands[0].hi = r->bands[0].lo;
+		r->bands[1].lo = r->bands[0].lo + 1;
+		r->n_bands++;
+	}
+	*start = *r;
+	one_loss(g, 16384, 65, 1.24);
+	check(gate_repair_round(t, r, g, &d, 0.03, &made) == 0 && made && d.n_repairs == 1,
+	      "a loss in a table with room for one band is not repaired (%d repairs): %s", d.n_repairs, g->stuck_why);
+	const struct grid_repair *p = &d.repairs[0];
+	check(p->lo == 4097 && p->hi == BAND_UNBOUNDED && p->from == F && p->to == FA,
+	      "the repair is %u..%u from %s to %s, not 4097.. from forward to forward_aligned", p->lo, p->hi,
+	      strategy_name[p->from], strategy_name[p->to]);
+	check(rule_choice(r, 16384, 65) == FA && rule_choice(r, 1 << 20, 65) == FA &&
+		      rule_choice(r, 4096, 65) == rule_choice(start, 4096, 65) &&
+		      rule_choice(r, 8, 65) == rule_choice(start, 8, 65),
+	      "the repaired table does not copy 4097 bytes on by forward_aligned and the rest as before");
+out:
+	free(r), free(start), free(g);
+}
+
 /* Every copy forward took ticks a call at every point of g. */
 static void baseline_took(struct gate_grid *g, double ticks)
 {
@@ -284,6 +323,7 @@ void derive_repair(void)
 		return;
 	}
 	round_of_repair(&t);
+	one_band_of_room(&t);
 	reference_libc(&t);
 	replayed(&t);
 	timings_free(&t);
