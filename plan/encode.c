@@ -1,7 +1,7 @@
-/* A branch tree as machine code (encode.h). The encodings are the ones NASM
- * picks for dispatch.tpi's lines: an immediate that fits a signed byte
- * takes the short form of cmp, test has none, and a jump to a label of the
- * tree is short until a pass finds it does not reach. */
+/* A branch tree as machine code (encode.h). The encodings are the ones
+ * the assemblers pick for dispatch.tpi's lines: an immediate that fits a
+ * signed byte takes the short form of cmp, test has none, and every jump
+ * is rel32 (dispatch.tpi's far, which says why). */
 #include "encode.h"
 
 #include <string.h>
@@ -72,10 +72,10 @@ static int condition(enum plan_op op, int class)
 }
 
 /* One pass over the steps: label offsets from the last pass say where a
- * label jump lands (none on the first, which takes every one short);
- * near[i] says step i's label jump is rel32. */
+ * label jump lands (none on the first); every jump is rel32, so the
+ * second pass has them all. */
 static int pass(const struct plan_tree *t, struct emitter *e, uintptr_t base, const struct plan_targets *targets,
-		size_t *at_label, uint8_t *near, int first)
+		size_t *at_label)
 {
 	e->len = 0;
 	e->overflow = 0;
@@ -130,16 +130,8 @@ static int pass(const struct plan_tree *t, struct emitter *e, uintptr_t base, co
 		int k = 0;
 		while (k < t->n_steps && !(t->steps[k].op == PLAN_LABEL && strcmp(t->steps[k].label, s->label) == 0))
 			k++;
-		if (k == t->n_steps || cc == JMP)
+		if (k == t->n_steps || cc == JMP || jump_near(e, cc, at, base + at_label[k]))
 			return -1;
-		if (near[i]) {
-			jump_near(e, cc, at, base + at_label[k]);
-			continue;
-		}
-		int64_t rel = (int64_t)at_label[k] - (int64_t)(e->len + 2);
-		if (!first && (rel < -128 || rel > 127))
-			near[i] = 1; /* the next pass makes it rel32 */
-		put(e, (const uint8_t[]){(uint8_t)(0x70 | cc), (uint8_t)(int8_t)rel}, 2);
 	}
 	return e->overflow ? -1 : 0;
 }
@@ -149,23 +141,13 @@ static size_t encode_tree(const struct plan_tree *tree, uint8_t *out, size_t cap
 			  const struct plan_targets *targets)
 {
 	size_t at_label[PLAN_MAX_STEPS] = {0};
-	uint8_t near[PLAN_MAX_STEPS] = {0};
-	if (tree->n_steps > (int)(sizeof near))
+	if (tree->n_steps > PLAN_MAX_STEPS)
 		return 0;
 	struct emitter e = {out, 0, cap, 0};
-	/* Jumps only grow, so the layout settles; a pass that changes no
-	 * label offset and grows no jump is the last. */
-	for (int round = 0; round < tree->n_steps + 2; round++) {
-		size_t before[sizeof at_label / sizeof *at_label];
-		uint8_t grew[sizeof near];
-		memcpy(before, at_label, sizeof before);
-		memcpy(grew, near, sizeof grew);
-		if (pass(tree, &e, base, targets, at_label, near, round == 0))
+	for (int round = 0; round < 2; round++)
+		if (pass(tree, &e, base, targets, at_label))
 			return 0;
-		if (round && !memcmp(before, at_label, sizeof before) && !memcmp(grew, near, sizeof grew))
-			return e.len;
-	}
-	return 0;
+	return e.len;
 }
 
 size_t plan_encode(const struct plan_tree *tree, uint8_t *out, size_t cap, uintptr_t base,

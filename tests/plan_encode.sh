@@ -5,7 +5,7 @@
 # what NASM made of out/<flavor>/x86_64/copy.asm after the set's memcpy
 # entry. Checked on uarch.db and on a forged database whose tables take
 # every form of the tree: zero_mod below 4096 (a test of d), the near and
-# below classes, and sixteen bands, whose far leaves need rel32 jumps.
+# below classes, and sixteen bands.
 # A user table that enters avx512_medium at its pieces (plan/pieces.h), and
 # a kernel table whose tree tests the distance first, are checked so too,
 # and run their generated tests.
@@ -110,7 +110,7 @@ check "...and lays out the moves of 33..63 bytes right after its second compare,
 	 ! grep -q 'near .Lmemcpy_zen5_avx512_avx512_medium_n33' '$U'"
 check "...zen4's: avx512_masked behind the first compare's jump, the moves of 64..128 bytes after the second" sh -c \
 	"sed -n '/^uc_memcpy_zen4_avx512:/,/copy_end/p' '$U' | grep -v '^ *;' | sed -n '4,8p' | tr -s ' ' | tr '\\n' '|' |
-	 grep -q '^ cmp rdx, 63 ; band edge| jbe near .Lmemcpy_zen4_avx512_avx512_masked| cmp rdx, 128 ; band edge| ja .Lmemcpy_zen4_avx512_n129_up|.Lmemcpy_zen4_avx512_falls_avx512_medium_n64:|\$'"
+	 grep -q '^ cmp rdx, 63 ; band edge| jbe near .Lmemcpy_zen4_avx512_avx512_masked| cmp rdx, 128 ; band edge| ja near .Lmemcpy_zen4_avx512_n129_up|.Lmemcpy_zen4_avx512_falls_avx512_medium_n64:|\$'"
 check "...zen3's: the moves of avx512_medium's piece of 129 bytes on after two compares, each under its own label" sh -c \
 	"grep -q '^.Lmemcpy_zen3_avx512_falls_avx512_medium_n129:' '$U' && grep -q '^.Lmemcpy_zen3_avx512_falls2_avx512_medium_n129:' '$U'"
 check "user: every set of the forged database encodes to its bytes" same "$T/forged.db" "$T/forged-user" user
@@ -146,7 +146,7 @@ check "...zen4's tree computes the distance first, tests d mod 32, then reaches 
 	 tree_of zen4 | grep -q '^.Lmemcpy_zen4_above_class:' && tree_of zen4 | grep -q '^.Lmemcpy_zen4_near_class:'"
 check "...and compares near's bound before it, so that a call elsewhere takes no zero test (plan/tree_classes.c, low_gate)" sh -c \
 	"tree_of() { sed -n \"/^uc_memcpy_\$1:/,/copy_end/p\" '$T/forged-classes/kernel/x86_64/copy.asm' | grep -v '^ *;'; }
-	 tree_of zen4 | sed -n '7,8p' | tr -s ' ' | tr '\\n' '|' | grep -q '^ cmp ecx, 100 ; near: d <= near_max| jbe .Lmemcpy_zen4_low_classes|\$' &&
+	 tree_of zen4 | sed -n '7,8p' | tr -s ' ' | tr '\\n' '|' | grep -q '^ cmp ecx, 100 ; near: d <= near_max| jbe near .Lmemcpy_zen4_low_classes|\$' &&
 	 tree_of zen4 | grep -A1 '^.Lmemcpy_zen4_low_classes:' | grep -q 'test    ecx, 31'"
 check "...zen5's tests d = 0 alone, by the flags of the distance" sh -c \
 	"tree_of() { sed -n \"/^uc_memcpy_\$1:/,/copy_end/p\" '$T/forged-classes/kernel/x86_64/copy.asm' | grep -v '^ *;'; }

@@ -403,7 +403,8 @@ uc_memcpy_zen2:
         .long   .Lmemcpy_zen2_forward - . - 4         /* zero: d = 0 */
 .Luc_memcpy_zen2.jump1:
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lmemcpy_zen2_above_class
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen2_above_class - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen2_forward - . - 4
 .Luc_memcpy_zen2.jump2:
@@ -457,9 +458,11 @@ uc_memcpy_zen3:
         .long   .Lmemcpy_zen3_forward - . - 4
 .Luc_memcpy_zen3.jump1:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lmemcpy_zen3_n2097153_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen3_n2097153_up - . - 4
         cmp     rdx, 1048576                    /* band edge */
-        ja      .Lmemcpy_zen3_n1048577_2097152
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen3_n1048577_2097152 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -498,7 +501,8 @@ uc_memcpy_zen3:
 .Luc_memcpy_zen3.jump9:
 .Lmemcpy_zen3_n2097153_up:
         cmp     rdx, 4194304                    /* band edge */
-        ja      .Lmemcpy_zen3_n4194305_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen3_n4194305_up - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -991,7 +995,8 @@ uc_copy_strategy_zen2:
         .long   .Lcopy_strategy_zen2_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_strategy_zen2.jump1:
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_strategy_zen2_above_class
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen2_above_class - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen2_forward - . - 4
 .Luc_copy_strategy_zen2.jump2:
@@ -1018,9 +1023,11 @@ uc_copy_strategy_zen3:
         .long   .Lcopy_strategy_zen3_forward - . - 4
 .Luc_copy_strategy_zen3.jump1:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_strategy_zen3_n2097153_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen3_n2097153_up - . - 4
         cmp     rdx, 1048576                    /* band edge */
-        ja      .Lcopy_strategy_zen3_n1048577_2097152
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen3_n1048577_2097152 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1059,7 +1066,8 @@ uc_copy_strategy_zen3:
 .Luc_copy_strategy_zen3.jump9:
 .Lcopy_strategy_zen3_n2097153_up:
         cmp     rdx, 4194304                    /* band edge */
-        ja      .Lcopy_strategy_zen3_n4194305_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen3_n4194305_up - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1456,7 +1464,8 @@ uc_copy_to_user_zen2_access:
         .long   .Lcopy_to_user_zen2_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_to_user_zen2.jump1:
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_to_user_zen2_above_class
+        .byte   0x0f, 0x86
+        .long   .Lcopy_to_user_zen2_above_class - . - 4
         .byte   0xe9
         .long   .Lcopy_to_user_zen2_forward - . - 4
 .Luc_copy_to_user_zen2.jump2:
@@ -1515,9 +1524,11 @@ uc_copy_to_user_zen3_access:
         .long   .Lcopy_to_user_zen3_forward - . - 4
 .Luc_copy_to_user_zen3.jump1:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_to_user_zen3_n2097153_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_to_user_zen3_n2097153_up - . - 4
         cmp     rdx, 1048576                    /* band edge */
-        ja      .Lcopy_to_user_zen3_n1048577_2097152
+        .byte   0x0f, 0x87
+        .long   .Lcopy_to_user_zen3_n1048577_2097152 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1556,7 +1567,8 @@ uc_copy_to_user_zen3_access:
 .Luc_copy_to_user_zen3.jump9:
 .Lcopy_to_user_zen3_n2097153_up:
         cmp     rdx, 4194304                    /* band edge */
-        ja      .Lcopy_to_user_zen3_n4194305_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_to_user_zen3_n4194305_up - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1985,7 +1997,8 @@ uc_copy_from_user_zen2_access:
         .long   .Lcopy_from_user_zen2_forward - . - 4         /* zero: d = 0 */
 .Luc_copy_from_user_zen2.jump1:
         cmp     ecx, 31                       /* above: d <= above_max */
-        jbe     .Lcopy_from_user_zen2_above_class
+        .byte   0x0f, 0x86
+        .long   .Lcopy_from_user_zen2_above_class - . - 4
         .byte   0xe9
         .long   .Lcopy_from_user_zen2_forward - . - 4
 .Luc_copy_from_user_zen2.jump2:
@@ -2044,9 +2057,11 @@ uc_copy_from_user_zen3_access:
         .long   .Lcopy_from_user_zen3_forward - . - 4
 .Luc_copy_from_user_zen3.jump1:
         cmp     rdx, 2097152                    /* band edge */
-        ja      .Lcopy_from_user_zen3_n2097153_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_from_user_zen3_n2097153_up - . - 4
         cmp     rdx, 1048576                    /* band edge */
-        ja      .Lcopy_from_user_zen3_n1048577_2097152
+        .byte   0x0f, 0x87
+        .long   .Lcopy_from_user_zen3_n1048577_2097152 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2085,7 +2100,8 @@ uc_copy_from_user_zen3_access:
 .Luc_copy_from_user_zen3.jump9:
 .Lcopy_from_user_zen3_n2097153_up:
         cmp     rdx, 4194304                    /* band edge */
-        ja      .Lcopy_from_user_zen3_n4194305_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_from_user_zen3_n4194305_up - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095

@@ -403,7 +403,7 @@ uc_memcpy_zen2:
         jz near .Lmemcpy_zen2_forward                 ; zero: d = 0
 ..@uc_memcpy_zen2.jump1:
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lmemcpy_zen2_above_class
+        jbe near .Lmemcpy_zen2_above_class
         jmp near .Lmemcpy_zen2_forward
 ..@uc_memcpy_zen2.jump2:
 .Lmemcpy_zen2_above_class:
@@ -454,9 +454,9 @@ uc_memcpy_zen3:
         jbe near .Lmemcpy_zen3_forward
 ..@uc_memcpy_zen3.jump1:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lmemcpy_zen3_n2097153_up
+        ja near .Lmemcpy_zen3_n2097153_up
         cmp     rdx, 1048576                    ; band edge
-        ja      .Lmemcpy_zen3_n1048577_2097152
+        ja near .Lmemcpy_zen3_n1048577_2097152
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -487,7 +487,7 @@ uc_memcpy_zen3:
 ..@uc_memcpy_zen3.jump9:
 .Lmemcpy_zen3_n2097153_up:
         cmp     rdx, 4194304                    ; band edge
-        ja      .Lmemcpy_zen3_n4194305_up
+        ja near .Lmemcpy_zen3_n4194305_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -967,7 +967,7 @@ uc_copy_strategy_zen2:
         jz near .Lcopy_strategy_zen2_forward                 ; zero: d = 0
 ..@uc_copy_strategy_zen2.jump1:
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_strategy_zen2_above_class
+        jbe near .Lcopy_strategy_zen2_above_class
         jmp near .Lcopy_strategy_zen2_forward
 ..@uc_copy_strategy_zen2.jump2:
 .Lcopy_strategy_zen2_above_class:
@@ -991,9 +991,9 @@ uc_copy_strategy_zen3:
         jbe near .Lcopy_strategy_zen3_forward
 ..@uc_copy_strategy_zen3.jump1:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_strategy_zen3_n2097153_up
+        ja near .Lcopy_strategy_zen3_n2097153_up
         cmp     rdx, 1048576                    ; band edge
-        ja      .Lcopy_strategy_zen3_n1048577_2097152
+        ja near .Lcopy_strategy_zen3_n1048577_2097152
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1024,7 +1024,7 @@ uc_copy_strategy_zen3:
 ..@uc_copy_strategy_zen3.jump9:
 .Lcopy_strategy_zen3_n2097153_up:
         cmp     rdx, 4194304                    ; band edge
-        ja      .Lcopy_strategy_zen3_n4194305_up
+        ja near .Lcopy_strategy_zen3_n4194305_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1413,7 +1413,7 @@ uc_copy_to_user_zen2_access:
         jz near .Lcopy_to_user_zen2_forward                 ; zero: d = 0
 ..@uc_copy_to_user_zen2.jump1:
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_to_user_zen2_above_class
+        jbe near .Lcopy_to_user_zen2_above_class
         jmp near .Lcopy_to_user_zen2_forward
 ..@uc_copy_to_user_zen2.jump2:
 .Lcopy_to_user_zen2_above_class:
@@ -1469,9 +1469,9 @@ uc_copy_to_user_zen3_access:
         jbe near .Lcopy_to_user_zen3_forward
 ..@uc_copy_to_user_zen3.jump1:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_to_user_zen3_n2097153_up
+        ja near .Lcopy_to_user_zen3_n2097153_up
         cmp     rdx, 1048576                    ; band edge
-        ja      .Lcopy_to_user_zen3_n1048577_2097152
+        ja near .Lcopy_to_user_zen3_n1048577_2097152
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1502,7 +1502,7 @@ uc_copy_to_user_zen3_access:
 ..@uc_copy_to_user_zen3.jump9:
 .Lcopy_to_user_zen3_n2097153_up:
         cmp     rdx, 4194304                    ; band edge
-        ja      .Lcopy_to_user_zen3_n4194305_up
+        ja near .Lcopy_to_user_zen3_n4194305_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1923,7 +1923,7 @@ uc_copy_from_user_zen2_access:
         jz near .Lcopy_from_user_zen2_forward                 ; zero: d = 0
 ..@uc_copy_from_user_zen2.jump1:
         cmp     ecx, 31                       ; above: d <= above_max
-        jbe     .Lcopy_from_user_zen2_above_class
+        jbe near .Lcopy_from_user_zen2_above_class
         jmp near .Lcopy_from_user_zen2_forward
 ..@uc_copy_from_user_zen2.jump2:
 .Lcopy_from_user_zen2_above_class:
@@ -1979,9 +1979,9 @@ uc_copy_from_user_zen3_access:
         jbe near .Lcopy_from_user_zen3_forward
 ..@uc_copy_from_user_zen3.jump1:
         cmp     rdx, 2097152                    ; band edge
-        ja      .Lcopy_from_user_zen3_n2097153_up
+        ja near .Lcopy_from_user_zen3_n2097153_up
         cmp     rdx, 1048576                    ; band edge
-        ja      .Lcopy_from_user_zen3_n1048577_2097152
+        ja near .Lcopy_from_user_zen3_n1048577_2097152
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -2012,7 +2012,7 @@ uc_copy_from_user_zen3_access:
 ..@uc_copy_from_user_zen3.jump9:
 .Lcopy_from_user_zen3_n2097153_up:
         cmp     rdx, 4194304                    ; band edge
-        ja      .Lcopy_from_user_zen3_n4194305_up
+        ja near .Lcopy_from_user_zen3_n4194305_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095

@@ -865,9 +865,11 @@ uc_memcpy_zen3_avx2:
         .long   .Lmemcpy_zen3_avx2_forward - . - 4
 .Luc_memcpy_zen3_avx2.jump1:
         cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemcpy_zen3_avx2_n524289_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen3_avx2_n524289_up - . - 4
         cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemcpy_zen3_avx2_n262145_524288
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen3_avx2_n262145_524288 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1064,7 +1066,8 @@ uc_memcpy_zen3_gpr:
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         cmp     ecx, 159                       /* near: d <= near_max */
-        jbe     .Lmemcpy_zen3_gpr_low_classes
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_low_classes - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
 .Luc_memcpy_zen3_gpr.jump1:
@@ -1074,7 +1077,8 @@ uc_memcpy_zen3_gpr:
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
 .Luc_memcpy_zen3_gpr.jump2:
         cmp     ecx, 159                       /* near: d <= near_max */
-        jbe     .Lmemcpy_zen3_gpr_near_class
+        .byte   0x0f, 0x86
+        .long   .Lmemcpy_zen3_gpr_near_class - . - 4
         .byte   0xe9
         .long   .Lmemcpy_zen3_gpr_forward - . - 4
 .Luc_memcpy_zen3_gpr.jump3:
@@ -1131,7 +1135,8 @@ uc_memcpy_zen4_avx512:
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen4_avx512_avx512_masked - . - 4
         cmp     rdx, 128                    /* band edge */
-        ja      .Lmemcpy_zen4_avx512_n129_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen4_avx512_n129_up - . - 4
         /* avx512_medium's moves right after their compare (plan/tree.h, falls) */
 .Lmemcpy_zen4_avx512_falls_avx512_medium_n64:
         vmovdqu64 zmm0, [rsi]
@@ -1142,7 +1147,8 @@ uc_memcpy_zen4_avx512:
         ret
 .Lmemcpy_zen4_avx512_n129_up:
         cmp     rdx, 256                    /* band edge */
-        ja      .Lmemcpy_zen4_avx512_n257_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen4_avx512_n257_up - . - 4
         /* avx512_medium's moves right after their compare (plan/tree.h, falls) */
 .Lmemcpy_zen4_avx512_falls_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -1820,7 +1826,8 @@ uc_memcpy_zen5_avx512:
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx512_avx512_masked - . - 4
         cmp     rdx, 128                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_n129_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx512_n129_up - . - 4
         /* avx512_medium's moves right after their compare (plan/tree.h, falls) */
 .Lmemcpy_zen5_avx512_falls_avx512_medium_n64:
         vmovdqu64 zmm0, [rsi]
@@ -1831,7 +1838,8 @@ uc_memcpy_zen5_avx512:
         ret
 .Lmemcpy_zen5_avx512_n129_up:
         cmp     rdx, 512                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_n513_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx512_n513_up - . - 4
         /* avx512_medium's moves right after their compare (plan/tree.h, falls) */
 .Lmemcpy_zen5_avx512_falls_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -1892,11 +1900,14 @@ uc_memcpy_zen5_avx512:
         ret
 .Lmemcpy_zen5_avx512_n513_up:
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_n4097_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx512_n4097_up - . - 4
         cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_n1537_4096
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx512_n1537_4096 - . - 4
         cmp     rdx, 768                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_n769_1536
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx512_n769_1536 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -1917,7 +1928,8 @@ uc_memcpy_zen5_avx512:
 .Luc_memcpy_zen5_avx512.jump4:
 .Lmemcpy_zen5_avx512_n769_1536:
         cmp     rdx, 1024                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_n1025_1536
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx512_n1025_1536 - . - 4
         /* avx512_medium's moves right after their compare (plan/tree.h, falls) */
 .Lmemcpy_zen5_avx512_falls2_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -1982,7 +1994,8 @@ uc_memcpy_zen5_avx512:
 .Luc_memcpy_zen5_avx512.jump5:
 .Lmemcpy_zen5_avx512_n1537_4096:
         cmp     rdx, 2048                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_n2049_4096
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx512_n2049_4096 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2021,9 +2034,11 @@ uc_memcpy_zen5_avx512:
 .Luc_memcpy_zen5_avx512.jump13:
 .Lmemcpy_zen5_avx512_n4097_up:
         cmp     rdx, 65535                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_n65536_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx512_n65536_up - . - 4
         cmp     rdx, 6144                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_n6145_65535
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx512_n6145_65535 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2039,7 +2054,8 @@ uc_memcpy_zen5_avx512:
 .Luc_memcpy_zen5_avx512.jump16:
 .Lmemcpy_zen5_avx512_n6145_65535:
         cmp     rdx, 8192                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_n8193_65535
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx512_n8193_65535 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2074,7 +2090,8 @@ uc_memcpy_zen5_avx512:
 .Luc_memcpy_zen5_avx512.jump23:
 .Lmemcpy_zen5_avx512_n65536_up:
         cmp     rdx, 262143                    /* band edge */
-        ja      .Lmemcpy_zen5_avx512_n262144_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx512_n262144_up - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2396,9 +2413,11 @@ uc_memcpy_zen5_avx2:
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_avx2_small - . - 4
         cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemcpy_zen5_avx2_n3073_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx2_n3073_up - . - 4
         cmp     rdx, 1024                    /* band edge */
-        ja      .Lmemcpy_zen5_avx2_n1025_3072
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx2_n1025_3072 - . - 4
         cmp     rdx, 512                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemcpy_zen5_avx2_forward - . - 4
@@ -2449,9 +2468,11 @@ uc_memcpy_zen5_avx2:
 .Luc_memcpy_zen5_avx2.jump11:
 .Lmemcpy_zen5_avx2_n3073_up:
         cmp     rdx, 65535                    /* band edge */
-        ja      .Lmemcpy_zen5_avx2_n65536_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx2_n65536_up - . - 4
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemcpy_zen5_avx2_n4097_65535
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx2_n4097_65535 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2472,7 +2493,8 @@ uc_memcpy_zen5_avx2:
 .Luc_memcpy_zen5_avx2.jump15:
 .Lmemcpy_zen5_avx2_n4097_65535:
         cmp     rdx, 8192                    /* band edge */
-        ja      .Lmemcpy_zen5_avx2_n8193_65535
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx2_n8193_65535 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2507,7 +2529,8 @@ uc_memcpy_zen5_avx2:
 .Luc_memcpy_zen5_avx2.jump22:
 .Lmemcpy_zen5_avx2_n65536_up:
         cmp     rdx, 262143                    /* band edge */
-        ja      .Lmemcpy_zen5_avx2_n262144_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_avx2_n262144_up - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2804,9 +2827,11 @@ uc_memcpy_zen5_gpr:
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
 .Luc_memcpy_zen5_gpr.jump1:
         cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemcpy_zen5_gpr_n3073_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_gpr_n3073_up - . - 4
         cmp     rdx, 1024                    /* band edge */
-        ja      .Lmemcpy_zen5_gpr_n1025_3072
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_gpr_n1025_3072 - . - 4
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemcpy_zen5_gpr_forward - . - 4
@@ -2853,9 +2878,11 @@ uc_memcpy_zen5_gpr:
 .Luc_memcpy_zen5_gpr.jump11:
 .Lmemcpy_zen5_gpr_n3073_up:
         cmp     rdx, 8192                    /* band edge */
-        ja      .Lmemcpy_zen5_gpr_n8193_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_gpr_n8193_up - . - 4
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemcpy_zen5_gpr_n4097_8192
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_gpr_n4097_8192 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -2890,7 +2917,8 @@ uc_memcpy_zen5_gpr:
 .Luc_memcpy_zen5_gpr.jump18:
 .Lmemcpy_zen5_gpr_n8193_up:
         cmp     rdx, 65535                    /* band edge */
-        ja      .Lmemcpy_zen5_gpr_n65536_up
+        .byte   0x0f, 0x87
+        .long   .Lmemcpy_zen5_gpr_n65536_up - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -3906,9 +3934,11 @@ uc_memmove_zen3_avx2:
         .long   .Lmemmove_zen3_avx2_disjoint_forward - . - 4
 .Luc_memmove_zen3_avx2.jump1:
         cmp     rdx, 524288                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_disjoint_n524289_up
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen3_avx2_disjoint_n524289_up - . - 4
         cmp     rdx, 262144                    /* band edge */
-        ja      .Lmemmove_zen3_avx2_disjoint_n262145_524288
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen3_avx2_disjoint_n262145_524288 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -4148,7 +4178,8 @@ uc_memmove_zen3_gpr:
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         cmp     ecx, 159                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_disjoint_low_classes
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_low_classes - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
 .Luc_memmove_zen3_gpr.jump1:
@@ -4158,7 +4189,8 @@ uc_memmove_zen3_gpr:
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
 .Luc_memmove_zen3_gpr.jump2:
         cmp     ecx, 159                       /* near: d <= near_max */
-        jbe     .Lmemmove_zen3_gpr_disjoint_near_class
+        .byte   0x0f, 0x86
+        .long   .Lmemmove_zen3_gpr_disjoint_near_class - . - 4
         .byte   0xe9
         .long   .Lmemmove_zen3_gpr_disjoint_forward - . - 4
 .Luc_memmove_zen3_gpr.jump3:
@@ -4242,7 +4274,8 @@ uc_memmove_zen4_avx512:
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen4_avx512_disjoint_avx512_masked - . - 4
         cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen4_avx512_disjoint_n129_up
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen4_avx512_disjoint_n129_up - . - 4
         /* avx512_medium's moves right after their compare (plan/tree.h, falls) */
 .Lmemmove_zen4_avx512_disjoint_falls_avx512_medium_n64:
         vmovdqu64 zmm0, [rsi]
@@ -4253,7 +4286,8 @@ uc_memmove_zen4_avx512:
         ret
 .Lmemmove_zen4_avx512_disjoint_n129_up:
         cmp     rdx, 256                    /* band edge */
-        ja      .Lmemmove_zen4_avx512_disjoint_n257_up
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen4_avx512_disjoint_n257_up - . - 4
         /* avx512_medium's moves right after their compare (plan/tree.h, falls) */
 .Lmemmove_zen4_avx512_disjoint_falls_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -5028,7 +5062,8 @@ uc_memmove_zen5_avx512:
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx512_disjoint_avx512_masked - . - 4
         cmp     rdx, 128                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_n129_up
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_disjoint_n129_up - . - 4
         /* avx512_medium's moves right after their compare (plan/tree.h, falls) */
 .Lmemmove_zen5_avx512_disjoint_falls_avx512_medium_n64:
         vmovdqu64 zmm0, [rsi]
@@ -5039,7 +5074,8 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_disjoint_n129_up:
         cmp     rdx, 512                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_n513_up
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_disjoint_n513_up - . - 4
         /* avx512_medium's moves right after their compare (plan/tree.h, falls) */
 .Lmemmove_zen5_avx512_disjoint_falls_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -5100,11 +5136,14 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_disjoint_n513_up:
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_n4097_up
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_disjoint_n4097_up - . - 4
         cmp     rdx, 1536                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_n1537_4096
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_disjoint_n1537_4096 - . - 4
         cmp     rdx, 768                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_n769_1536
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_disjoint_n769_1536 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5125,7 +5164,8 @@ uc_memmove_zen5_avx512:
 .Luc_memmove_zen5_avx512.jump4:
 .Lmemmove_zen5_avx512_disjoint_n769_1536:
         cmp     rdx, 1024                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_n1025_1536
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_disjoint_n1025_1536 - . - 4
         /* avx512_medium's moves right after their compare (plan/tree.h, falls) */
 .Lmemmove_zen5_avx512_disjoint_falls2_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -5190,7 +5230,8 @@ uc_memmove_zen5_avx512:
 .Luc_memmove_zen5_avx512.jump5:
 .Lmemmove_zen5_avx512_disjoint_n1537_4096:
         cmp     rdx, 2048                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_n2049_4096
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_disjoint_n2049_4096 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5229,9 +5270,11 @@ uc_memmove_zen5_avx512:
 .Luc_memmove_zen5_avx512.jump13:
 .Lmemmove_zen5_avx512_disjoint_n4097_up:
         cmp     rdx, 65535                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_n65536_up
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_disjoint_n65536_up - . - 4
         cmp     rdx, 6144                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_n6145_65535
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_disjoint_n6145_65535 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5247,7 +5290,8 @@ uc_memmove_zen5_avx512:
 .Luc_memmove_zen5_avx512.jump16:
 .Lmemmove_zen5_avx512_disjoint_n6145_65535:
         cmp     rdx, 8192                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_n8193_65535
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_disjoint_n8193_65535 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5282,7 +5326,8 @@ uc_memmove_zen5_avx512:
 .Luc_memmove_zen5_avx512.jump23:
 .Lmemmove_zen5_avx512_disjoint_n65536_up:
         cmp     rdx, 262143                    /* band edge */
-        ja      .Lmemmove_zen5_avx512_disjoint_n262144_up
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx512_disjoint_n262144_up - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5743,9 +5788,11 @@ uc_memmove_zen5_avx2:
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_avx2_small - . - 4
         cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_disjoint_n3073_up
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx2_disjoint_n3073_up - . - 4
         cmp     rdx, 1024                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_disjoint_n1025_3072
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx2_disjoint_n1025_3072 - . - 4
         cmp     rdx, 512                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lmemmove_zen5_avx2_disjoint_forward - . - 4
@@ -5796,9 +5843,11 @@ uc_memmove_zen5_avx2:
 .Luc_memmove_zen5_avx2.jump11:
 .Lmemmove_zen5_avx2_disjoint_n3073_up:
         cmp     rdx, 65535                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_disjoint_n65536_up
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx2_disjoint_n65536_up - . - 4
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_disjoint_n4097_65535
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx2_disjoint_n4097_65535 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5819,7 +5868,8 @@ uc_memmove_zen5_avx2:
 .Luc_memmove_zen5_avx2.jump15:
 .Lmemmove_zen5_avx2_disjoint_n4097_65535:
         cmp     rdx, 8192                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_disjoint_n8193_65535
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx2_disjoint_n8193_65535 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -5854,7 +5904,8 @@ uc_memmove_zen5_avx2:
 .Luc_memmove_zen5_avx2.jump22:
 .Lmemmove_zen5_avx2_disjoint_n65536_up:
         cmp     rdx, 262143                    /* band edge */
-        ja      .Lmemmove_zen5_avx2_disjoint_n262144_up
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_avx2_disjoint_n262144_up - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -6194,9 +6245,11 @@ uc_memmove_zen5_gpr:
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
 .Luc_memmove_zen5_gpr.jump1:
         cmp     rdx, 3072                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_disjoint_n3073_up
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_gpr_disjoint_n3073_up - . - 4
         cmp     rdx, 1024                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_disjoint_n1025_3072
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_gpr_disjoint_n1025_3072 - . - 4
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lmemmove_zen5_gpr_disjoint_forward - . - 4
@@ -6243,9 +6296,11 @@ uc_memmove_zen5_gpr:
 .Luc_memmove_zen5_gpr.jump11:
 .Lmemmove_zen5_gpr_disjoint_n3073_up:
         cmp     rdx, 8192                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_disjoint_n8193_up
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_gpr_disjoint_n8193_up - . - 4
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_disjoint_n4097_8192
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_gpr_disjoint_n4097_8192 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -6280,7 +6335,8 @@ uc_memmove_zen5_gpr:
 .Luc_memmove_zen5_gpr.jump18:
 .Lmemmove_zen5_gpr_disjoint_n8193_up:
         cmp     rdx, 65535                    /* band edge */
-        ja      .Lmemmove_zen5_gpr_disjoint_n65536_up
+        .byte   0x0f, 0x87
+        .long   .Lmemmove_zen5_gpr_disjoint_n65536_up - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -7678,9 +7734,11 @@ uc_copy_strategy_zen3_avx2:
         .long   .Lcopy_strategy_zen3_avx2_forward - . - 4
 .Luc_copy_strategy_zen3_avx2.jump1:
         cmp     rdx, 524288                    /* band edge */
-        ja      .Lcopy_strategy_zen3_avx2_n524289_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen3_avx2_n524289_up - . - 4
         cmp     rdx, 262144                    /* band edge */
-        ja      .Lcopy_strategy_zen3_avx2_n262145_524288
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen3_avx2_n262145_524288 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -7749,7 +7807,8 @@ uc_copy_strategy_zen3_gpr:
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
         cmp     ecx, 159                       /* near: d <= near_max */
-        jbe     .Lcopy_strategy_zen3_gpr_low_classes
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_low_classes - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
 .Luc_copy_strategy_zen3_gpr.jump1:
@@ -7759,7 +7818,8 @@ uc_copy_strategy_zen3_gpr:
         .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
 .Luc_copy_strategy_zen3_gpr.jump2:
         cmp     ecx, 159                       /* near: d <= near_max */
-        jbe     .Lcopy_strategy_zen3_gpr_near_class
+        .byte   0x0f, 0x86
+        .long   .Lcopy_strategy_zen3_gpr_near_class - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen3_gpr_forward - . - 4
 .Luc_copy_strategy_zen3_gpr.jump3:
@@ -7790,13 +7850,15 @@ uc_copy_strategy_zen4_avx512:
         .long   .Lcopy_strategy_zen4_avx512_avx512_masked - . - 4
 .Luc_copy_strategy_zen4_avx512.jump1:
         cmp     rdx, 128                    /* band edge */
-        ja      .Lcopy_strategy_zen4_avx512_n129_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen4_avx512_n129_up - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen4_avx512_avx512_medium_n64 - . - 4
 .Luc_copy_strategy_zen4_avx512.jump2:
 .Lcopy_strategy_zen4_avx512_n129_up:
         cmp     rdx, 256                    /* band edge */
-        ja      .Lcopy_strategy_zen4_avx512_n257_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen4_avx512_n257_up - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen4_avx512_avx512_medium_n129 - . - 4
 .Luc_copy_strategy_zen4_avx512.jump3:
@@ -7907,23 +7969,28 @@ uc_copy_strategy_zen5_avx512:
         .long   .Lcopy_strategy_zen5_avx512_avx512_masked - . - 4
 .Luc_copy_strategy_zen5_avx512.jump1:
         cmp     rdx, 128                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_n129_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx512_n129_up - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx512_avx512_medium_n64 - . - 4
 .Luc_copy_strategy_zen5_avx512.jump2:
 .Lcopy_strategy_zen5_avx512_n129_up:
         cmp     rdx, 512                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_n513_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx512_n513_up - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx512_avx512_medium_n129 - . - 4
 .Luc_copy_strategy_zen5_avx512.jump3:
 .Lcopy_strategy_zen5_avx512_n513_up:
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_n4097_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx512_n4097_up - . - 4
         cmp     rdx, 1536                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_n1537_4096
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx512_n1537_4096 - . - 4
         cmp     rdx, 768                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_n769_1536
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx512_n769_1536 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -7944,7 +8011,8 @@ uc_copy_strategy_zen5_avx512:
 .Luc_copy_strategy_zen5_avx512.jump7:
 .Lcopy_strategy_zen5_avx512_n769_1536:
         cmp     rdx, 1024                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_n1025_1536
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx512_n1025_1536 - . - 4
         .byte   0xe9
         .long   .Lcopy_strategy_zen5_avx512_avx512_medium_n129 - . - 4
 .Luc_copy_strategy_zen5_avx512.jump8:
@@ -7954,7 +8022,8 @@ uc_copy_strategy_zen5_avx512:
 .Luc_copy_strategy_zen5_avx512.jump9:
 .Lcopy_strategy_zen5_avx512_n1537_4096:
         cmp     rdx, 2048                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_n2049_4096
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx512_n2049_4096 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -7993,9 +8062,11 @@ uc_copy_strategy_zen5_avx512:
 .Luc_copy_strategy_zen5_avx512.jump17:
 .Lcopy_strategy_zen5_avx512_n4097_up:
         cmp     rdx, 65535                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_n65536_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx512_n65536_up - . - 4
         cmp     rdx, 6144                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_n6145_65535
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx512_n6145_65535 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8011,7 +8082,8 @@ uc_copy_strategy_zen5_avx512:
 .Luc_copy_strategy_zen5_avx512.jump20:
 .Lcopy_strategy_zen5_avx512_n6145_65535:
         cmp     rdx, 8192                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_n8193_65535
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx512_n8193_65535 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8046,7 +8118,8 @@ uc_copy_strategy_zen5_avx512:
 .Luc_copy_strategy_zen5_avx512.jump27:
 .Lcopy_strategy_zen5_avx512_n65536_up:
         cmp     rdx, 262143                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx512_n262144_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx512_n262144_up - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8115,9 +8188,11 @@ uc_copy_strategy_zen5_avx2:
         .long   .Lcopy_strategy_zen5_avx2_avx2_small - . - 4
 .Luc_copy_strategy_zen5_avx2.jump1:
         cmp     rdx, 3072                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx2_n3073_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx2_n3073_up - . - 4
         cmp     rdx, 1024                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx2_n1025_3072
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx2_n1025_3072 - . - 4
         cmp     rdx, 512                    /* band edge */
         .byte   0x0f, 0x86
         .long   .Lcopy_strategy_zen5_avx2_forward - . - 4
@@ -8168,9 +8243,11 @@ uc_copy_strategy_zen5_avx2:
 .Luc_copy_strategy_zen5_avx2.jump12:
 .Lcopy_strategy_zen5_avx2_n3073_up:
         cmp     rdx, 65535                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx2_n65536_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx2_n65536_up - . - 4
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx2_n4097_65535
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx2_n4097_65535 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8191,7 +8268,8 @@ uc_copy_strategy_zen5_avx2:
 .Luc_copy_strategy_zen5_avx2.jump16:
 .Lcopy_strategy_zen5_avx2_n4097_65535:
         cmp     rdx, 8192                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx2_n8193_65535
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx2_n8193_65535 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8226,7 +8304,8 @@ uc_copy_strategy_zen5_avx2:
 .Luc_copy_strategy_zen5_avx2.jump23:
 .Lcopy_strategy_zen5_avx2_n65536_up:
         cmp     rdx, 262143                    /* band edge */
-        ja      .Lcopy_strategy_zen5_avx2_n262144_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_avx2_n262144_up - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8290,9 +8369,11 @@ uc_copy_strategy_zen5_gpr:
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
 .Luc_copy_strategy_zen5_gpr.jump2:
         cmp     rdx, 3072                    /* band edge */
-        ja      .Lcopy_strategy_zen5_gpr_n3073_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_gpr_n3073_up - . - 4
         cmp     rdx, 1024                    /* band edge */
-        ja      .Lcopy_strategy_zen5_gpr_n1025_3072
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_gpr_n1025_3072 - . - 4
         cmp     rdx, 768                    /* band edge */
         .byte   0x0f, 0x87
         .long   .Lcopy_strategy_zen5_gpr_forward - . - 4
@@ -8339,9 +8420,11 @@ uc_copy_strategy_zen5_gpr:
 .Luc_copy_strategy_zen5_gpr.jump12:
 .Lcopy_strategy_zen5_gpr_n3073_up:
         cmp     rdx, 8192                    /* band edge */
-        ja      .Lcopy_strategy_zen5_gpr_n8193_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_gpr_n8193_up - . - 4
         cmp     rdx, 4096                    /* band edge */
-        ja      .Lcopy_strategy_zen5_gpr_n4097_8192
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_gpr_n4097_8192 - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095
@@ -8376,7 +8459,8 @@ uc_copy_strategy_zen5_gpr:
 .Luc_copy_strategy_zen5_gpr.jump19:
 .Lcopy_strategy_zen5_gpr_n8193_up:
         cmp     rdx, 65535                    /* band edge */
-        ja      .Lcopy_strategy_zen5_gpr_n65536_up
+        .byte   0x0f, 0x87
+        .long   .Lcopy_strategy_zen5_gpr_n65536_up - . - 4
         mov     ecx, edi
         sub     ecx, esi                        /* distance: dst - src */
         and     ecx, 4095

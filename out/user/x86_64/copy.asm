@@ -865,9 +865,9 @@ uc_memcpy_zen3_avx2:
         jbe near .Lmemcpy_zen3_avx2_forward
 ..@uc_memcpy_zen3_avx2.jump1:
         cmp     rdx, 524288                    ; band edge
-        ja      .Lmemcpy_zen3_avx2_n524289_up
+        ja near .Lmemcpy_zen3_avx2_n524289_up
         cmp     rdx, 262144                    ; band edge
-        ja      .Lmemcpy_zen3_avx2_n262145_524288
+        ja near .Lmemcpy_zen3_avx2_n262145_524288
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1055,7 +1055,7 @@ uc_memcpy_zen3_gpr:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         cmp     ecx, 159                       ; near: d <= near_max
-        jbe     .Lmemcpy_zen3_gpr_low_classes
+        jbe near .Lmemcpy_zen3_gpr_low_classes
         jmp near .Lmemcpy_zen3_gpr_forward
 ..@uc_memcpy_zen3_gpr.jump1:
 .Lmemcpy_zen3_gpr_low_classes:
@@ -1063,7 +1063,7 @@ uc_memcpy_zen3_gpr:
         jz near .Lmemcpy_zen3_gpr_forward
 ..@uc_memcpy_zen3_gpr.jump2:
         cmp     ecx, 159                       ; near: d <= near_max
-        jbe     .Lmemcpy_zen3_gpr_near_class
+        jbe near .Lmemcpy_zen3_gpr_near_class
         jmp near .Lmemcpy_zen3_gpr_forward
 ..@uc_memcpy_zen3_gpr.jump3:
 .Lmemcpy_zen3_gpr_near_class:
@@ -1116,7 +1116,7 @@ uc_memcpy_zen4_avx512:
         cmp     rdx, 63                    ; band edge
         jbe near .Lmemcpy_zen4_avx512_avx512_masked
         cmp     rdx, 128                    ; band edge
-        ja      .Lmemcpy_zen4_avx512_n129_up
+        ja near .Lmemcpy_zen4_avx512_n129_up
         ; avx512_medium's moves right after their compare (plan/tree.h, falls)
 .Lmemcpy_zen4_avx512_falls_avx512_medium_n64:
         vmovdqu64 zmm0, [rsi]
@@ -1127,7 +1127,7 @@ uc_memcpy_zen4_avx512:
         ret
 .Lmemcpy_zen4_avx512_n129_up:
         cmp     rdx, 256                    ; band edge
-        ja      .Lmemcpy_zen4_avx512_n257_up
+        ja near .Lmemcpy_zen4_avx512_n257_up
         ; avx512_medium's moves right after their compare (plan/tree.h, falls)
 .Lmemcpy_zen4_avx512_falls_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -1793,7 +1793,7 @@ uc_memcpy_zen5_avx512:
         cmp     rdx, 63                    ; band edge
         jbe near .Lmemcpy_zen5_avx512_avx512_masked
         cmp     rdx, 128                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_n129_up
+        ja near .Lmemcpy_zen5_avx512_n129_up
         ; avx512_medium's moves right after their compare (plan/tree.h, falls)
 .Lmemcpy_zen5_avx512_falls_avx512_medium_n64:
         vmovdqu64 zmm0, [rsi]
@@ -1804,7 +1804,7 @@ uc_memcpy_zen5_avx512:
         ret
 .Lmemcpy_zen5_avx512_n129_up:
         cmp     rdx, 512                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_n513_up
+        ja near .Lmemcpy_zen5_avx512_n513_up
         ; avx512_medium's moves right after their compare (plan/tree.h, falls)
 .Lmemcpy_zen5_avx512_falls_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -1865,11 +1865,11 @@ uc_memcpy_zen5_avx512:
         ret
 .Lmemcpy_zen5_avx512_n513_up:
         cmp     rdx, 4096                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_n4097_up
+        ja near .Lmemcpy_zen5_avx512_n4097_up
         cmp     rdx, 1536                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_n1537_4096
+        ja near .Lmemcpy_zen5_avx512_n1537_4096
         cmp     rdx, 768                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_n769_1536
+        ja near .Lmemcpy_zen5_avx512_n769_1536
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1886,7 +1886,7 @@ uc_memcpy_zen5_avx512:
 ..@uc_memcpy_zen5_avx512.jump4:
 .Lmemcpy_zen5_avx512_n769_1536:
         cmp     rdx, 1024                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_n1025_1536
+        ja near .Lmemcpy_zen5_avx512_n1025_1536
         ; avx512_medium's moves right after their compare (plan/tree.h, falls)
 .Lmemcpy_zen5_avx512_falls2_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -1950,7 +1950,7 @@ uc_memcpy_zen5_avx512:
 ..@uc_memcpy_zen5_avx512.jump5:
 .Lmemcpy_zen5_avx512_n1537_4096:
         cmp     rdx, 2048                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_n2049_4096
+        ja near .Lmemcpy_zen5_avx512_n2049_4096
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1981,9 +1981,9 @@ uc_memcpy_zen5_avx512:
 ..@uc_memcpy_zen5_avx512.jump13:
 .Lmemcpy_zen5_avx512_n4097_up:
         cmp     rdx, 65535                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_n65536_up
+        ja near .Lmemcpy_zen5_avx512_n65536_up
         cmp     rdx, 6144                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_n6145_65535
+        ja near .Lmemcpy_zen5_avx512_n6145_65535
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -1996,7 +1996,7 @@ uc_memcpy_zen5_avx512:
 ..@uc_memcpy_zen5_avx512.jump16:
 .Lmemcpy_zen5_avx512_n6145_65535:
         cmp     rdx, 8192                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_n8193_65535
+        ja near .Lmemcpy_zen5_avx512_n8193_65535
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -2024,7 +2024,7 @@ uc_memcpy_zen5_avx512:
 ..@uc_memcpy_zen5_avx512.jump23:
 .Lmemcpy_zen5_avx512_n65536_up:
         cmp     rdx, 262143                    ; band edge
-        ja      .Lmemcpy_zen5_avx512_n262144_up
+        ja near .Lmemcpy_zen5_avx512_n262144_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -2339,9 +2339,9 @@ uc_memcpy_zen5_avx2:
         cmp     rdx, 256                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_avx2_small
         cmp     rdx, 3072                    ; band edge
-        ja      .Lmemcpy_zen5_avx2_n3073_up
+        ja near .Lmemcpy_zen5_avx2_n3073_up
         cmp     rdx, 1024                    ; band edge
-        ja      .Lmemcpy_zen5_avx2_n1025_3072
+        ja near .Lmemcpy_zen5_avx2_n1025_3072
         cmp     rdx, 512                    ; band edge
         jbe near .Lmemcpy_zen5_avx2_forward
 ..@uc_memcpy_zen5_avx2.jump1:
@@ -2381,9 +2381,9 @@ uc_memcpy_zen5_avx2:
 ..@uc_memcpy_zen5_avx2.jump11:
 .Lmemcpy_zen5_avx2_n3073_up:
         cmp     rdx, 65535                    ; band edge
-        ja      .Lmemcpy_zen5_avx2_n65536_up
+        ja near .Lmemcpy_zen5_avx2_n65536_up
         cmp     rdx, 4096                    ; band edge
-        ja      .Lmemcpy_zen5_avx2_n4097_65535
+        ja near .Lmemcpy_zen5_avx2_n4097_65535
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -2400,7 +2400,7 @@ uc_memcpy_zen5_avx2:
 ..@uc_memcpy_zen5_avx2.jump15:
 .Lmemcpy_zen5_avx2_n4097_65535:
         cmp     rdx, 8192                    ; band edge
-        ja      .Lmemcpy_zen5_avx2_n8193_65535
+        ja near .Lmemcpy_zen5_avx2_n8193_65535
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -2428,7 +2428,7 @@ uc_memcpy_zen5_avx2:
 ..@uc_memcpy_zen5_avx2.jump22:
 .Lmemcpy_zen5_avx2_n65536_up:
         cmp     rdx, 262143                    ; band edge
-        ja      .Lmemcpy_zen5_avx2_n262144_up
+        ja near .Lmemcpy_zen5_avx2_n262144_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -2717,9 +2717,9 @@ uc_memcpy_zen5_gpr:
         jbe near .Lmemcpy_zen5_gpr_forward
 ..@uc_memcpy_zen5_gpr.jump1:
         cmp     rdx, 3072                    ; band edge
-        ja      .Lmemcpy_zen5_gpr_n3073_up
+        ja near .Lmemcpy_zen5_gpr_n3073_up
         cmp     rdx, 1024                    ; band edge
-        ja      .Lmemcpy_zen5_gpr_n1025_3072
+        ja near .Lmemcpy_zen5_gpr_n1025_3072
         cmp     rdx, 768                    ; band edge
         ja near .Lmemcpy_zen5_gpr_forward
 ..@uc_memcpy_zen5_gpr.jump2:
@@ -2756,9 +2756,9 @@ uc_memcpy_zen5_gpr:
 ..@uc_memcpy_zen5_gpr.jump11:
 .Lmemcpy_zen5_gpr_n3073_up:
         cmp     rdx, 8192                    ; band edge
-        ja      .Lmemcpy_zen5_gpr_n8193_up
+        ja near .Lmemcpy_zen5_gpr_n8193_up
         cmp     rdx, 4096                    ; band edge
-        ja      .Lmemcpy_zen5_gpr_n4097_8192
+        ja near .Lmemcpy_zen5_gpr_n4097_8192
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -2786,7 +2786,7 @@ uc_memcpy_zen5_gpr:
 ..@uc_memcpy_zen5_gpr.jump18:
 .Lmemcpy_zen5_gpr_n8193_up:
         cmp     rdx, 65535                    ; band edge
-        ja      .Lmemcpy_zen5_gpr_n65536_up
+        ja near .Lmemcpy_zen5_gpr_n65536_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -3792,9 +3792,9 @@ uc_memmove_zen3_avx2:
         jbe near .Lmemmove_zen3_avx2_disjoint_forward
 ..@uc_memmove_zen3_avx2.jump1:
         cmp     rdx, 524288                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_n524289_up
+        ja near .Lmemmove_zen3_avx2_disjoint_n524289_up
         cmp     rdx, 262144                    ; band edge
-        ja      .Lmemmove_zen3_avx2_disjoint_n262145_524288
+        ja near .Lmemmove_zen3_avx2_disjoint_n262145_524288
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -4025,7 +4025,7 @@ uc_memmove_zen3_gpr:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         cmp     ecx, 159                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_gpr_disjoint_low_classes
+        jbe near .Lmemmove_zen3_gpr_disjoint_low_classes
         jmp near .Lmemmove_zen3_gpr_disjoint_forward
 ..@uc_memmove_zen3_gpr.jump1:
 .Lmemmove_zen3_gpr_disjoint_low_classes:
@@ -4033,7 +4033,7 @@ uc_memmove_zen3_gpr:
         jz near .Lmemmove_zen3_gpr_disjoint_forward
 ..@uc_memmove_zen3_gpr.jump2:
         cmp     ecx, 159                       ; near: d <= near_max
-        jbe     .Lmemmove_zen3_gpr_disjoint_near_class
+        jbe near .Lmemmove_zen3_gpr_disjoint_near_class
         jmp near .Lmemmove_zen3_gpr_disjoint_forward
 ..@uc_memmove_zen3_gpr.jump3:
 .Lmemmove_zen3_gpr_disjoint_near_class:
@@ -4113,7 +4113,7 @@ uc_memmove_zen4_avx512:
         cmp     rdx, 63                    ; band edge
         jbe near .Lmemmove_zen4_avx512_disjoint_avx512_masked
         cmp     rdx, 128                    ; band edge
-        ja      .Lmemmove_zen4_avx512_disjoint_n129_up
+        ja near .Lmemmove_zen4_avx512_disjoint_n129_up
         ; avx512_medium's moves right after their compare (plan/tree.h, falls)
 .Lmemmove_zen4_avx512_disjoint_falls_avx512_medium_n64:
         vmovdqu64 zmm0, [rsi]
@@ -4124,7 +4124,7 @@ uc_memmove_zen4_avx512:
         ret
 .Lmemmove_zen4_avx512_disjoint_n129_up:
         cmp     rdx, 256                    ; band edge
-        ja      .Lmemmove_zen4_avx512_disjoint_n257_up
+        ja near .Lmemmove_zen4_avx512_disjoint_n257_up
         ; avx512_medium's moves right after their compare (plan/tree.h, falls)
 .Lmemmove_zen4_avx512_disjoint_falls_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -4887,7 +4887,7 @@ uc_memmove_zen5_avx512:
         cmp     rdx, 63                    ; band edge
         jbe near .Lmemmove_zen5_avx512_disjoint_avx512_masked
         cmp     rdx, 128                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_n129_up
+        ja near .Lmemmove_zen5_avx512_disjoint_n129_up
         ; avx512_medium's moves right after their compare (plan/tree.h, falls)
 .Lmemmove_zen5_avx512_disjoint_falls_avx512_medium_n64:
         vmovdqu64 zmm0, [rsi]
@@ -4898,7 +4898,7 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_disjoint_n129_up:
         cmp     rdx, 512                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_n513_up
+        ja near .Lmemmove_zen5_avx512_disjoint_n513_up
         ; avx512_medium's moves right after their compare (plan/tree.h, falls)
 .Lmemmove_zen5_avx512_disjoint_falls_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -4959,11 +4959,11 @@ uc_memmove_zen5_avx512:
         ret
 .Lmemmove_zen5_avx512_disjoint_n513_up:
         cmp     rdx, 4096                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_n4097_up
+        ja near .Lmemmove_zen5_avx512_disjoint_n4097_up
         cmp     rdx, 1536                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_n1537_4096
+        ja near .Lmemmove_zen5_avx512_disjoint_n1537_4096
         cmp     rdx, 768                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_n769_1536
+        ja near .Lmemmove_zen5_avx512_disjoint_n769_1536
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -4980,7 +4980,7 @@ uc_memmove_zen5_avx512:
 ..@uc_memmove_zen5_avx512.jump4:
 .Lmemmove_zen5_avx512_disjoint_n769_1536:
         cmp     rdx, 1024                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_n1025_1536
+        ja near .Lmemmove_zen5_avx512_disjoint_n1025_1536
         ; avx512_medium's moves right after their compare (plan/tree.h, falls)
 .Lmemmove_zen5_avx512_disjoint_falls2_avx512_medium_n129:
         vmovdqu64 zmm0, [rsi]
@@ -5044,7 +5044,7 @@ uc_memmove_zen5_avx512:
 ..@uc_memmove_zen5_avx512.jump5:
 .Lmemmove_zen5_avx512_disjoint_n1537_4096:
         cmp     rdx, 2048                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_n2049_4096
+        ja near .Lmemmove_zen5_avx512_disjoint_n2049_4096
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -5075,9 +5075,9 @@ uc_memmove_zen5_avx512:
 ..@uc_memmove_zen5_avx512.jump13:
 .Lmemmove_zen5_avx512_disjoint_n4097_up:
         cmp     rdx, 65535                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_n65536_up
+        ja near .Lmemmove_zen5_avx512_disjoint_n65536_up
         cmp     rdx, 6144                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_n6145_65535
+        ja near .Lmemmove_zen5_avx512_disjoint_n6145_65535
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -5090,7 +5090,7 @@ uc_memmove_zen5_avx512:
 ..@uc_memmove_zen5_avx512.jump16:
 .Lmemmove_zen5_avx512_disjoint_n6145_65535:
         cmp     rdx, 8192                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_n8193_65535
+        ja near .Lmemmove_zen5_avx512_disjoint_n8193_65535
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -5118,7 +5118,7 @@ uc_memmove_zen5_avx512:
 ..@uc_memmove_zen5_avx512.jump23:
 .Lmemmove_zen5_avx512_disjoint_n65536_up:
         cmp     rdx, 262143                    ; band edge
-        ja      .Lmemmove_zen5_avx512_disjoint_n262144_up
+        ja near .Lmemmove_zen5_avx512_disjoint_n262144_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -5572,9 +5572,9 @@ uc_memmove_zen5_avx2:
         cmp     rdx, 256                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_avx2_small
         cmp     rdx, 3072                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_n3073_up
+        ja near .Lmemmove_zen5_avx2_disjoint_n3073_up
         cmp     rdx, 1024                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_n1025_3072
+        ja near .Lmemmove_zen5_avx2_disjoint_n1025_3072
         cmp     rdx, 512                    ; band edge
         jbe near .Lmemmove_zen5_avx2_disjoint_forward
 ..@uc_memmove_zen5_avx2.jump1:
@@ -5614,9 +5614,9 @@ uc_memmove_zen5_avx2:
 ..@uc_memmove_zen5_avx2.jump11:
 .Lmemmove_zen5_avx2_disjoint_n3073_up:
         cmp     rdx, 65535                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_n65536_up
+        ja near .Lmemmove_zen5_avx2_disjoint_n65536_up
         cmp     rdx, 4096                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_n4097_65535
+        ja near .Lmemmove_zen5_avx2_disjoint_n4097_65535
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -5633,7 +5633,7 @@ uc_memmove_zen5_avx2:
 ..@uc_memmove_zen5_avx2.jump15:
 .Lmemmove_zen5_avx2_disjoint_n4097_65535:
         cmp     rdx, 8192                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_n8193_65535
+        ja near .Lmemmove_zen5_avx2_disjoint_n8193_65535
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -5661,7 +5661,7 @@ uc_memmove_zen5_avx2:
 ..@uc_memmove_zen5_avx2.jump22:
 .Lmemmove_zen5_avx2_disjoint_n65536_up:
         cmp     rdx, 262143                    ; band edge
-        ja      .Lmemmove_zen5_avx2_disjoint_n262144_up
+        ja near .Lmemmove_zen5_avx2_disjoint_n262144_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -5993,9 +5993,9 @@ uc_memmove_zen5_gpr:
         jbe near .Lmemmove_zen5_gpr_disjoint_forward
 ..@uc_memmove_zen5_gpr.jump1:
         cmp     rdx, 3072                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_n3073_up
+        ja near .Lmemmove_zen5_gpr_disjoint_n3073_up
         cmp     rdx, 1024                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_n1025_3072
+        ja near .Lmemmove_zen5_gpr_disjoint_n1025_3072
         cmp     rdx, 768                    ; band edge
         ja near .Lmemmove_zen5_gpr_disjoint_forward
 ..@uc_memmove_zen5_gpr.jump2:
@@ -6032,9 +6032,9 @@ uc_memmove_zen5_gpr:
 ..@uc_memmove_zen5_gpr.jump11:
 .Lmemmove_zen5_gpr_disjoint_n3073_up:
         cmp     rdx, 8192                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_n8193_up
+        ja near .Lmemmove_zen5_gpr_disjoint_n8193_up
         cmp     rdx, 4096                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_n4097_8192
+        ja near .Lmemmove_zen5_gpr_disjoint_n4097_8192
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -6062,7 +6062,7 @@ uc_memmove_zen5_gpr:
 ..@uc_memmove_zen5_gpr.jump18:
 .Lmemmove_zen5_gpr_disjoint_n8193_up:
         cmp     rdx, 65535                    ; band edge
-        ja      .Lmemmove_zen5_gpr_disjoint_n65536_up
+        ja near .Lmemmove_zen5_gpr_disjoint_n65536_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7433,9 +7433,9 @@ uc_copy_strategy_zen3_avx2:
         jbe near .Lcopy_strategy_zen3_avx2_forward
 ..@uc_copy_strategy_zen3_avx2.jump1:
         cmp     rdx, 524288                    ; band edge
-        ja      .Lcopy_strategy_zen3_avx2_n524289_up
+        ja near .Lcopy_strategy_zen3_avx2_n524289_up
         cmp     rdx, 262144                    ; band edge
-        ja      .Lcopy_strategy_zen3_avx2_n262145_524288
+        ja near .Lcopy_strategy_zen3_avx2_n262145_524288
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7495,7 +7495,7 @@ uc_copy_strategy_zen3_gpr:
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
         cmp     ecx, 159                       ; near: d <= near_max
-        jbe     .Lcopy_strategy_zen3_gpr_low_classes
+        jbe near .Lcopy_strategy_zen3_gpr_low_classes
         jmp near .Lcopy_strategy_zen3_gpr_forward
 ..@uc_copy_strategy_zen3_gpr.jump1:
 .Lcopy_strategy_zen3_gpr_low_classes:
@@ -7503,7 +7503,7 @@ uc_copy_strategy_zen3_gpr:
         jz near .Lcopy_strategy_zen3_gpr_forward
 ..@uc_copy_strategy_zen3_gpr.jump2:
         cmp     ecx, 159                       ; near: d <= near_max
-        jbe     .Lcopy_strategy_zen3_gpr_near_class
+        jbe near .Lcopy_strategy_zen3_gpr_near_class
         jmp near .Lcopy_strategy_zen3_gpr_forward
 ..@uc_copy_strategy_zen3_gpr.jump3:
 .Lcopy_strategy_zen3_gpr_near_class:
@@ -7530,12 +7530,12 @@ uc_copy_strategy_zen4_avx512:
         jbe near .Lcopy_strategy_zen4_avx512_avx512_masked
 ..@uc_copy_strategy_zen4_avx512.jump1:
         cmp     rdx, 128                    ; band edge
-        ja      .Lcopy_strategy_zen4_avx512_n129_up
+        ja near .Lcopy_strategy_zen4_avx512_n129_up
         jmp near .Lcopy_strategy_zen4_avx512_avx512_medium_n64
 ..@uc_copy_strategy_zen4_avx512.jump2:
 .Lcopy_strategy_zen4_avx512_n129_up:
         cmp     rdx, 256                    ; band edge
-        ja      .Lcopy_strategy_zen4_avx512_n257_up
+        ja near .Lcopy_strategy_zen4_avx512_n257_up
         jmp near .Lcopy_strategy_zen4_avx512_avx512_medium_n129
 ..@uc_copy_strategy_zen4_avx512.jump3:
 .Lcopy_strategy_zen4_avx512_n257_up:
@@ -7633,21 +7633,21 @@ uc_copy_strategy_zen5_avx512:
         jbe near .Lcopy_strategy_zen5_avx512_avx512_masked
 ..@uc_copy_strategy_zen5_avx512.jump1:
         cmp     rdx, 128                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_n129_up
+        ja near .Lcopy_strategy_zen5_avx512_n129_up
         jmp near .Lcopy_strategy_zen5_avx512_avx512_medium_n64
 ..@uc_copy_strategy_zen5_avx512.jump2:
 .Lcopy_strategy_zen5_avx512_n129_up:
         cmp     rdx, 512                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_n513_up
+        ja near .Lcopy_strategy_zen5_avx512_n513_up
         jmp near .Lcopy_strategy_zen5_avx512_avx512_medium_n129
 ..@uc_copy_strategy_zen5_avx512.jump3:
 .Lcopy_strategy_zen5_avx512_n513_up:
         cmp     rdx, 4096                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_n4097_up
+        ja near .Lcopy_strategy_zen5_avx512_n4097_up
         cmp     rdx, 1536                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_n1537_4096
+        ja near .Lcopy_strategy_zen5_avx512_n1537_4096
         cmp     rdx, 768                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_n769_1536
+        ja near .Lcopy_strategy_zen5_avx512_n769_1536
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7664,7 +7664,7 @@ uc_copy_strategy_zen5_avx512:
 ..@uc_copy_strategy_zen5_avx512.jump7:
 .Lcopy_strategy_zen5_avx512_n769_1536:
         cmp     rdx, 1024                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_n1025_1536
+        ja near .Lcopy_strategy_zen5_avx512_n1025_1536
         jmp near .Lcopy_strategy_zen5_avx512_avx512_medium_n129
 ..@uc_copy_strategy_zen5_avx512.jump8:
 .Lcopy_strategy_zen5_avx512_n1025_1536:
@@ -7672,7 +7672,7 @@ uc_copy_strategy_zen5_avx512:
 ..@uc_copy_strategy_zen5_avx512.jump9:
 .Lcopy_strategy_zen5_avx512_n1537_4096:
         cmp     rdx, 2048                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_n2049_4096
+        ja near .Lcopy_strategy_zen5_avx512_n2049_4096
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7703,9 +7703,9 @@ uc_copy_strategy_zen5_avx512:
 ..@uc_copy_strategy_zen5_avx512.jump17:
 .Lcopy_strategy_zen5_avx512_n4097_up:
         cmp     rdx, 65535                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_n65536_up
+        ja near .Lcopy_strategy_zen5_avx512_n65536_up
         cmp     rdx, 6144                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_n6145_65535
+        ja near .Lcopy_strategy_zen5_avx512_n6145_65535
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7718,7 +7718,7 @@ uc_copy_strategy_zen5_avx512:
 ..@uc_copy_strategy_zen5_avx512.jump20:
 .Lcopy_strategy_zen5_avx512_n6145_65535:
         cmp     rdx, 8192                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_n8193_65535
+        ja near .Lcopy_strategy_zen5_avx512_n8193_65535
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7746,7 +7746,7 @@ uc_copy_strategy_zen5_avx512:
 ..@uc_copy_strategy_zen5_avx512.jump27:
 .Lcopy_strategy_zen5_avx512_n65536_up:
         cmp     rdx, 262143                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx512_n262144_up
+        ja near .Lcopy_strategy_zen5_avx512_n262144_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7808,9 +7808,9 @@ uc_copy_strategy_zen5_avx2:
         jbe near .Lcopy_strategy_zen5_avx2_avx2_small
 ..@uc_copy_strategy_zen5_avx2.jump1:
         cmp     rdx, 3072                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx2_n3073_up
+        ja near .Lcopy_strategy_zen5_avx2_n3073_up
         cmp     rdx, 1024                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx2_n1025_3072
+        ja near .Lcopy_strategy_zen5_avx2_n1025_3072
         cmp     rdx, 512                    ; band edge
         jbe near .Lcopy_strategy_zen5_avx2_forward
 ..@uc_copy_strategy_zen5_avx2.jump2:
@@ -7850,9 +7850,9 @@ uc_copy_strategy_zen5_avx2:
 ..@uc_copy_strategy_zen5_avx2.jump12:
 .Lcopy_strategy_zen5_avx2_n3073_up:
         cmp     rdx, 65535                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx2_n65536_up
+        ja near .Lcopy_strategy_zen5_avx2_n65536_up
         cmp     rdx, 4096                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx2_n4097_65535
+        ja near .Lcopy_strategy_zen5_avx2_n4097_65535
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7869,7 +7869,7 @@ uc_copy_strategy_zen5_avx2:
 ..@uc_copy_strategy_zen5_avx2.jump16:
 .Lcopy_strategy_zen5_avx2_n4097_65535:
         cmp     rdx, 8192                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx2_n8193_65535
+        ja near .Lcopy_strategy_zen5_avx2_n8193_65535
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7897,7 +7897,7 @@ uc_copy_strategy_zen5_avx2:
 ..@uc_copy_strategy_zen5_avx2.jump23:
 .Lcopy_strategy_zen5_avx2_n65536_up:
         cmp     rdx, 262143                    ; band edge
-        ja      .Lcopy_strategy_zen5_avx2_n262144_up
+        ja near .Lcopy_strategy_zen5_avx2_n262144_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -7953,9 +7953,9 @@ uc_copy_strategy_zen5_gpr:
         jbe near .Lcopy_strategy_zen5_gpr_forward
 ..@uc_copy_strategy_zen5_gpr.jump2:
         cmp     rdx, 3072                    ; band edge
-        ja      .Lcopy_strategy_zen5_gpr_n3073_up
+        ja near .Lcopy_strategy_zen5_gpr_n3073_up
         cmp     rdx, 1024                    ; band edge
-        ja      .Lcopy_strategy_zen5_gpr_n1025_3072
+        ja near .Lcopy_strategy_zen5_gpr_n1025_3072
         cmp     rdx, 768                    ; band edge
         ja near .Lcopy_strategy_zen5_gpr_forward
 ..@uc_copy_strategy_zen5_gpr.jump3:
@@ -7992,9 +7992,9 @@ uc_copy_strategy_zen5_gpr:
 ..@uc_copy_strategy_zen5_gpr.jump12:
 .Lcopy_strategy_zen5_gpr_n3073_up:
         cmp     rdx, 8192                    ; band edge
-        ja      .Lcopy_strategy_zen5_gpr_n8193_up
+        ja near .Lcopy_strategy_zen5_gpr_n8193_up
         cmp     rdx, 4096                    ; band edge
-        ja      .Lcopy_strategy_zen5_gpr_n4097_8192
+        ja near .Lcopy_strategy_zen5_gpr_n4097_8192
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
@@ -8022,7 +8022,7 @@ uc_copy_strategy_zen5_gpr:
 ..@uc_copy_strategy_zen5_gpr.jump19:
 .Lcopy_strategy_zen5_gpr_n8193_up:
         cmp     rdx, 65535                    ; band edge
-        ja      .Lcopy_strategy_zen5_gpr_n65536_up
+        ja near .Lcopy_strategy_zen5_gpr_n65536_up
         mov     ecx, edi
         sub     ecx, esi                        ; distance: dst - src
         and     ecx, 4095
