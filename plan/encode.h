@@ -1,8 +1,9 @@
 /* A branch tree (tree.h) as x86-64 machine code: the bytes the assembler
  * makes of dispatch.tpi's printing of it in a generic build, where every
  * jump, to a copy or to a label of the tree, is rel32, then the copies a
- * patched entry holds after it (layout.h), as cases.tpi lays them out. The probe runs it, jumping to the copies it
- * links, to time a candidate table as the entry gen would patch for it. */
+ * patched entry holds after it (layout.h), as cases.tpi lays them out. The
+ * probe runs it, jumping to the copies it links, to time a candidate table
+ * as the entry gen would patch for it. */
 #ifndef PLAN_ENCODE_H
 #define PLAN_ENCODE_H
 

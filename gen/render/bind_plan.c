@@ -149,14 +149,14 @@ static void set_entry(lua_State *L, const struct plan_tree *tree, const int *ord
 	lua_setfield(L, -2, name);
 }
 
-/* Sets fields tree, reachable (the strategies the flavor has that the
- * tree reaches, in the order the routine lays them out, plan/layout.h),
+/* Sets fields tree, reachable (the strategies the flavor has that the tree
+ * reaches, in the order the routine lays them out, plan/layout.h),
  * falls_through (the tree's last jump, to the first of them, left out:
- * plan_falls_through) of the table on top; far: its jumps, to its
- * copies and its labels, are rel32 (dispatch.tpi says why); overlap_safe,
- * under t's stand-ins (set_overlap_safe). With far (a compiled set; else nil), what a
- * patched entry holds of its routine (set_entry): entry_plain where the
- * entry holds no copies, entry_holding where it holds the short ones
+ * plan_falls_through) of the table on top; far: its jumps, to its copies
+ * and its labels, are rel32 (dispatch.tpi says why); overlap_safe, under
+ * t's stand-ins (set_overlap_safe). With far (a compiled set; else nil),
+ * what a patched entry holds of its routine (set_entry): entry_plain where
+ * the entry holds no copies, entry_holding where it holds the short ones
  * (plan_held), but for Linux's form (o->linux_form), whose bodies end in
  * RET, a jmp rel32 to __x86_return_thunk (gen/render/asm_linux.c) that
  * rule_patch does not move: copied as it was, it jumped into the entry's
