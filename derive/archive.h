@@ -48,7 +48,8 @@
  * lists what each version changed). The archive's lines differ by
  * version where the header comment above says so; the other constants
  * name the versions from which the import reads a run otherwise. */
-#define PROBE_VERSION 27
+#define PROBE_VERSION 28
+#define POOLED_GATE_VERSION 28
 #define OVERLAP_VERSION 27
 #define SEARCH_VERSION 26
 #define GATE_BRANCHES_VERSION 26

@@ -109,13 +109,13 @@ struct classes_trial {
 /* The grid gate, after the search (or the trials), where the run keeps a
  * table: that table, compiled, against every copy forward as it ships at
  * each point of make bench's grid (common/bench_grid.h), the two timed in
- * turns, each point the median of GRID_GATE_ROUNDS rounds' ratios, a
- * point that loses (grid_gate_loses) repaired (derive/repair.h) and timed
- * again. worst: the largest ratio, at length and distance, of the table
- * as repaired. refused: a point still loses after every repair, in its
- * first timing and in the median of two more, so that every copy forward
- * stays: a table never loses to what the caller already has beyond the
- * noise on the grid (on the workload the search's checks see to it). */
+ * turns, each point the median of GRID_GATE_ROUNDS rounds' ratios, a point
+ * that loses (grid_gate_loses) repaired (derive/repair.h) and timed again.
+ * worst: the largest ratio, at length and distance, of the table as
+ * repaired. refused: a point still loses after every repair, by the rounds
+ * of its three timings (grid_gate_loses), so that every copy forward stays:
+ * a table never loses to what the caller already has beyond the noise on
+ * the grid (on the workload the search's checks see to it). */
 #define GRID_GATE_ROUNDS 15
 /* The most CPUs the gate times each point on (probe/cpus.h): every CPU
  * the probe may run on, up to this many. */

@@ -3,13 +3,29 @@
 
 #include "../common/util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int grid_gate_loses(double ratio, int slower, double noise)
+int grid_gate_slower_needed(int rounds)
 {
-	return ratio > 1 + noise && slower >= GRID_GATE_SLOWER;
+	/* tail: the probability of k or more slower rounds of `rounds`, each
+	 * slower with probability 1/2; C(rounds, k) / 2^rounds, from k =
+	 * rounds down. */
+	double term = ldexp(1.0, -rounds), tail = 0;
+	for (int k = rounds; k >= 0; k--) {
+		if (tail + term > GRID_GATE_TIE_ODDS)
+			return k + 1;
+		tail += term;
+		term = term * k / (rounds - k + 1);
+	}
+	return 0;
+}
+
+int grid_gate_loses(double ratio, int slower, int rounds, double noise)
+{
+	return ratio > 1 + noise && slower >= grid_gate_slower_needed(rounds);
 }
 
 int dispatch_keeps_table(const struct dispatch_run *d)

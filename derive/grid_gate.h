@@ -19,15 +19,27 @@ int grid_gate_parse(const char *line, struct dispatch_run *d, char *why, size_t 
 
 /* Whether a point of the grid gate is a loss beyond the noise: its
  * median ratio of the kept table to every copy forward over 1 + noise,
- * and the table slower in GRID_GATE_SLOWER of the GRID_GATE_ROUNDS rounds
- * or more (a sign test: where the two take the same time, 12 or more of
- * 15 happens with probability 0.018). A median alone condemned cells
- * where the guest's noise was larger than the run's: on a Zen 5 guest
- * every copy forward took 336 to 402 ticks at 16384 bytes, d = 0, in
- * five timings of five samples each, one after another (the probe's gate
- * as it timed strategy libc there, 2026-12-06, a throwaway timing). */
-#define GRID_GATE_SLOWER 12
-int grid_gate_loses(double ratio, int slower, double noise);
+ * and the table slower in so many of the rounds timed there that a sign
+ * test rejects a tie (grid_gate_slower_needed). A median alone condemned
+ * cells where the guest's noise was larger than the run's: on a Zen 5
+ * guest every copy forward took 336 to 402 ticks at 16384 bytes, d = 0,
+ * in five timings of five samples each, one after another (the probe's
+ * gate as it timed strategy libc there, 2026-12-06, a throwaway timing).
+ * rounds: GRID_GATE_ROUNDS where the point was timed once, three times
+ * that where its median was over the noise and it was timed twice more. */
+int grid_gate_loses(double ratio, int slower, int rounds, double noise);
+
+/* The fewest rounds of `rounds` in which the table must be the slower for
+ * a loss: the least k where, were the two to take the same time, k or
+ * more slower rounds happen with probability GRID_GATE_TIE_ODDS or less.
+ * 12 of 15 (0.018); 30 of 45 (0.018). One timing of 15 rounds misses a
+ * steady loss of a tenth in a noisy guest: make bench found zen5's user
+ * table 1.16-1.23x the C library at 65536 bytes, d = 1..63, slower in 12
+ * or more of 15 rounds, where the gate had judged d = 33 by its three
+ * timings' median counts, 1.103x in 11 (evidence/zen5-2026-12-07-0b2b51);
+ * the rounds of three timings together can tell. */
+#define GRID_GATE_TIE_ODDS 0.02
+int grid_gate_slower_needed(int rounds);
 
 /* Whether the run keeps a table before the gate: a candidate, the
  * shaped table, or the classes table. */

@@ -230,7 +230,7 @@ double gate_point_ratio(const struct gate_grid *g, const struct derived_rule *r,
 int gate_point_loses(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j,
 		     double noise)
 {
-	return grid_gate_loses(gate_point_ratio(g, r, reference, i, j), g->slower[i][j], noise);
+	return grid_gate_loses(gate_point_ratio(g, r, reference, i, j), g->slower[i][j], g->rounds[i][j], noise);
 }
 
 int gate_repair_round(const struct timings *t, struct derived_rule *r, struct gate_grid *g, struct dispatch_run *d,

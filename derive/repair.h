@@ -66,7 +66,9 @@ int unchecked_keep_long(const struct timings *t, struct derived_rule *r);
 struct gate_grid {
 	size_t n_lengths;
 	double ratio[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
-	int slower[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES]; /* of the GRID_GATE_ROUNDS rounds */
+	/* In how many of its rounds the table was the slower, of how many. */
+	int slower[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
+	int rounds[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
 	/* Every copy forward's ticks a call there, the median of its rounds. */
 	double baseline_ticks[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
 	unsigned int lost[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];

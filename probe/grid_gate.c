@@ -49,27 +49,30 @@ static double point_ratio(copy_fn table, copy_fn baseline, unsigned char *arena,
 	return workload_median(r, GRID_GATE_ROUNDS);
 }
 
-/* One timing of a point: its median ratio, slower rounds and every copy
- * forward's ticks. */
+/* One timing of a point, or three together: its median ratio, in how
+ * many of its rounds the table was the slower, and every copy forward's
+ * ticks. */
 struct point_timing {
 	double ratio, baseline_ticks;
-	int slower;
+	int slower, rounds;
 };
 
 static struct point_timing time_point(copy_fn table, copy_fn baseline, unsigned char *arena, size_t i, size_t j)
 {
-	struct point_timing p;
+	struct point_timing p = {.rounds = GRID_GATE_ROUNDS};
 	p.ratio = point_ratio(table, baseline, arena, bench_grid_lengths[i], bench_grid_distances[j], &p.slower,
 			      &p.baseline_ticks);
 	return p;
 }
 
 /* Whether point (i, j) of g is timed in sweep k of time_points: every
- * point to time in the first, those that lost in it in the others. */
+ * point to time in the first, those whose median was over the noise in it
+ * in the others, lost or not: the rounds of three sweeps together judge
+ * those (grid_gate_slower_needed). */
 static int in_sweep(const struct gate_grid *g, struct point_timing (*t)[3][BENCH_GRID_DISTANCES], int k, size_t i,
 		    size_t j, double noise)
 {
-	return g->retime[i][j] && (k == 0 || grid_gate_loses(t[i][0][j].ratio, t[i][0][j].slower, noise));
+	return g->retime[i][j] && (k == 0 || t[i][0][j].ratio > 1 + noise);
 }
 
 /* Sweep k of time_points: r compiled at a place no table took before,
@@ -100,15 +103,17 @@ static int sweep(const struct probe_flavor *f, const struct derived_rule *r, con
  * none, else the larger ratio. */
 static int worse(const struct point_timing *a, const struct point_timing *b, double noise)
 {
-	int la = grid_gate_loses(a->ratio, a->slower, noise), lb = grid_gate_loses(b->ratio, b->slower, noise);
+	int la = grid_gate_loses(a->ratio, a->slower, a->rounds, noise),
+	    lb = grid_gate_loses(b->ratio, b->slower, b->rounds, noise);
 	return la != lb ? la : a->ratio > b->ratio;
 }
 
 /* Times r at every point of g marked retime (or every point, where all),
  * on each CPU of cpus_timed, pinned there: first every point, then each
- * point that lost twice more, in two more sweeps over those points, its
- * figures the median of its three timings; a point's figures in g are
- * those of the CPU where they are worst. Each sweep compiles r at a new
+ * point whose median was over the noise twice more, in two more sweeps
+ * over those points, its ratio and ticks the median of its three
+ * timings, its slower rounds those of all three; a point's figures in g
+ * are those of the CPU where they are worst. Each sweep compiles r at a new
  * place and copies in a fresh arena: a point's ratio moves with where the
  * copies' code and buffers lie, which one sweep cannot show. On a Zen 5
  * guest the C library's memmove behind a jump, timed against itself at
@@ -140,15 +145,16 @@ static int time_points(const struct probe_flavor *f, const struct derived_rule *
 			for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
 				if (!g->retime[i][j])
 					continue;
-				struct point_timing *p = &t[i][0][j], *q = &t[i][1][j], *u = &t[i][2][j];
-				if (!in_sweep(g, t, 1, i, j, noise))
-					q = u = p;
-				struct point_timing m = {median3(p->ratio, q->ratio, u->ratio),
-							 median3(p->baseline_ticks, q->baseline_ticks, u->baseline_ticks),
-							 (int)median3(p->slower, q->slower, u->slower)},
-						    now = {g->ratio[i][j], g->baseline_ticks[i][j], g->slower[i][j]};
+				const struct point_timing *p = &t[i][0][j], *q = &t[i][1][j], *u = &t[i][2][j];
+				struct point_timing m = *p, now = {g->ratio[i][j], g->baseline_ticks[i][j], g->slower[i][j],
+								   g->rounds[i][j]};
+				if (in_sweep(g, t, 1, i, j, noise))
+					m = (struct point_timing){
+						median3(p->ratio, q->ratio, u->ratio),
+						median3(p->baseline_ticks, q->baseline_ticks, u->baseline_ticks),
+						p->slower + q->slower + u->slower, p->rounds + q->rounds + u->rounds};
 				if (c == 0 || worse(&m, &now, noise))
-					g->ratio[i][j] = m.ratio, g->slower[i][j] = m.slower,
+					g->ratio[i][j] = m.ratio, g->slower[i][j] = m.slower, g->rounds[i][j] = m.rounds,
 					g->baseline_ticks[i][j] = m.baseline_ticks;
 			}
 	}
@@ -170,7 +176,7 @@ static void print_repair(const struct grid_repair *p)
  * that copies as every copy forward does timed slower than its tree can
  * make it. */
 static struct grid_gate gate_verdict(const struct timings *t, const struct derived_rule *r, const struct gate_grid *g,
-				     double noise, int *worst_slower)
+				     double noise, int *worst_slower, int *worst_rounds)
 {
 	struct grid_gate gate = {.tried = 1, .worst = 0};
 	int reference = timings_reference(t);
@@ -178,7 +184,7 @@ static struct grid_gate gate_verdict(const struct timings *t, const struct deriv
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
 			double judged = gate_point_ratio(g, r, reference, i, j);
 			gate.refused |= gate_point_loses(g, r, reference, i, j, noise);
-			if (judged < g->ratio[i][j] && grid_gate_loses(g->ratio[i][j], g->slower[i][j], noise))
+			if (judged < g->ratio[i][j] && grid_gate_loses(g->ratio[i][j], g->slower[i][j], g->rounds[i][j], noise))
 				printf("  grid gate: %.3fx at %zu bytes, d = %u, where the cell copies by %s as every copy "
 				       "forward does, behind a tree that costs at most %.0f ticks of its %.0f: judged "
 				       "%.3fx\n",
@@ -191,7 +197,8 @@ static struct grid_gate gate_verdict(const struct timings *t, const struct deriv
 			double judged = gate_point_ratio(g, r, reference, i, j);
 			if (judged > gate.worst && (!gate.refused || gate_point_loses(g, r, reference, i, j, noise)))
 				gate.worst = judged, gate.length = (unsigned int)bench_grid_lengths[i],
-				gate.distance = bench_grid_distances[j], *worst_slower = g->slower[i][j];
+				gate.distance = bench_grid_distances[j], *worst_slower = g->slower[i][j],
+				*worst_rounds = g->rounds[i][j];
 		}
 	return gate;
 }
@@ -234,8 +241,8 @@ int try_grid_gate(const struct probe_flavor *f, const struct timings *t, struct 
 		if (made && !stuck)
 			rc = time_points(f, &r, g, noise, 0);
 	}
-	int worst_slower = 0;
-	struct grid_gate gate = gate_verdict(t, &r, g, noise, &worst_slower);
+	int worst_slower = 0, worst_rounds = 0;
+	struct grid_gate gate = gate_verdict(t, &r, g, noise, &worst_slower, &worst_rounds);
 	free(g);
 	if (rc)
 		return -1;
@@ -243,7 +250,7 @@ int try_grid_gate(const struct probe_flavor *f, const struct timings *t, struct 
 	printf("  grid gate: the %stable on make bench's grid against every copy forward (%s): worst %.3fx at %u "
 	       "bytes, d = %u, slower in %d of %d rounds: %s\n",
 	       d->n_repairs ? "repaired " : "kept ", f->moves ? "the C library's memmove" : "rep movsb", gate.worst,
-	       gate.length, gate.distance, worst_slower, GRID_GATE_ROUNDS,
+	       gate.length, gate.distance, worst_slower, worst_rounds,
 	       gate.refused ? "refused, every copy forward stays" : "passed");
 	return 0;
 }

@@ -38,7 +38,7 @@ check "...and said what a band costs" grep -q 'each band past the first costs [0
 check "...and each table the search checked" grep -q '^  check: table 1: ' "$T/probe.out"
 "$FORGE" "$(ls "$T"/probe/*-kernel-*.run)" "$T/k.run" AuthenticAMD 00830f10 none "AMD EPYC 7502 32-Core Processor"
 A=$T/k.run
-check "the archive is version 27" grep -qx 'probe 27' "$A"
+check "the archive is version 28" grep -qx 'probe 28' "$A"
 for k in 1 2 4 8; do
 	check "it holds the $k-band table's timings" grep -Eq "^dispatch $k [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
 done
@@ -60,6 +60,8 @@ searched "$T/kept.run" "" kept
 dry "$T/kept.run"
 check "a search that kept table 1: the rule is that table, its bands" sh -c \
 	"grep -q 'The search ranked this table 1st by the model' '$T/dry.out' && test \$(sed -n 's/^table: [^:]*: //p' '$T/dry.out' | tr ';' '\\n' | wc -l) -eq $bands1"
+check "...and summary.md says its gate timed each median over the noise twice more, judged by all its rounds" grep -q \
+	'a median over the noise timed twice more, a loss where the table was the slower in enough of all its rounds (a sign test)' "$T/dry.out"
 check "...and summary.md shows each check" grep -q '^| \*\*1\*\* | fitted at [014] times the band cost | ' "$T/dry.out"
 searched "$T/lost.run" "" lost
 dry "$T/lost.run"
@@ -136,6 +138,8 @@ check "...and the note says where it lost" grep -q 'beyond the noise on make ben
 check "...and summary.md says so" grep -q 'worst 1.677x at 128 bytes, d = 1. \*\*Refused\*\*' "$T/dry.out"
 dry "$known"
 check "a table the grid gate passed is the table" sh -c "grep -q 'Passed\.' '$T/dry.out' && ! grep -q '^table: .*: 0\.\. forward$' '$T/dry.out'"
+check "...and a version 25 archive's summary.md says its gate timed each loss twice more" sh -c \
+	"grep -q 'a loss beyond the noise timed twice more' '$T/dry.out' && ! grep -q 'a sign test' '$T/dry.out'"
 edit "$known" "$T/nogate.run" 's/^grid_gate .*/grid_gate none/'
 refused "'grid_gate none' where a table was kept" "$T/nogate.run" "'grid_gate none' where a table was kept"
 edit "$T/base.run" "$T/basegate.run" 's/^grid_gate .*/grid_gate 1.010 256 63 passed/; s/^repairs .*/repairs 0/; /^repair /d'

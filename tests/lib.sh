@@ -38,7 +38,7 @@ sha_again() { # sha_again FILE: a run archive's checksum line made again over FI
 	sed '$d' "$1" >"$1.body" && { cat "$1.body"; echo "sha256 $(sha256sum "$1.body" | cut -d' ' -f1)"; } >"$1" &&
 		rm "$1.body"
 }
-as_version() { # as_version IN OUT N: the probe's archive IN (version 27) as version N (1..26) wrote it: no overlapping points before 27; before 26, its lines after the points: the candidate at 1 kept, no trial run, the gate passed, no repair; checksum made again
+as_version() { # as_version IN OUT N: the probe's archive IN (version 28) as version N (1..27) wrote it: no overlapping points before 27; before 26, its lines after the points: the candidate at 1 kept, no trial run, the gate passed, no repair; checksum made again
 	awk -v n="$3" '
 		/^probe [0-9]+$/ { print "probe " n; next }
 		/^(overlaps|overlap) / && n < 27 { next }

@@ -25,10 +25,20 @@ static int parse(const char *line, int keeps, struct dispatch_run *d)
 static void verdict_and_line(void)
 {
 	about("grid gate: the verdict and the archive line");
-	check(grid_gate_loses(1.04, 12, 0.03) && !grid_gate_loses(1.02, 15, 0.03) && !grid_gate_loses(0.5, 0, 0.03),
+	int r = GRID_GATE_ROUNDS;
+	check(grid_gate_loses(1.04, 12, r, 0.03) && !grid_gate_loses(1.02, 15, r, 0.03) &&
+		      !grid_gate_loses(0.5, 0, r, 0.03),
 	      "a loss beyond the noise is not refused, or one within it is");
-	check(!grid_gate_loses(1.30, 11, 0.03) && grid_gate_loses(1.30, 15, 0.03),
+	check(!grid_gate_loses(1.30, 11, r, 0.03) && grid_gate_loses(1.30, 15, r, 0.03),
 	      "a median over the noise in fewer than 12 slower rounds of 15 is refused, or one in every round is not");
+	/* Three timings' rounds together: a tie gives 30 or more slower of 45
+	 * with odds 0.018, 29 or more with 0.036. */
+	check(grid_gate_slower_needed(15) == 12 && grid_gate_slower_needed(45) == 30 && grid_gate_slower_needed(0) == 1,
+	      "the sign test needs %d of 15, %d of 45 and %d of none, not 12, 30 and 1", grid_gate_slower_needed(15),
+	      grid_gate_slower_needed(45), grid_gate_slower_needed(0));
+	check(grid_gate_loses(1.10, 30, 3 * r, 0.03) && !grid_gate_loses(1.10, 29, 3 * r, 0.03) &&
+		      !grid_gate_loses(1.02, 45, 3 * r, 0.03),
+	      "of three timings' 45 rounds, 30 slower over the noise is not a loss, or 29, or 45 within the noise, is");
 	struct dispatch_run d;
 	check(parse("grid_gate none", 0, &d) == 0 && !d.gate.tried, "'grid_gate none' where no table was kept is refused");
 	check(parse("grid_gate none", 1, &d) != 0, "'grid_gate none' where a table was kept reads");

@@ -36,7 +36,7 @@ static void one_loss(struct gate_grid *g, unsigned int n, unsigned int d, double
 	g->n_lengths = BENCH_GRID_LENGTHS;
 	for (size_t i = 0; i < BENCH_GRID_LENGTHS; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
-			g->ratio[i][j] = 1.0, g->slower[i][j] = GRID_GATE_ROUNDS / 2;
+			g->ratio[i][j] = 1.0, g->slower[i][j] = GRID_GATE_ROUNDS / 2, g->rounds[i][j] = GRID_GATE_ROUNDS;
 	g->ratio[length_index(n)][distance_index(d)] = ratio;
 	g->slower[length_index(n)][distance_index(d)] = ratio > 1 ? GRID_GATE_ROUNDS : 0;
 }
