@@ -323,7 +323,8 @@ DERIVATION_SRCS := derive/derive.c derive/grid.c derive/grid_gate.c derive/class
 		   common/util.c common/workload.c $(PLAN_SRCS)
 TEST_DERIVE_SRCS := tests/test_derive.c tests/test_derive_fixtures.c tests/test_derive_dispatch.c tests/test_derive_small_trial.c \
 		    tests/test_derive_shaped.c tests/test_derive_classes.c tests/test_derive_grid_gate.c \
-		    tests/test_derive_repair.c tests/test_derive_model.c tests/test_derive_search.c tests/test_derive_overlap.c
+		    tests/test_derive_repair.c tests/test_derive_model.c tests/test_derive_search.c tests/test_derive_overlap.c \
+		    tests/test_derive_profile.c tests/test_derive_reference.c
 $(B)/test_derive: $(TEST_DERIVE_SRCS) tests/test_derive.h $(DERIVATION_SRCS) derive/derive.h derive/grid.h derive/timings.h \
 		  derive/dispatch.h common/rule_limits.h common/strategies.h
 	@mkdir -p $(B)

@@ -220,8 +220,10 @@ static int parse_trials(struct cursor *c, struct run_archive *a)
 		if (dispatch_parse(line, k, &a->dispatch, why, sizeof why))
 			return cursor_fail(c, "%s", why);
 	}
-	if (!trials)
+	if (!trials) {
+		a->dispatch.profile_fit = a->dispatch.against_reference = a->probe_version >= PROFILE_FIT_VERSION;
 		return parse_search(c, a);
+	}
 	for (int k = -1; a->probe_version >= BAND_TRIALS_VERSION && k < a->dispatch.n_trials; k++) {
 		if (cursor_trailing_line(c, line, sizeof line))
 			return -1;

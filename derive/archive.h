@@ -20,7 +20,9 @@
  *                                    candidates the probe timed (dispatch.h)
  *   search N ...                     version 26: the search's checks (search.h),
  *                                    where the candidates' lines and the four
- *                                    trials' lines were before it
+ *                                    trials' lines were before it; from
+ *                                    version 29 their ranks count the table
+ *                                    fitted to the size profile
  *   trials N ...                     version 7: the band trials (dispatch.h)
  *   small_trial ...                  version 8: the small trial (dispatch.h)
  *   shaped ...                       version 9: the shaped trial (dispatch.h)
@@ -48,7 +50,8 @@
  * lists what each version changed). The archive's lines differ by
  * version where the header comment above says so; the other constants
  * name the versions from which the import reads a run otherwise. */
-#define PROBE_VERSION 28
+#define PROBE_VERSION 29
+#define PROFILE_FIT_VERSION 29
 #define POOLED_GATE_VERSION 28
 #define OVERLAP_VERSION 27
 #define SEARCH_VERSION 26

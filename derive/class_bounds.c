@@ -7,12 +7,12 @@
 #include <string.h>
 
 /* The copy the elsewhere class would make at length li: the lowest
- * geometric mean over the coarse middle, the baseline unless another is
- * faster by more than the noise. */
+ * geometric mean over the coarse middle, what the grid judges that length
+ * against (base_at) unless another is faster by more than the noise. */
 int best_else(const struct grid *g, size_t li, double noise)
 {
 	double sum[NS] = {0};
-	int whole[NS], best = BASELINE_STRATEGY;
+	int whole[NS], best = base_at(g, li);
 	size_t n = 0;
 	for (int s = 0; s < NS; s++)
 		whole[s] = 1;
@@ -29,7 +29,7 @@ int best_else(const struct grid *g, size_t li, double noise)
 	for (int s = 0; s < NS; s++)
 		if (whole[s] && sum[s] < sum[best])
 			best = s;
-	return (sum[best] - sum[BASELINE_STRATEGY]) / (double)n < -log1p(noise) ? best : BASELINE_STRATEGY;
+	return (sum[best] - sum[base_at(g, li)]) / (double)n < -log1p(noise) ? best : base_at(g, li);
 }
 
 /* The end of the run of measured distances from the source (d = 1 up, or

@@ -36,8 +36,10 @@ struct derive_cost dispatch_cost(const struct dispatch_run *d)
 	if (!d || !d->measured)
 		return (struct derive_cost){.band_ticks = DERIVE_BAND_TICKS_DEFAULT, .multiple = 1};
 	double start = dispatch_start(d);
-	struct derive_cost c = {
-		.band_ticks = dispatch_band_ticks(d), .multiple = start == CHOSE_BASELINE ? 1 : start, .measured = 1};
+	struct derive_cost c = {.band_ticks = dispatch_band_ticks(d),
+				.multiple = start == CHOSE_BASELINE ? 1 : start,
+				.measured = 1,
+				.against_reference = d->against_reference};
 	for (int i = 0; i < d->n_trials && c.n_unsplit < DERIVE_UNSPLIT_MAX; i++)
 		if (d->trials[i].merged)
 			c.unsplit[c.n_unsplit++] = d->trials[i].range;

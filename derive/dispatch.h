@@ -138,11 +138,13 @@ struct grid_repair {
 };
 
 /* The search (probe version 26, derive/search.h): the most tables it
- * ranks, one fitted at each of candidate_multiples and the first's stall
- * classes alone; and its checks, each a ranked table (or the kept one's
- * small_flat table, flat), compiled, and the baseline as it ships, timed
- * in turns on both streams. */
-#define SEARCH_TABLES (DISPATCH_CANDIDATES + 1)
+ * ranks, one fitted at each of candidate_multiples, one to the size
+ * profile (version 29), and the first's stall classes alone; and its
+ * checks, each a ranked table (or the kept one's small_flat table, flat),
+ * compiled, and the baseline as it ships, timed in turns on both
+ * streams. */
+#define SEARCH_FITS (DISPATCH_CANDIDATES + 1)
+#define SEARCH_TABLES (SEARCH_FITS + 1)
 #define SEARCH_CHECKS_MAX (SEARCH_TABLES + 1)
 enum check_verdict { CHECK_LOST, CHECK_PASSED, CHECK_KEPT };
 struct search_check {
@@ -176,6 +178,11 @@ struct dispatch_run {
 	int unchecked;
 	/* Version 26: the search replaces the candidates and the trials. */
 	int searched;
+	/* Version 29: the search fits a table to the size profile's weights
+	 * too (search_rank), so its checks' ranks count that table; and
+	 * every fit judges harm and ties against the flavor's reference
+	 * (derive_cost, against_reference). */
+	int profile_fit, against_reference;
 	int n_checks;
 	struct search_check checks[SEARCH_CHECKS_MAX];
 };

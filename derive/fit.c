@@ -3,12 +3,21 @@
  * bands that costs least. */
 #include "grid.h"
 
+#include "../common/size_profile.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define EXCESS_WEIGHT 10
 #define HARM_WEIGHT 30
+/* Where the lengths weigh as the profile calls them, the share of the
+ * weight that still lies on every length alike, so that a length the
+ * profile never calls (it calls none past 240 bytes) still takes its best
+ * copy: a band past the caches whose streaming stores win 10% at 5 of
+ * some 100 lengths buys 0.1 * 5 / 100 * 0.1 = 5e-4 a point, over the
+ * BAND_PRICE of 2e-4 it pays. */
+#define PROFILE_FLOOR 0.1
 
 _Static_assert(NS <= 32, "a band's valid strategies are a 32-bit mask");
 
@@ -31,14 +40,9 @@ static unsigned int serving(unsigned int n)
 }
 
 /* Per length and class, summed over the points: log(t_s / t_best),
- * log(t_s / t_baseline) and how many points measured s; prefix sums over
- * the sorted lengths, so a band's cell is a difference. The logs are
- * weighted so that every length weighs alike, however many distances the
- * probe timed at it (512 at a few lengths, 128 at most, 13 past 1 MiB):
- * counted point by point, 8 MiB weighed a fortieth of 32 bytes, and a band
- * past the caches, where streaming stores win at few points, bought less
- * than one that split off a single length below 64 bytes
- * (tests/fixtures/streaming_win.csv, which test_derive derives). */
+ * log(t_s / t_baseline) and how many points measured s, each weighted as
+ * its length (length_weights); prefix sums over the sorted lengths, so a
+ * band's cell is a difference. */
 struct acc {
 	double vs_best[NS], vs_base[NS], weight;
 	size_t n[NS], points;
@@ -59,16 +63,29 @@ struct fit_tables {
 	/* split[j]: what a band that starts at length index j > 0 costs, in
 	 * the units of the cells' costs. */
 	const double *split;
+	/* first[j]: what the first split costs beside, where it is at j: the
+	 * tree's first compare, which every call runs (split_costs). */
+	const double *first;
 	/* test[j + 1] - test[i]: what a test of the distance costs the lengths
 	 * of indices i..j, a compare's cost at each (split_costs). */
 	const double *test;
 	double log_noise; /* log1p(noise): a ratio within the noise, as a log */
+	/* What ties go to in a band that starts at length index i: the
+	 * reference where i >= reference_from (struct grid), else the
+	 * baseline (band_base). */
+	int reference;
+	size_t reference_from;
 	/* The strategies that serve a band's first length, where it starts at
 	 * length index i (from[i]), and its last, where it ends at j (to[j],
 	 * to[nl] for the last band, which is unbounded): a strategy serves
 	 * the band when it serves both. */
 	unsigned int *from, *to;
 };
+
+static int band_base(const struct fit_tables *f, size_t i)
+{
+	return i >= f->reference_from ? f->reference : BASELINE_STRATEGY;
+}
 
 static double worst_harm(const struct fit_tables *f, size_t i, size_t j, int c, int s)
 {
@@ -96,7 +113,7 @@ static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned 
 	const double log_noise = f->log_noise;
 	const struct acc *a = &f->pre[i * NC + (size_t)c], *b = &f->pre[(j + 1) * NC + (size_t)c];
 	size_t points = b->points - a->points;
-	int best = BASELINE_STRATEGY;
+	int best = band_base(f, i);
 	*cost = 0;
 	if (!points)
 		return -1;
@@ -106,11 +123,11 @@ static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned 
 		    worst_harm(f, i, j, c, s) <= log_noise)
 			best = s;
 	if ((b->vs_base[best] - a->vs_base[best]) / (b->weight - a->weight) >= -log_noise)
-		best = BASELINE_STRATEGY;
+		best = band_base(f, i);
 	/* A class that copies like the elsewhere class needs no distance at
 	 * run time: its own copy must win beyond the noise, as any copy must
 	 * against the baseline, which keeps its ties. */
-	if (prefer >= 0 && best != BASELINE_STRATEGY && prefer != best && (valid >> prefer & 1) &&
+	if (prefer >= 0 && best != band_base(f, i) && prefer != best && (valid >> prefer & 1) &&
 	    b->n[prefer] - a->n[prefer] == points && worst_harm(f, i, j, c, prefer) <= log_noise &&
 	    (b->vs_best[prefer] - a->vs_best[prefer]) - (b->vs_best[best] - a->vs_best[best]) <
 		    log_noise * (b->weight - a->weight))
@@ -145,7 +162,7 @@ static double band(const struct grid *g, const struct fit_tables *f, size_t i, s
 	unsigned int valid = f->from[i] & f->to[last ? f->nl : j];
 	int other = cell(f, i, j, CLASS_ELSEWHERE, valid, -1, &total);
 	if (other < 0) /* the classes near the source took every distance measured */
-		other = BASELINE_STRATEGY;
+		other = band_base(f, i);
 	uniform = total;
 	int tests = 0, alike = 1;
 	for (int c = 0; c < NC; c++) {
@@ -202,7 +219,8 @@ static int segment(const struct grid *g, const struct fit_tables *pre, struct de
 	for (int b = 0; b + 1 < MAX_BANDS; b++)
 		for (size_t j = 0; j < nl; j++)
 			for (size_t e = j; f[b * cols + j].cost < HUGE_VAL && e + 1 < nl; e++) {
-				double c = f[b * cols + j].cost + pre->split[j] + cost[j * nl + e];
+				double c = f[b * cols + j].cost + pre->split[j] + (b == 1 ? pre->first[j] : 0) +
+					   cost[j * nl + e];
 				if (c < f[(b + 1) * cols + e + 1].cost)
 					f[(b + 1) * cols + e + 1].cost = c, f[(b + 1) * cols + e + 1].from = j;
 			}
@@ -210,7 +228,8 @@ static int segment(const struct grid *g, const struct fit_tables *pre, struct de
 		for (size_t j = 0; j < nl; j++) {
 			if (f[b * cols + j].cost == HUGE_VAL)
 				continue;
-			double c = f[b * cols + j].cost + pre->split[j] + cost[j * nl + nl - 1];
+			double c = f[b * cols + j].cost + pre->split[j] + (b == 1 ? pre->first[j] : 0) +
+				   cost[j * nl + nl - 1];
 			if (c < best)
 				best = c, nb = b, start = j;
 		}
@@ -225,39 +244,58 @@ static int segment(const struct grid *g, const struct fit_tables *pre, struct de
 	return 0;
 }
 
+/* What the fit weighs, per length index li: point[li], each point's
+ * weight in its cells' costs; alike[li], the part of it that every length
+ * shares alike; calls[li], the share of the size profile's calls that the
+ * length stands for; and per_tick, what a tick a call on the profile
+ * weighs (0 where the lengths weigh alike). length_weights fills it. */
+struct length_weights {
+	double *point, *alike, *calls, per_tick;
+};
+
 /* What a band that starts at length index j costs (split[j], j > 0), or
- * HUGE_VAL where it would start inside one of cost->unsplit: the
- * flat BAND_PRICE a point, and the dispatch's own cost, cost->multiple
- * times cost->band_ticks, at every point of length index j or more. A call
- * that long passes the band's compare; one shorter stops before it. So a
- * split at 16 KiB costs a 16 KiB copy a fraction of a percent, and a split
- * at 48 bytes costs every copy of 48 bytes and more what the compare and
- * its mispredictions take from a copy of a few ticks. The weights are the
- * cells' (fit_bands): every length weighs alike. */
-static double *split_costs(const struct grid *g, const struct derive_cost *cost, size_t points, double *test)
+ * HUGE_VAL where it would start inside one of cost->unsplit:
+ * - the flat BAND_PRICE a point;
+ * - at the weights every length shares alike, the dispatch's own cost,
+ *   cost->multiple times cost->band_ticks, at every point of length index
+ *   j or more. A call that long passes the band's compare; one shorter
+ *   stops before it. So a split at 16 KiB costs a 16 KiB copy a fraction
+ *   of a percent, and a split at 48 bytes costs every copy of 48 bytes and
+ *   more what the compare and its mispredictions take from a copy of a few
+ *   ticks;
+ * - at the profile's weights, what the model charges (derive/model.h): a
+ *   compare for each call of the profile that long, and a misprediction
+ *   for min(p, 1 - p) of the calls, p of them that long, as if every call
+ *   ran the compare, which the tree's first compare is; and the first
+ *   split (split[nl + 1 + j]) a compare for each shorter call too.
+ * test[j + 1] - test[i], where the lengths of indices i..j test the
+ * distance: the same dispatch cost at each of their points, and a compare
+ * for each of their calls of the profile. */
+static double *split_costs(const struct grid *g, const struct derive_cost *cost, size_t points,
+			   const struct length_weights *w, double *test)
 {
-	double *split = calloc(g->nl + 1, sizeof *split);
+	double *split = calloc(2 * (g->nl + 1), sizeof *split), longer = 0;
 	if (!split)
 		return NULL;
 	for (size_t li = g->nl; li-- > 0;) {
-		size_t here = 0;
 		double sum = 0;
 		for (size_t di = 0; di < g->nd; di++)
-			if (at(g, li, di, BASELINE_STRATEGY) > 0) {
+			if (at(g, li, di, BASELINE_STRATEGY) > 0)
 				sum += log1p(cost->band_ticks / best_at(g, li, di));
-				here++;
-			}
-		double w = here ? (double)points / (double)g->nl / (double)here : 0;
-		split[li] = split[li + 1] + cost->multiple * w * sum;
-		test[li] = cost->multiple * w * sum; /* made prefix sums below */
+		split[li] = split[li + 1] + cost->multiple * w->alike[li] * sum;
+		/* made prefix sums below */
+		test[li] = cost->multiple * w->alike[li] * sum + w->per_tick * w->calls[li] * cost->compare_ticks;
 	}
 	for (size_t li = g->nl; li > 0; li--)
 		test[li] = test[li - 1];
 	test[0] = 0;
 	for (size_t li = 1; li <= g->nl; li++)
 		test[li] += test[li - 1];
-	for (size_t li = 1; li < g->nl; li++) {
-		split[li] += BAND_PRICE * (double)points;
+	for (size_t li = g->nl; li-- > 1;) {
+		longer += w->calls[li];
+		split[li] += BAND_PRICE * (double)points +
+			     w->per_tick * (cost->compare_ticks * longer + cost->mispredict_ticks * fmin(longer, 1 - longer));
+		split[g->nl + 1 + li] = w->per_tick * cost->compare_ticks * (1 - longer);
 		/* No band starts inside a run the workload kept whole. */
 		for (int k = 0; k < cost->n_unsplit; k++)
 			if (g->len[li - 1] + 1 > cost->unsplit[k].lo && g->len[li - 1] + 1 <= cost->unsplit[k].hi)
@@ -267,22 +305,57 @@ static double *split_costs(const struct grid *g, const struct derive_cost *cost,
 	return split;
 }
 
+/* Fills w for g's points, points of them, so that the weights of all
+ * points sum to points, the unit BAND_PRICE is per.
+ * - LENGTHS_ALIKE: every length weighs alike, however many distances the
+ *   probe timed at it (512 at a few lengths, 128 at most, 13 past 1 MiB).
+ *   Counted point by point, 8 MiB weighed a fortieth of 32 bytes, and a
+ *   band past the caches, where streaming stores win at few points,
+ *   bought less than one that split off a single length below 64 bytes
+ *   (tests/fixtures/streaming_win.csv, which test_derive derives).
+ * - LENGTHS_PROFILE: the objective itself. A length weighs the calls of
+ *   the size profile (common/size_profile.h) it stands for, those longer
+ *   than the length before it and no longer, times its mean best time:
+ *   a log regret so weighted is the ticks it adds to a call on the
+ *   profile, and a split's cost (split_costs) the ticks its compare and
+ *   its mispredictions add. PROFILE_FLOOR of the weight lies on every
+ *   length alike. */
+static void length_weights(const struct grid *g, enum length_weighting how, size_t points, const size_t *here,
+			   struct length_weights *w)
+{
+	double ticks_a_call = 0, profile = size_profile_weight(0, ~0u);
+	for (size_t li = 0; li < g->nl; li++) {
+		double ticks = 0; /* the mean best time at li, in point[li] until the weights */
+		for (size_t di = 0; di < g->nd; di++)
+			if (at(g, li, di, BASELINE_STRATEGY) > 0)
+				ticks += best_at(g, li, di);
+		w->point[li] = here[li] ? ticks / (double)here[li] : 0;
+		unsigned int lo = li ? g->len[li - 1] + 1 : 0;
+		w->calls[li] = how == LENGTHS_PROFILE && here[li] ? size_profile_weight(lo, g->len[li]) / profile : 0;
+		ticks_a_call += w->calls[li] * w->point[li];
+	}
+	double alike = ticks_a_call > 0 ? PROFILE_FLOOR : 1;
+	w->per_tick = ticks_a_call > 0 ? (double)points * (1 - PROFILE_FLOOR) / ticks_a_call : 0;
+	for (size_t li = 0; li < g->nl; li++) {
+		w->alike[li] = here[li] ? (double)points * alike / (double)g->nl / (double)here[li] : 0;
+		/* the ticks its calls take on the profile, shared by its points */
+		w->point[li] = w->alike[li] + (here[li] ? w->per_tick * w->calls[li] * w->point[li] / (double)here[li] : 0);
+	}
+}
+
 /* Fills pre (the prefix sums of struct acc over the lengths, every class
  * as cls[di] gives a distance's) and harm (each length's worst loss, then
- * over runs of 2^k lengths up to levels) from g's points, points of them. */
-static void accumulate(const struct grid *g, const int *cls, size_t points, size_t levels, double log_noise,
-		       struct acc *pre, struct harm *harm)
+ * over runs of 2^k lengths up to levels) from g's points, each weighing
+ * its length's weights (length_weights). */
+static void accumulate(const struct grid *g, const int *cls, const struct length_weights *lw, size_t levels,
+		       double log_noise, struct acc *pre, struct harm *harm)
 {
 	for (size_t k = 0; k < g->nl * NC; k++)
 		for (int s = 0; s < NS; s++)
 			harm[k].of[s] = -HUGE_VAL;
 	for (size_t li = 0; li < g->nl; li++) {
 		memcpy(&pre[(li + 1) * NC], &pre[li * NC], NC * sizeof *pre);
-		size_t here = 0;
-		for (size_t di = 0; di < g->nd; di++)
-			here += at(g, li, di, BASELINE_STRATEGY) > 0;
-		/* The weights sum to the number of points, which BAND_PRICE is per. */
-		double w = here ? (double)points / (double)g->nl / (double)here : 0;
+		double w = lw->point[li], profiled = lw->point[li] - lw->alike[li];
 		for (size_t di = 0; di < g->nd; di++) {
 			double base = at(g, li, di, BASELINE_STRATEGY);
 			struct acc *a = &pre[(li + 1) * NC + (size_t)cls[di]];
@@ -291,13 +364,17 @@ static void accumulate(const struct grid *g, const int *cls, size_t points, size
 			a->points++, a->weight += w;
 			for (int s = 0; s < NS; s++)
 				if (at(g, li, di, s) > 0) {
-					/* A regret beyond the noise weighs ten times, a loss to the
-					 * baseline beyond it thirty: the fit is judged by its worst
-					 * points as well as its sum, and it should do no harm. */
+					/* At the weights every length shares, a regret beyond the
+					 * noise weighs ten times, a loss to the baseline beyond it
+					 * thirty: the fit is judged by its worst points as well as
+					 * its sum, and it should do no harm. At the profile's, a
+					 * regret is the time it adds, t / t_best - 1. */
 					size_t k = (li * g->nd + di) * NS + (size_t)s;
 					double lr = g->log_vs_best[k], lb = g->log_vs_base[k];
-					a->vs_best[s] += w * (lr + EXCESS_WEIGHT * larger(0, lr - log_noise) +
-							      HARM_WEIGHT * larger(0, lb - log_noise));
+					a->vs_best[s] += lw->alike[li] * (lr + EXCESS_WEIGHT * larger(0, lr - log_noise) +
+									  HARM_WEIGHT * larger(0, lb - log_noise));
+					if (profiled)
+						a->vs_best[s] += profiled * expm1(lr);
 					a->vs_base[s] += w * lb;
 					a->n[s]++;
 					double *h = &harm[li * NC + (size_t)cls[di]].of[s];
@@ -314,51 +391,78 @@ static void accumulate(const struct grid *g, const int *cls, size_t points, size
 						       harm[((k - 1) * g->nl + li + ((size_t)1 << (k - 1))) * NC + (size_t)c].of[s]);
 }
 
+/* The fit's tables, each of g->nl + 1 entries or more. */
+struct fit_scratch {
+	struct acc *pre;
+	struct harm *harm;
+	int *cls;
+	size_t *here; /* the points of each length */
+	struct length_weights w;
+	double *test, *split;
+	unsigned int *from, *to;
+};
+
+static void scratch_free(struct fit_scratch *s)
+{
+	free(s->pre);
+	free(s->harm);
+	free(s->cls);
+	free(s->here);
+	free(s->w.point);
+	free(s->w.alike);
+	free(s->w.calls);
+	free(s->test);
+	free(s->split);
+	free(s->from);
+	free(s->to);
+}
+
+static int scratch_alloc(const struct grid *g, size_t levels, struct fit_scratch *s)
+{
+	memset(s, 0, sizeof *s);
+	s->pre = calloc((g->nl + 1) * NC, sizeof *s->pre);
+	s->harm = malloc(levels * g->nl * NC * sizeof *s->harm);
+	s->cls = malloc(g->nd * sizeof *s->cls);
+	s->here = calloc(g->nl, sizeof *s->here);
+	s->w.point = calloc(g->nl, sizeof *s->w.point);
+	s->w.alike = calloc(g->nl, sizeof *s->w.alike);
+	s->w.calls = calloc(g->nl, sizeof *s->w.calls);
+	s->test = calloc(g->nl + 1, sizeof *s->test);
+	s->from = calloc(g->nl, sizeof *s->from);
+	s->to = calloc(g->nl + 1, sizeof *s->to);
+	int all = s->pre && s->harm && s->cls && s->here && s->w.point && s->w.alike && s->w.calls && s->test;
+	return all && s->from && s->to ? 0 : -1;
+}
+
 long fit_bands(const struct grid *g, struct derived_rule *r, double *cost)
 {
 	const double log_noise = log1p(r->noise);
 	size_t points = 0, levels = 1;
 	while ((size_t)1 << levels <= g->nl)
 		levels++;
-	struct acc *pre = calloc((g->nl + 1) * NC, sizeof *pre);
-	struct harm *harm = malloc(levels * g->nl * NC * sizeof *harm);
-	int *cls = malloc(g->nd * sizeof *cls); /* each distance's class under r */
-	if (!pre || !harm || !cls) {
-		free(pre);
-		free(harm);
-		free(cls);
+	struct fit_scratch s;
+	if (scratch_alloc(g, levels, &s)) {
+		scratch_free(&s);
 		return 0;
 	}
 	for (size_t di = 0; di < g->nd; di++)
-		cls[di] = rule_class(r, g->dist[di]);
-	for (size_t li = 0; li < g->nl; li++)
+		s.cls[di] = rule_class(r, g->dist[di]);
+	for (size_t li = 0; li < g->nl; li++) {
 		for (size_t di = 0; di < g->nd; di++)
-			points += at(g, li, di, BASELINE_STRATEGY) > 0;
-	accumulate(g, cls, points, levels, log_noise, pre, harm);
-	double *test = calloc(g->nl + 1, sizeof *test);
-	double *split = test ? split_costs(g, &r->cost, points, test) : NULL;
-	if (!split) {
-		free(test);
-		free(pre);
-		free(harm);
-		free(cls);
-		return 0;
+			s.here[li] += at(g, li, di, BASELINE_STRATEGY) > 0;
+		points += s.here[li];
 	}
-	struct fit_tables f = {pre, harm, g->nl, split, test, log_noise, calloc(g->nl, sizeof *f.from),
-			       calloc(g->nl + 1, sizeof *f.to)};
+	length_weights(g, r->cost.weighting, points, s.here, &s.w);
 	int rc = -1;
-	if (f.from && f.to) {
+	if ((s.split = split_costs(g, &r->cost, points, &s.w, s.test)) != NULL) {
+		accumulate(g, s.cls, &s.w, levels, log_noise, s.pre, s.harm);
+		struct fit_tables f = {s.pre, s.harm, g->nl, s.split, s.split + g->nl + 1, s.test, log_noise,
+				       g->reference, g->reference_from, s.from, s.to};
 		for (size_t li = 0; li < g->nl; li++)
 			f.from[li] = serving(li ? g->len[li - 1] + 1 : 0), f.to[li] = serving(g->len[li]);
 		f.to[g->nl] = serving(BAND_UNBOUNDED);
 		rc = segment(g, &f, r, cost);
 	}
-	free(f.from);
-	free(f.to);
-	free(pre);
-	free(harm);
-	free(cls);
-	free(split);
-	free(test);
+	scratch_free(&s);
 	return rc ? 0 : (long)points;
 }

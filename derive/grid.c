@@ -1,6 +1,7 @@
 /* The measurements as a grid of points, built from a table and checked for
  * what the derivation needs. */
 #include "grid.h"
+#include "repair.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -34,6 +35,36 @@ double median_of(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* What g's points are judged against (struct grid, reference and
+ * reference_from): the reference where asked and timed wherever the
+ * baseline was, from the first length whose baseline takes TREE_TICKS_MAX
+ * over the noise or more at every distance, as far as every longer one
+ * does (derive/repair.h): there a cell that copies by the reference
+ * behind any tree runs as the reference does. In the user flavor the
+ * baseline ships as the C library's memmove, so a long cell that tied rep
+ * movsb shipped rep movsb where the C library would have run: on a Zen 5
+ * guest rep movsb tied it at 16 KiB, d = 1..63, when the probe timed it,
+ * and took 1.14-1.33x its time in make bench's preloaded grid minutes
+ * later. Shorter cells keep the baseline: at 1024 bytes the C library's
+ * memmove behind a tree took 1.056x its own time
+ * (docs/notebook/derivation-2026-11.md, version 29). */
+static void judged_against(const struct timings *t, struct grid *g, const struct derived_rule *r)
+{
+	g->reference = timings_reference(t);
+	g->reference_from = g->nl;
+	if (!r->cost.against_reference || g->reference == BASELINE_STRATEGY)
+		return;
+	for (size_t p = 0; p < g->nl * g->nd; p++)
+		if (g->t[p * NS + BASELINE_STRATEGY] > 0 && !(g->t[p * NS + (size_t)g->reference] > 0))
+			return;
+	for (size_t li = g->nl; li-- > 0; g->reference_from = li)
+		for (size_t di = 0; di < g->nd; di++) {
+			double base = at(g, li, di, BASELINE_STRATEGY);
+			if (base > 0 && base * r->noise < TREE_TICKS_MAX)
+				return;
+		}
+}
+
 /* g's best, log_vs_best and log_vs_base, from g->t. */
 static int logs_build(struct grid *g)
 {
@@ -53,8 +84,8 @@ static int logs_build(struct grid *g)
 		for (int s = 0; s < NS; s++)
 			if (t[s] > 0) {
 				g->log_vs_best[p * NS + (size_t)s] = log(t[s] / b);
-				if (t[BASELINE_STRATEGY] > 0)
-					g->log_vs_base[p * NS + (size_t)s] = log(t[s] / t[BASELINE_STRATEGY]);
+				if (t[base_at(g, p / g->nd)] > 0)
+					g->log_vs_base[p * NS + (size_t)s] = log(t[s] / t[base_at(g, p / g->nd)]);
 			}
 	}
 	return 0;
@@ -100,6 +131,7 @@ int grid_build(const struct timings *t, struct grid *g, struct derived_rule *r)
 		size_t li = (size_t)((unsigned int *)bsearch(&w->length, g->len, g->nl, sizeof *g->len, cmp_uint) - g->len);
 		g->t[(li * g->nd + (size_t)g->di[w->distance]) * NS + (size_t)w->strategy] = w->ticks;
 	}
+	judged_against(t, g, r);
 	if (logs_build(g))
 		return -1;
 	for (size_t li = 0; li < g->nl; li++) {

@@ -32,6 +32,11 @@ struct grid {
 	unsigned int dist[4096]; /* sorted distinct distances */
 	int di[4096];            /* a distance's index, -1 if not measured */
 	double *t;
+	/* What a point is judged against, for harm and for ties (base_at):
+	 * from length index reference_from, reference; below it the
+	 * baseline. grid_build sets them (judged_against). */
+	int reference;
+	size_t reference_from;
 	/* Computed once by grid_build, since the fit reads them for every
 	 * class bound it tries (some 1700 fits in one user flavor's import):
 	 * per point, the least time measured there; per point and strategy,
@@ -47,6 +52,12 @@ static inline double at(const struct grid *g, size_t li, size_t di, int s)
 static inline double best_at(const struct grid *g, size_t li, size_t di)
 {
 	return g->best[li * g->nd + di];
+}
+
+/* What the points of length index li are judged against. */
+static inline int base_at(const struct grid *g, size_t li)
+{
+	return li >= g->reference_from ? g->reference : BASELINE_STRATEGY;
 }
 
 /* Appends to the note; truncates rather than overflows. */

@@ -49,7 +49,7 @@ static void model_of(const struct timings *t, const struct model_costs *mc, stru
 static int fit(const struct timings *t, const struct model_costs *mc, const struct derive_cost *cost,
 	       struct search_entry *e)
 {
-	e->multiple = cost->multiple, e->classes = 0;
+	e->multiple = cost->multiple, e->classes = 0, e->profile = cost->weighting == LENGTHS_PROFILE;
 	if (derive_rule(t, cost, &e->rule))
 		return -1;
 	model_of(t, mc, e);
@@ -91,15 +91,23 @@ static int rank(const struct timings *t, const struct dispatch_run *d, struct se
 		struct search_entry *scratch, struct search_entry *out, int *n)
 {
 	struct model_costs mc = model_costs_of(d);
-	for (int i = 0; i < DISPATCH_CANDIDATES; i++) {
-		struct derive_cost cost = {
-			.band_ticks = dispatch_band_ticks(d), .multiple = candidate_multiples[i], .measured = 1};
+	int n_fitted = DISPATCH_CANDIDATES + (d->profile_fit != 0);
+	for (int i = 0; i < n_fitted; i++) {
+		struct derive_cost cost = {.band_ticks = dispatch_band_ticks(d),
+					   .multiple = 1,
+					   .measured = 1,
+					   .against_reference = d->against_reference};
+		if (i < DISPATCH_CANDIDATES)
+			cost.multiple = candidate_multiples[i];
+		else
+			cost.weighting = LENGTHS_PROFILE, cost.compare_ticks = mc.compare_ticks,
+			cost.mispredict_ticks = mc.mispredict_ticks;
 		if (fit(t, &mc, &cost, &fitted[i])) {
 			snprintf(out[0].rule.note, sizeof out[0].rule.note, "%s", fitted[i].rule.note);
 			return -1;
 		}
 	}
-	for (int left = DISPATCH_CANDIDATES; left > 0; left--) {
+	for (int left = n_fitted; left > 0; left--) {
 		int next = first_of(fitted, left);
 		append(t, out, n, &fitted[next]);
 		fitted[next] = fitted[left - 1];
@@ -126,7 +134,7 @@ static int rank(const struct timings *t, const struct dispatch_run *d, struct se
 
 int search_rank(const struct timings *t, const struct dispatch_run *d, struct search_entry out[SEARCH_TABLES], int *n)
 {
-	struct search_entry *fitted = malloc(DISPATCH_CANDIDATES * sizeof *fitted), *scratch = malloc(sizeof *scratch);
+	struct search_entry *fitted = malloc(SEARCH_FITS * sizeof *fitted), *scratch = malloc(sizeof *scratch);
 	*n = 0;
 	int rc = fitted && scratch ? rank(t, d, fitted, scratch, out, n) : -1;
 	if (!fitted || !scratch)
@@ -180,8 +188,9 @@ static void say_checks(struct derived_rule *out, const struct dispatch_run *d, c
 		 " The search ranked this table %d%s by the model (%s), %s; compiled, it took %.2f ticks a call on "
 		 "random sizes against %.2f for every copy %s as it ships, and %.2f against %.2f sorted",
 		 k->rank + 1, k->rank == 0 ? "st" : k->rank == 1 ? "nd" : k->rank == 2 ? "rd" : "th", model,
-		 e->classes ? "the first table's stall classes alone, every other cell copying as every copy forward does"
-			    : "fitted at a multiple of the measured band cost",
+		 e->classes   ? "the first table's stall classes alone, every other cell copying as every copy forward does"
+		 : e->profile ? "fitted to the size profile, each length weighing the calls it stands for"
+			      : "fitted at a multiple of the measured band cost",
 		 k->table.random, k->baseline.random, strategy_name[BASELINE_STRATEGY], k->table.sorted,
 		 k->baseline.sorted);
 	if (k->flat)

@@ -16,6 +16,7 @@
 struct search_entry {
 	double multiple; /* the multiple of the band cost it was fitted at */
 	int classes;     /* the first entry's stall classes alone (classes_only) */
+	int profile;     /* fitted with the lengths weighed by the size profile */
 	struct model_figures model;
 	struct derived_rule rule;
 };

@@ -50,6 +50,8 @@ static void print_ranked(const struct search_entry *e, int n)
 		printf("  search: table %d, ", i + 1);
 		if (e[i].classes)
 			printf("the stall classes of table 1 alone");
+		else if (e[i].profile)
+			printf("fitted to the size profile");
 		else
 			printf("fitted at %g times the band cost", e[i].multiple);
 		printf(", %d band%s: ", e[i].rule.n_bands, e[i].rule.n_bands == 1 ? "" : "s");
@@ -91,6 +93,7 @@ int search_and_check(const struct probe_flavor *f, const struct timings *t, stru
 {
 	struct search_entry *e = malloc(SEARCH_TABLES * sizeof *e);
 	int n;
+	d->profile_fit = d->against_reference = 1;
 	if (!e || search_rank(t, d, e, &n)) {
 		fprintf(stderr, "probe: the search: %s\n", e ? e[0].rule.note : "out of memory");
 		free(e);

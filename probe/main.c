@@ -220,7 +220,8 @@ static int measure_flavor(const struct probe_flavor *f, const struct timing_plan
 	/* What a band costs first, so that every pass derives as the import
 	 * will. */
 	measure_dispatch(f, &a->dispatch);
-	struct derive_cost cost = {.band_ticks = dispatch_band_ticks(&a->dispatch), .multiple = 1, .measured = 1};
+	struct derive_cost cost = {
+		.band_ticks = dispatch_band_ticks(&a->dispatch), .multiple = 1, .measured = 1, .against_reference = 1};
 	printf("%s: each band past the first costs %.2f ticks a call on random sizes (tables of 1, 2, 4, 8 "
 	       "bands: %.2f %.2f %.2f %.2f, sorted %.2f %.2f %.2f %.2f)\n",
 	       f->name, cost.band_ticks, a->dispatch.tables[0].random, a->dispatch.tables[1].random,

@@ -38,13 +38,13 @@ check "...and said what a band costs" grep -q 'each band past the first costs [0
 check "...and each table the search checked" grep -q '^  check: table 1: ' "$T/probe.out"
 "$FORGE" "$(ls "$T"/probe/*-kernel-*.run)" "$T/k.run" AuthenticAMD 00830f10 none "AMD EPYC 7502 32-Core Processor"
 A=$T/k.run
-check "the archive is version 28" grep -qx 'probe 28' "$A"
+check "the archive is version 29" grep -qx 'probe 29' "$A"
 for k in 1 2 4 8; do
 	check "it holds the $k-band table's timings" grep -Eq "^dispatch $k [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
 done
-check "it holds the search's checks, one a line" sh -c "grep -Eq '^search [0-5]\$' '$A' &&
+check "it holds the search's checks, one a line" sh -c "grep -Eq '^search [0-6]\$' '$A' &&
 	test \$(grep -c '^check ' '$A') -eq \$(sed -n 's/^search //p' '$A')"
-check "...each a ranked table's timings and verdict" sh -c "! grep '^check ' '$A' | grep -Evq '^check [1-4] (plain|flat) [0-9]+( [0-9]+\\.[0-9]{2}){4} (lost|passed|kept)\$'"
+check "...each a ranked table's timings and verdict" sh -c "! grep '^check ' '$A' | grep -Evq '^check [1-5] (plain|flat) [0-9]+( [0-9]+\\.[0-9]{2}){4} (lost|passed|kept)\$'"
 check "...and no candidate or trial line" sh -c "! grep -Eq '^(candidate|baseline|chosen|trials|small_trial|shaped|classes) ' '$A'"
 # Version 26's search: the table kept is the one its check names,
 # derived again from the points; a check naming a table of another number

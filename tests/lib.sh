@@ -38,11 +38,10 @@ sha_again() { # sha_again FILE: a run archive's checksum line made again over FI
 	sed '$d' "$1" >"$1.body" && { cat "$1.body"; echo "sha256 $(sha256sum "$1.body" | cut -d' ' -f1)"; } >"$1" &&
 		rm "$1.body"
 }
-as_version() { # as_version IN OUT N: the probe's archive IN (version 28) as version N (1..27) wrote it: no overlapping points before 27; before 26, its lines after the points: the candidate at 1 kept, no trial run, the gate passed, no repair; checksum made again
+as_version() { # as_version IN OUT N: the probe's archive IN (version 29) as version N (1..25) wrote it: no overlapping points; its lines after the points: the candidate at 1 kept, no trial run, the gate passed, no repair; checksum made again
 	awk -v n="$3" '
 		/^probe [0-9]+$/ { print "probe " n; next }
-		/^(overlaps|overlap) / && n < 27 { next }
-		n >= 26 { print; next }
+		/^(overlaps|overlap) / { next }
 		/^(search|check|grid_gate|repairs|repair) / { next }
 		/^dispatch / && n < 3 { next }
 		/^sha256 / { if (n >= 12) print "grid_gate 1.010 256 63 passed"; if (n >= 21) print "repairs 0"; print; next }

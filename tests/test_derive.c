@@ -260,6 +260,8 @@ int main(int argc, char **argv)
 	derive_classes_trial();
 	derive_grid_gate();
 	derive_search();
+	derive_profile();
+	derive_reference();
 	derive_repair();
 	derive_model();
 	derive_overlap();

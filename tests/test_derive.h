@@ -52,6 +52,10 @@ void derive_classes_trial(void);
 void derive_grid_gate(void);
 /* The search (test_derive_search.c). */
 void derive_search(void);
+/* The fit at the size profile's weights (test_derive_profile.c). */
+void derive_profile(void);
+/* Harm and ties judged against the reference (test_derive_reference.c). */
+void derive_reference(void);
 /* Repair instead of refusal (test_derive_repair.c). */
 void derive_repair(void);
 /* The distance tested where it pays, and the model (test_derive_model.c). */

@@ -93,6 +93,33 @@ out:
 	free(r), free(start), free(g);
 }
 
+/* A copy that lost at one point of a cell is not offered to the cell
+ * again: forward loses at 16384 bytes, d = 65, and the cell takes
+ * forward_aligned, which loses at d = 64, in the same cell; forward is
+ * not offered back, and with no other copy left the gate refuses. */
+static void lost_in_the_cell(const struct timings *t)
+{
+	about("repair: a copy that lost in a cell is not offered to it again");
+	struct dispatch_run d = kept_run();
+	struct derived_rule *r = malloc(sizeof *r);
+	struct gate_grid *g = calloc(1, sizeof *g);
+	int made = 0;
+	if (!r || !g || derive_chosen(t, &d, r)) {
+		check(0, "small_win.csv's kept table does not derive");
+		goto out;
+	}
+	one_loss(g, 16384, 65, 1.24);
+	check(gate_repair_round(t, r, g, &d, 0.03, &made) == 0 && made && d.n_repairs == 1 && d.repairs[0].to == FA,
+	      "forward's loss at 16384 bytes, d = 65, is not repaired to forward_aligned");
+	one_loss(g, 16384, 64, 1.24);
+	int refused = gate_repair_round(t, r, g, &d, 0.03, &made) == 1;
+	check(refused && d.n_repairs == 1, "forward_aligned's loss at d = 64 sends the cell back to %s, which lost at "
+					   "d = 65",
+	      strategy_name[rule_choice(r, 16384, 64)]);
+out:
+	free(r), free(g);
+}
+
 /* A table with room for one band more: small_win.csv's kept table (small
  * to 32 bytes, forward beyond) with its first band cut into single
  * lengths until MAX_BANDS - 1. A loss at 16384 bytes, d = 65, whose
@@ -324,6 +351,7 @@ void derive_repair(void)
 	}
 	round_of_repair(&t);
 	one_band_of_room(&t);
+	lost_in_the_cell(&t);
 	reference_libc(&t);
 	replayed(&t);
 	timings_free(&t);

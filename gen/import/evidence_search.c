@@ -20,6 +20,8 @@ static void check_row(struct buf *b, const struct search_check *c, const struct 
 		snprintf(what, sizeof what, "table %d with small_flat in small's cells", c->rank + 1);
 	else if (e && e->classes)
 		snprintf(what, sizeof what, "table 1's stall classes alone");
+	else if (e && e->profile)
+		snprintf(what, sizeof what, "fitted to the size profile");
 	else if (e)
 		snprintf(what, sizeof what, "fitted at %g times the band cost", e->multiple);
 	else
@@ -40,7 +42,7 @@ void summary_search(struct buf *b, const struct run_facts *run)
 	buf_printf(b, "\nEach band past the first costs %.2f ticks a call: the slope of the last column. Both orders "
 		      "make the same copies; the random one defeats the branches on size.\n\n"
 		      "The search (derive/search.h): the fit derives a table from every pass with each split charged "
-		      "0, 1 and 4 times that cost; the model ranks them by their time on random sizes (each call of "
+		      "0, 1 and 4 times that cost%s; the model ranks them by their time on random sizes (each call of "
 		      "the stream walked through the table's tree, its copy's measured time, %.2f ticks a compare and "
 		      "%.2f a misprediction as this run's trees measured them), the least first, within the noise the "
 		      "one of fewer bands; the first's stall classes alone come last. Each, compiled as gen writes it, "
@@ -48,7 +50,11 @@ void summary_search(struct buf *b, const struct run_facts *run)
 		      "it beyond the noise on either, the first ranked within the noise of the fastest on random sizes "
 		      "is kept: the model ranks, the timing decides, since the model cannot see a copy's own branches, "
 		      "which each point times at one length.\n\n",
-		   dispatch_band_ticks(d), costs.compare_ticks, costs.mispredict_ticks,
+		   dispatch_band_ticks(d),
+		   d->profile_fit ? ", and one more with each length weighing the calls of the size profile it stands for "
+				    "times its time, and each split what the model charges its compare and mispredictions"
+				  : "",
+		   costs.compare_ticks, costs.mispredict_ticks,
 		   user ? "the C library's memmove behind one jump through a pointer, as a program's PLT reaches it"
 		        : "the entry's own rep movsb");
 	const struct search_entry *e = run->ranked;
