@@ -115,7 +115,7 @@ void say_kept(struct derived_rule *r)
 /* The note: what each class and band is, and why, in words. who and worst
  * are the strategies that stall in the above and below classes and by how
  * much. */
-static void describe(struct derived_rule *r, const int who[2], const double worst[2])
+static void describe(const struct grid *g, struct derived_rule *r, const int who[2], const double worst[2])
 {
 	static const char *const side[2] = {"above", "below"};
 	unsigned int bound[2] = {r->above_max, r->below_max};
@@ -132,7 +132,11 @@ static void describe(struct derived_rule *r, const int who[2], const double wors
 	if (r->zero_mod < 4096)
 		say(r, "Class zero holds every multiple of %d: mutually aligned buffers copy their own way. ", r->zero_mod);
 	say_bands(r);
-	say(r, " (ties within %.0f%% go to %s).", r->noise * 100, strategy_name[BASELINE_STRATEGY]);
+	say(r, " (ties within %.0f%% go to %s", r->noise * 100, strategy_name[BASELINE_STRATEGY]);
+	if (g->reference_from < g->nl)
+		say(r, "; from %u bytes, where no tree's cost can change a verdict, ties and harm are judged against %s",
+		    g->reference_from ? g->len[g->reference_from - 1] + 1 : 0, strategy_name[g->reference]);
+	say(r, ").");
 	if (r->cost.multiple > 0) {
 		say(r, " Each band past the first was charged %.2f ticks a call, ", r->cost.multiple * r->cost.band_ticks);
 		if (r->cost.multiple != 1)
@@ -182,7 +186,7 @@ static int derive(const struct timings *t, struct grid *g, struct derived_rule *
 	if ((points = (size_t)fit_bands(g, r, &cost)) == 0 || grid_regret(g, points, r))
 		return -1;
 	rule_align_dst(r);
-	describe(r, who, worst);
+	describe(g, r, who, worst);
 	return 0;
 }
 
