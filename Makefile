@@ -317,7 +317,7 @@ $(B)/probe_trials: tests/probe_trials.c tests/probe_trials_entries.c tests/probe
 
 # The derivation: derive.c and the steps it takes (derive/grid.h), with the
 # table it reads.
-DERIVATION_SRCS := derive/derive.c derive/grid.c derive/grid_gate.c derive/class_bounds.c derive/fit.c derive/rule.c derive/timings.c \
+DERIVATION_SRCS := derive/derive.c derive/grid.c derive/grid_gate.c derive/class_bounds.c derive/fit.c derive/fit_weights.c derive/rule.c derive/timings.c \
 		   derive/dispatch.c derive/chosen.c derive/trials.c derive/variants.c derive/search.c derive/repair.c derive/model.c \
 		   derive/overlap.c \
 		   common/util.c common/workload.c $(PLAN_SRCS)

@@ -53,10 +53,10 @@ struct derive_cost {
 	double multiple;
 	int measured; /* 0: band_ticks is DERIVE_BAND_TICKS_DEFAULT */
 	/* How the fit weighs the lengths: each alike, or as often as the size
-	 * profile calls it (fit.c, length_weights). At the profile's weights
-	 * a split costs the calls it puts behind a compare what the model
-	 * charges a compare and a misprediction (derive/model.h), in ticks,
-	 * not band_ticks. */
+	 * profile calls it (fit_weights.c, length_weights). At the profile's
+	 * weights a split costs the calls it puts behind a compare what the
+	 * model charges a compare and a misprediction (derive/model.h), in
+	 * ticks, not band_ticks. */
 	enum length_weighting { LENGTHS_ALIKE, LENGTHS_PROFILE } weighting;
 	double compare_ticks, mispredict_ticks;
 	/* Nonzero: harm and ties are judged against the flavor's reference

@@ -1,7 +1,8 @@
 /* Private to derive/: the measurements as a grid of points, and the steps
  * of the derivation that read it. grid.c builds the grid, class_bounds.c
- * finds where the distance classes end, fit.c fits the bands to them,
- * rule.c judges a rule on the grid, and derive.c takes the steps in turn. */
+ * finds where the distance classes end, fit.c fits the bands to them
+ * at the weights fit_weights.c gives, rule.c judges a rule on the grid,
+ * and derive.c takes the steps in turn. */
 #ifndef DERIVE_GRID_H
 #define DERIVE_GRID_H
 
@@ -96,6 +97,25 @@ void grid_free(struct grid *g);
 int best_else(const struct grid *g, size_t li, double noise);
 unsigned int stall_run(const struct grid *g, const int *other, double noise, int below, double *worst, int *who);
 int near_class(const struct grid *g, const int *other, struct derived_rule *r, double *best);
+
+/* fit_weights.c: what the fit weighs. */
+/* What the fit weighs, per length index li: point[li], each point's
+ * weight in its cells' costs; alike[li], the part of it that every length
+ * shares alike; calls[li], the share of the size profile's calls that the
+ * length stands for; and per_tick, what a tick a call on the profile
+ * weighs (0 where the lengths weigh alike). length_weights fills it. */
+struct length_weights {
+	double *point, *alike, *calls, per_tick;
+};
+/* Fills w for g's points, points of them, here[li] at each length, so
+ * that the weights of all points sum to points (see fit_weights.c). */
+void length_weights(const struct grid *g, enum length_weighting how, size_t points, const size_t *here,
+		    struct length_weights *w);
+/* What a band that starts at each length index costs (split[j]), the
+ * first split's cost beside (split[nl + 1 + j]), and the distance test's
+ * prefix sums (test): malloc'd, NULL when memory runs out. */
+double *split_costs(const struct grid *g, const struct derive_cost *cost, size_t points,
+		    const struct length_weights *w, double *test);
 
 /* Fits bands to the class bounds in r: r->bands, and the cost in *cost.
  * Returns the number of points, 0 on failure. */

@@ -61,8 +61,8 @@ int unchecked_keep_long(const struct timings *t, struct derived_rule *r);
 
 /* The grid gate's points (common/bench_grid.h) up to the probe's longest
  * length: each point's ratio of the table to every copy forward as last
- * timed; the copies that lost at it, a bit each, never proposed there
- * again; and, after a round, the points to time again. */
+ * timed; the copies that lost at it, a bit each, never proposed again to
+ * a cell that holds it; and, after a round, the points to time again. */
 struct gate_grid {
 	size_t n_lengths;
 	double ratio[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
@@ -111,9 +111,9 @@ int gate_point_loses(const struct gate_grid *g, const struct derived_rule *r, in
 
 /* One round of repair of r, judged on t: each point of g that lost beyond
  * the noise sends its cell's repair_range to the first of its
- * repair_options that has not lost there, recorded in d (its repairs, in
- * order); a cell repaired this round for another point waits for its
- * timing. Marks in g the points to time again: those that lost and those
+ * repair_options that has lost at no point the repair would change,
+ * recorded in d (its repairs, in order); a cell repaired this round for
+ * another point waits for its timing. Marks in g the points to time again: those that lost and those
  * whose copy changed. 0 with *made set where it repaired, or clear where
  * every point passed; 1 where a losing point has no option left, or d no
  * room for another repair: the gate refuses, g saying where and why. */

@@ -1,9 +1,10 @@
-/* The fit at the size profile's weights (derive/fit.c, length_weights) on
- * profile_win.csv: the table it fits copies 8 bytes, the length the
- * profile calls most, by the copy that wins there, where weighing every
- * length alike fits another; the model, which walks the random-size
- * workload through each compiled tree, times it faster beyond the noise;
- * and the search ranks it where the run fitted it (probe version 29). */
+/* The fit at the size profile's weights (derive/fit_weights.c,
+ * length_weights) on profile_win.csv: the table it fits copies 8 and 16
+ * bytes by small in one band, where each table fitted with every length
+ * alike splits at 9 bytes; the model, which walks the random-size
+ * workload through each compiled tree, times it faster beyond the noise
+ * than each; and the search ranks it where the run fitted it (probe
+ * version 29). */
 #include "test_derive.h"
 
 #include "model.h"
