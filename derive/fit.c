@@ -93,7 +93,9 @@ static double worst_harm(const struct fit_tables *f, size_t i, size_t j, int c, 
  * than the baseline by no more than the noise at any point, the lowest
  * geometric mean against the best, if it beats the baseline by more than
  * the noise; ties go to the baseline, and, in a class other than elsewhere,
- * to prefer, the elsewhere class's strategy. A strategy that wins on the
+ * to prefer, the elsewhere class's strategy. "The baseline" is what the
+ * band's points are judged against (band_base): from reference_from, the
+ * flavor's reference. A strategy that wins on the
  * whole but loses at some point of the cell is not taken: a table never makes a copy
  * slower than the baseline would (the table recorded in
  * evidence/zen3-2026-11-30-d09b89 takes the descending copy for 161..256
@@ -117,7 +119,7 @@ static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned 
 		best = band_base(f, i);
 	/* A class that copies like the elsewhere class needs no distance at
 	 * run time: its own copy must win beyond the noise, as any copy must
-	 * against the baseline, which keeps its ties. */
+	 * against band_base, which keeps its ties. */
 	if (prefer >= 0 && best != band_base(f, i) && prefer != best && (valid >> prefer & 1) &&
 	    b->n[prefer] - a->n[prefer] == points && worst_harm(f, i, j, c, prefer) <= log_noise &&
 	    (b->vs_best[prefer] - a->vs_best[prefer]) - (b->vs_best[best] - a->vs_best[best]) <
