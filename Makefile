@@ -319,17 +319,22 @@ $(B)/probe_trials: tests/probe_trials.c tests/probe_trials_entries.c tests/probe
 # table it reads.
 DERIVATION_SRCS := derive/derive.c derive/grid.c derive/grid_gate.c derive/class_bounds.c derive/fit.c derive/fit_weights.c derive/rule.c derive/timings.c \
 		   derive/dispatch.c derive/chosen.c derive/trials.c derive/variants.c derive/search.c derive/repair.c derive/model.c \
-		   derive/overlap.c \
+		   derive/overlap.c derive/gate_effect.c derive/gate_points.c \
 		   common/util.c common/workload.c $(PLAN_SRCS)
 TEST_DERIVE_SRCS := tests/test_derive.c tests/test_derive_fixtures.c tests/test_derive_dispatch.c tests/test_derive_small_trial.c \
 		    tests/test_derive_shaped.c tests/test_derive_classes.c tests/test_derive_grid_gate.c \
 		    tests/test_derive_repair.c tests/test_derive_model.c tests/test_derive_search.c tests/test_derive_overlap.c \
-		    tests/test_derive_profile.c tests/test_derive_reference.c
-$(B)/test_derive: $(TEST_DERIVE_SRCS) tests/test_derive.h $(DERIVATION_SRCS) derive/derive.h derive/grid.h derive/timings.h \
-		  derive/dispatch.h common/rule_limits.h common/strategies.h
+		    tests/test_derive_profile.c tests/test_derive_reference.c tests/test_derive_regime.c tests/test_derive_aa.c
+# The regime check reads whole run archives too. derive/ is searched for
+# quoted includes alone: its cpuid.h would stand in for the compiler's
+# <cpuid.h>, which common/sha256.c includes.
+TEST_DERIVE_ARCHIVE_SRCS := derive/regime.c derive/archive.c derive/archive_cursor.c derive/archive_text.c derive/cpuid.c \
+			    derive/points.c common/sha256.c common/text.c
+$(B)/test_derive: $(TEST_DERIVE_SRCS) tests/test_derive.h $(DERIVATION_SRCS) $(TEST_DERIVE_ARCHIVE_SRCS) $(wildcard derive/*.h) \
+		  common/rule_limits.h common/strategies.h
 	@mkdir -p $(B)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -Iderive $(TEST_DERIVE_SRCS) $(DERIVATION_SRCS) -o $@ -lm
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) -iquote derive $(TEST_DERIVE_SRCS) $(DERIVATION_SRCS) $(TEST_DERIVE_ARCHIVE_SRCS) -o $@ -lm
 
 BENCH_SRCS := $(wildcard bench/*.c) common/plot.c common/workload.c common/size_profile.c $(POKE_SRC)
 # The bench also times the table compiled for one core (gen --target, prefix

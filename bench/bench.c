@@ -19,7 +19,10 @@
  *     through uc_memcpy, rep movsb, the C library's memcpy and uct_memcpy,
  *     and the same calls sorted by size, where every size branch predicts;
  *     each ratio the median of paired rounds, as the probe judges tables.
- *  4. The targets (report.c): the figures above that the choice-once work
+ *  4. The plain harness (plain.c): the timer all of the above use,
+ *     time_copy, against one copy called over and over on buffers far
+ *     apart, at 1 to 8 KiB, where time_copy cuts its lane count.
+ *  5. The targets (report.c): the figures above that the choice-once work
  *     is judged by, for this flavor and this CPU's rule.
  * Where the flavor has memmove (a libc's), the grid and the workload also
  * time it against the C library's memmove, and the grid prints the
@@ -29,6 +32,7 @@
 #include "../common/plot.h"
 #include "../common/workload.h"
 #include "paired.h"
+#include "plain.h"
 #include "routines.h"
 #include "target.h"
 #include "report.h"
@@ -50,8 +54,9 @@ static const char usage[] =
 	"installs, each strategy alone, one rep movsb and the C library's memcpy (and,\n"
 	"for a flavor with memmove, uc_memmove against the C library's memmove), on a\n"
 	"grid of lengths (8 B..8 MiB) and distances (dst - src) mod 4096; the dispatch\n"
-	"cost for n in 1..256; and a random-size workload drawn from glibc's\n"
-	"bench-memcpy-random distribution. Built with a table compiled for one entry\n"
+	"cost for n in 1..256; a random-size workload drawn from glibc's\n"
+	"bench-memcpy-random distribution; and the timer itself, time_copy, against a\n"
+	"plain loop at 1..8 KiB. Built with a table compiled for one entry\n"
 	"(gen --target; make bench links the entry this CPU's CPUID selects, or\n"
 	"TARGET=NAME), it times that table's copy too, as uct_memcpy. Prints ratios\n"
 	"and writes DIR/bench.csv, DIR/dispatch.csv and DIR/bench.png (default\n"
@@ -319,6 +324,7 @@ int main(int argc, char **argv)
 	baseline_grid(arena, samples, installed, &figures);
 	grid(files[0], arena, samples, compiled, &figures);
 	workload(arena, samples, compiled, &figures);
+	plain_harness(arena, samples);
 	print_targets(&figures, UC_FLAVOR, uc_rule_routines(),
 		      installed->status == UC_RULE_MEASURED || installed->status == UC_RULE_INHERITED);
 	for (int k = 0; k < 2; k++)

@@ -71,18 +71,42 @@ __attribute__((noinline, unused)) static double best_of_lanes(copy_fn fn, void *
 
 /* The longest copy time_copy times: the probe's largest length. */
 #define MAX_TIMED_LENGTH (8u * 1048576u)
-/* An arena for time_copy: room for its four lanes of the longest copy, or
- * MAX_LANES of a shorter one, at any distance (a lane is at most twice the
- * length and three pages, plus its 256-byte step). */
-#define TIMING_ARENA (4u * (2u * MAX_TIMED_LENGTH + 4u * 4096u))
+
+/* The bytes a point's lanes may touch and still run from L1: half of
+ * 32 KiB, the smallest L1D of the x86-64 cores this project times (Intel
+ * from Skylake, AMD from Zen 2), so that the timing loop, the stack and
+ * the rest of the line set leave them there. */
+#define LANE_FOOTPRINT (16u * 1024u)
+/* The fewest lanes: two, so that a lane's stores have a whole copy of
+ * the other lane's to drain before its loads come round again. */
+#define MIN_LANES 2
+
+/* How many lanes time_copy rotates over at n bytes: as many as fit
+ * LANE_FOOTPRINT, each lane's source and destination n bytes in whole
+ * lines, from MAX_LANES down to MIN_LANES. A point's lanes then touch
+ * LANE_FOOTPRINT, L1-hot, while they fit (to 4 KiB), and past that a
+ * footprint that grows with n through L2 and beyond: one rule at every
+ * length, no jump at one. A count fixed by length range jumps where it
+ * changes (docs/derivation.md, "How a point is timed"). */
+static inline int time_copy_lanes(size_t n)
+{
+	size_t lane = 2 * ((n + 63) / 64 * 64);
+	size_t fit = LANE_FOOTPRINT / (lane ? lane : 1);
+	return fit >= MAX_LANES ? MAX_LANES : fit <= MIN_LANES ? MIN_LANES : (int)fit;
+}
+
+/* An arena for time_copy: room for its lanes of any copy at any distance
+ * (a lane is at most twice the length and three pages, plus its 256-byte
+ * step): MIN_LANES of the longest, or MAX_LANES of a copy of at most
+ * LANE_FOOTPRINT / (2 MAX_LANES) bytes. */
+#define TIMING_ARENA (MIN_LANES * (2u * MAX_TIMED_LENGTH + 4u * 4096u))
 
 /* Ticks per call of fn copying n bytes to (distance d mod 4096) above its
  * source, in arena. Each lane's source lies 256 bytes further past a page
  * boundary than the last lane's, its destination d above it and past its
- * end, so nothing overlaps. Copies of 4 KiB or more take long enough that
- * four lanes keep a lane's last stores retired, and sixteen would take them
- * out of the caches. Each sample holds about ticks_per_sample ticks,
- * assuming some 20 ticks of start-up and 16 bytes a tick. */
+ * end, so nothing overlaps; time_copy_lanes says how many lanes. Each
+ * sample holds about ticks_per_sample ticks, assuming some 20 ticks of
+ * start-up and 16 bytes a tick. */
 __attribute__((noinline, unused)) static double time_copy(copy_fn fn, unsigned char *arena, size_t n, unsigned int d, int samples,
 			       unsigned int ticks_per_sample)
 {
@@ -92,7 +116,7 @@ __attribute__((noinline, unused)) static double time_copy(copy_fn fn, unsigned c
 	while (gap < n)
 		gap += 4096;
 	size_t stride = (gap + n + 8191) / 4096 * 4096;
-	int lanes = n < 4096 ? MAX_LANES : 4;
+	int lanes = time_copy_lanes(n);
 	for (int k = 0; k < lanes; k++) {
 		src[k] = arena + (size_t)k * (stride + 256);
 		dst[k] = arena + (size_t)k * (stride + 256) + gap;

@@ -50,7 +50,8 @@
  * lists what each version changed). The archive's lines differ by
  * version where the header comment above says so; the other constants
  * name the versions from which the import reads a run otherwise. */
-#define PROBE_VERSION 29
+#define PROBE_VERSION 30
+#define GATE_BANDS_VERSION 30
 #define PROFILE_FIT_VERSION 29
 #define POOLED_GATE_VERSION 28
 #define OVERLAP_VERSION 27

@@ -23,6 +23,36 @@ int grid_gate_slower_needed(int rounds)
 	return 0;
 }
 
+double grid_gate_tie_p(int slower, int rounds)
+{
+	if (rounds <= 0 || slower <= 0)
+		return 1;
+	/* The upper tail from k = rounds down to slower: C(rounds, k) / 2^rounds. */
+	double term = ldexp(1.0, -rounds), tail = 0;
+	for (int k = rounds; k >= slower; k--) {
+		tail += term;
+		term = term * k / (rounds - k + 1);
+	}
+	return tail < 1 ? tail : 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double holm_threshold(double *p, size_t n, size_t family, double alpha)
+{
+	if (family < n)
+		family = n;
+	qsort(p, n, sizeof *p, cmp_double);
+	double rejected = -1;
+	for (size_t k = 0; k < n && p[k] <= alpha / (double)(family - k); k++)
+		rejected = p[k];
+	return rejected;
+}
+
 int grid_gate_loses(double ratio, int slower, int rounds, double noise)
 {
 	return ratio > 1 + noise && slower >= grid_gate_slower_needed(rounds);

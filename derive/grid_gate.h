@@ -41,6 +41,22 @@ int grid_gate_loses(double ratio, int slower, int rounds, double noise);
 #define GRID_GATE_TIE_ODDS 0.02
 int grid_gate_slower_needed(int rounds);
 
+/* The sign test's p-value: the probability that a table taking the same
+ * time as what it is timed against is the slower in `slower` or more of
+ * `rounds` rounds, each a fair coin. */
+double grid_gate_tie_p(int slower, int rounds);
+
+/* The family-wise error the gate allows: the probability that a table
+ * that ties every point anywhere is refused, or a tying cell repaired,
+ * over all the points it judges on all its CPUs together. */
+#define GATE_FAMILY_ERROR 0.05
+
+/* Holm's step-down threshold (Holm 1979) for p[0..n), the p-values of
+ * the candidate losses of a family of `family` tests (family >= n; the
+ * points not candidates count, never rejected): the largest p-value
+ * rejected at family-wise error alpha, -1 where none is. Sorts p. */
+double holm_threshold(double *p, size_t n, size_t family, double alpha);
+
 /* Whether the run keeps a table before the gate: a candidate, the
  * shaped table, or the classes table. */
 int dispatch_keeps_table(const struct dispatch_run *d);

@@ -1,6 +1,7 @@
 /* Repair instead of refusal (repair.h). */
 #include "repair.h"
 
+#include "gate_effect.h"
 #include "grid.h"
 #include "grid_gate.h"
 #include "model.h"
@@ -220,17 +221,44 @@ int unchecked_keep_long(const struct timings *t, struct derived_rule *r)
 double gate_point_ratio(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j)
 {
 	double ratio = g->ratio[i][j], base = g->baseline_ticks[i][j];
-	if (rule_choice(r, (unsigned int)bench_grid_lengths[i], bench_grid_distances[j]) != reference || !(base > 0))
+	if (rule_choice(r, g->lengths[i], bench_grid_distances[j]) != reference || !(base > 0))
 		return ratio;
-	int branches = rule_branches_at(r, (unsigned int)bench_grid_lengths[i], bench_grid_distances[j]);
-	double tree = branches < 0 ? TREE_TICKS_MAX : (branches + 1) * GATE_BRANCH_TICKS;
+	int branches = rule_branches_at(r, g->lengths[i], bench_grid_distances[j]);
+	double branch = g->path_ticks > GATE_BRANCH_TICKS ? g->path_ticks : GATE_BRANCH_TICKS;
+	double tree = branches < 0 ? TREE_TICKS_MAX : fmin(TREE_TICKS_MAX, (branches + 1) * branch);
 	return fmin(ratio, 1 + tree / base);
+}
+
+static size_t gate_family(const struct gate_grid *g)
+{
+	return g->family ? g->family : g->n_lengths * BENCH_GRID_DISTANCES;
+}
+
+static int gate_candidate(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j,
+			  double noise)
+{
+	double effect = gate_effect_size(noise, g->placement_sd, gate_family(g), GATE_FAMILY_ERROR);
+	/* A point whose timings' least median went unrecorded is judged by its median. */
+	double least = g->least[i][j] > 0 ? g->least[i][j] : g->ratio[i][j];
+	return gate_point_ratio(g, r, reference, i, j) > 1 + effect && least > 1 + effect;
+}
+
+void gate_grid_holm(struct gate_grid *g, const struct derived_rule *r, int reference, double noise)
+{
+	double p[GATE_LENGTHS_MAX * BENCH_GRID_DISTANCES];
+	size_t n = 0;
+	for (size_t i = 0; i < g->n_lengths; i++)
+		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
+			if (gate_candidate(g, r, reference, i, j, noise))
+				p[n++] = grid_gate_tie_p(g->slower[i][j], g->rounds[i][j]);
+	g->p_reject = holm_threshold(p, n, gate_family(g), GATE_FAMILY_ERROR);
 }
 
 int gate_point_loses(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j,
 		     double noise)
 {
-	return grid_gate_loses(gate_point_ratio(g, r, reference, i, j), g->slower[i][j], g->rounds[i][j], noise);
+	return gate_candidate(g, r, reference, i, j, noise) &&
+	       grid_gate_tie_p(g->slower[i][j], g->rounds[i][j]) <= g->p_reject;
 }
 
 /* The copies that lost at any point of the grid that p's repair would
@@ -246,7 +274,7 @@ static unsigned int lost_in_cell(const struct gate_grid *g, const struct derived
 	enum distance_class c = rule_class(r, p->distance);
 	for (size_t i = 0; i < g->n_lengths; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
-			if (bench_grid_lengths[i] >= p->lo && bench_grid_lengths[i] <= p->hi &&
+			if (g->lengths[i] >= p->lo && g->lengths[i] <= p->hi &&
 			    rule_class(r, bench_grid_distances[j]) == c)
 				lost |= g->lost[i][j];
 	return lost;
@@ -258,10 +286,11 @@ int gate_repair_round(const struct timings *t, struct derived_rule *r, struct ga
 	struct derived_rule before = *r;
 	int reference = timings_reference(t);
 	*made = 0;
+	gate_grid_holm(g, &before, reference, noise);
 	memset(g->retime, 0, sizeof g->retime);
 	for (size_t i = 0; i < g->n_lengths; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
-			unsigned int n = (unsigned int)bench_grid_lengths[i], dist = bench_grid_distances[j];
+			unsigned int n = g->lengths[i], dist = bench_grid_distances[j];
 			if (!gate_point_loses(g, &before, reference, i, j, noise))
 				continue;
 			g->retime[i][j] = 1;
@@ -294,8 +323,8 @@ int gate_repair_round(const struct timings *t, struct derived_rule *r, struct ga
 		}
 	for (size_t i = 0; i < g->n_lengths; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
-			g->retime[i][j] |= rule_choice(r, (unsigned int)bench_grid_lengths[i], bench_grid_distances[j]) !=
-					   rule_choice(&before, (unsigned int)bench_grid_lengths[i], bench_grid_distances[j]);
+			g->retime[i][j] |= rule_choice(r, g->lengths[i], bench_grid_distances[j]) !=
+					   rule_choice(&before, g->lengths[i], bench_grid_distances[j]);
 	return 0;
 }
 

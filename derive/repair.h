@@ -59,50 +59,80 @@ unsigned int unchecked_supported_from(const struct timings *t, double noise);
  * note saying why on failure. */
 int unchecked_keep_long(const struct timings *t, struct derived_rule *r);
 
-/* The grid gate's points (common/bench_grid.h) up to the probe's longest
- * length: each point's ratio of the table to every copy forward as last
- * timed; the copies that lost at it, a bit each, never proposed again to
- * a cell that holds it; and, after a round, the points to time again. */
+/* The most lengths the grid gate times: make bench's grid, and three for
+ * each band a table has held as the gate repaired it (gate_grid_cover). */
+#define GATE_LENGTHS_MAX (BENCH_GRID_LENGTHS + 3 * (MAX_BANDS + 2 * REPAIRS_MAX))
+
+/* The grid gate's points up to the probe's longest length: its lengths
+ * (gate_grid_cover) at make bench's distances; each point's ratio of the
+ * table to every copy forward as last timed; the copies that lost at it,
+ * a bit each, never proposed again to a cell that holds it; and, after a
+ * round, the points to time again. */
 struct gate_grid {
 	size_t n_lengths;
-	double ratio[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
+	unsigned int lengths[GATE_LENGTHS_MAX];
+	double ratio[GATE_LENGTHS_MAX][BENCH_GRID_DISTANCES];
 	/* In how many of its rounds the table was the slower, of how many. */
-	int slower[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
-	int rounds[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
+	int slower[GATE_LENGTHS_MAX][BENCH_GRID_DISTANCES];
+	int rounds[GATE_LENGTHS_MAX][BENCH_GRID_DISTANCES];
 	/* Every copy forward's ticks a call there, the median of its rounds. */
-	double baseline_ticks[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
-	unsigned int lost[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
-	int retime[BENCH_GRID_LENGTHS][BENCH_GRID_DISTANCES];
+	double baseline_ticks[GATE_LENGTHS_MAX][BENCH_GRID_DISTANCES];
+	/* The least of its timings' median ratios: a loss shows in each. */
+	double least[GATE_LENGTHS_MAX][BENCH_GRID_DISTANCES];
+	unsigned int lost[GATE_LENGTHS_MAX][BENCH_GRID_DISTANCES];
+	int retime[GATE_LENGTHS_MAX][BENCH_GRID_DISTANCES];
+	/* What a branch on the path to a cell costs a call, in ticks, as the
+	 * run measured it (gate_point_ratio); 0: GATE_BRANCH_TICKS. */
+	double path_ticks;
+	/* The tests the gate makes, its points on all its CPUs (0: its
+	 * points), and the largest sign-test p-value that Holm's procedure
+	 * rejects among them (gate_grid_holm; -1: none). */
+	size_t family;
+	double p_reject;
+	/* A ratio's spread from one placement to the next, as the run measured
+	 * it (gate_effect.h, ratio_placement_sd); 0: the noise alone. */
+	double placement_sd;
 	/* Where a round stopped with no repair to make: the point (indices
 	 * into the grid), its cell's copy, and why. */
 	int stuck_length, stuck_distance, stuck_from;
 	char stuck_why[256];
 };
 
-/* What a tree costs a call at a point of the grid gate, at most, in ticks
- * a branch: every call of a point takes one path, so each of its
- * branches predicts, and a conditional jump that predicts retires in a
- * cycle (recorded runs' trees measured 0.15 to 0.45 ticks a compare on a
- * sorted stream, model_costs_of: evidence/zen5-2026-12-06-08a427 and
- * zen5-2026-12-07-61c48f). One more for the jump to the copy. */
+/* Adds to g's lengths, up to longest, those of make bench's grid and, for
+ * each band of r, its first length and the one before it (a point on
+ * each side of its lower edge) and its middle (up to longest): so that
+ * every band the table ships is judged inside and at its edges, not only
+ * where the grid's lengths happen to fall. A length added is marked to
+ * time at every distance. Where a repair split bands, adding again covers
+ * the new ones. */
+void gate_grid_cover(struct gate_grid *g, const struct derived_rule *r, unsigned int longest);
+
+/* What a predicted branch costs a call at least, in ticks: a conditional
+ * jump that predicts retires in a cycle (recorded runs' trees measured
+ * 0.15 to 0.45 ticks a compare on a sorted stream, model_costs_of). */
 #define GATE_BRANCH_TICKS 1.0
 
 /* The ratio point (i, j) of g is judged by: its median ratio, but where r
  * copies there by the reference (timings_reference: every copy forward's
- * own copy), at most 1 + what r's tree costs a call there (its branches
- * and the jump to the copy, GATE_BRANCH_TICKS each; TREE_TICKS_MAX where
- * the tree cannot be walked) over every copy forward's ticks there. Such
- * a cell differs from every copy forward only by the tree in front of it,
- * so a larger ratio is the machine's, not the table's: on a Zen 5 guest
- * strategy libc, a jump to the C library's memmove, timed 1.095x that
- * memmove at 65536 bytes, d = 0, where it takes some 1240 ticks
- * (evidence/zen5-2026-12-06-8c5629), and 1.066x at 16384 bytes, d = 32,
- * of some 500 (docs/notebook/search-2026-12.md); such spreads come and go
- * with the moment (docs/notebook/library-grid-2026-12.md). */
+ * own copy), at most 1 + what r's tree costs a call there over every copy
+ * forward's ticks there: its branches and the jump to the copy, each at
+ * g->path_ticks, what a band costs a call on the run's random-size
+ * workload (dispatch_band_ticks), TREE_TICKS_MAX where the tree cannot be
+ * walked. Such a cell differs from every copy forward only by the path in
+ * front of it, which the search's check on the workload has already
+ * paid for: a larger ratio is the machine's, not the table's. */
 double gate_point_ratio(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j);
 
-/* Whether point (i, j) of g loses beyond the noise: grid_gate_loses on
- * gate_point_ratio. */
+/* Sets g->p_reject: Holm's threshold (grid_gate.h, holm_threshold) at
+ * GATE_FAMILY_ERROR over g->family tests, the candidates the points whose
+ * judged ratio (gate_point_ratio) and every timing's median (g->least)
+ * exceed 1 + the effect size, below which a loss is a tie: the noise, or
+ * more where the run's placement spread makes more of identical copies
+ * (gate_effect_size). */
+void gate_grid_holm(struct gate_grid *g, const struct derived_rule *r, int reference, double noise);
+
+/* Whether point (i, j) of g loses: a candidate of gate_grid_holm whose
+ * sign test of all its rounds Holm's procedure rejects (g->p_reject). */
 int gate_point_loses(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j,
 		     double noise);
 

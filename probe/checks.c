@@ -89,6 +89,7 @@ static void check_flat(const struct probe_flavor *f, struct streams *s, const st
 }
 
 int search_and_check(const struct probe_flavor *f, const struct timings *t, struct dispatch_run *d, double noise,
+		     double placement_sd,
 		     size_t longest)
 {
 	struct search_entry *e = malloc(SEARCH_TABLES * sizeof *e);
@@ -116,5 +117,5 @@ int search_and_check(const struct probe_flavor *f, const struct timings *t, stru
 	else if (n)
 		printf("  search: every table lost on the workload: the baseline stays\n");
 	free(e);
-	return try_grid_gate(f, t, d, noise, longest);
+	return try_grid_gate(f, t, d, noise, placement_sd, longest);
 }

@@ -13,6 +13,7 @@
  * where one was kept, the grid gate (try_grid_gate) up to longest bytes.
  * Nonzero, after saying why, where a derivation fails. */
 int search_and_check(const struct probe_flavor *f, const struct timings *t, struct dispatch_run *d, double noise,
+		     double placement_sd,
 		     size_t longest);
 
 #endif

@@ -12,10 +12,18 @@
 #include "cpus.h"
 #include "placed.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A point over the noise is timed in this many sweeps in all. */
+#define SWEEPS 3
 
 /* table over baseline at n bytes, distance d: the median of
  * GRID_GATE_ROUNDS rounds' ratios, each first in turn, and in *slower how
@@ -57,11 +65,10 @@ struct point_timing {
 	int slower, rounds;
 };
 
-static struct point_timing time_point(copy_fn table, copy_fn baseline, unsigned char *arena, size_t i, size_t j)
+static struct point_timing time_point(copy_fn table, copy_fn baseline, unsigned char *arena, size_t n, size_t j)
 {
 	struct point_timing p = {.rounds = GRID_GATE_ROUNDS};
-	p.ratio = point_ratio(table, baseline, arena, bench_grid_lengths[i], bench_grid_distances[j], &p.slower,
-			      &p.baseline_ticks);
+	p.ratio = point_ratio(table, baseline, arena, n, bench_grid_distances[j], &p.slower, &p.baseline_ticks);
 	return p;
 }
 
@@ -69,7 +76,7 @@ static struct point_timing time_point(copy_fn table, copy_fn baseline, unsigned 
  * point to time in the first, those whose median was over the noise in it
  * in the others, lost or not: the rounds of three sweeps together judge
  * those (grid_gate_slower_needed). */
-static int in_sweep(const struct gate_grid *g, struct point_timing (*t)[3][BENCH_GRID_DISTANCES], int k, size_t i,
+static int in_sweep(const struct gate_grid *g, struct point_timing (*t)[SWEEPS][BENCH_GRID_DISTANCES], int k, size_t i,
 		    size_t j, double noise)
 {
 	return g->retime[i][j] && (k == 0 || t[i][0][j].ratio > 1 + noise);
@@ -78,7 +85,7 @@ static int in_sweep(const struct gate_grid *g, struct point_timing (*t)[3][BENCH
 /* Sweep k of time_points: r compiled at a place no table took before,
  * its copies on a fresh arena. Nonzero after saying why. */
 static int sweep(const struct probe_flavor *f, const struct derived_rule *r, const struct gate_grid *g,
-		 struct point_timing (*t)[3][BENCH_GRID_DISTANCES], int k, double noise)
+		 struct point_timing (*t)[SWEEPS][BENCH_GRID_DISTANCES], int k, double noise)
 {
 	struct compiled_tables c = {0};
 	unsigned char *arena = mmap(NULL, TIMING_ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -93,7 +100,7 @@ static int sweep(const struct probe_flavor *f, const struct derived_rule *r, con
 	for (size_t i = 0; rc == 0 && i < g->n_lengths; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
 			if (in_sweep(g, t, k, i, j, noise))
-				t[i][k][j] = time_point(c.entries[0], baseline, arena, i, j);
+				t[i][k][j] = time_point(c.entries[0], baseline, arena, g->lengths[i], j);
 	compiled_tables_free(&c);
 	munmap(arena, TIMING_ARENA);
 	return rc;
@@ -108,26 +115,66 @@ static int worse(const struct point_timing *a, const struct point_timing *b, dou
 	return la != lb ? la : a->ratio > b->ratio;
 }
 
+/* Sweep k in a process of its own: a child forked for it times into t,
+ * shared with it, and exits. A process's own state (its heap, the code
+ * and data it touched, what its branch predictor learned) then plays no
+ * part in the last of a point's timings. Nonzero after saying why. */
+static int sweep_apart(const struct probe_flavor *f, const struct derived_rule *r, const struct gate_grid *g,
+		       struct point_timing (*t)[SWEEPS][BENCH_GRID_DISTANCES], int k, double noise)
+{
+	fflush(NULL);
+	pid_t child = fork();
+	if (child < 0) {
+		perror("probe: fork for the grid gate's last sweep");
+		return -1;
+	}
+	if (child == 0)
+		_exit(sweep(f, r, g, t, k, noise) ? 1 : 0);
+	int status;
+	while (waitpid(child, &status, 0) < 0)
+		if (errno != EINTR) {
+			perror("probe: waiting for the grid gate's last sweep");
+			return -1;
+		}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "probe: the grid gate's last sweep failed\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Point (i, j)'s timings pooled: its median ratio and ticks, the median
+ * of its sweeps'; its slower rounds, those of all; its least median. */
+static struct point_timing pooled(const struct gate_grid *g, struct point_timing (*t)[SWEEPS][BENCH_GRID_DISTANCES],
+				  size_t i, size_t j, double noise, double *least)
+{
+	const struct point_timing *p = &t[i][0][j], *q = &t[i][1][j], *u = &t[i][2][j];
+	*least = p->ratio;
+	if (!in_sweep(g, t, 1, i, j, noise))
+		return *p;
+	*least = fmin(p->ratio, fmin(q->ratio, u->ratio));
+	return (struct point_timing){median3(p->ratio, q->ratio, u->ratio),
+				     median3(p->baseline_ticks, q->baseline_ticks, u->baseline_ticks),
+				     p->slower + q->slower + u->slower, p->rounds + q->rounds + u->rounds};
+}
+
 /* Times r at every point of g marked retime (or every point, where all),
  * on each CPU of cpus_timed, pinned there: first every point, then each
  * point whose median was over the noise twice more, in two more sweeps
- * over those points, its ratio and ticks the median of its three
- * timings, its slower rounds those of all three; a point's figures in g
- * are those of the CPU where they are worst. Each sweep compiles r at a new
- * place and copies in a fresh arena: a point's ratio moves with where the
- * copies' code and buffers lie, which one sweep cannot show. On a Zen 5
- * guest the C library's memmove behind a jump, timed against itself at
- * 16384 bytes, d = 64, in four arenas of one process, took 1.012x,
- * 1.015x, 1.085x (slower in 14 of 15 rounds) and 1.014x its own time; and
- * avx2_nt took 0.98-1.01x the C library's memmove at 1 MiB, d = 1, on one
- * of its two CPUs and 1.22-1.25x on the other, where the C library's took
- * 43000 ticks, not 55000 (2026-12-06, throwaway timings). Nonzero after
- * saying why. */
+ * over those points, the last in a process of its own (sweep_apart); its
+ * ratio and ticks the median of its three timings, its slower rounds
+ * those of all three, its least median kept; a point's figures in g are
+ * those of the CPU where they are worst. Each sweep compiles r at a new
+ * place and copies in a fresh arena: a point's ratio moves with where
+ * the copies' code and buffers lie, which one sweep cannot show
+ * (docs/notebook/library-grid-2026-12.md). Nonzero after saying why. */
 static int time_points(const struct probe_flavor *f, const struct derived_rule *r, struct gate_grid *g,
 		       double noise, int all)
 {
-	struct point_timing(*t)[3][BENCH_GRID_DISTANCES] = calloc(BENCH_GRID_LENGTHS, sizeof *t);
-	if (!t) {
+	size_t bytes = GATE_LENGTHS_MAX * sizeof(struct point_timing[SWEEPS][BENCH_GRID_DISTANCES]);
+	struct point_timing(*t)[SWEEPS][BENCH_GRID_DISTANCES] =
+		mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (t == MAP_FAILED) {
 		fprintf(stderr, "probe: out of memory\n");
 		return -1;
 	}
@@ -135,31 +182,28 @@ static int time_points(const struct probe_flavor *f, const struct derived_rule *
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
 			g->retime[i][j] |= all;
 	int cpus[CPUS_TIMED_MAX], n_cpus = cpus_timed(cpus), rc = 0;
+	g->family = g->n_lengths * BENCH_GRID_DISTANCES * (size_t)(n_cpus > 0 ? n_cpus : 1);
 	for (int c = 0; c < n_cpus && rc == 0; c++) {
 		if (cpus_pin(cpus[c]))
 			continue;
-		memset(t, 0, BENCH_GRID_LENGTHS * sizeof *t);
-		for (int k = 0; k < 3 && rc == 0; k++)
-			rc = sweep(f, r, g, t, k, noise);
+		memset(t, 0, bytes);
+		for (int k = 0; k < SWEEPS && rc == 0; k++)
+			rc = k == SWEEPS - 1 ? sweep_apart(f, r, g, t, k, noise) : sweep(f, r, g, t, k, noise);
 		for (size_t i = 0; rc == 0 && i < g->n_lengths; i++)
 			for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
 				if (!g->retime[i][j])
 					continue;
-				const struct point_timing *p = &t[i][0][j], *q = &t[i][1][j], *u = &t[i][2][j];
-				struct point_timing m = *p, now = {g->ratio[i][j], g->baseline_ticks[i][j], g->slower[i][j],
-								   g->rounds[i][j]};
-				if (in_sweep(g, t, 1, i, j, noise))
-					m = (struct point_timing){
-						median3(p->ratio, q->ratio, u->ratio),
-						median3(p->baseline_ticks, q->baseline_ticks, u->baseline_ticks),
-						p->slower + q->slower + u->slower, p->rounds + q->rounds + u->rounds};
+				double least;
+				struct point_timing m = pooled(g, t, i, j, noise, &least),
+						    now = {g->ratio[i][j], g->baseline_ticks[i][j], g->slower[i][j],
+							   g->rounds[i][j]};
 				if (c == 0 || worse(&m, &now, noise))
 					g->ratio[i][j] = m.ratio, g->slower[i][j] = m.slower, g->rounds[i][j] = m.rounds,
-					g->baseline_ticks[i][j] = m.baseline_ticks;
+					g->baseline_ticks[i][j] = m.baseline_ticks, g->least[i][j] = least;
 			}
 	}
 	cpus_pin(cpus_home());
-	free(t);
+	munmap(t, bytes);
 	f->force_strategy(BASELINE_STRATEGY);
 	return rc;
 }
@@ -175,20 +219,21 @@ static void print_repair(const struct grid_repair *p)
  * point that loses, where one does, else of any point. Says where a cell
  * that copies as every copy forward does timed slower than its tree can
  * make it. */
-static struct grid_gate gate_verdict(const struct timings *t, const struct derived_rule *r, const struct gate_grid *g,
+static struct grid_gate gate_verdict(const struct timings *t, const struct derived_rule *r, struct gate_grid *g,
 				     double noise, int *worst_slower, int *worst_rounds)
 {
 	struct grid_gate gate = {.tried = 1, .worst = 0};
 	int reference = timings_reference(t);
+	gate_grid_holm(g, r, reference, noise);
 	for (size_t i = 0; i < g->n_lengths; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
 			double judged = gate_point_ratio(g, r, reference, i, j);
 			gate.refused |= gate_point_loses(g, r, reference, i, j, noise);
 			if (judged < g->ratio[i][j] && grid_gate_loses(g->ratio[i][j], g->slower[i][j], g->rounds[i][j], noise))
-				printf("  grid gate: %.3fx at %zu bytes, d = %u, where the cell copies by %s as every copy "
+				printf("  grid gate: %.3fx at %u bytes, d = %u, where the cell copies by %s as every copy "
 				       "forward does, behind a tree that costs at most %.0f ticks of its %.0f: judged "
 				       "%.3fx\n",
-				       g->ratio[i][j], bench_grid_lengths[i], bench_grid_distances[j],
+				       g->ratio[i][j], g->lengths[i], bench_grid_distances[j],
 				       strategy_name[reference], (judged - 1) * g->baseline_ticks[i][j],
 				       g->baseline_ticks[i][j], judged);
 		}
@@ -196,7 +241,7 @@ static struct grid_gate gate_verdict(const struct timings *t, const struct deriv
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
 			double judged = gate_point_ratio(g, r, reference, i, j);
 			if (judged > gate.worst && (!gate.refused || gate_point_loses(g, r, reference, i, j, noise)))
-				gate.worst = judged, gate.length = (unsigned int)bench_grid_lengths[i],
+				gate.worst = judged, gate.length = g->lengths[i],
 				gate.distance = bench_grid_distances[j], *worst_slower = g->slower[i][j],
 				*worst_rounds = g->rounds[i][j];
 		}
@@ -204,6 +249,7 @@ static struct grid_gate gate_verdict(const struct timings *t, const struct deriv
 }
 
 int try_grid_gate(const struct probe_flavor *f, const struct timings *t, struct dispatch_run *d, double noise,
+		  double placement_sd,
 		  size_t longest)
 {
 	memset(&d->gate, 0, sizeof d->gate);
@@ -220,8 +266,9 @@ int try_grid_gate(const struct probe_flavor *f, const struct timings *t, struct 
 		fprintf(stderr, "probe: out of memory\n");
 		return -1;
 	}
-	while (g->n_lengths < BENCH_GRID_LENGTHS && bench_grid_lengths[g->n_lengths] <= longest)
-		g->n_lengths++;
+	gate_grid_cover(g, &r, longest > UINT_MAX ? UINT_MAX : (unsigned int)longest);
+	g->path_ticks = dispatch_band_ticks(d);
+	g->placement_sd = placement_sd;
 	int cpus[CPUS_TIMED_MAX], n_cpus = cpus_timed(cpus);
 	printf("  grid gate: on CPU");
 	for (int c = 0; c < n_cpus; c++)
@@ -235,21 +282,24 @@ int try_grid_gate(const struct probe_flavor *f, const struct timings *t, struct 
 				print_repair(&d->repairs[k]);
 		shown = d->n_repairs;
 		if (stuck)
-			printf("  grid gate: %.3fx at %zu bytes, d = %u, where the cell copies by %s: no repair: %s\n",
-			       g->ratio[g->stuck_length][g->stuck_distance], bench_grid_lengths[g->stuck_length],
+			printf("  grid gate: %.3fx at %u bytes, d = %u, where the cell copies by %s: no repair: %s\n",
+			       g->ratio[g->stuck_length][g->stuck_distance], g->lengths[g->stuck_length],
 			       bench_grid_distances[g->stuck_distance], strategy_name[g->stuck_from], g->stuck_why);
-		if (made && !stuck)
+		if (made && !stuck) {
+			gate_grid_cover(g, &r, longest > UINT_MAX ? UINT_MAX : (unsigned int)longest);
 			rc = time_points(f, &r, g, noise, 0);
+		}
 	}
 	int worst_slower = 0, worst_rounds = 0;
 	struct grid_gate gate = gate_verdict(t, &r, g, noise, &worst_slower, &worst_rounds);
+	size_t n_lengths = g->n_lengths;
 	free(g);
 	if (rc)
 		return -1;
 	d->gate = gate;
-	printf("  grid gate: the %stable on make bench's grid against every copy forward (%s): worst %.3fx at %u "
-	       "bytes, d = %u, slower in %d of %d rounds: %s\n",
-	       d->n_repairs ? "repaired " : "kept ", f->moves ? "the C library's memmove" : "rep movsb", gate.worst,
+	printf("  grid gate: the %stable at %zu lengths (make bench's grid and every band's own) against every copy "
+	       "forward (%s): worst %.3fx at %u bytes, d = %u, slower in %d of %d rounds: %s\n",
+	       d->n_repairs ? "repaired " : "kept ", n_lengths, f->moves ? "the C library's memmove" : "rep movsb", gate.worst,
 	       gate.length, gate.distance, worst_slower, worst_rounds,
 	       gate.refused ? "refused, every copy forward stays" : "passed");
 	return 0;

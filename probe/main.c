@@ -7,6 +7,8 @@
 #include "../derive/archive.h"
 #include "../derive/chosen.h"
 #include "../derive/derive.h"
+#include "../derive/gate_effect.h"
+#include "../derive/regime.h"
 #include "checks.h"
 #include "cpus.h"
 #include "dispatch_cost.h"
@@ -55,6 +57,9 @@ static const char usage[] =
 	"2 usage error or a CPU no vendor of the database reports\n";
 
 static volatile sig_atomic_t stop;
+
+/* The regime check's lengths printed at most; the evidence lists them all. */
+#define REGIME_SHOWN 4
 
 static void on_signal(int sig)
 {
@@ -209,6 +214,34 @@ static int print_stand_ins(const struct probe_flavor *f, const struct timings *t
 	return 0;
 }
 
+/* The points the passes timed faster at a longer length (derive/regime.h),
+ * the lengths flagged at the most distances first: the harness timed them
+ * apart, and the import's evidence lists them all. */
+static void print_regime(const struct timings *t)
+{
+	struct regime_check c;
+	regime_run(t, &c);
+	if (c.n == 0) {
+		printf("  regime: no point timed faster at a longer length\n");
+		regime_free(&c);
+		return;
+	}
+	printf("  regime: %zu point%s timed faster at a longer length (artifacts to re-time)\n", c.n,
+	       c.n == 1 ? "" : "s");
+	struct regime_group *g;
+	size_t n = regime_groups(&c, &g);
+	for (size_t i = 0; i < n && i < REGIME_SHOWN; i++) {
+		char text[256];
+		regime_group_text(&c, &g[i], text, sizeof text);
+		printf("    %s\n", text);
+	}
+	if (n > REGIME_SHOWN)
+		printf("    and %zu more copies and lengths\n", n - REGIME_SHOWN);
+	fflush(stdout);
+	free(g);
+	regime_free(&c);
+}
+
 /* Measures flavor f into a (the machine already filled in): what a band
  * costs, the passes until the table settles, and the final candidates.
  * 0, 1 (never settled) or -1. */
@@ -235,14 +268,16 @@ static int measure_flavor(const struct probe_flavor *f, const struct timing_plan
 			f->name, plan->max_passes);
 	if (rc || stop)
 		return rc;
+	struct timings t;
+	measurement_table(&a->m, a->m.passes, &t);
+	print_regime(&t);
 	if (f->moves)
 		fprintf(stderr, "  memmove where the ranges overlap\n");
 	measure_overlaps(f, plan, plan->max_passes < 3 ? 1 : OVERLAP_PASSES, &a->overlap);
 	/* The search, its tables checked as callers run them. */
-	struct timings t;
-	measurement_table(&a->m, a->m.passes, &t);
 	struct derived_rule r;
-	rc = derive_rule(&t, &cost, &r) ? -1 : search_and_check(f, &t, &a->dispatch, r.noise, plan->lengths[plan->n_lengths - 1]);
+	rc = derive_rule(&t, &cost, &r) ? -1 : search_and_check(f, &t, &a->dispatch, r.noise, ratio_placement_sd(&a->m),
+								     plan->lengths[plan->n_lengths - 1]);
 	if (rc == 0)
 		rc = print_stand_ins(f, &t, a);
 	timings_free(&t);

@@ -39,10 +39,10 @@ void timing_plan_full(struct timing_plan *p)
 					     384,   512,    768,    1024,   1536,    2048,    3072,    4096,
 					     6144,  8192,   16384,  32768,  65536,   131072,  262144,  524288,
 					     1048576, 2097152, 4194304, 8388608};
-	/* Past 1 MiB a copy outgrows the caches that four lanes of it fill
-	 * (the lanes of an 8 MiB copy span 64 MiB), where streaming stores can
-	 * win; a point there costs milliseconds, so only the distances of the
-	 * benchmark's grid are timed. */
+	/* Past 1 MiB a copy's lanes outgrow the last-level cache of many
+	 * cores (the two lanes of an 8 MiB copy span 32 MiB, common/timer.h),
+	 * where streaming stores can win; a point there costs milliseconds, so
+	 * only the distances of the benchmark's grid are timed. */
 	/* 2061 (2048 + 13): odd and mid-page, past the reach of the above and
 	 * near classes (CLASS_BOUND_MAX, 2047) and a multiple of no zero_mod:
 	 * class elsewhere in every table whose below class is under 2035. */

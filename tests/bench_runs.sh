@@ -3,8 +3,9 @@
 # report that holds together. It asserts no speed: timing on a shared
 # machine is noise. It checks the report's shape, whatever core it runs on:
 #   - every section is printed: dispatch, baseline, grid, random sizes,
+#     the plain harness (with its count of the points that agree),
 #     targets (with a figure for this CPU's rule);
-#   - bench.csv has one row per grid point (13 lengths x 13 distances), each
+#   - bench.csv has one row per grid point (18 lengths x 13 distances), each
 #     naming one of the flavor's strategies, with finite positive times and
 #     regret; the workload prints uc_memcpy against itself, its floor;
 #   - dispatch.csv has n = 1..256 for the installed table, its codes the
@@ -28,13 +29,18 @@ out=$T/run
 mkdir "$out"
 check "$flavor: the bench runs" "$bench" --samples 1 --out "$out"
 cp "$T/log" "$T/report"
-for section in "dispatch: " "baseline: " "grid: " "random sizes " "targets, "; do
+for section in "dispatch: " "baseline: " "grid: " "random sizes " "plain harness, " "targets, "; do
 	check "$flavor: the report has its '$section' section" grep -q "^$section" "$T/report"
 done
 
+# Six lengths for each of rep movsb, the C library's memcpy and the vector
+# copies this CPU runs: two to four copies.
+check "$flavor: the plain harness counts its points" \
+	grep -Eqx 'plain harness: [0-9]+ of (12|18|24) points agree within 10%' "$T/report"
+
 # bench.csv: n,d,choice,uc_memcpy,best,best_strategy,...
 check "$flavor: bench.csv has a row per grid point" \
-	test "$(tail -n +2 "$out/bench.csv" | wc -l)" -eq 169
+	test "$(tail -n +2 "$out/bench.csv" | wc -l)" -eq 234
 check "$flavor: bench.csv names only the flavor's strategies, times finite and positive" \
 	awk -F'[ ,]' 'NR == FNR { ok[$2] = 1; next }
 		FNR > 1 && (!($3 in ok) || !($6 in ok) || !($4 + 0 > 0) || !($5 + 0 > 0) ||

@@ -152,7 +152,7 @@ static void check_search(const struct probe_flavor *f, const struct timings *t, 
 				 .against_reference = 1};
 	struct search_entry *e = malloc(SEARCH_TABLES * sizeof *e);
 	struct derived_rule *flat = malloc(sizeof *flat);
-	int n = 0, rc = !e || !flat || search_rank(t, &d, e, &n) || search_and_check(f, t, &d, 0.03, 65536);
+	int n = 0, rc = !e || !flat || search_rank(t, &d, e, &n) || search_and_check(f, t, &d, 0.03, 0, 65536);
 	struct dispatch_run judged = d;
 	search_keep(&judged, 0.03);
 	int kept = search_kept(&judged), wants_flat = kept >= 0 && search_flat(t, &e[kept], flat);
@@ -202,7 +202,7 @@ static void check_grid_gate(const struct probe_flavor *f, const struct timings *
 	kept.checks[0] = (struct search_check){.rank = 0, .bands = e[0].rule.n_bands, .table = {5, 5},
 					       .baseline = {10, 10}, .verdict = CHECK_KEPT};
 	free(e);
-	int rc = try_grid_gate(f, t, &kept, 0.03, 65536);
+	int rc = try_grid_gate(f, t, &kept, 0.03, 0, 65536);
 	const struct grid_gate *g = &kept.gate;
 	int on_grid = 0;
 	for (size_t i = 0; i < BENCH_GRID_LENGTHS; i++)
@@ -220,7 +220,7 @@ static void check_grid_gate(const struct probe_flavor *f, const struct timings *
 	buf_free(&gb);
 	struct dispatch_run none = kept;
 	none.checks[0].verdict = CHECK_LOST;
-	check(try_grid_gate(f, t, &none, 0.03, 65536) == 0 && !none.gate.tried, name,
+	check(try_grid_gate(f, t, &none, 0.03, 0, 65536) == 0 && !none.gate.tried, name,
 	      "the grid gate ran where no table was kept");
 }
 

@@ -265,6 +265,8 @@ int main(int argc, char **argv)
 	derive_repair();
 	derive_model();
 	derive_overlap();
+	derive_regime();
+	derive_aa();
 
 	expect_rejected("malformed.csv", 2);
 	expect_rejected("small_at_40.csv", 4);

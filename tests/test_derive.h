@@ -62,5 +62,9 @@ void derive_repair(void);
 void derive_model(void);
 /* memmove's stand-ins for an overlap (test_derive_overlap.c). */
 void derive_overlap(void);
+/* The regime check, points timed faster at a longer length (test_derive_regime.c). */
+void derive_regime(void);
+/* The grid gate's false-refusal rate, simulated (test_derive_aa.c). */
+void derive_aa(void);
 
 #endif

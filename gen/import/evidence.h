@@ -43,6 +43,8 @@ struct buf;
 void summary_dispatch(struct buf *b, const struct run_facts *run);
 /* Its part on the search, where the run searched (evidence_search.c). */
 void summary_search(struct buf *b, const struct run_facts *run);
+/* Its section on the points timed faster at a longer length (evidence_regime.c). */
+void summary_regime(struct buf *b, const struct run_facts *run);
 
 /* The table in a line: "0..32 small; 33..63 forward; 64.. forward, above
  * down", each band's strategy elsewhere, then the classes that differ. A

@@ -89,14 +89,24 @@ static void grid_gate_section(struct buf *b, const struct run_facts *run)
 	if (!g->tried)
 		return;
 	int pooled = run->archive->probe_version >= POOLED_GATE_VERSION;
+	int bands = run->archive->probe_version >= GATE_BANDS_VERSION;
+	char holm[320];
+	snprintf(holm, sizeof holm,
+		 "a median over the noise timed twice more, at new places and the last in a process of its own, a "
+		 "loss where every timing's median is over the noise and the sign test of all its rounds survives "
+		 "Holm's procedure over every point judged, a family-wise error of %.0f%%",
+		 GATE_FAMILY_ERROR * 100);
 	buf_printf(b, "\nLast, the grid gate: the table kept, compiled, against every copy forward as it ships (%s), "
-		      "timed in turns at each point of make bench's grid (%zu lengths, 8 B to 8 MiB, at %zu distances), "
+		      "timed in turns at each point of make bench's grid (%zu lengths, 8 B to 8 MiB, at %zu distances)%s, "
 		      "each point the median of %d rounds' ratios, %s: worst %.3fx at %u bytes, d = %u. %s\n",
 		   strcmp(run->archive->flavor, "user") == 0 ? "the C library's memmove" : "the entry's own rep movsb",
-		   BENCH_GRID_LENGTHS, BENCH_GRID_DISTANCES, GRID_GATE_ROUNDS,
-		   pooled ? "a median over the noise timed twice more, a loss where the table was the slower in "
-			    "enough of all its rounds (a sign test)"
-			  : "a loss beyond the noise timed twice more",
+		   bands ? BENCH_GRID_LENGTHS : (size_t)BENCH_GRID_LENGTHS_BEFORE_BANDS, BENCH_GRID_DISTANCES,
+		   bands ? " and at every band's first length, the one before it and its middle" : "",
+		   GRID_GATE_ROUNDS,
+		   bands ? holm
+		   : pooled ? "a median over the noise timed twice more, a loss where the table was the slower in "
+			      "enough of all its rounds (a sign test)"
+			    : "a loss beyond the noise timed twice more",
 		   g->worst, g->length, g->distance,
 		   g->refused ? "**Refused**: every copy forward stays, since a table never loses to what the caller "
 				"already has beyond the noise."

@@ -1,6 +1,7 @@
 /* summary.md: a probe run told for people: the machine, the rule, the
- * method, how the rule settled over the passes, and the ticks at a few
- * points. --dry-run prints it too. */
+ * method, how the rule settled over the passes, the ticks at a few
+ * points and the points timed faster at a longer length. --dry-run
+ * prints it too. */
 #include "evidence.h"
 #include "evidence_choice.h"
 
@@ -265,6 +266,7 @@ char *evidence_summary(const struct entry_choice *entry, const struct run_facts 
 	summary_dispatch(&b, run);
 	summary_stability(&b, run);
 	summary_ticks(&b, run);
+	summary_regime(&b, run);
 	if (run_id)
 		buf_printf(&b,
 			   "\nEvery timing, as the probe wrote it, with the machine's CPUID leaves: [" ARCHIVE_FILE "](" ARCHIVE_FILE ") "

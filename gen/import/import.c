@@ -5,6 +5,7 @@
 #include "../../common/util.h"
 #include "../../derive/chosen.h"
 #include "../../derive/overlap.h"
+#include "../../derive/regime.h"
 #include "../model/model.h"
 #include "evidence.h"
 #include "interrupt.h"
@@ -165,6 +166,20 @@ static int flavor_refused(const char *path, const char *db_path, const struct mo
 	return 0;
 }
 
+/* How many points the regime check flags (derive/regime.h); summary.md
+ * lists them. */
+static void print_regime(const struct timings *t)
+{
+	struct regime_check c;
+	regime_run(t, &c);
+	if (c.n)
+		printf("regime: %zu point%s timed faster at a longer length (artifacts to re-time)\n", c.n,
+		       c.n == 1 ? "" : "s");
+	else
+		printf("regime: no point timed faster at a longer length\n");
+	regime_free(&c);
+}
+
 /* Derives the archive's rule and records it under entry, or with dry_run
  * prints the evidence summary it would write. 0 or EXIT_FAIL. */
 static int derive_and_record(const char *db_path, const char *path, int dry_run, const struct entry_choice *entry,
@@ -181,6 +196,7 @@ static int derive_and_record(const char *db_path, const char *path, int dry_run,
 	}
 	print_rule("table", &rule);
 	printf("      %s\n", rule.note);
+	print_regime(&t);
 	if (dry_run) {
 		char *summary = evidence_summary(entry, &run, NULL);
 		printf("\n%s\n--dry-run: nothing was written\n", summary);

@@ -1,0 +1,67 @@
+/* The regime check: points a run timed faster at a longer length. A copy
+ * of more bytes moves every byte the shorter one does, and more, so it
+ * takes no less time; where a run says otherwise, the harness timed the
+ * two lengths differently, and the shorter point is to be timed again.
+ * So it was where the probe timed a copy below 4 KiB rotating over 16
+ * lanes, whose buffers outgrew the L1 cache at 2 to 3 KiB, and from 4 KiB
+ * over 4, which it held: on a Zen 5 guest avx512_forward took 123 ticks
+ * at 3072 bytes, d = 0, and 47 at 4096 (tests/fixtures/zen5_guest_user.run,
+ * probe version 29). The check reads a run's table of least times over
+ * the passes, what the derivation reads, and changes nothing in it. */
+#ifndef DERIVE_REGIME_H
+#define DERIVE_REGIME_H
+
+#include "timings.h"
+
+#include <stddef.h>
+
+/* A point is flagged where the next longer length took less than this
+ * fraction of its time: more bytes take no less time, and a 15% drop lies
+ * well above what the derivation calls a run's noise, the median spread
+ * between passes of the points of 100 ticks or more: 3.0% and 4.9% in the
+ * user and kernel runs of tests/fixtures/zen5_guest_*.run. A point of a
+ * few ticks jitters by a tick, which can be more: the kernel run's points
+ * spread 8.4% at the median. */
+#define REGIME_DROP 0.85
+
+/* One flagged point: strategy at length, distance d, against the same
+ * strategy at the same d at next, the run's next longer measured length. */
+struct regime_flag {
+	int strategy;
+	unsigned int length, next, distance;
+	double ticks, next_ticks; /* each point's least time over the passes */
+	size_t compared;          /* distances at which both lengths were timed, for this strategy */
+};
+
+struct regime_check {
+	struct regime_flag *flags; /* by strategy, length, distance */
+	size_t n;
+	size_t compared; /* pairs of points compared, over every strategy judged */
+};
+
+/* Whether the check judges strategy code: a copy whose time must grow
+ * with its length (regime.c says which, from the catalogue). */
+int regime_judged(int code);
+
+/* Every point of t that the check flags, into *out (regime_free). */
+void regime_run(const struct timings *t, struct regime_check *out);
+
+void regime_free(struct regime_check *c);
+
+/* The flags of one strategy and length: flags[first .. first + n), and the
+ * one whose next length took the least fraction of its time. */
+struct regime_group {
+	size_t first, n, worst;
+};
+
+/* c's groups (malloc'd, *out; their count returned), those flagged at the
+ * most distances first: the harness's mistakes hold at every distance a
+ * length was timed at, a jitter at one or two. */
+size_t regime_groups(const struct regime_check *c, struct regime_group **out);
+
+/* One group in a line, no newline, its worst drop as the example:
+ * "avx512_forward, 3072 bytes: 71 of 71 distances, down to 0.378 of the
+ * time at 4096 (d = 3968: 124.88 ticks, 47.25)". */
+void regime_group_text(const struct regime_check *c, const struct regime_group *g, char *out, size_t size);
+
+#endif
