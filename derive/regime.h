@@ -2,11 +2,11 @@
  * of more bytes moves every byte the shorter one does, and more, so it
  * takes no less time; where a run says otherwise, the harness timed the
  * two lengths differently, and the shorter point is to be timed again.
- * So it was where the probe timed a copy below 4 KiB rotating over 16
- * lanes, whose buffers outgrew the L1 cache at 2 to 3 KiB, and from 4 KiB
- * over 4, which it held: on a Zen 5 guest avx512_forward took 123 ticks
- * at 3072 bytes, d = 0, and 47 at 4096 (tests/fixtures/zen5_guest_user.run,
- * probe version 29). The check reads a run's table of least times over
+ * So it is where a harness times a copy below 4 KiB rotating over 16
+ * lanes, whose buffers outgrow the L1 cache at 2 to 3 KiB, and from 4 KiB
+ * over 4, which it holds: avx512_forward then takes 123 ticks at 3072
+ * bytes, d = 0, and 47 at 4096 (tests/fixtures/zen5_guest_user.run). The
+ * check reads a run's table of least times over
  * the passes, what the derivation reads, and changes nothing in it. */
 #ifndef DERIVE_REGIME_H
 #define DERIVE_REGIME_H
