@@ -115,10 +115,11 @@ static int worse(const struct point_timing *a, const struct point_timing *b, dou
 	return la != lb ? la : a->ratio > b->ratio;
 }
 
-/* Sweep k in a process of its own: a child forked for it times into t,
- * shared with it, and exits. A process's own state (its heap, the code
- * and data it touched, what its branch predictor learned) then plays no
- * part in the last of a point's timings. Nonzero after saying why. */
+/* Sweep k in a process of its own: a child forked for it compiles r and
+ * times into t, shared with it, and exits, so that a point's last timing
+ * is another process's, as a second run of the probe would time it (its
+ * new mappings, the table's code and the arena, are its own; what the
+ * parent allocated it holds only as copies). Nonzero after saying why. */
 static int sweep_apart(const struct probe_flavor *f, const struct derived_rule *r, const struct gate_grid *g,
 		       struct point_timing (*t)[SWEEPS][BENCH_GRID_DISTANCES], int k, double noise)
 {
