@@ -324,7 +324,8 @@ DERIVATION_SRCS := derive/derive.c derive/grid.c derive/grid_gate.c derive/class
 TEST_DERIVE_SRCS := tests/test_derive.c tests/test_derive_fixtures.c tests/test_derive_dispatch.c tests/test_derive_small_trial.c \
 		    tests/test_derive_shaped.c tests/test_derive_classes.c tests/test_derive_grid_gate.c \
 		    tests/test_derive_repair.c tests/test_derive_model.c tests/test_derive_search.c tests/test_derive_overlap.c \
-		    tests/test_derive_profile.c tests/test_derive_reference.c tests/test_derive_regime.c tests/test_derive_aa.c
+		    tests/test_derive_profile.c tests/test_derive_reference.c tests/test_derive_regime.c tests/test_derive_aa.c \
+		    tests/test_derive_gate_points.c
 # The regime check reads whole run archives too. derive/ is searched for
 # quoted includes alone: its cpuid.h would stand in for the compiler's
 # <cpuid.h>, which common/sha256.c includes.

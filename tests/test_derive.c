@@ -267,6 +267,7 @@ int main(int argc, char **argv)
 	derive_overlap();
 	derive_regime();
 	derive_aa();
+	derive_gate_points();
 
 	expect_rejected("malformed.csv", 2);
 	expect_rejected("small_at_40.csv", 4);

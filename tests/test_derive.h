@@ -66,5 +66,7 @@ void derive_overlap(void);
 void derive_regime(void);
 /* The grid gate's false-refusal rate, simulated (test_derive_aa.c). */
 void derive_aa(void);
+/* The grid gate's points and Holm's procedure (test_derive_gate_points.c). */
+void derive_gate_points(void);
 
 #endif
