@@ -223,7 +223,7 @@ check "...and the targets read the medians" sh -c "grep -q 'over 3 processes' '$
 check "...memmove where the ranges overlap: a row a length, 64 bytes to 4 MiB, 9 distances, - where they do not" sh -c \
 	"test \$(grep -Ec '^  [0-9]+( +([0-9]+\.[0-9]{3}|-)){9} *\$' '$T/processes') -eq 8"
 check "...and memcpy on make bench's grid: a row a length below 8 MiB, 13 distances, the points lost" sh -c \
-	"test \$(grep -Ec '^  [0-9]+( +[0-9]+\.[0-9]{2}[* ]){13}\$' '$T/processes') -eq 12 && grep -Eq '^  [0-9]+ points lost\$' '$T/processes'"
+	"test \$(grep -Ec '^  [0-9]+( +[0-9]+\.[0-9]{2}[* ]){13}\$' '$T/processes') -eq 17 && grep -Eq '^  [0-9]+ points lost\$' '$T/processes'"
 check "a count of processes out of range is refused" sh -c \
 	"LD_PRELOAD='$LIB' '$PRELOADED' --processes 0 >/dev/null 2>&1; test \$? -eq 2 && LD_PRELOAD='$LIB' '$PRELOADED' --processes 32 >/dev/null 2>&1; test \$? -eq 2"
 for s in $(sed -n 's/^\tX(UC_STRATEGY_[A-Z0-9_]*, "\([a-z0-9_]*\)",.*/\1/p' "$ROOT/out/user/copy_rule.h"); do
