@@ -117,8 +117,9 @@ void gate_grid_cover(struct gate_grid *g, const struct derived_rule *r, unsigned
  * own copy), at most 1 + what r's tree costs a call there over every copy
  * forward's ticks there: its branches and the jump to the copy, each at
  * g->path_ticks, what a band costs a call on the run's random-size
- * workload (dispatch_band_ticks), TREE_TICKS_MAX where the tree cannot be
- * walked. Such a cell differs from every copy forward only by the path in
+ * workload (dispatch_band_ticks), or GATE_BRANCH_TICKS where that is
+ * less; at most TREE_TICKS_MAX, which is also the bound where the tree
+ * cannot be walked. Such a cell differs from every copy forward only by the path in
  * front of it, which the search's check on the workload has already
  * paid for: a larger ratio is the machine's, not the table's. */
 double gate_point_ratio(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j);
