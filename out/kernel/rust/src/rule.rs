@@ -147,6 +147,10 @@ pub struct Cpuid {
 
 impl Cpuid {
     /// Reads them from this CPU.
+    // __cpuid_count is an unsafe fn in the oldest Rust this crate builds
+    // with (1.63) and a safe one in current Rust (from 1.87): the unsafe
+    // blocks the first needs the second calls unnecessary.
+    #[allow(unused_unsafe)]
     pub fn read() -> Cpuid {
         // SAFETY: CPUID exists on every x86-64 CPU.
         let leaf0 = unsafe { core::arch::x86_64::__cpuid_count(0, 0) };

@@ -166,7 +166,7 @@ pub fn user_access_ranges() -> &'static [AccessRange] {
 /// clac, where generated with --smap). Nothing is pushed inside a range, so
 /// rsp at the fault is rsp at entry.
 pub fn user_fault_exit() -> usize {
-    raw::user_fault_exit as usize
+    raw::user_fault_exit as *const () as usize
 }
 
 /// The page-fault handler's question, for a fault at a user address that it
