@@ -282,7 +282,7 @@ PROBE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -no-pie
 # object whose defined symbols are renamed <flavor>_..., so that the
 # flavors' routines, all named uc_..., do not clash.
 PROBE_SRCS   := probe/main.c probe/measure.c probe/machine.c probe/dispatch_cost.c probe/streams.c probe/checks.c \
-		probe/compiled.c probe/placed.c probe/grid_gate.c probe/cpus.c probe/prediction.c probe/overlaps.c $(DERIVE_SRCS) $(PLAN_SRCS) common/text.c \
+		probe/compiled.c probe/placed.c probe/grid_gate.c probe/cpus.c probe/prediction.c probe/overlaps.c probe/run_report.c $(DERIVE_SRCS) $(PLAN_SRCS) common/text.c \
 		common/sha256.c common/util.c common/workload.c $(POKE_SRC)
 
 $(B)/probe-flavors/%.o: probe/flavor.c probe/flavor.h common/timer.h $(wildcard derive/*.h) common/rule_limits.h $(B)/%/copy.o $(B)/%/copy_rule.o

@@ -8,7 +8,6 @@
 #include "../derive/chosen.h"
 #include "../derive/derive.h"
 #include "../derive/gate_effect.h"
-#include "../derive/regime.h"
 #include "checks.h"
 #include "cpus.h"
 #include "dispatch_cost.h"
@@ -17,6 +16,7 @@
 #include "measure.h"
 #include "overlaps.h"
 #include "prediction.h"
+#include "run_report.h"
 #include "streams.h"
 
 #include <errno.h>
@@ -58,9 +58,6 @@ static const char usage[] =
 
 static volatile sig_atomic_t stop;
 
-/* The regime check's lengths printed at most; the evidence lists them all. */
-#define REGIME_SHOWN 4
-
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -80,15 +77,6 @@ static void progress(int pass, size_t done, size_t total, const struct point *no
 	if (done == total)
 		fputc('\n', stderr);
 	fflush(stderr);
-}
-
-static void print_rule(const char *what, const struct derived_rule *r)
-{
-	printf("%s: above_max %u, near_max %u, below_max %u, zero_mod %d, %d band%s; worst regret %.3f (%u bytes, "
-	       "d = %u), mean %.4f\n",
-	       what, r->above_max, r->near_max, r->below_max, r->zero_mod, r->n_bands, r->n_bands == 1 ? "" : "s",
-	       r->worst_regret, r->worst_length, r->worst_distance, r->mean_regret);
-	fflush(stdout);
 }
 
 /* Times pass after pass. Each pass lowers some minima; the table is derived
@@ -196,50 +184,6 @@ static void settle(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	show_progress = isatty(2);
-}
-
-/* The kept rule's copies for an overlap (derive/overlap.h), as the import
- * will derive them. */
-static int print_stand_ins(const struct probe_flavor *f, const struct timings *t, const struct run_archive *a)
-{
-	struct derived_rule r;
-	if (derive_chosen(t, &a->dispatch, &r)) {
-		fprintf(stderr, "probe: %s\n", r.note);
-		return -1;
-	}
-	size_t said = strlen(r.note);
-	overlap_stand_ins(&a->overlap, t, f->moves, &r);
-	if (strlen(r.note) > said)
-		printf("%s:%s\n", f->name, r.note + said);
-	return 0;
-}
-
-/* The points the passes timed faster at a longer length (derive/regime.h),
- * the lengths flagged at the most distances first: the harness timed them
- * apart, and the import's evidence lists them all. */
-static void print_regime(const struct timings *t)
-{
-	struct regime_check c;
-	regime_run(t, &c);
-	if (c.n == 0) {
-		printf("  regime: no point timed faster at a longer length\n");
-		regime_free(&c);
-		return;
-	}
-	printf("  regime: %zu point%s timed faster at a longer length (artifacts to re-time)\n", c.n,
-	       c.n == 1 ? "" : "s");
-	struct regime_group *g;
-	size_t n = regime_groups(&c, &g);
-	for (size_t i = 0; i < n && i < REGIME_SHOWN; i++) {
-		char text[256];
-		regime_group_text(&c, &g[i], text, sizeof text);
-		printf("    %s\n", text);
-	}
-	if (n > REGIME_SHOWN)
-		printf("    and %zu more copies and lengths\n", n - REGIME_SHOWN);
-	fflush(stdout);
-	free(g);
-	regime_free(&c);
 }
 
 /* Measures flavor f into a (the machine already filled in): what a band
