@@ -41,12 +41,11 @@ struct band {
 
 /* A table has at most this many length bands: the generated dispatch reads
  * a fixed number of band bounds. Bands below 256 bytes cost a call nothing
- * (their lengths index a byte table); past it each is one compare. Eight
- * were too few on a Zen 3 guest: the kernel table put 113..256 in one band,
- * so at 128 bytes, d = 96..4064 in steps of 32, it took rep movsb where the
- * descending copy was 1.31x faster; with twelve or more the worst regret
- * was 1.279, at a single 512 KiB point (evidence/zen3-2026-11-30-2f82ba,
- * derived again with each cap). */
+ * (their lengths index a byte table); past it each is one compare. The cap
+ * must leave room for every band a core's short copies need: eight forced
+ * a Zen 3 kernel table to merge bands its copies split, twelve did not
+ * (docs/notebook/derivation-2026-11.md, "The measurements behind the
+ * rules"). */
 #define MAX_BANDS 16
 
 #endif

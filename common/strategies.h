@@ -90,10 +90,10 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
  *    overlap that way). The C library's memmove is the baseline a user
  *    table is judged against (probe/flavor.c): where no copy of ours beats
  *    it at a point, the cell takes it, and the table keeps its wins
- *    elsewhere (docs/derivation.md, the repair). On a Zen 5 guest at
- *    16384 bytes, d = 0, rep movsb took 357 ticks, avx512_forward 493 and
- *    the C library 295 (evidence/zen5-2026-12-06-509959), and the whole
- *    table went back to the C library for want of this cell. */
+ *    elsewhere (docs/derivation.md, the repair): without it, one point
+ *    where the C library beats every copy of ours sends the whole table
+ *    back to it (docs/notebook/derivation-2026-11.md, "The measurements
+ *    behind the rules"). */
 #define STRATEGIES(X) \
 	X(STRATEGY_FORWARD, "forward", 0, -1, ISA_GPR, 'F', STRATEGY_FORWARD, 0, DIR_UP, 0, 0, 0, "rcx", \
 	  "one rep movsb (the baseline)") \

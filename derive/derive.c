@@ -62,10 +62,10 @@ static int choose_class_bounds(struct grid *g, struct derived_rule *r, double *b
 }
 
 /* Class zero widened to every multiple of 64, 32, 16 or 8: a core may copy
- * mutually aligned buffers its own way (rep movsb on a Zen 3 guest took
- * 127-129 ticks a call at 4 KiB, d = 0, 32 or 64, and 178-180 at d = 33 or
- * 63: evidence/zen3-2026-11-30-50896c). Taken only where it buys as much
- * as a band would have to. */
+ * mutually aligned buffers its own way, rep movsb faster where the
+ * distance is a multiple of 32 (docs/notebook/derivation-2026-11.md, "The
+ * measurements behind the rules"). Taken only where it buys as much as a
+ * band would have to. */
 static int choose_zero_mod(struct grid *g, struct derived_rule *r, double *best_cost)
 {
 	static const int zero_mods[] = {ZERO_MOD_VALUES};
@@ -73,10 +73,9 @@ static int choose_zero_mod(struct grid *g, struct derived_rule *r, double *best_
 	int keep_mod = 4096;
 	for (size_t i = 1; i < sizeof zero_mods / sizeof zero_mods[0]; i++) {
 		/* A multiple inside the above or below class would leave that
-		 * class for zero, which tests first: the table recorded in
-		 * evidence/zen3-2026-11-30-13da92 takes every multiple of 8
-		 * with the above class at 1..55, and rep movsb at d = 24 takes
-		 * 25.6x the best at 4 KiB there (its summary.md); the fixture
+		 * class for zero, which tests first, and send a stalling
+		 * distance to the zero class's copy (the notebook's "The
+		 * measurements behind the rules"); the fixture
 		 * aligned_stall.csv tests it. */
 		if ((unsigned int)zero_mods[i] <= r->above_max || (unsigned int)zero_mods[i] <= r->below_max)
 			continue;
@@ -171,10 +170,8 @@ static int derive(const struct timings *t, struct grid *g, struct derived_rule *
 	r->above_max = stall_run(g, other, r->noise, 0, &worst[0], &who[0]);
 	r->below_max = stall_run(g, other, r->noise, 1, &worst[1], &who[1]);
 	/* Past the above class, distances where the elsewhere copy loses may
-	 * need a copy of their own: on a Zen 3 guest the descending copy took
-	 * 0.8-0.95x the time of rep movsb at 96 and 256 bytes from d = 86 up,
-	 * and up to 1.2x at most of d = 33..85, where rep movsb won
-	 * (evidence/zen3-2026-11-30-72cc3c, its run.archive).
+	 * need a copy of their own, the near class (the notebook's "The
+	 * measurements behind the rules": a Zen 3 core's descending copy).
 	 * The above bound is chosen again with it: a near class may begin
 	 * where no above class would have ended. */
 	int failed = choose_class_bounds(g, r, &best_cost) || choose_zero_mod(g, r, &best_cost) ||
