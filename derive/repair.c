@@ -237,7 +237,7 @@ static size_t gate_family(const struct gate_grid *g)
 static int gate_candidate(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j,
 			  double noise)
 {
-	double effect = gate_effect_size(noise, g->placement_sd, gate_family(g), GATE_FAMILY_ERROR);
+	double effect = fmax(noise, g->effect);
 	/* A point whose timings' least median went unrecorded is judged by its median. */
 	double least = g->least[i][j] > 0 ? g->least[i][j] : g->ratio[i][j];
 	return gate_point_ratio(g, r, reference, i, j) > 1 + effect && least > 1 + effect;
@@ -247,6 +247,7 @@ void gate_grid_holm(struct gate_grid *g, const struct derived_rule *r, int refer
 {
 	double p[GATE_LENGTHS_MAX * BENCH_GRID_DISTANCES];
 	size_t n = 0;
+	g->effect = gate_effect_size(noise, g->placement_sd, gate_family(g), GATE_FAMILY_ERROR);
 	for (size_t i = 0; i < g->n_lengths; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
 			if (gate_candidate(g, r, reference, i, j, noise))

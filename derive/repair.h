@@ -92,6 +92,9 @@ struct gate_grid {
 	/* A ratio's spread from one placement to the next, as the run measured
 	 * it (gate_effect.h, ratio_placement_sd); 0: the noise alone. */
 	double placement_sd;
+	/* The effect size gate_grid_holm judged by (gate_effect_size); 0:
+	 * the noise. */
+	double effect;
 	/* Where a round stopped with no repair to make: the point (indices
 	 * into the grid), its cell's copy, and why. */
 	int stuck_length, stuck_distance, stuck_from;
