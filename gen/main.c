@@ -9,6 +9,7 @@
 #include "model/model.h"
 #include "model/resolve_print.h"
 #include "output/output.h"
+#include "render/linux_patch.h"
 #include "render/render.h"
 
 #include <stddef.h>
@@ -83,6 +84,8 @@ static const char usage[] =
 	"  --linux            also write x86_64/copy_linux.S, the routines as Linux's arch/x86/lib\n"
 	"                     takes them (SYM_FUNC_START, RET, ASM_STAC, an __ex_table entry per\n"
 	"                     user access); implies --smap, --user-copy-result remaining, --no-endbr\n"
+	"  --linux-version V  the Linux tree linux/uarchcopy.patch is for: 6.1 (the default) or\n"
+	"                     6.12 (docs/linux.md); implies --linux\n"
 	"  --flavor F         lookup: only flavor F\n"
 	"  --name N           import: the entry to record into (a new one when no CPUID range\n"
 	"                     holds the CPU)\n"
@@ -152,6 +155,7 @@ static int option(struct invocation *v, const char *a, const char ***slot)
 		{"--prefix", offsetof(struct invocation, o.prefix)},
 		{"--target", offsetof(struct invocation, o.target)},
 		{"--user-copy-result", offsetof(struct invocation, o.user_copy_result)},
+		{"--linux-version", offsetof(struct invocation, o.linux_version)},
 		{"--flavor", offsetof(struct invocation, flavor)},
 	};
 	for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
@@ -214,6 +218,18 @@ static int settle_options(struct invocation *v)
 	struct options *o = &v->o;
 	if (strcmp(o->user_copy_result, "status") && strcmp(o->user_copy_result, "remaining"))
 		return bad_usage("--user-copy-result '%s': say status or remaining", o->user_copy_result);
+	if (o->linux_version)
+		o->linux_form = 1;
+	else
+		o->linux_version = "6.1";
+	if (!linux_tree_find(o->linux_version)) {
+		char *known = linux_tree_versions();
+		char *what = xasprintf("--linux-version '%s': not a Linux tree the patch knows (%s)", o->linux_version, known);
+		int rc = bad_usage("%s", what);
+		free(known);
+		free(what);
+		return rc;
+	}
 	if (o->linux_form) {
 		/* Linux's contract and macros: bytes not copied, SMAP through
 		 * ASM_STAC/ASM_CLAC, ENDBR from SYM_FUNC_START. */

@@ -1,7 +1,11 @@
 /* The ABI harness: every routine of out/tests/routines.h, called through
  * tests/abi/trampoline.asm with random callee-saved registers and a filled
  * red zone, on both the forward and the descending path, and on the vector
- * paths where the flavor has them. Any register not restored, DF left set,
+ * paths where the flavor has them. A flavor of general registers only
+ * (UC_FLAVOR_ISA "gpr", the kernel's) keeps r10 and r11 too: Linux calls its
+ * user copies from inline assembly that names only rax, rcx, rdx, rsi, rdi,
+ * r8 and r9 as changed (uc_user_copy_call in the patch's uaccess_64.h).
+ * Any register not restored, DF left set,
  * rsp moved, write below rsp, or upper vector state the routine left in use
  * is reported by name. The upper vector state is judged per component, where
  * the CPU reports XINUSE and XCR0 enables the component: the trampoline
@@ -22,7 +26,7 @@
 #include <string.h>
 
 struct abi_state {
-	uint64_t in[6], out[6];
+	uint64_t in[8], out[8];
 	uint64_t rflags, rsp_in, rsp_out, red_bad, ret, xinuse, xinuse_before, opmask;
 };
 
@@ -34,6 +38,7 @@ uint64_t abi_call(const void *fn, const uint64_t args[4], struct abi_state *st);
 
 void *abi_clobbers_rbx(void *, const void *, size_t);
 void *abi_clobbers_r15(void *, const void *, size_t);
+void *abi_clobbers_r11(void *, const void *, size_t);
 void *abi_leaves_df_set(void *, const void *, size_t);
 void *abi_writes_red_zone(void *, const void *, size_t);
 void *abi_moves_rsp(void *, const void *, size_t);
@@ -151,7 +156,14 @@ static const char *component_name(unsigned int bit)
 	return "?";
 }
 
-static const char *const reg_names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
+static const char *const reg_names[8] = {"rbx", "rbp", "r12", "r13", "r14", "r15", "r10", "r11"};
+
+/* How many of reg_names a routine must keep: the callee-saved six, and r10
+ * and r11 in a flavor of general registers. */
+static int kept_registers(void)
+{
+	return strcmp(UC_FLAVOR_ISA, "gpr") == 0 ? 8 : 6;
+}
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 
@@ -166,7 +178,7 @@ static uint64_t next_random(void)
 static void check_call_state(const void *fn, const uint64_t args[4], struct abi_state *st)
 {
 	memset(st, 0, sizeof *st);
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 8; i++)
 		st->in[i] = next_random();
 	abi_call(fn, args, st);
 }
@@ -178,7 +190,7 @@ static void check_call(const void *fn, const uint64_t args[4], char *why, size_t
 	check_call_state(fn, args, &st);
 	why[0] = '\0';
 	size_t len = 0;
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < kept_registers(); i++)
 		if (st.out[i] != st.in[i])
 			len += (size_t)snprintf(why + len, size - len, "%s not restored; ", reg_names[i]);
 	if (st.rflags & (1u << 10))
@@ -239,6 +251,7 @@ static void self_tests(void)
 	self_test("clean routine", (const void *)abi_clean, NULL);
 	self_test("clobbered rbx", (const void *)abi_clobbers_rbx, "rbx not restored");
 	self_test("clobbered r15", (const void *)abi_clobbers_r15, "r15 not restored");
+	self_test("clobbered r11", (const void *)abi_clobbers_r11, kept_registers() == 8 ? "r11 not restored" : NULL);
 	self_test("std left set", (const void *)abi_leaves_df_set, "DF left set");
 	self_test("red-zone write", (const void *)abi_writes_red_zone, "below rsp written");
 	self_test("moved rsp", (const void *)abi_moves_rsp, "rsp moved");

@@ -57,6 +57,21 @@ rc=$?
 check "gen --linux without templates/linux/linux-6.1.diff exits 1, naming it" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'linux/linux-6.1.diff: No such file' '$T/err'"
 check "...and writes nothing" test ! -e "$T/lx6"
+# gen --linux-version 6.12: that tree's hunks, and a baseline that is
+# Linux 6.12's own choice; a version it does not know is a usage error.
+"$GEN" gen -q --linux-version 6.12 --out "$T/lx12" >/dev/null 2>&1
+check "gen --linux-version 6.12 patches 6.12's memcpy_64.S and copy_user_64.S" \
+	sh -c "grep -qx '+++ b/arch/x86/lib/memcpy_64.S' '$T/lx12/linux/uarchcopy.patch' &&
+		grep -qx '+++ b/arch/x86/lib/copy_user_64.S' '$T/lx12/linux/uarchcopy.patch'"
+check "...whose entries choose by FSRM as 6.12 does, and the 6.1 patch's do not" \
+	sh -c "grep -q '^+ *ALTERNATIVE \"call rep_movs_alternative\", \"rep movsb\", X86_FEATURE_FSRM' '$T/lx12/linux/uarchcopy.patch' &&
+		! grep -q 'ALTERNATIVE' '$T/lx/kernel/x86_64/copy_linux.S'"
+check "...and the same out/ files besides Linux's form" \
+	sh -c "diff -r -x copy_linux.S -x uarchcopy.patch -x MANIFEST '$T/lx' '$T/lx12'"
+"$GEN" gen -q --linux-version 6.3 --out "$T/lx63" >/dev/null 2>"$T/err"
+rc=$?
+check "gen --linux-version 6.3 exits 2, naming the versions it knows" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'knows (6.1, 6.12)' '$T/err' && test ! -e '$T/lx63'"
 
 # A misspelt field is an error, not a silent nil, even where its value would
 # only be tested for truth.

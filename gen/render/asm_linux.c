@@ -28,7 +28,14 @@
  *                        copy becomes Linux's memcpy
  *   builtin_export N     built into the kernel, N is exported to modules,
  *                        which inline calls to it
- * Those two are Linux's alone: the templates write them in an exceptions
+ *   linux_include <H>    #include <H>: the headers that differ between
+ *                        Linux versions (EXPORT_SYMBOL's, the alternatives')
+ *   alternative "OLD", "NEW", FEATURE
+ *                        ALTERNATIVE (asm/alternative.h): OLD, rewritten
+ *                        at boot to NEW where the CPU has FEATURE; inside
+ *                        an access range it gets an exception entry at its
+ *                        start, as Linux's copy_user_generic gives its own
+ * Those four are Linux's alone: the templates write them in an exceptions
  * extable block, which the other back-ends leave out.
  * "Touches memory": a memory operand that is not rip-relative (those are
  * the file's own tables, kernel data) and not lea's, or a string
@@ -45,7 +52,6 @@
  * from these headers. */
 static const char header[] = "#include <linux/linkage.h>\n"
 			     "#include <asm/asm.h>\n"
-			     "#include <asm/export.h>\n"
 			     "#include <asm/smap.h>\n"
 			     "\n"
 			     "        .intel_syntax noprefix";
@@ -196,6 +202,23 @@ static char *user_access(struct asm_state *st, const char *indent, const char *b
 	return out;
 }
 
+/* alternative "OLD", "NEW", FEATURE, as GAS writes Linux's macro; inside
+ * an access range, with an exception entry at the site: the first
+ * instruction of either form is the one that may fault there (rep movsb),
+ * and a call faults only inside its callee, which has entries of its own.
+ * NULL after asm_fail. */
+static char *alternative(struct asm_state *st, const char *indent, const char *rest)
+{
+	if (rest[0] != '"' || !strchr(rest + 1, ','))
+		return asm_fail(st, "alternative \"OLD\", \"NEW\", FEATURE: '%s'", rest);
+	if (!st->fixup)
+		return xasprintf("%sALTERNATIVE %s", indent, rest);
+	char *at = xasprintf(".Luc_uaccess_%d", ++st->n_extable);
+	char *out = xasprintf("%s_ASM_EXTABLE_UA(%s, %s)\n%s:\n%sALTERNATIVE %s", indent, at, st->fixup, at, indent, rest);
+	free(at);
+	return out;
+}
+
 /* builtin_alias ALIAS, NAME[, weak] and builtin_export NAME: what a kernel
  * that links the file in (not a module: Kbuild defines MODULE for those)
  * names and exports. NULL after asm_fail. */
@@ -247,6 +270,11 @@ int asm_linux_statement(struct asm_state *st, const char *indent, const char *bo
 		*out = access_range(st, rest);
 	} else if (strcmp(op, "builtin_alias") == 0 || strcmp(op, "builtin_export") == 0) {
 		*out = builtin(st, indent, op, rest);
+	} else if (strcmp(op, "linux_include") == 0) {
+		*out = rest[0] == '<' && rest[strlen(rest) - 1] == '>' ? xasprintf("#include %s", rest)
+								      : asm_fail(st, "linux_include <HEADER>: '%s'", rest);
+	} else if (strcmp(op, "alternative") == 0) {
+		*out = alternative(st, indent, rest);
 	} else if (strcmp(op, "endaccess") == 0) {
 		free(st->fixup);
 		st->fixup = NULL;

@@ -9,6 +9,7 @@
 #include "bind_lua.h"
 #include "bind_plan.h"
 #include "bind_text.h"
+#include "linux_patch.h"
 #include "template.h"
 
 #include <lauxlib.h>
@@ -102,6 +103,9 @@ lua_State *bind_state(const struct model *m, const struct options *o)
 	set_bool(L, "endbr", o->endbr);
 	set_str(L, "user_copy_result", o->user_copy_result);
 	set_bool(L, "linux", o->linux_form);
+	const struct linux_tree *tree = o->linux_form ? linux_tree_find(o->linux_version) : NULL;
+	set_str(L, "linux_export_header", tree ? tree->export_header : NULL);
+	set_bool(L, "linux_own_baseline", tree && tree->own_baseline);
 	set_global_frozen(L, "opts");
 
 	lua_newtable(L);

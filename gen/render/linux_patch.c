@@ -1,8 +1,9 @@
 /* linux/uarchcopy.patch, applied at a Linux tree's root with patch -p1:
- *   - templates/linux/linux-6.1.diff, the hunks that change Linux's own
- *     files: arch/x86/lib/Makefile builds the new directory and no longer
- *     memcpy_64.o (the generated copy defines memcpy and __memcpy), and
- *     asm/uaccess_64.h calls the generated user copies;
+ *   - templates/linux/linux-VERSION.diff, the hunks that change Linux's own
+ *     files: arch/x86/lib/Makefile builds the new directory, memcpy and
+ *     __memcpy are the generated copy's, and asm/uaccess_64.h calls the
+ *     generated user copies (docs/linux.md says what each version's hunks
+ *     change);
  *   - arch/x86/lib/uarchcopy/, new: its Kbuild Makefile and the boot code
  *     that installs the rule (templates/linux/, written by hand), and the
  *     kernel flavor's copy_linux.S, copy_rule.c and copy_rule.h of this run,
@@ -18,6 +19,31 @@
 #include <string.h>
 
 #define TREE_DIR "arch/x86/lib/uarchcopy/"
+
+/* Since Linux 6.5 EXPORT_SYMBOL in a .S file comes from <linux/export.h>
+ * (asm/export.h is gone); since 6.4 an unpatched tree picks rep movsb where
+ * the CPU has FSRM and rep_movs_alternative or memcpy_orig where it does
+ * not, which 6.12's baseline keeps. */
+static const struct linux_tree trees[] = {
+	{"6.1", "linux-6.1.diff", "<asm/export.h>", 0},
+	{"6.12", "linux-6.12.diff", "<linux/export.h>", 1},
+};
+
+const struct linux_tree *linux_tree_find(const char *version)
+{
+	for (size_t i = 0; i < sizeof trees / sizeof *trees; i++)
+		if (strcmp(trees[i].version, version) == 0)
+			return &trees[i];
+	return NULL;
+}
+
+char *linux_tree_versions(void)
+{
+	struct buf b = {0};
+	for (size_t i = 0; i < sizeof trees / sizeof *trees; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", trees[i].version);
+	return b.data;
+}
 
 /* The files of the new directory, in the order the patch adds them: from
  * templates/linux/, written by hand (generated 0), or from this run's
@@ -77,7 +103,7 @@ static char *read_template(const char *templates_dir, const char *name, size_t *
 }
 
 /* The banner, as every generated file has it, in patch's own comments. */
-static int add_banner(lua_State *L, struct buf *patch, const char *templates_dir)
+static int add_banner(lua_State *L, struct buf *patch, const char *templates_dir, const char *version)
 {
 	char *name = xasprintf("%s/linux/", templates_dir);
 	char *banner = manifest_banner(L, "linux/uarchcopy.patch", name);
@@ -85,9 +111,9 @@ static int add_banner(lua_State *L, struct buf *patch, const char *templates_dir
 	if (!banner)
 		return EXIT_FAIL;
 	buf_printf(patch,
-		   "%s\n#\n# The generated copies in a Linux source tree (6.1): at its root,\n"
+		   "%s\n#\n# The generated copies in a Linux source tree (%s): at its root,\n"
 		   "#   patch -p1 < uarchcopy.patch\n# then configure and build as usual (docs/linux.md, \"Into a Linux tree\").\n\n",
-		   banner);
+		   banner, version);
 	free(banner);
 	return 0;
 }
@@ -116,12 +142,12 @@ static int add_tree_file(struct buf *patch, const struct fileset *fs, const char
 	return rc;
 }
 
-int linux_patch_add(lua_State *L, struct fileset *fs, const char *templates_dir)
+int linux_patch_add(lua_State *L, struct fileset *fs, const char *templates_dir, const struct linux_tree *tree)
 {
 	struct buf patch = {0};
 	size_t len;
-	char *diff = read_template(templates_dir, "linux-6.1.diff", &len);
-	int rc = diff ? add_banner(L, &patch, templates_dir) : EXIT_FAIL;
+	char *diff = read_template(templates_dir, tree->diff, &len);
+	int rc = diff ? add_banner(L, &patch, templates_dir, tree->version) : EXIT_FAIL;
 	if (!rc)
 		buf_add(&patch, diff, len);
 	for (size_t i = 0; i < sizeof tree_files / sizeof *tree_files && !rc; i++)

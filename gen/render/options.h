@@ -13,6 +13,7 @@ struct options {
 	int endbr;                    /* endbr64 at every entry, and the CET property note */
 	const char *user_copy_result; /* "status" (0 or 1) or "remaining" (bytes not copied) */
 	int linux_form;               /* also write the routines for Linux's arch/x86/lib */
+	const char *linux_version;    /* the Linux tree linux/uarchcopy.patch is for (linux_patch.h) */
 };
 
 #endif

@@ -269,7 +269,7 @@ int render_all(const struct model *m, const struct options *o, struct fileset *f
 		free(dir);
 	}
 	if (!rc && o->linux_form)
-		rc = linux_patch_add(L, fs, o->templates_dir);
+		rc = linux_patch_add(L, fs, o->templates_dir, linux_tree_find(o->linux_version));
 	if (!rc && fs->n == 0) {
 		err("%s: no templates (*.tpl) found", o->templates_dir);
 		rc = EXIT_FAIL;

@@ -4,7 +4,10 @@
  * routines, once, at boot (uarchcopy: arch/x86/lib/uarchcopy/).
  *
  * Until it runs, memcpy, copy_to_user and copy_from_user are the entries'
- * own bytes: one forward rep movsb, correct on every CPU. An early initcall
+ * own bytes, the baseline, correct on every CPU: one forward rep movsb, or,
+ * where the patch keeps the tree's own choice, rep movsb with FSRM and
+ * memcpy_orig or rep_movs_alternative without, which the kernel's
+ * alternatives settle before any initcall (docs/linux.md). An early initcall
  * runs on the boot CPU alone, before the others are brought up
  * (do_pre_smp_initcalls in init/main.c), and before mark_readonly() makes
  * the kernel text read-only: the conditions under which the kernel's own
@@ -27,7 +30,7 @@ static int __init uarchcopy_init(void)
 
 	uc_rule_describe(line, sizeof(line), rule);
 	if (uc_rule_patch(text_poke_early)) {
-		pr_err("uarchcopy: the entries cannot be patched; every copy stays one forward rep movsb\n");
+		pr_err("uarchcopy: the entries cannot be patched; every copy stays the baseline\n");
 		return 0;
 	}
 	pr_info("uarchcopy: routines %s; %s\n", uc_rule_routines(), line);

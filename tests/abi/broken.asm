@@ -19,6 +19,11 @@ abi_clobbers_r15:
         xor     r15, r15
         ret
 
+        global  abi_clobbers_r11:function
+abi_clobbers_r11:                       ; allowed by the SysV ABI, not by a flavor of general registers
+        xor     r11d, r11d
+        ret
+
         global  abi_leaves_df_set:function
 abi_leaves_df_set:
         std

@@ -5,8 +5,8 @@
 ; uint64_t abi_call(const void *fn, const uint64_t args[4], struct abi_state *st)
 ;
 ; struct abi_state, in this order, 8 bytes each:
-;   in[6]    rbx, rbp, r12, r13, r14, r15 to call with
-;   out[6]   the same registers after the call
+;   in[8]    rbx, rbp, r12, r13, r14, r15, r10, r11 to call with
+;   out[8]   the same registers after the call
 ;   rflags   after the call
 ;   rsp_in   rsp at the call instruction
 ;   rsp_out  rsp after the return
@@ -29,15 +29,15 @@
         default rel
 
 %define IN       0
-%define OUT      48
-%define RFLAGS   96
-%define RSP_IN   104
-%define RSP_OUT  112
-%define RED_BAD  120
-%define RET      128
-%define XINUSE   136
-%define XINUSE_BEFORE 144
-%define OPMASK   152
+%define OUT      64
+%define RFLAGS   128
+%define RSP_IN   136
+%define RSP_OUT  144
+%define RED_BAD  152
+%define RET      160
+%define XINUSE   168
+%define XINUSE_BEFORE 176
+%define OPMASK   184
 
 ; The pattern the 128 bytes below the callee's rsp are filled with.
 %define RED_PATTERN 0x5ca1ab1e0ddba11
@@ -48,6 +48,8 @@
 ; XCOMP_BV and the reserved bytes) stays zero.
 reset_area: resb 1024
 state:  resq    1       ; the abi_state: a broken routine may move rsp, so not on the stack
+after_r10: resq  1       ; r10 and r11 as the routine left them, before the
+after_r11: resq  1       ; trampoline needs a register to reach the state
 
         section .data
         align   8
@@ -126,8 +128,12 @@ abi_call:
         mov     rsi, [r10 + 8]
         mov     rdx, [r10 + 16]
         mov     rcx, [r10 + 24]
+        mov     r10, [r11 + IN + 48]
+        mov     r11, [r11 + IN + 56]    ; last: it held the state
         call    r9
 
+        mov     [after_r10], r10
+        mov     [after_r11], r11
         mov     r11, [state]
         mov     [r11 + RET], rax
         mov     [r11 + RSP_OUT], rsp
@@ -168,6 +174,10 @@ abi_call:
         mov     [r11 + OUT + 24], r13
         mov     [r11 + OUT + 32], r14
         mov     [r11 + OUT + 40], r15
+        mov     rax, [after_r10]
+        mov     [r11 + OUT + 48], rax
+        mov     rax, [after_r11]
+        mov     [r11 + OUT + 56], rax
 
         xor     eax, eax
         mov     r8, RED_PATTERN

@@ -50,6 +50,15 @@ ${banner(";")}
 ;    registers are untouched.
 @ end
 
+@ if opts.linux then
+        exceptions extable
+        linux_include ${opts.linux_export_header}
+@   if opts.linux_own_baseline then
+        linux_include <asm/alternative.h>
+        linux_include <asm/cpufeatures.h>
+@   end
+        endexceptions
+@ end
         intel64
 
 
@@ -156,9 +165,9 @@ ${P}user_access_range_count:
 
 ; Built into Linux (linux/uarchcopy.patch puts this file in
 ; arch/x86/lib/uarchcopy/), ${P}memcpy is the kernel's memcpy and __memcpy,
-; as memcpy_64.S, which the patch leaves out of the build, defines them,
-; and the user copies are what raw_copy_{to,from}_user call, which modules
-; inline. A module defines none of these names.
+; in place of memcpy_64.S's, and the user copies are what
+; raw_copy_{to,from}_user call, which modules inline. A module defines none
+; of these names.
         builtin_alias __memcpy, ${P}memcpy
         builtin_alias memcpy, ${P}memcpy, weak
         builtin_export ${P}copy_to_user
