@@ -46,6 +46,7 @@ all: $(GEN) out/MANIFEST $(B)/libuarchcopy.so $(B)/libuarchcopy.a
 help:
 	@echo "make              build gen/uarchgen and regenerate out/"
 	@echo "make deps         install the Debian packages the project needs (root)"
+	@echo "make rust-floor   unpack Debian 12's Rust 1.63, the crate's oldest, into $(RUST_FLOOR) (root; make deps does)"
 	@echo "make check        run every test"
 	@echo "make check-out    fail, with a diff, where out/ differs from what uarch.db and templates/ make"
 	@echo "make dump         print uarch.db as canonical SQL"
@@ -54,7 +55,7 @@ help:
 	@echo "make mutate       run the mutation tests on the generated routines and the Rust crate"
 	@echo "make check-kernel boot the test kernel (GAS output only) under QEMU and Bochs on AMD and Intel CPU models"
 	@echo "make check-linux  build Linux's form (gen --linux) as a module of Debian's kernel, under objtool, and boot it in QEMU"
-	@echo "make check-linux-tree  build Linux 6.1 on the generated copies (objtool, IBT) and boot it on three CPU models"
+	@echo "make check-linux-tree  build Linux 6.1 and 6.12 on the generated copies (objtool, IBT) and boot each on three CPU models"
 	@echo "make fuzz         run the fuzzer for ten million cases (FUZZ_RUNS=N)"
 	@echo "make probe        measure this CPU, import its run (rule, evidence), regenerate (NAME=entry)"
 	@echo "make probe-portable  build build/uarchcopy-probe, the static probe for other machines"
@@ -68,25 +69,33 @@ help:
 # bochs runs the AVX-512 routines (tests/kernel/run.sh); of the display
 # libraries it needs one of, bochs-term needs no window. qemu-user runs the
 # tests that depend on the core as other cores (tests/identities.sh).
-# linux-source-6.1 is the Linux tree make check-linux-tree builds on the
-# generated copies, with flex, bison and bc (Kbuild) and libelf-dev (objtool).
+# linux-source-6.1 and linux-source-6.12 are the Linux trees make
+# check-linux-tree builds on the generated copies, with flex, bison and bc
+# (Kbuild) and libelf-dev (objtool).
 # linux-headers-amd64 builds Linux's form as a module, with the kbuild and
 # objtool of that kernel (tests/linux/); linux-image-amd64 is the kernel it
 # was configured for, and busybox-static the shell of its test boot. The
 # two metapackages come from one archive, so their versions match;
-# tests/linux/kernel_version.sh finds that version at build time. rustc,
-# cargo and rust-clippy build and test the Rust crate (out/<flavor>/rust/,
-# tests/rust_crate.sh), offline; rust-src holds the core it builds for
-# x86_64-unknown-none.
+# tests/linux/kernel_version.sh finds that version at build time.
+# rustc-web, cargo-web and rust-web-clippy are Debian's current Rust (from
+# bookworm-security: its version moves with Debian's security updates);
+# they build and test the Rust crate (out/<flavor>/rust/,
+# tests/rust_crate.sh), offline. rust-web-src holds core and the crates
+# vendored for it, from which -Z build-std builds core for
+# x86_64-unknown-none. They conflict with Debian 12's own rustc, cargo,
+# rust-clippy and rust-src (Rust 1.63), the oldest Rust the crate declares,
+# which make deps unpacks into /opt/uarchcopy/rust-1.63 without installing
+# it, for tests/rust_floor.sh (make rust-floor, tests/rust/floor.mk).
 DEBIAN_PACKAGES := gcc make pkg-config nasm lua5.4 liblua5.4-dev libsqlite3-dev sqlite3 \
                    binutils diffutils gnuplot-nox clang libclang-rt-14-dev qemu-system-x86 qemu-user git python3 \
                    bochs bochs-term bochsbios vgabios linux-headers-amd64 linux-image-amd64 busybox-static \
                    man-db groff-base \
-                   linux-source-6.1 flex bison bc libelf-dev \
-                   rustc cargo rust-clippy rust-src
+                   linux-source-6.1 linux-source-6.12 flex bison bc libelf-dev \
+                   rustc-web cargo-web rust-web-clippy rust-web-src
 deps:
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES) $(RUST_FLOOR_LIBS)
+	$(MAKE) rust-floor
 	-$(MAKE) git-drivers
 
 # git's drivers for uarch.db and out/ (see .gitattributes): git diff shows
@@ -412,10 +421,11 @@ check-kernel: all
 check-linux: all
 	$(Q)tests/linux/objtool.sh && tests/linux/boot.sh
 
-# make check-linux-tree: Linux 6.1 itself on the generated copies, built
-# with objtool and IBT (cached in build/linux), booted under QEMU as three
-# CPU models, with Linux's test_user_copy and a userland check. Not in make
-# check: its first build takes several minutes (.ci/run runs it after).
+# make check-linux-tree: Linux 6.1 and 6.12 themselves on the generated
+# copies, built with objtool and IBT (cached in build/linux-6.1 and
+# build/linux-6.12), each booted under QEMU as three CPU models, with
+# Linux's own user-copy tests and a userland check. Not in make check: each
+# tree's first build takes several minutes (.ci/run runs it after).
 .PHONY: check-linux-tree
 check-linux-tree: all
 	$(Q)tests/linux/tree.sh
@@ -435,4 +445,5 @@ clean:
 FORCE:
 
 include tests/mutate.mk
+include tests/rust/floor.mk
 include install/install.mk

@@ -19,11 +19,12 @@ B=build/$F
 SRC=out/$F/x86_64/copy
 CFLAGS="-no-pie -D_GNU_SOURCE -Iout/$F"
 # What the flavor has decides which mutants apply: those marked @user-copies
-# (and nasm-remaining) need its user copies, those marked @vector its
-# vector strategies; the others apply to every flavor.
-user_copies=0 vector=0
-grep -q 'KIND_TO_USER, ' out/$F/tests/routines.h && user_copies=1
-grep -q '^#define [A-Z_]*FLAVOR_ISA "gpr"' out/$F/copy_rule.h || vector=1
+# need its user copies, those marked @vector its vector strategies
+# (flavor_marks); the others apply to every flavor.
+. "$(dirname "$0")/mutation_lines.sh"
+marks=$(flavor_marks "$F")
+user_copies=0
+case " $marks " in *" user-copies "*) user_copies=1 ;; esac
 need="$SRC.asm $SRC.S $B/rule_tests.o $B/copy_rule.o tests/run_rule_tests.c build/abi_trampoline.o build/abi_broken.o"
 [ $user_copies = 1 ] && need="$need $B/copy_rule_remaining.o"
 for f in $need; do
@@ -45,16 +46,8 @@ fi
 total=0
 killed=0
 broken=0
+mutation_lines tests/mutations.txt "$marks" >"$T/mutations"
 while IFS='|' read -r name syntax script; do
-	case "$name" in '#'* | '') continue ;; esac
-	name=$(printf "%s" "$name" | sed "s/ *$//")
-	syntax=$(printf "%s" "$syntax" | tr -d ' ')
-	script=$(printf "%s" "$script" | sed "s/^ *//")
-	case $syntax in
-	*@user-copies | nasm-remaining) [ $user_copies = 1 ] || continue ;;
-	*@vector) [ $vector = 1 ] || continue ;;
-	esac
-	syntax=${syntax%@*}
 	total=$((total + 1))
 	# nasm-remaining: the NASM form generated with --user-copy-result=remaining.
 	dir=out/$F rule_o=$B/copy_rule.o
@@ -116,7 +109,7 @@ while IFS='|' read -r name syntax script; do
 			echo "killed  $name ($syntax): $(grep -m1 '^FAIL' "$T/out" || tail -1 "$T/out")"
 		fi
 	fi
-done <tests/mutations.txt
+done <"$T/mutations"
 echo "mutants killed: $killed of $total"
 echo "$killed passed, $((total - killed)) failed"
 [ "$killed" -eq "$total" ] && [ "$broken" -eq 0 ]

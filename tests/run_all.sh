@@ -73,6 +73,8 @@ run "vendoring matrix" tests/vendor_matrix.sh
 run "bad databases refused" tests/gen_bad_db.sh
 run "syntax identity" tests/syntax_identity.sh
 run "Rust crate" tests/rust_crate.sh
+run "Rust crate, oldest Rust" tests/rust_floor.sh
+run "mutants still apply" tests/mutations_apply.sh
 run "plan: encoded trees" tests/plan_encode.sh
 run "two flavors" tests/two_flavors.sh
 run "a new strategy" tests/new_strategy.sh

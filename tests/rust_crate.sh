@@ -1,13 +1,16 @@
 #!/bin/sh
 # The Rust crate of out/<flavor>/rust/, vendored as docs/vendoring.md ("Into
 # a Rust kernel") says (out/<flavor>/ copied whole, the crate a path
-# dependency), with Debian's rustc, cargo and clippy, offline, no crate
-# fetched: cargo test of tests/rust/ (the seed's kernel-copies tests ported,
-# and the crate's table against copy_rule.c's), cargo clippy -D warnings on
-# the crate (its default features and all), and a build for
-# x86_64-unknown-none with no std (tests/rust/none/, core built from
-# Debian's rust-src), whose crate object may leave undefined no symbol but
-# core's and the memcpy family's, and defines memcpy under the feature.
+# dependency), with Debian's current rustc, cargo and clippy (rustc-web,
+# cargo-web, rust-web-clippy), offline, no crate fetched: cargo test of
+# tests/rust/ (the seed's kernel-copies tests ported, and the crate's table
+# against copy_rule.c's), cargo clippy -D warnings on the crate (its default
+# features and all), and a build for x86_64-unknown-none with no std
+# (tests/rust/none/, core and compiler_builtins built by -Z build-std from
+# rust-web-src), whose crate object may leave undefined no symbol but core's
+# and the memcpy family's, and defines memcpy under the feature. Every
+# failure names the toolchain's version. tests/rust_floor.sh builds the
+# crate with the oldest Rust it declares.
 # usage: tests/rust_crate.sh [FLAVOR...]   (default: every flavor)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,40 +24,21 @@ if [ -n "$missing" ]; then
 fi
 flavors=${*:-$(gen/uarchgen flavors | cut -d' ' -f1)}
 
-# count LOG: cargo test's own counts, "test result: ok. N passed; M failed".
-count() {
-	passed=$(sed -n 's/^test result: .* \([0-9]*\) passed; \([0-9]*\) failed.*/\1/p' "$1" | awk '{ s += $1 } END { print s + 0 }')
-	failed=$(sed -n 's/^test result: .* \([0-9]*\) passed; \([0-9]*\) failed.*/\2/p' "$1" | awk '{ s += $1 } END { print s + 0 }')
-	pass=$((pass + passed))
-	fail=$((fail + failed))
-}
+# -Z build-std builds core and compiler_builtins for x86_64-unknown-none
+# (Debian ships neither prebuilt) from rust-web-src, whose library
+# workspace resolves its crates from the copies vendored beside it. One
+# target folder serves every flavor, so they are built once. The symbol
+# check reads the crate's object against core's alone: an intrinsic the
+# code takes from compiler_builtins shows there.
+mkdir -p "$CARGO_HOME" && cat >"$CARGO_HOME/config.toml" <<EOF
+[source.crates-io]
+replace-with = "rust-src-vendor"
 
-# tested NAME STATUS: cargo test's counts from $T/test.log, and its failures;
-# a run that failed with no test failing (it did not build) is one failure.
-tested() {
-	count "$T/test.log"
-	if [ "$2" -eq 0 ]; then
-		echo "$1: $passed passed"
-		return
-	fi
-	[ "$failed" -gt 0 ] && echo "FAIL $1: $failed failed" || bad "$1: it does not build or run"
-	grep -E '^test .*FAILED|panicked|^error' "$T/test.log" | cut -c 1-300 | head -10 | sed 's/^/    /'
-}
-
-# core for x86_64-unknown-none, once: Debian ships no prebuilt one, and its
-# rust-src has no Cargo.lock for -Z build-std. compiler_builtins is not in
-# rust-src (it comes from crates.io): an empty one stands in, so every
-# intrinsic the code needs shows in the symbol check instead.
-sysroot() {
-	lib=$T/sysroot/lib/rustlib/x86_64-unknown-none/lib
-	[ -f "$lib/libcore.rlib" ] && return 0
-	mkdir -p "$lib" &&
-		printf '#![feature(no_core, compiler_builtins)]\n#![no_std]\n#![compiler_builtins]\n' >"$T/builtins.rs" &&
-		RUSTC_BOOTSTRAP=1 rustc --edition 2021 --crate-type rlib --crate-name core --target x86_64-unknown-none \
-			-C opt-level=2 -C panic=abort "$RUST_SRC/core/src/lib.rs" --out-dir "$lib" &&
-		RUSTC_BOOTSTRAP=1 rustc --edition 2021 --crate-type rlib --crate-name compiler_builtins \
-			--target x86_64-unknown-none -C panic=abort --sysroot "$T/sysroot" "$T/builtins.rs" --out-dir "$lib"
-}
+[source.rust-src-vendor]
+directory = "$RUST_SRC/vendor"
+EOF
+NONE=$T/none-target
+NONE_DEPS=$NONE/x86_64-unknown-none/release/deps
 
 for f in $flavors; do
 	[ -f "out/$f/rust/Cargo.toml" ] || { bad "$f: out/$f/rust/Cargo.toml is missing (make)"; continue; }
@@ -109,21 +93,18 @@ for f in $flavors; do
 		[profile.release]
 		panic = "abort"
 	EOF
-	if ! sysroot >"$T/sysroot.log" 2>&1; then
-		bad "core for x86_64-unknown-none does not build from $RUST_SRC"
-		head -5 "$T/sysroot.log"
-		continue
-	fi
-	if ! (cd "$N" && RUSTFLAGS="--sysroot $T/sysroot" cargo build --offline --release --target x86_64-unknown-none \
-		--features "$features") >"$T/none.log" 2>&1; then
+	# The previous flavor's crate object, which has the same name, goes first.
+	rm -f "$NONE_DEPS"/libuarchcopy-*
+	if ! (cd "$N" && CARGO_TARGET_DIR=$NONE RUSTC_BOOTSTRAP=1 cargo build --offline --release \
+		--target x86_64-unknown-none -Z build-std=core,compiler_builtins --features "$features") >"$T/none.log" 2>&1; then
 		bad "$f: the crate does not build for x86_64-unknown-none"
 		grep -E '^(error|warning)' -A5 "$T/none.log" | head -20
 		continue
 	fi
 	ok
-	rlib=$(ls "$N"/target/x86_64-unknown-none/release/deps/libuarchcopy-*.rlib)
+	rlib=$(ls "$NONE_DEPS"/libuarchcopy-*.rlib)
 	nm "$rlib" 2>/dev/null | awk '$1 ~ /^[0-9a-f]+$/ && $2 ~ /[TDRBVW]/ { print $3 }' | sort -u >"$T/defined"
-	nm "$T/sysroot/lib/rustlib/x86_64-unknown-none/lib/libcore.rlib" 2>/dev/null |
+	nm "$NONE_DEPS"/libcore-*.rlib 2>/dev/null |
 		awk '$1 ~ /^[0-9a-f]+$/ && $2 ~ /[TDRBVW]/ { print $3 }' | sort -u >>"$T/defined"
 	sort -u -o "$T/defined" "$T/defined"
 	nm -u "$rlib" 2>/dev/null | awk '$1 == "U" { print $2 }' | sort -u | comm -23 - "$T/defined" >"$T/outside"

@@ -9,30 +9,19 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tests/lib.sh"
 . "$ROOT/tests/rust/lib.sh"
+. "$ROOT/tests/mutation_lines.sh"
 verbose=
 [ "${1:-}" = "-v" ] && { verbose=1; shift; }
 F=${1:?usage: tests/rust_mutate.sh [-v] FLAVOR}
 missing=$(rust_missing)
 [ -z "$missing" ] || { bad "the Rust toolchain is missing: install Debian's$missing (make deps)"; summary; exit; }
-user_copies=0
-rust_features "$F" | grep -q user-copies && user_copies=1
-memmove=0
-rust_features "$F" | grep -q memmove && memmove=1
 K=$T/harness
 rust_harness "$F" "$K" || { bad "cannot vendor out/$F"; summary; exit; }
 # The unmutated crate first: a mutant counts only where it alone fails.
 rust_test "$F" "$K" "$T/base.log" || { bad "the crate fails unmutated"; summary; exit; }
 total=0 killed=0
+mutation_lines tests/rust/mutations.txt "$(flavor_marks "$F")" >"$T/mutations"
 while IFS='|' read -r name file script; do
-	case "$name" in '#'* | '') continue ;; esac
-	name=$(printf "%s" "$name" | sed "s/ *$//")
-	file=$(printf "%s" "$file" | tr -d ' ')
-	script=$(printf "%s" "$script" | sed "s/^ *//")
-	case $file in
-	*@user-copies) [ $user_copies = 1 ] || continue ;;
-	*@memmove) [ $memmove = 1 ] || continue ;;
-	esac
-	file=${file%@*}
 	total=$((total + 1))
 	sed "$script" "out/$F/$file" >"$K/vendor/$file"
 	if cmp -s "out/$F/$file" "$K/vendor/$file"; then
@@ -46,7 +35,7 @@ while IFS='|' read -r name file script; do
 		[ -n "$verbose" ] && echo "killed  $name: $(grep -E '^test .*FAILED|^error|signal' "$T/mutant.log" | head -1)"
 	fi
 	cp "out/$F/$file" "$K/vendor/$file"
-done <tests/rust/mutations.txt
+done <"$T/mutations"
 echo "mutants killed: $killed of $total"
 pass=$killed
 fail=$((total - killed))

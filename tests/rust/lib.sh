@@ -1,19 +1,44 @@
-# Shared by tests/rust_crate.sh and tests/rust_mutate.sh; source it after
-# tests/lib.sh. Debian's toolchain (make deps) goes ahead of any other on
-# PATH: CI has only Debian's, and the crate must build with it (Rust 1.63).
-# CARGO_HOME lies in the scratch folder: cargo finds no other's
-# subcommands and caches nothing.
+# Shared by tests/rust_crate.sh, tests/rust_floor.sh and tests/rust_mutate.sh;
+# source it after tests/lib.sh. The toolchain in RUST_BIN goes ahead of any
+# other on PATH: Debian's current Rust (make deps), where its packages put
+# it, unless the script set RUST_BIN (tests/rust_floor.sh: the oldest Rust
+# the crate declares); CI has only Debian's. CARGO_HOME lies in the scratch
+# folder: cargo finds no other's subcommands and caches nothing.
 RUST_BIN=${RUST_BIN:-/usr/bin}
-RUST_SRC=${RUST_SRC:-/usr/lib/rustlib/src/rust/library}
+RUST_SRC=/usr/lib/rustlib/src/rust/library
 PATH=$RUST_BIN:$PATH
 CARGO_HOME=$T/cargo-home
 export PATH CARGO_HOME
 
-rust_missing() { # the Debian packages of the toolchain that are not installed
-	for tool in rustc:rustc cargo:cargo cargo-clippy:rust-clippy; do
-		[ -x "$RUST_BIN/${tool%%:*}" ] || printf ' %s' "${tool#*:}"
+# Every failure names the toolchain it came with: Debian's security updates
+# move the current one, so a break says which version brought it.
+RUST_VERSION=$("$RUST_BIN/rustc" --version 2>/dev/null || echo "no rustc in $RUST_BIN")
+bad() { fail=$((fail + 1)); echo "FAIL $* ($RUST_VERSION)"; }
+
+rust_missing() { # the Debian packages of the current toolchain that are not installed
+	for p in rustc-web cargo-web rust-web-clippy rust-web-src; do
+		dpkg-query -W -f '${db:Status-Status}\n' "$p" 2>/dev/null | grep -qx installed || printf ' %s' "$p"
 	done
-	[ -f "$RUST_SRC/core/src/lib.rs" ] || printf ' %s' rust-src
+}
+
+# count LOG: cargo test's own counts, "test result: ok. N passed; M failed".
+count() {
+	passed=$(sed -n 's/^test result: .* \([0-9]*\) passed; \([0-9]*\) failed.*/\1/p' "$1" | awk '{ s += $1 } END { print s + 0 }')
+	failed=$(sed -n 's/^test result: .* \([0-9]*\) passed; \([0-9]*\) failed.*/\2/p' "$1" | awk '{ s += $1 } END { print s + 0 }')
+	pass=$((pass + passed))
+	fail=$((fail + failed))
+}
+
+# tested NAME STATUS: cargo test's counts from $T/test.log, and its failures;
+# a run that failed with no test failing (it did not build) is one failure.
+tested() {
+	count "$T/test.log"
+	if [ "$2" -eq 0 ]; then
+		echo "$1: $passed passed"
+		return
+	fi
+	[ "$failed" -gt 0 ] && echo "FAIL $1: $failed failed ($RUST_VERSION)" || bad "$1: it does not build or run"
+	grep -E '^test .*FAILED|panicked|^error' "$T/test.log" | cut -c 1-300 | head -10 | sed 's/^/    /'
 }
 
 rust_package() { # rust_package FLAVOR: the crate's package name
