@@ -17,13 +17,16 @@
  *    memcpy first, calling the resolver of an object not yet relocated and
  *    printing "Relink `libtinfo.so.6' with `libuarchcopy.so' for IFUNC
  *    symbol `memcpy'" on every start of sqlite3, tar or bash.
- *    Then the constructor points the PLT slots of memcpy and memmove, in
- *    the program and every library loaded with it, past the stub: at the
- *    chosen routine, or at the C library's own memcpy and memmove where
- *    it defers (rebind.c). A call through the PLT then takes the one jump
- *    it takes without the library. What reaches the stub still (a
- *    function pointer, a library loaded later, a slot whose page could not
- *    be made writable) runs the same copy behind one jump more.
+ *    Then the constructor points the slots of memcpy and memmove, in the
+ *    program and every library loaded with it, past the stub: the PLT
+ *    slots, the GOT slots through which code takes their address or calls
+ *    them without the PLT, and the pointers static initializers hold, all
+ *    at the chosen routine, or at the C library's own memcpy and memmove
+ *    where it defers (rebind.c); its dlopen and dlmopen do the same for
+ *    the libraries they load. A call then takes the one jump it takes
+ *    without the library. What reaches the stub still (an address from
+ *    dlsym, a library the C library opens itself, a slot whose page could
+ *    not be made writable) runs the same copy behind one jump more.
  *  - The static library's memcpy and memmove are IFUNC symbols
  *    (preload/resolve.c): a static program applies their relocations
  *    first, so its calls reach the chosen routine with no stub between.
@@ -44,7 +47,10 @@
  *                                   the table dispatch runs it, under the
  *                                   forced table the constructor installs
  *                                   (data, not code)
- *   UARCHCOPY_REPORT=1              write the installed rule to stderr */
+ *   UARCHCOPY_REPORT=1              write the installed rule to stderr, and
+ *                                   any value above it ignored; without it
+ *                                   the library writes nothing there */
+#define _GNU_SOURCE
 #include "copy_rule.h"
 
 #include "resolve.h"
@@ -65,7 +71,9 @@
 /* The constructor runs before the program's main, possibly before other
  * libraries' constructors (the C library's own have run): of the C
  * library it calls only getenv, write and, in the shared library, dlsym,
- * snprintf and rebind.c's dl_iterate_phdr, sysconf and mprotect. */
+ * snprintf and rebind.c's dl_iterate_phdr, dladdr, dladdr1, sysconf,
+ * mprotect, pthread_atfork and a mutex. It writes to stderr only where
+ * UARCHCOPY_REPORT is set: a program's stderr is the program's. */
 static size_t text_len(const char *s)
 {
 	size_t n = 0;
@@ -82,9 +90,14 @@ static int same_text(const char *a, const char *b, size_t n)
 	return 1;
 }
 
+/* Whether UARCHCOPY_REPORT is set: say writes nothing without it. */
+static int reporting;
+
 static void say(const char *a, const char *b, const char *c)
 {
 	const char *parts[] = {"libuarchcopy: ", a, b, c, "\n"};
+	if (!reporting)
+		return;
 	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
 		if (parts[i] && write(2, parts[i], text_len(parts[i])) < 0)
 			return;
@@ -142,17 +155,52 @@ void *memcpy(void *dst, const void *src, size_t n) __attribute__((alias("memmove
 /* The stub's own address, which a program's memmove may not be. */
 extern __typeof(memmove) stub __attribute__((alias("memmove"), visibility("hidden")));
 
-/* Points the PLT slots at what the stub jumps to (rebind.h); says how many
- * it could not, where the report is asked for. */
+/* Points the slots at what the stub jumps to (rebind.h); says how many it
+ * could not, where the report is asked for. */
 static void rebind(copy_fn *to_memcpy, int report)
 {
 	struct rebound b = rebind_copies(stub, to_memcpy, chosen);
 	if (!report)
 		return;
 	char line[160];
-	snprintf(line, sizeof line, "%d PLT slots of memcpy and memmove point past the stub; %d left on it (their page "
+	snprintf(line, sizeof line, "%d slots of memcpy and memmove point past the stub; %d left on it (a page "
 		 "could not be made writable), %d bound elsewhere", b.slots, b.refused, b.elsewhere);
 	say(line, NULL, NULL);
+}
+
+/* The C library's function name, found once. */
+static void *next(void **at, const char *name)
+{
+	void *f = __atomic_load_n(at, __ATOMIC_ACQUIRE);
+	if (!f)
+		__atomic_store_n(at, f = dlsym(RTLD_NEXT, name), __ATOMIC_RELEASE);
+	return f;
+}
+
+static void *next_dlopen, *next_dlmopen;
+
+/* dlopen and dlmopen: the C library's, then the slots of what they loaded
+ * pointed past the stub, where called from here they load what they load
+ * called from the caller (rebind.c); elsewhere a jump to the C library's,
+ * so that it finds the caller by its return address. */
+void *dlopen(const char *file, int mode)
+{
+	void *(*real)(const char *, int) = (void *(*)(const char *, int))next(&next_dlopen, "dlopen");
+	if (!real)
+		return NULL;
+	if (rebind_same_loader(file, mode, __builtin_return_address(0)))
+		return rebind_opened(real(file, mode));
+	return real(file, mode);
+}
+
+void *dlmopen(Lmid_t lmid, const char *file, int mode)
+{
+	void *(*real)(Lmid_t, const char *, int) = (void *(*)(Lmid_t, const char *, int))next(&next_dlmopen, "dlmopen");
+	if (!real)
+		return NULL;
+	if (rebind_same_loader(file, mode, __builtin_return_address(0)))
+		return rebind_opened(real(lmid, file, mode));
+	return real(lmid, file, mode);
 }
 
 /* Points memcpy and memmove at the installed rule's routine, or at the C
@@ -208,6 +256,7 @@ __attribute__((constructor)) static void install(void)
 	static struct uc_rule forced;
 	const char *isa = getenv("UARCHCOPY_ISA"), *strategy = getenv("UARCHCOPY_STRATEGY");
 	const struct uc_rule *rule;
+	reporting = getenv("UARCHCOPY_REPORT") != NULL;
 	if (isa && *isa) {
 		int k = 0;
 		while (k < 3 && !same_text(isa, isa_names[k], text_len(isa_names[k]) + 1))
@@ -225,18 +274,17 @@ __attribute__((constructor)) static void install(void)
 			say("UARCHCOPY_STRATEGY=", strategy, ": no such strategy; the CPU's rule stays");
 	}
 	const char *routines = choose_routines(rule);
-	if (getenv("UARCHCOPY_REPORT")) {
+	if (reporting) {
 		char line[1024];
 		uc_rule_describe(line, sizeof line, rule);
 		say(line, "; routines ", routines);
 	}
 #ifdef UARCHCOPY_SHARED
-	rebind(chosen_memcpy, getenv("UARCHCOPY_REPORT") != NULL);
+	rebind(chosen_memcpy, reporting);
 #else
 	const char *down = stand_in_install();
-	if (getenv("UARCHCOPY_REPORT"))
-		say("no C library memmove to defer to: strategy libc and memmove's overlaps run rep movsb, or ", down,
-		    " where the destination lies above an overlapping source");
+	say("no C library memmove to defer to: strategy libc and memmove's overlaps run rep movsb, or ", down,
+	    " where the destination lies above an overlapping source");
 #endif
 }
 

@@ -1,27 +1,39 @@
 #!/bin/sh
 # Real programs on build/libuarchcopy.so: sqlite3 running a few thousand
-# statements, python3 working on bytes, git on a clone of this repository,
-# tar and gzip over a tree. Each runs without the library, with it under
-# this CPU's rule, and with it forced to take each strategy of the flavor
-# wherever that strategy can copy (UARCHCOPY_STRATEGY), so the vector paths,
-# memmove's descending one included, run inside real programs. Every run
-# must print what the run without the library printed.
-# usage: tests/preload.sh   (needs build/libuarchcopy.so)
+# statements, python3 working on bytes and opening libraries with ctypes,
+# git on a clone of this repository, tar and gzip over a tree, bash on
+# strings, and coreutils' cp, ls and sort on a copy of the tree. Each runs
+# without the library, with it under this CPU's rule, and with it forced
+# to take each strategy of the flavor wherever that strategy can copy
+# (UARCHCOPY_STRATEGY), so the vector paths, memmove's descending one
+# included, run inside real programs. Every run must print what the run
+# without the library printed, on stdout and on stderr, byte for byte.
+# And every path to memcpy and memmove (tests/preload_paths.c) must lead
+# past the library's stub.
+# usage: tests/preload.sh   (needs build/libuarchcopy.so, build/no_write_exec, build/preloaded)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LIB=$ROOT/build/libuarchcopy.so
 . "$ROOT/tests/lib.sh"
-for tool in sqlite3 python3 git tar gzip; do
+for tool in sqlite3 python3 git tar gzip bash cp ls sort; do
 	command -v $tool >/dev/null || { bad "$tool is missing (make deps)"; summary; exit 1; }
 done
 
-# The library exports the C library's copies and nothing else
-# (preload/exports.map): memcpy and memmove are one stub that jumps through
-# the pointer the constructor sets, and its uc_ symbols bind inside it, so
-# the checked forms reach the chosen routine by that jump, not through the
-# PLT.
-check "the library exports memcpy, memmove and their _chk forms only" test "$(nm -D --defined-only "$LIB" |
-	awk '{ print $3 }' | sort | tr '\n' ' ')" = "__memcpy_chk __memmove_chk memcpy memmove "
+# The library exports the C library's copies, and dlopen and dlmopen, and
+# nothing else (preload/exports.map): memcpy and memmove are one stub that
+# jumps through the pointer the constructor sets, and its uc_ symbols bind
+# inside it, so the checked forms reach the chosen routine by that jump,
+# not through the PLT.
+check "the library exports memcpy, memmove, their _chk forms, dlopen and dlmopen only" test "$(nm -D --defined-only "$LIB" |
+	awk '{ print $3 }' | LC_ALL=C sort | tr '\n' ' ')" = "__memcpy_chk __memmove_chk dlmopen dlopen memcpy memmove "
+
+# Nothing on a program's stderr: the library writes there only where
+# UARCHCOPY_REPORT asks it to, and then says what it ignored too.
+check "without UARCHCOPY_REPORT the library writes nothing to stderr, bad values included" sh -c \
+	"test -z \"\$(UARCHCOPY_ISA=wide UARCHCOPY_STRATEGY=none LD_PRELOAD='$LIB' env true 2>&1)\""
+check "...with it, the report says what it ignored" sh -c "UARCHCOPY_ISA=wide UARCHCOPY_STRATEGY=none UARCHCOPY_REPORT=1 \
+	LD_PRELOAD='$LIB' env true 2>&1 | sort -u | grep -c -e '^libuarchcopy: UARCHCOPY_ISA=wide: not gpr' \
+	-e '^libuarchcopy: UARCHCOPY_STRATEGY=none: no such strategy' | grep -qx 2"
 check "...memcpy and memmove are one stub, not the entry uc_memmove" test "$(nm "$LIB" | awk '$3 == "memcpy" ||
 	$3 == "memmove" { print $1 }' | sort -u | wc -l)$(nm "$LIB" | awk '$3 == "memcpy" || $3 == "uc_memmove" { print $1 }' |
 	sort -u | wc -l)" = 12
@@ -70,9 +82,73 @@ check "...under it the library points every slot past the stub" \
 check "under the filter refusing PROT_WRITE, a slot of -z now keeps the stub" \
 	test "$("$NWE" env LD_PRELOAD="$LIB" "$T/plt_now")" = "memcpy stub memmove stub"
 check "...and the report says so" sh -c "UARCHCOPY_REPORT=1 '$NWE' env LD_PRELOAD='$LIB' '$T/plt_now' 2>&1 |
-	grep -q '^libuarchcopy: 0 PLT slots of memcpy and memmove point past the stub; 2 left on it'"
+	grep -q '^libuarchcopy: 0 slots of memcpy and memmove point past the stub; 2 left on it'"
 check "...while a lazy program's slots, writable, point past it" \
 	test "$("$NWE" env LD_PRELOAD="$LIB" "$T/plt_lazy")" = "memcpy $PAST memmove $PAST"
+
+# Every other path to memcpy and memmove leads past the stub too
+# (tests/preload_paths.c): a program's and its libraries' GOT slots, through
+# which code takes the address and calls without the PLT (-fno-plt), and
+# the pointers their static initializers hold, const and not; the PLT and
+# GOT slots of libraries opened after the start, by dlopen with a path
+# (lazily and not), by name and by dlmopen(LM_ID_BASE); and each address
+# is one value, in every object, as C wants. A program built without
+# -fPIE that takes the address keeps its PLT entry as the address
+# everywhere, as without the library, its PLT slot behind it past the
+# stub. A library the dynamic linker finds along the caller's RUNPATH, or
+# by $ORIGIN, loads as without the library (the C library's dlopen
+# called with the caller's return address), on the stub until the next
+# dlopen, past it after. Controls: under the filter refusing PROT_WRITE,
+# the addresses all stay the stub, one value still; the library linked
+# without its dlopen and dlmopen leaves the libraries opened later on the
+# stub.
+P=$T/paths
+mkdir -p "$P/rp" "$P/control"
+paths_lib() { # paths_lib NAME FILE FLAGS...: tests/preload_paths_lib.c as a library exporting NAME
+	name=$1 file=$2
+	shift 2
+	cc -O1 -fno-builtin -fPIC -shared -DPATHS_LIB="$name" "$@" "$ROOT/tests/preload_paths_lib.c" -o "$file"
+}
+paths_lib paths_call "$P/libpaths_call.so"
+paths_lib paths_take "$P/libpaths_take.so" -DTAKE -Wl,-z,now
+paths_lib paths_late_call "$P/libpaths_late_call.so"
+paths_lib paths_late_take "$P/libpaths_late_take.so" -DTAKE -Wl,-z,now
+paths_lib paths_named "$P/libpaths_named.so" -DTAKE
+paths_lib paths_base "$P/libpaths_base.so"
+paths_lib paths_rp "$P/rp/libpaths_rp.so"
+paths_lib paths_origin "$P/libpaths_origin.so" -DTAKE
+for form in "paths -fno-plt -Wl,-z,now" "paths_entry -fno-pie -no-pie" "paths_runpath -Wl,-rpath,$P/rp,--enable-new-dtags"; do
+	# shellcheck disable=SC2086
+	set -- $form
+	out=$1
+	shift
+	cc -O1 -fno-builtin "$@" "$ROOT/tests/preload_paths.c" -L"$P" -lpaths_call -lpaths_take -ldl -o "$P/$out"
+done
+sed '/dlm*open;/d' "$ROOT/preload/exports.map" >"$P/control/exports.map"
+cc -shared -Wl,-z,now -Wl,--version-script="$P/control/exports.map" "$ROOT/build/lib/uarchcopy-shared-all.o" \
+	-o "$P/control/libuarchcopy.so"
+for form in paths paths_entry; do
+	check "without the library $form's paths all lead to the C library" sh -c \
+		"env LD_LIBRARY_PATH='$P' '$P/$form' libc '$P' >'$T/log.paths'; tail -1 '$T/log.paths' | grep -Eq '^[0-9]+ paths, 0 astray; the address one\$'"
+done
+check "under it, every path leads to the library's choice ($PAST): GOT slots, pointers, PLT slots, libraries opened later" \
+	sh -c "env LD_LIBRARY_PATH='$P' LD_PRELOAD='$LIB' '$P/paths' $PAST '$P' | tail -1 | grep -qx '30 paths, 0 astray; the address one'"
+check "...and memcpy's and memmove's addresses are one in the program and in each library" sh -c \
+	"env LD_LIBRARY_PATH='$P' LD_PRELOAD='$LIB' '$P/paths' $PAST '$P' | grep -Ec '^(program|paths_take|paths_late_take|paths_named) (address-in-code|const-initializer|initializer) mem(cpy|move) $PAST\$' | grep -qx 24"
+check "a program built without -fPIE: the addresses its PLT entry, as without the library, every slot past the stub" \
+	sh -c "env LD_LIBRARY_PATH='$P' LD_PRELOAD='$LIB' '$P/paths_entry' $PAST '$P' | tail -1 | grep -qx '34 paths, 0 astray; the address one'"
+check "libraries found along the caller's RUNPATH and by \$ORIGIN load as without the library" sh -c \
+	"env LD_LIBRARY_PATH='$P' '$P/paths_runpath' libc '$P' --runpath | tail -1 | grep -qx '32 paths, 0 astray; the address one'"
+env LD_LIBRARY_PATH="$P" LD_PRELOAD="$LIB" "$P/paths_runpath" $PAST "$P" --runpath >"$T/runpath" 2>&1
+check "...under it too, on the stub until the next dlopen" \
+	test "$(grep -c ' stub (before)$' "$T/runpath")" -eq 8
+check "...and past it after" grep -qx '32 paths, 0 astray; the address one' "$T/runpath"
+check "control: under the filter refusing PROT_WRITE the GOT slots and pointers keep the stub, and the check fails on 24" \
+	sh -c "! '$NWE' env LD_LIBRARY_PATH='$P' LD_PRELOAD='$LIB' '$P/paths' $PAST '$P' >'$T/nwe' 2>&1 &&
+	tail -1 '$T/nwe' | grep -qx '30 paths, 24 astray; the address one'"
+check "control: the library without its dlopen and dlmopen leaves the libraries opened later on the stub: fails on 16" \
+	sh -c "! env LD_LIBRARY_PATH='$P' LD_PRELOAD='$P/control/libuarchcopy.so' '$P/paths' $PAST '$P' >'$T/control' 2>&1 &&
+	tail -1 '$T/control' | grep -qx '30 paths, 16 astray; the address not one'"
 
 # The sqlite3 script: a table of 2000 rows with text and blobs, updates,
 # an index, queries that sort and group, a vacuum and an integrity check.
@@ -93,6 +169,7 @@ awk 'BEGIN {
 	print "VACUUM;"
 	print "PRAGMA integrity_check;"
 	print "SELECT count(*), sum(length(data)), total(x) FROM t;"
+	print "SELECT * FROM no_such_table;"
 }' >"$T/script.sql"
 cat >"$T/bytes.py" <<'PY'
 import hashlib, zlib
@@ -111,7 +188,30 @@ m = memoryview(a)
 h.update(bytes(m[100:70000]) + bytes(m[::3][:9000]))
 h.update(zlib.decompress(zlib.compress(bytes(a), 6)))
 print(len(a), h.hexdigest())
+# Libraries opened at run time: by name, and one that is not there, whose
+# error is the dynamic linker's.
+import ctypes, sys
+z = ctypes.CDLL("libz.so.1")
+z.crc32.restype = ctypes.c_ulong
+print("crc32", z.crc32(0, bytes(a), len(a)) == zlib.crc32(bytes(a)))
+try:
+    ctypes.CDLL("libuarchcopy-absent.so.9")
+except OSError as e:
+    print(e, file=sys.stderr)
 PY
+# bash on strings: substrings, replacement, concatenation, arrays.
+cat >"$T/strings.bash" <<'SH'
+s=
+for i in $(seq 1 3000); do s="$s${i}x"; done
+t=${s//x/-}
+a=()
+for ((i = 0; i < ${#t}; i += 97)); do a+=("${t:i:61}"); done
+printf '%s\n' "${#s}" "${#t}" "${#a[@]}" "${a[7]}" "${a[-1]}"
+printf '%s\n' "${a[@]}" | sha256sum
+echo "bash: to stderr" >&2
+SH
+# Numbers and words for sort, a few thousand lines.
+awk 'BEGIN { for (i = 1; i <= 20000; i++) printf "%d %s%d\n", (i * 7919) % 10007, substr("qwertyuiop", i % 10 + 1), i }' >"$T/words"
 
 # A snapshot of this repository, taken once: git and tar work on it, so
 # that a commit or an edit while the test runs changes no output. Its last
@@ -128,24 +228,33 @@ git -C "$T/origin.git" symbolic-ref HEAD refs/heads/snapshot
 mkdir "$T/src" && git -C "$ROOT" archive HEAD -- . ':(exclude)evidence' | tar -xf - -C "$T/src"
 
 # run DIR: every program once, under the environment the caller set; each
-# output into DIR.
+# one's stdout into DIR/NAME.out, its stderr into DIR/NAME.err.
+PROGRAMS="sqlite3 python3 git tar bash coreutils"
 run() {
 	mkdir -p "$1"
 	rm -f "$T/db.sqlite"
-	sqlite3 "$T/db.sqlite" <"$T/script.sql" >"$1/sqlite3" 2>&1
-	python3 "$T/bytes.py" >"$1/python3" 2>&1
+	sqlite3 "$T/db.sqlite" <"$T/script.sql" >"$1/sqlite3.out" 2>"$1/sqlite3.err"
+	python3 "$T/bytes.py" >"$1/python3.out" 2>"$1/python3.err"
 	rm -rf "$T/clone"
 	{ git clone -q "$T/origin.git" "$T/clone" && git -C "$T/clone" log --stat -25 &&
-		git -C "$T/clone" fsck --full 2>&1 && git -C "$T/clone" archive HEAD | sha256sum; } >"$1/git" 2>&1
+		git -C "$T/clone" fsck --full && git -C "$T/clone" archive HEAD | sha256sum; } >"$1/git.out" 2>"$1/git.err"
 	{ tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - -C "$T/src" . |
 		gzip -n -6 >"$T/tree.tar.gz" && sha256sum <"$T/tree.tar.gz" && rm -rf "$T/x" && mkdir "$T/x" &&
 		gzip -dc "$T/tree.tar.gz" | tar -xf - -C "$T/x" && (cd "$T/x" && find . -type f | LC_ALL=C sort | xargs sha256sum); } \
-		>"$1/tar" 2>&1
+		>"$1/tar.out" 2>"$1/tar.err"
+	bash "$T/strings.bash" >"$1/bash.out" 2>"$1/bash.err"
+	# shellcheck disable=SC2012 # ls is the program under test
+	(rm -rf "$T/copy" && cp -r "$T/src" "$T/copy" && cd "$T/copy" && ls -lR --time-style=+ . | sed '/^total /d' &&
+		LC_ALL=C sort -k2 "$T/words" | sha256sum && sort -n -s "$T/words" | sha256sum && sort -u "$T/words" | tail -3 &&
+		ls no_such_file) >"$1/coreutils.out" 2>"$1/coreutils.err"
 }
 
 run "$T/plain"
-check "the programs ran" test -s "$T/plain/sqlite3" -a -s "$T/plain/python3" -a -s "$T/plain/git" -a -s "$T/plain/tar"
-check "sqlite3's integrity check passed" grep -qx ok "$T/plain/sqlite3"
+check "the programs ran" sh -c "cd '$T/plain' && for p in $PROGRAMS; do test -s \$p.out || exit 1; done"
+check "...and wrote to stderr where they were made to: sqlite3, python3, bash, ls" sh -c \
+	"cd '$T/plain' && test -s sqlite3.err -a -s python3.err -a -s bash.err -a -s coreutils.err"
+check "sqlite3's integrity check passed" grep -qx ok "$T/plain/sqlite3.out"
+check "python3 opened libz by name and ran its crc32" grep -qx 'crc32 True' "$T/plain/python3.out"
 check "the library loads and reports its rule" sh -c \
 	"UARCHCOPY_REPORT=1 LD_PRELOAD='$LIB' env true 2>&1 | grep -q '^libuarchcopy: memcpy: Rule {'"
 # Linked in statically instead: the archive's memcpy and memmove take the
@@ -156,6 +265,8 @@ check "a program links build/libuarchcopy.a statically" \
 check "...its copies are the library's" sh -c "UARCHCOPY_REPORT=1 '$T/static' 2>&1 | grep -q '^libuarchcopy: memcpy: Rule {'"
 cc -O1 -fno-builtin "$ROOT/tests/copy_program.c" -o "$T/libc-only"
 check "...and print what the C library's print" sh -c "test \"\$('$T/static' 2>/dev/null)\" = \"\$('$T/libc-only')\""
+check "...and nothing on stderr, a bad value included, where the report is not asked for" sh -c \
+	"test -z \"\$(UARCHCOPY_ISA=wide UARCHCOPY_STRATEGY=none '$T/static' 2>&1 >/dev/null)\""
 check "...its memcpy and memmove are IFUNC symbols, resolved to the installed rule's routine" sh -c \
 	"nm '$T/static' | grep -q ' i memmove\$' && UARCHCOPY_REPORT=1 '$T/static' 2>&1 | grep -q '; routines [a-z0-9_]*\$'"
 check "...chosen the same under the filter, and a forced strategy too" sh -c \
@@ -177,8 +288,9 @@ if grep -qw avx2 /proc/cpuinfo; then
 		"UARCHCOPY_REPORT=1 '$T/sweep' 2>&1 | grep -Eq 'rep movsb, or avx(2|512)_down where the destination lies above'"
 fi
 LD_PRELOAD=$LIB run "$T/rule"
-for p in sqlite3 python3 git tar; do
-	check "$p under the library prints what it printed without" cmp "$T/plain/$p" "$T/rule/$p"
+for p in $PROGRAMS; do
+	check "$p under the library prints what it printed without, on stdout and stderr" \
+		sh -c "cmp '$T/plain/$p.out' '$T/rule/$p.out' && cmp '$T/plain/$p.err' '$T/rule/$p.err'"
 done
 check "a forced strategy reports itself forced, on this CPU's entry" sh -c \
 	"UARCHCOPY_STRATEGY=down UARCHCOPY_REPORT=1 LD_PRELOAD='$LIB' env true 2>&1 | grep -q ', forced: UARCHCOPY_STRATEGY=down); routines table\$'"
@@ -228,8 +340,9 @@ check "a count of processes out of range is refused" sh -c \
 	"LD_PRELOAD='$LIB' '$PRELOADED' --processes 0 >/dev/null 2>&1; test \$? -eq 2 && LD_PRELOAD='$LIB' '$PRELOADED' --processes 32 >/dev/null 2>&1; test \$? -eq 2"
 for s in $(sed -n 's/^\tX(UC_STRATEGY_[A-Z0-9_]*, "\([a-z0-9_]*\)",.*/\1/p' "$ROOT/out/user/copy_rule.h"); do
 	UARCHCOPY_STRATEGY=$s LD_PRELOAD=$LIB run "$T/$s"
-	for p in sqlite3 python3 git tar; do
-		check "$p with every copy $s prints the same" cmp "$T/plain/$p" "$T/$s/$p"
+	for p in $PROGRAMS; do
+		check "$p with every copy $s prints the same, on stdout and stderr" \
+			sh -c "cmp '$T/plain/$p.out' '$T/$s/$p.out' && cmp '$T/plain/$p.err' '$T/$s/$p.err'"
 	done
 done
 summary
