@@ -61,6 +61,7 @@ help:
 	@echo "make probe-portable  build build/uarchcopy-probe, the static probe for other machines"
 	@echo "make bench        compare the copies side by side on this CPU"
 	@echo "make bench-against BASE=REV  time the routines out/ ships now against REV's, each in turns with rep movsb, in one process"
+	@echo "make bench-real   the drop-in library on a long random stream and under sqlite3, python3 and zstd (BENCH_RUNS=N, OTHER_LIB=PATH.so)"
 	@echo "make git-drivers  register git's diff and merge drivers for uarch.db and out/ (make deps does)"
 	@echo "make install      install uarchgen, the probe, the libraries, uarchcopy.pc and the man pages"
 	@echo "                  (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, INCLUDEDIR, MANDIR; make uninstall)"
@@ -92,6 +93,8 @@ DEBIAN_PACKAGES := gcc make pkg-config nasm lua5.4 liblua5.4-dev libsqlite3-dev 
                    man-db groff-base \
                    linux-source-6.1 linux-source-6.12 flex bison bc libelf-dev \
                    rustc-web cargo-web rust-web-clippy rust-web-src
+# make bench times zstd with the drop-in library and without.
+DEBIAN_PACKAGES += zstd
 deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES) $(RUST_FLOOR_LIBS)
@@ -379,12 +382,35 @@ $(B)/preloaded: bench/preloaded/preloaded.c bench/preloaded/plt_slot.c bench/pre
 	$(Q)$(CC) $(PROBE_CFLAGS) -O2 -fno-builtin $(CFLAGS) bench/preloaded/preloaded.c bench/preloaded/plt_slot.c common/workload.c \
 		common/size_profile.c derive/grid_gate.c common/util.c -o $@ -lm
 
+# The drop-in library as a user meets it: a long random stream of memcpy
+# calls, and Debian's programs run with it preloaded and without.
+$(B)/preloaded-stream: bench/preloaded/stream.c bench/preloaded/size_table.c bench/preloaded/size_table.h \
+		       bench/preloaded/plt_slot.c bench/preloaded/plt_slot.h common/timer.h
+	@echo "  CC      $@"
+	$(Q)$(CC) $(PROBE_CFLAGS) -O2 -fno-builtin $(CFLAGS) bench/preloaded/stream.c bench/preloaded/size_table.c \
+		bench/preloaded/plt_slot.c -o $@
+$(B)/with-without: bench/preloaded/with_without.c
+	@echo "  CC      $@"
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) $< -o $@
+$(B)/bench-corpus: bench/preloaded/corpus.c
+	@echo "  CC      $@"
+	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) $< -o $@ -lm
+BENCH_REAL_BINS := $(B)/preloaded-stream $(B)/with-without $(B)/bench-corpus
+# BENCH_RUNS=N: each program's runs each way (default 5; the stream's rounds
+# are 4N + 1); OTHER_LIB=PATH.so: another library, a third side.
+BENCH_REAL := bench/preloaded/real.sh $(B) $(if $(BENCH_RUNS),--runs '$(BENCH_RUNS)') \
+	      $(if $(OTHER_LIB),--other '$(OTHER_LIB)')
+
 # make bench: the copies side by side, per flavor, and the drop-in library
-# under a program; reports ratios, asserts nothing.
-.PHONY: bench
-bench: all $(FLAVORS:%=$(B)/%/bench) $(B)/preloaded
+# under a program, then as a user meets it (make bench-real); reports
+# ratios, asserts nothing.
+.PHONY: bench bench-real
+bench: all $(FLAVORS:%=$(B)/%/bench) $(B)/preloaded $(BENCH_REAL_BINS)
 	$(Q)for f in $(FLAVORS); do $(B)/$$f/bench --out $(B)/$$f/bench-results || exit 1; done
 	$(Q)UARCHCOPY_REPORT=1 LD_PRELOAD=$(CURDIR)/$(B)/libuarchcopy.so $(B)/preloaded --processes 9
+	$(Q)$(BENCH_REAL)
+bench-real: $(B)/libuarchcopy.so $(BENCH_REAL_BINS)
+	$(Q)$(BENCH_REAL)
 
 # make bench-against BASE=REV: the routines out/ ships now against REV's,
 # each measured rule's set timed in turns with rep movsb, in one process, on the random-size
