@@ -73,12 +73,10 @@ struct small_trial {
  * fastest on random sizes (from, its multiple), and the table they shape,
  * compiled as gen writes it, is timed in turns with every copy forward as
  * it ships: the median ticks a call of each. kept: it beat every copy
- * forward as a candidate must, and the rule is that table. On an Emerald Rapids guest (entry sapphirerapids) the user
- * flavor's candidates, of 9 to 16 bands, lost to the C library on random
- * sizes (15.72-18.36 ticks a call against 15.14); the trials shaped the
- * fastest to 0..32 small_flat and vector copies above, 12.75 against
- * 15.73, and 6.88 against 7.59 sorted
- * (evidence/sapphirerapids-2026-12-03-1e1d36). */
+ * forward as a candidate must, and the rule is that table. A candidate
+ * that loses may still hold the table that wins: the trials can shape it
+ * into one faster than every copy forward (measured: see
+ * docs/notebook/measurements-2026-12.md#the-shaped-trial). */
 struct shaped_trial {
 	int started; /* 0: not run (a candidate was kept; a run before version 9) */
 	double from;
@@ -92,14 +90,13 @@ struct shaped_trial {
  * above, near and below (classes_trial_table), compiled as gen writes it
  * and timed in turns with every copy forward as it ships: the median ticks
  * a call of each. kept: no slower than every copy forward beyond the noise
- * on random sizes and on the sorted control. Its
- * gain lies where the workload rarely goes: on a Zen 4 guest rep movsb
- * took 127 ticks at 64 bytes, d = 1..15, and 55 at d = 16..31, against 11
- * at every other distance, where the descending copy took 12
- * (evidence/zen4-2026-12-04-641111); a tie on the workload keeps it, since
- * each of its cells beat every copy forward beyond the noise where it
- * differs. In the user flavor every copy forward is the C library's
- * memmove, which a table's elsewhere copy is not: no trial runs there. */
+ * on random sizes and on the sorted control. Its gain lies where the
+ * workload rarely goes, at the few distances where rep movsb stalls
+ * (measured: see docs/notebook/measurements-2026-12.md#the-classes-trial),
+ * so a tie on the workload keeps it, since each of its cells beat every
+ * copy forward beyond the noise where it differs. In the user flavor
+ * every copy forward is the C library's memmove, which a table's
+ * elsewhere copy is not: no trial runs there. */
 struct classes_trial {
 	int tried; /* 0: not run (a table kept, the user flavor, or no class copies its own way) */
 	struct workload_ticks table, baseline;

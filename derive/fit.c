@@ -97,10 +97,9 @@ static double worst_harm(const struct fit_tables *f, size_t i, size_t j, int c, 
  * band's points are judged against (band_base): from reference_from, the
  * flavor's reference. A strategy that wins on the
  * whole but loses at some point of the cell is not taken: a table never makes a copy
- * slower than the baseline would (the table recorded in
- * evidence/zen3-2026-11-30-d09b89 takes the descending copy for 161..256
- * bytes, which loses up to 16% to rep movsb at 256 bytes and d = 40..63,
- * as its run.archive shows; tests/fixtures/harm_somewhere.csv). */
+ * slower than the baseline would, and a mean over the cell hides a loss
+ * at a few of its distances (tests/fixtures/harm_somewhere.csv; measured:
+ * see docs/notebook/measurements-2026-12.md#no-cell-slower-than-the-baseline). */
 static int cell(const struct fit_tables *f, size_t i, size_t j, int c, unsigned int valid, int prefer, double *cost)
 {
 	const double log_noise = f->log_noise;

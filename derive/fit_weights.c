@@ -68,8 +68,10 @@ double *split_costs(const struct grid *g, const struct derive_cost *cost, size_t
 	return split;
 }
 
-/* Fills w for g's points, points of them, so that the weights of all
- * points sum to points, the unit BAND_PRICE is per.
+/* Fills w with the weight of each of g's points, here[li] of them at
+ * length index li and points in all, so that together they weigh points,
+ * as the points counted one by one do: BAND_PRICE is a price per point,
+ * and keeps its meaning whatever the weighting.
  * - LENGTHS_ALIKE: every length weighs alike, however many distances the
  *   probe timed at it (512 at a few lengths, 128 at most, 13 past 1 MiB).
  *   Counted point by point, 8 MiB weighed a fortieth of 32 bytes, and a

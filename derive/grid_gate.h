@@ -32,12 +32,11 @@ int grid_gate_loses(double ratio, int slower, int rounds, double noise);
 /* The fewest rounds of `rounds` in which the table must be the slower for
  * a loss: the least k where, were the two to take the same time, k or
  * more slower rounds happen with probability GRID_GATE_TIE_ODDS or less.
- * 12 of 15 (0.018); 30 of 45 (0.018). One timing of 15 rounds misses a
- * steady loss of a tenth in a noisy guest: make bench found zen5's user
- * table 1.16-1.23x the C library at 65536 bytes, d = 1..63, slower in 12
- * or more of 15 rounds, where the gate had judged d = 33 by its three
- * timings' median counts, 1.103x in 11 (evidence/zen5-2026-12-07-0b2b51);
- * the rounds of three timings together can tell. */
+ * 12 of 15 (0.018); 30 of 45 (0.018). One timing of 15 rounds can miss
+ * a steady loss of a tenth in a noisy guest, and so can the median of
+ * three timings' counts; the rounds of the three together can tell
+ * (measured: see
+ * docs/notebook/measurements-2026-12.md#the-gates-rounds-counted-together). */
 #define GRID_GATE_TIE_ODDS 0.02
 int grid_gate_slower_needed(int rounds);
 

@@ -25,9 +25,9 @@ struct model_costs {
  * measured none (MODEL_*_DEFAULT). */
 struct model_costs model_costs_of(const struct dispatch_run *d);
 
-/* The defaults: a Zen 5 guest's trees, 21.38 ticks a call on random sizes
- * and 8.69 sorted with 8 bands, 8.31 and 8.31 with one
- * (evidence/zen5-2026-12-06-08a427), read as model_costs_of reads them. */
+/* The defaults, for a run whose trees were not timed: a measured guest's
+ * trees of 1 and 8 bands, read as model_costs_of reads them (measured:
+ * see docs/notebook/measurements-2026-12.md#the-models-default-costs). */
 #define MODEL_COMPARE_TICKS_DEFAULT 0.15
 #define MODEL_MISPREDICT_TICKS_DEFAULT 15.3
 

@@ -71,9 +71,9 @@ void repair_range(const struct derived_rule *r, unsigned int n, unsigned int *lo
 	/* Each end inside the band splits it: where the table has no room for
 	 * the bands that makes, the range reaches the band's end, above first,
 	 * then below, so that a full table repairs a wider cell rather than
-	 * refuse: a Zen 5 guest's user table of 16 bands lost 1.214x at 65536
-	 * bytes, d = 16, and was refused for want of room
-	 * (evidence/zen5-2026-12-07-d83084). */
+	 * refuse: a table of MAX_BANDS bands that loses at one point would
+	 * otherwise be refused whole for want of room (measured: see
+	 * docs/notebook/measurements-2026-12.md#a-full-table-repairs-a-wider-cell). */
 	int room = MAX_BANDS - r->n_bands;
 	if ((*lo > b->lo) + (*hi < b->hi) > room)
 		*hi = b->hi;

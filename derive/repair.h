@@ -15,12 +15,11 @@
 
 /* The most a compiled tree was measured to cost a call, in ticks: the
  * probe's eight-band alternating table on the random-size workload
- * against its one-band table sorted, the largest of every recorded run
- * (42.84 against 18.15 on an Emerald Rapids guest,
- * evidence/sapphirerapids-2026-12-04-5bd232; 21.38 against 8.31 on a Zen 5
- * guest, 24.06 against 11.89 on a Zen 4 guest). A cell whose every copy
- * takes this many ticks over the noise or more keeps its verdict whatever
- * tree reaches it. */
+ * against its one-band table sorted, the largest of every recorded run,
+ * rounded up (measured: see
+ * docs/notebook/measurements-2026-12.md#the-most-a-tree-costs). A cell
+ * whose every copy takes this many ticks over the noise or more keeps its
+ * verdict whatever tree reaches it. */
 #define TREE_TICKS_MAX 25.0
 
 /* The lengths a repair at length n changes: those of n's band between the

@@ -113,9 +113,8 @@ static int rank(const struct timings *t, const struct dispatch_run *d, struct se
 		fitted[next] = fitted[left - 1];
 	}
 	/* The classes table of the first: its gain lies where the workload
-	 * rarely goes (on a Zen 4 guest rep movsb took 127 ticks at 64 bytes,
-	 * d = 1..15, against 11 at every other distance, where the descending
-	 * copy took 12: evidence/zen4-2026-12-04-641111). */
+	 * rarely goes, at the few distances where rep movsb stalls (measured:
+	 * see docs/notebook/measurements-2026-12.md#the-classes-trial). */
 	if (!*n)
 		return 0;
 	*scratch = out[0];

@@ -91,8 +91,9 @@ int plan_code_tree(const int *codes, int n, struct plan_tree *out)
 		return 0;
 	}
 	/* A vector flavor's tables often choose the ascending ymm copy past
-	 * the small copy's lengths (evidence/zen3-2026-11-30-41ab45: 33..192
-	 * and 257..3072 bytes): it is tested first, not three compares deep. */
+	 * the small copy's lengths, over most lengths to a few KiB (measured:
+	 * see docs/notebook/measurements-2026-12.md#the-ascending-ymm-copy-tested-first):
+	 * it is tested first, not three compares deep. */
 	for (int i = 0; i < n; i++) {
 		const struct strategy *s = &strategy_catalogue[codes[i]];
 		if (s->isa == ISA_AVX2 && s->direction == DIR_UP && !s->streams && s->min_n > 0) {

@@ -7,18 +7,14 @@
  * a few bytes runs the tree's compares and its moves with no jump out of
  * the entry, as the C library's memmove reaches them in two compares
  * (glibc 2.36's __memmove_avx512_unaligned_erms). A jump out of the entry
- * to a copy laid out 64 KiB away cost a Zen 4 guest 1-1.4 ticks a call at
- * 16..32 bytes (6.5-7.0 ticks where the same moves after the compares
- * took 5.6), and took 65..128 bytes from 0.96-1.07x the C library's time
- * to 1.25-1.30x (a throwaway timing, not a recorded run: each shape in
- * executable memory at three addresses, timed in turns with the C
- * library's memmove by common/timer.h's time_copy). At 128 bytes the
- * probe's grid gate refused zen4's user table of that run
- * (evidence/zen4-2026-12-04-e676cc). The longer copies, whose time a jump
- * does not show, stay behind rel32 jumps that rule_patch moves. A leaf
- * past the tree's first whose copy is one held here takes no jump even to
- * it: its moves are laid out inside the tree, after its compare (tree.h,
- * falls), and the copy's body here as well, for the tree's other leaves. */
+ * to a copy laid out far away costs a short copy a large share of its
+ * time, enough for the probe's grid gate to refuse a table (measured: see
+ * docs/notebook/measurements-2026-12.md#short-copies-held-in-the-entry).
+ * The longer copies, whose time a jump does not show, stay behind rel32
+ * jumps that rule_patch moves. A leaf past the tree's first whose copy is
+ * one held here takes no jump even to it: its moves are laid out inside
+ * the tree, after its compare (tree.h, falls), and the copy's body here
+ * as well, for the tree's other leaves. */
 #ifndef PLAN_LAYOUT_H
 #define PLAN_LAYOUT_H
 

@@ -93,9 +93,9 @@ void plan_at_isa(const struct copy_table *t, int isa, struct copy_table *out)
 	out->align_dst = t->align_dst;
 	out->n_bands = 0;
 	/* A stand-in was chosen on its own timings: its fallback's are not
-	 * its (avx2_down took 1.3x the C library's memmove at 16 KiB where
-	 * avx512_down tied it, evidence/zen5-2026-12-07-818db3), so where the
-	 * CPU cannot run it the flavor's stands in. */
+	 * its, and the fallback may lose where the stand-in tied (measured:
+	 * see docs/notebook/measurements-2026-12.md#a-stand-ins-fallback), so
+	 * where the CPU cannot run it the flavor's stands in. */
 	for (int way = 0; way < 2; way++) {
 		int s = t->stand_in[way] - 1;
 		int runs_here = s >= 0 && strategy_catalogue[s].isa <= isa;

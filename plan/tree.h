@@ -118,13 +118,10 @@ void plan_tree_free(struct plan_tree *tree);
  * probe, which times every strategy through this dispatch, does not charge
  * one short copy the code tree's compares and another none: with small
  * alone first, small_flat paid three compares and two taken jumps more
- * than small before its body. So tested, small_flat took 5.2-7.4 ticks a
- * call at 8..32 bytes, d = 0, where small took 5.2-6.6
- * (evidence/sapphirerapids-2026-12-03-51f66d, kernel flavor); with the
- * general-register ones alone first, avx512_small took 8.9-9.7 at 16..32
- * bytes where small took 5.9-6.0 (a probe run on that guest, not
- * recorded), though called alone it took 0.85x small_flat's time. A
- * table holds a code only where its isa runs (uc_rule_runs). */
+ * than small before its body, and any short copy left behind the code
+ * tree is timed for its place, not its moves (measured: see
+ * docs/notebook/measurements-2026-12.md#every-short-copy-tested-first).
+ * A table holds a code only where its isa runs (uc_rule_runs). */
 int plan_short_first(const int *codes, int n, int *out);
 
 #endif

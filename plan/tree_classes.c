@@ -11,13 +11,10 @@
  * copies the class elsewhere alike, by a copy with no pieces, and some
  * band tests a class. Then the length matters only in the classes whose
  * copy changes with it, and a call elsewhere, where most distances fall,
- * runs the class tests and no length compare. zen4's kernel table that
- * copies every class forward but above (d = 1..31, where rep movsb took
- * 55-127 ticks at 64 bytes against 11 at d = 0,
- * evidence/zen4-2026-12-04-641111), length first (cmp 7, then the
- * distance), took 1.032x the time of one rep movsb on make bench's random
- * sizes, distance first 1.013-1.014x (the table forged into zen4's rule,
- * two runs each). */
+ * runs the class tests and no length compare: a table that copies every
+ * class forward but one runs faster on random sizes so tested than tested
+ * length first (measured: see
+ * docs/notebook/measurements-2026-12.md#the-distance-tested-first). */
 int tree_distance_first(const struct leaf *runs, int n)
 {
 	int tests = 0;
@@ -37,12 +34,11 @@ int tree_distance_first(const struct leaf *runs, int n)
  * those classes, d <= the last one's bound, and the tree tests that
  * first: a call elsewhere runs one compare that it seldom takes, not the
  * zero test, which a quarter or more of the workload's calls take in no
- * order a predictor learns (their addresses are multiples of 16). On a
- * Zen 4 guest the probe's classes trial, zero test first (d mod 32), took
- * 17.79 ticks a call on random sizes against rep movsb's 12.17, and 17.76
- * against 12.16 sorted (evidence/zen4-2026-12-05-6d7d96); this compare
- * first, 12.47 against 12.04, and 12.45 against 12.06
- * (evidence/zen4-2026-12-05-1523b5). */
+ * order a predictor learns (their addresses are multiples of 16). With
+ * the zero test first, a table that copies its own way in a few classes
+ * took far longer than rep movsb on random sizes; with this compare
+ * first, about as long (measured: see
+ * docs/notebook/measurements-2026-12.md#one-compare-before-the-zero-test). */
 static int low_gate(const struct class_bounds *k, const int *tested, int zero_as_elsewhere)
 {
 	if (!zero_as_elsewhere || tested[CLASS_BELOW] || tree_zero_test_d0(k, tested))

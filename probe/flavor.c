@@ -97,11 +97,9 @@ static int install_at(unsigned int i, struct derived_rule *out, const char **rou
  * its resolver chose. The probe is linked statically, and there the C
  * library's memmove, an IFUNC, is reached through an .iplt slot, a jmp
  * through the pointer its resolver wrote: timed through it, the C
- * library paid a jump the probe's tables did not. On a Zen 4 guest the
- * probe so timed it at 13.89 ticks a call on random sizes and 8.38 sorted
- * (evidence/zen4-2026-12-05-5c9c40) where make bench, dynamically linked,
- * timed it at 13.1 and 7.7 in the same hour, and the table at 13.07 and
- * 7.83 where make bench timed its routines at 13.1 and 7.9. */
+ * library paid a jump the probe's tables did not, and took longer than
+ * in a program linked dynamically (measured: see
+ * docs/notebook/measurements-2026-12.md#the-c-librarys-memmove-past-its-slot). */
 static copy_fn libc_memmove(void)
 {
 	const unsigned char *slot = (const unsigned char *)memmove;

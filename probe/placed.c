@@ -12,13 +12,10 @@ double median3(double a, double b, double c)
 }
 
 /* The extra copies are timed among the places, extra j after place j mod
- * PLACES, not after them all: the prediction check's three timings of the
- * shipped entry, timed last, ran 1.04-1.09x the three places of the same C
- * library memmove timed before them (an Emerald Rapids guest, in the run
- * imported as evidence/sapphirerapids-2026-12-04-55b1a3, whose archive
- * does not hold what it printed: the probe's over the shipped 0.962x
- * random, 0.919x sorted, where the shipped's own timings spread 1.002x and
- * 1.003x). */
+ * PLACES, not after them all: a copy timed after every place drifts from
+ * the same copy timed among them by more than the spread the check
+ * judges by (measured: see
+ * docs/notebook/measurements-2026-12.md#extra-copies-timed-among-the-places). */
 void placed_order(int n, int n_extra, int *order)
 {
 	int next = 0;

@@ -80,6 +80,7 @@ run "two flavors" tests/two_flavors.sh
 run "a new strategy" tests/new_strategy.sh
 run "README's walk" tests/readme_walk.sh
 run "memmove's overlap compares" tests/memmove_guards.sh
+run "no run IDs in comments" tests/comment_ids.sh
 run "lookup fixtures" tests/lookup_fixtures.sh
 run "CPUID identities" tests/identities.sh
 run "Linux module, objtool" tests/linux/objtool.sh

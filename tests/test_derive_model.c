@@ -1,13 +1,14 @@
 /* The distance is tested where it pays (derive/model.c, plan/walk.c): a
  * forged core whose rep movsb stalls 20x at d = 1..31 from 64 bytes, as
  * Zen 2's did (seed 000), and whose register copy is 2.7x faster than rep
- * movsb at 8..32 bytes, as a Zen 3 guest's small was
- * (evidence/zen3-2026-12-02-05b9b6). The derived table keeps both the
- * descending copy there and the small copies; its tree reaches a short
- * copy through length compares alone; and the model puts it at 0.75x rep
- * movsb's time on the random-size workload or less. The controls: a tree
- * that tests the class first fails the shape check, and the model charges
- * a class test in front of every call. */
+ * movsb at 8..32 bytes, as a Zen 3 guest's small was (measured: see
+ * docs/notebook/measurements-2026-12.md#the-model-tests-forged-core).
+ * The derived table keeps both the descending copy there and the small
+ * copies; its tree reaches a short copy through length compares alone;
+ * and the model puts it at 0.75x rep movsb's time on the random-size
+ * workload or less. The controls: a tree that tests the class first
+ * fails the shape check, and the model charges a class test in front of
+ * every call. */
 #include "test_derive.h"
 
 #include "model.h"

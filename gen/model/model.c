@@ -1,6 +1,7 @@
-/* Loads uarch.db and checks every row against the rules the brief states,
- * independently of the schema's CHECK constraints: a database written by an
- * older schema, or with checks switched off, must not slip bad rows through. */
+/* Loads uarch.db and checks every row against the rules a database must
+ * keep (docs/generating.md#what-the-generator-refuses), independently of
+ * the schema's CHECK constraints: a database written by an older schema,
+ * or with checks switched off, must not slip bad rows through. */
 #include "model.h"
 
 #include "../../common/sha256.h"

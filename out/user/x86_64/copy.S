@@ -74,9 +74,9 @@
 /* a median dispatch cost of 2.50-2.80 ticks in four runs of make bench on */
 /* an Emerald Rapids guest, 0.74-1.04 in four runs aligned. */
 /* */
-/* Strategy small skips rep movsb's start-up for n <= 32: on a Zen 3 guest */
-/* a call took 6 ticks against rep movsb's 19 at 8 and at 32 bytes, d = 0 */
-/* (evidence/zen3-2026-11-30-50896c). */
+/* Strategy small skips rep movsb's start-up for n <= 32: that start-up is */
+/* most of a short copy's time (measured: see */
+/* docs/notebook/measurements-2026-12.md#strategy-small). */
 
 
 /* uc_memcpy under the installed table, where rule_patch sends uc_memcpy. Each */
