@@ -376,19 +376,20 @@ $(B)/%/bench: $(BENCH_SRCS) $(wildcard bench/*.h) common/plot.h common/timer.h $
 	$(CC) $(PROBE_CFLAGS) -Iout/$* $(CFLAGS) "$$@" $(BENCH_SRCS) $(B)/$*/copy.o $(B)/$*/copy_rule.o -o $@ -lm
 
 # The drop-in library as a program meets it: run under LD_PRELOAD.
-$(B)/preloaded: bench/preloaded/preloaded.c bench/preloaded/plt_slot.c bench/preloaded/plt_slot.h common/workload.c \
+PLT_SLOT_SRCS := bench/preloaded/plt_slot.c common/jump_slot.c
+$(B)/preloaded: bench/preloaded/preloaded.c $(PLT_SLOT_SRCS) bench/preloaded/plt_slot.h common/jump_slot.h common/workload.c \
 		common/size_profile.c common/workload.h common/timer.h common/bench_grid.h derive/grid_gate.c derive/dispatch.h
 	@echo "  CC      $@"
-	$(Q)$(CC) $(PROBE_CFLAGS) -O2 -fno-builtin $(CFLAGS) bench/preloaded/preloaded.c bench/preloaded/plt_slot.c common/workload.c \
+	$(Q)$(CC) $(PROBE_CFLAGS) -O2 -fno-builtin $(CFLAGS) bench/preloaded/preloaded.c $(PLT_SLOT_SRCS) common/workload.c \
 		common/size_profile.c derive/grid_gate.c common/util.c -o $@ -lm
 
 # The drop-in library as a user meets it: a long random stream of memcpy
 # calls, and Debian's programs run with it preloaded and without.
 $(B)/preloaded-stream: bench/preloaded/stream.c bench/preloaded/size_table.c bench/preloaded/size_table.h \
-		       bench/preloaded/plt_slot.c bench/preloaded/plt_slot.h common/timer.h
+		       $(PLT_SLOT_SRCS) bench/preloaded/plt_slot.h common/jump_slot.h common/timer.h
 	@echo "  CC      $@"
 	$(Q)$(CC) $(PROBE_CFLAGS) -O2 -fno-builtin $(CFLAGS) bench/preloaded/stream.c bench/preloaded/size_table.c \
-		bench/preloaded/plt_slot.c -o $@
+		$(PLT_SLOT_SRCS) -o $@
 $(B)/with-without: bench/preloaded/with_without.c
 	@echo "  CC      $@"
 	$(Q)$(CC) $(PROBE_CFLAGS) $(CFLAGS) $< -o $@

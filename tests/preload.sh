@@ -62,7 +62,7 @@ check "...and a forced strategy runs under it, the forced table installed as dat
 # stub, and the program runs as before.
 for bind in lazy now; do
 	cc -O1 -fno-builtin -Wl,-z,$bind -Wl,-z,relro "$ROOT/tests/plt_slot.c" "$ROOT/bench/preloaded/plt_slot.c" \
-		-o "$T/plt_$bind" -ldl
+		"$ROOT/common/jump_slot.c" -o "$T/plt_$bind" -ldl
 done
 check "without the library a program's PLT slots point at the C library" \
 	test "$("$T/plt_now")" = "memcpy libc memmove libc"
@@ -122,7 +122,7 @@ for form in "paths -fno-plt -Wl,-z,now" "paths_entry -fno-pie -no-pie" "paths_ru
 	set -- $form
 	out=$1
 	shift
-	cc -O1 -fno-builtin "$@" "$ROOT/tests/preload_paths.c" -L"$P" -lpaths_call -lpaths_take -ldl -o "$P/$out"
+	cc -O1 -fno-builtin "$@" "$ROOT/tests/preload_paths.c" "$ROOT/common/jump_slot.c" -L"$P" -lpaths_call -lpaths_take -ldl -o "$P/$out"
 done
 sed '/dlm*open;/d' "$ROOT/preload/exports.map" >"$P/control/exports.map"
 cc -shared -Wl,-z,now -Wl,--version-script="$P/control/exports.map" "$ROOT/build/lib/uarchcopy-shared-all.o" \

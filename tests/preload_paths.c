@@ -30,6 +30,8 @@
 #define _GNU_SOURCE
 #include "preload_paths.h"
 
+#include "../common/jump_slot.h"
+
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
@@ -107,25 +109,7 @@ static int find_slot(struct dl_phdr_info *o, size_t size, void *data)
 	}
 	if (!inside || !dyn)
 		return 0;
-	uintptr_t jmprel = 0, symtab = 0, strtab = 0, size_of = 0;
-	for (; dyn->d_tag != DT_NULL; dyn++) {
-		/* The dynamic linker has added the load address to these. */
-		uintptr_t a = dyn->d_un.d_ptr < o->dlpi_addr ? o->dlpi_addr + dyn->d_un.d_ptr : dyn->d_un.d_ptr;
-		if (dyn->d_tag == DT_JMPREL)
-			jmprel = a;
-		else if (dyn->d_tag == DT_PLTRELSZ)
-			size_of = dyn->d_un.d_val;
-		else if (dyn->d_tag == DT_SYMTAB)
-			symtab = a;
-		else if (dyn->d_tag == DT_STRTAB)
-			strtab = a;
-	}
-	const ElfW(Rela) *rel = (const ElfW(Rela) *)jmprel;
-	const ElfW(Sym) *sym = (const ElfW(Sym) *)symtab;
-	for (size_t k = 0; jmprel && symtab && strtab && k < size_of / sizeof *rel; k++)
-		if (ELF64_R_TYPE(rel[k].r_info) == R_X86_64_JUMP_SLOT &&
-		    strcmp((const char *)strtab + sym[ELF64_R_SYM(rel[k].r_info)].st_name, f->name) == 0)
-			f->slot = (copy_fn **)(o->dlpi_addr + rel[k].r_offset);
+	f->slot = (copy_fn **)jump_slot(dyn, o->dlpi_addr, f->name);
 	return 1;
 }
 
