@@ -32,11 +32,9 @@ static const char usage[] =
 	"writes the same figures to FILE. Exit status 2 when the library is not preloaded.\n";
 
 /* At least 262144 calls a stream, each round a new one: a stream timed
- * again is learnt by the branch predictors when it is short. On a Zen 5
- * guest the C library's memcpy took 22.5-23.8 ticks a call on 262144
- * calls drawn from this table, timed once or four times over, but 20.4 on
- * 65536 calls timed over and over, 12 on 16384 and 6 on 4096; the
- * library's 12.0-12.7, 11.0, 7.0 and 6.6. */
+ * again is learnt by the branch predictors when it is short, and its
+ * copies then take a fraction of their time on fresh sizes (measured: see
+ * docs/notebook/measurements-2026-12.md#a-stream-the-predictors-cannot-learn). */
 enum { REGION = 65536, LEAST_CALLS = 262144, MOST_CALLS = 1 << 24, MOST_ROUNDS = 101, MOST_SIDES = 3, WARM_CALLS = 4096 };
 
 /* A call as 6 bytes, so that 262144 calls take 1.5 MiB: the source's
