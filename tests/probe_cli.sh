@@ -39,9 +39,12 @@ for f in $flavors; do
 		"$(sed -n '/^points /,/^sha256 /p' "$A" | sed '1d;$d' | grep -vc '^\(dispatch\|search\|check\|grid_gate\|repairs\|repair\|overlaps\|overlap\) ')" \
 		-eq "$(sed -n 's/^points //p' "$A")"
 	check "...then the dispatch's timings" test "$(grep -c '^dispatch ' "$A")" -eq 4
+	# A check's rank is 1..SEARCH_TABLES (derive/dispatch.h): the fits at
+	# the size profile's weights and at 4, 1 and 0 times the band cost,
+	# and the first's stall classes.
 	check "...then the search's checks, as many as their count says, the kept one's small_flat table last" sh -c \
 		"test \$(grep -c '^check ' '$A') -eq \$(sed -n 's/^search //p' '$A') &&
-		 ! grep '^check ' '$A' | grep -Evq '^check [1-4] (plain|flat) [0-9]+( [0-9]+\\.[0-9]{2}){4} (lost|passed|kept)\$' &&
+		 ! grep '^check ' '$A' | grep -Evq '^check [1-5] (plain|flat) [0-9]+( [0-9]+\\.[0-9]{2}){4} (lost|passed|kept)\$' &&
 		 ! grep '^check ' '$A' | sed '\$d' | grep -q ' flat '"
 	# The gate's line and its repairs come last but for the overlapping
 	# points: counted back from the checksum.
