@@ -67,9 +67,10 @@ static const char usage[] =
  * called directly: at each n the median of 15 differences, the two timed in
  * turns so that both see the same machine (paired.h). A difference of a
  * tick is at the edge of what a guest's TSC resolves: with the least of
- * each copy's rounds instead, the zen3 set's median read 0.78 ticks in one
- * run and 2.47 in another (paired, 2.09 and 2.24; an Emerald Rapids
- * guest), so the median over n is printed beside the mean.
+ * each copy's rounds instead, one set's median moved by more than a tick
+ * from run to run where the paired one held (measured: see
+ * docs/notebook/comment-figures-2026-12.md#paired-rounds-not-each-copys-least),
+ * so the median over n is printed beside the mean.
  * The table is the installed one (uc_memcpy), or the one compiled for a core
  * (t: uct_memcpy, gen --target), whose bounds are immediates. */
 /* Returns the median. set: the routine set's name, where the rows are

@@ -13,12 +13,12 @@ __attribute__((noinline)) void *rep_movsb(void *dst, const void *src, size_t n)
 
 /* The C library's own routines, called through these pointers, as
  * uc_memcpy is through its own: a program's call reaches either through
- * its PLT's one jump. A wrapper function around them, as this file had,
- * charged its call and return to the C library alone: on a Zen 4 guest
- * (throwaway timings, not recorded runs), the grid of make bench took the
- * C library's memcpy at 128 bytes for 9.05-9.99 ticks through it and
- * 5.11-6.04 through its pointer. Other translation units see only the
- * pointers' names, so no call is bound to the routine at compile time. */
+ * its PLT's one jump. A wrapper function around them would charge its
+ * call and return to the C library alone, a large share of a short
+ * copy's time (measured: see
+ * docs/notebook/comment-figures-2026-12.md#the-c-librarys-routines-called-through-pointers).
+ * Other translation units see only the pointers' names, so no call is
+ * bound to the routine at compile time. */
 copy_fn const libc_copy = memcpy;
 copy_fn const libc_move = memmove;
 

@@ -49,9 +49,9 @@ static void blocks_portable(uint32_t h[8], const unsigned char *p, size_t n)
 
 /* The same rounds with the SHA extensions (Intel SDM vol. 2, SHA256RNDS2,
  * SHA256MSG1, SHA256MSG2), which hold the state as ABEF and CDGH: gen
- * checks every run archive's sum on every run, over 100 MB, and with these
- * `uarchgen gen` took 0.26 s of CPU where the portable rounds took 0.68 s
- * (a Zen 5 guest, 146 MB of evidence). */
+ * checks every run archive's sum on every run, over 100 MB, and these
+ * take well under half the portable rounds' time (measured: see
+ * docs/notebook/comment-figures-2026-12.md#the-sha-extensions). */
 __attribute__((target("sha,sse4.1"))) static void blocks_sha(uint32_t h[8], const unsigned char *p, size_t n)
 {
 	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);

@@ -12,11 +12,9 @@
 /* The stream: WORKLOAD_CALLS calls, their buffers in WORKLOAD_REGION bytes
  * (in the caches). Long enough that no branch predictor holds the sequence:
  * a stream of 4096 calls timed pass after pass is partly learnt, and what
- * is learnt depends on where the code lies. In the probe's check of its
- * model (uarchcopy-probe --flavor user), the same tree at two addresses,
- * the patched entry and the probe's copy of it, took 1.16-1.20x apart on
- * random sizes with 4096 calls and 0.99-1.04x with 65536 (zen3_avx2 and
- * zen5_avx512, sapphirerapids guest); the sorted control agreed on both. */
+ * is learnt depends on where the code lies: the same tree at two
+ * addresses timed apart on a short stream, alike on this one (measured:
+ * see docs/notebook/comment-figures-2026-12.md#the-workloads-65536-calls). */
 enum { WORKLOAD_CALLS = 65536, WORKLOAD_REGION = 32768 };
 
 struct call {
@@ -40,10 +38,10 @@ void sort_calls(struct call *calls, size_t n);
 double time_calls(copy_fn fn, unsigned char *dst, const unsigned char *src, const struct call *calls, size_t n);
 
 /* Two copies timed in turns on both streams, b over a. A ratio per round
- * cancels what the machine does between rounds: on a guest with 2 vCPUs
- * the minimum of 15 rounds of each put a copy 0.92-1.09x from itself, the
- * median of 61 ratios 0.98-1.02x. The probe judges its tables so; the
- * benchmark reports its ratios so. */
+ * cancels what the machine does between rounds, where each copy's least
+ * over its rounds puts a copy well away from itself (measured: see
+ * docs/notebook/comment-figures-2026-12.md#paired-rounds-not-each-copys-least).
+ * The probe judges its tables so; the benchmark reports its ratios so. */
 enum { WORKLOAD_PAIRED_ROUNDS = 61 };
 struct paired {
 	double ratio[2];    /* the median per-round ratio b / a: random, sorted */

@@ -65,11 +65,11 @@ int plan_widest_isa(const struct copy_table *t);
  * stand_in; t may be NULL). Else, in a flavor that offers a strategy that
  * defers to the C library's memmove (defer, its code, or -1), that one,
  * whichever way strategy goes: what that flavor is judged against.
- * Standing in for rep movsb, the descending copy of general registers
- * took 3.5 to 4.4 times the C library's time at 64 KiB and 1 MiB, the
- * destination 3, 64 and 4096 bytes above the source, and rep movsb itself
- * 1.2 to 1.4 times at 1 MiB, 3 and 64 bytes below (a Zen 5 guest, glibc
- * 2.36, make bench's overlap table under UARCHCOPY_STRATEGY=forward).
+ * Standing in for rep movsb where the ranges overlap, the descending copy
+ * of general registers takes several times the C library's time on long
+ * copies whose destination lies a little above the source, and rep movsb
+ * itself longer where it lies a little below (measured: see
+ * docs/notebook/comment-figures-2026-12.md#the-overlap-stand-in-that-defers-to-the-c-library).
  * Else strategy itself where it copies that way, or the first plain loop
  * of its isa that does (neither streaming nor aligning). -1 where the
  * catalogue has none. */

@@ -25,23 +25,19 @@
  * right after the tree (layout.h), a longer one's in the routine. A leaf
  * past the first whose short copy the entry holds, where its compare splits
  * it off the rest, is laid out right after that compare instead, no jump
- * (falls_leaf in tree_length.c). The first leaf laid out so (cmp; ja past it; the
- * short copy's body), make bench's dispatch rows (d = 0) gave 32 bytes or
- * less 0.14 ticks a call over the body alone in zen3's set (0.82 as it is),
- * 0.33 in zen5's, and longer lengths more, behind the taken jump past the
- * body (zen5's median 2.7-3.3 against 0.8-1.8, the rest of the tree on a
- * 64-byte line or not). On the workload, make bench-against with a revision
- * so laid out as BASE (an Emerald Rapids guest, two runs; this layout's
- * time over that one's): zen3's kernel set 0.99-1.01x on random sizes,
- * zen5's 0.98x random but 1.03-1.07x sorted, the user flavor's zen3_avx2
- * 0.95-0.96x and zen5_avx512 0.94x random; against HEAD itself, the same
- * code at other addresses, 0.96-1.05x. Which layout wins depends on the set
- * and is mostly within what placement alone moves; a probe would have to
- * choose it per table, and the database record the choice. Nor does the
- * side the profile weighs more follow each compare where its copy lies
- * elsewhere, behind a jump either way (the lower lengths do): so laid out,
- * every set within 0.96-1.04x in one run, the same floor. Where the entry
- * holds it, it does (falls_leaf).
+ * (falls_leaf in tree_length.c). The first leaf keeps its jump: laid out
+ * after its compare (cmp; ja past it; the short copy's body), it saves
+ * the shortest lengths a little and costs the longer ones the taken jump
+ * past the body, and which layout wins on the workload depends on the set
+ * and is mostly within what placement alone moves (measured: see
+ * docs/notebook/comment-figures-2026-12.md#the-first-leaf-after-its-compare);
+ * a probe would have to choose it per table, and the database record the
+ * choice. Nor does the side the profile weighs more follow each compare
+ * where its copy lies elsewhere, behind a jump either way (the lower
+ * lengths do): so laid out, every set stays within that same floor
+ * (measured: see
+ * docs/notebook/comment-figures-2026-12.md#the-heavier-side-after-each-compare).
+ * Where the entry holds it, it does (falls_leaf).
  */
 #ifndef PLAN_TREE_H
 #define PLAN_TREE_H

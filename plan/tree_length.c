@@ -16,11 +16,10 @@
  * it, each such d reaches elsewhere's copy untested anyway. A test of d
  * mod 32, say, is taken by more than a quarter of make bench's random-size
  * calls, their alignments drawn as glibc's bench-memcpy-random draws them,
- * in no order a predictor learns: zen4's kernel table that copied forward
- * at zero and elsewhere so, with above 1..31 copied small and down, took
- * 20.3 ticks a call against rep movsb's 12.2, 17.4 against 12.1 sorted
- * (make bench on the Zen 4 guest, the table forged into zen4's rule);
- * testing d = 0 alone, 12.0 against 11.9 on both streams. */
+ * in no order a predictor learns: a table so tested took far longer than
+ * rep movsb, on both streams, where testing d = 0 alone tied it
+ * (measured: see
+ * docs/notebook/comment-figures-2026-12.md#a-zero-test-of-the-zero-distance-alone). */
 int tree_zero_test_d0(const struct class_bounds *k, const int *tested)
 {
 	unsigned int m = k->zero_mod > 0 && k->zero_mod < 4096 ? (unsigned int)k->zero_mod : 4096;
@@ -129,14 +128,12 @@ static int weighted_middle(const struct leaf *leaves, int lo, int hi)
  * memmove lays out its lengths (glibc 2.36's
  * __memmove_avx512_unaligned_erms: below 64 bytes behind its first
  * compare's jump, 64..128 after its second compare), and no other layout
- * gave a table's 64..128 bytes its time: on a Zen 4 guest, two moves of
- * 64..128 bytes behind two compares took 5.7-5.8 ticks a call, as the C
- * library's; behind a third compare, or a jump, 6.4-7.2 (a throwaway
- * timing of the layouts, not a recorded run). Past the second leaf too:
- * zen4's 129..256 bytes, behind the third compare's jump to the piece,
- * took 1.06-1.08x the C library's time at 256 bytes, d = 0, 32 and 64
- * (make bench); laid out after that compare, 0.83-0.94x (make bench, the
- * next run), where the C library takes two jumps. */
+ * gave a table's 64..128 bytes its time: behind a third compare, or a
+ * jump, two moves of 64..128 bytes took longer than the C library's.
+ * Past the second leaf too: 129..256 bytes behind the third compare's
+ * jump to the piece lost to the C library, and laid out after that
+ * compare beat it, where the C library takes two jumps (measured: see
+ * docs/notebook/comment-figures-2026-12.md#the-second-leaf-after-its-compare). */
 static int falls_leaf(const struct builder *b, int lo)
 {
 	return b->root && lo > 1 && !b->leaves[lo].n_tests && plan_inline(b->leaves[lo].elsewhere);

@@ -4,10 +4,9 @@
  * why), so they are a stub that jumps through a pointer. A program calls
  * them through its PLT, itself one jump through a slot of its GOT: pointed
  * at the chosen routine, that slot is the only jump, as it is without the
- * library, where it points at the C library's memcpy. The stub's jump cost
- * 0.6 ticks a call at 8..128 bytes on a Zen 5 guest, 12% of the C
- * library's 4.8 (time_copy, the C library's memmove called through its
- * pointer and behind one jump more, glibc 2.36).
+ * library, where it points at the C library's memcpy. The stub's jump
+ * costs a short copy about a tenth of its time (measured: see
+ * docs/notebook/comment-figures-2026-12.md#the-stubs-jump).
  *
  * Every slot the dynamic linker bound to the stub takes the same routine,
  * in every object: the PLT slots; the GOT slots, through which code takes

@@ -3,13 +3,14 @@
  * A static program has no other memmove for the library to defer to, so
  * uc_libc_memmove keeps uc_libc_stand_in (libc.tpi): one rep movsb, or,
  * where the destination lies inside the source's range, the descending
- * copy of general registers, 8 bytes a step. That copy took 7.5 to 14
- * times static glibc 2.36's memmove at 4 KiB to 1 MiB, the destination 3,
- * 64 and 4096 bytes above the source (755 against 80 ticks a call at
- * 4 KiB, d = 3; a Zen 5 guest). Here that case takes the descending vector
- * loop instead, the widest the installed rule may run (uc_rule_runs gives
- * avx512_down, or the fallback the CPU, its OS or UARCHCOPY_ISA leaves),
- * from 64 bytes, where both vector loops copy. */
+ * copy of general registers, 8 bytes a step. That copy takes many times
+ * static glibc's memmove from 4 KiB up where the destination lies just
+ * above the source (measured: see
+ * docs/notebook/comment-figures-2026-12.md#the-static-librarys-stand-in).
+ * Here that case takes the descending vector loop instead, the widest
+ * the installed rule may run (uc_rule_runs gives avx512_down, or the
+ * fallback the CPU, its OS or UARCHCOPY_ISA leaves), from 64 bytes, where
+ * both vector loops copy. */
 #include "stand_in.h"
 
 #include "copy_rule.h"

@@ -9,14 +9,16 @@
  *    routine; on a core with no evidence, or whose measured table is every
  *    copy forward, to the C library's own memmove (without a table that
  *    beat rep movsb there the library must not make a program slower than
- *    it was: rep movsb took 1.03x the C library's time on the random-size
- *    workload of a Zen 5 guest nobody had measured yet). Until then the
- *    pointer holds the baseline entry, one rep movsb, correct on every
- *    CPU. Not IFUNC symbols: a preloaded library is relocated after the
- *    libraries a program needs, and glibc binds those now-bound libraries'
- *    memcpy first, calling the resolver of an object not yet relocated and
- *    printing "Relink `libtinfo.so.6' with `libuarchcopy.so' for IFUNC
- *    symbol `memcpy'" on every start of sqlite3, tar or bash.
+ *    it was, and rep movsb alone can be slower than the C library's copy
+ *    on the random-size workload; measured: see
+ *    docs/notebook/comment-figures-2026-12.md#a-core-with-no-evidence-defers-to-the-c-library).
+ *    Until then the pointer holds the baseline entry, one rep movsb,
+ *    correct on every CPU. Not IFUNC symbols: a preloaded library is
+ *    relocated after the libraries a program needs, and glibc binds those
+ *    now-bound libraries' memcpy first, calling the resolver of an object
+ *    not yet relocated and printing "Relink `libtinfo.so.6' with
+ *    `libuarchcopy.so' for IFUNC symbol `memcpy'" on every start of
+ *    sqlite3, tar or bash.
  *    Then the constructor points the slots of memcpy and memmove, in the
  *    program and every library loaded with it, past the stub: the PLT
  *    slots, the GOT slots through which code takes their address or calls

@@ -5,9 +5,10 @@
  * turns with rep movsb (uc_copy_forward) on the random-size workload and
  * its sorted control, never the two in turns with each other (probe/
  * streams.h, time_against, says why). A change to the generated code is
- * judged so: two runs of make bench differ by the machine's drift (20-30%
- * on a guest) more than by most changes of layout. It reports; it asserts
- * nothing about speed.
+ * judged so: two runs of make bench differ by the machine's drift more
+ * than by most changes of layout (measured: see
+ * docs/notebook/comment-figures-2026-12.md#each-copy-timed-in-turns-with-rep-movsb).
+ * It reports; it asserts nothing about speed.
  * usage: against REV   (built by bench/against/against.sh, one per flavor) */
 #include "copy_rule.h"
 #include "../../common/text_poke.h"
@@ -87,11 +88,13 @@ static double against_movsb(copy_fn fn, const struct call *calls, unsigned char 
 
 /* The copy now, REV's and the copy now again, one after another, each
  * timed in turns with rep movsb: two trees timed in turns with each other
- * measure their pairing as well (on a Zen 4 guest one of two identical
- * trees so timed ran 1.22x the other). Prints each one's time (its ratio
- * to rep movsb times rep movsb's mean time) and the ratios: now over REV,
- * and now over itself (the timing's own spread; the same code at other
- * addresses spreads more: REV = HEAD shows it). */
+ * measure their pairing as well: two identical trees so timed can run far
+ * apart (measured: see
+ * docs/notebook/comment-figures-2026-12.md#each-copy-timed-in-turns-with-rep-movsb).
+ * Prints each one's time (its ratio to rep movsb times rep movsb's mean
+ * time) and the ratios: now over REV, and now over itself (the timing's
+ * own spread; the same code at other addresses spreads more: REV = HEAD
+ * shows it). */
 static void compare(const char *what, const char *rev, const struct call *calls, unsigned char *dst,
 		    const unsigned char *src)
 {

@@ -8,10 +8,10 @@
  * Both sides of a ratio are so timed through the same entry: the
  * library's copy, where its constructor pointed the slot, or the C
  * library's, where the slot points without the library. A plain jump
- * through a pointer, standing in for the C library's PLT entry, took 0.5
- * ticks a call less than the entry itself at 8..256 bytes on a Zen 5
- * guest (6.07-6.23 against 5.58 at 64 and 128 bytes, time_copy): a ratio
- * of the two is not one of the copies. */
+ * through a pointer, standing in for the C library's PLT entry, costs
+ * less than the entry itself (measured: see
+ * docs/notebook/comment-figures-2026-12.md#both-copies-through-one-plt-entry):
+ * a ratio of the two is not one of the copies. */
 #ifndef BENCH_PLT_SLOT_H
 #define BENCH_PLT_SLOT_H
 

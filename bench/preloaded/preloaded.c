@@ -56,9 +56,10 @@ static struct plt_copies plt;
 
 /* What both are timed in turns with: one rep movsb, no branch on the size.
  * Two copies that branch on the size, timed in turns with each other,
- * measure their pairing as well (probe/streams.h, time_against: on a Zen 4
- * guest the C library's memmove took 8.42 ticks a call on the sorted
- * stream in turns with a compiled tree, 6.60 in turns with itself). */
+ * measure their pairing as well (probe/streams.h, time_against): the C
+ * library's memmove timed slower in turns with a compiled tree than in
+ * turns with itself (measured: see
+ * docs/notebook/comment-figures-2026-12.md#each-copy-timed-in-turns-with-rep-movsb). */
 __attribute__((naked)) static void *rep_movsb(void *dst, const void *src, size_t n)
 {
 	(void)dst, (void)src, (void)n;
@@ -93,10 +94,10 @@ static void time_workload(int rounds, int theirs_first, struct one_run *out)
 	 * be read below. */
 	const struct call *const streams[2] = {calls[0], calls[1]};
 	unsigned char *dst = arena + REGION + 4096 + 2048;
-	/* Which goes first turns from process to process: on a Zen 4 guest,
-	 * with the C library's memmove deferred to, the same code through
-	 * either jump took 8.4 or 10.4 ticks a call on the sorted stream, and
-	 * the faster went first in 5 processes of 5 timed ours first. */
+	/* Which goes first turns from process to process: the same code
+	 * through either jump times differently by its turn, the one timed
+	 * first the faster (measured: see
+	 * docs/notebook/comment-figures-2026-12.md#which-copy-goes-first). */
 	struct paired o, l;
 	if (theirs_first)
 		l = time_paired(rep_movsb, reach(&plt.libc_memcpy), dst, arena, streams, CALLS, rounds),

@@ -1,8 +1,10 @@
 /* summary.md's section on the dispatch: what a split cost the random-size
- * workload, and the candidate tables the probe timed on it (probe version
- * 3 and up), its band trials (7), its small trial (8), its shaped trial
- * (9) and its classes trial (15; derive/dispatch.h), or from version 26
- * its search (evidence_search.c); then the grid gate. */
+ * workload, and the candidate tables the probe timed on it, its band
+ * trials, its small trial, its shaped trial and its classes trial
+ * (derive/dispatch.h), or instead its search (evidence_search.c); then
+ * the grid gate. Each part where the run's archive holds it: the
+ * constants of derive/archive.h name the probe version from which each
+ * does. */
 #include "evidence.h"
 
 #include "../../derive/grid_gate.h"
@@ -18,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Probe version 8's small trial, after the band trials. */
+/* The small trial (from SMALL_TRIAL_VERSION), after the band trials. */
 static void small_trial_section(struct buf *b, const struct run_facts *run)
 {
 	const struct small_trial *v = &run->archive->dispatch.small;
@@ -48,7 +50,7 @@ static void small_trial_section(struct buf *b, const struct run_facts *run)
 		buf_printf(b, "Not kept: the rule copies by %s.\n", from);
 }
 
-/* Probe version 9's shaped trial, after the small trial. */
+/* The shaped trial, after the small trial. */
 static void shaped_trial_section(struct buf *b, const struct shaped_trial *v)
 {
 	buf_printf(b, "\nThen the table the trials made of it, compiled, against every copy forward as it ships, timed in "
@@ -60,7 +62,8 @@ static void shaped_trial_section(struct buf *b, const struct shaped_trial *v)
 		   v->kept ? "**Kept**: the rule is the shaped table." : "Not kept: every copy forward stays.");
 }
 
-/* Probe version 15's classes trial, after the shaped trial lost. */
+/* The classes trial (from CLASSES_TRIAL_VERSION), after the shaped trial
+ * lost. */
 static void classes_trial_section(struct buf *b, const struct classes_trial *v, int version)
 {
 	if (!v->tried) {
@@ -82,7 +85,7 @@ static void classes_trial_section(struct buf *b, const struct classes_trial *v, 
 		   v->kept ? "**Kept**: the rule is the classes table." : "Not kept: every copy forward stays.");
 }
 
-/* Probe version 12's grid gate, last. */
+/* The grid gate (from GRID_GATE_VERSION), last. */
 static void grid_gate_section(struct buf *b, const struct run_facts *run)
 {
 	const struct grid_gate *g = &run->archive->dispatch.gate;

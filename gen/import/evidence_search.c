@@ -1,4 +1,4 @@
-/* summary.md's section on the search (probe version 26; derive/search.h):
+/* summary.md's section on the search (from SEARCH_VERSION; derive/search.h):
  * the tables the model ranked, each one's check against every copy
  * forward, and which was kept. */
 #include "evidence.h"
