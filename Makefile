@@ -330,14 +330,14 @@ $(B)/probe_trials: tests/probe_trials.c tests/probe_trials_entries.c tests/probe
 # The derivation: derive.c and the steps it takes (derive/grid.h), with the
 # table it reads.
 DERIVATION_SRCS := derive/derive.c derive/grid.c derive/grid_gate.c derive/class_bounds.c derive/fit.c derive/fit_weights.c derive/rule.c derive/timings.c \
-		   derive/dispatch.c derive/chosen.c derive/trials.c derive/variants.c derive/search.c derive/repair.c derive/model.c \
+		   derive/dispatch.c derive/chosen.c derive/trials.c derive/variants.c derive/search.c derive/repair.c derive/gate_path.c derive/model.c \
 		   derive/overlap.c derive/gate_effect.c derive/gate_points.c \
 		   common/util.c common/workload.c $(PLAN_SRCS)
 TEST_DERIVE_SRCS := tests/test_derive.c tests/test_derive_fixtures.c tests/test_derive_dispatch.c tests/test_derive_small_trial.c \
 		    tests/test_derive_shaped.c tests/test_derive_classes.c tests/test_derive_grid_gate.c \
 		    tests/test_derive_repair.c tests/test_derive_model.c tests/test_derive_search.c tests/test_derive_overlap.c \
 		    tests/test_derive_profile.c tests/test_derive_reference.c tests/test_derive_regime.c tests/test_derive_aa.c \
-		    tests/test_derive_gate_points.c
+		    tests/test_derive_gate_points.c tests/test_derive_gate_path.c
 # The regime check reads whole run archives too. derive/ is searched for
 # quoted includes alone: its cpuid.h would stand in for the compiler's
 # <cpuid.h>, which common/sha256.c includes.

@@ -50,7 +50,11 @@
  * lists what each version changed). The archive's lines differ by
  * version where the header comment above says so; the other constants
  * name the versions from which the import reads a run otherwise. */
-#define PROBE_VERSION 30
+#define PROBE_VERSION 31
+/* From version 31 a point the regime check flags decides no cell
+ * (derive/regime.h, regime_deciding), in the probe's derivation as in the
+ * import's. */
+#define ARTIFACTS_EXCLUDED_VERSION 31
 #define GATE_BANDS_VERSION 30
 #define PROFILE_FIT_VERSION 29
 #define POOLED_GATE_VERSION 28

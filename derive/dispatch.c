@@ -15,15 +15,28 @@ const int dispatch_bands[DISPATCH_TABLES] = {1, 2, 4, 8};
  * measured the dispatch; 4 is a table that splits only for large gains. */
 const double candidate_multiples[DISPATCH_CANDIDATES] = {0, 1, 4};
 
-double dispatch_band_ticks(const struct dispatch_run *d)
+/* The slope over the band counts of the random stream's time less the
+ * sorted control's (of_random), or of the sorted control's alone; 0
+ * where it falls. */
+static double band_slope(const struct dispatch_run *d, int of_random)
 {
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = DISPATCH_TABLES;
 	for (int i = 0; i < DISPATCH_TABLES; i++) {
-		double x = dispatch_bands[i], y = d->tables[i].random - d->tables[i].sorted;
+		double x = dispatch_bands[i], y = of_random ? d->tables[i].random - d->tables[i].sorted : d->tables[i].sorted;
 		sx += x, sy += y, sxx += x * x, sxy += x * y;
 	}
 	double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
 	return slope > 0 ? slope : 0;
+}
+
+double dispatch_band_ticks(const struct dispatch_run *d)
+{
+	return band_slope(d, 1);
+}
+
+double dispatch_predicted_band_ticks(const struct dispatch_run *d)
+{
+	return band_slope(d, 0);
 }
 
 double dispatch_start(const struct dispatch_run *d)

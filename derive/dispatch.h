@@ -213,6 +213,11 @@ int dispatch_parse(const char *line, int k, struct dispatch_run *d, char *why, s
  * The calls and the copies they get are the same in both orders; only the
  * branches that the order of sizes defeats differ. 0 where it falls. */
 double dispatch_band_ticks(const struct dispatch_run *d);
+/* Ticks a call that each band past the first costs where every branch
+ * predicts: the slope of the sorted control's time over the band counts,
+ * 0 where it falls. A call of one length over and over, as the grid gate
+ * times a point, runs its tree so. */
+double dispatch_predicted_band_ticks(const struct dispatch_run *d);
 
 /* The cost the rule is derived at: the measured one at the chosen
  * multiple, with every range a band trial merged kept whole; or the

@@ -2,11 +2,14 @@
  * the same distance and the run's next longer measured length. */
 #include "regime.h"
 
+#include "grid.h"
+
 #include "../common/strategies.h"
 #include "../common/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The copies whose body is rep movsb or ymm and zmm moves, by their
  * catalogue rows, as the catalogue asks (no file outside it names a
@@ -30,12 +33,6 @@ int regime_judged(int code)
 	if (!s || s->max_n >= 0 || s->defers)
 		return 0;
 	return s->isa != ISA_GPR || s->direction == DIR_UP;
-}
-
-static int cmp_uint(const void *a, const void *b)
-{
-	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
-	return x < y ? -1 : x > y;
 }
 
 static int cmp_flag(const void *a, const void *b)
@@ -152,4 +149,94 @@ void regime_group_text(const struct regime_check *c, const struct regime_group *
 	snprintf(out, size, "%s, %u byte%s: %zu of %zu distance%s, down to %.3f of the time at %u (d = %u: %.2f ticks, %.2f)",
 		 strategy_name[w->strategy], w->length, w->length == 1 ? "" : "s", g->n, w->compared,
 		 w->compared == 1 ? "" : "s", w->next_ticks / w->ticks, w->next, w->distance, w->ticks, w->next_ticks);
+}
+
+/* A point's key: its length and distance in one number. */
+static unsigned long long point_key(unsigned int length, unsigned int distance)
+{
+	return (unsigned long long)length << 32 | distance;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Whether t has a point at length n in the coarse middle of the
+ * distances (REF_LO..REF_HI, what the elsewhere class is judged on) that
+ * keys[0..n_keys) does not name. */
+static int middle_left(const struct timings *t, unsigned int length, const unsigned long long *keys, size_t n_keys)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct row *r = &t->rows[i];
+		unsigned long long key = point_key(r->length, r->distance);
+		if (r->strategy == BASELINE_STRATEGY && r->length == length && r->distance >= REF_LO &&
+		    r->distance <= REF_HI && !bsearch(&key, keys, n_keys, sizeof *keys, cmp_key))
+			return 1;
+	}
+	return 0;
+}
+
+/* keys[0..n), sorted, less each point in the coarse middle of a length
+ * that would be left none there: every length needs one for its
+ * elsewhere class, so those points stay, flagged or not. Returns how many
+ * keys are left, still sorted. */
+static size_t keep_middle(const struct timings *t, unsigned long long *keys, size_t n)
+{
+	size_t left = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned int length = (unsigned int)(keys[i] >> 32), d = (unsigned int)keys[i];
+		if (d >= REF_LO && d <= REF_HI && !middle_left(t, length, keys, n))
+			continue;
+		keys[left++] = keys[i];
+	}
+	return left;
+}
+
+size_t regime_exclude(const struct timings *t, const struct regime_check *c, struct timings *out)
+{
+	*out = (struct timings){0};
+	unsigned long long *keys = xmalloc((c->n ? c->n : 1) * sizeof *keys);
+	size_t n = 0;
+	for (size_t i = 0; i < c->n; i++)
+		keys[n++] = point_key(c->flags[i].length, c->flags[i].distance);
+	qsort(keys, n, sizeof *keys, cmp_key);
+	size_t distinct = 0;
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || keys[i] != keys[distinct - 1])
+			keys[distinct++] = keys[i];
+	distinct = keep_middle(t, keys, distinct);
+	for (size_t i = 0; i < t->n; i++) {
+		unsigned long long key = point_key(t->rows[i].length, t->rows[i].distance);
+		if (!bsearch(&key, keys, distinct, sizeof *keys, cmp_key))
+			timings_add(out, t->rows[i]);
+	}
+	free(keys);
+	return distinct;
+}
+
+size_t regime_deciding(const struct timings *t, int exclude, struct timings *out)
+{
+	if (!exclude) {
+		*out = (struct timings){0};
+		for (size_t i = 0; i < t->n; i++)
+			timings_add(out, t->rows[i]);
+		return 0;
+	}
+	struct regime_check c;
+	regime_run(t, &c);
+	size_t left_out = regime_exclude(t, &c, out);
+	regime_free(&c);
+	return left_out;
+}
+
+void regime_say_excluded(struct derived_rule *r, size_t left_out)
+{
+	size_t used = strlen(r->note);
+	if (left_out)
+		snprintf(r->note + used, sizeof r->note - used,
+			 " %zu point%s where the regime check flagged a copy's time (a longer copy timed faster) "
+			 "decided no cell.",
+			 left_out, left_out == 1 ? "" : "s");
 }

@@ -11,6 +11,7 @@
 #ifndef DERIVE_REGIME_H
 #define DERIVE_REGIME_H
 
+#include "derive.h"
 #include "timings.h"
 
 #include <stddef.h>
@@ -47,6 +48,22 @@ int regime_judged(int code);
 void regime_run(const struct timings *t, struct regime_check *out);
 
 void regime_free(struct regime_check *c);
+
+/* The points that decide cells: every row of t but those at a length and
+ * distance where c flags any copy, into *out (timings_free). A flagged
+ * point was timed in another regime than its neighbours, so no copy's time
+ * there is compared with another's: its cell takes what the points left
+ * support. Returns how many points (length and distance) were left out. */
+size_t regime_exclude(const struct timings *t, const struct regime_check *c, struct timings *out);
+
+/* The table a run's cells are decided on, into *out (timings_free): t
+ * less the points the regime check flags where exclude is set (a probe
+ * that derived so, archive.h's ARTIFACTS_EXCLUDED_VERSION), else all of
+ * t. Returns how many points were left out. */
+size_t regime_deciding(const struct timings *t, int exclude, struct timings *out);
+
+/* Appends to r's note how many points decided no cell, where any. */
+void regime_say_excluded(struct derived_rule *r, size_t left_out);
 
 /* The flags of one strategy and length: flags[first .. first + n), and the
  * one whose next length took the least fraction of its time. */

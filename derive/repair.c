@@ -218,17 +218,6 @@ int unchecked_keep_long(const struct timings *t, struct derived_rule *r)
 	return 0;
 }
 
-double gate_point_ratio(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j)
-{
-	double ratio = g->ratio[i][j], base = g->baseline_ticks[i][j];
-	if (rule_choice(r, g->lengths[i], bench_grid_distances[j]) != reference || !(base > 0))
-		return ratio;
-	int branches = rule_branches_at(r, g->lengths[i], bench_grid_distances[j]);
-	double branch = g->path_ticks > GATE_BRANCH_TICKS ? g->path_ticks : GATE_BRANCH_TICKS;
-	double tree = branches < 0 ? TREE_TICKS_MAX : fmin(TREE_TICKS_MAX, (branches + 1) * branch);
-	return fmin(ratio, 1 + tree / base);
-}
-
 static size_t gate_family(const struct gate_grid *g)
 {
 	return g->family ? g->family : g->n_lengths * BENCH_GRID_DISTANCES;
@@ -248,6 +237,7 @@ void gate_grid_holm(struct gate_grid *g, const struct derived_rule *r, int refer
 	double p[GATE_LENGTHS_MAX * BENCH_GRID_DISTANCES];
 	size_t n = 0;
 	g->effect = gate_effect_size(noise, g->placement_sd, gate_family(g), GATE_FAMILY_ERROR);
+	gate_path_paid(g, r, reference);
 	for (size_t i = 0; i < g->n_lengths; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++)
 			if (gate_candidate(g, r, reference, i, j, noise))

@@ -81,8 +81,19 @@ struct gate_grid {
 	unsigned int lost[GATE_LENGTHS_MAX][BENCH_GRID_DISTANCES];
 	int retime[GATE_LENGTHS_MAX][BENCH_GRID_DISTANCES];
 	/* What a branch on the path to a cell costs a call, in ticks, as the
-	 * run measured it (gate_point_ratio); 0: GATE_BRANCH_TICKS. */
-	double path_ticks;
+	 * run measured it: where every branch predicts, as at a point of the
+	 * grid (dispatch_predicted_band_ticks; gate_path_ticks), and on the
+	 * random-size workload, where they mispredict as they do there
+	 * (dispatch_band_ticks, and the first; gate_path_paid). 0:
+	 * GATE_BRANCH_TICKS. */
+	double path_ticks, workload_band_ticks;
+	/* What the table saves a call on the random-size workload, as the
+	 * search's check timed it (dispatch_gain_ticks; 0: not known); what
+	 * the paths to its cells that copy by the reference cost that
+	 * workload a call (gate_path_paid); and whether the first pays for
+	 * the second GATE_PATH_PAYBACK times over. */
+	double gain_ticks, workload_path_ticks;
+	int path_paid;
 	/* The tests the gate makes, its points on all its CPUs (0: its
 	 * points), and the largest sign-test p-value that Holm's procedure
 	 * rejects among them (gate_grid_holm; -1: none). */
@@ -114,17 +125,41 @@ void gate_grid_cover(struct gate_grid *g, const struct derived_rule *r, unsigned
  * 0.15 to 0.45 ticks a compare on a sorted stream, model_costs_of). */
 #define GATE_BRANCH_TICKS 1.0
 
+/* What the tree in front of the cell of n bytes at distance d costs a
+ * call of one length over and over, in ticks: its branches and the jump
+ * to the copy, each at g->path_ticks, or GATE_BRANCH_TICKS where that is
+ * less; at most TREE_TICKS_MAX, which is also the bound where the tree
+ * cannot be walked. */
+double gate_path_ticks(const struct gate_grid *g, const struct derived_rule *r, unsigned int n, unsigned int d);
+
+/* How many times over the table's gain on the workload must pay for what
+ * the paths to its deferring cells cost that workload before the gate
+ * judges those cells net of their paths (gate_point_ratio). */
+#define GATE_PATH_PAYBACK 10.0
+
 /* The ratio point (i, j) of g is judged by: its median ratio, but where r
  * copies there by the reference (timings_reference: every copy forward's
- * own copy), at most 1 + what r's tree costs a call there over every copy
- * forward's ticks there: its branches and the jump to the copy, each at
- * g->path_ticks, what a band costs a call on the run's random-size
- * workload (dispatch_band_ticks), or GATE_BRANCH_TICKS where that is
- * less; at most TREE_TICKS_MAX, which is also the bound where the tree
- * cannot be walked. Such a cell differs from every copy forward only by the path in
- * front of it, which the search's check on the workload has already
- * paid for: a larger ratio is the machine's, not the table's. */
+ * own copy), what is left of it once its path (gate_path_ticks) is paid.
+ * Such a cell differs from every copy forward only by the tree in front
+ * of it. Where the table's gain on the workload pays for those paths
+ * (g->path_paid), a ratio over 1 less the path over every copy forward's
+ * ticks there, and 1 at least: such a cell may cost a call its path, and
+ * the effect size, more than every copy forward. Where it does not, the
+ * ratio, at most 1 + the path over those ticks: a larger ratio is the
+ * machine's, not the table's, but the path itself is judged as a loss. */
 double gate_point_ratio(const struct gate_grid *g, const struct derived_rule *r, int reference, size_t i, size_t j);
+
+/* What the table saves a call on the random-size workload: the kept
+ * search check's baseline less its table, ticks a call; 0 where the run
+ * kept no checked table. */
+double dispatch_gain_ticks(const struct dispatch_run *d);
+
+/* Sets g->workload_path_ticks, each call of the size profile charged the
+ * path to its length's cell, each branch at g->workload_band_ticks, where
+ * that cell copies by the reference at any of the gate's distances (the
+ * most of them), and g->path_paid: whether g->gain_ticks is positive and
+ * at least GATE_PATH_PAYBACK times that. */
+void gate_path_paid(struct gate_grid *g, const struct derived_rule *r, int reference);
 
 /* Sets g->p_reject: Holm's threshold (grid_gate.h, holm_threshold) at
  * GATE_FAMILY_ERROR over g->family tests, the candidates the points whose

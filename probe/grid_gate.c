@@ -232,12 +232,16 @@ static struct grid_gate gate_verdict(const struct timings *t, const struct deriv
 			gate.refused |= gate_point_loses(g, r, reference, i, j, noise);
 			if (judged < g->ratio[i][j] && grid_gate_loses(g->ratio[i][j], g->slower[i][j], g->rounds[i][j], noise))
 				printf("  grid gate: %.3fx at %u bytes, d = %u, where the cell copies by %s as every copy "
-				       "forward does, behind a tree that costs at most %.0f ticks of its %.0f: judged "
-				       "%.3fx\n",
-				       g->ratio[i][j], g->lengths[i], bench_grid_distances[j],
-				       strategy_name[reference], (judged - 1) * g->baseline_ticks[i][j],
+				       "forward does, behind a tree of %.1f ticks (every copy forward %.0f): judged %.3fx\n",
+				       g->ratio[i][j], g->lengths[i], bench_grid_distances[j], strategy_name[reference],
+				       gate_path_ticks(g, r, g->lengths[i], bench_grid_distances[j]),
 				       g->baseline_ticks[i][j], judged);
 		}
+	printf("  grid gate: the table saves %.2f ticks a call on the workload, the paths to its cells that copy by "
+	       "%s cost it %.2f: %s\n",
+	       g->gain_ticks, strategy_name[reference], g->workload_path_ticks,
+	       g->path_paid ? "paid, those cells are judged net of their paths"
+			    : "not paid, their paths are judged as losses");
 	for (size_t i = 0; i < g->n_lengths; i++)
 		for (size_t j = 0; j < BENCH_GRID_DISTANCES; j++) {
 			double judged = gate_point_ratio(g, r, reference, i, j);
@@ -268,7 +272,9 @@ int try_grid_gate(const struct probe_flavor *f, const struct timings *t, struct 
 		return -1;
 	}
 	gate_grid_cover(g, &r, longest > UINT_MAX ? UINT_MAX : (unsigned int)longest);
-	g->path_ticks = dispatch_band_ticks(d);
+	g->path_ticks = dispatch_predicted_band_ticks(d);
+	g->workload_band_ticks = dispatch_band_ticks(d) + g->path_ticks;
+	g->gain_ticks = dispatch_gain_ticks(d);
 	g->placement_sd = placement_sd;
 	int cpus[CPUS_TIMED_MAX], n_cpus = cpus_timed(cpus);
 	printf("  grid gate: on CPU");

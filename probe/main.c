@@ -5,6 +5,7 @@
 #include "../common/text.h"
 #include "../common/util.h"
 #include "../derive/archive.h"
+#include "../derive/regime.h"
 #include "../derive/chosen.h"
 #include "../derive/derive.h"
 #include "../derive/gate_effect.h"
@@ -212,18 +213,23 @@ static int measure_flavor(const struct probe_flavor *f, const struct timing_plan
 			f->name, plan->max_passes);
 	if (rc || stop)
 		return rc;
-	struct timings t;
+	struct timings t, deciding;
 	measurement_table(&a->m, a->m.passes, &t);
 	print_regime(&t);
+	size_t left_out = regime_deciding(&t, 1, &deciding);
+	if (left_out)
+		printf("  regime: no cell is decided at those %zu points (lengths and distances)\n", left_out);
 	if (f->moves)
 		fprintf(stderr, "  memmove where the ranges overlap\n");
 	measure_overlaps(f, plan, plan->max_passes < 3 ? 1 : OVERLAP_PASSES, &a->overlap);
 	/* The search, its tables checked as callers run them. */
 	struct derived_rule r;
-	rc = derive_rule(&t, &cost, &r) ? -1 : search_and_check(f, &t, &a->dispatch, r.noise, ratio_placement_sd(&a->m),
-								     plan->lengths[plan->n_lengths - 1]);
+	rc = derive_rule(&deciding, &cost, &r) ? -1
+					       : search_and_check(f, &deciding, &a->dispatch, r.noise,
+								  ratio_placement_sd(&a->m), plan->lengths[plan->n_lengths - 1]);
 	if (rc == 0)
-		rc = print_stand_ins(f, &t, a);
+		rc = print_stand_ins(f, &deciding, &t, a);
+	timings_free(&deciding);
 	timings_free(&t);
 	if (rc == 0)
 		check_prediction(f);

@@ -23,10 +23,11 @@ void print_rule(const char *what, const struct derived_rule *r)
 
 /* The kept rule's copies for an overlap (derive/overlap.h), as the import
  * will derive them. */
-int print_stand_ins(const struct probe_flavor *f, const struct timings *t, const struct run_archive *a)
+int print_stand_ins(const struct probe_flavor *f, const struct timings *deciding, const struct timings *t,
+		    const struct run_archive *a)
 {
 	struct derived_rule r;
-	if (derive_chosen(t, &a->dispatch, &r)) {
+	if (derive_chosen(deciding, &a->dispatch, &r)) {
 		fprintf(stderr, "probe: %s\n", r.note);
 		return -1;
 	}

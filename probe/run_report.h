@@ -17,7 +17,10 @@ void print_rule(const char *what, const struct derived_rule *r);
 void print_regime(const struct timings *t);
 
 /* The kept rule's copies for an overlap (derive/overlap.h), as the import
- * will derive them. Nonzero after saying why. */
-int print_stand_ins(const struct probe_flavor *f, const struct timings *t, const struct run_archive *a);
+ * will derive them: the rule from the points that decide cells
+ * (regime_deciding), the copies judged on every point t holds. Nonzero
+ * after saying why. */
+int print_stand_ins(const struct probe_flavor *f, const struct timings *deciding, const struct timings *t,
+		    const struct run_archive *a);
 
 #endif

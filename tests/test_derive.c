@@ -263,6 +263,7 @@ int main(int argc, char **argv)
 	derive_profile();
 	derive_reference();
 	derive_repair();
+	derive_gate_path();
 	derive_model();
 	derive_overlap();
 	derive_regime();

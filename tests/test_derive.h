@@ -58,6 +58,8 @@ void derive_profile(void);
 void derive_reference(void);
 /* Repair instead of refusal (test_derive_repair.c). */
 void derive_repair(void);
+/* A deferring cell's path at the grid gate (test_derive_gate_path.c). */
+void derive_gate_path(void);
 /* The distance tested where it pays, and the model (test_derive_model.c). */
 void derive_model(void);
 /* memmove's stand-ins for an overlap (test_derive_overlap.c). */

@@ -142,9 +142,58 @@ static void regime_archives(void)
 	}
 }
 
+/* The points that decide cells (regime_deciding): regime_drop.csv, with
+ * avx512_forward as fast at 3072 bytes, d = 2061, as at d = 5, less its
+ * flagged point, every copy's time there, where the run's probe excludes
+ * them; all of it where not. The cell that holds the flagged point then
+ * takes the copy the other points support. */
+static void regime_decides_nothing(void)
+{
+	about("a flagged point decides no cell");
+	struct timings csv = {0}, t = {0}, kept, all;
+	if (timings_read_csv(&csv, "tests/fixtures/regime_drop.csv")) {
+		check(0, "regime_drop.csv does not read");
+		return;
+	}
+	/* avx512_forward at 3072 bytes, d = 2061, as fast as at d = 5, and
+	 * 4096 bytes timed at d = 2061 as at 5, which the derivation needs:
+	 * the flagged point alone says otherwise. */
+	for (size_t i = 0; i < csv.n; i++) {
+		struct row r = csv.rows[i];
+		if (r.strategy == STRATEGY_AVX512_FORWARD && r.length == 3072 && r.distance == 2061)
+			r.ticks = 58;
+		timings_add(&t, r);
+		if (r.length == 4096 && r.distance == 5)
+			r.distance = 2061, r.misalign = 13, timings_add(&t, r);
+	}
+	timings_free(&csv);
+	size_t left_out = regime_deciding(&t, 1, &kept), none = regime_deciding(&t, 0, &all);
+	size_t at_point = 0;
+	for (size_t i = 0; i < t.n; i++)
+		at_point += t.rows[i].length == 3072 && t.rows[i].distance == 0;
+	check(left_out == 1 && kept.n == t.n - at_point && at_point == 5 &&
+		      !timings_find(&kept, STRATEGY_FORWARD, 3072, 0, ANY_MISALIGN) &&
+		      timings_find(&kept, STRATEGY_AVX512_FORWARD, 4096, 0, ANY_MISALIGN),
+	      "%zu points left out, %zu of %zu rows kept: want the 5 rows at 3072 bytes, d = 0, alone left out",
+	      left_out, kept.n, t.n);
+	check(none == 0 && all.n == t.n, "a run that does not exclude lost %zu points (%zu of %zu rows)", none, all.n,
+	      t.n);
+	struct derived_rule with, without;
+	int ok = derive_rule(&all, NULL, &with) == 0 && derive_rule(&kept, NULL, &without) == 0;
+	check(ok, "regime_drop.csv does not derive, with or without its flagged point: %s / %s", with.note, without.note);
+	if (ok)
+		check(rule_choice(&with, 3072, 0) != STRATEGY_AVX512_FORWARD &&
+		      rule_choice(&without, 3072, 0) == STRATEGY_AVX512_FORWARD,
+	      "3072 bytes, d = 0, copies by %s with its flagged point and by %s without it; want another copy, "
+	      "then avx512_forward, which every other point supports",
+	      strategy_name[rule_choice(&with, 3072, 0)], strategy_name[rule_choice(&without, 3072, 0)]);
+	timings_free(&t), timings_free(&kept), timings_free(&all);
+}
+
 void derive_regime(void)
 {
 	regime_catalogue();
 	regime_forged();
 	regime_archives();
+	regime_decides_nothing();
 }

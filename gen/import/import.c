@@ -73,9 +73,9 @@ static void print_rule(const char *what, const struct derived_rule *r)
 
 /* The same derivation the probe ran to decide it was done: the table after
  * each pass for the evidence, each split charged the measured cost (the
- * default for a probe older than version 3); then the rule it kept, at the
- * multiple of that cost its workload chose, with the ranges its band
- * trials kept whole. */
+ * default for a probe older than DISPATCH_TRUSTED_VERSION,
+ * derive/dispatch.h); then the rule it kept, at the multiple of that cost
+ * its workload chose, with the ranges its band trials kept whole. */
 int import_derive(const struct run_archive *a, struct timings *t, struct derived_rule *rule, struct run_facts *run)
 {
 	run->dispatch = a->dispatch;
@@ -97,14 +97,19 @@ int import_derive(const struct run_archive *a, struct timings *t, struct derived
 		}
 	}
 	measurement_table(&a->m, a->m.passes, t);
+	struct timings deciding;
+	size_t left_out = regime_deciding(t, a->probe_version >= ARTIFACTS_EXCLUDED_VERSION, &deciding);
 	run->n_ranked = 0;
-	int ranked = run->dispatch.searched && search_rank(t, &run->dispatch, run->ranked, &run->n_ranked) == 0;
+	int ranked = run->dispatch.searched && search_rank(&deciding, &run->dispatch, run->ranked, &run->n_ranked) == 0;
 	if (!ranked)
 		run->n_ranked = 0;
-	if (derive_chosen_ranked(t, &run->dispatch, ranked ? run->ranked : NULL, run->n_ranked, rule)) {
+	int failed = derive_chosen_ranked(&deciding, &run->dispatch, ranked ? run->ranked : NULL, run->n_ranked, rule);
+	timings_free(&deciding);
+	if (failed) {
 		err("%s", rule->note);
 		return -1;
 	}
+	regime_say_excluded(rule, left_out);
 	overlap_stand_ins(&a->overlap, t, run->moves, rule);
 	double *spreads = malloc(t->n * sizeof *spreads);
 	if (!spreads)
