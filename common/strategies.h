@@ -83,6 +83,15 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
  *    behind one compare and a jump, as that memmove reaches its shorter
  *    lengths, but with no compare after it (the C library's takes up to
  *    four more, which mispredict on random sizes).
+ *  - avx512_masked_wide: avx512_masked's masked move in four zmm
+ *    registers under four masks, for n <= 256: no compare on the length
+ *    where avx512_medium and the C library's AVX-512 memmove compare it
+ *    two or three times, which mispredict on random sizes; masks cost
+ *    instructions that compares do not, so the probe decides.
+ *  - avx512_prefetch: avx512_forward with a prefetch of the source 512
+ *    bytes ahead of each block of its steps of four, as AMD's library
+ *    copies lengths below half the L1; 64..32768 bytes, where a copy's
+ *    source may still come from L2 and its prefetch lead time matters.
  *  - libc: a jump to the C library's memmove, through the pointer
  *    <prefix>libc_memmove, which the drop-in library's constructor sets
  *    (preload/uarchcopy.c) and which otherwise holds the flavor's own
@@ -124,7 +133,12 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
 	X(STRATEGY_AVX512_MASKED, "avx512_masked", 0, 63, ISA_AVX512, 'K', STRATEGY_AVX2_SMALL, 13, DIR_ANY, 0, 0, 0, \
 	  "rcx k1 zmm0", "one zmm load and one store of the first n bytes under a mask, no branch (any overlap)") \
 	X(STRATEGY_LIBC, "libc", 0, -1, ISA_GPR, 'L', STRATEGY_LIBC, 14, DIR_ANY, 0, 0, 1, "rax rcx r8 r9 r10 r11", \
-	  "the C library's memmove, a jump through a pointer (any overlap)")
+	  "the C library's memmove, a jump through a pointer (any overlap)") \
+	X(STRATEGY_AVX512_MASKED_WIDE, "avx512_masked_wide", 0, 256, ISA_AVX512, 'H', STRATEGY_AVX2_SMALL, 15, DIR_ANY, 0, 0, \
+	  0, "rax rcx r8 r9 k1-4 zmm0-3", \
+	  "four zmm loads and four stores of the first n bytes under masks, no branch (any overlap)") \
+	X(STRATEGY_AVX512_PREFETCH, "avx512_prefetch", 64, 32768, ISA_AVX512, 'G', STRATEGY_AVX2_FORWARD, 16, DIR_UP, 0, 0, \
+	  0, "rcx r8 r9 zmm0-5", "zmm moves, ascending, the source prefetched ahead of each step")
 
 /* The small trial (derive/dispatch.h): in a kept table, every cell of
  * STRATEGY_TRIAL_FROM copied by STRATEGY_TRIAL_TO where the workload says

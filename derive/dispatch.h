@@ -126,8 +126,11 @@ struct grid_gate {
 
 /* A repair the grid gate made (derive/repair.h): at length, distance the
  * table lost ratio times every copy forward's time; its cell there copied
- * by from, and its lengths lo..hi copy by to after. */
-#define REPAIRS_MAX 16
+ * by from, and its lengths lo..hi copy by to after. A band's five classes
+ * are five cells, and a cell may try each copy its measurements rank
+ * before it takes the reference: room for that in a few bands (measured:
+ * see docs/notebook/probe-fidelity-2026-12.md#five-make-probe-runs-in-a-row-zen-5-guest-version-31). */
+#define REPAIRS_MAX 32
 struct grid_repair {
 	unsigned int length, distance, lo, hi;
 	double ratio;

@@ -81,6 +81,23 @@ static void fixtures_strategies(void)
 		choose(33, 5, F);
 		choose(8192, 5, F);
 	}
+	/* The masked copy of up to 256 bytes, forged faster at every length
+	 * it copies: its band runs from 0 to its last length. */
+	if (derive("masked_wide_win.csv")) {
+		choose(1, 5, STRATEGY_AVX512_MASKED_WIDE);
+		choose(64, 4095, STRATEGY_AVX512_MASKED_WIDE);
+		choose(256, 2048, STRATEGY_AVX512_MASKED_WIDE);
+		choose(384, 5, F);
+	}
+	/* The prefetching loop, forged as fast as rep movsb below 1 KiB and
+	 * faster from it to 16 KiB: a band of it there, forward on either
+	 * side. */
+	if (derive("prefetch_win.csv")) {
+		choose(512, 5, F);
+		choose(1024, 5, STRATEGY_AVX512_PREFETCH);
+		choose(16384, 2048, STRATEGY_AVX512_PREFETCH);
+		choose(65536, 5, F);
+	}
 	/* A copy of the middle lengths only (avx512_medium, forged at 33..512), faster
 	 * from 65: its band runs from there to its last length. */
 	if (derive("medium_win.csv")) {

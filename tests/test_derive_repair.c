@@ -10,6 +10,7 @@
 #include "../common/util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,9 +315,11 @@ static void lines(void)
 					     "repair 16384 65 4097 65535 1.239 forward forward_aligned extra"};
 	for (size_t i = 0; i < sizeof broken / sizeof *broken; i++)
 		check(parse_repairs("repairs 1", broken[i], &d) != 0, "'%s' reads", broken[i]);
-	check(parse_repairs("repairs 17", NULL, &d) != 0 && parse_repairs("repairs -1", NULL, &d) != 0 &&
+	char over[32];
+	snprintf(over, sizeof over, "repairs %d", REPAIRS_MAX + 1);
+	check(parse_repairs(over, NULL, &d) != 0 && parse_repairs("repairs -1", NULL, &d) != 0 &&
 		      parse_repairs("repairs", NULL, &d) != 0,
-	      "a count out of 0..16 reads");
+	      "a count out of 0..%d reads", REPAIRS_MAX);
 }
 
 static void unchecked(void)
