@@ -67,10 +67,10 @@ struct derive_cost {
 	struct length_range unsplit[DERIVE_UNSPLIT_MAX];
 };
 
-/* The default, for a run that did not measure it: the probe's dispatch
- * measurement on an Emerald Rapids guest (Intel family 6, model 0xcf, FSRM)
- * gave 0.76-0.78 ticks a band for the kernel flavor and 0.80-0.91 for the
- * user flavor, in three runs of 2026-12-02 (docs/notebook/derivation-2026-11.md shows one). */
+/* The default, for a run that did not measure it: a band's cost as the
+ * probe's dispatch measurement gave it, in both flavors, on a measured
+ * core (measured: see
+ * docs/notebook/comment-figures-2026-12.md#the-default-band-cost). */
 #define DERIVE_BAND_TICKS_DEFAULT 0.8
 
 struct derived_rule {
@@ -95,8 +95,9 @@ struct derived_rule {
 	double noise;                              /* the tie threshold used */
 	struct derive_cost cost;                   /* what each split was charged */
 	/* The derivation in a few sentences: room for every band of the
-	 * longest table, each naming all five classes. */
-	char note[4096];
+	 * longest table, each naming all five classes, and for every repair
+	 * a gate may make (REPAIRS_MAX), each naming its cell. */
+	char note[8192];
 };
 
 /* Derives t's rule, charging each split cost (NULL: the default). Nonzero,

@@ -17,8 +17,9 @@ extern const int dispatch_bands[DISPATCH_TABLES];
 /* The first probe version whose dispatch timings the derivation uses.
  * Version 3 timed, through the table dispatch, tables whose bands
  * alternate their copy: the slope then measures the strategy mix as well
- * as the branches (on a Zen 3 guest, where small is 2.7x faster than rep
- * movsb, it came out 0.00 ticks a band, probe-19h-01h-2026-12-02.log),
+ * as the branches, and where one copy is much faster than the other it
+ * can read no cost at all (measured: see
+ * docs/notebook/comment-figures-2026-12.md#bands-that-alternate-their-copy),
  * and it timed its candidates through the table interpreter, not as the
  * code gen writes. Its runs derive as an older probe's: at the default
  * cost, once. */

@@ -42,13 +42,12 @@ double median_of(double *v, size_t n)
  * does (derive/repair.h): there a cell that copies by the reference
  * behind any tree runs as the reference does. In the user flavor the
  * baseline ships as the C library's memmove, so a long cell that tied rep
- * movsb shipped rep movsb where the C library would have run: on a Zen 5
- * guest rep movsb tied it at 16 KiB to 1 MiB, d = 1..63, when the probe
- * timed it, and took 1.07-1.40x its time in make bench's preloaded grid
- * minutes later. Shorter cells keep the baseline, and the grid gate
- * repairs them: at 1024 bytes the C library's memmove behind a tree took
- * 1.056x its own time (docs/notebook/derivation-2026-11.md, version 29;
- * on that core the reference counts from 32769 bytes). */
+ * movsb shipped rep movsb where the C library would have run: rep movsb
+ * can tie it when the probe times it and lose to it in a program minutes
+ * later. Shorter cells keep the baseline, and the grid gate repairs them:
+ * there the C library's memmove behind a tree takes longer than it alone
+ * beyond the noise (measured: see
+ * docs/notebook/comment-figures-2026-12.md#long-cells-judged-against-the-c-library). */
 static void judged_against(const struct timings *t, struct grid *g, const struct derived_rule *r)
 {
 	g->reference = timings_reference(t);

@@ -20,11 +20,10 @@ int grid_gate_parse(const char *line, struct dispatch_run *d, char *why, size_t 
 /* Whether a point of the grid gate is a loss beyond the noise: its
  * median ratio of the kept table to every copy forward over 1 + noise,
  * and the table slower in so many of the rounds timed there that a sign
- * test rejects a tie (grid_gate_slower_needed). A median alone condemned
- * cells where the guest's noise was larger than the run's: on a Zen 5
- * guest every copy forward took 336 to 402 ticks at 16384 bytes, d = 0,
- * in five timings of five samples each, one after another (the probe's
- * gate as it timed strategy libc there, 2026-12-06, a throwaway timing).
+ * test rejects a tie (grid_gate_slower_needed). A median alone condemns
+ * cells where a guest's noise, as the gate times them, is larger than the
+ * run's (measured: see
+ * docs/notebook/comment-figures-2026-12.md#a-median-ratio-alone).
  * rounds: GRID_GATE_ROUNDS where the point was timed once, three times
  * that where its median was over the noise and it was timed twice more. */
 int grid_gate_loses(double ratio, int slower, int rounds, double noise);

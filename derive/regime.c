@@ -23,10 +23,10 @@
  *  - a vector isa (avx2_forward, avx2_down, avx2_nt, avx512_forward,
  *    avx512_down), or, among the general-register copies, upward: those
  *    are rep movsb (forward, forward_aligned). The other, down, moves 8
- *    bytes a store, slowly enough that where its buffers lie did not time
- *    it apart: 192, 275 and 367 ticks at 2048, 3072 and 4096 bytes, d = 0,
- *    where avx512_forward took 77, 123 and 47 (the Zen 5 guest of
- *    tests/fixtures/zen5_guest_user.run). */
+ *    bytes a store, slowly enough that where its buffers lie does not time
+ *    it apart: its time rises with the length where a vector copy's falls
+ *    (measured: see
+ *    docs/notebook/comment-figures-2026-12.md#lanes-that-outgrow-the-l1-cache). */
 int regime_judged(int code)
 {
 	const struct strategy *s = strategy_of(code);
@@ -233,10 +233,19 @@ size_t regime_deciding(const struct timings *t, int exclude, struct timings *out
 
 void regime_say_excluded(struct derived_rule *r, size_t left_out)
 {
-	size_t used = strlen(r->note);
-	if (left_out)
-		snprintf(r->note + used, sizeof r->note - used,
-			 " %zu point%s where the regime check flagged a copy's time (a longer copy timed faster) "
-			 "decided no cell.",
+	if (!left_out)
+		return;
+	char said[sizeof r->note];
+	int n = snprintf(said, sizeof said,
+			 "%zu point%s where the regime check flagged a copy's time (a longer copy timed faster) decided no "
+			 "cell. ",
 			 left_out, left_out == 1 ? "" : "s");
+	if (n <= 0 || (size_t)n >= sizeof said)
+		return;
+	size_t keep = strnlen(r->note, sizeof r->note - 1);
+	if (keep > sizeof said - 1 - (size_t)n)
+		keep = sizeof said - 1 - (size_t)n;
+	memcpy(said + n, r->note, keep);
+	said[(size_t)n + keep] = '\0';
+	memcpy(r->note, said, sizeof r->note);
 }

@@ -4,10 +4,11 @@
  * two lengths differently, and the shorter point is to be timed again.
  * So it is where a harness times a copy below 4 KiB rotating over 16
  * lanes, whose buffers outgrow the L1 cache at 2 to 3 KiB, and from 4 KiB
- * over 4, which it holds: avx512_forward then takes 123 ticks at 3072
- * bytes, d = 0, and 47 at 4096 (tests/fixtures/zen5_guest_user.run). The
- * check reads a run's table of least times over
- * the passes, what the derivation reads, and changes nothing in it. */
+ * over 4, which it holds: a vector copy then takes far less time at 4096
+ * bytes than at 3072 (measured: see
+ * docs/notebook/comment-figures-2026-12.md#lanes-that-outgrow-the-l1-cache).
+ * The check reads a run's table of least times over the passes, what the
+ * derivation reads, and changes nothing in it. */
 #ifndef DERIVE_REGIME_H
 #define DERIVE_REGIME_H
 
@@ -19,10 +20,9 @@
 /* A point is flagged where the next longer length took less than this
  * fraction of its time: more bytes take no less time, and a 15% drop lies
  * well above what the derivation calls a run's noise, the median spread
- * between passes of the points of 100 ticks or more: 3.0% and 4.9% in the
- * user and kernel runs of tests/fixtures/zen5_guest_*.run. A point of a
- * few ticks jitters by a tick, which can be more: the kernel run's points
- * spread 8.4% at the median. */
+ * between passes of the points of 100 ticks or more, and above the wider
+ * spread of points of a few ticks, which jitter by a tick (measured: see
+ * docs/notebook/comment-figures-2026-12.md#the-regime-checks-drop). */
 #define REGIME_DROP 0.85
 
 /* One flagged point: strategy at length, distance d, against the same
@@ -62,7 +62,8 @@ size_t regime_exclude(const struct timings *t, const struct regime_check *c, str
  * t. Returns how many points were left out. */
 size_t regime_deciding(const struct timings *t, int exclude, struct timings *out);
 
-/* Appends to r's note how many points decided no cell, where any. */
+/* Puts before r's note how many points decided no cell, where any, so
+ * that the note still ends as the derivation and the stand-ins end it. */
 void regime_say_excluded(struct derived_rule *r, size_t left_out);
 
 /* The flags of one strategy and length: flags[first .. first + n), and the

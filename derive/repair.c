@@ -254,11 +254,11 @@ int gate_point_loses(const struct gate_grid *g, const struct derived_rule *r, in
 
 /* The copies that lost at any point of the grid that p's repair would
  * change: those of p's lengths in its distance's class under r. A copy
- * that lost at one point of a cell is not offered to the cell again: on a
- * Zen 5 guest the gate sent 0..15 bytes of one class from avx512_masked,
- * which lost at 8 bytes, d = 4064, to avx512_small, which lost at d =
- * 2061, and back, until its rounds ran out and it refused the table
- * (docs/notebook/derivation-2026-11.md, version 29). */
+ * that lost at one point of a cell is not offered to the cell again: else
+ * the repairs can send a cell from one copy that loses at one of its
+ * points to another that loses at another, and back, until the gate's
+ * rounds run out and it refuses the table (measured: see
+ * docs/notebook/comment-figures-2026-12.md#a-copy-that-lost-is-kept-out-of-its-cell). */
 static unsigned int lost_in_cell(const struct gate_grid *g, const struct derived_rule *r, const struct grid_repair *p)
 {
 	unsigned int lost = 0;

@@ -58,13 +58,10 @@ copy_fn timing_reference(const struct probe_flavor *f)
  * above them, then below, each region from the step after the last one's,
  * so that a region does not take the addresses of code the probe ran
  * before (until some 480 regions wrap around). Compiled where other copies
- * of the same tree had run and been unmapped, a table timed slower: the
- * grid gate of zen4's user table of probe version 18, run on a Zen 4 guest
- * after the table had been timed at three places, refused it in four runs
- * of four (worst 1.043-1.088x the C library's time); compiled at an
- * address no code had taken, it passed in three of four, as in a process
- * that had timed nothing before (worst 1.010-1.026x; throwaway runs, not
- * recorded). */
+ * of the same tree had run and been unmapped, a table times slower than at
+ * an address no code has taken, where it times as in a process that had
+ * timed nothing before (measured: see
+ * docs/notebook/comment-figures-2026-12.md#a-table-compiled-where-no-code-had-run). */
 static unsigned char *near_region(const struct probe_flavor *f, size_t size)
 {
 	enum { HALF = 480, STEPS = 2 * HALF };

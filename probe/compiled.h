@@ -48,9 +48,10 @@ int compiles_to_baseline(const struct probe_flavor *f, const struct derived_rule
  * flavor's forward routine, one rep movsb, which has no branch on the size
  * for a tree's predictions to disturb or to be helped by. The C library's
  * memmove, the user flavor's baseline, branches on the size: timed in turns
- * with a compiled tree it took 8.42 ticks a call on the sorted stream where,
- * in turns with tables that mostly run the C library itself, it took 6.60
- * (a Zen 4 guest), so it is timed as one more copy, not as the reference. */
+ * with a compiled tree it runs slower than in turns with tables that mostly
+ * run the C library itself, so it is timed as one more copy, not as the
+ * reference (measured: see
+ * docs/notebook/comment-figures-2026-12.md#the-c-librarys-memmove-is-not-the-reference). */
 copy_fn timing_reference(const struct probe_flavor *f);
 
 #endif

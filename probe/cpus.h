@@ -1,9 +1,10 @@
 /* The CPUs the probe may run on. It times on one at a time, pinned, since
  * a migration mid-sample would time two cores; the grid gate judges a
  * table on each (grid_gate.c), since a program may run on any, and the
- * CPUs of one machine, a guest's above all, need not time alike: on a
- * Zen 5 guest's two, avx2_nt took 0.98-1.01x and 1.22-1.25x the C
- * library's memmove at 1 MiB (time_points in grid_gate.c says how). */
+ * CPUs of one machine, a guest's above all, need not time alike: a copy
+ * can tie the C library's memmove on one and lose to it on another
+ * (measured: see
+ * docs/notebook/comment-figures-2026-12.md#the-cpus-of-one-guest). */
 #ifndef PROBE_CPUS_H
 #define PROBE_CPUS_H
 

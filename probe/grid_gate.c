@@ -28,17 +28,14 @@
 /* table over baseline at n bytes, distance d: the median of
  * GRID_GATE_ROUNDS rounds' ratios, each first in turn, and in *slower how
  * many rounds the table was the slower. Each side's time is the least of
- * three samples: of one, the median ratio at 16384 bytes condemned
- * strategy libc, the C library's memmove behind a jump, at 1.07-1.30x
- * that memmove on a Zen 5 guest (2026-12-06, throwaway timings). The table is
- * compiled at one place, not at placed.h's three: identical copies of a
- * tree at other addresses, timed one after another, spoil each other's
- * branch predictions. On a Zen 4 guest zen4's user table, compiled at
- * eight places and timed at 64 bytes, d = 33, took 0.93x the C library's
- * time at the place timed first and 1.00-1.21x at the seven timed after
- * it, whichever order the places were timed in; one place timed eight
- * times over took 0.81-0.93x (a throwaway timing of probe version 18's
- * table, not a recorded run). */
+ * three samples: of one, the median ratio can condemn the C library's
+ * memmove behind a jump against that memmove itself (measured: see
+ * docs/notebook/comment-figures-2026-12.md#the-least-of-three-samples).
+ * The table is compiled at one place, not at placed.h's three: identical
+ * copies of a tree at other addresses, timed one after another, spoil
+ * each other's branch predictions, so that the places timed after the
+ * first run slower than one place timed over and over (measured: see
+ * docs/notebook/comment-figures-2026-12.md#the-gates-table-at-one-place). */
 static double point_ratio(copy_fn table, copy_fn baseline, unsigned char *arena, size_t n, unsigned int d,
 			  int *slower, double *baseline_ticks)
 {

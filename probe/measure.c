@@ -168,13 +168,12 @@ int measure_pass(struct measurement *m, const struct timing_plan *p, const struc
 {
 	/* A fresh arena each pass: the physical pages behind it change, so the
 	 * passes sample different placements, and a placement that happens to
-	 * conflict in the caches shows up as spread instead of as the rule
-	 * (on one Rocket Lake guest rep movsb at 8 KiB took 910-985 ticks at
-	 * d = 1..127 in one run and 97-144 in the next, against 97 and 92 at
-	 * d = 0: measurements.csv in evidence/rocketlake-2026-11-29 and
-	 * evidence/rocketlake-2026-11-29-2). The previous pass's
-	 * arena is released only once the new one is backed, so the new pages
-	 * cannot be the old ones. */
+	 * conflict in the caches shows up as spread instead of as the rule: one
+	 * run's placement can make a copy several times slower across a range
+	 * of distances than the next run's (measured: see
+	 * docs/notebook/comment-figures-2026-12.md#a-fresh-arena-each-pass).
+	 * The previous pass's arena is released only once the new one is
+	 * backed, so the new pages cannot be the old ones. */
 	static unsigned char *previous;
 	unsigned char *arena = mmap(NULL, ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (arena == MAP_FAILED) {

@@ -10,10 +10,9 @@
 
 /* The places each table is compiled at. Of identical tables compiled to
  * adjacent slots and timed one after another, at most one, a different one
- * from one process to the next, ran faster than the rest: on a Zen 4
- * guest, 8.1 ticks a call on the sorted stream against 9.9 (16.3 against
- * 17.2 on random sizes) in two of three processes of six copies each. The
- * median of three places outvotes such a lucky one. */
+ * from one process to the next, ran faster than the rest; the median of
+ * three places outvotes such a lucky one (measured: see
+ * docs/notebook/comment-figures-2026-12.md#a-lucky-place). */
 enum { PLACES = PLACES_TIMED };
 
 /* tables[0..n) compiled (compile_tables, one_body as there), each at

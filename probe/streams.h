@@ -22,14 +22,14 @@ void streams_quick(void);
 void streams_free(struct streams *s);
 
 /* Each of n copies timed in turns with reference alone (time_paired),
- * one copy after another, never two of them in turns with each other: on
- * a Zen 4 guest two copies of one compiled tree, the same bytes in
- * adjacent slots, timed in turns ran 1.22x apart on the sorted stream and
- * 1.07x on random sizes, one running faster than it does alone, while
- * each timed in turns with rep movsb ran as the other (docs/notebook/derivation-2026-11.md,
- * "Never two tables in turns"). out[i] is copy i's median per-round ratio
- * to the reference times the reference's mean time over the n pairings, in
- * ticks a call, and *reference_out (where not NULL) that time. */
+ * one copy after another, never two of them in turns with each other:
+ * two copies of one compiled tree, the same bytes in adjacent slots,
+ * timed in turns run apart, one faster than it does alone, while each
+ * timed in turns with rep movsb runs as the other (measured: see
+ * docs/notebook/comment-figures-2026-12.md#two-copies-of-one-tree-in-turns).
+ * out[i] is copy i's median per-round ratio to the reference times the
+ * reference's mean time over the n pairings, in ticks a call, and
+ * *reference_out (where not NULL) that time. */
 void time_against(struct streams *s, copy_fn reference, const copy_fn *copies, int n, struct workload_ticks *out,
 		  struct workload_ticks *reference_out);
 
