@@ -59,21 +59,28 @@ copy_fn reach(const struct through_plt *c)
 	return c->entry;
 }
 
-int plt_copies(void *libc, struct plt_copies *out)
+int plt_copies(const char *program, struct plt_copies *out)
 {
+	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	copy_fn theirs = libc ? (copy_fn)dlsym(libc, "memcpy") : NULL;
+	out->entry = dlsym(RTLD_DEFAULT, "memmove");
+	if (!theirs || !out->entry || strcmp(object_of(out->entry), object_of((void *)theirs)) == 0) {
+		fprintf(stderr, "%s: memcpy is the C library's: run it with LD_PRELOAD=build/libuarchcopy.so\n", program);
+		return 2;
+	}
 	char a[64] = {0}, b[64];
 	plt_memcpy(b, a, sizeof a);
 	plt_memmove(b, a, sizeof a);
 	void **copy = plt_slot("memcpy"), **move = plt_slot("memmove");
 	if (!copy || !move || plt_slot_writable(copy) || plt_slot_writable(move)) {
-		fprintf(stderr, "preloaded: no PLT slot of memcpy or memmove to time them through\n");
-		return -1;
+		fprintf(stderr, "%s: no PLT slot of memcpy or memmove to time them through\n", program);
+		return 1;
 	}
 	out->ours_memcpy = (struct through_plt){copy, plt_memcpy, (copy_fn)*copy};
-	out->libc_memcpy = (struct through_plt){copy, plt_memcpy, (copy_fn)dlsym(libc, "memcpy")};
+	out->libc_memcpy = (struct through_plt){copy, plt_memcpy, theirs};
 	out->ours_memmove = (struct through_plt){move, plt_memmove, (copy_fn)*move};
 	out->libc_memmove = (struct through_plt){move, plt_memmove, (copy_fn)dlsym(libc, "memmove")};
-	return out->libc_memcpy.to && out->libc_memmove.to ? 0 : -1;
+	return out->libc_memmove.to ? 0 : 1;
 }
 
 const char *object_of(const void *addr)

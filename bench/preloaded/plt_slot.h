@@ -38,14 +38,18 @@ copy_fn reach(const struct through_plt *c);
 
 /* The library's memcpy and memmove, where the program's PLT slots point
  * once called (where the preloaded library's constructor pointed them,
- * preload/rebind.c), and the C library's (libc, its dlopen handle), each
- * through the same PLT entry. */
+ * preload/rebind.c), and the C library's, each through the same PLT
+ * entry; and entry, the memmove the program's symbols resolve to: the
+ * preloaded library's. */
 struct plt_copies {
 	struct through_plt ours_memcpy, libc_memcpy, ours_memmove, libc_memmove;
+	void *entry;
 };
 
-/* Fills out. 0, or -1 after saying why. */
-int plt_copies(void *libc, struct plt_copies *out);
+/* Fills out. 0; 2 after saying why where the library is not preloaded
+ * (memmove resolves into the C library's object); 1 after saying why on
+ * another failure. program names the benchmark in what it says. */
+int plt_copies(const char *program, struct plt_copies *out);
 
 /* The object that holds addr, by file name. */
 const char *object_of(const void *addr);

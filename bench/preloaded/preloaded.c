@@ -11,7 +11,6 @@
 #include "../../derive/grid_gate.h"
 #include "plt_slot.h"
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -369,15 +368,11 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-	copy_fn theirs = libc ? (copy_fn)dlsym(libc, "memcpy") : NULL;
-	void *entry = dlsym(RTLD_DEFAULT, "memmove");
-	if (!theirs || !entry || strcmp(object_of(entry), object_of((void *)theirs)) == 0) {
-		fprintf(stderr, "preloaded: memcpy is the C library's: run it with LD_PRELOAD=build/libuarchcopy.so\n");
-		return 2;
-	}
-	if (plt_copies(libc, &plt) != 0)
-		return 1;
+	int rc = plt_copies("preloaded", &plt);
+	if (rc)
+		return rc;
+	void *entry = plt.entry;
+	copy_fn theirs = plt.libc_memcpy.to;
 	if (figures) {
 		struct one_run r;
 		time_workload(rounds, theirs_first, &r);

@@ -201,15 +201,9 @@ static int run(struct side *sides, int n_sides, size_t n, int rounds, FILE *csv)
 static int sides_of(struct side *sides, int *n_sides, const char *other)
 {
 	static struct plt_copies plt;
-	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-	copy_fn theirs = libc ? (copy_fn)dlsym(libc, "memcpy") : NULL;
-	void *entry = dlsym(RTLD_DEFAULT, "memmove");
-	if (!theirs || !entry || strcmp(object_of(entry), object_of((void *)theirs)) == 0) {
-		fprintf(stderr, "preloaded-stream: memcpy is the C library's: run it with LD_PRELOAD=build/libuarchcopy.so\n");
-		return 2;
-	}
-	if (plt_copies(libc, &plt) != 0)
-		return 1;
+	int rc = plt_copies("preloaded-stream", &plt);
+	if (rc)
+		return rc;
 	sides[0] = (struct side){.name = "library", .copy = plt.ours_memcpy};
 	sides[1] = (struct side){.name = "C library", .copy = plt.libc_memcpy};
 	*n_sides = 2;
