@@ -90,8 +90,11 @@ enum copy_direction { DIRECTIONS(DIRECTION_ENUM) N_DIRECTIONS };
  *    instructions that compares do not, so the probe decides.
  *  - avx512_prefetch: avx512_forward with a prefetch of the source 512
  *    bytes ahead of each block of its steps of four, as AMD's library
- *    copies lengths below half the L1; 64..32768 bytes, where a copy's
- *    source may still come from L2 and its prefetch lead time matters.
+ *    copies lengths below half the L1 (aocl-libmem's Zen 5 memcpy); for
+ *    64..32768 bytes, a bound past half the largest L1D of the cores
+ *    uarch.db holds, so that the probe times it wherever that library
+ *    would prefetch and no further: whether it pays is the probe's to
+ *    measure.
  *  - libc: a jump to the C library's memmove, through the pointer
  *    <prefix>libc_memmove, which the drop-in library's constructor sets
  *    (preload/uarchcopy.c) and which otherwise holds the flavor's own
