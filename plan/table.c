@@ -179,5 +179,8 @@ int plan_widest_isa(const struct copy_table *t)
 		for (int c = 0; c < N_DISTANCE_CLASSES; c++)
 			if (strategy_catalogue[t->bands[i].strategy[c]].isa > widest)
 				widest = strategy_catalogue[t->bands[i].strategy[c]].isa;
+	for (int way = 0; way < 2; way++)
+		if (t->stand_in[way] && strategy_catalogue[t->stand_in[way] - 1].isa > widest)
+			widest = strategy_catalogue[t->stand_in[way] - 1].isa;
 	return widest;
 }

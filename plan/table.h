@@ -56,7 +56,9 @@ void plan_at_isa(const struct copy_table *t, int isa, struct copy_table *out);
 int plan_copies_forward(const struct copy_table *t);
 /* Whether a and b copy every (n, d) alike with the same class bounds. */
 int plan_same_table(const struct copy_table *a, const struct copy_table *b);
-/* The widest isa level t's strategies need. */
+/* The widest isa level t's strategies need, its cells' and memmove's
+ * stand-ins' for an overlap: two tables of one entry at two isa levels
+ * may differ by their stand-ins alone, and a set is named by this. */
 int plan_widest_isa(const struct copy_table *t);
 
 /* The strategy memmove runs in strategy's place where the copy must go way

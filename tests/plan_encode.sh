@@ -156,4 +156,22 @@ check "kernel: every set of that database encodes to its bytes" same "$T/forged.
 check "...and its generated tests build" build_suite "$T/forged-classes/kernel"
 check "...and pass, zen4's" "$T/forged-classes/kernel/run" zen4
 check "...and zen5's" "$T/forged-classes/kernel/run" zen5
+
+# A user table whose cells need no vector isa but whose memmove stand-ins
+# for an overlap do: at the gpr level the stand-ins fall back, so the
+# tables of its isa levels differ by their stand-ins alone. Each set is
+# named for the widest isa it needs, stand-ins counted, so two are two
+# names (plan/table.h, plan_widest_isa); else one name for two sets.
+sqlite3 "$T/forged.db" "UPDATE rule SET above_max = 0, near_max = 0, below_max = 1, zero_mod = 4096, align_dst = 0,
+	overlap_below = 'avx2_forward', overlap_below_max = 64, overlap_above = 'avx2_down', overlap_above_max = 64
+	WHERE uarch = 'zen3' AND flavor = 'user'; DELETE FROM rule_band WHERE uarch = 'zen3' AND flavor = 'user';
+	INSERT INTO rule_band VALUES ('zen3', 'user', 0, 32, 'small', 'small', 'small', 'small', 'small');
+	INSERT INTO rule_band VALUES ('zen3', 'user', 33, 64, 'libc', 'down', 'down', 'down', 'libc');
+	INSERT INTO rule_band VALUES ('zen3', 'user', 65, NULL, 'libc', 'libc', 'libc', 'libc', 'libc')"
+check "a user table of general-register cells and vector stand-ins generates" \
+	gen/uarchgen gen -q --db "$T/forged.db" --out "$T/forged-stand-ins"
+check "...one set at its gpr level and one at its vector levels, each its own name" sh -c \
+	"grep -q '^uc_memcpy_zen3_gpr:' '$T/forged-stand-ins/user/x86_64/copy.asm' &&
+	 grep -q '^uc_memcpy_zen3_avx2:' '$T/forged-stand-ins/user/x86_64/copy.asm'"
+check "user: every set of that database encodes to its bytes" same "$T/forged.db" "$T/forged-stand-ins" user
 summary
