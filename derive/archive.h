@@ -50,7 +50,7 @@
  * lists what each version changed). The archive's lines differ by
  * version where the header comment above says so; the other constants
  * name the versions from which the import reads a run otherwise. */
-#define PROBE_VERSION 31
+#define PROBE_VERSION 32
 /* From version 31 a point the regime check flags decides no cell
  * (derive/regime.h, regime_deciding), in the probe's derivation as in the
  * import's. */

@@ -141,7 +141,7 @@ struct grid_repair {
 /* The search (probe version 26, derive/search.h): the most tables it
  * ranks, one fitted at each of candidate_multiples, one to the size
  * profile (version 29), and the first's stall classes alone; and its
- * checks, each a ranked table (or the kept one's small_flat table, flat),
+ * checks, each a ranked table (or the kept one's branch-light table, flat),
  * compiled, and the baseline as it ships, timed in turns on both
  * streams. */
 #define SEARCH_FITS (DISPATCH_CANDIDATES + 1)

@@ -143,10 +143,10 @@ int search_rank(const struct timings *t, const struct dispatch_run *d, struct se
 	return rc;
 }
 
-int search_flat(const struct timings *t, const struct search_entry *e, struct derived_rule *out)
+unsigned int search_flat(const struct timings *t, const struct search_entry *e, struct derived_rule *out)
 {
 	*out = e->rule;
-	return small_flat_cells(out, 1) && !small_flat_harms(t, out, &e->rule);
+	return branch_light(t, out);
 }
 
 int search_check_passes(const struct search_check *c, double noise)
@@ -175,7 +175,8 @@ void search_keep(struct dispatch_run *d, double noise)
 		}
 }
 
-static void say_checks(struct derived_rule *out, const struct dispatch_run *d, const struct search_entry *e)
+static void say_checks(struct derived_rule *out, const struct dispatch_run *d, const struct search_entry *e,
+		       const char *flat)
 {
 	int kept = search_kept(d);
 	const struct search_check *k = &d->checks[kept];
@@ -193,8 +194,8 @@ static void say_checks(struct derived_rule *out, const struct dispatch_run *d, c
 		 k->table.random, k->baseline.random, strategy_name[BASELINE_STRATEGY], k->table.sorted,
 		 k->baseline.sorted);
 	if (k->flat)
-		say(out, ", with %s in the cells of %s, faster beyond the noise on random sizes than without it (%.2f)",
-		    strategy_name[STRATEGY_TRIAL_TO], strategy_name[STRATEGY_TRIAL_FROM], d->checks[kept - 1].table.random);
+		say(out, ", with %s, faster beyond the noise on random sizes than without (%.2f)", flat,
+		    d->checks[kept - 1].table.random);
 	say(out, ".");
 }
 
@@ -226,19 +227,22 @@ int search_chosen_ranked(const struct timings *t, const struct dispatch_run *d, 
 		return 1;
 	const struct search_check *k = &d->checks[kept];
 	int derived = k->rank < n;
+	unsigned int pairs = 0;
+	char flat[160];
 	if (derived && k->flat)
-		derived = search_flat(t, &e[k->rank], out);
+		derived = (pairs = search_flat(t, &e[k->rank], out)) != 0;
 	else if (derived)
 		*out = e[k->rank].rule;
 	if (!derived || out->n_bands != k->bands) {
 		snprintf(out->note, sizeof out->note,
 			 "The archive's search kept its %stable ranked %d, of %d bands, but its points rank %d tables%s: "
 			 "the archive contradicts its own points.",
-			 k->flat ? "small_flat " : "", k->rank + 1, k->bands, n,
+			 k->flat ? "branch-light " : "", k->rank + 1, k->bands, n,
 			 k->rank < n ? " and derive that one otherwise" : "");
 		return -1;
 	}
-	say_checks(out, d, &e[k->rank]);
+	branch_light_say(pairs, flat, sizeof flat);
+	say_checks(out, d, &e[k->rank], flat);
 	return 0;
 }
 
@@ -303,15 +307,15 @@ static const char *check_order(const struct dispatch_run *d, int i)
 	if (!c->flat)
 		return c->rank == i ? NULL : "the ranked tables are checked each once, in their order";
 	if (i + 1 != d->n_checks)
-		return "a small_flat table's check is the last";
+		return "a branch-light table's check is the last";
 	const struct search_check *plain = NULL;
 	for (int k = 0; k < i; k++)
 		if (!d->checks[k].flat && d->checks[k].rank == c->rank)
 			plain = &d->checks[k];
 	if (!plain || plain->verdict == CHECK_LOST)
-		return "a small_flat table is checked for the table kept, which passed";
+		return "a branch-light table is checked for the table kept, which passed";
 	if ((plain->verdict == CHECK_PASSED) != (c->verdict == CHECK_KEPT))
-		return "of a table kept and its small_flat table, one is kept";
+		return "of a table kept and its branch-light table, one is kept";
 	return NULL;
 }
 

@@ -32,12 +32,12 @@ struct search_entry {
  * a derivation fails. */
 int search_rank(const struct timings *t, const struct dispatch_run *d, struct search_entry out[SEARCH_TABLES], int *n);
 
-/* Entry e with small_flat in small's cells (small_flat_cells) where it
- * has some and harms no point (small_flat_harms): 1 with out set; 0 where
- * there is no such table. A branchless short copy's gain is a
+/* Entry e with its branch-light copies (variants.h, branch_light) where
+ * it takes some that harm no point: the pairs taken, a bit each, with out
+ * set; 0 where there is no such table. A branch-light copy's gain is a
  * misprediction inside the copy, which no point shows and the model
  * cannot see: where e is kept, this table is checked too. */
-int search_flat(const struct timings *t, const struct search_entry *e, struct derived_rule *out);
+unsigned int search_flat(const struct timings *t, const struct search_entry *e, struct derived_rule *out);
 
 /* Whether a checked table loses to the baseline beyond the noise on
  * neither stream. It need not beat it on the workload: each of its cells
@@ -45,8 +45,8 @@ int search_flat(const struct timings *t, const struct search_entry *e, struct de
  * harm), which is the win it keeps. */
 int search_check_passes(const struct search_check *c, double noise);
 
-/* Whether the small_flat table, which passed, beats the entry it was made
- * of on random sizes beyond the noise. */
+/* Whether the branch-light table, which passed, beats the entry it was
+ * made of on random sizes beyond the noise. */
 int search_flat_wins(const struct search_check *flat, const struct search_check *plain, double noise);
 
 /* The verdicts of d's checks of the ranked tables: each passed or lost
@@ -56,7 +56,7 @@ int search_flat_wins(const struct search_check *flat, const struct search_check 
 void search_keep(struct dispatch_run *d, double noise);
 
 /* The table the search kept, as the archive's checks say (the entry at
- * the kept check's rank, its small_flat table where flat). Returns 1
+ * the kept check's rank, its branch-light table where flat). Returns 1
  * where none was kept, 0 with out set, -1 with the note saying why (the
  * archive's checks name a table its points do not derive). */
 int search_chosen(const struct timings *t, const struct dispatch_run *d, struct derived_rule *out);
@@ -69,7 +69,7 @@ int search_chosen_ranked(const struct timings *t, const struct dispatch_run *d, 
  *   search N                    the checks, 0..SEARCH_CHECKS_MAX
  *   check RANK plain|flat BANDS TABLE_RANDOM TABLE_SORTED BASELINE_RANDOM BASELINE_SORTED lost|passed|kept
  * one per ranked table in their order, then where one was kept and has a
- * small_flat table (search_flat), that table's; at most one kept. */
+ * branch-light table (search_flat), that table's, flat; at most one kept. */
 void search_text(struct buf *b, const struct dispatch_run *d);
 int search_count_parse(const char *line, struct dispatch_run *d, char *why, size_t why_size);
 int search_check_parse(const char *line, struct search_check *c, char *why, size_t why_size);

@@ -6,6 +6,8 @@
 #include "derive.h"
 #include "timings.h"
 
+#include <stddef.h>
+
 /* The cells of r that copy by STRATEGY_TRIAL_FROM (small) at lengths
  * STRATEGY_TRIAL_TO (small_flat) serves: how many there are, and with
  * substitute set, r with each copied by STRATEGY_TRIAL_TO. */
@@ -16,6 +18,22 @@ int small_flat_cells(struct derived_rule *r, int substitute);
  * grid where without does not, or lacks the substitute's points there: no
  * cell may, so such a table is never checked. Measures with's regret. */
 int small_flat_harms(const struct timings *t, struct derived_rule *with, const struct derived_rule *without);
+
+/* r with the branch-light copies the search tries in the table it keeps
+ * (search_flat): small_flat in small's cells, avx512_masked_wide in
+ * avx512_masked's and avx512_medium's, each in the bands that start at a
+ * length it serves (one that reaches past its last split there), a pair
+ * at a time in that order, each kept where the table it makes harms
+ * no point that r as given did not (small_flat_harms); then neighbouring
+ * bands alike become one. What such a copy saves is a branch that
+ * mispredicts on random sizes, which no point, timed at one length,
+ * shows: the check on the workload decides. Returns the pairs kept, a bit
+ * each, in that order; 0 leaves r as it was. */
+unsigned int branch_light(const struct timings *t, struct derived_rule *r);
+#define BRANCH_LIGHT_PAIRS 3
+/* The pairs of mask, as a phrase: "small_flat in small's cells", pairs
+ * joined by " and ". */
+void branch_light_say(unsigned int mask, char *out, size_t size);
 
 /* r with its zero and elsewhere cells copied as t's reference copies
  * (timings_reference: every copy forward, or in the user flavor the C

@@ -38,7 +38,7 @@ static void print_check(const struct search_check *c, double noise)
 {
 	printf("  check: table %d%s: %.2f ticks a call on random sizes against %.2f for the baseline, %.2f against "
 	       "%.2f sorted: %s\n",
-	       c->rank + 1, c->flat ? " with small_flat" : "", c->table.random, c->baseline.random, c->table.sorted,
+	       c->rank + 1, c->flat ? " with its branch-light copies" : "", c->table.random, c->baseline.random, c->table.sorted,
 	       c->baseline.sorted, search_check_passes(c, noise) ? "passed" : "lost beyond the noise");
 }
 
@@ -67,8 +67,8 @@ static void print_ranked(const struct search_entry *e, int n)
 	}
 }
 
-/* Entry e was kept as c: its small_flat table, where it has one, checked
- * too and kept where it beats e beyond the noise. */
+/* Entry e was kept as c: its branch-light table (search_flat), where it
+ * has one, checked too and kept where it beats e beyond the noise. */
 static void check_flat(const struct probe_flavor *f, struct streams *s, const struct timings *t,
 		       struct dispatch_run *d, const struct search_entry *e, struct search_check *c, double noise)
 {
@@ -113,7 +113,7 @@ int search_and_check(const struct probe_flavor *f, const struct timings *t, stru
 	kept = search_kept(d);
 	if (kept >= 0)
 		printf("  search: kept table %d%s, the first ranked within the noise of the fastest that passed\n",
-		       d->checks[kept].rank + 1, d->checks[kept].flat ? " with small_flat" : "");
+		       d->checks[kept].rank + 1, d->checks[kept].flat ? " with its branch-light copies" : "");
 	else if (n)
 		printf("  search: every table lost on the workload: the baseline stays\n");
 	free(e);

@@ -8,7 +8,7 @@
 #include "flavor.h"
 
 /* Ranks t's tables (search_rank), prints them with the model's figures,
- * checks each (search_keep), and the kept one's small_flat table
+ * checks each (search_keep), and the kept one's branch-light table
  * (search_flat), recording each check in d; then,
  * where one was kept, the grid gate (try_grid_gate) up to longest bytes.
  * Nonzero, after saying why, where a derivation fails. */

@@ -38,7 +38,7 @@ check "...and said what a band costs" grep -q 'each band past the first costs [0
 check "...and each table the search checked" grep -q '^  check: table 1: ' "$T/probe.out"
 "$FORGE" "$(ls "$T"/probe/*-kernel-*.run)" "$T/k.run" AuthenticAMD 00830f10 none "AMD EPYC 7502 32-Core Processor"
 A=$T/k.run
-check "the archive is version 31" grep -qx 'probe 31' "$A"
+check "the archive is version 32" grep -qx 'probe 32' "$A"
 for k in 1 2 4 8; do
 	check "it holds the $k-band table's timings" grep -Eq "^dispatch $k [0-9]+\\.[0-9]{2} [0-9]+\\.[0-9]{2}\$" "$A"
 done

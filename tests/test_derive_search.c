@@ -203,6 +203,91 @@ static void flat(void)
 	free(out);
 }
 
+static int class_count(const int *strategy, int s)
+{
+	int n = 0;
+	for (int c = 0; c < N_DISTANCE_CLASSES; c++)
+		n += strategy[c] == s;
+	return n;
+}
+
+/* Forged timings of an AVX-512 core: every copy forward 10 ticks a call,
+ * avx512_masked 4 to 63 bytes, avx512_medium 5 from 64, and
+ * avx512_masked_wide, which serves 0..256, wide ticks. */
+static void forge_wide(struct timings *t, double wide)
+{
+	static const unsigned int lengths[] = {1, 16, 32, 48, 63, 64, 96, 128, 192, 256, 384, 512, 1024},
+				  distances[] = {0, 1, 64, 2061, 4095};
+	memset(t, 0, sizeof *t);
+	for (size_t l = 0; l < sizeof lengths / sizeof *lengths; l++)
+		for (size_t d = 0; d < sizeof distances / sizeof *distances; d++) {
+			unsigned int n = lengths[l];
+			struct row r = {.length = n, .distance = distances[d], .misalign = distances[d] % 64, .spread = 0.01};
+			r.strategy = STRATEGY_FORWARD, r.ticks = 10;
+			timings_add(t, r);
+			if (strategy_serves(STRATEGY_AVX512_MASKED, n))
+				r.strategy = STRATEGY_AVX512_MASKED, r.ticks = 4, timings_add(t, r);
+			if (strategy_serves(STRATEGY_AVX512_MEDIUM, n))
+				r.strategy = STRATEGY_AVX512_MEDIUM, r.ticks = n < 64 ? 6 : 5, timings_add(t, r);
+			if (strategy_serves(STRATEGY_AVX512_MASKED_WIDE, n))
+				r.strategy = STRATEGY_AVX512_MASKED_WIDE, r.ticks = wide, timings_add(t, r);
+		}
+}
+
+/* The branch-light table of a table of avx512_masked and avx512_medium:
+ * avx512_masked_wide slower than both at every point but faster than
+ * every copy forward takes both copies' cells to 256 bytes, medium's band
+ * split there, the two bands alike one; slower than every copy forward,
+ * it takes none. The kept flat check derives that table again. */
+static void branch_light_table(void)
+{
+	about("search: the branch-light table");
+	struct timings t;
+	struct search_entry *e = malloc(SEARCH_TABLES * sizeof *e);
+	struct derived_rule *out = malloc(sizeof *out);
+	int n = 0;
+	for (int harms = 0; e && out && harms < 2; harms++) {
+		forge_wide(&t, harms ? 12 : 6);
+		if (search_rank(&t, &one_tick_a_band, e, &n) || !n) {
+			check(0, "the forged timings do not rank: %s", e[0].rule.note);
+			timings_free(&t);
+			break;
+		}
+		const struct derived_rule *r = &e[0].rule;
+		check(r->n_bands >= 2 && r->bands[0].strategy[CLASS_ELSEWHERE] == STRATEGY_AVX512_MASKED &&
+			      r->bands[1].strategy[CLASS_ELSEWHERE] == STRATEGY_AVX512_MEDIUM && r->bands[1].hi > 256,
+		      "the forged timings do not derive avx512_masked, then avx512_medium past 256 bytes");
+		unsigned int pairs = search_flat(&t, &e[0], out);
+		if (harms) {
+			check(pairs == 0, "avx512_masked_wide slower than every copy forward is put in a table");
+		} else {
+			char said[160];
+			branch_light_say(pairs, said, sizeof said);
+			check(out->n_bands == r->n_bands && out->bands[0].hi == 256 &&
+				      cells_of(out, STRATEGY_AVX512_MASKED) == 0 &&
+				      class_count(out->bands[0].strategy, STRATEGY_AVX512_MASKED_WIDE) == N_DISTANCE_CLASSES &&
+				      out->bands[1].lo == 257 && out->bands[1].strategy[CLASS_ELSEWHERE] == STRATEGY_AVX512_MEDIUM,
+			      "avx512_masked_wide does not take 0..256 bytes in one band, medium the rest");
+			check(strcmp(said, "avx512_masked_wide in avx512_masked's cells and avx512_masked_wide in "
+					   "avx512_medium's cells") == 0,
+			      "the pairs are said as '%s'", said);
+			struct dispatch_run d = one_tick_a_band;
+			d.profile_fit = d.against_reference = 0, d.n_checks = 2;
+			d.checks[0] = passing(0, r->n_bands, 8), d.checks[1] = passing(0, out->n_bands, 6);
+			d.checks[0].verdict = CHECK_PASSED, d.checks[1].verdict = CHECK_KEPT, d.checks[1].flat = 1;
+			struct derived_rule *again = malloc(sizeof *again);
+			check(again && search_chosen_ranked(&t, &d, e, n, again) == 0 &&
+				      memcmp(again->bands, out->bands, sizeof out->bands) == 0 &&
+				      strstr(again->note, "with avx512_masked_wide in avx512_masked's cells"),
+			      "the kept flat check does not derive the branch-light table again, saying so");
+			free(again);
+		}
+		timings_free(&t);
+	}
+	free(e);
+	free(out);
+}
+
 void derive_search(void)
 {
 	struct timings t = {0};
@@ -225,6 +310,7 @@ void derive_search(void)
 	keeps();
 	lines();
 	flat();
+	branch_light_table();
 	free(e);
 	timings_free(&t);
 }

@@ -12,12 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void check_row(struct buf *b, const struct search_check *c, const struct search_entry *e)
+static void check_row(struct buf *b, unsigned int flat_pairs, const struct search_check *c,
+		      const struct search_entry *e)
 {
 	const char *strong = c->verdict == CHECK_KEPT ? "**" : "";
-	char what[96];
-	if (c->flat)
-		snprintf(what, sizeof what, "table %d with small_flat in small's cells", c->rank + 1);
+	char what[200], pairs[160];
+	if (c->flat) {
+		branch_light_say(flat_pairs, pairs, sizeof pairs);
+		snprintf(what, sizeof what, "table %d with %s", c->rank + 1, pairs);
+	}
 	else if (e && e->classes)
 		snprintf(what, sizeof what, "table 1's stall classes alone");
 	else if (e && e->profile)
@@ -65,7 +68,7 @@ void summary_search(struct buf *b, const struct run_facts *run)
 		buf_printf(b, "| rank | table | bands | model | random | sorted | every copy forward: random | sorted | "
 			      "verdict |\n|---|---|---|---|---|---|---|---|---|\n");
 	for (int i = 0; i < d->n_checks; i++)
-		check_row(b, &d->checks[i], d->checks[i].rank < n ? &e[d->checks[i].rank] : NULL);
+		check_row(b, run->flat_pairs, &d->checks[i], d->checks[i].rank < n ? &e[d->checks[i].rank] : NULL);
 	if (d->n_checks && search_kept(d) < 0)
 		buf_printf(b, "\nEvery table lost on the workload: every copy forward stays.\n");
 }

@@ -29,6 +29,9 @@ struct run_facts {
 	 * the ranking failed (the rule's derivation says why). */
 	struct search_entry ranked[SEARCH_TABLES];
 	int n_ranked;
+	/* The branch-light copies of the run's flat check (search_flat), a
+	 * bit a pair; 0 where it has none. */
+	unsigned int flat_pairs;
 	double median_spread, worst_spread;
 };
 
