@@ -11,8 +11,8 @@
  * the CPU reports XINUSE and XCR0 enables the component: the trampoline
  * brings each to its initial state before the call, so a routine answers only
  * for what it added (a routine that touched ymm or zmm0-15 must end with
- * vzeroupper, one that touched zmm16-31 must clear it too, and one that
- * wrote an opmask must leave it zero: its state, judged by value).
+ * vzeroupper, and one that touched zmm16-31 must clear it too; the opmask
+ * registers, which the System V ABI makes call-clobbered, are not judged).
  * A routine is called only where the CPU and the OS enable its instructions.
  * A self-test first proves the harness catches each kind of breakage. */
 #include "copy_rule.h"
@@ -27,12 +27,11 @@
 
 struct abi_state {
 	uint64_t in[8], out[8];
-	uint64_t rflags, rsp_in, rsp_out, red_bad, ret, xinuse, xinuse_before, opmask;
+	uint64_t rflags, rsp_in, rsp_out, red_bad, ret, xinuse, xinuse_before;
 };
 
 extern uint64_t abi_xstate_reset;
 extern void *(*abi_dirty_before)(void *, const void *, size_t);
-extern uint64_t abi_read_opmask;
 
 uint64_t abi_call(const void *fn, const uint64_t args[4], struct abi_state *st);
 
@@ -43,17 +42,17 @@ void *abi_leaves_df_set(void *, const void *, size_t);
 void *abi_writes_red_zone(void *, const void *, size_t);
 void *abi_moves_rsp(void *, const void *, size_t);
 void *abi_dirties_upper(void *, const void *, size_t);
-void *abi_writes_opmask(void *, const void *, size_t);
 void *abi_writes_zmm16(void *, const void *, size_t);
 
 /* The components of the upper vector state, by their XINUSE and XCR0 bit
- * (Intel SDM vol. 1, 13.1 and 13.6). */
+ * (Intel SDM vol. 1, 13.1 and 13.6). Not the opmask state (bit 5): its
+ * registers are call-clobbered, and zeroing them would not return it to
+ * its initial state, which only an XRSTOR does. */
 static const struct component {
 	unsigned int bit;
 	const char *name;
 } components[] = {
 	{2, "AVX (upper halves of ymm0-15)"},
-	{5, "opmask (k0-k7)"},
 	{6, "ZMM_Hi256 (upper halves of zmm0-15)"},
 	{7, "Hi16_ZMM (zmm16-31)"},
 };
@@ -64,13 +63,6 @@ static const struct component {
 static uint64_t xinuse_checked;
 /* Why a component is not judged, where it is not. */
 static const char *not_checked_why[8];
-/* The opmask state, judged by the registers' values where the CPU can read
- * them all (kmovq, AVX-512BW): its XINUSE bit may read in use after any
- * EVEX code however it left k0-k7, as after avx512_small, which zeroes k1;
- * only an XRSTOR returns it to its initial state. A routine must leave
- * every opmask register zero, as the trampoline's reset left it. */
-#define OPMASK_BIT 5
-static int opmask_by_value;
 
 static void cpuid(unsigned int leaf, unsigned int sub, unsigned int r[4])
 {
@@ -134,18 +126,12 @@ static void xstate_setup(void)
 		else
 			xinuse_checked |= 1ull << bit;
 	}
-	cpuid(7, 0, r);
-	if (((reset >> OPMASK_BIT) & 1) && max_leaf >= 7 && ((r[1] >> 30) & 1)) {
-		opmask_by_value = 1;
-		abi_read_opmask = 1;
-		xinuse_checked &= ~(1ull << OPMASK_BIT);
-	}
 }
 
-/* Whether a component is judged after every call, by XINUSE or by value. */
+/* Whether a component is judged after every call. */
 static int judged(unsigned int bit)
 {
-	return ((xinuse_checked >> bit) & 1) || (bit == OPMASK_BIT && opmask_by_value);
+	return (xinuse_checked >> bit) & 1;
 }
 
 static const char *component_name(unsigned int bit)
@@ -211,9 +197,6 @@ static void check_call(const void *fn, const uint64_t args[4], char *why, size_t
 				len += (size_t)snprintf(why + len, size - len, " %s", component_name(bit));
 		len += (size_t)snprintf(why + len, size - len, "); ");
 	}
-	if (opmask_by_value && st.opmask)
-		snprintf(why + len, size - len, "%s left nonzero (k0 | ... | k7 = 0x%llx); ", component_name(OPMASK_BIT),
-			 (unsigned long long)st.opmask);
 }
 
 static int passed, failed;
@@ -258,9 +241,7 @@ static void self_tests(void)
 	xstate_setup();
 	for (size_t i = 0; i < N_COMPONENTS; i++) {
 		unsigned int bit = components[i].bit;
-		if (bit == OPMASK_BIT && opmask_by_value)
-			printf("opmask: k0-k7 checked by value\n");
-		else if ((xinuse_checked >> bit) & 1)
+		if ((xinuse_checked >> bit) & 1)
 			printf("xinuse: %s checked\n", components[i].name);
 		else
 			printf("note: xinuse: %s not checked: %s\n", components[i].name, not_checked_why[bit]);
@@ -283,7 +264,6 @@ static void self_tests(void)
 		const char *isa;
 	} dirty[] = {
 		{"ymm left dirty", abi_dirties_upper, 2, "AVX"},
-		{"k1 written", abi_writes_opmask, 5, "AVX-512F"},
 		{"zmm16 written", abi_writes_zmm16, 7, "AVX-512F"},
 	};
 	for (size_t i = 0; i < sizeof dirty / sizeof *dirty; i++) {

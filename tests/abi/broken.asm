@@ -45,12 +45,6 @@ abi_dirties_upper:                      ; upper ymm state left in use: no vzerou
         vpcmpeqd ymm1, ymm1, ymm1
         ret
 
-        global  abi_writes_opmask:function
-abi_writes_opmask:                      ; an opmask left in use: vzeroupper does not clear k0-k7
-        kxnorw  k1, k1, k1
-        vzeroupper
-        ret
-
         global  abi_writes_zmm16:function
 abi_writes_zmm16:                       ; zmm16 left in use: vzeroupper does not clear zmm16-31
         vpternlogd zmm16, zmm16, zmm16, 0xff

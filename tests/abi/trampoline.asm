@@ -15,14 +15,12 @@
 ;   xinuse   XGETBV(1) right after the call (XINUSE: which state components
 ;            are not in their initial state), when abi_xstate_reset is set
 ;   xinuse_before  XGETBV(1) right before the call, after the reset
-;   opmask   k0 | k1 | ... | k7 right after the call, when abi_read_opmask
-;            is set (kmovq: AVX-512BW)
 ;
 ; Before the call, the components of abi_xstate_reset (the upper vector
 ; state that XCR0 enables) are brought to their initial state by XRSTOR
 ; from an area whose XSTATE_BV is zero (Intel SDM vol. 1, 13.8.1: a
 ; component requested but clear in XSTATE_BV is initialised). vzeroupper
-; would not do: it leaves the opmasks and zmm16-31, which the C library's
+; would not do: it leaves zmm16-31, which the C library's
 ; EVEX string functions use before the call, in use.
 
         bits    64
@@ -37,7 +35,6 @@
 %define RET      160
 %define XINUSE   168
 %define XINUSE_BEFORE 176
-%define OPMASK   184
 
 ; The pattern the 128 bytes below the callee's rsp are filled with.
 %define RED_PATTERN 0x5ca1ab1e0ddba11
@@ -62,12 +59,6 @@ abi_xstate_reset: dq 0
 ; the reset, to stand for whatever ran before the routine under test.
         global  abi_dirty_before:data
 abi_dirty_before: dq 0
-; Set by the harness where the CPU has AVX-512BW and XCR0 enables the
-; opmask state: the opmask registers are read after each call. Their state
-; may read in use after any EVEX code however it left them (only XRSTOR
-; returns it to its initial state), so the harness judges their values.
-        global  abi_read_opmask:data
-abi_read_opmask: dq 0
 
         section .text
         global  abi_call:function
@@ -145,25 +136,6 @@ abi_call:
         or      rax, rdx
         mov     [r11 + XINUSE], rax
 .no_xinuse:
-        cmp     qword [abi_read_opmask], 0
-        je      .no_opmask
-        kmovq   rax, k0
-        kmovq   rdx, k1
-        or      rax, rdx
-        kmovq   rdx, k2
-        or      rax, rdx
-        kmovq   rdx, k3
-        or      rax, rdx
-        kmovq   rdx, k4
-        or      rax, rdx
-        kmovq   rdx, k5
-        or      rax, rdx
-        kmovq   rdx, k6
-        or      rax, rdx
-        kmovq   rdx, k7
-        or      rax, rdx
-        mov     [r11 + OPMASK], rax
-.no_opmask:
         mov     rsp, [r11 + RSP_IN]     ; carry on even after a routine that moved it
         pushfq
         pop     qword [r11 + RFLAGS]

@@ -751,7 +751,6 @@ uc_memcpy_table:
         kmovd   k1, ecx
         vmovdqu8 ymm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, ymm0
-        kxord   k1, k1, k1
         vzeroupper
         /* avx512 small body: end */
         ret
@@ -845,7 +844,6 @@ uc_memcpy_table:
         kmovq   k1, rcx
         vmovdqu8 zmm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
         vzeroupper
         /* avx512 masked body: end */
         ret
@@ -888,10 +886,6 @@ uc_memcpy_table:
         vmovdqu8 [rdi + 64]{k2}, zmm1        /* masked store, block 1 */
         vmovdqu8 [rdi + 128]{k3}, zmm2        /* masked store, block 2 */
         vmovdqu8 [rdi + 192]{k4}, zmm3        /* masked store, block 3 */
-        kxorq   k1, k1, k1
-        kxorq   k2, k2, k2
-        kxorq   k3, k3, k3
-        kxorq   k4, k4, k4
         vzeroupper
         /* avx512 masked wide body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -1133,7 +1127,6 @@ uc_memcpy_zen4_avx512:
         kmovq   k1, rcx
         vmovdqu8 zmm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
         vzeroupper
         /* avx512 masked body: end */
         ret
@@ -1938,7 +1931,6 @@ uc_memcpy_zen5_avx512:
         kmovq   k1, rcx
         vmovdqu8 zmm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
         vzeroupper
         /* avx512 masked body: end */
         ret
@@ -3510,7 +3502,6 @@ uc_memmove_table:
         kmovd   k1, ecx
         vmovdqu8 ymm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, ymm0
-        kxord   k1, k1, k1
         vzeroupper
         /* avx512 small body: end */
         ret
@@ -3604,7 +3595,6 @@ uc_memmove_table:
         kmovq   k1, rcx
         vmovdqu8 zmm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
         vzeroupper
         /* avx512 masked body: end */
         ret
@@ -3647,10 +3637,6 @@ uc_memmove_table:
         vmovdqu8 [rdi + 64]{k2}, zmm1        /* masked store, block 1 */
         vmovdqu8 [rdi + 128]{k3}, zmm2        /* masked store, block 2 */
         vmovdqu8 [rdi + 192]{k4}, zmm3        /* masked store, block 3 */
-        kxorq   k1, k1, k1
-        kxorq   k2, k2, k2
-        kxorq   k3, k3, k3
-        kxorq   k4, k4, k4
         vzeroupper
         /* avx512 masked wide body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */
@@ -3911,7 +3897,6 @@ uc_memmove_zen4_avx512:
         kmovq   k1, rcx
         vmovdqu8 zmm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
         vzeroupper
         /* avx512 masked body: end */
         ret
@@ -4813,7 +4798,6 @@ uc_memmove_zen5_avx512:
         kmovq   k1, rcx
         vmovdqu8 zmm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
         vzeroupper
         /* avx512 masked body: end */
         ret
@@ -6618,7 +6602,6 @@ uc_copy_avx512_small:
         kmovd   k1, ecx
         vmovdqu8 ymm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, ymm0
-        kxord   k1, k1, k1
         vzeroupper
         /* avx512 small body: end */
         ret
@@ -6740,7 +6723,6 @@ uc_copy_avx512_masked:
         kmovq   k1, rcx
         vmovdqu8 zmm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
         vzeroupper
         /* avx512 masked body: end */
         ret
@@ -6805,10 +6787,6 @@ uc_copy_avx512_masked_wide:
         vmovdqu8 [rdi + 64]{k2}, zmm1        /* masked store, block 1 */
         vmovdqu8 [rdi + 128]{k3}, zmm2        /* masked store, block 2 */
         vmovdqu8 [rdi + 192]{k4}, zmm3        /* masked store, block 3 */
-        kxorq   k1, k1, k1
-        kxorq   k2, k2, k2
-        kxorq   k3, k3, k3
-        kxorq   k4, k4, k4
         vzeroupper
         /* avx512 masked wide body: end */
         mov     rax, rdi                        /* the body used rax; rdi never moved */

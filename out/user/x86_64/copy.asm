@@ -752,7 +752,6 @@ uc_memcpy_table:
         kmovd   k1, ecx
         vmovdqu8 ymm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, ymm0
-        kxord   k1, k1, k1
         vzeroupper
         ; avx512 small body: end
         ret
@@ -846,7 +845,6 @@ uc_memcpy_table:
         kmovq   k1, rcx
         vmovdqu8 zmm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
         vzeroupper
         ; avx512 masked body: end
         ret
@@ -889,10 +887,6 @@ uc_memcpy_table:
         vmovdqu8 [rdi + 64]{k2}, zmm1        ; masked store, block 1
         vmovdqu8 [rdi + 128]{k3}, zmm2        ; masked store, block 2
         vmovdqu8 [rdi + 192]{k4}, zmm3        ; masked store, block 3
-        kxorq   k1, k1, k1
-        kxorq   k2, k2, k2
-        kxorq   k3, k3, k3
-        kxorq   k4, k4, k4
         vzeroupper
         ; avx512 masked wide body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -1128,7 +1122,6 @@ uc_memcpy_zen4_avx512:
         kmovq   k1, rcx
         vmovdqu8 zmm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
         vzeroupper
         ; avx512 masked body: end
         ret
@@ -1891,7 +1884,6 @@ uc_memcpy_zen5_avx512:
         kmovq   k1, rcx
         vmovdqu8 zmm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
         vzeroupper
         ; avx512 masked body: end
         ret
@@ -3401,7 +3393,6 @@ uc_memmove_table:
         kmovd   k1, ecx
         vmovdqu8 ymm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, ymm0
-        kxord   k1, k1, k1
         vzeroupper
         ; avx512 small body: end
         ret
@@ -3495,7 +3486,6 @@ uc_memmove_table:
         kmovq   k1, rcx
         vmovdqu8 zmm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
         vzeroupper
         ; avx512 masked body: end
         ret
@@ -3538,10 +3528,6 @@ uc_memmove_table:
         vmovdqu8 [rdi + 64]{k2}, zmm1        ; masked store, block 1
         vmovdqu8 [rdi + 128]{k3}, zmm2        ; masked store, block 2
         vmovdqu8 [rdi + 192]{k4}, zmm3        ; masked store, block 3
-        kxorq   k1, k1, k1
-        kxorq   k2, k2, k2
-        kxorq   k3, k3, k3
-        kxorq   k4, k4, k4
         vzeroupper
         ; avx512 masked wide body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
@@ -3796,7 +3782,6 @@ uc_memmove_zen4_avx512:
         kmovq   k1, rcx
         vmovdqu8 zmm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
         vzeroupper
         ; avx512 masked body: end
         ret
@@ -4656,7 +4641,6 @@ uc_memmove_zen5_avx512:
         kmovq   k1, rcx
         vmovdqu8 zmm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
         vzeroupper
         ; avx512 masked body: end
         ret
@@ -6386,7 +6370,6 @@ uc_copy_avx512_small:
         kmovd   k1, ecx
         vmovdqu8 ymm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, ymm0
-        kxord   k1, k1, k1
         vzeroupper
         ; avx512 small body: end
         ret
@@ -6506,7 +6489,6 @@ uc_copy_avx512_masked:
         kmovq   k1, rcx
         vmovdqu8 zmm0{k1}{z}, [rsi]
         vmovdqu8 [rdi]{k1}, zmm0
-        kxorq   k1, k1, k1
         vzeroupper
         ; avx512 masked body: end
         ret
@@ -6569,10 +6551,6 @@ uc_copy_avx512_masked_wide:
         vmovdqu8 [rdi + 64]{k2}, zmm1        ; masked store, block 1
         vmovdqu8 [rdi + 128]{k3}, zmm2        ; masked store, block 2
         vmovdqu8 [rdi + 192]{k4}, zmm3        ; masked store, block 3
-        kxorq   k1, k1, k1
-        kxorq   k2, k2, k2
-        kxorq   k3, k3, k3
-        kxorq   k4, k4, k4
         vzeroupper
         ; avx512 masked wide body: end
         mov     rax, rdi                        ; the body used rax; rdi never moved
