@@ -20,8 +20,9 @@ int small_flat_cells(struct derived_rule *r, int substitute);
 int small_flat_harms(const struct timings *t, struct derived_rule *with, const struct derived_rule *without);
 
 /* r with the branch-light copies the search tries in the table it keeps
- * (search_flat): small_flat in small's cells, avx512_masked_wide in
- * avx512_masked's and avx512_medium's, each in the bands that start at a
+ * (search_flat): each copy that compares the length inside replaced by
+ * one of the same reach that does not, small_flat in small's cells and
+ * avx512_masked_wide in avx512_medium's, each in the bands that start at a
  * length it serves (one that reaches past its last split there), a pair
  * at a time in that order, each kept where the table it makes harms
  * no point that r as given did not (small_flat_harms); then neighbouring
@@ -30,7 +31,7 @@ int small_flat_harms(const struct timings *t, struct derived_rule *with, const s
  * shows: the check on the workload decides. Returns the pairs kept, a bit
  * each, in that order; 0 leaves r as it was. */
 unsigned int branch_light(const struct timings *t, struct derived_rule *r);
-#define BRANCH_LIGHT_PAIRS 3
+#define BRANCH_LIGHT_PAIRS 2
 /* The pairs of mask, as a phrase: "small_flat in small's cells", pairs
  * joined by " and ". */
 void branch_light_say(unsigned int mask, char *out, size_t size);
