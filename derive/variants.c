@@ -1,5 +1,5 @@
-/* Tables made of a derived one (variants.h): small_flat in small's cells,
- * and the stall classes alone. */
+/* Tables made of a derived one (variants.h): small_flat in small's cells
+ * (the small trial), the branch-light copies, and the stall classes alone. */
 #include "variants.h"
 
 #include "grid.h"
@@ -32,6 +32,8 @@ int small_flat_harms(const struct timings *t, struct derived_rule *with, const s
 	       with->worst_vs_baseline > fmax(1 + without->noise, without->worst_vs_baseline);
 }
 
+/* Each copy that compares the length inside (of) and the one of the same
+ * reach that does not (by). */
 static const struct {
 	int of, by;
 } pairs[BRANCH_LIGHT_PAIRS] = {

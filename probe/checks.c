@@ -38,8 +38,8 @@ static void print_check(const struct search_check *c, double noise)
 {
 	printf("  check: table %d%s: %.2f ticks a call on random sizes against %.2f for the baseline, %.2f against "
 	       "%.2f sorted: %s\n",
-	       c->rank + 1, c->flat ? " with its branch-light copies" : "", c->table.random, c->baseline.random, c->table.sorted,
-	       c->baseline.sorted, search_check_passes(c, noise) ? "passed" : "lost beyond the noise");
+	       c->rank + 1, c->flat ? " with its branch-light copies" : "", c->table.random, c->baseline.random,
+	       c->table.sorted, c->baseline.sorted, search_check_passes(c, noise) ? "passed" : "lost beyond the noise");
 }
 
 static void print_ranked(const struct search_entry *e, int n)

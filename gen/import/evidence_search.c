@@ -20,8 +20,7 @@ static void check_row(struct buf *b, unsigned int flat_pairs, const struct searc
 	if (c->flat) {
 		branch_light_say(flat_pairs, pairs, sizeof pairs);
 		snprintf(what, sizeof what, "table %d with %s", c->rank + 1, pairs);
-	}
-	else if (e && e->classes)
+	} else if (e && e->classes)
 		snprintf(what, sizeof what, "table 1's stall classes alone");
 	else if (e && e->profile)
 		snprintf(what, sizeof what, "fitted to the size profile");

@@ -59,6 +59,19 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* run->flat_pairs: the branch-light copies of the run's flat check, from
+ * the points that decide a cell, as its rule was derived. */
+static void flat_pairs_of(const struct timings *deciding, struct run_facts *run)
+{
+	const struct dispatch_run *d = &run->dispatch;
+	struct derived_rule *flat = malloc(sizeof *flat);
+	run->flat_pairs = 0;
+	for (int i = 0; flat && i < d->n_checks; i++)
+		if (d->checks[i].flat && d->checks[i].rank < run->n_ranked)
+			run->flat_pairs = search_flat(deciding, &run->ranked[d->checks[i].rank], flat);
+	free(flat);
+}
+
 static void print_rule(const char *what, const struct derived_rule *r)
 {
 	char text[RULE_TEXT_MAX];
@@ -76,19 +89,6 @@ static void print_rule(const char *what, const struct derived_rule *r)
  * default for a probe older than DISPATCH_TRUSTED_VERSION,
  * derive/dispatch.h); then the rule it kept, at the multiple of that cost
  * its workload chose, with the ranges its band trials kept whole. */
-/* run->flat_pairs: the branch-light copies of the run's flat check, from
- * the points that decide a cell, as its rule was derived. */
-static void flat_pairs_of(const struct timings *deciding, struct run_facts *run)
-{
-	const struct dispatch_run *d = &run->dispatch;
-	struct derived_rule *flat = malloc(sizeof *flat);
-	run->flat_pairs = 0;
-	for (int i = 0; flat && i < d->n_checks; i++)
-		if (d->checks[i].flat && d->checks[i].rank < run->n_ranked)
-			run->flat_pairs = search_flat(deciding, &run->ranked[d->checks[i].rank], flat);
-	free(flat);
-}
-
 int import_derive(const struct run_archive *a, struct timings *t, struct derived_rule *rule, struct run_facts *run)
 {
 	run->dispatch = a->dispatch;
