@@ -24,7 +24,7 @@ int derive_trialled(const struct timings *t, const struct dispatch_run *d, struc
 	if (!without)
 		return -1;
 	*without = *out;
-	int cells = small_flat_cells(out, 1), harms = cells && small_flat_harms(t, out, without);
+	int cells = small_flat_cells(out, 1), harms = cells && variant_harms(t, out, without);
 	free(without);
 	if (!cells || harms) {
 		snprintf(out->note, sizeof out->note,
@@ -35,7 +35,7 @@ int derive_trialled(const struct timings *t, const struct dispatch_run *d, struc
 			       : "the rule has no cell to put it in");
 		return -1;
 	}
-	/* rule_regret (small_flat_harms) kept the note: say what changed. */
+	/* rule_regret (variant_harms) kept the note: say what changed. */
 	size_t len = strnlen(out->note, sizeof out->note - 1);
 	snprintf(out->note + len, sizeof out->note - len,
 		 " %s copies for %s: the table with it took %.2f ticks a call on random sizes against %.2f without "

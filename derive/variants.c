@@ -26,7 +26,7 @@ int small_flat_cells(struct derived_rule *r, int substitute)
 	return cells;
 }
 
-int small_flat_harms(const struct timings *t, struct derived_rule *with, const struct derived_rule *without)
+int variant_harms(const struct timings *t, struct derived_rule *with, const struct derived_rule *without)
 {
 	return rule_regret(t, with) != 0 ||
 	       with->worst_vs_baseline > fmax(1 + without->noise, without->worst_vs_baseline);
@@ -83,7 +83,7 @@ unsigned int branch_light(const struct timings *t, struct derived_rule *r)
 	*given = *r;
 	for (int p = 0; p < BRANCH_LIGHT_PAIRS; p++) {
 		*with = *r;
-		if (substitute(with, p) && !small_flat_harms(t, with, given))
+		if (substitute(with, p) && !variant_harms(t, with, given))
 			*r = *with, kept |= 1u << p;
 	}
 	free(given);

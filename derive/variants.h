@@ -17,7 +17,7 @@ int small_flat_cells(struct derived_rule *r, int substitute);
  * cells, loses to every copy forward beyond the noise at a point of the
  * grid where without does not, or lacks the substitute's points there: no
  * cell may, so such a table is never checked. Measures with's regret. */
-int small_flat_harms(const struct timings *t, struct derived_rule *with, const struct derived_rule *without);
+int variant_harms(const struct timings *t, struct derived_rule *with, const struct derived_rule *without);
 
 /* r with the branch-light copies the search tries in the table it keeps
  * (search_flat): each copy that compares the length inside replaced by
@@ -25,7 +25,7 @@ int small_flat_harms(const struct timings *t, struct derived_rule *with, const s
  * avx512_masked_wide in avx512_medium's, each in the bands that start at a
  * length it serves (one that reaches past its last split there), a pair
  * at a time in that order, each kept where the table it makes harms
- * no point that r as given did not (small_flat_harms); then neighbouring
+ * no point that r as given did not (variant_harms); then neighbouring
  * bands alike become one. What such a copy saves is a branch that
  * mispredicts on random sizes, which no point, timed at one length,
  * shows: the check on the workload decides. Returns the pairs kept, a bit
